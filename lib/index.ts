@@ -1,0 +1,14 @@
+/**
+ * wuwe: typed LLM tools for TypeScript.
+ *
+ * Import `reflect-metadata` once at the entry of your program before defining tool classes.
+ * @packageDocumentation
+ */
+export * from './errors';
+export * from './outcome';
+export * from './contract';
+export * from './providers';
+export * from './projection';
+export * from './model';
+export * from './durable';
+export * from './modules';

@@ -1,0 +1,124 @@
+import { DEFAULT_RETRYABLE_CATEGORIES, STANDARD_TOOL_ERROR_CODES, StandardToolErrorCode, ToolErrorCategory } from './error-codes';
+import { JsonValue } from './json-value';
+
+/** Partial-effect compensation state of an outcome. */
+export type CompensationState = 'none' | 'required' | 'completed' | 'failed';
+
+/** The error part of a failed {@link ToolOutcome}. */
+export interface ToolOutcomeError {
+  /** Stable code: one of the standard codes or a tool's own. */
+  readonly code: string;
+  /** Semantic category; retries decide on it. */
+  readonly category: ToolErrorCategory;
+  /** Human- and model-readable explanation. */
+  readonly message: string;
+  /** Whether repeating the same call may succeed. */
+  readonly retryable: boolean;
+  /** Structured details, e.g. `{ issues: [...] }` for `invalid_arguments`. Sent to the model. */
+  readonly details?: JsonValue;
+}
+
+/** A file or blob a tool produced, referenced rather than inlined. */
+export interface ToolArtifact {
+  readonly name: string;
+  readonly uri?: string;
+  readonly mimeType?: string;
+  readonly sizeBytes?: number;
+}
+
+/**
+ * The result of one tool call (the seed's `tool_outcome`). A plain-object type: a literal
+ * `{ ok: false, error: {...} }` returned by a tool or provider is accepted wherever an outcome is.
+ */
+export interface ToolOutcome {
+  /** True for success. A failure carries `error`. */
+  readonly ok: boolean;
+  /** Model-visible text of a success. */
+  readonly text?: string;
+  /** Structured JSON data of a success; when present it is what the model sees. */
+  readonly data?: JsonValue;
+  /** Present exactly when `ok` is false. */
+  readonly error?: ToolOutcomeError;
+  /** Version of the resource after the call (optimistic concurrency). */
+  readonly resourceVersion?: string | number;
+  /** Partial-effect compensation state. @default 'none' */
+  readonly compensation?: CompensationState;
+  /** Artifacts produced by the call. */
+  readonly artifacts?: readonly ToolArtifact[];
+  /** Host metadata (validation warnings, timings). Never sent to the model. */
+  readonly metadata?: Readonly<Record<string, JsonValue>>;
+}
+
+/** Alias of {@link ToolOutcome}, the seed's `llm_tool_result`. */
+export type LlmToolResult = ToolOutcome;
+
+/** A success carrying model-visible text. */
+export function toolText(text: string, extra?: Omit<ToolOutcome, 'ok' | 'text' | 'error'>): ToolOutcome {
+  return { ...extra, ok: true, text };
+}
+
+/** A success carrying structured JSON data. */
+export function toolData(data: JsonValue, extra?: Omit<ToolOutcome, 'ok' | 'data' | 'error'>): ToolOutcome {
+  return { ...extra, ok: true, data };
+}
+
+/** Fields of {@link toolFailure}; `category` and `retryable` default from the standard code table. */
+export interface ToolFailureOptions {
+  readonly code: string;
+  readonly message: string;
+  /** @default the standard category of `code`, else `internal` */
+  readonly category?: ToolErrorCategory;
+  /** @default true for `timeout`, `rate_limited`, `unavailable` and `transient` categories */
+  readonly retryable?: boolean;
+  readonly details?: JsonValue;
+  readonly compensation?: CompensationState;
+  readonly metadata?: Readonly<Record<string, JsonValue>>;
+}
+
+/** A failure outcome. */
+export function toolFailure(options: ToolFailureOptions): ToolOutcome {
+  const category =
+    options.category ?? (STANDARD_TOOL_ERROR_CODES as Record<string, ToolErrorCategory>)[options.code] ?? 'internal';
+  const retryable = options.retryable ?? DEFAULT_RETRYABLE_CATEGORIES.includes(category);
+  const error: ToolOutcomeError =
+    options.details === undefined
+      ? { code: options.code, category, message: options.message, retryable }
+      : { code: options.code, category, message: options.message, retryable, details: options.details };
+  const outcome: { -readonly [K in keyof ToolOutcome]: ToolOutcome[K] } = { ok: false, error };
+  if (options.compensation !== undefined) outcome.compensation = options.compensation;
+  if (options.metadata !== undefined) outcome.metadata = options.metadata;
+  return outcome;
+}
+
+/** Shorthand for a failure with a standard code and its standard category. */
+export function standardFailure(code: StandardToolErrorCode, message: string, details?: JsonValue): ToolOutcome {
+  return toolFailure({ code, message, details });
+}
+
+const OUTCOME_KEYS = new Set(['ok', 'text', 'data', 'error', 'resourceVersion', 'compensation', 'artifacts', 'metadata']);
+
+/**
+ * True when `value` has the shape of a {@link ToolOutcome}: an object with a boolean `ok`, no keys
+ * besides the outcome's own, and for a failure an `error` with string `code` and `message`.
+ */
+export function isToolOutcome(value: unknown): value is ToolOutcome {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  if (typeof record.ok !== 'boolean') return false;
+  for (const key of Object.keys(record)) if (!OUTCOME_KEYS.has(key)) return false;
+  if (record.ok) return record.error === undefined;
+  const error = record.error as Record<string, unknown> | undefined;
+  return typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
+}
+
+/**
+ * Fills the defaults of an outcome-shaped literal: a failure gets its standard category and
+ * retryability when the literal left them out.
+ */
+export function normalizeToolOutcome(outcome: ToolOutcome): ToolOutcome {
+  if (outcome.ok || outcome.error === undefined) return outcome;
+  const error = outcome.error;
+  if (typeof error.category === 'string' && typeof error.retryable === 'boolean') return outcome;
+  const filled = toolFailure({ code: error.code, message: error.message, category: error.category, retryable: error.retryable, details: error.details });
+  return { ...outcome, error: filled.error };
+}

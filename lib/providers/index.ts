@@ -1,0 +1,2 @@
+export * from './tool-invocation';
+export * from './tool-provider';
