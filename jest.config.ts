@@ -7,7 +7,7 @@ const config: Config = {
   setupFiles: ['reflect-metadata'],
   transform: {
     // Type checking runs once in `npm run typecheck`; jest only transpiles.
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 30000,
 };
