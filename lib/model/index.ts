@@ -1,1 +1,3 @@
 export * from './model-types';
+export * from './model-stepper';
+export * from './memory';
