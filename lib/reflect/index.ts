@@ -1,0 +1,12 @@
+export * from './field-options';
+export * from './tool-definition-error';
+export * from './tool-decorator';
+export * from './field-decorator';
+export * from './contract-decorator';
+export { getToolMetadataStorage, ToolMetadataStorage } from './metadata-storage';
+export type { FieldRecord, ContractSource } from './metadata-storage';
+export type { FieldKind } from './field-kind';
+export type { ClassPlan, FieldPlan } from './class-plan';
+export { buildClassSchema } from './build-class-schema';
+export type { BuiltClassSchema } from './build-class-schema';
+export { toolClassInfo } from './tool-class-info';

@@ -1,0 +1,34 @@
+import { getToolMetadataStorage } from './metadata-storage';
+import { ToolDefinitionError } from './tool-definition-error';
+
+/** Name and description of a tool class: `@Tool` options, else the class name and a static or instance `description`. */
+export function toolClassInfo(target: Function): { name: string; description: string } {
+  const storage = getToolMetadataStorage();
+  if (!storage.hasAnyMetadata(target))
+    throw new ToolDefinitionError('not_a_tool', target.name, undefined, 'not a tool class: decorate it with @Tool() and its arguments with @Field()');
+  const options = storage.toolOptions(target);
+  const name = options?.name ?? target.name;
+  const description = options?.description ?? staticDescription(target) ?? instanceDescription(target);
+  if (description === undefined)
+    throw new ToolDefinitionError(
+      'missing_description',
+      target.name,
+      undefined,
+      'a tool needs a description: `@Tool({ description })`, `static description = ...` or an instance `description`',
+    );
+  return { name, description };
+}
+
+function staticDescription(target: Function): string | undefined {
+  const value = (target as unknown as { description?: unknown }).description;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function instanceDescription(target: Function): string | undefined {
+  try {
+    const instance = new (target as new () => { description?: unknown })();
+    return typeof instance.description === 'string' ? instance.description : undefined;
+  } catch {
+    return undefined;
+  }
+}

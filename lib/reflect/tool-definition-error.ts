@@ -1,0 +1,26 @@
+import { WuweError } from '../errors/wuwe-error';
+
+/** Codes of {@link ToolDefinitionError}. */
+export type ToolDefinitionErrorCode =
+  | 'invalid_tool_name'
+  | 'missing_description'
+  | 'unsupported_field_type'
+  | 'circular_reference'
+  | 'invalid_field_options'
+  | 'not_a_tool'
+  | 'reflect_metadata_missing';
+
+/**
+ * A tool class that cannot be turned into a tool, found at decoration or `makeLlmTool` time,
+ * never at call time. Names the class and, where it applies, the property.
+ */
+export class ToolDefinitionError extends WuweError<ToolDefinitionErrorCode> {
+  constructor(
+    code: ToolDefinitionErrorCode,
+    readonly className: string,
+    readonly propertyName: string | undefined,
+    detail: string,
+  ) {
+    super(code, `${propertyName === undefined ? className : `${className}.${propertyName}`}: ${detail}`);
+  }
+}

@@ -1,0 +1,37 @@
+import { JsonObject } from '../outcome/json-value';
+import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './argument-limits';
+import { guardJsonValue } from './guard-json-value';
+import { ValidationIssue } from './validation-issue';
+
+/** Why arguments were refused: not JSON at all, or JSON that breaks the rules. */
+export type ArgumentRejectionCode = 'invalid_json' | 'invalid_arguments';
+
+/** Result of {@link decodeToolArguments}. */
+export type DecodedArguments =
+  | { readonly ok: true; readonly value: JsonObject }
+  | { readonly ok: false; readonly code: ArgumentRejectionCode; readonly issues: readonly ValidationIssue[] };
+
+/**
+ * Turns model argument text or an object into a fresh, guarded JSON object. Text that is not JSON
+ * is refused (`invalid_json`), never repaired into `{}`. The size is checked before parsing and the
+ * depth before anything else walks the value (see {@link guardJsonValue}). The result must be an object.
+ */
+export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): DecodedArguments {
+  let parsed: unknown = input;
+  if (typeof input === 'string') {
+    if (input.length > limits.maxBytes || Buffer.byteLength(input, 'utf8') > limits.maxBytes)
+      return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments exceed ${limits.maxBytes} bytes`, keyword: 'maxBytes' }] };
+    try {
+      parsed = JSON.parse(input);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, code: 'invalid_json', issues: [{ pointer: '', message: `arguments are not valid JSON: ${reason}`, keyword: 'json' }] };
+    }
+  }
+  const guarded = guardJsonValue(parsed, limits);
+  if (!guarded.ok) return { ok: false, code: 'invalid_arguments', issues: guarded.issues };
+  const value = guarded.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: 'arguments must be a JSON object', keyword: 'type' }] };
+  return { ok: true, value: value as JsonObject };
+}
