@@ -1,0 +1,70 @@
+/** Format of a document: Markdown is split by headings and paragraphs, text by paragraphs. */
+export type KnowledgeDocumentFormat = 'markdown' | 'text';
+
+/** A document to index from a string. */
+export interface KnowledgeDocumentInput {
+  /** Where the document comes from (a path or a URL); the key of the document: indexing a source again replaces it. */
+  readonly source: string;
+  readonly text: string;
+  /** @default the first level-1 heading of Markdown, else the last segment of `source` */
+  readonly title?: string;
+  /** @default 'markdown' when `source` ends in `.md` or `.markdown`, else 'text' */
+  readonly format?: KnowledgeDocumentFormat;
+}
+
+/** What indexing one document produced. */
+export interface IndexedDocument {
+  readonly source: string;
+  readonly title: string;
+  readonly format: KnowledgeDocumentFormat;
+  readonly passageCount: number;
+}
+
+/** Result of indexing a directory. */
+export interface DirectoryIndexReport {
+  readonly indexed: readonly IndexedDocument[];
+  /** Files left out, with the reason (too large, not UTF-8 text). */
+  readonly skipped: readonly { readonly source: string; readonly reason: string }[];
+}
+
+/** Options of `KnowledgeIndex.addDirectory`. */
+export interface DirectoryIndexOptions {
+  /** Descend into subdirectories. @default true */
+  readonly recursive?: boolean;
+  /** Files larger than this are skipped. @default 5242880 (5 MiB) */
+  readonly maxFileBytes?: number;
+  /** Prepended to each file's relative path to form its source. @default '' */
+  readonly sourcePrefix?: string;
+}
+
+/** One ranked passage answering a search. */
+export interface KnowledgeHit {
+  /** 1-based position in the ranking. */
+  readonly rank: number;
+  /** Relevance from FTS5 `bm25()`, negated so that higher is better. */
+  readonly score: number;
+  readonly source: string;
+  readonly title: string;
+  /** Heading path of the passage's section; empty outside any heading. */
+  readonly heading: string;
+  /** 0-based position of the passage in its document. */
+  readonly passageIndex: number;
+  /** FTS5 `snippet()` of the passage body, matches marked. */
+  readonly snippet: string;
+  /** FTS5 `highlight()` of the whole passage body, matches marked. */
+  readonly passage: string;
+}
+
+/** Options of a {@link KnowledgeIndex}. Every field has a default. */
+export interface KnowledgeIndexOptions {
+  /** Largest passage, in characters. @default 1200 (allowed 200..20000) */
+  readonly maxPassageChars?: number;
+  /** Tokens in a `snippet()`. @default 24 (allowed 1..64) */
+  readonly snippetTokens?: number;
+  /** Marker before a match in snippets and passages. @default '**' */
+  readonly highlightOpen?: string;
+  /** Marker after a match in snippets and passages. @default '**' */
+  readonly highlightClose?: string;
+  /** Upper bound of `limit` in a search. @default 50 */
+  readonly maxLimit?: number;
+}
