@@ -1,0 +1,128 @@
+import { ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
+import { renderToolMessage } from '../outcome/render-tool-message';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import { projectionPolicyProblems } from './check-tool-output-projection-policy';
+import { dataTruncationEnvelope } from './data-truncation-envelope';
+import { failureTruncationEnvelope } from './failure-truncation-envelope';
+import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
+import { FittedContent, fitTruncationEnvelope, MAX_PREVIEW_CANDIDATES } from './fit-truncation-envelope';
+import { describe, isTextTokenEstimator, measureText, TextMeasure } from './measure-text';
+import { textTruncationEnvelope } from './text-truncation-envelope';
+import { ToolOutputProjectionError } from './tool-output-projection-error';
+import {
+  ToolOutputProjection,
+  ToolOutputProjectionOptions,
+  ToolOutputProjectionReport,
+  ToolOutputProjectionResult,
+  ToolOutputProjectionTrigger,
+} from './tool-output-projection-result';
+import { TruncationEnvelope } from './truncation-envelope';
+
+/**
+ * The most estimator calls one projection makes: one on the rendered message, one on the smallest
+ * truncation envelope, and at most four candidate previews. Output that fits makes exactly one.
+ */
+export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
+
+/**
+ * Projects an outcome into the Tool message the model sees, within both ceilings of
+ * `options.policy`. Never throws: every failure comes back as `{ ok: false, error: { kind, message } }`.
+ *
+ * - Output under both ceilings is exactly `renderToolMessage(outcome)`, byte for byte.
+ * - Plain text over a ceiling becomes a warning with the original's size in bytes and estimated
+ *   tokens, followed by a head and a tail of the original, cut on character boundaries.
+ * - A structured success becomes a JSON object with `"truncated": true`, a `notice`, the original
+ *   size, and either the first whole items of an array (`totalItems`, `shownItems`, `items`) or the
+ *   start of the JSON text as a string (`preview`).
+ * - A failure stays `{"ok":false,"error":{...}}` with `code`, `category` and `retryable` unchanged;
+ *   only `message` and `details` are shortened, and `"truncated": true` with the original size is added.
+ *
+ * Cost is linear in the size of the output: the original is rendered and measured once; building
+ * each candidate costs O(maxBytes). The estimator is called at most
+ * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, on the original and on texts within the ceilings.
+ */
+export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjectionResult {
+  try {
+    return { ok: true, ...projectOrThrow(outcome, options) };
+  } catch (error) {
+    const failure =
+      error instanceof ToolOutputProjectionError
+        ? { kind: error.kind, message: error.reason }
+        : { kind: 'envelope' as const, message: `the truncation envelope could not be built: ${describe(error)}` };
+    return { ok: false, error: failure };
+  }
+}
+
+/**
+ * The throwing form of {@link tryProjectToolOutputForModel}: returns `{ content, report }` or throws
+ * a {@link ToolOutputProjectionError} (code `tool_output_projection_failed`) with the same `kind`.
+ */
+export function projectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjection {
+  const result = tryProjectToolOutputForModel(outcome, options);
+  if (!result.ok) throw new ToolOutputProjectionError(result.error.kind, result.error.message);
+  return { content: result.content, report: result.report };
+}
+
+function projectOrThrow(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjection {
+  const policy = options?.policy;
+  const problems = projectionPolicyProblems(policy);
+  if (problems.length > 0) throw new ToolOutputProjectionError('invalid_policy', problems.join('; '));
+  const estimator = options.estimator ?? fallbackTextTokenEstimator;
+  if (!isTextTokenEstimator(estimator))
+    throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
+
+  const rendered = render(outcome);
+  const original = measureText(rendered, estimator);
+  const trigger = triggerOf(original, policy);
+  if (trigger === null) return { content: rendered, report: report(false, original, original, policy, null) };
+
+  const fitted: FittedContent = fitTruncationEnvelope(envelopeOf(outcome, rendered, original, policy), original, policy, estimator);
+  return { content: fitted.content, report: report(true, original, fitted, policy, trigger) };
+}
+
+function render(outcome: ToolOutcome): string {
+  if (typeof outcome !== 'object' || outcome === null)
+    throw new ToolOutputProjectionError('serialization', `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`);
+  let rendered: unknown;
+  try {
+    rendered = renderToolMessage(outcome);
+  } catch (cause) {
+    throw new ToolOutputProjectionError('serialization', `the outcome could not be rendered as a Tool message: ${describe(cause)}`, { cause });
+  }
+  if (typeof rendered !== 'string')
+    throw new ToolOutputProjectionError('serialization', `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`);
+  return rendered;
+}
+
+function envelopeOf(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy): TruncationEnvelope {
+  if (!outcome.ok) return failureTruncationEnvelope(outcome, original);
+  if (outcome.data !== undefined) return dataTruncationEnvelope(outcome.data, rendered, original, policy.maxBytes);
+  return textTruncationEnvelope(rendered, original);
+}
+
+function triggerOf(original: TextMeasure, policy: ToolOutputProjectionPolicy): ToolOutputProjectionTrigger {
+  const overBytes = original.bytes > policy.maxBytes;
+  const overTokens = original.tokens > policy.maxTokens;
+  if (overBytes && overTokens) return 'both';
+  if (overBytes) return 'bytes';
+  return overTokens ? 'tokens' : null;
+}
+
+function report(
+  truncated: boolean,
+  original: TextMeasure,
+  projected: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+  trigger: ToolOutputProjectionTrigger,
+): ToolOutputProjectionReport {
+  return Object.freeze({
+    truncated,
+    originalBytes: original.bytes,
+    originalTokens: original.tokens,
+    projectedBytes: projected.bytes,
+    projectedTokens: projected.tokens,
+    maxBytes: policy.maxBytes,
+    maxTokens: policy.maxTokens,
+    trigger,
+  });
+}
