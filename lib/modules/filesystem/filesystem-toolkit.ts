@@ -1,0 +1,141 @@
+import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
+import { NO_CAPABILITIES } from '../../contract/defaults';
+import { ToolContractOptions, ToolDescriptor } from '../../contract/tool-descriptor';
+import { JsonObject } from '../../outcome/json-value';
+import { ToolOutcome, toolData, toolFailure } from '../../outcome/tool-outcome';
+import { ToolInvocation } from '../../providers/tool-invocation';
+import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
+import { deleteEntry, moveEntry, statEntry } from './entry-operations';
+import { operationRefusal } from './operation-refusal';
+import { listDirectory, makeDirectory } from './directory-operations';
+import { readFileRange, writeFileContent } from './file-content-operations';
+import { FilesystemAuditEntry } from './filesystem-audit';
+import { FilesystemCall, FilesystemOperationHandler, displayPath } from './filesystem-call';
+import { FilesystemError } from './filesystem-error';
+import { FILESYSTEM_OPERATIONS, FilesystemOperation } from './filesystem-operations';
+import { FilesystemPolicyOptions, ResolvedFilesystemPolicy, compileFilesystemPolicy } from './filesystem-policy';
+import { FILESYSTEM_TOOL_SPECS } from './filesystem-tool-specs';
+import { searchByName } from './search-operation';
+import { ToolArguments } from './tool-arguments';
+
+/** Provider configuration of a {@link FilesystemToolkit}, beside its policy. */
+export interface FilesystemToolkitOptions {
+  /** Tool names are `<prefix>_<operation>`, e.g. `fs_read`. @default 'fs' */
+  readonly toolNamePrefix?: string;
+  /** Contract fields per operation, over the defaults (e.g. a shorter `timeoutMs`, or `approval` of `delete`). */
+  readonly contracts?: Partial<Record<FilesystemOperation, ToolContractOptions>>;
+}
+
+const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>> = {
+  read: readFileRange,
+  list: listDirectory,
+  stat: statEntry,
+  search: searchByName,
+  write: writeFileContent,
+  append: writeFileContent,
+  mkdir: makeDirectory,
+  move: moveEntry,
+  delete: deleteEntry,
+};
+
+/**
+ * File tools confined to one root directory, as a {@link ToolProvider}: `fs_read`, `fs_list`,
+ * `fs_stat`, `fs_search`, `fs_write`, `fs_append`, `fs_mkdir`, `fs_move`, `fs_delete` (those the
+ * policy allows). Every call is checked at invocation time against the policy and the real
+ * filesystem, never through a shell; refusals come back as failure outcomes (`permission_denied`
+ * with `details.reason`), and every call leaves one audit entry.
+ */
+export class FilesystemToolkit implements ToolProvider {
+  /** The compiled policy. */
+  readonly policy: ResolvedFilesystemPolicy;
+  private readonly descriptors: readonly ToolDescriptor[];
+  private readonly operations = new Map<string, FilesystemOperation>();
+  private readonly memoryLog: FilesystemAuditEntry[] = [];
+
+  /** Throws {@link FilesystemError} (`invalid_root`, `invalid_policy`) or `ToolContractError` for a bad configuration. */
+  constructor(policy: FilesystemPolicyOptions, options: FilesystemToolkitOptions = {}) {
+    this.policy = compileFilesystemPolicy(policy);
+    const prefix = options.toolNamePrefix ?? 'fs';
+    const descriptors: ToolDescriptor[] = [];
+    for (const operation of FILESYSTEM_OPERATIONS) {
+      const name = `${prefix}_${operation}`;
+      this.operations.set(name, operation);
+      if (!this.isOffered(operation)) continue;
+      const spec = FILESYSTEM_TOOL_SPECS[operation];
+      const contract = { ...spec.contract, ...options.contracts?.[operation] };
+      descriptors.push(descriptorFromLlmTool({ name, description: spec.description, inputSchema: spec.inputSchema }, contract));
+    }
+    this.descriptors = Object.freeze(descriptors);
+  }
+
+  /** Audit entries kept in memory when the policy has no `audit` sink (oldest first). */
+  get auditLog(): readonly FilesystemAuditEntry[] {
+    return this.memoryLog;
+  }
+
+  /** Descriptors of the operations the policy allows. */
+  listTools(): readonly ToolDescriptor[] {
+    return this.descriptors;
+  }
+
+  /** None: the toolkit reads only the arguments and the abort signal of an invocation. */
+  capabilities(_toolName: string): ToolProviderCapabilities {
+    return NO_CAPABILITIES;
+  }
+
+  /** Rich form: runs the call; never throws. */
+  invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
+    return this.run(invocation.toolName, invocation.arguments, invocation.signal);
+  }
+
+  /** Legacy form: runs the call; never throws. */
+  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
+    return this.run(toolName, args, signal);
+  }
+
+  private isOffered(operation: FilesystemOperation): boolean {
+    return this.policy.operations.includes(operation) && !operationRefusal(this.policy, operation);
+  }
+
+  private async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+    const operation = this.operations.get(toolName);
+    const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+    const base = { operation: operation ?? ('unknown' as const), path: displayPath(record.path ?? record.from ?? '') };
+    const audited = operation === 'move' ? { ...base, target: displayPath(record.to) } : base;
+    let outcome: ToolOutcome;
+    let entry: FilesystemAuditEntry;
+    try {
+      if (operation === undefined) throw new FilesystemError('operation_not_allowed', `This toolkit has no tool named '${toolName}'.`);
+      const refusal = operationRefusal(this.policy, operation);
+      if (refusal !== undefined) throw refusal;
+      if (signal?.aborted) throw new FilesystemError('cancelled', `The ${operation} call was cancelled before it started.`);
+      const spec = FILESYSTEM_TOOL_SPECS[operation];
+      const fail = (message: string) => new FilesystemError('invalid_arguments', message);
+      const call: FilesystemCall = { operation, toolName, policy: this.policy, args: ToolArguments.of(args, spec.argumentNames, fail), rawArguments: record, signal };
+      const result = await HANDLERS[operation](call);
+      outcome = toolData(result.data);
+      entry = { at: now(), ...audited, outcome: 'allowed', ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
+    } catch (error) {
+      const failure = error instanceof FilesystemError ? error : new FilesystemError('io_error', `The ${base.operation} call failed unexpectedly: ${String(error)}`);
+      outcome = failure.toOutcome();
+      entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : 'allowed', code: failure.code };
+    }
+    return this.audit(entry, outcome);
+  }
+
+  private async audit(entry: FilesystemAuditEntry, outcome: ToolOutcome): Promise<ToolOutcome> {
+    const frozen = Object.freeze(entry);
+    try {
+      if (this.policy.audit === undefined) this.memoryLog.push(frozen);
+      else await this.policy.audit(frozen);
+      return outcome;
+    } catch (error) {
+      if (!outcome.ok) return outcome;
+      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${String(error)}`, retryable: false });
+    }
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
