@@ -1,0 +1,132 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { ModelClientOptionsError } from './model-client-options-error';
+
+/** The default model of {@link AnthropicModelClient}: the current Sonnet model. */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
+
+/**
+ * The default `max_tokens` of {@link AnthropicModelClient}: room for a long answer or several tool calls,
+ * well under the SDK's ceiling for non-streaming requests.
+ */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/** The part of an `Anthropic` SDK client that {@link AnthropicModelClient} uses. */
+export type AnthropicMessagesClient = Pick<Anthropic, 'messages'>;
+
+/**
+ * Further Messages API body parameters sent with every request (for example `thinking`, `tool_choice`,
+ * `metadata`, `output_config`, `top_p`). The parameters the client manages itself are left out.
+ */
+export type AnthropicExtraParams = Partial<
+  Omit<
+    Anthropic.Messages.MessageCreateParamsNonStreaming,
+    'model' | 'max_tokens' | 'messages' | 'tools' | 'system' | 'stream' | 'temperature' | 'stop_sequences'
+  >
+>;
+
+/** What a user passes to `new AnthropicModelClient(...)`. Every field is optional. */
+export interface AnthropicModelClientOptions {
+  /**
+   * A ready `Anthropic` client. Pass one to keep your own `baseURL`, `maxRetries`, `timeout`, headers
+   * or `fetch`; the model client never changes its settings. Mutually exclusive with `apiKey`.
+   * @default a new `Anthropic({ apiKey })` client, which reads `ANTHROPIC_API_KEY` when `apiKey` is not given
+   */
+  readonly client?: AnthropicMessagesClient;
+  /**
+   * API key for the client created when `client` is not given.
+   * @default process.env.ANTHROPIC_API_KEY (read by the SDK)
+   */
+  readonly apiKey?: string;
+  /**
+   * Model name sent as `model`, and exposed as `modelName`.
+   * @default DEFAULT_ANTHROPIC_MODEL ('claude-sonnet-5-5')
+   */
+  readonly model?: string;
+  /**
+   * `max_tokens` of every request: the most output tokens one step may produce. A positive integer.
+   * Requests the SDK estimates at over ten minutes (about 21,000 tokens) need streaming, which this client does not use.
+   * @default DEFAULT_ANTHROPIC_MAX_TOKENS (4096)
+   */
+  readonly maxTokens?: number;
+  /**
+   * System prompt used when a request carries none (`ModelRequest.system` wins).
+   * @default no system prompt
+   */
+  readonly system?: string;
+  /**
+   * Sampling temperature, from 0 to 1. Sent only when set; some models accept only the default.
+   * @default the API's default
+   */
+  readonly temperature?: number;
+  /**
+   * Custom stop sequences; a response that ends on one has stop reason `stop_sequence`.
+   * @default none
+   */
+  readonly stopSequences?: readonly string[];
+  /**
+   * Further Messages API body parameters sent with every request.
+   * @default none
+   */
+  readonly extraParams?: AnthropicExtraParams;
+}
+
+/** {@link AnthropicModelClientOptions} checked and with every default filled; what the client uses. */
+export interface ResolvedAnthropicModelClientOptions {
+  readonly client: AnthropicMessagesClient;
+  readonly model: string;
+  readonly maxTokens: number;
+  readonly system: string | undefined;
+  readonly temperature: number | undefined;
+  readonly stopSequences: readonly string[] | undefined;
+  readonly extraParams: AnthropicExtraParams;
+}
+
+/**
+ * Checks {@link AnthropicModelClientOptions}, fills the defaults and returns a frozen result.
+ * `createClient` builds the SDK client when none is given (it receives the `apiKey` option).
+ *
+ * @throws {@link ModelClientOptionsError} listing every problem.
+ */
+export function resolveAnthropicModelClientOptions(
+  options: AnthropicModelClientOptions,
+  createClient: (apiKey: string | undefined) => AnthropicMessagesClient,
+): ResolvedAnthropicModelClientOptions {
+  const problems = findOptionProblems(options);
+  if (problems.length > 0) throw new ModelClientOptionsError('AnthropicModelClient', problems);
+  return Object.freeze({
+    client: options.client ?? createClient(options.apiKey),
+    model: options.model ?? DEFAULT_ANTHROPIC_MODEL,
+    maxTokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    system: options.system,
+    temperature: options.temperature,
+    stopSequences: options.stopSequences === undefined ? undefined : Object.freeze([...options.stopSequences]),
+    extraParams: Object.freeze({ ...options.extraParams }),
+  });
+}
+
+function findOptionProblems(options: AnthropicModelClientOptions): string[] {
+  const problems: string[] = [];
+  const { client, apiKey, model, maxTokens, temperature, stopSequences } = options;
+  if (client !== undefined && apiKey !== undefined) {
+    problems.push('pass either `client` or `apiKey`, not both (configure the key on the client)');
+  }
+  if (client !== undefined && typeof client.messages?.create !== 'function') {
+    problems.push('`client` must be an Anthropic SDK client (it has no `messages.create`)');
+  }
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length === 0)) {
+    problems.push('`apiKey` must be a non-empty string');
+  }
+  if (model !== undefined && (typeof model !== 'string' || model.trim().length === 0)) {
+    problems.push('`model` must be a non-empty string');
+  }
+  if (maxTokens !== undefined && (!Number.isSafeInteger(maxTokens) || maxTokens < 1)) {
+    problems.push(`\`maxTokens\` must be a positive integer, got ${String(maxTokens)}`);
+  }
+  if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0 && temperature <= 1)) {
+    problems.push(`\`temperature\` must be a number from 0 to 1, got ${String(temperature)}`);
+  }
+  if (stopSequences !== undefined && !stopSequences.every((sequence) => typeof sequence === 'string' && sequence.length > 0)) {
+    problems.push('`stopSequences` must be non-empty strings');
+  }
+  return problems;
+}

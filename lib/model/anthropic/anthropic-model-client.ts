@@ -1,0 +1,97 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ModelStepper } from '../model-stepper';
+import { ModelRequest, ModelResponse } from '../model-types';
+import {
+  AnthropicMessagesClient,
+  AnthropicModelClientOptions,
+  ResolvedAnthropicModelClientOptions,
+  resolveAnthropicModelClientOptions,
+} from './anthropic-model-client-options';
+import { AssistantTurnReplay } from './assistant-turn-replay';
+import { toModelApiError } from './map-api-error';
+import { toAnthropicMessages } from './map-messages';
+import { fromAnthropicMessage } from './map-response';
+import { toAnthropicTools } from './map-tools';
+
+/**
+ * A {@link ModelStepper} backed by Claude through the official `@anthropic-ai/sdk` Messages API
+ * (`POST /v1/messages`, non-streaming).
+ *
+ * ```ts
+ * const model = new AnthropicModelClient(); // reads ANTHROPIC_API_KEY
+ * const custom = new AnthropicModelClient({ client: new Anthropic({ baseURL, maxRetries: 4 }), maxTokens: 2048 });
+ * ```
+ *
+ * One `step` is one API request: `request.tools`, `request.messages` and `request.system` are mapped
+ * to the Messages API, `request.signal` is handed to the SDK, and the answer is mapped back to a
+ * {@link ModelResponse}. Every failure is a {@link ModelApiError} with a stable code. Retries are the
+ * SDK's (its `maxRetries`, default 2): the client never changes them.
+ *
+ * A response with stop reason `pause_turn` is an unfinished turn: send it back as the last assistant
+ * message and step again (see {@link stepThroughPausedTurns}). The client remembers turns whose content
+ * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged
+ * (see {@link AssistantTurnReplay}).
+ */
+export class AnthropicModelClient implements ModelStepper {
+  /** The model every request names (`model` option). */
+  readonly modelName: string;
+  /** The checked options, every default filled. */
+  protected readonly options: ResolvedAnthropicModelClientOptions;
+  private readonly replay = new AssistantTurnReplay();
+
+  /**
+   * @throws {@link ModelClientOptionsError} when an option cannot work.
+   */
+  constructor(options: AnthropicModelClientOptions = {}) {
+    this.options = resolveAnthropicModelClientOptions(
+      options,
+      (apiKey) => new Anthropic(apiKey === undefined ? {} : { apiKey }),
+    );
+    this.modelName = this.options.model;
+  }
+
+  /** The SDK client requests go through: the one passed in, or the one created from the API key. */
+  get client(): AnthropicMessagesClient {
+    return this.options.client;
+  }
+
+  /**
+   * Sends one Messages API request and maps the answer.
+   *
+   * @throws {@link ModelApiError} when the request cannot be built, the API rejects it, the network
+   * fails, `request.signal` aborts it, or the answer is malformed.
+   */
+  async step(request: ModelRequest): Promise<ModelResponse> {
+    const params = this.buildParams(request);
+    let body: unknown;
+    try {
+      body = await this.options.client.messages.create(params, { signal: request.signal });
+    } catch (error) {
+      throw toModelApiError(error, request.signal) ?? error;
+    }
+    const { response, content } = fromAnthropicMessage(body);
+    this.replay.remember(response.toolCalls, response.text, content);
+    return response;
+  }
+
+  /**
+   * The Messages API body of one request: `model`, `max_tokens`, `messages`, then `system`, `tools`,
+   * `temperature` and `stop_sequences` when there are any, and the `extraParams` option.
+   *
+   * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
+   */
+  protected buildParams(request: ModelRequest): Anthropic.Messages.MessageCreateParamsNonStreaming {
+    const { model, maxTokens, temperature, stopSequences, extraParams } = this.options;
+    const system = request.system ?? this.options.system;
+    return {
+      ...extraParams,
+      model,
+      max_tokens: maxTokens,
+      messages: toAnthropicMessages(request.messages, (message) => this.replay.find(message)),
+      ...(system !== undefined && system.length > 0 ? { system } : {}),
+      ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(stopSequences !== undefined && stopSequences.length > 0 ? { stop_sequences: [...stopSequences] } : {}),
+    };
+  }
+}
