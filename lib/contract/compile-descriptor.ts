@@ -20,6 +20,10 @@ export function descriptorFromLlmTool(tool: LlmTool, options: ToolContractOption
     capabilities: Object.freeze({ ...NO_CAPABILITIES, ...definedOnly(options.capabilities ?? {}) }),
     metadata: Object.freeze({ ...(options.metadata ?? {}) }),
   };
+  // Own frozen copies, so changing the options afterwards cannot change a checked descriptor.
+  if (options.heartbeat !== undefined) Object.assign(descriptor, { heartbeat: Object.freeze({ ...options.heartbeat }) });
+  if (options.modelOutputProjection !== undefined)
+    Object.assign(descriptor, { modelOutputProjection: Object.freeze({ ...options.modelOutputProjection }) });
   checkToolDescriptor(descriptor);
   return Object.freeze(descriptor);
 }
