@@ -13,5 +13,6 @@ export * from './tools';
 export * from './providers';
 export * from './projection';
 export * from './model';
+export * from './runner';
 export * from './durable';
 export * from './modules';

@@ -1,0 +1,41 @@
+import { ClassType } from '../reflect/field-options';
+import { composeToolProviders } from '../providers/composite-tool-provider';
+import { ReflectedToolProvider } from '../providers/reflected-tool-provider';
+import { ToolProvider } from '../providers/tool-provider';
+import { LlmAgentRunner } from '../runner/llm-agent-runner';
+import { LlmAgentRunOptions } from '../runner/run-options';
+import { ModelStepper } from './model-stepper';
+import { ModelRequest, ModelResponse } from './model-types';
+
+/** A tool class or a provider, as `bindTools` accepts them. */
+export type BindableTools = ClassType<object> | ToolProvider;
+
+/** A model client: one request/response step, and `bindTools` to get a runner over tools. */
+export interface ModelClient extends ModelStepper {
+  /** A runner over tool classes (reflected) and/or providers, combined in the given order. */
+  bindTools(...tools: BindableTools[]): LlmAgentRunner;
+}
+
+/** Base of model clients: implements `bindTools` on top of `step`. */
+export abstract class BaseModelClient implements ModelClient {
+  abstract readonly modelName: string;
+  abstract step(request: ModelRequest): Promise<ModelResponse>;
+
+  bindTools(...tools: BindableTools[]): LlmAgentRunner {
+    return this.bindToolsWith({}, ...tools);
+  }
+
+  /** Like `bindTools` with default run options for every `complete()` of the runner. */
+  bindToolsWith(options: LlmAgentRunOptions, ...tools: BindableTools[]): LlmAgentRunner {
+    return new LlmAgentRunner(this, toProvider(tools), options);
+  }
+}
+
+/** Tool classes become one reflected provider; with providers, everything is composed. */
+export function toProvider(tools: readonly BindableTools[]): ToolProvider {
+  const classes = tools.filter((tool): tool is ClassType<object> => typeof tool === 'function');
+  const providers = tools.filter((tool): tool is ToolProvider => typeof tool !== 'function');
+  const reflected = classes.length > 0 ? [new ReflectedToolProvider(classes)] : [];
+  const all = [...reflected, ...providers];
+  return all.length === 1 ? all[0] : composeToolProviders(...all);
+}

@@ -1,0 +1,75 @@
+import { WuweError } from '../errors/wuwe-error';
+import { JsonObject } from '../outcome/json-value';
+import { BaseModelClient } from './base-model-client';
+import { ChatMessage, ModelRequest, ModelResponse, ModelStopReason } from './model-types';
+
+/** One scripted model turn: text, tool calls, or both. */
+export interface ScriptedReply {
+  readonly text?: string;
+  /** Tool calls; a missing id becomes `call_<step>_<index>`. Arguments as text or object. */
+  readonly toolCalls?: readonly { readonly id?: string; readonly name: string; readonly arguments?: string | JsonObject }[];
+  /** @default 'tool_use' with tool calls, else 'end_turn' */
+  readonly stopReason?: ModelStopReason;
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+}
+
+/** A scripted turn: a fixed reply, or a function of the conversation so far. */
+export type ScriptedTurn = ScriptedReply | ((messages: readonly ChatMessage[], request: ModelRequest) => ScriptedReply | Promise<ScriptedReply>);
+
+/** The script ran out of turns, or the request was aborted. */
+export class ScriptedModelError extends WuweError<'script_exhausted' | 'aborted'> {
+  constructor(code: 'script_exhausted' | 'aborted', message: string) {
+    super(code, message);
+  }
+}
+
+/** Options of {@link ScriptedModelClient}. */
+export interface ScriptedModelClientOptions {
+  /** @default 'scripted' */
+  readonly modelName?: string;
+  /** What to do after the last turn: throw, or answer with empty text. @default 'error' */
+  readonly whenExhausted?: 'error' | 'end_turn';
+}
+
+/**
+ * A deterministic model for offline runs and tests. It answers scripted turns in order and records
+ * every request it got (`requests`).
+ */
+export class ScriptedModelClient extends BaseModelClient {
+  readonly modelName: string;
+  /** Every request received, in order. */
+  readonly requests: ModelRequest[] = [];
+  private position = 0;
+
+  constructor(
+    private readonly turns: readonly ScriptedTurn[],
+    private readonly options: ScriptedModelClientOptions = {},
+  ) {
+    super();
+    this.modelName = options.modelName ?? 'scripted';
+  }
+
+  async step(request: ModelRequest): Promise<ModelResponse> {
+    if (request.signal.aborted) throw new ScriptedModelError('aborted', 'the request was aborted');
+    this.requests.push({ ...request, messages: [...request.messages] });
+    const turn = this.turns[this.position];
+    const stepIndex = ++this.position;
+    if (turn === undefined) {
+      if (this.options.whenExhausted === 'end_turn') return { text: '', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
+      throw new ScriptedModelError('script_exhausted', `the script has ${this.turns.length} turns and a request asked for turn ${stepIndex}`);
+    }
+    const reply = typeof turn === 'function' ? await turn(request.messages, request) : turn;
+    const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
+      id: call.id ?? `call_${stepIndex}_${index}`,
+      name: call.name,
+      arguments: call.arguments ?? {},
+    }));
+    return {
+      text: reply.text ?? '',
+      toolCalls,
+      stopReason: reply.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
+      usage: reply.usage ?? { inputTokens: 0, outputTokens: 0 },
+      model: this.modelName,
+    };
+  }
+}

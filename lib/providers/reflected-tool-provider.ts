@@ -1,0 +1,81 @@
+import { NO_CAPABILITIES } from '../contract/defaults';
+import { ToolDescriptor } from '../contract/tool-descriptor';
+import { JsonObject } from '../outcome/json-value';
+import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { ClassType } from '../reflect/field-options';
+import { constructInstance, InstanceFactory } from '../tools/build-instance';
+import { invokeReflectedTool } from '../tools/invoke-reflected-tool';
+import { toolDescriptorOf } from '../tools/tool-descriptor-of';
+import { ToolProviderError } from './tool-provider-error';
+import { ToolProvider, ToolProviderCapabilities } from './tool-provider';
+
+/** What a reflected tool's `invoke(context)` receives from a provider. */
+export interface ReflectedToolContext {
+  /** Aborted at the deadline or when the run aborts; cooperative tools should honour it. */
+  readonly signal?: AbortSignal;
+  /** The host context given to the provider. */
+  readonly host?: unknown;
+}
+
+/** Options of {@link ReflectedToolProvider}. */
+export interface ReflectedToolProviderOptions {
+  /** Host context passed to `invoke(context)` as `context.host`. */
+  readonly context?: unknown;
+  /** Creates tool instances. @default `new Class()` */
+  readonly instantiate?: InstanceFactory;
+}
+
+/**
+ * Supplies schemas and dispatch for a set of tool classes (the seed's `tool_provider<T...>`).
+ * It declares none of the advanced capabilities: it calls `invoke()` from model arguments and
+ * does not pass the idempotency key or a heartbeat reporter.
+ */
+export class ReflectedToolProvider implements ToolProvider {
+  private readonly byName = new Map<string, { target: ClassType<object>; descriptor: ToolDescriptor }>();
+  private descriptors: readonly ToolDescriptor[] = [];
+
+  /** Compiles every class now, so definition errors surface here and not at call time. */
+  constructor(
+    classes: readonly ClassType<object>[],
+    protected readonly options: ReflectedToolProviderOptions = {},
+  ) {
+    this.add(classes);
+  }
+
+  /** Adds tool classes; a name offered twice is a `ToolProviderError` (`duplicate_tool`). */
+  protected add(classes: readonly ClassType<object>[]): void {
+    for (const target of classes) {
+      const descriptor = toolDescriptorOf(target);
+      if (this.byName.has(descriptor.name)) throw new ToolProviderError('duplicate_tool', `two tool classes are named '${descriptor.name}'`);
+      this.byName.set(descriptor.name, { target, descriptor });
+    }
+    this.descriptors = Object.freeze([...this.byName.values()].map((entry) => entry.descriptor));
+  }
+
+  listTools(): readonly ToolDescriptor[] {
+    return this.descriptors;
+  }
+
+  capabilities(_toolName: string): ToolProviderCapabilities {
+    return NO_CAPABILITIES;
+  }
+
+  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
+    const entry = this.byName.get(toolName);
+    if (entry === undefined) return Promise.resolve(standardFailure('unknown_tool', `no tool named '${toolName}'`));
+    const context: ReflectedToolContext = { signal, host: this.options.context };
+    let instance: object | undefined;
+    const instantiate = (target: Function): object => (instance = this.createInstance(target));
+    return invokeReflectedTool(entry.target, args, context, { instantiate }).finally(() => {
+      if (instance !== undefined) this.releaseInstance(instance);
+    });
+  }
+
+  /** Creates the instance for one call; {@link ToolRegistry} resolves it from a container. */
+  protected createInstance(target: Function): object {
+    return (this.options.instantiate ?? constructInstance)(target);
+  }
+
+  /** Called when the call that used `instance` has settled. */
+  protected releaseInstance(_instance: object): void {}
+}

@@ -1,0 +1,465 @@
+import { randomUUID } from 'node:crypto';
+import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
+import { requiredCapabilities } from '../contract/compile-descriptor';
+import { computeRetryDelayMs } from '../contract/retry-delay';
+import { LlmTool } from '../contract/llm-tool';
+import { ToolDescriptor } from '../contract/tool-descriptor';
+import { InMemoryMemory, Memory } from '../model/memory';
+import { ModelStepper } from '../model/model-stepper';
+import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
+import { JsonObject } from '../outcome/json-value';
+import { renderToolMessage } from '../outcome/render-tool-message';
+import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { assertInvocable } from '../providers/composite-tool-provider';
+import { ToolInvocation } from '../providers/tool-invocation';
+import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { formatIssues } from '../tools/tool-argument-error';
+import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
+import { decodeToolArguments } from '../validation/decode-arguments';
+import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
+import { resolveJsonPointer } from '../validation/validation-issue';
+import { deriveIdempotencyKey } from './idempotency-key';
+import { LlmAgentRunOptions, ToolCallRequest } from './run-options';
+import { LlmAgentRunResult, LlmAgentStopReason, ToolCallRecord } from './run-result';
+import { RunState } from './run-state';
+import { runToolAttempt } from './run-tool-attempt';
+import { LlmAgentEvent } from './runner-events';
+import { sleepOnClock, SYSTEM_CLOCK } from './runner-clock';
+import { LlmAgentError } from './runner-error';
+
+/** Default most model requests in one run. */
+export const DEFAULT_MAX_STEPS = 16;
+
+/** Result of a step that either yields a value or refuses the call with a failure for the model. */
+export type StepResult<T> = { readonly kind: 'continue'; readonly value: T } | { readonly kind: 'refuse'; readonly outcome: ToolOutcome };
+
+/** A call that passed every check before dispatch. */
+export interface AdmittedCall {
+  readonly request: ToolCallRequest;
+  readonly capabilities: ToolProviderCapabilities;
+  readonly idempotencyKey: string;
+}
+
+/**
+ * Turns model tool calls into safe tool executions under Tool Contract 2.0.
+ *
+ * `complete()` is a short template method; each policy step is a protected method a subclass can
+ * override. Per call, in order: resolve the tool, validate the arguments, check contract/provider
+ * capabilities, `allowToolCall`, approval, resource-version precondition, dispatch under the
+ * deadline with bounded retries, `prepareToolResult` and output validation, `onToolResult`, then
+ * render the Tool message for the model.
+ */
+export class LlmAgentRunner {
+  protected readonly descriptors = new Map<string, ToolDescriptor>();
+  protected readonly llmTools: readonly LlmTool[];
+  protected readonly defaultMemory: Memory = new InMemoryMemory();
+
+  constructor(
+    readonly model: ModelStepper,
+    readonly provider: ToolProvider,
+    protected readonly defaults: LlmAgentRunOptions = {},
+  ) {
+    assertInvocable(provider);
+    for (const descriptor of provider.listTools()) {
+      checkToolDescriptor(descriptor);
+      compileInputValidator(descriptor.inputSchema);
+      if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
+      this.descriptors.set(descriptor.name, descriptor);
+    }
+    this.llmTools = Object.freeze([...this.descriptors.values()].map(toLlmTool));
+  }
+
+  /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
+  async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
+    const run = this.startRun(options);
+    await this.recordMessage(run, { role: 'user', content: prompt });
+    while (run.stopReason === undefined) {
+      if (run.options.signal?.aborted) run.stopReason = 'aborted';
+      else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
+      else await this.runStep(run);
+    }
+    return this.finishRun(run);
+  }
+
+  /**
+   * Runs one model tool call through the whole per-call path (every policy, no model), as a host
+   * with its own loop would. The run options apply as in `complete()`.
+   */
+  async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallRecord> {
+    return this.executeToolCall(this.startRun(options), call);
+  }
+
+  /** One model request and the tool calls it asked for. */
+  protected async runStep(run: RunState): Promise<void> {
+    let response: ModelResponse;
+    try {
+      response = await this.requestModel(run);
+    } catch (error) {
+      if (run.options.signal?.aborted) {
+        run.stopReason = 'aborted';
+        return;
+      }
+      throw error;
+    }
+    await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    run.text = response.text;
+    if (response.toolCalls.length === 0) {
+      if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
+      return;
+    }
+    const records = await this.executeToolCalls(run, response.toolCalls);
+    for (const record of records) {
+      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok });
+    }
+  }
+
+  /** Creates the state of a run from the merged options. */
+  protected startRun(options: LlmAgentRunOptions): RunState {
+    const merged: LlmAgentRunOptions = { ...this.defaults, ...options };
+    const run: RunState = {
+      runId: merged.runId ?? randomUUID(),
+      options: merged,
+      clock: merged.clock ?? SYSTEM_CLOCK,
+      messages: [],
+      toolCalls: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+      steps: 0,
+      text: '',
+    };
+    this.emit(run, { type: 'run_started', runId: run.runId });
+    return run;
+  }
+
+  /** Sends the conversation to the model. */
+  protected async requestModel(run: RunState): Promise<ModelResponse> {
+    run.steps++;
+    this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
+    const signal = run.options.signal ?? new AbortController().signal;
+    const response = await this.model.step({ system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal });
+    run.usage = {
+      inputTokens: run.usage.inputTokens + response.usage.inputTokens,
+      outputTokens: run.usage.outputTokens + response.usage.outputTokens,
+    };
+    this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
+    return response;
+  }
+
+  /** Appends a message to the history and the memory. */
+  protected async recordMessage(run: RunState, message: ChatMessage): Promise<void> {
+    run.messages.push(message);
+    await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
+  }
+
+  /** Runs the calls of one turn concurrently; the records come back in the order of the calls. */
+  protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallRecord[]> {
+    const records = await Promise.all(calls.map((call) => this.executeToolCall(run, call)));
+    run.toolCalls.push(...records);
+    return records;
+  }
+
+  /** The per-call path: every policy step in order, then rendering. */
+  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallRecord> {
+    const startedAt = run.clock.now();
+    const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
+    const refused = (outcome: ToolOutcome, args?: JsonObject): Promise<ToolCallRecord> => {
+      this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
+      return this.completeToolCall(run, call, { outcome, attempts: 0, idempotencyKey, args, startedAt });
+    };
+    const resolved = this.resolveTool(run, call);
+    if (resolved.kind === 'refuse') return refused(resolved.outcome);
+    const descriptor = resolved.value;
+    const validated = this.validateArguments(run, call, descriptor);
+    if (validated.kind === 'refuse') return refused(validated.outcome);
+    const args = validated.value;
+    const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
+    if (run.options.signal?.aborted) return refused(standardFailure('cancelled', 'the run was aborted before the tool started'), args);
+    const capabilities = this.provider.capabilities?.(call.name) ?? NO_PROVIDER_CAPABILITIES;
+    const refusal =
+      this.checkCapabilities(run, request, capabilities) ??
+      (await this.authorize(run, request)) ??
+      (await this.requestApproval(run, request)) ??
+      this.checkPrecondition(run, request);
+    if (refusal !== undefined) return refused(refusal, args);
+    this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
+    const { outcome, attempts } = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
+    const finished = await this.finishOutcome(run, request, outcome);
+    return this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey, args, startedAt, request });
+  }
+
+  /** Step 1: the tool must exist (`unknown_tool`). */
+  protected resolveTool(_run: RunState, call: ModelToolCall): StepResult<ToolDescriptor> {
+    const descriptor = this.descriptors.get(call.name);
+    if (descriptor !== undefined) return { kind: 'continue', value: descriptor };
+    const known = [...this.descriptors.keys()].join(', ');
+    return { kind: 'refuse', outcome: standardFailure('unknown_tool', `no tool named '${call.name}'; available tools: ${known}`) };
+  }
+
+  /** Step 2: arguments must decode and match the input schema; each issue goes back by JSON Pointer. */
+  protected validateArguments(run: RunState, call: ModelToolCall, descriptor: ToolDescriptor): StepResult<JsonObject> {
+    const decoded = decodeToolArguments(call.arguments, run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    const issues = decoded.ok ? compileInputValidator(descriptor.inputSchema)(decoded.value) : decoded.issues;
+    if (decoded.ok && issues.length === 0) return { kind: 'continue', value: decoded.value };
+    const code = decoded.ok ? 'invalid_arguments' : decoded.code;
+    const outcome = toolFailure({
+      code,
+      category: 'validation',
+      retryable: false,
+      message: `Invalid arguments for tool '${call.name}': ${formatIssues(issues)}. Correct them and call again.`,
+      details: { issues: issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword })) },
+    });
+    return { kind: 'refuse', outcome };
+  }
+
+  /** Step 3: the provider must declare every capability the contract needs for this tool. */
+  protected checkCapabilities(_run: RunState, request: ToolCallRequest, declared: ToolProviderCapabilities): ToolOutcome | undefined {
+    const required = requiredCapabilities(request.descriptor);
+    const missing = (Object.keys(required) as (keyof ToolProviderCapabilities)[]).filter((name) => required[name] && !declared[name]);
+    if (missing.length === 0) return undefined;
+    return standardFailure(
+      'capability_mismatch',
+      `the contract of '${request.toolName}' needs provider capabilities it does not declare: ${missing.join(', ')}`,
+    );
+  }
+
+  /** Step 4: host policy (`allowToolCall`). */
+  protected async authorize(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined> {
+    const hook = run.options.allowToolCall;
+    if (hook === undefined) return undefined;
+    const permission = await hook(request);
+    const allowed = typeof permission === 'boolean' ? permission : permission.allowed;
+    if (allowed) return undefined;
+    const reason = typeof permission === 'object' && permission.reason !== undefined ? `: ${permission.reason}` : '';
+    return standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`);
+  }
+
+  /** Step 5: approval per the contract's mode; without a handler, calls that need one are denied. */
+  protected async requestApproval(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined> {
+    if (!needsApproval(request.descriptor)) return undefined;
+    const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
+    this.emit(run, { type: 'approval_requested', ...base, arguments: request.arguments });
+    const handler = run.options.approvalHandler;
+    const decision = handler === undefined ? { approved: false, reason: 'no approval handler is configured' } : await handler(request);
+    this.emit(run, { type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
+    if (decision.approved) return undefined;
+    return standardFailure('approval_denied', `the call to '${request.toolName}' was not approved${decision.reason ? `: ${decision.reason}` : ''}`);
+  }
+
+  /** Step 6: a required expected resource version must be present in the arguments. */
+  protected checkPrecondition(_run: RunState, request: ToolCallRequest): ToolOutcome | undefined {
+    const policy = request.descriptor.resourceVersion;
+    if (!policy.requireExpectedVersion) return undefined;
+    const version = resolveJsonPointer(request.arguments, policy.argumentPointer);
+    if ((typeof version === 'string' && version !== '') || typeof version === 'number') return undefined;
+    return standardFailure('precondition_failed', `'${request.toolName}' requires an expected resource version at ${policy.argumentPointer}`);
+  }
+
+  /** Steps 7 and 8: attempts under the deadline, retried only when the contract makes it safe. */
+  protected async dispatchWithRetries(run: RunState, call: AdmittedCall): Promise<{ outcome: ToolOutcome; attempts: number }> {
+    const { descriptor } = call.request;
+    const policy = descriptor.retry;
+    for (let attempt = 1; ; attempt++) {
+      let outcome = await this.dispatchAttempt(run, call, attempt);
+      if (outcome.ok || attempt >= policy.maxAttempts || run.options.signal?.aborted) return { outcome, attempts: attempt };
+      const error = outcome.error!;
+      if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
+      if (outcome.compensation === 'required') {
+        outcome = await this.compensate(run, call, attempt, outcome);
+        if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
+      } else if (descriptor.idempotency === 'non_idempotent') {
+        return { outcome, attempts: attempt };
+      }
+      const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
+      this.emit(run, { type: 'tool_retry', runId: run.runId, callId: call.request.callId, toolName: call.request.toolName, attempt, delayMs, failure: outcome });
+      if (!(await sleepOnClock(run.clock, delayMs, run.options.signal))) return { outcome, attempts: attempt };
+    }
+  }
+
+  /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
+  protected dispatchAttempt(run: RunState, call: AdmittedCall, attempt: number): Promise<ToolOutcome> {
+    const { request } = call;
+    const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
+    this.emit(run, { type: 'tool_attempt_started', ...base, attempt });
+    return runToolAttempt({
+      clock: run.clock,
+      timeoutMs: request.descriptor.timeoutMs,
+      idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
+      runSignal: run.options.signal,
+      start: (signal, reportHeartbeat, deadlineAtMs) => {
+        if (this.provider.invokeTool === undefined) return this.provider.invoke!(request.toolName, request.arguments, signal);
+        return this.provider.invokeTool(this.buildInvocation(run, call, attempt, signal, deadlineAtMs, reportHeartbeat));
+      },
+      onHeartbeat: (progress) => this.emit(run, { type: 'tool_heartbeat', ...base, attempt, progress }),
+      onTimeout: (limit, limitMs) => this.emit(run, { type: 'tool_timeout', ...base, attempt, limit, limitMs }),
+      onLateResult: (outcome) => this.emit(run, { type: 'tool_late_result_discarded', ...base, attempt, outcome }),
+    });
+  }
+
+  /** The invocation a rich provider receives; guarded fields only with the declared capability. */
+  protected buildInvocation(
+    run: RunState,
+    call: AdmittedCall,
+    attempt: number,
+    signal: AbortSignal,
+    deadlineAtMs: number,
+    reportHeartbeat: ToolInvocation['reportHeartbeat'],
+  ): ToolInvocation {
+    const { request, capabilities } = call;
+    return {
+      toolName: request.toolName,
+      descriptor: request.descriptor,
+      arguments: request.arguments,
+      callId: request.callId,
+      idempotencyKey: capabilities.idempotencyKey ? call.idempotencyKey : undefined,
+      attempt,
+      runId: run.runId,
+      context: capabilities.invocationContext ? run.options.context : undefined,
+      deadline: { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs },
+      signal,
+      reportHeartbeat: capabilities.heartbeat ? reportHeartbeat : noHeartbeat,
+    };
+  }
+
+  /** Asks the owning provider to undo a failed attempt's partial effect; the outcome records the result. */
+  protected async compensate(run: RunState, call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+    const { request } = call;
+    let ok = false;
+    let message: string | undefined;
+    if (request.descriptor.compensation.enabled && call.capabilities.compensation && this.provider.compensate !== undefined) {
+      try {
+        const invocation = this.buildInvocation(run, call, attempt, new AbortController().signal, run.clock.now(), noHeartbeat);
+        const result = await this.provider.compensate(invocation, failure);
+        ok = result.ok;
+        message = result.message;
+      } catch (error) {
+        message = error instanceof Error ? error.message : String(error);
+      }
+    } else {
+      message = 'compensation is not enabled for this tool';
+    }
+    this.emit(run, { type: 'compensation_finished', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, ok, message });
+    return { ...failure, compensation: ok ? 'completed' : 'failed' };
+  }
+
+  /** Step 9: `prepareToolResult`, output-schema validation, and the returned resource version. */
+  protected async finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): Promise<ToolOutcome> {
+    let result = outcome;
+    if (run.options.prepareToolResult !== undefined) result = await run.options.prepareToolResult(result, request);
+    result = this.validateOutput(run, request, result);
+    return withResourceVersion(result, request.descriptor);
+  }
+
+  /** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
+  protected validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+    const { outputSchema, outputValidation } = request.descriptor;
+    if (!outcome.ok || outputSchema === undefined || outputValidation === 'disabled') return outcome;
+    const issues =
+      outcome.data === undefined
+        ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }]
+        : compileOutputValidator(outputSchema)(outcome.data);
+    if (issues.length === 0) return outcome;
+    const plainIssues = issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword }));
+    if (outputValidation === 'strict')
+      return toolFailure({
+        code: 'output_validation',
+        category: 'validation',
+        retryable: false,
+        message: `the output of '${request.toolName}' does not match its output schema: ${formatIssues(issues)}`,
+        details: { issues: plainIssues },
+      });
+    this.emit(run, { type: 'output_validation_warning', runId: run.runId, callId: request.callId, toolName: request.toolName, issues: plainIssues });
+    return { ...outcome, metadata: { ...outcome.metadata, outputValidationIssues: plainIssues } };
+  }
+
+  /** Step 10: `onToolResult` gets the complete outcome, then the Tool message is rendered. */
+  protected async completeToolCall(
+    run: RunState,
+    call: ModelToolCall,
+    result: { outcome: ToolOutcome; attempts: number; idempotencyKey: string; args?: JsonObject; startedAt: number; request?: ToolCallRequest },
+  ): Promise<ToolCallRecord> {
+    const { outcome, attempts, request } = result;
+    if (request !== undefined && run.options.onToolResult !== undefined) await run.options.onToolResult(outcome, request);
+    const durationMs = run.clock.now() - result.startedAt;
+    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
+    return {
+      callId: call.id,
+      toolName: call.name,
+      rawArguments: call.arguments,
+      arguments: result.args,
+      outcome,
+      attempts,
+      idempotencyKey: result.idempotencyKey,
+      content: this.renderForModel(run, call, outcome),
+      durationMs,
+    };
+  }
+
+  /** The one place the model-facing Tool message is made. */
+  protected renderForModel(_run: RunState, call: ModelToolCall, outcome: ToolOutcome): string {
+    try {
+      return renderToolMessage(outcome);
+    } catch (error) {
+      throw new LlmAgentError('tool_output_projection_failed', `the outcome of '${call.name}' cannot be rendered`, { cause: error });
+    }
+  }
+
+  /** Builds the result and reports the end of the run. */
+  protected finishRun(run: RunState): LlmAgentRunResult {
+    const stopReason: LlmAgentStopReason = run.stopReason ?? 'other';
+    this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
+    return {
+      runId: run.runId,
+      text: run.text,
+      messages: run.messages,
+      toolCalls: run.toolCalls,
+      usage: run.usage,
+      stopReason,
+      steps: run.steps,
+    };
+  }
+
+  /** Delivers an event; a throwing handler does not disturb the run. */
+  protected emit(run: RunState, event: LlmAgentEvent): void {
+    const handler = run.options.onEvent;
+    if (handler === undefined) return;
+    try {
+      handler(event);
+    } catch {
+      // Observers must not change what runs.
+    }
+  }
+}
+
+const NO_PROVIDER_CAPABILITIES: ToolProviderCapabilities = Object.freeze({
+  invocationContext: false,
+  idempotencyKey: false,
+  heartbeat: false,
+  compensation: false,
+});
+
+const noHeartbeat = (): void => undefined;
+
+
+function needsApproval(descriptor: ToolDescriptor): boolean {
+  return descriptor.approval === 'always' || (descriptor.approval === 'when_destructive' && descriptor.sideEffect === 'destructive');
+}
+
+function stopReasonOf(response: ModelResponse): LlmAgentStopReason {
+  switch (response.stopReason) {
+    case 'end_turn':
+    case 'tool_use':
+      return 'end_turn';
+    case 'max_tokens':
+    case 'stop_sequence':
+    case 'refusal':
+      return response.stopReason;
+    default:
+      return 'other';
+  }
+}
+
+function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescriptor): ToolOutcome {
+  if (!outcome.ok || outcome.resourceVersion !== undefined || outcome.data === undefined) return outcome;
+  const version = resolveJsonPointer(outcome.data, descriptor.resourceVersion.outcomePointer);
+  if (typeof version === 'string' || typeof version === 'number') return { ...outcome, resourceVersion: version };
+  return outcome;
+}

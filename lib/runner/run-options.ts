@@ -1,0 +1,62 @@
+import { ToolDescriptor } from '../contract/tool-descriptor';
+import { Memory } from '../model/memory';
+import { JsonObject } from '../outcome/json-value';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import { ArgumentLimits } from '../validation/argument-limits';
+import { LlmAgentEvent } from './runner-events';
+import { RunnerClock } from './runner-clock';
+
+/** A validated call as host hooks see it: the one parsed argument object approval, audit and execution share. */
+export interface ToolCallRequest {
+  readonly runId: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly arguments: JsonObject;
+  readonly descriptor: ToolDescriptor;
+}
+
+/** What `allowToolCall` answers: a boolean, or a decision with a reason the model will see. */
+export type ToolCallPermission = boolean | { readonly allowed: boolean; readonly reason?: string };
+
+/** What an approval handler answers. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  readonly reason?: string;
+  /** Who decided, for the audit record. */
+  readonly decidedBy?: string;
+}
+
+/**
+ * Options of a run. All optional; `LlmAgentRunner` merges the options given to its constructor
+ * with those given to `complete()`.
+ */
+export interface LlmAgentRunOptions {
+  /** System prompt. */
+  readonly system?: string;
+  /** Most model requests in one run. @default 16 */
+  readonly maxSteps?: number;
+  /** Aborts the run: the model request and every running tool call. */
+  readonly signal?: AbortSignal;
+  /** @default a random UUID */
+  readonly runId?: string;
+  /** Host execution context, given to providers that declare `invocationContext`. */
+  readonly context?: unknown;
+  /** Host policy, checked after validation: authorization is not schema validation. @default allow all */
+  readonly allowToolCall?: (request: ToolCallRequest) => ToolCallPermission | Promise<ToolCallPermission>;
+  /** Decides calls that need approval. @default none: such calls are denied (fail closed) */
+  readonly approvalHandler?: (request: ToolCallRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  /** Last change to an outcome after operational retries, before output validation. */
+  readonly prepareToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => ToolOutcome | Promise<ToolOutcome>;
+  /** Receives every complete outcome (before projection). */
+  readonly onToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => void | Promise<void>;
+  /** Receives every event; a throwing handler does not disturb the run. */
+  readonly onEvent?: (event: LlmAgentEvent) => void;
+  /** Conversation memory. @default a fresh InMemoryMemory per runner */
+  readonly memory?: Memory;
+  /** @default the system clock */
+  readonly clock?: RunnerClock;
+  /** Randomness of backoff jitter, in [0, 1). @default Math.random */
+  readonly random?: () => number;
+  /** @default DEFAULT_ARGUMENT_LIMITS */
+  readonly argumentLimits?: ArgumentLimits;
+}

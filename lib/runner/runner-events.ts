@@ -1,0 +1,34 @@
+import { JsonObject } from '../outcome/json-value';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import { HeartbeatProgress } from '../providers/tool-invocation';
+import { ModelResponse } from '../model/model-types';
+
+/** Fields every tool-call event carries. */
+interface ToolCallEventBase {
+  readonly runId: string;
+  readonly callId: string;
+  readonly toolName: string;
+}
+
+/** Everything the runner reports through `onEvent`, as noun-verb literals. */
+export type LlmAgentEvent =
+  | { readonly type: 'run_started'; readonly runId: string }
+  | { readonly type: 'model_requested'; readonly runId: string; readonly step: number }
+  | { readonly type: 'model_responded'; readonly runId: string; readonly step: number; readonly response: ModelResponse }
+  | (ToolCallEventBase & { readonly type: 'tool_call_started'; readonly arguments: JsonObject })
+  | (ToolCallEventBase & { readonly type: 'tool_call_refused'; readonly outcome: ToolOutcome })
+  | (ToolCallEventBase & { readonly type: 'tool_attempt_started'; readonly attempt: number })
+  | (ToolCallEventBase & { readonly type: 'tool_call_finished'; readonly outcome: ToolOutcome; readonly attempts: number; readonly durationMs: number })
+  | (ToolCallEventBase & { readonly type: 'tool_retry'; readonly attempt: number; readonly delayMs: number; readonly failure: ToolOutcome })
+  | (ToolCallEventBase & { readonly type: 'tool_timeout'; readonly attempt: number; readonly limit: 'deadline' | 'heartbeat'; readonly limitMs: number })
+  | (ToolCallEventBase & { readonly type: 'tool_late_result_discarded'; readonly attempt: number; readonly outcome: ToolOutcome })
+  | (ToolCallEventBase & { readonly type: 'tool_heartbeat'; readonly attempt: number; readonly progress?: HeartbeatProgress })
+  | (ToolCallEventBase & { readonly type: 'approval_requested'; readonly arguments: JsonObject })
+  | (ToolCallEventBase & { readonly type: 'approval_decided'; readonly approved: boolean; readonly reason?: string })
+  | (ToolCallEventBase & { readonly type: 'compensation_finished'; readonly attempt: number; readonly ok: boolean; readonly message?: string })
+  | (ToolCallEventBase & { readonly type: 'output_validation_warning'; readonly issues: readonly { pointer: string; message: string }[] })
+  | (ToolCallEventBase & { readonly type: 'tool_output_truncated'; readonly report: unknown })
+  | { readonly type: 'run_finished'; readonly runId: string; readonly stopReason: string };
+
+/** The `type` literals of {@link LlmAgentEvent}. */
+export type LlmAgentEventType = LlmAgentEvent['type'];
