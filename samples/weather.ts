@@ -1,0 +1,66 @@
+/**
+ * The README example, runnable offline: define the weather tool, show what the model sees, call
+ * it with the arguments a model would send, and show a call refused for bad arguments.
+ *
+ * Run: `npx ts-node --transpile-only samples/weather.ts`
+ */
+import 'reflect-metadata';
+import { Field, invokeReflectedTool, LlmTool, makeLlmTool, Tool, ToolOutcome } from '../lib';
+
+export enum TemperatureUnit {
+  Celsius = 'celsius',
+  Fahrenheit = 'fahrenheit',
+}
+
+@Tool({ description: 'Get the current weather for a city.' })
+export class GetWeather {
+  @Field({ description: 'City name.' })
+  city!: string;
+
+  @Field({ enum: TemperatureUnit, default: TemperatureUnit.Celsius, description: 'Preferred temperature unit.' })
+  unit!: TemperatureUnit;
+
+  invoke(): string {
+    return `${this.city} is 22 degrees.`;
+  }
+}
+
+/** What the sample printed, in order. */
+export interface WeatherSampleOutput {
+  /** The tool as the model sees it. */
+  readonly tool: LlmTool;
+  /** The outcome of `{"city":"Tokyo"}`. */
+  readonly tokyo: ToolOutcome;
+  /** The outcome of arguments the schema refuses: the model gets every issue back. */
+  readonly refused: ToolOutcome;
+  /** Every printed line. */
+  readonly lines: readonly string[];
+}
+
+/** Runs the sample and returns what it printed. */
+export async function main(print: (line: string) => void = console.log): Promise<WeatherSampleOutput> {
+  const lines: string[] = [];
+  const say = (line: string): void => {
+    lines.push(line);
+    print(line);
+  };
+
+  const tool = makeLlmTool(GetWeather);
+  say(`tool: ${JSON.stringify(tool, null, 2)}`);
+
+  const tokyo = await invokeReflectedTool(GetWeather, '{"city":"Tokyo"}');
+  say(`GetWeather {"city":"Tokyo"} -> ${JSON.stringify(tokyo)}`);
+
+  const badArguments = '{"unit":"kelvin","country":"JP"}';
+  const refused = await invokeReflectedTool(GetWeather, badArguments);
+  say(`GetWeather ${badArguments} -> ${JSON.stringify(refused)}`);
+
+  return { tool, tokyo, refused, lines };
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,35 @@
+import { main } from '../../samples/weather';
+
+describe('samples/weather', () => {
+  it('prints the tool, a successful call and a refused call', async () => {
+    const printed: string[] = [];
+    const output = await main((line) => printed.push(line));
+
+    expect(output.lines).toEqual(printed);
+    expect(printed).toHaveLength(3);
+
+    expect(output.tool).toEqual({
+      name: 'GetWeather',
+      description: 'Get the current weather for a city.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          city: { type: 'string', description: 'City name.' },
+          unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius', description: 'Preferred temperature unit.' },
+        },
+        required: ['city'],
+        additionalProperties: false,
+      },
+    });
+    expect(printed[0]).toContain('"name": "GetWeather"');
+
+    expect(output.tokyo).toEqual({ ok: true, text: 'Tokyo is 22 degrees.' });
+    expect(printed[1]).toBe('GetWeather {"city":"Tokyo"} -> {"ok":true,"text":"Tokyo is 22 degrees."}');
+
+    expect(output.refused.ok).toBe(false);
+    expect(output.refused.error).toMatchObject({ code: 'invalid_arguments', category: 'validation', retryable: false });
+    const issues = (output.refused.error!.details as { issues: Array<{ pointer: string; keyword: string }> }).issues;
+    expect(issues.map((issue) => `${issue.pointer} ${issue.keyword}`).sort()).toEqual(['/city required', '/country additionalProperties', '/unit enum']);
+    expect(printed[2]).toContain('"code":"invalid_arguments"');
+  });
+});
