@@ -1,0 +1,129 @@
+import { ChatMessage } from '../model/model-types';
+import { JsonObject, JsonValue } from '../outcome/json-value';
+import { ToolOutcome } from '../outcome/tool-outcome';
+
+/** Schema version of {@link AgentRunRecord} and of the SQL layouts this build writes. */
+export const AGENT_RUN_RECORD_SCHEMA_VERSION = 1;
+
+/** Status of a run. `completed`, `failed` and `cancelled` end it; the other two can be resumed. */
+export type AgentRunStatus = 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+
+/** Every {@link AgentRunStatus}, in lifecycle order. */
+export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze(['running', 'awaiting_approval', 'completed', 'failed', 'cancelled']);
+
+/** What identifies one tool call before it runs; recorded by {@link RunStore.recordCallStarted}. */
+export interface ToolCallIdentity {
+  /** The model's tool call id, unique within the run. */
+  readonly callId: string;
+  /** Name of the tool called. */
+  readonly toolName: string;
+  /** Key under which the effect may be performed at most once, across all runs of the store. */
+  readonly idempotencyKey?: string;
+  /** Attempts made so far, counting the one about to start. */
+  readonly attempts: number;
+  /** {@link canonicalArgumentsSha256} of `arguments`. */
+  readonly argumentsSha256: string;
+  /** The decoded arguments the tool receives. */
+  readonly arguments: JsonValue;
+}
+
+/**
+ * A tool call as the store holds it. `started` means execution may have begun and no outcome was admitted:
+ * after a crash its effect is unknown. `admitted` means `outcome` is the complete raw result.
+ */
+export interface ToolCallRecord extends ToolCallIdentity {
+  /** The run the call belongs to. */
+  readonly runId: string;
+  /** `started` before the outcome is admitted, `admitted` after. */
+  readonly status: 'started' | 'admitted';
+  /** The complete raw outcome, once admitted (parsed from `outcomeJson`). */
+  readonly outcome?: ToolOutcome;
+  /** The exact JSON text the outcome was admitted as; returned unchanged on every read. */
+  readonly outcomeJson?: string;
+  /** When the call was recorded as started (ISO 8601). */
+  readonly startedAt: string;
+  /** When the outcome was admitted (ISO 8601). */
+  readonly admittedAt?: string;
+}
+
+/**
+ * What a projection of one outcome for the model measured (the projection module's report).
+ * `trigger` names the ceiling that forced truncation, `null` when nothing was truncated.
+ */
+export interface ToolOutputProjectionReport {
+  readonly truncated: boolean;
+  readonly originalBytes: number;
+  readonly originalTokens: number;
+  readonly projectedBytes: number;
+  readonly projectedTokens: number;
+  readonly maxBytes: number;
+  readonly maxTokens: number;
+  readonly trigger: string | null;
+}
+
+/** A projection to record: the call, the SHA-256 of the projected Tool message content and the report. */
+export interface ToolOutputProjectionInput {
+  readonly callId: string;
+  readonly toolName: string;
+  /** Lowercase hex SHA-256 of the projected content's UTF-8 bytes (the content itself is not stored). */
+  readonly projectedSha256: string;
+  readonly report: ToolOutputProjectionReport;
+}
+
+/** Audit entry linking a successful projection to its admitted raw outcome. */
+export interface ToolOutputProjectionRecord extends ToolOutputProjectionInput {
+  /** When the projection was first recorded (ISO 8601). */
+  readonly recordedAt: string;
+}
+
+/** State of an approval. */
+export type ApprovalState = 'pending' | 'approved' | 'denied';
+
+/** An approval of one call, bound to the call id, tool name and arguments hash it was requested for. */
+export interface ApprovalRecord {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly argumentsSha256: string;
+  readonly state: ApprovalState;
+  /** Who decided, when known. */
+  readonly decidedBy?: string;
+  /** Why, when given. */
+  readonly reason?: string;
+  /** When the approval was requested (ISO 8601). */
+  readonly requestedAt: string;
+  /** When it was decided (ISO 8601). */
+  readonly decidedAt?: string;
+}
+
+/** The worker that may execute a run, until `expiresAt`. */
+export interface RunLease {
+  readonly workerId: string;
+  /** Expiry as milliseconds since the epoch, by the store's clock. */
+  readonly expiresAtMs: number;
+}
+
+/**
+ * The durable record of one agent run: conversation, tool calls with their raw outcomes, projection audit,
+ * approvals and lease. JSON-serializable; `schemaVersion` says which layout it has.
+ */
+export interface AgentRunRecord {
+  readonly schemaVersion: number;
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  /** Host data given at creation (e.g. which agent or model). */
+  readonly metadata?: JsonObject;
+  /** The conversation, in order. Tool messages hold the projected content the model saw. */
+  readonly messages: readonly ChatMessage[];
+  /** Tool calls in the order they were started. */
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** One entry per successfully projected call, in the order recorded. */
+  readonly toolOutputProjections: readonly ToolOutputProjectionRecord[];
+  /** Approvals in the order requested. */
+  readonly approvals: readonly ApprovalRecord[];
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601, moved by every change except lease operations. */
+  readonly updatedAt: string;
+  /** The current lease, when one was taken and not released (it may have expired). */
+  readonly lease?: RunLease;
+}

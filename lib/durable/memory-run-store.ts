@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import { ChatMessage } from '../model/model-types';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from './agent-run-record';
+import * as rules from './record-rules';
+import { ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary } from './run-store';
+import { RunStoreError } from './run-store-error';
+import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow } from './stored-rows';
+
+/** Options of {@link MemoryRunStore}. */
+export interface MemoryRunStoreOptions {
+  /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
+  readonly clock?: () => number;
+}
+
+interface RunState {
+  run: RunRow;
+  messages: string[];
+  calls: Map<string, CallRow>;
+  projections: Map<string, ProjectionRow>;
+  approvals: Map<string, ApprovalRow>;
+  lease?: LeaseRow;
+}
+
+/**
+ * A {@link RunStore} in process memory: the reference behaviour of the other stores, and the baseline of
+ * their benchmarks. Runs are lost with the process. Stored JSON is kept as text, so reads return the exact
+ * admitted outcome text like the SQL stores do.
+ */
+export class MemoryRunStore implements RunStore {
+  private readonly runs = new Map<string, RunState>();
+  private readonly idempotencyKeys = new Map<string, CallRow>();
+  private readonly clock: () => number;
+  private closed = false;
+
+  constructor(options: MemoryRunStoreOptions = {}) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** {@inheritDoc RunStore.createRun} */
+  async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
+    this.open();
+    const runId = options.runId ?? randomUUID();
+    rules.checkId(runId, 'runId');
+    const status = options.status ?? 'running';
+    rules.checkStatus(status);
+    if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
+    const now = rules.isoTime(this.clock);
+    const metadata = options.metadata === undefined ? null : rules.serializeJson(runId, [options.metadata], 'metadata object')[0];
+    const messages = rules.serializeJson(runId, options.messages ?? [], 'message');
+    this.runs.set(runId, {
+      run: { run_id: runId, status, metadata_json: metadata, created_at: now, updated_at: now },
+      messages,
+      calls: new Map(),
+      projections: new Map(),
+      approvals: new Map(),
+    });
+    return (await this.loadRun(runId))!;
+  }
+
+  /** {@inheritDoc RunStore.loadRun} */
+  async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
+    this.open();
+    const state = this.runs.get(runId);
+    if (!state) return undefined;
+    return recordFromRows({
+      run: state.run,
+      messages: state.messages,
+      calls: [...state.calls.values()],
+      projections: [...state.projections.values()],
+      approvals: [...state.approvals.values()],
+      lease: state.lease,
+    });
+  }
+
+  /** {@inheritDoc RunStore.listRuns} */
+  async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
+    this.open();
+    return [...this.runs.values()]
+      .filter((state) => status === undefined || state.run.status === status)
+      .map(({ run }) => ({ runId: run.run_id, status: run.status as AgentRunStatus, createdAt: run.created_at, updatedAt: run.updated_at }));
+  }
+
+  /** {@inheritDoc RunStore.appendMessages} */
+  async appendMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
+    const state = this.state(runId);
+    state.messages.push(...rules.serializeJson(runId, messages, 'message'));
+    this.touch(state);
+  }
+
+  /** {@inheritDoc RunStore.saveMessages} */
+  async saveMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
+    const state = this.state(runId);
+    state.messages = rules.serializeJson(runId, messages, 'message');
+    this.touch(state);
+  }
+
+  /** {@inheritDoc RunStore.setStatus} */
+  async setStatus(runId: string, status: AgentRunStatus): Promise<void> {
+    rules.checkStatus(status);
+    const state = this.state(runId);
+    state.run.status = status;
+    this.touch(state);
+  }
+
+  /** {@inheritDoc RunStore.recordCallStarted} */
+  async recordCallStarted(runId: string, identity: ToolCallIdentity): Promise<CallStartResult> {
+    const state = this.state(runId);
+    const argumentsJson = rules.checkIdentity(runId, identity);
+    const existing = state.calls.get(identity.callId) ?? (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
+    if (existing) {
+      const call = callFromRow(existing);
+      rules.checkSameCall(runId, call, identity);
+      return { created: false, call };
+    }
+    const row: CallRow = {
+      run_id: runId,
+      call_id: identity.callId,
+      tool_name: identity.toolName,
+      idempotency_key: identity.idempotencyKey ?? null,
+      attempts: identity.attempts,
+      arguments_sha256: identity.argumentsSha256,
+      arguments_json: argumentsJson,
+      status: 'started',
+      outcome_json: null,
+      started_at: rules.isoTime(this.clock),
+      admitted_at: null,
+    };
+    state.calls.set(identity.callId, row);
+    if (identity.idempotencyKey !== undefined) this.idempotencyKeys.set(identity.idempotencyKey, row);
+    this.touch(state);
+    return { created: true, call: callFromRow(row) };
+  }
+
+  /** {@inheritDoc RunStore.recordAttempt} */
+  async recordAttempt(runId: string, callId: string, attempts: number): Promise<void> {
+    rules.checkAttempts(attempts);
+    const state = this.state(runId);
+    const row = state.calls.get(callId);
+    if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
+    if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
+    row.attempts = Math.max(Number(row.attempts), attempts);
+    this.touch(state);
+  }
+
+  /** {@inheritDoc RunStore.admitOutcome} */
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number): Promise<ToolCallRecord> {
+    const state = this.state(runId);
+    rules.checkAttempts(attempts);
+    const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
+    const row = state.calls.get(callId);
+    if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row!);
+    row!.status = 'admitted';
+    row!.outcome_json = outcomeJson;
+    row!.attempts = Math.max(Number(row!.attempts), attempts);
+    row!.admitted_at = rules.isoTime(this.clock);
+    this.touch(state);
+    return callFromRow(row!);
+  }
+
+  /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
+  async findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined> {
+    this.open();
+    const row = this.idempotencyKeys.get(idempotencyKey);
+    if (!row) return undefined;
+    const call = callFromRow(row);
+    rules.checkIdempotentArguments(call, argumentsSha256);
+    return call.status === 'admitted' ? call : undefined;
+  }
+
+  /** {@inheritDoc RunStore.recordProjection} */
+  async recordProjection(runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
+    const state = this.state(runId);
+    const call = state.calls.get(projection.callId);
+    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
+    const stored = state.projections.get(projection.callId);
+    if (stored) {
+      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      return projectionFromRow(stored, runId);
+    }
+    const row: ProjectionRow = {
+      call_id: projection.callId,
+      tool_name: projection.toolName,
+      projected_sha256: projection.projectedSha256,
+      report_json: reportJson,
+      recorded_at: rules.isoTime(this.clock),
+    };
+    state.projections.set(projection.callId, row);
+    this.touch(state);
+    return projectionFromRow(row, runId);
+  }
+
+  /** {@inheritDoc RunStore.requestApproval} */
+  async requestApproval(runId: string, request: ApprovalRequest): Promise<ApprovalRecord> {
+    const state = this.state(runId);
+    const stored = state.approvals.get(request.callId);
+    rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
+    if (stored) return approvalFromRow(stored);
+    const row: ApprovalRow = {
+      call_id: request.callId,
+      tool_name: request.toolName,
+      arguments_sha256: request.argumentsSha256,
+      state: 'pending',
+      decided_by: null,
+      reason: null,
+      requested_at: rules.isoTime(this.clock),
+      decided_at: null,
+    };
+    state.approvals.set(request.callId, row);
+    this.touch(state);
+    return approvalFromRow(row);
+  }
+
+  /** {@inheritDoc RunStore.decideApproval} */
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
+    const state = this.state(runId);
+    const row = state.approvals.get(callId);
+    if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row!);
+    row!.state = decision.approved ? 'approved' : 'denied';
+    row!.decided_by = decision.decidedBy ?? null;
+    row!.reason = decision.reason ?? null;
+    row!.decided_at = rules.isoTime(this.clock);
+    this.touch(state);
+    return approvalFromRow(row!);
+  }
+
+  /** {@inheritDoc RunStore.acquireLease} */
+  async acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
+    rules.checkId(workerId, 'workerId');
+    rules.checkTtl(ttlMs);
+    const state = this.state(runId);
+    const now = this.clock();
+    if (state.lease && state.lease.worker_id !== workerId && Number(state.lease.expires_at_ms) > now) return false;
+    state.lease = { worker_id: workerId, expires_at_ms: now + ttlMs };
+    return true;
+  }
+
+  /** {@inheritDoc RunStore.renewLease} */
+  async renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
+    rules.checkTtl(ttlMs);
+    const state = this.state(runId);
+    if (state.lease?.worker_id !== workerId) return false;
+    state.lease = { worker_id: workerId, expires_at_ms: this.clock() + ttlMs };
+    return true;
+  }
+
+  /** {@inheritDoc RunStore.releaseLease} */
+  async releaseLease(runId: string, workerId: string): Promise<boolean> {
+    const state = this.state(runId);
+    if (state.lease?.worker_id !== workerId) return false;
+    delete state.lease;
+    return true;
+  }
+
+  /** {@inheritDoc RunStore.close} */
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private open(): void {
+    if (this.closed) throw new RunStoreError('store_closed', 'The run store is closed');
+  }
+
+  private state(runId: string): RunState {
+    this.open();
+    const state = this.runs.get(runId);
+    if (!state) throw new RunStoreError('run_not_found', 'No such run', { runId });
+    return state;
+  }
+
+  private touch(state: RunState): void {
+    state.run.updated_at = rules.isoTime(this.clock);
+  }
+}

@@ -1,0 +1,47 @@
+import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord } from './agent-run-record';
+import { RunStoreError } from './run-store-error';
+import { checkSchemaVersion } from './schema-version';
+
+/**
+ * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
+ * and brings it to the current schema version (version 1 is current; later versions add their upgrades here).
+ *
+ * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
+ * `record_invalid` when the value does not have a record's shape.
+ */
+export function parseAgentRunRecord(input: unknown): AgentRunRecord {
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw new RunStoreError('record_invalid', 'The record is not JSON', { cause: error });
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RunStoreError('record_invalid', 'The record is not an object');
+  const record = value as Record<string, unknown>;
+  checkSchemaVersion(record.schemaVersion);
+  const runId = typeof record.runId === 'string' ? record.runId : undefined;
+  const problem = findShapeProblem(record);
+  if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
+  return { ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION };
+}
+
+function findShapeProblem(record: Record<string, unknown>): string | undefined {
+  if (typeof record.runId !== 'string' || record.runId === '') return 'runId must be a non-empty string';
+  if (!AGENT_RUN_STATUSES.includes(record.status as never)) return `unknown status ${JSON.stringify(record.status)}`;
+  for (const key of ['messages', 'toolCalls', 'toolOutputProjections', 'approvals']) {
+    if (!Array.isArray(record[key])) return `${key} must be an array`;
+  }
+  for (const key of ['createdAt', 'updatedAt']) {
+    if (typeof record[key] !== 'string') return `${key} must be an ISO 8601 string`;
+  }
+  for (const call of record.toolCalls as Record<string, unknown>[]) {
+    if (typeof call?.callId !== 'string' || typeof call.toolName !== 'string' || typeof call.argumentsSha256 !== 'string') {
+      return 'every tool call needs callId, toolName and argumentsSha256';
+    }
+    if (call.status !== 'started' && call.status !== 'admitted') return `call ${call.callId} has unknown status ${JSON.stringify(call.status)}`;
+    if ((call.status === 'admitted') !== (typeof call.outcomeJson === 'string')) return `call ${call.callId}: an admitted call, and only one, has outcomeJson`;
+  }
+  return undefined;
+}

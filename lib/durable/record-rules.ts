@@ -1,0 +1,162 @@
+import { isToolOutcome, ToolOutcome } from '../outcome/tool-outcome';
+import { ApprovalDecision, ApprovalRequest } from './run-store';
+import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput } from './agent-run-record';
+import { canonicalJson, sha256Hex } from './canonical-arguments';
+import { RunStoreError } from './run-store-error';
+
+/** The rules every {@link RunStore} applies the same way, apart from its storage. */
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Reads a clock (milliseconds since the epoch) as ISO 8601 text. */
+export function isoTime(clock: () => number): string {
+  return new Date(clock()).toISOString();
+}
+
+/** Throws `record_invalid` unless `status` is an {@link AgentRunStatus}. */
+export function checkStatus(status: AgentRunStatus): void {
+  if (!AGENT_RUN_STATUSES.includes(status)) throw new RunStoreError('record_invalid', `Unknown run status '${String(status)}'`);
+}
+
+/** Throws `record_invalid` unless `value` is a non-empty string. */
+export function checkId(value: unknown, what: string): void {
+  if (typeof value !== 'string' || value.length === 0) throw new RunStoreError('record_invalid', `${what} must be a non-empty string`);
+}
+
+/**
+ * Validates a call identity and returns the canonical JSON of its arguments. Throws `record_invalid` when a
+ * field is missing or the hash is not the canonical hash of the arguments.
+ */
+export function checkIdentity(runId: string, identity: ToolCallIdentity): string {
+  checkId(identity.callId, 'callId');
+  checkId(identity.toolName, 'toolName');
+  if (identity.idempotencyKey !== undefined) checkId(identity.idempotencyKey, 'idempotencyKey');
+  checkAttempts(identity.attempts);
+  const argumentsJson = canonicalJson(identity.arguments);
+  if (!SHA256_HEX.test(identity.argumentsSha256) || sha256Hex(argumentsJson) !== identity.argumentsSha256) {
+    throw new RunStoreError('record_invalid', 'argumentsSha256 is not the canonical SHA-256 of the arguments', { runId, callId: identity.callId });
+  }
+  return argumentsJson;
+}
+
+/** Throws `record_invalid` unless `attempts` is a positive integer. */
+export function checkAttempts(attempts: number): void {
+  if (!Number.isInteger(attempts) || attempts < 1) throw new RunStoreError('record_invalid', `attempts must be a positive integer, got ${String(attempts)}`);
+}
+
+/**
+ * Compares a new start with the call already holding its call id or idempotency key. Returns normally when
+ * they are the same call; throws `idempotency_conflict` or `call_conflict` otherwise.
+ */
+export function checkSameCall(runId: string, existing: ToolCallRecord, identity: ToolCallIdentity): void {
+  const key = identity.idempotencyKey;
+  if (key !== undefined && existing.idempotencyKey === key && existing.argumentsSha256 !== identity.argumentsSha256) {
+    throw new RunStoreError('idempotency_conflict', `Idempotency key '${key}' was already used with different arguments`, { runId, callId: identity.callId });
+  }
+  const sameCall = existing.runId === runId && existing.callId === identity.callId;
+  if (!sameCall && key !== undefined && existing.idempotencyKey === key && existing.toolName === identity.toolName) return;
+  if (sameCall && existing.toolName === identity.toolName && existing.argumentsSha256 === identity.argumentsSha256 && existing.idempotencyKey === key) return;
+  throw new RunStoreError('call_conflict', `Call was already recorded with another tool, arguments or idempotency key`, { runId, callId: identity.callId });
+}
+
+/** Throws `idempotency_conflict` when the admitted call bound to a key has a different arguments hash. */
+export function checkIdempotentArguments(call: ToolCallRecord, argumentsSha256: string): void {
+  if (call.argumentsSha256 !== argumentsSha256) {
+    throw new RunStoreError('idempotency_conflict', `Idempotency key '${String(call.idempotencyKey)}' was already used with different arguments`, {
+      runId: call.runId,
+      callId: call.callId,
+    });
+  }
+}
+
+/** The JSON text an outcome is admitted as. Throws `invalid_outcome` for a non-outcome or unserializable value. */
+export function serializeOutcome(runId: string, callId: string, outcome: ToolOutcome): string {
+  if (!isToolOutcome(outcome)) throw new RunStoreError('invalid_outcome', 'The value to admit is not a tool outcome', { runId, callId });
+  try {
+    return JSON.stringify(outcome);
+  } catch (error) {
+    throw new RunStoreError('invalid_outcome', `The outcome is not JSON-serializable: ${(error as Error).message}`, { runId, callId, cause: error });
+  }
+}
+
+/** True when two admitted JSON texts are the same outcome (same text, or same canonical JSON). */
+export function sameOutcomeJson(stored: string, next: string): boolean {
+  if (stored === next) return true;
+  try {
+    return canonicalJson(JSON.parse(stored)) === canonicalJson(JSON.parse(next));
+  } catch {
+    return false;
+  }
+}
+
+/** Admission checks on the call found: returns true when an equal outcome is already admitted (a no-op). */
+export function checkAdmission(runId: string, call: ToolCallRecord | undefined, callId: string, outcomeJson: string): call is ToolCallRecord {
+  if (!call) throw new RunStoreError('call_not_found', 'No started call to admit an outcome for', { runId, callId });
+  if (call.status !== 'admitted') return false;
+  if (call.outcomeJson !== undefined && sameOutcomeJson(call.outcomeJson, outcomeJson)) return true;
+  throw new RunStoreError('outcome_conflict', 'A different outcome was already admitted for this call', { runId, callId });
+}
+
+/** Validates a projection and returns the canonical JSON of its report. */
+export function checkProjection(runId: string, projection: ToolOutputProjectionInput, call: ToolCallRecord | undefined): string {
+  checkId(projection.callId, 'callId');
+  if (!call) throw new RunStoreError('call_not_found', 'No call to record a projection for', { runId, callId: projection.callId });
+  if (call.status !== 'admitted') throw new RunStoreError('call_not_admitted', 'A projection needs an admitted outcome', { runId, callId: projection.callId });
+  if (!SHA256_HEX.test(projection.projectedSha256)) throw new RunStoreError('record_invalid', 'projectedSha256 must be lowercase hex SHA-256', { runId, callId: call.callId });
+  if (call.toolName !== projection.toolName) {
+    throw new RunStoreError('projection_conflict', `The call ran '${call.toolName}', not '${projection.toolName}'`, { runId, callId: call.callId });
+  }
+  const report = projection.report as unknown;
+  if (typeof report !== 'object' || report === null || Array.isArray(report)) throw new RunStoreError('record_invalid', 'The projection report must be an object', { runId });
+  return canonicalJson(report);
+}
+
+/** Throws `projection_conflict` unless the stored projection equals the new one. */
+export function checkSameProjection(runId: string, stored: { toolName: string; projectedSha256: string; reportJson: string }, next: ToolOutputProjectionInput, reportJson: string): void {
+  if (stored.toolName !== next.toolName || stored.projectedSha256 !== next.projectedSha256 || canonicalJson(JSON.parse(stored.reportJson)) !== reportJson) {
+    throw new RunStoreError('projection_conflict', 'The call is already bound to different projection data', { runId, callId: next.callId });
+  }
+}
+
+/** Validates an approval request; throws `approval_mismatch` when it differs from the stored one. */
+export function checkApprovalRequest(runId: string, request: ApprovalRequest, stored: ApprovalRecord | undefined): void {
+  checkId(request.callId, 'callId');
+  checkId(request.toolName, 'toolName');
+  if (!SHA256_HEX.test(request.argumentsSha256)) throw new RunStoreError('record_invalid', 'argumentsSha256 must be lowercase hex SHA-256', { runId });
+  if (stored && (stored.toolName !== request.toolName || stored.argumentsSha256 !== request.argumentsSha256)) {
+    throw new RunStoreError('approval_mismatch', 'An approval for this call was requested for another tool or other arguments', { runId, callId: request.callId });
+  }
+}
+
+/**
+ * Checks a decision against the stored approval. Returns true when it must be written, false when the same
+ * decision is already stored. Throws `approval_not_found` or `approval_mismatch`.
+ */
+export function checkDecision(runId: string, callId: string, stored: ApprovalRecord | undefined, decision: ApprovalDecision): boolean {
+  if (!stored) throw new RunStoreError('approval_not_found', 'No approval was requested for this call', { runId, callId });
+  if (stored.toolName !== decision.toolName || stored.argumentsSha256 !== decision.argumentsSha256) {
+    throw new RunStoreError('approval_mismatch', 'The decision names another tool or other arguments than the request', { runId, callId });
+  }
+  if (stored.state === 'pending') return true;
+  if (stored.state === (decision.approved ? 'approved' : 'denied')) return false;
+  throw new RunStoreError('approval_mismatch', `The approval was already ${stored.state}`, { runId, callId });
+}
+
+/** Throws `record_invalid` unless `ttlMs` is a positive finite number. */
+export function checkTtl(ttlMs: number): void {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RunStoreError('record_invalid', `ttlMs must be positive, got ${String(ttlMs)}`);
+}
+
+/** The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form. */
+export function serializeJson(runId: string, values: readonly unknown[], what: string): string[] {
+  return values.map((value) => {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      throw new RunStoreError('record_invalid', `A ${what} is not JSON-serializable: ${(error as Error).message}`, { runId, cause: error });
+    }
+    if (typeof text !== 'string') throw new RunStoreError('record_invalid', `A ${what} has no JSON form`, { runId });
+    return text;
+  });
+}

@@ -1,0 +1,71 @@
+import { WuweError } from '../errors/wuwe-error';
+
+/**
+ * Stable codes of {@link RunStoreError}.
+ *
+ * - `store_corrupt`: the file or database is not a readable wuwe run store (random bytes, missing tables).
+ * - `store_foreign`: the SQLite file belongs to another application (its tables, no wuwe schema).
+ * - `schema_version_mismatch`: the store or record carries a schema version this build cannot read.
+ * - `store_unavailable`: the database could not be reached, or the connection was lost mid-transaction.
+ * - `store_failed`: the database driver failed in another way (see `cause`).
+ * - `store_closed`: the store was used after `close()`.
+ * - `record_invalid`: a stored or imported record does not have the shape of an {@link AgentRunRecord}.
+ * - `run_exists`, `run_not_found`: the run id is already taken, or unknown.
+ * - `call_not_found`, `call_not_admitted`: the tool call was never started, or has no admitted outcome yet.
+ * - `call_conflict`: a call id was started again with another tool name, arguments or idempotency key.
+ * - `invalid_outcome`: the value to admit is not a JSON-serializable {@link ToolOutcome}.
+ * - `outcome_conflict`: a different outcome was admitted for a call that already has one.
+ * - `idempotency_conflict`: an idempotency key was presented again with different arguments.
+ * - `projection_conflict`: a call id was bound to different projection data.
+ * - `approval_not_found`: no approval was requested for the call.
+ * - `approval_mismatch`: an approval request or decision does not match the call it names.
+ * - `lease_held`: another worker holds the run's lease.
+ */
+export type RunStoreErrorCode =
+  | 'store_corrupt'
+  | 'store_foreign'
+  | 'schema_version_mismatch'
+  | 'store_unavailable'
+  | 'store_failed'
+  | 'store_closed'
+  | 'record_invalid'
+  | 'run_exists'
+  | 'run_not_found'
+  | 'call_not_found'
+  | 'call_not_admitted'
+  | 'call_conflict'
+  | 'invalid_outcome'
+  | 'outcome_conflict'
+  | 'idempotency_conflict'
+  | 'projection_conflict'
+  | 'approval_not_found'
+  | 'approval_mismatch'
+  | 'lease_held';
+
+/** Structured context of a {@link RunStoreError}. */
+export interface RunStoreErrorDetails {
+  /** The run concerned, when there is one. */
+  readonly runId?: string;
+  /** The tool call concerned, when there is one. */
+  readonly callId?: string;
+  /** The underlying driver error. */
+  readonly cause?: unknown;
+}
+
+/**
+ * Error of a {@link RunStore}. Branch on `code`; the message says what was wrong and with which run or call.
+ * Nothing is written when a store method throws one: every mutation runs in one transaction.
+ */
+export class RunStoreError extends WuweError<RunStoreErrorCode> {
+  /** The run concerned, when there is one. */
+  readonly runId?: string;
+  /** The tool call concerned, when there is one. */
+  readonly callId?: string;
+
+  constructor(code: RunStoreErrorCode, message: string, details: RunStoreErrorDetails = {}) {
+    const where = [details.runId && `run ${details.runId}`, details.callId && `call ${details.callId}`].filter(Boolean).join(', ');
+    super(code, where ? `${message} (${where})` : message, details.cause === undefined ? undefined : { cause: details.cause });
+    if (details.runId !== undefined) this.runId = details.runId;
+    if (details.callId !== undefined) this.callId = details.callId;
+  }
+}

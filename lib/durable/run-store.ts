@@ -1,0 +1,157 @@
+import { ChatMessage } from '../model/model-types';
+import { JsonObject } from '../outcome/json-value';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import {
+  AgentRunRecord,
+  AgentRunStatus,
+  ApprovalRecord,
+  ToolCallIdentity,
+  ToolCallRecord,
+  ToolOutputProjectionInput,
+  ToolOutputProjectionRecord,
+} from './agent-run-record';
+
+/** Options of {@link RunStore.createRun}. */
+export interface CreateRunOptions {
+  /** @default a random UUID */
+  readonly runId?: string;
+  /** @default 'running' */
+  readonly status?: AgentRunStatus;
+  /** Host data kept with the run. */
+  readonly metadata?: JsonObject;
+  /** The conversation so far. @default [] */
+  readonly messages?: readonly ChatMessage[];
+}
+
+/**
+ * Result of {@link RunStore.recordCallStarted}. `created: true` means this caller recorded the start and may
+ * execute the call. `created: false` means a call already holds the call id or the idempotency key (possibly
+ * in another run): `call` is that record; execute nothing, use its outcome when `call.status` is `admitted`.
+ */
+export interface CallStartResult {
+  readonly created: boolean;
+  readonly call: ToolCallRecord;
+}
+
+/** A decision on a pending approval, naming the call it is for. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  /** Must equal the tool name of the pending request. */
+  readonly toolName: string;
+  /** Must equal the arguments hash of the pending request. */
+  readonly argumentsSha256: string;
+  readonly decidedBy?: string;
+  readonly reason?: string;
+}
+
+/** A request for approval of one call. */
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly argumentsSha256: string;
+}
+
+/** One row of {@link RunStore.listRuns}. */
+export interface RunSummary {
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * Where agent runs are kept so they survive the process: the conversation, every tool call from the moment it
+ * starts, its complete raw outcome once admitted, the projection audit, approvals, status and a lease so one
+ * worker at a time executes a run. Every method is atomic: when it throws, nothing was written.
+ *
+ * Implementations: {@link MemoryRunStore} (tests, one process), {@link SqliteRunStore} (one machine),
+ * {@link PostgresRunStore} (several workers).
+ */
+export interface RunStore {
+  /** Creates a run. Throws `run_exists` when the id is taken. */
+  createRun(options?: CreateRunOptions): Promise<AgentRunRecord>;
+
+  /** The whole record of a run, or `undefined` when there is none. */
+  loadRun(runId: string): Promise<AgentRunRecord | undefined>;
+
+  /** Lists runs, oldest first, optionally only those with `status`. */
+  listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]>;
+
+  /** Appends messages to the conversation. Throws `run_not_found`. */
+  appendMessages(runId: string, messages: readonly ChatMessage[]): Promise<void>;
+
+  /** Replaces the whole conversation (e.g. after compaction). Throws `run_not_found`. */
+  saveMessages(runId: string, messages: readonly ChatMessage[]): Promise<void>;
+
+  /** Sets the run's status. Throws `run_not_found`. */
+  setStatus(runId: string, status: AgentRunStatus): Promise<void>;
+
+  /**
+   * Records that a call is about to execute; call it before executing, and execute only when the result says
+   * `created: true`. Returns the existing call with `created: false` when the call id is already recorded with
+   * the same identity, or the idempotency key is already bound to the same arguments hash (in any run).
+   *
+   * Throws `run_not_found`; `call_conflict` when the call id is recorded with another tool name, arguments
+   * hash or idempotency key; `idempotency_conflict` when the key is bound to a different arguments hash.
+   * Uniqueness of (run, call id) and of idempotency keys is enforced by the database.
+   */
+  recordCallStarted(runId: string, identity: ToolCallIdentity): Promise<CallStartResult>;
+
+  /**
+   * Raises the attempt count of a started call before a retry, so a crash mid-retry is visible.
+   * Never lowers it. Throws `call_not_found`, or `outcome_conflict` when the call is already admitted.
+   */
+  recordAttempt(runId: string, callId: string, attempts: number): Promise<void>;
+
+  /**
+   * Admits the complete raw outcome of a started call, before anything is projected for the model. The
+   * outcome is stored as its JSON text and read back exactly. Admitting an equal outcome again is a no-op that
+   * returns the stored record; a different one throws `outcome_conflict`. Also throws `call_not_found` and
+   * `invalid_outcome` (not an outcome, or not JSON-serializable).
+   */
+  admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number): Promise<ToolCallRecord>;
+
+  /**
+   * Looks up the admitted call bound to an idempotency key. Returns `undefined` when the key is unknown or its
+   * call has not been admitted yet. Throws `idempotency_conflict` when the key is bound to a different
+   * arguments hash: the caller must execute nothing.
+   */
+  findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined>;
+
+  /**
+   * Records a successful projection of an admitted outcome (its hash and report, not the content).
+   * Recording the same projection again is a no-op; binding the call id to different data throws
+   * `projection_conflict`. Also throws `call_not_found` and `call_not_admitted`.
+   */
+  recordProjection(runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord>;
+
+  /**
+   * Persists a pending approval for a call. Requesting the same approval again is a no-op returning the
+   * stored one; a request for the same call id with another tool name or arguments hash throws
+   * `approval_mismatch`. Throws `run_not_found`.
+   */
+  requestApproval(runId: string, request: ApprovalRequest): Promise<ApprovalRecord>;
+
+  /**
+   * Decides a pending approval. The decision must name the tool and arguments hash of the request, so it
+   * cannot be replayed for other arguments or another call (`approval_mismatch`). Deciding the same way again
+   * is a no-op; reversing a decision throws `approval_mismatch`. Throws `approval_not_found`.
+   */
+  decideApproval(runId: string, callId: string, decision: ApprovalDecision): Promise<ApprovalRecord>;
+
+  /**
+   * Takes the run's lease for `ttlMs` when no live lease is held by another worker, atomically. Returns true
+   * when `workerId` now holds it (re-acquiring one's own lease extends it), false when another worker's lease
+   * is live. An expired lease is taken over. Throws `run_not_found`.
+   */
+  acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean>;
+
+  /** Extends the lease for `ttlMs` from now when `workerId` still holds it; false when it was taken over or released. */
+  renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean>;
+
+  /** Releases the lease when `workerId` holds it; returns whether it did. */
+  releaseLease(runId: string, workerId: string): Promise<boolean>;
+
+  /** Releases the store's resources. Later calls throw `store_closed`. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,108 @@
+import type Database from 'better-sqlite3';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION } from './agent-run-record';
+import { RunStoreError } from './run-store-error';
+import { checkSchemaVersion } from './schema-version';
+import { findLayoutProblem, STORE_TABLE_COLUMNS } from './store-layout';
+
+/** DDL of schema version 1 for SQLite. */
+const SQLITE_SCHEMA_V1 = `
+CREATE TABLE wuwe_schema (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+);
+CREATE TABLE wuwe_runs (
+  run_id TEXT PRIMARY KEY,
+  status TEXT NOT NULL CHECK (status IN ('running', 'awaiting_approval', 'completed', 'failed', 'cancelled')),
+  metadata_json TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX wuwe_runs_by_status ON wuwe_runs (status);
+CREATE TABLE wuwe_messages (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  message_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE wuwe_tool_calls (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  idempotency_key TEXT UNIQUE,
+  attempts INTEGER NOT NULL CHECK (attempts >= 1),
+  arguments_sha256 TEXT NOT NULL,
+  arguments_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('started', 'admitted')),
+  outcome_json TEXT,
+  started_at TEXT NOT NULL,
+  admitted_at TEXT,
+  PRIMARY KEY (run_id, call_id),
+  CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
+);
+CREATE TABLE wuwe_tool_output_projections (
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  projected_sha256 TEXT NOT NULL,
+  report_json TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, call_id),
+  FOREIGN KEY (run_id, call_id) REFERENCES wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
+);
+CREATE TABLE wuwe_approvals (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  arguments_sha256 TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied')),
+  decided_by TEXT,
+  reason TEXT,
+  requested_at TEXT NOT NULL,
+  decided_at TEXT,
+  PRIMARY KEY (run_id, call_id)
+);
+CREATE TABLE wuwe_leases (
+  run_id TEXT PRIMARY KEY REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  worker_id TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL
+);
+`;
+
+/**
+ * Creates the schema in an empty database, or checks the one found: its version must be one this build
+ * reads and every table must have its columns. Runs in one immediate transaction.
+ *
+ * Throws `store_foreign` for a database holding another application's tables, `store_corrupt` for a partial
+ * or damaged wuwe layout, and `schema_version_mismatch` for a version this build does not know.
+ */
+export function openSqliteSchema(db: Database.Database): void {
+  db.transaction(() => {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    if (!tables.includes('wuwe_schema')) {
+      if (tables.some((name) => name in STORE_TABLE_COLUMNS)) {
+        throw new RunStoreError('store_corrupt', 'The database has wuwe tables but no wuwe_schema version table');
+      }
+      if (tables.length > 0) {
+        throw new RunStoreError('store_foreign', `The database belongs to another application (tables: ${tables.slice(0, 5).join(', ')})`);
+      }
+      db.exec(SQLITE_SCHEMA_V1);
+      db.prepare('INSERT INTO wuwe_schema (id, version) VALUES (1, ?)').run(AGENT_RUN_RECORD_SCHEMA_VERSION);
+      return;
+    }
+    checkSchemaVersion(readVersion(db));
+    const layout = new Map(tables.map((name) => [name, (db.pragma(`table_info(${JSON.stringify(name)})`) as { name: string }[]).map((column) => column.name)]));
+    const problem = findLayoutProblem(layout);
+    if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema is damaged: ${problem}`);
+  }).immediate();
+}
+
+function readVersion(db: Database.Database): unknown {
+  let rows: { version: unknown }[];
+  try {
+    rows = db.prepare('SELECT version FROM wuwe_schema').all() as { version: unknown }[];
+  } catch (error) {
+    throw new RunStoreError('store_corrupt', 'The wuwe_schema table cannot be read', { cause: error });
+  }
+  if (rows.length !== 1) throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${rows.length} rows instead of one`);
+  return rows[0].version;
+}

@@ -1,0 +1,39 @@
+/**
+ * The tables of schema version 1 and the columns each must have, shared by the SQL stores to check a
+ * database they open. The DDL itself lives with each store.
+ */
+export const STORE_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  wuwe_schema: ['id', 'version'],
+  wuwe_runs: ['run_id', 'status', 'metadata_json', 'created_at', 'updated_at'],
+  wuwe_messages: ['run_id', 'seq', 'message_json'],
+  wuwe_tool_calls: [
+    'run_id',
+    'call_id',
+    'tool_name',
+    'idempotency_key',
+    'attempts',
+    'arguments_sha256',
+    'arguments_json',
+    'status',
+    'outcome_json',
+    'started_at',
+    'admitted_at',
+  ],
+  wuwe_tool_output_projections: ['run_id', 'call_id', 'tool_name', 'projected_sha256', 'report_json', 'recorded_at'],
+  wuwe_approvals: ['run_id', 'call_id', 'tool_name', 'arguments_sha256', 'state', 'decided_by', 'reason', 'requested_at', 'decided_at'],
+  wuwe_leases: ['run_id', 'worker_id', 'expires_at_ms'],
+});
+
+/**
+ * Names the first table of {@link STORE_TABLE_COLUMNS} missing from `actual` or missing a column, or returns
+ * `undefined` when the layout is complete. `actual` maps table names to their column names.
+ */
+export function findLayoutProblem(actual: ReadonlyMap<string, readonly string[]>): string | undefined {
+  for (const [table, columns] of Object.entries(STORE_TABLE_COLUMNS)) {
+    const present = actual.get(table);
+    if (!present) return `table ${table} is missing`;
+    const missing = columns.filter((column) => !present.includes(column));
+    if (missing.length > 0) return `table ${table} lacks column(s) ${missing.join(', ')}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,151 @@
+import { ChatMessage } from '../model/model-types';
+import { JsonObject, JsonValue } from '../outcome/json-value';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import {
+  AGENT_RUN_RECORD_SCHEMA_VERSION,
+  AgentRunRecord,
+  AgentRunStatus,
+  ApprovalRecord,
+  ApprovalState,
+  ToolCallRecord,
+  ToolOutputProjectionRecord,
+  ToolOutputProjectionReport,
+} from './agent-run-record';
+import { RunStoreError } from './run-store-error';
+
+/** The row shapes every store keeps (columns of the SQL tables; the memory store keeps the same objects). */
+
+/** A run row. */
+export interface RunRow {
+  run_id: string;
+  status: string;
+  metadata_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A tool call row; JSON columns hold exact text. */
+export interface CallRow {
+  run_id: string;
+  call_id: string;
+  tool_name: string;
+  idempotency_key: string | null;
+  attempts: number | string;
+  arguments_sha256: string;
+  arguments_json: string;
+  status: string;
+  outcome_json: string | null;
+  started_at: string;
+  admitted_at: string | null;
+}
+
+/** A projection audit row. */
+export interface ProjectionRow {
+  call_id: string;
+  tool_name: string;
+  projected_sha256: string;
+  report_json: string;
+  recorded_at: string;
+}
+
+/** An approval row. */
+export interface ApprovalRow {
+  call_id: string;
+  tool_name: string;
+  arguments_sha256: string;
+  state: string;
+  decided_by: string | null;
+  reason: string | null;
+  requested_at: string;
+  decided_at: string | null;
+}
+
+/** A lease row. */
+export interface LeaseRow {
+  worker_id: string;
+  expires_at_ms: number | string;
+}
+
+/** Maps a call row to its record. */
+export function callFromRow(row: CallRow): ToolCallRecord {
+  const call: { -readonly [K in keyof ToolCallRecord]: ToolCallRecord[K] } = {
+    runId: row.run_id,
+    callId: row.call_id,
+    toolName: row.tool_name,
+    attempts: Number(row.attempts),
+    argumentsSha256: row.arguments_sha256,
+    arguments: parseJson(row.arguments_json, row.run_id),
+    status: row.status === 'admitted' ? 'admitted' : 'started',
+    startedAt: row.started_at,
+  };
+  if (row.idempotency_key !== null) call.idempotencyKey = row.idempotency_key;
+  if (row.outcome_json !== null) {
+    call.outcome = parseJson(row.outcome_json, row.run_id) as unknown as ToolOutcome;
+    call.outcomeJson = row.outcome_json;
+  }
+  if (row.admitted_at !== null) call.admittedAt = row.admitted_at;
+  return call;
+}
+
+/** Maps an approval row to its record. */
+export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
+  const approval: { -readonly [K in keyof ApprovalRecord]: ApprovalRecord[K] } = {
+    callId: row.call_id,
+    toolName: row.tool_name,
+    argumentsSha256: row.arguments_sha256,
+    state: row.state as ApprovalState,
+    requestedAt: row.requested_at,
+  };
+  if (row.decided_by !== null) approval.decidedBy = row.decided_by;
+  if (row.reason !== null) approval.reason = row.reason;
+  if (row.decided_at !== null) approval.decidedAt = row.decided_at;
+  return approval;
+}
+
+/** Maps a projection row to its record. */
+export function projectionFromRow(row: ProjectionRow, runId: string): ToolOutputProjectionRecord {
+  return {
+    callId: row.call_id,
+    toolName: row.tool_name,
+    projectedSha256: row.projected_sha256,
+    report: parseJson(row.report_json, runId) as unknown as ToolOutputProjectionReport,
+    recordedAt: row.recorded_at,
+  };
+}
+
+/** The rows of one run, read in one consistent snapshot. */
+export interface RunRows {
+  run: RunRow;
+  messages: readonly string[];
+  calls: readonly CallRow[];
+  projections: readonly ProjectionRow[];
+  approvals: readonly ApprovalRow[];
+  lease?: LeaseRow;
+}
+
+/** Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse. */
+export function recordFromRows(rows: RunRows): AgentRunRecord {
+  const runId = rows.run.run_id;
+  const record: { -readonly [K in keyof AgentRunRecord]: AgentRunRecord[K] } = {
+    schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION,
+    runId,
+    status: rows.run.status as AgentRunStatus,
+    messages: rows.messages.map((text) => parseJson(text, runId) as unknown as ChatMessage),
+    toolCalls: rows.calls.map(callFromRow),
+    toolOutputProjections: rows.projections.map((row) => projectionFromRow(row, runId)),
+    approvals: rows.approvals.map(approvalFromRow),
+    createdAt: rows.run.created_at,
+    updatedAt: rows.run.updated_at,
+  };
+  if (rows.run.metadata_json !== null) record.metadata = parseJson(rows.run.metadata_json, runId) as JsonObject;
+  if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms) };
+  return record;
+}
+
+function parseJson(text: string, runId: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new RunStoreError('record_invalid', 'A stored JSON column does not parse', { runId, cause: error });
+  }
+}

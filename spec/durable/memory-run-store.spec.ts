@@ -1,0 +1,4 @@
+import { MemoryRunStore } from '../../lib/durable';
+import { describeRunStore } from './run-store-suite';
+
+describeRunStore('MemoryRunStore', async (clock) => new MemoryRunStore({ clock }));

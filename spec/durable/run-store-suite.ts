@@ -1,0 +1,320 @@
+import { canonicalArgumentsSha256, CanonicalJsonError, RunStore, RunStoreError, sha256Hex, ToolCallIdentity, ToolOutputProjectionInput } from '../../lib/durable';
+import { toolData, toolFailure, toolText } from '../../lib/outcome';
+
+/** A clock tests move by hand. */
+export interface TestClock {
+  now: number;
+  readonly read: () => number;
+}
+
+/** A clock starting at 2026-01-01T00:00:00Z. */
+export function testClock(): TestClock {
+  const clock = { now: Date.UTC(2026, 0, 1), read: () => clock.now };
+  return clock;
+}
+
+/** Builds a fresh, empty store using `clock`. */
+export type RunStoreFactory = (clock: () => number) => Promise<RunStore>;
+
+/** A call identity for `args`. */
+export function identity(callId: string, args: Record<string, unknown>, extra: Partial<ToolCallIdentity> = {}): ToolCallIdentity {
+  return { callId, toolName: 'send_email', attempts: 1, arguments: args as never, argumentsSha256: canonicalArgumentsSha256(args), ...extra };
+}
+
+const report = { truncated: true, originalBytes: 90_000, originalTokens: 20_000, projectedBytes: 65_000, projectedTokens: 9_000, maxBytes: 65_536, maxTokens: 10_000, trigger: 'bytes' };
+
+function projection(callId: string, content = 'projected'): ToolOutputProjectionInput {
+  return { callId, toolName: 'send_email', projectedSha256: sha256Hex(content), report };
+}
+
+/** The behaviour every RunStore shares, run against one implementation. */
+export function describeRunStore(name: string, factory: RunStoreFactory): void {
+  describe(`${name} (RunStore)`, () => {
+    let clock: TestClock;
+    let store: RunStore;
+
+    beforeEach(async () => {
+      clock = testClock();
+      store = await factory(clock.read);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const code = (expected: string) => expect.objectContaining({ code: expected });
+
+    describe('createRun / loadRun', () => {
+      it('creates a version-1 record with the clock time and returns it on load', async () => {
+        const created = await store.createRun({ runId: 'r1', metadata: { agent: 'mail' }, messages: [{ role: 'user', content: 'hi' }] });
+        expect(created).toEqual({
+          schemaVersion: 1,
+          runId: 'r1',
+          status: 'running',
+          metadata: { agent: 'mail' },
+          messages: [{ role: 'user', content: 'hi' }],
+          toolCalls: [],
+          toolOutputProjections: [],
+          approvals: [],
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        });
+        expect(await store.loadRun('r1')).toEqual(created);
+        expect(await store.loadRun('nope')).toBeUndefined();
+      });
+
+      it('gives a random id when none is given and rejects a taken id', async () => {
+        const a = await store.createRun();
+        expect(a.runId).toMatch(/^[0-9a-f-]{36}$/);
+        await expect(store.createRun({ runId: a.runId })).rejects.toEqual(code('run_exists'));
+      });
+    });
+
+    describe('messages', () => {
+      it('appends in order, replaces on save, and moves updatedAt', async () => {
+        await store.createRun({ runId: 'r' });
+        clock.now += 1000;
+        await store.appendMessages('r', [{ role: 'user', content: 'a' }]);
+        await store.appendMessages('r', [
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'send_email', arguments: { to: 'x' } }] },
+          { role: 'tool', toolCallId: 'c1', toolName: 'send_email', content: 'sent', isError: false },
+        ]);
+        let record = (await store.loadRun('r'))!;
+        expect(record.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+        expect(record.updatedAt).toBe('2026-01-01T00:00:01.000Z');
+        await store.saveMessages('r', [{ role: 'user', content: 'compacted' }]);
+        await store.appendMessages('r', [{ role: 'user', content: 'next' }]);
+        record = (await store.loadRun('r'))!;
+        expect(record.messages).toEqual([
+          { role: 'user', content: 'compacted' },
+          { role: 'user', content: 'next' },
+        ]);
+      });
+
+      it('rejects an unknown run and a message with no JSON form, writing nothing', async () => {
+        await expect(store.appendMessages('nope', [{ role: 'user', content: 'a' }])).rejects.toEqual(code('run_not_found'));
+        await store.createRun({ runId: 'r' });
+        const bad = { role: 'user', content: 10n } as never;
+        await expect(store.appendMessages('r', [{ role: 'user', content: 'ok' }, bad])).rejects.toEqual(code('record_invalid'));
+        expect((await store.loadRun('r'))!.messages).toEqual([]);
+      });
+    });
+
+    describe('status and listRuns', () => {
+      it('sets the status and filters by it, oldest first', async () => {
+        await store.createRun({ runId: 'a' });
+        await store.createRun({ runId: 'b' });
+        await store.createRun({ runId: 'c', status: 'awaiting_approval' });
+        await store.setStatus('a', 'completed');
+        expect((await store.listRuns()).map((run) => run.runId)).toEqual(['a', 'b', 'c']);
+        expect((await store.listRuns('completed')).map((run) => run.runId)).toEqual(['a']);
+        expect((await store.listRuns('awaiting_approval')).map((run) => run.status)).toEqual(['awaiting_approval']);
+        await expect(store.setStatus('a', 'bogus' as never)).rejects.toEqual(code('record_invalid'));
+        await expect(store.setStatus('zz', 'failed')).rejects.toEqual(code('run_not_found'));
+      });
+    });
+
+    describe('recordCallStarted', () => {
+      it('records a call once; starting it again returns the existing call and creates nothing', async () => {
+        await store.createRun({ runId: 'r' });
+        const first = await store.recordCallStarted('r', identity('c1', { to: 'a@b.c', body: 'hi' }, { idempotencyKey: 'k1' }));
+        expect(first.created).toBe(true);
+        expect(first.call).toEqual({
+          runId: 'r',
+          callId: 'c1',
+          toolName: 'send_email',
+          idempotencyKey: 'k1',
+          attempts: 1,
+          argumentsSha256: canonicalArgumentsSha256({ body: 'hi', to: 'a@b.c' }),
+          arguments: { to: 'a@b.c', body: 'hi' },
+          status: 'started',
+          startedAt: '2026-01-01T00:00:00.000Z',
+        });
+        const again = await store.recordCallStarted('r', identity('c1', { body: 'hi', to: 'a@b.c' }, { idempotencyKey: 'k1' }));
+        expect(again).toEqual({ created: false, call: first.call });
+        expect((await store.loadRun('r'))!.toolCalls).toHaveLength(1);
+      });
+
+      it('rejects the same call id with another tool or other arguments', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await expect(store.recordCallStarted('r', identity('c1', { to: 'b' }))).rejects.toEqual(code('call_conflict'));
+        await expect(store.recordCallStarted('r', identity('c1', { to: 'a' }, { toolName: 'delete_all' }))).rejects.toBeInstanceOf(RunStoreError);
+        await expect(store.recordCallStarted('nope', identity('c1', { to: 'a' }))).rejects.toEqual(code('run_not_found'));
+      });
+
+      it('rejects a hash that is not the canonical hash of the arguments, and ill-formed strings', async () => {
+        await store.createRun({ runId: 'r' });
+        await expect(store.recordCallStarted('r', { ...identity('c1', { to: 'a' }), argumentsSha256: sha256Hex('x') })).rejects.toEqual(code('record_invalid'));
+        await expect(store.recordCallStarted('r', { ...identity('c2', { to: 'a' }), arguments: { to: '\ud800' } })).rejects.toBeInstanceOf(CanonicalJsonError);
+        expect((await store.loadRun('r'))!.toolCalls).toEqual([]);
+      });
+
+      it('raises attempts with recordAttempt, never lowers them', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await store.recordAttempt('r', 'c1', 3);
+        await store.recordAttempt('r', 'c1', 2);
+        expect((await store.loadRun('r'))!.toolCalls[0].attempts).toBe(3);
+        await expect(store.recordAttempt('r', 'zz', 2)).rejects.toEqual(code('call_not_found'));
+      });
+    });
+
+    describe('admitOutcome', () => {
+      const outcome = toolData({ zeta: 1, alpha: ['é', '😀', { b: 2, a: 1 }], big: 'x'.repeat(2000) }, { metadata: { elapsedMs: 12 } });
+
+      it('admits the complete raw outcome and returns its exact JSON text', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        clock.now += 5;
+        const admitted = await store.admitOutcome('r', 'c1', outcome, 2);
+        expect(admitted.status).toBe('admitted');
+        expect(admitted.attempts).toBe(2);
+        expect(admitted.outcome).toEqual(outcome);
+        expect(admitted.outcomeJson).toBe(JSON.stringify(outcome));
+        expect(admitted.admittedAt).toBe('2026-01-01T00:00:00.005Z');
+        expect((await store.loadRun('r'))!.toolCalls[0]).toEqual(admitted);
+      });
+
+      it('is a no-op for an equal outcome and rejects a different one, keeping the first', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        const first = await store.admitOutcome('r', 'c1', toolText('sent'), 1);
+        clock.now += 1000;
+        expect(await store.admitOutcome('r', 'c1', { text: 'sent', ok: true }, 1)).toEqual(first);
+        await expect(store.admitOutcome('r', 'c1', toolFailure({ code: 'timeout', message: 'late' }), 2)).rejects.toEqual(code('outcome_conflict'));
+        expect((await store.loadRun('r'))!.toolCalls[0]).toEqual(first);
+        await expect(store.recordAttempt('r', 'c1', 5)).rejects.toEqual(code('outcome_conflict'));
+      });
+
+      it('rejects a call that was never started and a value that is not an outcome', async () => {
+        await store.createRun({ runId: 'r' });
+        await expect(store.admitOutcome('r', 'c9', toolText('x'), 1)).rejects.toEqual(code('call_not_found'));
+        await expect(store.admitOutcome('nope', 'c9', toolText('x'), 1)).rejects.toEqual(code('run_not_found'));
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await expect(store.admitOutcome('r', 'c1', { ok: true, bogus: 1 } as never, 1)).rejects.toEqual(code('invalid_outcome'));
+        await expect(store.admitOutcome('r', 'c1', { ok: true, data: 1n } as never, 1)).rejects.toEqual(code('invalid_outcome'));
+        expect((await store.loadRun('r'))!.toolCalls[0].status).toBe('started');
+      });
+    });
+
+    describe('idempotency keys', () => {
+      it('returns the admitted outcome byte for byte for the same arguments, in any run', async () => {
+        await store.createRun({ runId: 'r1' });
+        await store.createRun({ runId: 'r2' });
+        const args = { to: 'a', amount: 10 };
+        await store.recordCallStarted('r1', identity('c1', args, { idempotencyKey: 'pay-1' }));
+        expect(await store.findAdmittedByIdempotencyKey('pay-1', canonicalArgumentsSha256(args))).toBeUndefined();
+        const outcome = { ok: true, data: { receipt: 'R-1', cents: 1000 }, metadata: { z: 1, a: 2 } };
+        const admitted = await store.admitOutcome('r1', 'c1', outcome, 1);
+        const found = await store.findAdmittedByIdempotencyKey('pay-1', canonicalArgumentsSha256({ amount: 10, to: 'a' }));
+        expect(found!.outcomeJson).toBe(JSON.stringify(outcome));
+        expect(found).toEqual(admitted);
+        const replay = await store.recordCallStarted('r2', identity('c7', { amount: 10, to: 'a' }, { idempotencyKey: 'pay-1' }));
+        expect(replay.created).toBe(false);
+        expect(replay.call.outcomeJson).toBe(JSON.stringify(outcome));
+        expect((await store.loadRun('r2'))!.toolCalls).toEqual([]);
+        expect(await store.findAdmittedByIdempotencyKey('unknown', canonicalArgumentsSha256(args))).toBeUndefined();
+      });
+
+      it('rejects a key presented again with different arguments and records nothing', async () => {
+        await store.createRun({ runId: 'r1' });
+        await store.createRun({ runId: 'r2' });
+        await store.recordCallStarted('r1', identity('c1', { amount: 10 }, { idempotencyKey: 'pay-1' }));
+        await store.admitOutcome('r1', 'c1', toolText('paid'), 1);
+        await expect(store.recordCallStarted('r2', identity('c2', { amount: 99 }, { idempotencyKey: 'pay-1' }))).rejects.toEqual(code('idempotency_conflict'));
+        await expect(store.recordCallStarted('r1', identity('c2', { amount: 99 }, { idempotencyKey: 'pay-1' }))).rejects.toEqual(code('idempotency_conflict'));
+        await expect(store.findAdmittedByIdempotencyKey('pay-1', canonicalArgumentsSha256({ amount: 99 }))).rejects.toEqual(code('idempotency_conflict'));
+        expect((await store.loadRun('r2'))!.toolCalls).toEqual([]);
+        expect((await store.loadRun('r1'))!.toolCalls.map((call) => call.callId)).toEqual(['c1']);
+      });
+    });
+
+    describe('recordProjection', () => {
+      it('links a projection to its admitted outcome once; recording it again is a no-op', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await expect(store.recordProjection('r', projection('c1'))).rejects.toEqual(code('call_not_admitted'));
+        await store.admitOutcome('r', 'c1', toolText('x'.repeat(90_000)), 1);
+        clock.now += 7;
+        const recorded = await store.recordProjection('r', projection('c1'));
+        expect(recorded).toEqual({ ...projection('c1'), recordedAt: '2026-01-01T00:00:00.007Z' });
+        clock.now += 7;
+        expect(await store.recordProjection('r', { ...projection('c1'), report: { ...report, trigger: 'bytes' } })).toEqual(recorded);
+        expect((await store.loadRun('r'))!.toolOutputProjections).toEqual([recorded]);
+      });
+
+      it('rejects binding the call id to different projection data', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await store.admitOutcome('r', 'c1', toolText('x'), 1);
+        const recorded = await store.recordProjection('r', projection('c1'));
+        await expect(store.recordProjection('r', projection('c1', 'other content'))).rejects.toEqual(code('projection_conflict'));
+        await expect(store.recordProjection('r', { ...projection('c1'), report: { ...report, projectedBytes: 1 } })).rejects.toEqual(code('projection_conflict'));
+        await expect(store.recordProjection('r', { ...projection('c1'), toolName: 'other' })).rejects.toEqual(code('projection_conflict'));
+        await expect(store.recordProjection('r', projection('c2'))).rejects.toEqual(code('call_not_found'));
+        expect((await store.loadRun('r'))!.toolOutputProjections).toEqual([recorded]);
+      });
+    });
+
+    describe('approvals', () => {
+      const hash = canonicalArgumentsSha256({ to: 'a' });
+
+      it('persists a pending approval and applies a decision that names the same call', async () => {
+        await store.createRun({ runId: 'r' });
+        const pending = await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash });
+        expect(pending).toEqual({ callId: 'c1', toolName: 'send_email', argumentsSha256: hash, state: 'pending', requestedAt: '2026-01-01T00:00:00.000Z' });
+        expect(await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash })).toEqual(pending);
+        clock.now += 60_000;
+        const decided = await store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: hash, decidedBy: 'ops', reason: 'ok' });
+        expect(decided).toEqual({ ...pending, state: 'approved', decidedBy: 'ops', reason: 'ok', decidedAt: '2026-01-01T00:01:00.000Z' });
+        expect(await store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: hash })).toEqual(decided);
+        await expect(store.decideApproval('r', 'c1', { approved: false, toolName: 'send_email', argumentsSha256: hash })).rejects.toEqual(code('approval_mismatch'));
+        expect((await store.loadRun('r'))!.approvals).toEqual([decided]);
+      });
+
+      it('rejects a decision for other arguments or another tool, and leaves the request pending', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash });
+        const other = canonicalArgumentsSha256({ to: 'everyone' });
+        await expect(store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: other })).rejects.toEqual(code('approval_mismatch'));
+        await expect(store.decideApproval('r', 'c1', { approved: true, toolName: 'delete_all', argumentsSha256: hash })).rejects.toEqual(code('approval_mismatch'));
+        await expect(store.decideApproval('r', 'c2', { approved: true, toolName: 'send_email', argumentsSha256: hash })).rejects.toEqual(code('approval_not_found'));
+        await expect(store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: other })).rejects.toEqual(code('approval_mismatch'));
+        expect((await store.loadRun('r'))!.approvals.map((approval) => approval.state)).toEqual(['pending']);
+      });
+    });
+
+    describe('leases', () => {
+      it('lets one worker hold a run until the lease expires', async () => {
+        await store.createRun({ runId: 'r' });
+        expect(await store.acquireLease('r', 'w1', 1000)).toBe(true);
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(false);
+        expect((await store.loadRun('r'))!.lease).toEqual({ workerId: 'w1', expiresAtMs: clock.now + 1000 });
+        clock.now += 999;
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(false);
+        expect(await store.renewLease('r', 'w1', 1000)).toBe(true);
+        clock.now += 1000;
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(true);
+        expect(await store.renewLease('r', 'w1', 1000)).toBe(false);
+        expect(await store.releaseLease('r', 'w1')).toBe(false);
+        expect(await store.acquireLease('r', 'w2', 5000)).toBe(true);
+        expect(await store.releaseLease('r', 'w2')).toBe(true);
+        expect((await store.loadRun('r'))!.lease).toBeUndefined();
+        expect(await store.acquireLease('r', 'w1', 1000)).toBe(true);
+      });
+
+      it('rejects leases on unknown runs and bad durations', async () => {
+        await expect(store.acquireLease('nope', 'w1', 1000)).rejects.toEqual(code('run_not_found'));
+        await expect(store.renewLease('nope', 'w1', 1000)).rejects.toEqual(code('run_not_found'));
+        await store.createRun({ runId: 'r' });
+        await expect(store.acquireLease('r', 'w1', 0)).rejects.toEqual(code('record_invalid'));
+      });
+    });
+
+    it('throws store_closed after close', async () => {
+      await store.close();
+      await expect(store.loadRun('r')).rejects.toEqual(code('store_closed'));
+      await expect(store.createRun()).rejects.toBeInstanceOf(RunStoreError);
+    });
+  });
+}

@@ -1,0 +1,125 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAgentRunRecord, RunStoreError, SqliteRunStore } from '../../lib/durable';
+import { toolText } from '../../lib/outcome';
+import { describeRunStore, identity } from './run-store-suite';
+import { makeTempDir } from './temp-dir';
+
+const dir = makeTempDir('sqlite');
+afterAll(() => dir.cleanup());
+let counter = 0;
+const nextPath = (): string => join(dir.path, `db-${++counter}`, 'runs.db');
+
+describeRunStore('SqliteRunStore', async (clock) => new SqliteRunStore({ path: nextPath(), clock }));
+
+describe('SqliteRunStore file', () => {
+  it('creates missing directories, uses WAL, and keeps runs across reopening', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore(path);
+    await store.createRun({ runId: 'r' });
+    await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+    await store.admitOutcome('r', 'c1', toolText('sent'), 1);
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(1);
+    raw.close();
+    const reopened = await SqliteRunStore.open({ path });
+    expect((await reopened.loadRun('r'))!.toolCalls[0].outcomeJson).toBe('{"ok":true,"text":"sent"}');
+    await reopened.close();
+  });
+
+  it('enforces uniqueness of call ids and idempotency keys in the database itself', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore(path);
+    await store.createRun({ runId: 'r' });
+    await store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' }));
+    await store.close();
+    const raw = new Database(path);
+    const insert = raw.prepare(
+      "INSERT INTO wuwe_tool_calls (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, started_at) VALUES ('r', ?, 't', ?, 1, 'h', '{}', 'started', 'now')",
+    );
+    expect(() => insert.run('c1', null)).toThrow(/UNIQUE/);
+    expect(() => insert.run('c2', 'k')).toThrow(/UNIQUE/);
+    expect(() => raw.prepare("UPDATE wuwe_tool_calls SET status = 'admitted' WHERE call_id = 'c1'").run()).toThrow(/CHECK/);
+    raw.close();
+  });
+});
+
+describe('SqliteRunStore bad input', () => {
+  const open = (path: string) => () => new SqliteRunStore(path);
+
+  it('rejects a file of random bytes as store_corrupt and leaves it untouched', () => {
+    const path = join(dir.path, 'random.db');
+    const bytes = randomBytes(8192);
+    writeFileSync(path, bytes);
+    expect(open(path)).toThrow(RunStoreError);
+    expect(open(path)).toThrow(expect.objectContaining({ code: 'store_corrupt' }));
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it("rejects another application's database as store_foreign without adding tables", () => {
+    const path = join(dir.path, 'foreign.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)');
+    raw.close();
+    expect(open(path)).toThrow(expect.objectContaining({ code: 'store_foreign', message: expect.stringContaining('invoices') }));
+    const check = new Database(path);
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['invoices']);
+    check.close();
+  });
+
+  it('rejects a damaged wuwe layout as store_corrupt', () => {
+    const path = join(dir.path, 'damaged.db');
+    new SqliteRunStore(path).close().catch(() => undefined);
+    const raw = new Database(path);
+    raw.exec('DROP TABLE wuwe_leases');
+    raw.close();
+    expect(open(path)).toThrow(expect.objectContaining({ code: 'store_corrupt', message: expect.stringContaining('wuwe_leases') }));
+    const headless = join(dir.path, 'headless.db');
+    const other = new Database(headless);
+    other.exec('CREATE TABLE wuwe_runs (run_id TEXT)');
+    other.close();
+    expect(open(headless)).toThrow(expect.objectContaining({ code: 'store_corrupt' }));
+  });
+
+  it('rejects a newer or unknown schema version', () => {
+    for (const version of [2, 99, 0]) {
+      const path = join(dir.path, `version-${version}.db`);
+      new SqliteRunStore(path).close().catch(() => undefined);
+      const raw = new Database(path);
+      raw.prepare('UPDATE wuwe_schema SET version = ?').run(version);
+      raw.close();
+      expect(open(path)).toThrow(expect.objectContaining({ code: 'schema_version_mismatch' }));
+    }
+  });
+
+  it('fails with store_unavailable while another process holds the write lock, writing nothing', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore({ path, busyTimeoutMs: 50 });
+    await store.createRun({ runId: 'r' });
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    await expect(store.recordCallStarted('r', identity('c1', { to: 'a' }))).rejects.toEqual(expect.objectContaining({ code: 'store_unavailable' }));
+    other.exec('ROLLBACK');
+    other.close();
+    expect((await store.loadRun('r'))!.toolCalls).toEqual([]);
+    await store.close();
+  });
+});
+
+describe('SqliteRunStore version-1 fixture', () => {
+  it('opens a version-1 database and reads the same record as the version-1 JSON fixture', async () => {
+    const path = join(dir.path, 'fixture-v1.db');
+    const raw = new Database(path);
+    raw.exec(readFileSync(join(__dirname, 'fixtures', 'sqlite-v1.sql'), 'utf8'));
+    raw.close();
+    const store = new SqliteRunStore(path);
+    const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
+    expect(await store.loadRun(expected.runId)).toEqual(expected);
+    await store.close();
+  });
+});
