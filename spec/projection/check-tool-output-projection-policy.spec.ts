@@ -1,0 +1,75 @@
+import {
+  checkToolOutputProjectionPolicy,
+  DEFAULT_TOOL_OUTPUT_PROJECTION,
+  TextTokenEstimator,
+  ToolOutputProjectionPolicy,
+  ToolOutputProjectionPolicyError,
+} from '../../lib';
+
+function policyError(act: () => void): ToolOutputProjectionPolicyError {
+  try {
+    act();
+  } catch (error) {
+    if (error instanceof ToolOutputProjectionPolicyError) return error;
+    throw error;
+  }
+  throw new Error('expected a ToolOutputProjectionPolicyError');
+}
+
+describe('checkToolOutputProjectionPolicy', () => {
+  it('accepts the default policy and the smallest allowed one', () => {
+    expect(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION)).not.toThrow();
+    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 64 })).not.toThrow();
+  });
+
+  it('has frozen defaults of 64 KiB and 10,000 tokens', () => {
+    expect(DEFAULT_TOOL_OUTPUT_PROJECTION).toEqual({ maxBytes: 65_536, maxTokens: 10_000 });
+    expect(Object.isFrozen(DEFAULT_TOOL_OUTPUT_PROJECTION)).toBe(true);
+  });
+
+  it.each([
+    [{ maxBytes: 255, maxTokens: 64 }, /maxBytes must be an integer >= 256, got 255/],
+    [{ maxBytes: 256, maxTokens: 63 }, /maxTokens must be an integer >= 64, got 63/],
+    [{ maxBytes: Number.NaN, maxTokens: 64 }, /maxBytes .* got NaN/],
+    [{ maxBytes: Infinity, maxTokens: 64 }, /maxBytes .* got Infinity/],
+    [{ maxBytes: 1024.5, maxTokens: 64 }, /maxBytes .* got 1024.5/],
+    [{ maxBytes: 1024, maxTokens: -Infinity }, /maxTokens .* got -Infinity/],
+    [{ maxBytes: '1024', maxTokens: 64 }, /maxBytes .* got string/],
+    [{ maxTokens: 64 }, /maxBytes .* got undefined/],
+  ])('rejects %p as invalid_policy', (policy, message) => {
+    const error = policyError(() => checkToolOutputProjectionPolicy(policy as unknown as ToolOutputProjectionPolicy));
+    expect(error.kind).toBe('invalid_policy');
+    expect(error.code).toBe('invalid_projection_policy');
+    expect(error.message).toMatch(message);
+  });
+
+  it('lists every numeric problem', () => {
+    const error = policyError(() => checkToolOutputProjectionPolicy({ maxBytes: 1, maxTokens: 1 }));
+    expect(error.problems).toHaveLength(2);
+  });
+
+  it('rejects a policy whose truncation envelopes do not fit under the injected estimator', () => {
+    const onePerCharacter: TextTokenEstimator = { estimateTokens: (text) => text.length };
+    const error = policyError(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 64 }, onePerCharacter));
+    expect(error.kind).toBe('envelope');
+    expect(error.message).toMatch(/smallest truncated (text|structured success|array success|structured failure) has \d+ estimated tokens, over maxTokens 64/);
+    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 300 }, onePerCharacter)).not.toThrow();
+  });
+
+  it.each([
+    ['throws', () => { throw new Error('tokenizer offline'); }, /tokenizer offline/],
+    ['returns NaN', () => Number.NaN, /finite number >= 0, got NaN/],
+    ['returns Infinity', () => Infinity, /got Infinity/],
+    ['returns a negative', () => -1, /got -1/],
+    ['returns a string', () => '12' as unknown as number, /got string/],
+  ])('rejects an estimator that %s', (_name, estimateTokens, message) => {
+    const error = policyError(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, { estimateTokens }));
+    expect(error.kind).toBe('estimator');
+    expect(error.message).toMatch(message);
+  });
+
+  it('rejects something that is not an estimator', () => {
+    const error = policyError(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, {} as TextTokenEstimator));
+    expect(error.kind).toBe('estimator');
+  });
+});
