@@ -8,24 +8,28 @@ import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
-import { renderToolMessage } from '../outcome/render-tool-message';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { assertInvocable } from '../providers/composite-tool-provider';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { formatIssues } from '../tools/tool-argument-error';
+import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
+import { effectiveToolOutputProjection } from '../projection/effective-tool-output-projection';
+import { tryProjectToolOutputForModel } from '../projection/project-tool-output-for-model';
+import { renderToolMessage } from '../outcome/render-tool-message';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
 import { decodeToolArguments } from '../validation/decode-arguments';
 import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { LlmAgentRunOptions, ToolCallRequest } from './run-options';
-import { LlmAgentRunResult, LlmAgentStopReason, ToolCallRecord } from './run-result';
+import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { runToolAttempt } from './run-tool-attempt';
 import { LlmAgentEvent } from './runner-events';
 import { sleepOnClock, SYSTEM_CLOCK } from './runner-clock';
-import { LlmAgentError } from './runner-error';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -85,7 +89,7 @@ export class LlmAgentRunner {
    * Runs one model tool call through the whole per-call path (every policy, no model), as a host
    * with its own loop would. The run options apply as in `complete()`.
    */
-  async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallRecord> {
+  async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallResult> {
     return this.executeToolCall(this.startRun(options), call);
   }
 
@@ -126,6 +130,7 @@ export class LlmAgentRunner {
       steps: 0,
       text: '',
     };
+    this.checkProjectionPolicies(run);
     this.emit(run, { type: 'run_started', runId: run.runId });
     return run;
   }
@@ -151,17 +156,17 @@ export class LlmAgentRunner {
   }
 
   /** Runs the calls of one turn concurrently; the records come back in the order of the calls. */
-  protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallRecord[]> {
+  protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const records = await Promise.all(calls.map((call) => this.executeToolCall(run, call)));
     run.toolCalls.push(...records);
     return records;
   }
 
   /** The per-call path: every policy step in order, then rendering. */
-  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallRecord> {
+  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
     const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
-    const refused = (outcome: ToolOutcome, args?: JsonObject): Promise<ToolCallRecord> => {
+    const refused = (outcome: ToolOutcome, args?: JsonObject): Promise<ToolCallResult> => {
       this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
       return this.completeToolCall(run, call, { outcome, attempts: 0, idempotencyKey, args, startedAt });
     };
@@ -375,11 +380,12 @@ export class LlmAgentRunner {
     run: RunState,
     call: ModelToolCall,
     result: { outcome: ToolOutcome; attempts: number; idempotencyKey: string; args?: JsonObject; startedAt: number; request?: ToolCallRequest },
-  ): Promise<ToolCallRecord> {
+  ): Promise<ToolCallResult> {
     const { outcome, attempts, request } = result;
     if (request !== undefined && run.options.onToolResult !== undefined) await run.options.onToolResult(outcome, request);
     const durationMs = run.clock.now() - result.startedAt;
     this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
+    const { content, report } = this.projectForModel(run, call, outcome);
     return {
       callId: call.id,
       toolName: call.name,
@@ -388,17 +394,47 @@ export class LlmAgentRunner {
       outcome,
       attempts,
       idempotencyKey: result.idempotencyKey,
-      content: this.renderForModel(run, call, outcome),
+      content,
+      projection: report,
       durationMs,
     };
   }
 
-  /** The one place the model-facing Tool message is made. */
-  protected renderForModel(_run: RunState, call: ModelToolCall, outcome: ToolOutcome): string {
-    try {
-      return renderToolMessage(outcome);
-    } catch (error) {
-      throw new LlmAgentError('tool_output_projection_failed', `the outcome of '${call.name}' cannot be rendered`, { cause: error });
+  /**
+   * The one place the model-facing Tool message is made: the rendered outcome, projected within the
+   * effective ceilings. A projection failure becomes a short `tool_output_projection_failed` failure;
+   * the failed content is never sent.
+   */
+  protected projectForModel(run: RunState, call: ModelToolCall, outcome: ToolOutcome): { content: string; report?: ToolOutputProjectionReport } {
+    const policy = this.projectionPolicyOf(run, this.descriptors.get(call.name));
+    const projected = tryProjectToolOutputForModel(outcome, { policy, estimator: run.options.contextTokenEstimator });
+    if (!projected.ok) {
+      const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${projected.error.kind})`);
+      return { content: renderToolMessage(failure) };
+    }
+    run.options.onToolOutputProjection?.(projected.report, { callId: call.id, toolName: call.name });
+    if (projected.report.truncated)
+      this.emit(run, { type: 'tool_output_truncated', runId: run.runId, callId: call.id, toolName: call.name, report: projected.report });
+    return { content: projected.content, report: projected.report };
+  }
+
+  /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
+  protected projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined) {
+    return effectiveToolOutputProjection(run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION, descriptor?.modelOutputProjection);
+  }
+
+  /** Before any model or tool call: every tool's effective projection policy must hold under the estimator. */
+  protected checkProjectionPolicies(run: RunState): void {
+    const estimator = run.options.contextTokenEstimator;
+    const cacheKey = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+    let checked = checkedProjectionPolicies.get(cacheKey);
+    if (checked === undefined) checkedProjectionPolicies.set(cacheKey, (checked = new Set<string>()));
+    for (const descriptor of [undefined, ...this.descriptors.values()]) {
+      const policy = this.projectionPolicyOf(run, descriptor);
+      const key = `${policy.maxBytes}:${policy.maxTokens}`;
+      if (checked.has(key)) continue;
+      checkToolOutputProjectionPolicy(policy, estimator);
+      checked.add(key);
     }
   }
 
@@ -435,6 +471,9 @@ const NO_PROVIDER_CAPABILITIES: ToolProviderCapabilities = Object.freeze({
   heartbeat: false,
   compensation: false,
 });
+
+/** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
+const checkedProjectionPolicies = new WeakMap<object, Set<string>>();
 
 const noHeartbeat = (): void => undefined;
 

@@ -1,4 +1,6 @@
-import { ToolDescriptor } from '../contract/tool-descriptor';
+import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
+import { TextTokenEstimator } from '../projection/text-token-estimator';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { Memory } from '../model/memory';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
@@ -19,7 +21,7 @@ export interface ToolCallRequest {
 export type ToolCallPermission = boolean | { readonly allowed: boolean; readonly reason?: string };
 
 /** What an approval handler answers. */
-export interface ApprovalDecision {
+export interface ToolApprovalDecision {
   readonly approved: boolean;
   readonly reason?: string;
   /** Who decided, for the audit record. */
@@ -44,7 +46,7 @@ export interface LlmAgentRunOptions {
   /** Host policy, checked after validation: authorization is not schema validation. @default allow all */
   readonly allowToolCall?: (request: ToolCallRequest) => ToolCallPermission | Promise<ToolCallPermission>;
   /** Decides calls that need approval. @default none: such calls are denied (fail closed) */
-  readonly approvalHandler?: (request: ToolCallRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  readonly approvalHandler?: (request: ToolCallRequest) => ToolApprovalDecision | Promise<ToolApprovalDecision>;
   /** Last change to an outcome after operational retries, before output validation. */
   readonly prepareToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => ToolOutcome | Promise<ToolOutcome>;
   /** Receives every complete outcome (before projection). */
@@ -59,4 +61,10 @@ export interface LlmAgentRunOptions {
   readonly random?: () => number;
   /** @default DEFAULT_ARGUMENT_LIMITS */
   readonly argumentLimits?: ArgumentLimits;
+  /** Ceilings of the model-visible Tool message; a contract can only tighten them. @default DEFAULT_TOOL_OUTPUT_PROJECTION (64 KiB, 10,000 tokens) */
+  readonly toolOutputProjection?: ToolOutputProjectionPolicy;
+  /** Token estimator of the model's context. @default the UTF-8-aware fallback estimator */
+  readonly contextTokenEstimator?: TextTokenEstimator;
+  /** Sees the report of every projection (truncated or not). */
+  readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly toolName: string }) => void;
 }

@@ -1,6 +1,7 @@
 import { ChatMessage, ModelUsage } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 
 /** Why a run ended. */
 export type LlmAgentStopReason =
@@ -14,7 +15,7 @@ export type LlmAgentStopReason =
   | 'other';
 
 /** One tool call of a run with its complete outcome. */
-export interface ToolCallRecord {
+export interface ToolCallResult {
   readonly callId: string;
   readonly toolName: string;
   /** The arguments as the model sent them. */
@@ -26,8 +27,10 @@ export interface ToolCallRecord {
   /** Attempts made (0 when refused before dispatch). */
   readonly attempts: number;
   readonly idempotencyKey: string;
-  /** The Tool message the model saw. */
+  /** The Tool message the model saw (projected within the ceilings). */
   readonly content: string;
+  /** What the projection did; absent when projection failed. */
+  readonly projection?: ToolOutputProjectionReport;
   readonly durationMs: number;
 }
 
@@ -38,7 +41,7 @@ export interface LlmAgentRunResult {
   readonly text: string;
   /** The full message history, prompt first. */
   readonly messages: readonly ChatMessage[];
-  readonly toolCalls: readonly ToolCallRecord[];
+  readonly toolCalls: readonly ToolCallResult[];
   readonly usage: ModelUsage;
   readonly stopReason: LlmAgentStopReason;
   /** Model requests made. */

@@ -1,6 +1,6 @@
 import { ChatMessage, ModelUsage } from '../model/model-types';
 import { LlmAgentRunOptions } from './run-options';
-import { LlmAgentStopReason, ToolCallRecord } from './run-result';
+import { LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunnerClock } from './runner-clock';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
@@ -9,7 +9,7 @@ export interface RunState {
   readonly options: LlmAgentRunOptions;
   readonly clock: RunnerClock;
   readonly messages: ChatMessage[];
-  readonly toolCalls: ToolCallRecord[];
+  readonly toolCalls: ToolCallResult[];
   usage: ModelUsage;
   steps: number;
   text: string;
