@@ -41,12 +41,12 @@ interface SdkErrorLike {
  */
 export function toModelApiError(error: unknown, signal?: AbortSignal): ModelApiError | undefined {
   if (error instanceof ModelApiError) return error;
-  if (!(error instanceof Error)) return undefined;
+  if (!isErrorLike(error)) return undefined;
   const sdkError = error as Error & SdkErrorLike;
   if (signal?.aborted === true || sdkError.name === 'APIUserAbortError') {
     return new ModelApiError('aborted', { provider: PROVIDER, detail: 'the request was aborted', retryable: false, cause: error });
   }
-  if (error instanceof SyntaxError) {
+  if (sdkError.name === 'SyntaxError') {
     return new ModelApiError('malformed_response', {
       provider: PROVIDER,
       detail: `the response body is not valid JSON (${error.message})`,
@@ -148,8 +148,18 @@ function retryAfterMs(headers: SdkErrorLike['headers']): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** Checks shape, not prototype: errors from another realm (a test sandbox, a worker) count too. */
+function isErrorLike(value: unknown): value is Error {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Error).name === 'string' &&
+    typeof (value as Error).message === 'string'
+  );
+}
+
 function isNetworkError(error: Error): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+  for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
     if (current.name === 'TypeError' && (current.message === 'terminated' || current.message === 'fetch failed')) return true;
@@ -159,7 +169,7 @@ function isNetworkError(error: Error): boolean {
 
 function networkDetail(error: Error): string {
   const messages: string[] = [];
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+  for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
     messages.push(current.message);
   }
   return messages.filter((message) => message.length > 0).join(': ') || error.name;
