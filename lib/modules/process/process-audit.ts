@@ -1,0 +1,27 @@
+/**
+ * One audit log entry. Every call produces exactly one, allowed or refused.
+ *
+ * `outcome` is the policy decision: `refused` when nothing was started; `allowed` when the process
+ * was started, with `code` set if it then timed out, was cancelled or could not be spawned.
+ */
+export interface ProcessAuditEntry {
+  /** ISO-8601 time of the decision. */
+  readonly at: string;
+  /** `run`, `shell`, or `unknown` for a tool name the toolkit does not offer. */
+  readonly operation: 'run' | 'shell' | 'unknown';
+  /** The allow-list name the caller gave (`sh` for the shell tool), or '' when none was given. */
+  readonly executable: string;
+  /** The arguments as given (for the shell tool: `['-c', command]`). */
+  readonly args: readonly string[];
+  /** The working directory as given, relative to the root ('.' by default). */
+  readonly cwd: string;
+  readonly outcome: 'allowed' | 'refused';
+  /** The {@link ProcessErrorCode} of a refusal or failure. */
+  readonly code?: string;
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly durationMs?: number;
+}
+
+/** Receives every audit entry. May be async; a sink that throws turns the call into a `tool_error`. */
+export type ProcessAuditSink = (entry: ProcessAuditEntry) => void | Promise<void>;

@@ -1,0 +1,88 @@
+import { WuweError } from '../../errors/wuwe-error';
+import { ToolErrorCategory } from '../../outcome/error-codes';
+import { JsonObject } from '../../outcome/json-value';
+import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
+
+/**
+ * Stable codes of {@link ProcessError}.
+ *
+ * Configuration (thrown at construction): `invalid_policy`, `invalid_root`, `executable_not_found`.
+ * Refusals by policy (nothing was started): `invalid_arguments`, `executable_not_allowed`,
+ * `cwd_outside_root`, `env_not_allowed`, `shell_disabled`, `too_large`.
+ * Failures: `cwd_not_found`, `spawn_failed`, `timeout`, `cancelled`.
+ */
+export type ProcessErrorCode =
+  | 'invalid_policy'
+  | 'invalid_root'
+  | 'executable_not_found'
+  | 'invalid_arguments'
+  | 'executable_not_allowed'
+  | 'cwd_outside_root'
+  | 'env_not_allowed'
+  | 'shell_disabled'
+  | 'too_large'
+  | 'cwd_not_found'
+  | 'spawn_failed'
+  | 'timeout'
+  | 'cancelled';
+
+/** How a {@link ProcessErrorCode} appears in a tool outcome and in the audit log. */
+export interface ProcessErrorOutcome {
+  readonly outcomeCode: string;
+  readonly category: ToolErrorCategory;
+  /** True when policy refused the run before anything was started (audited as `refused`). */
+  readonly refusal: boolean;
+}
+
+const refused = (outcomeCode: string, category: ToolErrorCategory): ProcessErrorOutcome => ({ outcomeCode, category, refusal: true });
+const failed = (outcomeCode: string, category: ToolErrorCategory): ProcessErrorOutcome => ({ outcomeCode, category, refusal: false });
+
+/** The outcome code and category of each {@link ProcessErrorCode}. */
+export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessErrorOutcome>> = Object.freeze({
+  invalid_policy: failed('tool_error', 'internal'),
+  invalid_root: failed('tool_error', 'internal'),
+  executable_not_found: failed('tool_error', 'internal'),
+  invalid_arguments: refused('invalid_arguments', 'validation'),
+  executable_not_allowed: refused('permission_denied', 'permission'),
+  cwd_outside_root: refused('permission_denied', 'permission'),
+  env_not_allowed: refused('permission_denied', 'permission'),
+  shell_disabled: refused('permission_denied', 'permission'),
+  too_large: refused('permission_denied', 'permission'),
+  cwd_not_found: failed('not_found', 'not_found'),
+  spawn_failed: failed('tool_error', 'internal'),
+  timeout: failed('timeout', 'timeout'),
+  cancelled: failed('cancelled', 'cancelled'),
+});
+
+/**
+ * An error of the Process toolkit. Thrown at construction for a bad configuration; inside a call
+ * it becomes a failure outcome ({@link ProcessError.toOutcome}) and never escapes `invokeTool`.
+ */
+export class ProcessError extends WuweError<ProcessErrorCode> {
+  constructor(
+    code: ProcessErrorCode,
+    message: string,
+    /** Structured detail sent to the model with the failure (e.g. partial output of a timed-out run). */
+    readonly details?: JsonObject,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+
+  /** True when policy refused the run before anything was started. */
+  get refusal(): boolean {
+    return PROCESS_ERROR_OUTCOMES[this.code].refusal;
+  }
+
+  /** The failure outcome the model sees: a standard code, with this error's code as `details.reason`. */
+  toOutcome(): ToolOutcome {
+    const mapped = PROCESS_ERROR_OUTCOMES[this.code];
+    return toolFailure({
+      code: mapped.outcomeCode,
+      category: mapped.category,
+      message: this.message,
+      retryable: false,
+      details: { reason: this.code, ...this.details },
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import { JsonObject } from '../../outcome/json-value';
+import { ToolOutcome, toolData } from '../../outcome/tool-outcome';
+import { ToolArguments } from '../filesystem/tool-arguments';
+import { resolveWorkingDirectory } from './confined-cwd';
+import { buildChildEnvironment } from './environment-rules';
+import { ProcessError, ProcessErrorCode } from './process-error';
+import { ResolvedProcessPolicy } from './process-policy';
+import { runProcess } from './run-process';
+
+/** A call checked against the policy and resolved, ready to start. */
+export interface ProcessRunPlan {
+  readonly file: string;
+  readonly argv0: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly stdin?: Buffer;
+}
+
+/** How a started run ended, for the outcome and the audit entry. */
+export interface ProcessRunReport {
+  readonly outcome: ToolOutcome;
+  /** Set when the run did not complete: `timeout`, `cancelled` or `spawn_failed`. */
+  readonly code?: ProcessErrorCode;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+}
+
+/**
+ * Checks a call against the policy and resolves everything it names, in this order: executable
+ * (allow list), arguments (no NUL, total size), working directory (inside the root), environment
+ * (allow list), stdin (size). Throws a {@link ProcessError}; nothing is started on bad input.
+ */
+export async function planRun(operation: 'run' | 'shell', reader: ToolArguments, policy: ResolvedProcessPolicy, shellPath?: string): Promise<ProcessRunPlan> {
+  let file: string;
+  let argv0: string;
+  let args: readonly string[];
+  if (operation === 'shell') {
+    if (shellPath === undefined) throw new ProcessError('shell_disabled', 'The raw shell tool is disabled.');
+    file = shellPath;
+    argv0 = 'sh';
+    args = ['-c', reader.string('command')];
+  } else {
+    argv0 = reader.string('executable');
+    if (!Object.prototype.hasOwnProperty.call(policy.executables, argv0))
+      throw new ProcessError('executable_not_allowed', `'${argv0}' is not an allowed executable. Allowed: ${Object.keys(policy.executables).join(', ')}.`, {
+        executable: argv0.slice(0, 200),
+      });
+    file = policy.executables[argv0];
+    args = reader.stringArray('args') ?? [];
+  }
+  if (args.some((arg) => arg.includes('\0'))) throw new ProcessError('invalid_arguments', 'An argument contains a NUL byte.');
+  const argumentBytes = args.reduce((total, arg) => total + Buffer.byteLength(arg, 'utf8'), 0);
+  if (argumentBytes > policy.maxArgumentBytes)
+    throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
+  const cwd = await resolveWorkingDirectory(policy.root, reader.raw('cwd'));
+  const env = buildChildEnvironment(policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
+  const stdinText = reader.optionalString('stdin');
+  const stdin = stdinText === undefined ? undefined : Buffer.from(stdinText, 'utf8');
+  if (stdin !== undefined && stdin.length > policy.maxStdinBytes)
+    throw new ProcessError('too_large', `stdin is ${stdin.length} bytes; at most ${policy.maxStdinBytes} are accepted.`);
+  return { file, argv0, args, cwd, env, ...(stdin === undefined ? {} : { stdin }) };
+}
+
+/**
+ * Starts a planned run under the policy's limits. A completed run is a success whatever its exit
+ * code: `{ exitCode, signal, stdout, stderr, stdoutTruncated, stderrTruncated, durationMs }`. A run
+ * killed at the time limit is a `timeout` failure, one killed by the abort signal a `cancelled`
+ * failure; both carry the partial output in `details`.
+ */
+export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProcessPolicy, signal?: AbortSignal): Promise<ProcessRunReport> {
+  const result = await runProcess({
+    ...plan,
+    timeoutMs: policy.timeoutMs,
+    maxStdoutBytes: policy.maxStdoutBytes,
+    maxStderrBytes: policy.maxStderrBytes,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const data: JsonObject = {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+    durationMs: result.durationMs,
+  };
+  const report = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs };
+  if (result.spawnError !== undefined) {
+    const failure = new ProcessError('spawn_failed', `The process could not be started: ${result.spawnError}`);
+    return { ...report, code: 'spawn_failed', outcome: failure.toOutcome() };
+  }
+  if (result.timedOut) {
+    const failure = new ProcessError('timeout', `The process group was killed after the ${policy.timeoutMs} ms time limit.`, data);
+    return { ...report, code: 'timeout', outcome: failure.toOutcome() };
+  }
+  if (result.cancelled) {
+    const failure = new ProcessError('cancelled', 'The run was cancelled; its process group was killed.', data);
+    return { ...report, code: 'cancelled', outcome: failure.toOutcome() };
+  }
+  return { ...report, outcome: toolData(data) };
+}

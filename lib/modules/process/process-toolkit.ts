@@ -1,0 +1,135 @@
+import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
+import { NO_CAPABILITIES } from '../../contract/defaults';
+import { ToolContractOptions, ToolDescriptor } from '../../contract/tool-descriptor';
+import { JsonObject } from '../../outcome/json-value';
+import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
+import { ToolInvocation } from '../../providers/tool-invocation';
+import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
+import { ToolArguments } from '../filesystem/tool-arguments';
+import { ProcessAuditEntry } from './process-audit';
+import { ProcessError } from './process-error';
+import { ProcessPolicyOptions, ResolvedProcessPolicy, SHELL_PATH, compileProcessPolicy } from './process-policy';
+import { RUN_ARGUMENT_NAMES, SHELL_ARGUMENT_NAMES, runToolSpec, shellToolSpec } from './process-tool-specs';
+import { resolveExecutable } from './resolve-executable';
+import { ProcessRunPlan, planRun, startPlannedRun } from './process-run-plan';
+
+/** Provider configuration of a {@link ProcessToolkit}, beside its policy. */
+export interface ProcessToolkitOptions {
+  /** Provider half of the raw shell opt-in; the policy's `allowShell` is the other half. @default false */
+  readonly enableShellTool?: boolean;
+  /** Tool names are `<prefix>_run` and `<prefix>_shell`. @default 'process' */
+  readonly toolNamePrefix?: string;
+  /** Contract fields over the defaults, per tool. */
+  readonly contracts?: { readonly run?: ToolContractOptions; readonly shell?: ToolContractOptions };
+}
+
+/** Headroom of the descriptor's deadline over the policy's time limit, so the toolkit's own kill answers first. */
+const DEADLINE_HEADROOM_MS = 2000;
+
+/**
+ * Runs allowed programs argv-first, as a {@link ToolProvider}: `process_run`, and `process_shell`
+ * only when both the policy (`allowShell`) and this configuration (`enableShellTool`) opt in.
+ * Executables come from an allow list resolved at construction (no PATH lookup at call time), the
+ * working directory is confined to the root, the environment is built from an allow list, and each
+ * run's process group is killed at the time limit or on abort. Every call leaves one audit entry.
+ */
+export class ProcessToolkit implements ToolProvider {
+  /** The compiled policy. */
+  readonly policy: ResolvedProcessPolicy;
+  /** Real path of `/bin/sh` when the shell tool is enabled. */
+  private readonly shellPath?: string;
+  private readonly runName: string;
+  private readonly shellName: string;
+  private readonly descriptors: readonly ToolDescriptor[];
+  private readonly memoryLog: ProcessAuditEntry[] = [];
+
+  /** Throws {@link ProcessError} (`invalid_policy`, `invalid_root`, `executable_not_found`) for a bad configuration. */
+  constructor(policy: ProcessPolicyOptions, options: ProcessToolkitOptions = {}) {
+    this.policy = compileProcessPolicy(policy);
+    const prefix = options.toolNamePrefix ?? 'process';
+    this.runName = `${prefix}_run`;
+    this.shellName = `${prefix}_shell`;
+    const timeoutMs = this.policy.timeoutMs + DEADLINE_HEADROOM_MS;
+    const descriptors = [
+      descriptorFromLlmTool({ name: this.runName, ...runToolSpec(this.policy) }, { sideEffect: 'write', idempotency: 'non_idempotent', timeoutMs, ...options.contracts?.run }),
+    ];
+    if (this.policy.allowShell && options.enableShellTool === true) {
+      this.shellPath = resolveExecutable('sh', SHELL_PATH, '');
+      const contract: ToolContractOptions = { sideEffect: 'destructive', idempotency: 'non_idempotent', approval: 'always', timeoutMs, ...options.contracts?.shell };
+      descriptors.push(descriptorFromLlmTool({ name: this.shellName, ...shellToolSpec(this.policy) }, contract));
+    }
+    this.descriptors = Object.freeze(descriptors);
+  }
+
+  /** Audit entries kept in memory when the policy has no `audit` sink (oldest first). */
+  get auditLog(): readonly ProcessAuditEntry[] {
+    return this.memoryLog;
+  }
+
+  /** `process_run`, and `process_shell` when both opt-ins are set. */
+  listTools(): readonly ToolDescriptor[] {
+    return this.descriptors;
+  }
+
+  /** None: the toolkit reads only the arguments and the abort signal of an invocation. */
+  capabilities(_toolName: string): ToolProviderCapabilities {
+    return NO_CAPABILITIES;
+  }
+
+  /** Rich form: runs the call; never throws. */
+  invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
+    return this.run(invocation.toolName, invocation.arguments, invocation.signal);
+  }
+
+  /** Legacy form: runs the call; never throws. */
+  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
+    return this.run(toolName, args, signal);
+  }
+
+  private async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+    const operation = toolName === this.runName ? 'run' : toolName === this.shellName ? 'shell' : 'unknown';
+    let entry: ProcessAuditEntry = { at: new Date().toISOString(), ...describeCall(operation, args), outcome: 'refused' };
+    let plan: ProcessRunPlan | undefined;
+    try {
+      plan = await this.plan(operation, toolName, args);
+      if (signal?.aborted) throw new ProcessError('cancelled', 'The run was cancelled before it started.');
+      entry = { ...entry, at: new Date().toISOString(), outcome: 'allowed' };
+      const report = await startPlannedRun(plan, this.policy, signal);
+      entry = { ...entry, exitCode: report.exitCode, signal: report.signal, durationMs: report.durationMs, ...(report.code === undefined ? {} : { code: report.code }) };
+      return await this.audit(entry, report.outcome);
+    } catch (error) {
+      const failure = error instanceof ProcessError ? error : new ProcessError('spawn_failed', `The run failed unexpectedly: ${String(error)}`);
+      const decided = plan === undefined ? { outcome: failure.refusal ? ('refused' as const) : ('allowed' as const) } : {};
+      return this.audit({ ...entry, ...decided, code: failure.code }, failure.toOutcome());
+    }
+  }
+
+  private async plan(operation: 'run' | 'shell' | 'unknown', toolName: string, args: unknown): Promise<ProcessRunPlan> {
+    if (operation === 'unknown') throw new ProcessError('executable_not_allowed', `This toolkit has no tool named '${toolName}'.`);
+    if (operation === 'shell' && this.shellPath === undefined)
+      throw new ProcessError('shell_disabled', 'The raw shell tool is disabled; use the argv-first run tool.');
+    const fail = (message: string) => new ProcessError('invalid_arguments', message);
+    const reader = ToolArguments.of(args, operation === 'run' ? RUN_ARGUMENT_NAMES : SHELL_ARGUMENT_NAMES, fail);
+    return planRun(operation, reader, this.policy, this.shellPath);
+  }
+
+  private async audit(entry: ProcessAuditEntry, outcome: ToolOutcome): Promise<ToolOutcome> {
+    const frozen = Object.freeze(entry);
+    try {
+      if (this.policy.audit === undefined) this.memoryLog.push(frozen);
+      else await this.policy.audit(frozen);
+      return outcome;
+    } catch (error) {
+      if (!outcome.ok) return outcome;
+      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${String(error)}`, retryable: false });
+    }
+  }
+}
+
+function describeCall(operation: 'run' | 'shell' | 'unknown', args: unknown): Pick<ProcessAuditEntry, 'operation' | 'executable' | 'args' | 'cwd'> {
+  const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((item) => String(item)) : []);
+  const cwd = typeof record.cwd === 'string' ? record.cwd : '.';
+  if (operation === 'shell') return { operation, executable: 'sh', args: ['-c', typeof record.command === 'string' ? record.command : ''], cwd };
+  return { operation, executable: typeof record.executable === 'string' ? record.executable : '', args: strings(record.args), cwd };
+}

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { OutputCapture } from './output-capture';
+
+/** One fully resolved process to run: nothing here comes from the model unchecked. */
+export interface ProcessRunRequest {
+  /** Real absolute path of the executable. */
+  readonly file: string;
+  /** What the child sees as `argv[0]` (the allow-list name). */
+  readonly argv0: string;
+  readonly args: readonly string[];
+  /** Real absolute working directory. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly stdin?: Buffer;
+  readonly timeoutMs: number;
+  readonly maxStdoutBytes: number;
+  readonly maxStderrBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+/** How a run ended. */
+export interface ProcessRunResult {
+  readonly pid?: number;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly stdoutBytes: number;
+  readonly stderrBytes: number;
+  readonly durationMs: number;
+  /** Killed at the time limit. */
+  readonly timedOut: boolean;
+  /** Killed because the signal aborted. */
+  readonly cancelled: boolean;
+  /** Set when the process could not be started (e.g. the executable vanished). */
+  readonly spawnError?: string;
+}
+
+/**
+ * Runs one process without a shell, in its own process group (`detached`), and resolves when its
+ * pipes close. At the time limit or on abort, and as soon as the leader exits, the whole group is
+ * killed with `SIGKILL`, so no child or grandchild outlives the run. Output beyond the caps is read
+ * and discarded. Never rejects.
+ */
+export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const stdout = new OutputCapture(request.maxStdoutBytes);
+    const stderr = new OutputCapture(request.maxStderrBytes);
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+    const child = spawn(request.file, [...request.args], {
+      argv0: request.argv0,
+      cwd: request.cwd,
+      env: { ...request.env },
+      detached: true,
+      shell: false,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const killGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, request.timeoutMs);
+    const onAbort = (): void => {
+      cancelled = true;
+      killGroup();
+    };
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    if (request.signal?.aborted) onAbort();
+    const finish = (exitCode: number | null, signal: string | null, spawnError?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        ...(child.pid === undefined ? {} : { pid: child.pid }),
+        exitCode,
+        signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
+        stdoutBytes: stdout.totalBytes,
+        stderrBytes: stderr.totalBytes,
+        durationMs: Date.now() - started,
+        timedOut,
+        cancelled,
+        ...(spawnError === undefined ? {} : { spawnError }),
+      });
+    };
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) => finish(null, null, error.message));
+    child.on('exit', killGroup);
+    child.on('close', (code, signal) => finish(code, signal));
+    child.stdin.end(request.stdin);
+  });
+}
