@@ -6,6 +6,7 @@ import { ToolInvocation } from '../../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
 import { compileInputValidator } from '../../validation/schema-validator';
 import { checkToolArguments } from '../knowledge/check-tool-arguments';
+import { directInvocation } from '../knowledge/direct-invocation';
 import { EXECUTION_TOOL_NAMES as TOOLS, executionToolDescriptors } from './execution-tools';
 import { Job } from './job';
 import { JobManager, JobManagerOptions } from './job-manager';
@@ -67,6 +68,11 @@ export class ExecutionToolProvider implements ToolProvider {
     if (toolName === TOOLS.start) return { ...NO_CAPABILITIES, idempotencyKey: true };
     if (toolName === TOOLS.run) return { ...NO_CAPABILITIES, heartbeat: true };
     return NO_CAPABILITIES;
+  }
+
+  /** Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link directInvocation}). */
+  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
+    return this.invokeTool(directInvocation(this, toolName, args, signal));
   }
 
   /** Runs one job tool. Bad input, unknown kinds and unknown job ids become failures, never throws. */

@@ -5,4 +5,5 @@ export * from './knowledge-types';
 export * from './split-markdown';
 export * from './knowledge-index';
 export * from './knowledge-search-tool';
+export * from './direct-invocation';
 export * from './knowledge-tool-provider';

@@ -76,12 +76,17 @@ export class KnowledgeIndex {
     const skipped: { source: string; reason: string }[] = [];
     for (const file of files) {
       const source = `${options.sourcePrefix ?? ''}${file.relativePath}`;
-      const size = (await stat(file.absolutePath)).size;
-      if (size > maxFileBytes) {
-        skipped.push({ source, reason: `larger than ${maxFileBytes} bytes` });
+      let bytes: Buffer;
+      try {
+        if ((await stat(file.absolutePath)).size > maxFileBytes) {
+          skipped.push({ source, reason: `larger than ${maxFileBytes} bytes` });
+          continue;
+        }
+        bytes = await readFile(file.absolutePath);
+      } catch (error) {
+        skipped.push({ source, reason: `unreadable: ${describe(error)}` });
         continue;
       }
-      const bytes = await readFile(file.absolutePath);
       let text: string;
       try {
         text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -116,7 +121,7 @@ export class KnowledgeIndex {
     const match = toFtsMatchQuery(query);
     if (match === undefined) throw new KnowledgeIndexError('invalid_query', 'The query has no searchable words (letters or digits).');
     const { snippetTokens, highlightOpen: open, highlightClose: close, maxLimit } = this.options;
-    const bounded = Math.max(1, Math.min(maxLimit, Math.floor(limit)));
+    const bounded = Number.isFinite(limit) ? Math.max(1, Math.min(maxLimit, Math.floor(limit))) : 5;
     const rows = this.database
       .prepare(
         `SELECT d.source, d.title, p.heading, p.ordinal, p.rank, p.snippet, p.passage

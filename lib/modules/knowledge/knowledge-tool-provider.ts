@@ -1,10 +1,11 @@
 import { NO_CAPABILITIES } from '../../contract/defaults';
 import { ToolDescriptor } from '../../contract/tool-descriptor';
-import { JsonValue } from '../../outcome/json-value';
+import { JsonObject, JsonValue } from '../../outcome/json-value';
 import { toolData, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
 import { checkToolArguments } from './check-tool-arguments';
+import { directInvocation } from './direct-invocation';
 import { KnowledgeIndex } from './knowledge-index';
 import { KnowledgeIndexError } from './knowledge-index-error';
 import { KNOWLEDGE_SEARCH_TOOL, knowledgeSearchDescriptor } from './knowledge-search-tool';
@@ -48,6 +49,11 @@ export class KnowledgeToolProvider implements ToolProvider {
   /** None: the search needs only its arguments. */
   capabilities(_toolName: string): ToolProviderCapabilities {
     return NO_CAPABILITIES;
+  }
+
+  /** Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link directInvocation}). */
+  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): ToolOutcome {
+    return this.invokeTool(directInvocation(this, toolName, args, signal));
   }
 
   /** Runs a search; bad arguments and queries without searchable words become `invalid_arguments` failures. */

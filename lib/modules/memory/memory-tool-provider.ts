@@ -6,6 +6,7 @@ import { toolData, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
 import { checkToolArguments } from '../knowledge/check-tool-arguments';
+import { directInvocation } from '../knowledge/direct-invocation';
 import { MemoryModuleError } from './memory-module-error';
 import { forgetDescriptor, MEMORY_TOOL_NAMES, MemoryToolLimits, recallDescriptor, rememberDescriptor } from './memory-tools';
 import { NoteStore } from './note-store';
@@ -62,6 +63,11 @@ export class MemoryToolProvider implements ToolProvider {
   /** `memory_remember` consumes the idempotency key; the other tools consume nothing beyond their arguments. */
   capabilities(toolName: string): ToolProviderCapabilities {
     return toolName === MEMORY_TOOL_NAMES.remember ? { ...NO_CAPABILITIES, idempotencyKey: true } : NO_CAPABILITIES;
+  }
+
+  /** Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link directInvocation}). */
+  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
+    return this.invokeTool(directInvocation(this, toolName, args, signal));
   }
 
   /** Runs one memory tool; bad input becomes an `invalid_arguments` failure, a store error a `tool_error` failure. */

@@ -69,7 +69,7 @@ export class SqliteNoteStore implements NoteStore {
          WHERE ${FTS} MATCH ? AND n.namespace = ? ${tagFilter}
          ORDER BY rank LIMIT ?`,
       )
-      .all(match, input.namespace, ...tags, Math.max(1, Math.floor(input.limit))) as NoteRow[];
+      .all(match, input.namespace, ...tags, Number.isFinite(input.limit) ? Math.max(1, Math.floor(input.limit)) : 5) as NoteRow[];
     return rows.map((row) => ({ ...toNote(row), score: -(row.rank ?? 0) }));
   }
 

@@ -52,6 +52,15 @@ describe('ExecutionToolProvider', () => {
     expect(compileOutputValidator(invocation.descriptor.outputSchema!)(outcome.data)).toEqual([]);
   });
 
+  it('runs job_run in the legacy invoke form: progress is kept on the job, the signal still cancels', async () => {
+    provider = new ExecutionToolProvider({ jobs: { tick: (_input, { reportProgress }) => reportProgress({ fraction: 1 }) } });
+    const outcome = await provider.invoke('job_run', { kind: 'tick', input: null });
+    expect(outcome.data).toMatchObject({ status: 'succeeded', heartbeats: 1, progress: { fraction: 1 }, result: null });
+    const controller = new AbortController();
+    controller.abort();
+    expect((await provider.invoke('job_run', { kind: 'tick', input: null }, controller.signal)).error?.code).toBe('cancelled');
+  });
+
   it('declares capabilities per tool: the idempotency key for job_start, heartbeat for job_run, nothing else', () => {
     provider = new ExecutionToolProvider({ jobs: { noop: () => null } });
     const none = { invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false };

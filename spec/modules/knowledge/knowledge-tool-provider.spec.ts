@@ -35,6 +35,11 @@ describe('KnowledgeToolProvider', () => {
     expect(compileOutputValidator(provider.listTools()[0].outputSchema!)(outcome.data)).toEqual([]);
   });
 
+  it('accepts the legacy invoke form', () => {
+    const provider = providerWithDocs();
+    expect(provider.invoke('knowledge_search', { query: 'nightly' }).data).toMatchObject({ hits: [{ heading: 'Backups > Schedule' }] });
+  });
+
   it('applies the default limit and refuses a limit above the maximum', () => {
     const provider = providerWithDocs();
     const many = provider.invokeTool(invocationFor(provider, 'knowledge_search', { query: 'backups restore snapshots nightly' }));

@@ -81,6 +81,15 @@ describe('MemoryToolProvider', () => {
     expect((await call(provider, 'memory_recall', { query: 'deploys' })).data).toMatchObject({ notes: [{}, {}] });
   });
 
+  it('accepts the legacy invoke form, where a keyless note gets a fresh random key each time', async () => {
+    const provider = new MemoryToolProvider();
+    const first = await provider.invoke('memory_remember', { text: 'Standup at nine.' });
+    const second = await provider.invoke('memory_remember', { text: 'Standup at nine.' });
+    expect(first.data).toMatchObject({ status: 'created' });
+    expect((second.data as { key: string }).key).not.toBe((first.data as { key: string }).key);
+    expect((await provider.invoke('memory_recall', { query: 'standup' })).data).toMatchObject({ notes: [{}, {}] });
+  });
+
   it.each<[string, JsonObject]>([
     ['memory_remember', {}],
     ['memory_remember', { text: '' }],
