@@ -3,7 +3,7 @@ import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
 import { requiredCapabilities } from '../contract/compile-descriptor';
 import { computeRetryDelayMs } from '../contract/retry-delay';
 import { LlmTool } from '../contract/llm-tool';
-import { ToolDescriptor } from '../contract/tool-descriptor';
+import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
@@ -419,8 +419,14 @@ export class LlmAgentRunner {
   }
 
   /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
-  protected projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined) {
-    return effectiveToolOutputProjection(run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION, descriptor?.modelOutputProjection);
+  protected projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
+    const runPolicy = run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+    let perDescriptor = effectivePolicies.get(runPolicy);
+    if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
+    const key = descriptor ?? runPolicy;
+    let policy = perDescriptor.get(key);
+    if (policy === undefined) perDescriptor.set(key, (policy = effectiveToolOutputProjection(runPolicy, descriptor?.modelOutputProjection)));
+    return policy;
   }
 
   /** Before any model or tool call: every tool's effective projection policy must hold under the estimator. */
@@ -471,6 +477,9 @@ const NO_PROVIDER_CAPABILITIES: ToolProviderCapabilities = Object.freeze({
   heartbeat: false,
   compensation: false,
 });
+
+/** Effective projection policies, per run policy object and descriptor (both immutable). */
+const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjectionPolicy>>();
 
 /** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
 const checkedProjectionPolicies = new WeakMap<object, Set<string>>();

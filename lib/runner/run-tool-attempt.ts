@@ -74,19 +74,27 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
       options.onHeartbeat?.(progress);
     };
     if (runSignal?.aborted) return onRunAbort();
+    let pending: unknown;
+    try {
+      pending = options.start(controller.signal, reportHeartbeat, deadlineAt);
+    } catch (error) {
+      return finish(thrownToToolOutcome(error));
+    }
+    // A synchronous result needs no timer and no listener.
+    if (!isThenable(pending)) return finish(toToolOutcome(pending));
     runSignal?.addEventListener('abort', onRunAbort, { once: true });
     arm();
     const settle = (outcome: ToolOutcome): void => {
       if (settled) options.onLateResult?.(outcome);
       else finish(outcome);
     };
-    try {
-      Promise.resolve(options.start(controller.signal, reportHeartbeat, deadlineAt)).then(
-        (value) => settle(toToolOutcome(value)),
-        (error: unknown) => settle(thrownToToolOutcome(error)),
-      );
-    } catch (error) {
-      settle(thrownToToolOutcome(error));
-    }
+    pending.then(
+      (value) => settle(toToolOutcome(value)),
+      (error: unknown) => settle(thrownToToolOutcome(error)),
+    );
   });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
