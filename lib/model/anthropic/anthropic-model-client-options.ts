@@ -104,6 +104,9 @@ export function resolveAnthropicModelClientOptions(
   });
 }
 
+/** Body parameters the client sets itself; `extraParams` may not carry them. */
+const MANAGED_PARAMS = ['model', 'max_tokens', 'messages', 'tools', 'system', 'stream', 'temperature', 'stop_sequences'];
+
 function findOptionProblems(options: AnthropicModelClientOptions): string[] {
   const problems: string[] = [];
   const { client, apiKey, model, maxTokens, temperature, stopSequences } = options;
@@ -127,6 +130,10 @@ function findOptionProblems(options: AnthropicModelClientOptions): string[] {
   }
   if (stopSequences !== undefined && !stopSequences.every((sequence) => typeof sequence === 'string' && sequence.length > 0)) {
     problems.push('`stopSequences` must be non-empty strings');
+  }
+  const managed = Object.keys(options.extraParams ?? {}).filter((key) => MANAGED_PARAMS.includes(key));
+  if (managed.length > 0) {
+    problems.push(`\`extraParams\` may not set ${managed.join(', ')} (use the client's own options)`);
   }
   return problems;
 }

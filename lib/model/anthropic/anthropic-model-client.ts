@@ -7,8 +7,8 @@ import {
   ResolvedAnthropicModelClientOptions,
   resolveAnthropicModelClientOptions,
 } from './anthropic-model-client-options';
-import { AssistantTurnReplay } from './assistant-turn-replay';
-import { toModelApiError } from './map-api-error';
+import { AnthropicTurnReplay } from './anthropic-turn-replay';
+import { toAnthropicModelApiError } from './map-api-error';
 import { toAnthropicMessages } from './map-messages';
 import { fromAnthropicMessage } from './map-response';
 import { toAnthropicTools } from './map-tools';
@@ -30,14 +30,14 @@ import { toAnthropicTools } from './map-tools';
  * A response with stop reason `pause_turn` is an unfinished turn: send it back as the last assistant
  * message and step again (see {@link stepThroughPausedTurns}). The client remembers turns whose content
  * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged
- * (see {@link AssistantTurnReplay}).
+ * (see {@link AnthropicTurnReplay}).
  */
 export class AnthropicModelClient implements ModelStepper {
   /** The model every request names (`model` option). */
   readonly modelName: string;
   /** The checked options, every default filled. */
   protected readonly options: ResolvedAnthropicModelClientOptions;
-  private readonly replay = new AssistantTurnReplay();
+  private readonly replay = new AnthropicTurnReplay();
 
   /**
    * @throws {@link ModelClientOptionsError} when an option cannot work.
@@ -67,7 +67,7 @@ export class AnthropicModelClient implements ModelStepper {
     try {
       body = await this.options.client.messages.create(params, { signal: request.signal });
     } catch (error) {
-      throw toModelApiError(error, request.signal) ?? error;
+      throw toAnthropicModelApiError(error, request.signal) ?? error;
     }
     const { response, content } = fromAnthropicMessage(body);
     this.replay.remember(response.toolCalls, response.text, content);

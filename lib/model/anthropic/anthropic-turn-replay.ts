@@ -10,7 +10,7 @@ interface ReplayEntry {
 }
 
 /** How many assistant turns a client remembers by tool-use id before forgetting the oldest. */
-export const DEFAULT_ASSISTANT_TURN_REPLAY_CAPACITY = 256;
+export const DEFAULT_ANTHROPIC_TURN_REPLAY_CAPACITY = 256;
 
 /**
  * Remembers the exact content blocks of assistant turns whose wuwe form loses something, so the turn
@@ -24,13 +24,13 @@ export const DEFAULT_ASSISTANT_TURN_REPLAY_CAPACITY = 256;
  * Otherwise it is rebuilt from text and tool calls.
  *
  * Memory is per client and process-local: the identity map is weak, the id map holds the most recent
- * {@link DEFAULT_ASSISTANT_TURN_REPLAY_CAPACITY} turns.
+ * {@link DEFAULT_ANTHROPIC_TURN_REPLAY_CAPACITY} turns.
  */
-export class AssistantTurnReplay {
+export class AnthropicTurnReplay {
   private readonly byToolCalls = new WeakMap<readonly ModelToolCall[], ReplayEntry>();
   private readonly byToolUseIds = new Map<string, ReplayEntry>();
 
-  constructor(private readonly capacity: number = DEFAULT_ASSISTANT_TURN_REPLAY_CAPACITY) {}
+  constructor(private readonly capacity: number = DEFAULT_ANTHROPIC_TURN_REPLAY_CAPACITY) {}
 
   /**
    * Records a response's content, keyed by the tool-call array handed to the caller.

@@ -1,6 +1,6 @@
 export * from './anthropic-model-client';
 export * from './anthropic-model-client-options';
-export * from './assistant-turn-replay';
+export * from './anthropic-turn-replay';
 export * from './map-api-error';
 export * from './map-messages';
 export * from './map-response';

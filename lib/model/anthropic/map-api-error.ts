@@ -39,7 +39,7 @@ interface SdkErrorLike {
  * another copy of the SDK maps the same way. When `signal` is aborted, the failure is `aborted`
  * whatever the SDK reported.
  */
-export function toModelApiError(error: unknown, signal?: AbortSignal): ModelApiError | undefined {
+export function toAnthropicModelApiError(error: unknown, signal?: AbortSignal): ModelApiError | undefined {
   if (error instanceof ModelApiError) return error;
   if (!isErrorLike(error)) return undefined;
   const sdkError = error as Error & SdkErrorLike;

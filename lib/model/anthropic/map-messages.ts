@@ -6,7 +6,7 @@ import { ModelApiError } from './model-api-error';
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
-/** Looks up the exact content of an assistant turn to send back (see {@link AssistantTurnReplay}). */
+/** Looks up the exact content of an assistant turn to send back (see {@link AnthropicTurnReplay}). */
 export type AssistantContentLookup = (message: AssistantMessage) => readonly ContentBlockParam[] | undefined;
 
 /**

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { JsonObject } from '../../outcome/json-value';
 import { ModelResponse, ModelToolCall, ModelUsage } from '../model-types';
-import { toModelStopReason } from './map-stop-reason';
+import { fromAnthropicStopReason } from './map-stop-reason';
 import { ModelApiError } from './model-api-error';
 
 /** A mapped response, with the raw content blocks kept for replay. */
@@ -14,7 +14,7 @@ export interface MappedAnthropicResponse {
  * Checks a Messages API response body and maps it to a {@link ModelResponse}:
  * `text` blocks are concatenated into `text`; each `tool_use` block becomes a {@link ModelToolCall}
  * (its `input` object is the call's `arguments`), in order; other blocks (thinking, server tools)
- * are not part of the neutral response. `stop_reason` is mapped by {@link toModelStopReason}.
+ * are not part of the neutral response. `stop_reason` is mapped by {@link fromAnthropicStopReason}.
  * `usage.inputTokens` counts every input token, cached or not (`input_tokens` +
  * `cache_creation_input_tokens` + `cache_read_input_tokens`); a body without `usage` counts zero.
  *
@@ -52,7 +52,7 @@ export function fromAnthropicMessage(body: unknown): MappedAnthropicResponse {
     response: {
       text: textParts.join(''),
       toolCalls,
-      stopReason: toModelStopReason(body.stop_reason),
+      stopReason: fromAnthropicStopReason(body.stop_reason),
       usage: mapUsage(body.usage, malformed),
       ...(typeof body.model === 'string' ? { model: body.model } : {}),
     },

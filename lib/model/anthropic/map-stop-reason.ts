@@ -7,7 +7,7 @@ import { ModelStopReason } from '../model-types';
  * `model_context_window_exceeded` is output cut off by a limit, so it becomes `max_tokens`;
  * anything else (including a missing reason) becomes `other`.
  */
-export function toModelStopReason(stopReason: string | null | undefined): ModelStopReason {
+export function fromAnthropicStopReason(stopReason: string | null | undefined): ModelStopReason {
   switch (stopReason) {
     case 'end_turn':
     case 'tool_use':

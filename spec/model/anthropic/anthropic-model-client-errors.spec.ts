@@ -206,6 +206,19 @@ describe('AnthropicModelClient errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('reports the SDK client timing out as connection, retryable', async () => {
+    server.enqueue({ kind: 'hang' });
+    const client = new AnthropicModelClient({
+      client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0, timeout: 300 }),
+    });
+
+    const error = await failure(client.step(request()));
+
+    expect(error.code).toBe('connection');
+    expect(error.detail).toBe('the request timed out');
+    expect(error.retryable).toBe(true);
+  });
+
   it('reports an already aborted signal as aborted without sending anything', async () => {
     const controller = new AbortController();
     controller.abort();

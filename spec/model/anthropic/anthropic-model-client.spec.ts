@@ -114,6 +114,14 @@ describe('AnthropicModelClient', () => {
         expect(optionsError.message).toMatch(/either `client` or `apiKey`/);
         expect(optionsError.message).toMatch(/`maxTokens` must be a positive integer, got 1.5/);
       }
+      expect.assertions(6);
+    });
+
+    it('refuses extra parameters that the client manages itself', () => {
+      const extraParams = { stream: true, model: 'other' } as Record<string, unknown>;
+      expect(() => new AnthropicModelClient({ client: sdk, extraParams })).toThrow(
+        /`extraParams` may not set stream, model/,
+      );
     });
   });
 
