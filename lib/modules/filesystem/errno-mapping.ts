@@ -11,7 +11,6 @@ const ERRNO_CODES: Readonly<Record<string, FilesystemErrorCode>> = {
   EACCES: 'os_permission_denied',
   EPERM: 'os_permission_denied',
   ENXIO: 'not_a_regular_file',
-  EINVAL: 'not_a_directory',
 };
 
 /** The errno code of a Node.js system error, if it is one. */

@@ -1,7 +1,7 @@
 import { JsonSchema } from '../../contract/json-schema';
 import { ResolvedProcessPolicy } from './process-policy';
 
-const common = (policy: ResolvedProcessPolicy): Record<string, JsonSchema> => {
+const sharedProperties = (policy: ResolvedProcessPolicy): Record<string, JsonSchema> => {
   const properties: Record<string, JsonSchema> = {
     cwd: { type: 'string', maxLength: 4096, description: "Working directory relative to the root; '.' unless given." },
     stdin: { type: 'string', description: 'Text written to standard input; empty unless given.' },
@@ -31,7 +31,7 @@ export function runToolSpec(policy: ResolvedProcessPolicy): { description: strin
       properties: {
         executable: { type: 'string', enum: names, description: 'Name of an allowed program.' },
         args: { type: 'array', items: { type: 'string' }, description: 'Arguments, one string each; never interpreted by a shell.' },
-        ...common(policy),
+        ...sharedProperties(policy),
       },
       required: ['executable'],
       additionalProperties: false,
@@ -45,7 +45,7 @@ export function shellToolSpec(policy: ResolvedProcessPolicy): { description: str
     description: 'Run a command line with /bin/sh -c. Returns exit code, signal and capped stdout/stderr.',
     inputSchema: {
       type: 'object',
-      properties: { command: { type: 'string', minLength: 1, description: 'Shell command line.' }, ...common(policy) },
+      properties: { command: { type: 'string', minLength: 1, description: 'Shell command line.' }, ...sharedProperties(policy) },
       required: ['command'],
       additionalProperties: false,
     },
