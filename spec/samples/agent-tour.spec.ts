@@ -1,0 +1,24 @@
+import { main, scriptedTourModel } from '../../samples/agent-tour';
+import { settingsBackend } from '../../samples/tour-tools';
+
+describe('samples/agent-tour', () => {
+  it('shows every policy in one offline run', async () => {
+    settingsBackend.attempts = 0;
+    const { lines, result } = await main({ model: scriptedTourModel(), print: () => undefined });
+    expect(lines[0]).toContain('model: scripted (offline');
+    expect(result.stopReason).toBe('end_turn');
+    const byName = new Map(result.toolCalls.map((call) => [call.toolName, call]));
+    expect(byName.get('get_weather')!.outcome).toEqual({ ok: true, text: 'Tokyo is 22 degrees Celsius.' });
+    expect(byName.get('update_setting')!.attempts).toBe(2);
+    expect(byName.get('update_setting')!.outcome.resourceVersion).toBe(2);
+    expect(byName.get('build_report')!.outcome.error?.code).toBe('timeout');
+    expect(byName.get('read_log')!.projection?.truncated).toBe(true);
+    expect(Buffer.byteLength(byName.get('read_log')!.content)).toBeLessThanOrEqual(4096);
+    expect(byName.get('delete_database')!.outcome.error?.code).toBe('approval_denied');
+    expect(byName.get('reindex_search')!.outcome).toEqual({ ok: true, data: { shards: 4, status: 'rebuilt' } });
+    expect(lines.filter((line) => line.includes('heartbeat'))).toHaveLength(4);
+    expect(lines.some((line) => line.includes('retrying in'))).toBe(true);
+    expect(lines.some((line) => line.includes('[projection] read_log output cut'))).toBe(true);
+    expect(result.text).toContain('Failed: build_report, delete_database');
+  });
+});
