@@ -1,1 +1,3 @@
-export {};
+export * from './memory';
+export * from './knowledge';
+export * from './execution';
