@@ -21,7 +21,7 @@ export const PREVIEW_NOTICE = 'Output too large for the model: preview holds the
  */
 export function dataTruncationEnvelope(data: JsonValue, json: string, original: OriginalSize, maxPreviewBytes: number): TruncationEnvelope {
   if (Array.isArray(data) && data.length > 0) {
-    const items = serializeItemPrefix(data, maxPreviewBytes);
+    const items = serializeItemPrefix(data, maxPreviewBytes, original.bytes === json.length);
     if (items.json.length > 0) return itemsEnvelope(items, data.length, original);
   }
   return {
@@ -40,13 +40,18 @@ interface ItemPrefix {
   readonly cumulativeBytes: readonly number[];
 }
 
-function serializeItemPrefix(data: readonly JsonValue[], maxPreviewBytes: number): ItemPrefix {
+/**
+ * Serializes leading items until their joined size passes `maxPreviewBytes`: O(maxPreviewBytes
+ * plus the first item that does not fit). When the whole JSON text is ASCII (`asciiOnly`), an
+ * item's UTF-16 length is its byte length and no byte count is taken.
+ */
+function serializeItemPrefix(data: readonly JsonValue[], maxPreviewBytes: number, asciiOnly: boolean): ItemPrefix {
   const json: string[] = [];
   const cumulativeBytes = [0];
   let total = 0;
   for (let index = 0; index < data.length; index++) {
     const item = (JSON.stringify(data[index]) as string | undefined) ?? 'null';
-    total += Buffer.byteLength(item, 'utf8') + (index > 0 ? 1 : 0);
+    total += (asciiOnly ? item.length : Buffer.byteLength(item, 'utf8')) + (index > 0 ? 1 : 0);
     if (total > maxPreviewBytes) break;
     json.push(item);
     cumulativeBytes.push(total);

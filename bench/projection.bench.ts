@@ -1,0 +1,101 @@
+/**
+ * Projection of large tool outputs for the model, as ratios to in-process baselines measured in
+ * the same run:
+ *
+ * - plain text: throughput of `tryProjectToolOutputForModel` (default policy, fallback estimator,
+ *   original measured and estimated included) against `Buffer.byteLength` of the same string;
+ *   target at least 1/3 of its throughput;
+ * - structured data: cost of projecting `toolData(value)` (rendering included) against
+ *   `JSON.stringify(value)`; target at most 1.5x. Also shown against `JSON.stringify` followed by
+ *   `Buffer.byteLength`: measuring exact bytes makes V8 flatten the rope string `JSON.stringify`
+ *   returns, a cost any consumer of the text pays too.
+ */
+import { DEFAULT_TOOL_OUTPUT_PROJECTION, JsonValue, ToolOutcome, toolData, toolText, tryProjectToolOutputForModel } from '../lib';
+
+const MIB = 1 << 20;
+
+function asciiText(bytes: number): string {
+  return 'The quick brown fox jumps over the lazy dog; 0123456789.\n'.repeat(Math.ceil(bytes / 57)).slice(0, bytes);
+}
+
+function multiByteText(bytes: number): string {
+  const unit = '漢字とかな、한국어, текст, ünïcödé 😀 and some ASCII words. ';
+  return unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit)));
+}
+
+function jsonArray(bytes: number, tag: string): JsonValue {
+  const count = Math.ceil(bytes / 80);
+  return Array.from({ length: count }, (_, id) => ({ id, name: `item ${id}`, tags: ['alpha', tag], score: id / 7 }));
+}
+
+function project(outcome: ToolOutcome): string {
+  const result = tryProjectToolOutputForModel(outcome, { policy: DEFAULT_TOOL_OUTPUT_PROJECTION });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.content;
+}
+
+/**
+ * Median nanoseconds per call of each function, timed in alternation so all see the same load on a
+ * shared machine (after one warm-up call each).
+ */
+function timeTogether(functions: ReadonlyArray<() => unknown>, samples: number): number[] {
+  for (const fn of functions) fn();
+  const nanoseconds = functions.map((): number[] => []);
+  for (let sample = 0; sample < samples; sample++)
+    functions.forEach((fn, index) => {
+      const start = process.hrtime.bigint();
+      fn();
+      nanoseconds[index].push(Number(process.hrtime.bigint() - start));
+    });
+  return nanoseconds.map(median);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function megabytesPerSecond(bytes: number, nsPerOp: number): string {
+  return ((bytes / MIB) / (nsPerOp / 1e9)).toFixed(0);
+}
+
+/** Prints the projection figures. */
+export default async function projectionBench(): Promise<void> {
+  const rows: Record<string, string>[] = [];
+  for (const size of [MIB, 10 * MIB]) {
+    const samples = size === MIB ? 60 : 15;
+    const label = size === MIB ? '1 MiB' : '10 MiB';
+    for (const [kind, text] of [['ASCII text', asciiText(size)], ['multi-byte text', multiByteText(size)]] as const) {
+      const bytes = Buffer.byteLength(text);
+      const outcome = toolText(text);
+      const [baselineNs, projectionNs] = timeTogether([() => Buffer.byteLength(text, 'utf8'), () => project(outcome)], samples);
+      rows.push({
+        case: `${label} ${kind}`,
+        'projection MB/s': megabytesPerSecond(bytes, projectionNs),
+        'baseline MB/s': megabytesPerSecond(bytes, baselineNs),
+        baseline: 'Buffer.byteLength',
+        'throughput ratio': (baselineNs / projectionNs).toFixed(2),
+        target: '>= 0.33',
+      });
+    }
+    for (const [kind, tag] of [['JSON array', 'beta'], ['JSON array, multi-byte', 'β']] as const) {
+      const value = jsonArray(size, tag);
+      const bytes = Buffer.byteLength(JSON.stringify(value));
+      const outcome = toolData(value);
+      const [baselineNs, measuredNs, projectionNs] = timeTogether(
+        [() => JSON.stringify(value), () => Buffer.byteLength(JSON.stringify(value), 'utf8'), () => project(outcome)],
+        Math.max(5, samples / 4),
+      );
+      rows.push({
+        case: `${label} ${kind} (${(bytes / MIB).toFixed(1)} MiB)`,
+        'projection MB/s': megabytesPerSecond(bytes, projectionNs),
+        'baseline MB/s': megabytesPerSecond(bytes, baselineNs),
+        baseline: 'JSON.stringify',
+        'cost ratio': (projectionNs / baselineNs).toFixed(2) + 'x',
+        target: '<= 1.5x',
+        'vs stringify + byteLength': (projectionNs / measuredNs).toFixed(2) + 'x',
+      });
+    }
+  }
+  console.table(rows);
+}
