@@ -1,6 +1,7 @@
 import { ChatMessage } from '../model/model-types';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
+import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 
 /** Schema version of {@link AgentRunRecord} and of the SQL layouts this build writes. */
 export const AGENT_RUN_RECORD_SCHEMA_VERSION = 1;
@@ -46,27 +47,13 @@ export interface ToolCallRecord extends ToolCallIdentity {
   readonly admittedAt?: string;
 }
 
-/**
- * What a projection of one outcome for the model measured (the projection module's report).
- * `trigger` names the ceiling that forced truncation, `null` when nothing was truncated.
- */
-export interface ToolOutputProjectionReport {
-  readonly truncated: boolean;
-  readonly originalBytes: number;
-  readonly originalTokens: number;
-  readonly projectedBytes: number;
-  readonly projectedTokens: number;
-  readonly maxBytes: number;
-  readonly maxTokens: number;
-  readonly trigger: string | null;
-}
-
 /** A projection to record: the call, the SHA-256 of the projected Tool message content and the report. */
 export interface ToolOutputProjectionInput {
   readonly callId: string;
   readonly toolName: string;
   /** Lowercase hex SHA-256 of the projected content's UTF-8 bytes (the content itself is not stored). */
   readonly projectedSha256: string;
+  /** The projection module's report, stored as given. */
   readonly report: ToolOutputProjectionReport;
 }
 

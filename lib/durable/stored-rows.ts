@@ -9,8 +9,8 @@ import {
   ApprovalState,
   ToolCallRecord,
   ToolOutputProjectionRecord,
-  ToolOutputProjectionReport,
 } from './agent-run-record';
+import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { RunStoreError } from './run-store-error';
 
 /** The row shapes every store keeps (columns of the SQL tables; the memory store keeps the same objects). */

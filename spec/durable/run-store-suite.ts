@@ -1,5 +1,6 @@
 import { canonicalArgumentsSha256, CanonicalJsonError, RunStore, RunStoreError, sha256Hex, ToolCallIdentity, ToolOutputProjectionInput } from '../../lib/durable';
 import { toolData, toolFailure, toolText } from '../../lib/outcome';
+import { ToolOutputProjectionReport } from '../../lib/projection';
 
 /** A clock tests move by hand. */
 export interface TestClock {
@@ -21,7 +22,7 @@ export function identity(callId: string, args: Record<string, unknown>, extra: P
   return { callId, toolName: 'send_email', attempts: 1, arguments: args as never, argumentsSha256: canonicalArgumentsSha256(args), ...extra };
 }
 
-const report = { truncated: true, originalBytes: 90_000, originalTokens: 20_000, projectedBytes: 65_000, projectedTokens: 9_000, maxBytes: 65_536, maxTokens: 10_000, trigger: 'bytes' };
+const report: ToolOutputProjectionReport = { truncated: true, originalBytes: 90_000, originalTokens: 20_000, projectedBytes: 65_000, projectedTokens: 9_000, maxBytes: 65_536, maxTokens: 10_000, trigger: 'bytes' };
 
 function projection(callId: string, content = 'projected'): ToolOutputProjectionInput {
   return { callId, toolName: 'send_email', projectedSha256: sha256Hex(content), report };
