@@ -51,6 +51,10 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
       await fs.mkdir(next).catch((error: unknown) => {
         throw toFilesystemError(error, display, 'create the directory');
       });
+      if (!isInsideRoot(policy.root, await fs.realpath(next).catch(() => ''))) {
+        await fs.rmdir(next).catch(() => undefined);
+        throw escape(display);
+      }
       created = true;
       current = next;
       continue;

@@ -1,10 +1,10 @@
 import { Dirent, Stats } from 'node:fs';
 
 /** Kind of a directory entry as the tools report it. */
-export type EntryType = 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'device' | 'other';
+export type FilesystemEntryType = 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'device' | 'other';
 
-/** The {@link EntryType} of `lstat` stats or a directory entry (links are not followed). */
-export function entryTypeOf(entry: Stats | Dirent): EntryType {
+/** The {@link FilesystemEntryType} of `lstat` stats or a directory entry (links are not followed). */
+export function entryTypeOf(entry: Stats | Dirent): FilesystemEntryType {
   if (entry.isSymbolicLink()) return 'symlink';
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'directory';

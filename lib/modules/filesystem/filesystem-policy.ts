@@ -93,7 +93,7 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
   if (options.audit !== undefined && typeof options.audit !== 'function') problems.push('audit must be a function');
   if (problems.length > 0) throw new FilesystemError('invalid_policy', `Invalid filesystem policy: ${problems.join('; ')}.`);
   return Object.freeze({
-    root: resolveRoot(options.root),
+    root: resolveFilesystemRoot(options.root),
     readOnly: options.readOnly ?? false,
     operations: Object.freeze(FILESYSTEM_OPERATIONS.filter((operation) => operations.includes(operation))),
     ...limits,
@@ -103,7 +103,7 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
 }
 
 /** `realpath` of a configured root; throws `invalid_root` unless it is an existing directory. */
-export function resolveRoot(root: unknown): string {
+export function resolveFilesystemRoot(root: unknown): string {
   if (typeof root !== 'string' || root.length === 0 || root.includes('\0'))
     throw new FilesystemError('invalid_root', 'The root must be a non-empty path string without NUL bytes.');
   let real: string;

@@ -5,4 +5,4 @@ export * from './filesystem-policy';
 export * from './filesystem-tool-specs';
 export * from './filesystem-toolkit';
 export { splitRelativePath, isInsideRoot, MAX_PATH_BYTES, MAX_PATH_COMPONENT_BYTES } from './path-rules';
-export type { EntryType } from './entry-type';
+export type { FilesystemEntryType } from './entry-type';

@@ -1,4 +1,4 @@
-import { resolveRoot } from '../filesystem/filesystem-policy';
+import { resolveFilesystemRoot } from '../filesystem/filesystem-policy';
 import { FilesystemError } from '../filesystem/filesystem-error';
 import { partitionEnvironmentNames, isDeniedEnvironmentName } from './environment-rules';
 import { ProcessAuditSink } from './process-audit';
@@ -126,7 +126,7 @@ function executableEntries(executables: ProcessPolicyOptions['executables'], pro
 
 function confinedRoot(root: string): string {
   try {
-    return resolveRoot(root);
+    return resolveFilesystemRoot(root);
   } catch (error) {
     throw new ProcessError('invalid_root', error instanceof FilesystemError ? error.message : String(error), undefined, { cause: error });
   }
