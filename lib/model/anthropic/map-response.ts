@@ -13,7 +13,7 @@ export interface MappedAnthropicResponse {
 /**
  * Checks a Messages API response body and maps it to a {@link ModelResponse}:
  * `text` blocks are concatenated into `text`; each `tool_use` block becomes a {@link ModelToolCall}
- * (its `input` object is the call's `arguments`), in order; other blocks (thinking, server tools)
+ * (a copy of its `input` object is the call's `arguments`), in order; other blocks (thinking, server tools)
  * are not part of the neutral response. `stop_reason` is mapped by {@link fromAnthropicStopReason}.
  * `usage.inputTokens` counts every input token, cached or not (`input_tokens` +
  * `cache_creation_input_tokens` + `cache_read_input_tokens`); a body without `usage` counts zero.
@@ -44,7 +44,8 @@ export function fromAnthropicMessage(body: unknown): MappedAnthropicResponse {
         throw malformed(`tool_use block ${index} has no \`name\``);
       }
       if (!isRecord(block.input)) throw malformed(`tool_use block ${index} has an \`input\` that is not an object`);
-      toolCalls.push({ id: block.id, name: block.name, arguments: block.input as JsonObject });
+      // A fresh copy: plain JSON of this realm, whatever realm parsed the body, and never shared with the SDK.
+      toolCalls.push({ id: block.id, name: block.name, arguments: JSON.parse(JSON.stringify(block.input)) as JsonObject });
     }
   });
 

@@ -256,6 +256,23 @@ describe('AnthropicModelClient', () => {
       });
     });
 
+    it('gives tool-call arguments as plain objects of the caller\'s realm, whatever realm parsed the body', async () => {
+      const client = new AnthropicModelClient({ client: sdk });
+      server.enqueue(
+        messageReply({
+          content: [{ type: 'tool_use', id: 'toolu_a', name: 'get_weather', input: { city: 'Tokyo', days: [1, 2] } }],
+          stop_reason: 'tool_use',
+        }),
+      );
+
+      const response = await client.step(request([{ role: 'user', content: 'Weather?' }], [weatherTool]));
+
+      const args = response.toolCalls[0].arguments as { days: unknown };
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+      expect(Array.isArray(args.days)).toBe(true);
+      expect(args.days).toBeInstanceOf(Array);
+    });
+
     it.each([
       ['end_turn', 'end_turn'],
       ['tool_use', 'tool_use'],
