@@ -1,3 +1,5 @@
+export * from './filesystem';
+export * from './process';
 export * from './memory';
 export * from './knowledge';
 export * from './execution';
