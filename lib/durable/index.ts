@@ -7,3 +7,4 @@ export { parseAgentRunRecord } from './parse-agent-run-record';
 export * from './memory-run-store';
 export * from './sqlite-run-store';
 export * from './postgres-run-store';
+export * from './with-run-lease';

@@ -1,0 +1,42 @@
+import { MemoryRunStore, RunStoreError, withRunLease } from '../../lib/durable';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('withRunLease', () => {
+  it('holds and renews the lease while the work runs, then releases it', async () => {
+    const store = new MemoryRunStore();
+    await store.createRun({ runId: 'r' });
+    const result = await withRunLease(store, 'r', { workerId: 'w1', ttlMs: 60, renewEveryMs: 15 }, async (signal) => {
+      await sleep(150);
+      expect(await store.acquireLease('r', 'w2', 60)).toBe(false);
+      expect(signal.aborted).toBe(false);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect((await store.loadRun('r'))!.lease).toBeUndefined();
+  });
+
+  it('runs nothing when another worker holds the lease', async () => {
+    const store = new MemoryRunStore();
+    await store.createRun({ runId: 'r' });
+    await store.acquireLease('r', 'w2', 10_000);
+    const work = jest.fn(async () => 'ran');
+    await expect(withRunLease(store, 'r', { workerId: 'w1', ttlMs: 1000 }, work)).rejects.toEqual(expect.objectContaining({ code: 'lease_held' }));
+    expect(work).not.toHaveBeenCalled();
+  });
+
+  it('aborts the work when the lease is taken over', async () => {
+    let now = 0;
+    const store = new MemoryRunStore({ clock: () => now });
+    await store.createRun({ runId: 'r' });
+    const reason = await withRunLease(store, 'r', { workerId: 'w1', ttlMs: 100, renewEveryMs: 10 }, async (signal) => {
+      now += 1000;
+      expect(await store.acquireLease('r', 'w2', 100)).toBe(true);
+      await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      return signal.reason as unknown;
+    });
+    expect(reason).toBeInstanceOf(RunStoreError);
+    expect(reason).toMatchObject({ code: 'lease_held' });
+    expect((await store.loadRun('r'))!.lease?.workerId).toBe('w2');
+  });
+});
