@@ -15,14 +15,16 @@ export const PREVIEW_NOTICE = 'Output too large for the model: preview holds the
  * - anything else carries the start of its JSON text as a string:
  *   `{"truncated":true,"notice":"...","originalBytes":B,"originalTokens":T,"preview":"{\"rows\":[{\"id\":1,..."}`
  *
- * `json` is the rendered Tool message (the JSON of `data`); `maxPreviewBytes` bounds the item
- * prefix measured up front (items are serialized one by one only until it is exceeded).
+ * `json` is the rendered Tool message (the JSON of `data`); `maxBytes` is the byte ceiling: items
+ * are serialized one by one only until they fill what the ceiling leaves beside the envelope.
  * @internal
  */
-export function dataTruncationEnvelope(data: JsonValue, json: string, original: OriginalSize, maxPreviewBytes: number): TruncationEnvelope {
+export function dataTruncationEnvelope(data: JsonValue, json: string, original: OriginalSize, maxBytes: number): TruncationEnvelope {
   if (Array.isArray(data) && data.length > 0) {
-    const items = serializeItemPrefix(data, maxPreviewBytes, original.bytes === json.length);
-    if (items.json.length > 0) return itemsEnvelope(items, data.length, original);
+    const prefix = itemsEnvelopePrefix(data.length, original);
+    const room = maxBytes - Buffer.byteLength(`${prefix}${data.length},"items":[]}`, 'utf8');
+    const items = serializeItemPrefix(data, room, original.bytes === json.length);
+    if (items.json.length > 0) return itemsEnvelope(prefix, items, data.length);
   }
   return {
     slackBytes: 0,
@@ -59,10 +61,14 @@ function serializeItemPrefix(data: readonly JsonValue[], maxPreviewBytes: number
   return { json, cumulativeBytes };
 }
 
-function itemsEnvelope(items: ItemPrefix, totalItems: number, original: OriginalSize): TruncationEnvelope {
-  const prefix =
+function itemsEnvelopePrefix(totalItems: number, original: OriginalSize): string {
+  return (
     `{"truncated":true,"notice":${JSON.stringify(ITEMS_NOTICE)},"originalBytes":${original.bytes},` +
-    `"originalTokens":${original.tokens},"totalItems":${totalItems},"shownItems":`;
+    `"originalTokens":${original.tokens},"totalItems":${totalItems},"shownItems":`
+  );
+}
+
+function itemsEnvelope(prefix: string, items: ItemPrefix, totalItems: number): TruncationEnvelope {
   return {
     slackBytes: String(totalItems).length - 1,
     build(previewBytes: number): string {

@@ -1,5 +1,6 @@
 import {
   DEFAULT_TOOL_OUTPUT_PROJECTION,
+  FallbackTextTokenEstimator,
   fallbackTextTokenEstimator,
   JsonValue,
   projectToolOutputForModel,
@@ -252,6 +253,28 @@ describe('tryProjectToolOutputForModel: errors as data', () => {
   it('rounds a fractional estimate up', () => {
     const estimator: TextTokenEstimator = { estimateTokens: (text) => text.length / 3 };
     expect(project(toolText('abcd'), { policy: small, estimator }).report.originalTokens).toBe(2);
+  });
+});
+
+describe('tryProjectToolOutputForModel: estimators', () => {
+  const outcomes = [toolText('漢字 and text 😀 '.repeat(500)), toolData(Array.from({ length: 300 }, (_, id) => ({ id }))), toolText('short')];
+
+  it('gives the same result with the default estimator as with a wrapper around it', () => {
+    const wrapper: TextTokenEstimator = { estimateTokens: (text) => fallbackTextTokenEstimator.estimateTokens(text) };
+    for (const outcome of outcomes)
+      expect(tryProjectToolOutputForModel(outcome, { policy: small, estimator: wrapper })).toEqual(
+        tryProjectToolOutputForModel(outcome, { policy: small }),
+      );
+  });
+
+  it('honours a subclass of the fallback estimator that overrides estimateTokens', () => {
+    class Doubled extends FallbackTextTokenEstimator {
+      override estimateTokens(text: string): number {
+        return 2 * super.estimateTokens(text);
+      }
+    }
+    const result = project(toolText('abcd'.repeat(100)), { policy: small, estimator: new Doubled() });
+    expect(result.report.originalTokens).toBe(200);
   });
 });
 
