@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ModelStepper } from '../model-stepper';
+import { BaseModelClient } from '../base-model-client';
 import { ModelRequest, ModelResponse } from '../model-types';
 import {
   AnthropicMessagesClient,
@@ -32,7 +32,7 @@ import { toAnthropicTools } from './map-tools';
  * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged
  * (see {@link AnthropicTurnReplay}).
  */
-export class AnthropicModelClient implements ModelStepper {
+export class AnthropicModelClient extends BaseModelClient {
   /** The model every request names (`model` option). */
   readonly modelName: string;
   /** The checked options, every default filled. */
@@ -43,6 +43,7 @@ export class AnthropicModelClient implements ModelStepper {
    * @throws {@link ModelClientOptionsError} when an option cannot work.
    */
   constructor(options: AnthropicModelClientOptions = {}) {
+    super();
     this.options = resolveAnthropicModelClientOptions(
       options,
       (apiKey) => new Anthropic(apiKey === undefined ? {} : { apiKey }),
