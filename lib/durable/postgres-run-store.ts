@@ -35,7 +35,7 @@ const PROJECTION_COLUMNS = 'call_id, tool_name, projected_sha256, report_json, r
  * A {@link RunStore} on PostgreSQL (`pg`), for several workers on several machines. Each operation is one
  * transaction; per-run writes lock the rows they change, leases are taken with one atomic
  * `INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`. A connection lost mid-transaction rolls back on the
- * server and surfaces as `store_unavailable`.
+ * server and surfaces as `store_unavailable`. Tables are named `wuwe_*`; other tables in the schema are left alone.
  */
 export class PostgresRunStore implements RunStore {
   private readonly pool: Pool;

@@ -48,6 +48,8 @@ export class SqliteRunStore implements RunStore {
       db = new Database(this.path);
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(resolved.busyTimeoutMs ?? 5000))}`);
       db.pragma('journal_mode = WAL');
+      // Every commit reaches the disk: a started call or an admitted outcome survives power loss too.
+      db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       openSqliteSchema(db);
     } catch (error) {
