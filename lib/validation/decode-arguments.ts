@@ -1,6 +1,7 @@
 import { JsonObject } from '../outcome/json-value';
 import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './argument-limits';
-import { guardJsonValue } from './guard-json-value';
+import { GuardResult, guardJsonValue } from './guard-json-value';
+import { jsonTextPassesGuard } from './json-text-precheck';
 import { ValidationIssue } from './validation-issue';
 
 /** Why arguments were refused: not JSON at all, or JSON that breaks the rules. */
@@ -14,12 +15,15 @@ export type DecodedArguments =
 /**
  * Turns model argument text or an object into a fresh, guarded JSON object. Text that is not JSON
  * is refused (`invalid_json`), never repaired into `{}`. The size is checked before parsing and the
- * depth before anything else walks the value (see {@link guardJsonValue}). The result must be an object.
+ * depth before anything else walks the value (see {@link guardJsonValue}); text that certainly passes
+ * those checks is not walked at all (see {@link jsonTextPassesGuard}). The result must be an object.
  */
 export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): DecodedArguments {
   let parsed: unknown = input;
-  if (typeof input === 'string') {
-    if (input.length > limits.maxBytes || Buffer.byteLength(input, 'utf8') > limits.maxBytes)
+  const isText = typeof input === 'string';
+  if (isText) {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: count bytes only when the length alone cannot decide.
+    if (input.length > limits.maxBytes || (input.length * 3 > limits.maxBytes && Buffer.byteLength(input, 'utf8') > limits.maxBytes))
       return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments exceed ${limits.maxBytes} bytes`, keyword: 'maxBytes' }] };
     try {
       parsed = JSON.parse(input);
@@ -28,9 +32,21 @@ export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEF
       return { ok: false, code: 'invalid_json', issues: [{ pointer: '', message: `arguments are not valid JSON: ${reason}`, keyword: 'json' }] };
     }
   }
-  const guarded = guardJsonValue(parsed, limits);
+  if (isText && jsonTextPassesGuard(input, limits)) return objectOnly(parsed);
+  let guarded: GuardResult;
+  try {
+    // The fresh output of JSON.parse is checked in place; any other value is copied.
+    guarded = guardJsonValue(parsed, limits, { copy: !isText });
+  } catch (error) {
+    // A getter or a proxy trap threw while the value was read.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments could not be read: ${reason}`, keyword: 'json' }] };
+  }
   if (!guarded.ok) return { ok: false, code: 'invalid_arguments', issues: guarded.issues };
-  const value = guarded.value;
+  return objectOnly(guarded.value);
+}
+
+function objectOnly(value: unknown): DecodedArguments {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: 'arguments must be a JSON object', keyword: 'type' }] };
   return { ok: true, value: value as JsonObject };

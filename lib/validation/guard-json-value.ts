@@ -4,74 +4,124 @@ import { escapePointerToken, ValidationIssue } from './validation-issue';
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_ISSUES = 50;
 
-/** Result of {@link guardJsonValue}: a fresh plain copy of the value, or every issue found. */
+/** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or every issue found. */
 export type GuardResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
-interface Frame {
-  readonly source: unknown;
-  readonly pointer: string;
-  readonly depth: number;
-  readonly assign: (copy: unknown) => void;
+/** Options of {@link guardJsonValue}. */
+export interface GuardJsonValueOptions {
+  /**
+   * Return a fresh copy made of plain objects and arrays. Pass `false` only for a value nobody else
+   * holds, such as the fresh output of `JSON.parse`: the checks are the same, the input is returned.
+   * @default true
+   */
+  readonly copy?: boolean;
 }
 
 /**
- * Walks a value iteratively (no recursion, so deep input cannot overflow the stack) and returns a
- * fresh copy made of plain objects and arrays, or the issues: nesting deeper than `maxDepth`,
- * `__proto__`/`constructor`/`prototype` keys, strings with lone surrogates, non-finite numbers,
- * values that are not JSON (functions, BigInt, symbols, undefined, class instances), and more
- * string bytes than `maxBytes`.
+ * Walks a value iteratively (no recursion, so deep input cannot overflow the stack) and returns it,
+ * as a fresh copy made of plain objects and arrays by default, or the issues: nesting deeper than
+ * `maxDepth`, `__proto__`/`constructor`/`prototype` keys, strings with lone surrogates, non-finite
+ * numbers, values that are not JSON (functions, BigInt, symbols, undefined, class instances), and
+ * more string bytes than `maxBytes`. Stops at the first depth or size violation.
  */
-export function guardJsonValue(input: unknown, limits: ArgumentLimits): GuardResult {
-  const issues: ValidationIssue[] = [];
-  let root: unknown;
-  let stringBytes = 0;
-  const stack: Frame[] = [{ source: input, pointer: '', depth: 0, assign: (copy) => (root = copy) }];
-  while (stack.length > 0 && issues.length < MAX_ISSUES) {
-    const { source, pointer, depth, assign } = stack.pop()!;
-    if (typeof source === 'string') {
-      stringBytes += source.length;
-      if (stringBytes > limits.maxBytes) return fail(issues, pointer, `arguments exceed ${limits.maxBytes} bytes`, 'maxBytes');
-      if (!source.isWellFormed()) issues.push({ pointer, message: 'string contains a lone surrogate', keyword: 'wellFormed' });
-      assign(source);
-    } else if (typeof source === 'number') {
-      if (!Number.isFinite(source)) issues.push({ pointer, message: 'number must be finite', keyword: 'finite' });
-      assign(source);
-    } else if (typeof source === 'boolean' || source === null) {
-      assign(source);
-    } else if (Array.isArray(source)) {
-      if (depth >= limits.maxDepth) return fail(issues, pointer, `nesting deeper than ${limits.maxDepth} levels`, 'maxDepth');
-      const copy: unknown[] = new Array<unknown>(source.length);
-      assign(copy);
-      for (let index = source.length - 1; index >= 0; index--)
-        stack.push({ source: source[index], pointer: `${pointer}/${index}`, depth: depth + 1, assign: (item) => (copy[index] = item) });
-    } else if (isPlainObject(source)) {
-      if (depth >= limits.maxDepth) return fail(issues, pointer, `nesting deeper than ${limits.maxDepth} levels`, 'maxDepth');
-      const copy: Record<string, unknown> = {};
-      assign(copy);
-      const keys = Object.keys(source);
-      for (let index = keys.length - 1; index >= 0; index--) {
-        const key = keys[index];
-        const keyPointer = `${pointer}/${escapePointerToken(key)}`;
-        if (FORBIDDEN_KEYS.has(key)) {
-          issues.push({ pointer: keyPointer, message: `key '${key}' is not allowed`, keyword: 'forbiddenKey' });
-          continue;
-        }
-        if (!key.isWellFormed()) {
-          issues.push({ pointer: keyPointer, message: 'key contains a lone surrogate', keyword: 'wellFormed' });
-          continue;
-        }
-        stringBytes += key.length;
-        stack.push({ source: source[key], pointer: keyPointer, depth: depth + 1, assign: (item) => (copy[key] = item) });
-      }
-    } else {
-      issues.push({ pointer, message: `${describe(source)} is not a JSON value`, keyword: 'json' });
-    }
-  }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: root };
+export function guardJsonValue(input: unknown, limits: ArgumentLimits, options: GuardJsonValueOptions = {}): GuardResult {
+  const walk = new GuardWalk(limits, options.copy !== false);
+  const holder: Record<string, unknown> = {};
+  walk.admit(input, 0, undefined, '', walk.copying ? holder : undefined);
+  walk.run();
+  if (walk.issues.length > 0) return { ok: false, issues: walk.issues };
+  return { ok: true, value: walk.copying ? holder[''] : input };
 }
 
-function fail(issues: ValidationIssue[], pointer: string, message: string, keyword: string): GuardResult {
-  return { ok: false, issues: [...issues, { pointer, message, keyword }] };
+type Slots = Record<string | number, unknown>;
+
+/** An array or object still to expand. Pointers are built from the parent chain only when an issue needs one. */
+interface Frame {
+  readonly source: unknown[] | Record<string, unknown>;
+  readonly depth: number;
+  readonly parent: Frame | undefined;
+  readonly token: string | number;
+  /** Its copy (copy mode), where the children go. */
+  readonly copy: Slots | undefined;
+}
+
+class GuardWalk {
+  readonly issues: ValidationIssue[] = [];
+  private readonly stack: Frame[] = [];
+  private stopped = false;
+  private stringBytes = 0;
+
+  constructor(
+    private readonly limits: ArgumentLimits,
+    readonly copying: boolean,
+  ) {}
+
+  run(): void {
+    while (this.stack.length > 0 && !this.stopped && this.issues.length < MAX_ISSUES) this.expand(this.stack.pop()!);
+  }
+
+  /** Checks a scalar at once (and stores it in `into`); queues an array or object. */
+  admit(value: unknown, depth: number, parent: Frame | undefined, token: string | number, into: Slots | undefined): void {
+    if (typeof value === 'string') {
+      this.stringBytes += value.length;
+      if (this.stringBytes > this.limits.maxBytes) return this.stop(parent, token, `arguments exceed ${this.limits.maxBytes} bytes`, 'maxBytes');
+      if (!value.isWellFormed()) this.report(parent, token, 'string contains a lone surrogate', 'wellFormed');
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) this.report(parent, token, 'number must be finite', 'finite');
+    } else if (typeof value !== 'boolean' && value !== null) {
+      const isArray = Array.isArray(value);
+      if (!isArray && !isPlainObject(value)) return this.report(parent, token, `${describe(value)} is not a JSON value`, 'json');
+      if (depth >= this.limits.maxDepth) return this.stop(parent, token, `nesting deeper than ${this.limits.maxDepth} levels`, 'maxDepth');
+      const copy: Slots | undefined = into === undefined ? undefined : isArray ? (new Array<unknown>(value.length) as unknown as Slots) : {};
+      if (into !== undefined) into[token] = copy;
+      this.stack.push({ source: value as Frame['source'], depth, parent, token, copy });
+      return;
+    }
+    if (into !== undefined) into[token] = value;
+  }
+
+  /** Checks the children of an array or object; nested ones are queued in order. */
+  private expand(frame: Frame): void {
+    const depth = frame.depth + 1;
+    const queued = this.stack.length;
+    const source = frame.source;
+    if (Array.isArray(source)) {
+      for (let index = 0; index < source.length && !this.stopped; index++) this.admit(source[index], depth, frame, index, frame.copy);
+    } else {
+      for (const key of Object.keys(source)) {
+        if (this.stopped) break;
+        if (FORBIDDEN_KEYS.has(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
+        else if (!key.isWellFormed()) this.report(frame, key, 'key contains a lone surrogate', 'wellFormed');
+        else {
+          this.stringBytes += key.length;
+          this.admit(source[key], depth, frame, key, frame.copy);
+        }
+      }
+    }
+    reverseFrom(this.stack, queued);
+  }
+
+  private report(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
+    this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
+  }
+
+  private stop(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
+    this.report(parent, token, message, keyword);
+    this.stopped = true;
+  }
+}
+
+/** The JSON Pointer of child `token` of `parent` ('' for the root). */
+function pointerOf(parent: Frame | undefined, token: string | number): string {
+  if (parent === undefined) return '';
+  const tokens: string[] = [escapePointerToken(token)];
+  for (let frame: Frame = parent; frame.parent !== undefined; frame = frame.parent) tokens.push(escapePointerToken(frame.token));
+  return `/${tokens.reverse().join('/')}`;
+}
+
+/** Reverses `items[start..]` in place, so the first child queued is the first expanded. */
+function reverseFrom<T>(items: T[], start: number): void {
+  for (let left = start, right = items.length - 1; left < right; left++, right--) [items[left], items[right]] = [items[right], items[left]];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

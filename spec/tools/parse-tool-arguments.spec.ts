@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments, ValidationIssue } from '../../lib';
 
 enum TemperatureUnit {
@@ -308,9 +309,69 @@ describe('parseToolArguments', () => {
       expect(issueAt(error, '/home')).toEqual({ pointer: '/home', message: expect.stringContaining('not a JSON value'), keyword: 'json' });
     });
 
+    it('refuses a raw lone surrogate and escaped forbidden keys in text', () => {
+      expect(refusal('{"city":"Tok\udc00yo"}').issues).toEqual([{ pointer: '/city', message: 'string contains a lone surrogate', keyword: 'wellFormed' }]);
+      expect(issueAt(refusal('{"city":"Tokyo","\\u005f_proto__":{"polluted":true}}'), '/__proto__')?.keyword).toBe('forbiddenKey');
+      expect(issueAt(refusal('{"city":"Tokyo","c\\u006fnstructor":{}}'), '/constructor')?.keyword).toBe('forbiddenKey');
+      expect(issueAt(refusal('{"city":"Tokyo","nights":-1E+0400}'), '/nights')?.keyword).toBe('finite');
+      expect(issueAt(refusal(`{"city":"Tokyo","nights":1${'0'.repeat(400)}}`), '/nights')?.keyword).toBe('finite');
+    });
+
+    it('accepts text that only mentions the hostile words in values', () => {
+      const trip = parseToolArguments(PlanTrip, '{"city":"constructor __proto__ prototype \\u0041","nights":1e2,"note":"😀"}');
+      expect(trip.city).toBe('constructor __proto__ prototype A');
+      expect(trip.nights).toBe(100);
+      expect(trip.note).toBe('😀');
+    });
+
+    it('refuses an object whose getter or proxy trap throws, without throwing', () => {
+      const withGetter = { city: 'Tokyo' };
+      Object.defineProperty(withGetter, 'note', { enumerable: true, get: () => { throw new Error('getter ran'); } });
+      expect(refusal(withGetter).issues).toEqual([{ pointer: '', message: expect.stringContaining('getter ran'), keyword: 'json' }]);
+      const trap = new Proxy({ city: 'Tokyo' }, { getPrototypeOf: () => { throw new Error('trap ran'); } });
+      expect(refusal(trap).issues[0].message).toContain('trap ran');
+    });
+
     it('refuses a class instance or a function as the root', () => {
       expect(refusal(new PlanTrip()).issues[0]).toMatchObject({ pointer: '', keyword: 'json' });
       expect(refusal(() => ({ city: 'Tokyo' })).issues[0]).toMatchObject({ pointer: '', keyword: 'json' });
+    });
+  });
+
+  describe('text and object inputs', () => {
+    const hostileKeys = ['city', 'unit', 'nights', 'home', 'street', 'stops', '__proto__', 'constructor', 'prototype', 'k\ud800', '😀'];
+    const hostileStrings = ['Tokyo', 'celsius', '\ud800', 'a\udc00b', '😀', '\\u0041', 'constructor', '__proto__', 'HUGE', '東京'];
+    const { value: jsonish } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        tie('leaf'),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom(...hostileKeys), tie('value'), { maxKeys: 4 }),
+      ),
+      leaf: fc.oneof(fc.constantFrom(...hostileStrings), fc.integer(), fc.double(), fc.constantFrom(1e308, 2 ** 53 + 2), fc.boolean(), fc.constant(null)),
+    }));
+
+    /** JSON text of a value, with some lone surrogates left raw and some numbers made to overflow. */
+    const argumentText = fc.tuple(jsonish, fc.boolean(), fc.constantFrom('1e400', '-1E+400', `1${'0'.repeat(310)}`, '12')).map(([value, rawSurrogates, huge]) => {
+      let text = JSON.stringify({ city: 'Tokyo', extra: value }).replaceAll('"HUGE"', huge);
+      if (rawSurrogates) text = text.replace(/\\ud[89ab][0-9a-f]{2}/g, '\ud800');
+      return text;
+    });
+
+    it('get the same verdict and the same issues', () => {
+      const limits = { maxDepth: 4, maxBytes: 100_000 };
+      fc.assert(
+        fc.property(argumentText, (text) => {
+          const fromText = tryParseToolArguments(PlanTrip, text, { limits });
+          const fromObject = tryParseToolArguments(PlanTrip, JSON.parse(text), { limits });
+          expect(fromText.ok).toBe(fromObject.ok);
+          if (!fromText.ok && !fromObject.ok) {
+            expect(fromText.error.code).toBe(fromObject.error.code);
+            expect(fromText.error.issues).toEqual(fromObject.error.issues);
+          }
+        }),
+        { numRuns: 2_000 },
+      );
     });
   });
 });
