@@ -43,6 +43,8 @@ export const STANDARD_TOOL_ERROR_CODES = {
   capability_mismatch: 'internal',
   /** Host policy (`allowToolCall`) or a sandbox refused the call. */
   permission_denied: 'permission',
+  /** The call waits for a stored approval decision (durable runs); the run is suspended. */
+  approval_pending: 'permission',
   /** The approval handler denied the call, or none was configured. */
   approval_denied: 'permission',
   /** A required resource version was missing or stale. */

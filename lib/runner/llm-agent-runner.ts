@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { AgentRunStatus } from '../durable/agent-run-record';
+import { withRunLease } from '../durable/with-run-lease';
 import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
 import { requiredCapabilities } from '../contract/compile-descriptor';
 import { computeRetryDelayMs } from '../contract/retry-delay';
@@ -24,10 +27,12 @@ import { decodeToolArguments } from '../validation/decode-arguments';
 import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { deriveIdempotencyKey } from './idempotency-key';
-import { LlmAgentRunOptions, ToolCallRequest } from './run-options';
+import { LlmAgentRunOptions, ToolApprovalDecision, ToolCallRequest } from './run-options';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { runToolAttempt } from './run-tool-attempt';
+import { CallBeginning, RunRecorder } from './run-recorder';
+import { LlmAgentError } from './runner-error';
 import { LlmAgentEvent } from './runner-events';
 import { sleepOnClock, SYSTEM_CLOCK } from './runner-clock';
 
@@ -76,13 +81,80 @@ export class LlmAgentRunner {
   /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
   async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
     const run = this.startRun(options);
-    await this.recordMessage(run, { role: 'user', content: prompt });
+    await run.recorder?.store.createRun({ runId: run.runId });
+    return this.runDurably(run, async () => {
+      await this.recordMessage(run, { role: 'user', content: prompt });
+      await this.runLoop(run);
+    });
+  }
+
+  /**
+   * Continues a stored run (needs `store`): after a crash, or after an approval decision was stored.
+   * Admitted outcomes are reused; a call that started but was never admitted runs again only when
+   * its tool is idempotent, otherwise the model and the host get `outcome_unknown`.
+   */
+  async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
+    const store = options.store ?? this.defaults.store;
+    if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
+    const record = await store.loadRun(runId);
+    if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
+    if (record.status === 'completed' || record.status === 'cancelled' || record.status === 'failed')
+      throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
+    const run = this.startRun({ ...options, store, runId });
+    run.messages.push(...record.messages);
+    run.steps = record.messages.filter((message) => message.role === 'assistant').length;
+    return this.runDurably(run, async () => {
+      await run.recorder?.setStatus('running');
+      await this.resumePendingCalls(run);
+      await this.runLoop(run);
+    });
+  }
+
+  /** The loop: model steps until a stop reason is set. */
+  protected async runLoop(run: RunState): Promise<void> {
     while (run.stopReason === undefined) {
       if (run.options.signal?.aborted) run.stopReason = 'aborted';
       else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
       else await this.runStep(run);
     }
-    return this.finishRun(run);
+  }
+
+  /** Runs the calls of the last assistant turn that have no Tool message yet (a resumed run). */
+  protected async resumePendingCalls(run: RunState): Promise<void> {
+    const lastAssistant = run.messages.map((message) => message).reverse().find((message) => message.role === 'assistant');
+    if (lastAssistant === undefined || lastAssistant.role !== 'assistant') return;
+    const answered = new Set(run.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+    const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
+    if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
+    else if (lastAssistant.toolCalls.length === 0) {
+      run.text = lastAssistant.content;
+      run.stopReason = 'end_turn';
+    }
+  }
+
+  /**
+   * Runs the body under the run's lease when the run is durable, then stores the final status.
+   * Without a store it just runs the body.
+   */
+  protected async runDurably(run: RunState, body: () => Promise<void>): Promise<LlmAgentRunResult> {
+    const recorder = run.recorder;
+    if (recorder === undefined) {
+      await body();
+      return this.finishRun(run);
+    }
+    const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
+    return withRunLease(recorder.store, run.runId, lease, async (leaseSignal) => {
+      const userSignal = run.options.signal;
+      run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
+      try {
+        await body();
+      } catch (error) {
+        await recorder.setStatus('failed').catch(() => undefined);
+        throw error;
+      }
+      await recorder.setStatus(storedStatusOf(run.stopReason));
+      return this.finishRun(run);
+    });
   }
 
   /**
@@ -111,7 +183,18 @@ export class LlmAgentRunner {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
       return;
     }
-    const records = await this.executeToolCalls(run, response.toolCalls);
+    await this.recordToolResults(run, await this.executeToolCalls(run, response.toolCalls));
+  }
+
+  /**
+   * Appends the Tool messages of a turn, in call order. When a call waits for a stored approval the
+   * turn is left open and the run suspends (`awaiting_approval`); completed calls stay admitted.
+   */
+  protected async recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
+    if (records.some((record) => record.awaitingApproval === true)) {
+      run.stopReason = 'awaiting_approval';
+      return;
+    }
     for (const record of records) {
       await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok });
     }
@@ -120,9 +203,11 @@ export class LlmAgentRunner {
   /** Creates the state of a run from the merged options. */
   protected startRun(options: LlmAgentRunOptions): RunState {
     const merged: LlmAgentRunOptions = { ...this.defaults, ...options };
+    const runId = merged.runId ?? randomUUID();
     const run: RunState = {
-      runId: merged.runId ?? randomUUID(),
+      runId,
       options: merged,
+      recorder: merged.store === undefined ? undefined : new RunRecorder(merged.store, runId),
       clock: merged.clock ?? SYSTEM_CLOCK,
       messages: [],
       toolCalls: [],
@@ -152,6 +237,7 @@ export class LlmAgentRunner {
   /** Appends a message to the history and the memory. */
   protected async recordMessage(run: RunState, message: ChatMessage): Promise<void> {
     run.messages.push(message);
+    await run.recorder?.appendMessage(message);
     await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 
@@ -179,16 +265,37 @@ export class LlmAgentRunner {
     const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
     if (run.options.signal?.aborted) return refused(standardFailure('cancelled', 'the run was aborted before the tool started'), args);
     const capabilities = this.provider.capabilities?.(call.name) ?? NO_PROVIDER_CAPABILITIES;
-    const refusal =
-      this.checkCapabilities(run, request, capabilities) ??
-      (await this.authorize(run, request)) ??
-      (await this.requestApproval(run, request)) ??
-      this.checkPrecondition(run, request);
+    const refusal = this.checkCapabilities(run, request, capabilities) ?? (await this.authorize(run, request));
     if (refusal !== undefined) return refused(refusal, args);
+    const approval = await this.requestApproval(run, request);
+    if (approval === 'suspend') return this.suspendToolCall(run, call, { idempotencyKey, args, startedAt });
+    const precondition = approval ?? this.checkPrecondition(run, request);
+    if (precondition !== undefined) return refused(precondition, args);
+    const beginning: CallBeginning = (await run.recorder?.beginCall(request, idempotencyKey)) ?? { kind: 'execute' };
+    if (beginning.kind === 'refuse') return refused(beginning.outcome, args);
+    if (beginning.kind !== 'execute')
+      return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey, args, startedAt, request, admitted: true });
     this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
     const { outcome, attempts } = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
     const finished = await this.finishOutcome(run, request, outcome);
     return this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey, args, startedAt, request });
+  }
+
+  /** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */
+  protected suspendToolCall(run: RunState, call: ModelToolCall, result: { idempotencyKey: string; args: JsonObject; startedAt: number }): ToolCallResult {
+    const outcome = toolFailure({ code: 'approval_pending', category: 'permission', retryable: false, message: `'${call.name}' waits for an approval decision` });
+    return {
+      callId: call.id,
+      toolName: call.name,
+      rawArguments: call.arguments,
+      arguments: result.args,
+      outcome,
+      attempts: 0,
+      idempotencyKey: result.idempotencyKey,
+      content: renderToolMessage(outcome),
+      durationMs: run.clock.now() - result.startedAt,
+      awaitingApproval: true,
+    };
   }
 
   /** Step 1: the tool must exist (`unknown_tool`). */
@@ -237,13 +344,25 @@ export class LlmAgentRunner {
     return standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`);
   }
 
-  /** Step 5: approval per the contract's mode; without a handler, calls that need one are denied. */
-  protected async requestApproval(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined> {
+  /**
+   * Step 5: approval per the contract's mode. A decision stored for this call (bound to its tool
+   * name and argument hash) wins; otherwise the `approvalHandler` decides and the decision is stored.
+   * Without a handler a durable run suspends (`'suspend'`) and a run without a store is denied.
+   */
+  protected async requestApproval(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined | 'suspend'> {
     if (!needsApproval(request.descriptor)) return undefined;
     const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
-    this.emit(run, { type: 'approval_requested', ...base, arguments: request.arguments });
     const handler = run.options.approvalHandler;
-    const decision = handler === undefined ? { approved: false, reason: 'no approval handler is configured' } : await handler(request);
+    const stored = await run.recorder?.approvalOf(request);
+    let decision: ToolApprovalDecision;
+    if (stored !== undefined && stored.state !== 'pending') {
+      decision = stored.state === 'approved' ? { approved: true, reason: 'stored approval' } : { approved: false, reason: stored.reason };
+    } else {
+      this.emit(run, { type: 'approval_requested', ...base, arguments: request.arguments });
+      if (handler === undefined && run.recorder !== undefined) return 'suspend';
+      decision = handler === undefined ? { approved: false, reason: 'no approval handler is configured' } : await handler(request);
+      await run.recorder?.recordDecision(request, decision);
+    }
     this.emit(run, { type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
     if (decision.approved) return undefined;
     return standardFailure('approval_denied', `the call to '${request.toolName}' was not approved${decision.reason ? `: ${decision.reason}` : ''}`);
@@ -276,6 +395,7 @@ export class LlmAgentRunner {
       const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
       this.emit(run, { type: 'tool_retry', runId: run.runId, callId: call.request.callId, toolName: call.request.toolName, attempt, delayMs, failure: outcome });
       if (!(await sleepOnClock(run.clock, delayMs, run.options.signal))) return { outcome, attempts: attempt };
+      await run.recorder?.recordAttempt(call.request.callId, attempt + 1);
     }
   }
 
@@ -379,13 +499,24 @@ export class LlmAgentRunner {
   protected async completeToolCall(
     run: RunState,
     call: ModelToolCall,
-    result: { outcome: ToolOutcome; attempts: number; idempotencyKey: string; args?: JsonObject; startedAt: number; request?: ToolCallRequest },
+    result: {
+      outcome: ToolOutcome;
+      attempts: number;
+      idempotencyKey: string;
+      args?: JsonObject;
+      startedAt: number;
+      request?: ToolCallRequest;
+      /** Already in the store (reused after a resume). */
+      admitted?: boolean;
+    },
   ): Promise<ToolCallResult> {
     const { outcome, attempts, request } = result;
+    if (request !== undefined && result.admitted !== true) await run.recorder?.admit(call.id, outcome, attempts);
     if (request !== undefined && run.options.onToolResult !== undefined) await run.options.onToolResult(outcome, request);
     const durationMs = run.clock.now() - result.startedAt;
     this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
     const { content, report } = this.projectForModel(run, call, outcome);
+    if (request !== undefined && report !== undefined) await run.recorder?.recordProjection(call.id, call.name, content, report);
     return {
       callId: call.id,
       toolName: call.name,
@@ -486,6 +617,16 @@ const checkedProjectionPolicies = new WeakMap<object, Set<string>>();
 
 const noHeartbeat = (): void => undefined;
 
+
+function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+function storedStatusOf(stopReason: LlmAgentStopReason | undefined): AgentRunStatus {
+  if (stopReason === 'awaiting_approval') return 'awaiting_approval';
+  if (stopReason === 'aborted') return 'cancelled';
+  return 'completed';
+}
 
 function needsApproval(descriptor: ToolDescriptor): boolean {
   return descriptor.approval === 'always' || (descriptor.approval === 'when_destructive' && descriptor.sideEffect === 'destructive');

@@ -1,6 +1,7 @@
 import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
 import { TextTokenEstimator } from '../projection/text-token-estimator';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { RunStore } from '../durable/run-store';
 import { Memory } from '../model/memory';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
@@ -65,6 +66,17 @@ export interface LlmAgentRunOptions {
   readonly toolOutputProjection?: ToolOutputProjectionPolicy;
   /** Token estimator of the model's context. @default the UTF-8-aware fallback estimator */
   readonly contextTokenEstimator?: TextTokenEstimator;
+  /**
+   * Durable record of the run. With a store, every outcome is admitted before the model sees it,
+   * `resume(runId)` continues after a crash, and a call that needs approval with no
+   * `approvalHandler` suspends the run (`awaiting_approval`) until a decision is stored.
+   * @default none
+   */
+  readonly store?: RunStore;
+  /** This worker's id for the run's lease. @default host name, process id and a random suffix */
+  readonly workerId?: string;
+  /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */
+  readonly leaseTtlMs?: number;
   /** Sees the report of every projection (truncated or not). */
   readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly toolName: string }) => void;
 }

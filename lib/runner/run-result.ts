@@ -32,6 +32,8 @@ export interface ToolCallResult {
   /** What the projection did; absent when projection failed. */
   readonly projection?: ToolOutputProjectionReport;
   readonly durationMs: number;
+  /** True when the call waits for a stored approval decision; the run is suspended. */
+  readonly awaitingApproval?: boolean;
 }
 
 /** The result of `complete()`. */

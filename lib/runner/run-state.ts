@@ -2,11 +2,15 @@ import { ChatMessage, ModelUsage } from '../model/model-types';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunnerClock } from './runner-clock';
+import { RunRecorder } from './run-recorder';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
 export interface RunState {
   readonly runId: string;
-  readonly options: LlmAgentRunOptions;
+  /** The merged options; the signal is replaced by one that also aborts when the lease is lost. */
+  options: LlmAgentRunOptions;
+  /** Writes the durable record; absent without a store. */
+  readonly recorder?: RunRecorder;
   readonly clock: RunnerClock;
   readonly messages: ChatMessage[];
   readonly toolCalls: ToolCallResult[];

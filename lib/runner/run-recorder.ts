@@ -1,0 +1,126 @@
+import { AgentRunStatus } from '../durable/agent-run-record';
+import { canonicalArgumentsSha256, sha256Hex } from '../durable/canonical-arguments';
+import { RunStore } from '../durable/run-store';
+import { RunStoreError } from '../durable/run-store-error';
+import { ChatMessage } from '../model/model-types';
+import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { ToolApprovalDecision, ToolCallRequest } from './run-options';
+
+/** What the durable record says about a call that is about to run. */
+export type CallBeginning =
+  /** Nothing ran before: execute it. */
+  | { readonly kind: 'execute' }
+  /** Its outcome was admitted before (in this or an earlier process): reuse it, execute nothing. */
+  | { readonly kind: 'reuse'; readonly outcome: ToolOutcome; readonly attempts: number }
+  /** It started before but was never admitted and is not idempotent: report, never re-run. */
+  | { readonly kind: 'unknown'; readonly outcome: ToolOutcome; readonly attempts: number }
+  /** The record refuses it (an idempotency key or call id bound to other arguments): execute nothing. */
+  | { readonly kind: 'refuse'; readonly outcome: ToolOutcome };
+
+/** A stored approval state for a call. */
+export type StoredApproval = { readonly state: 'pending' } | { readonly state: 'approved' } | { readonly state: 'denied'; readonly reason?: string };
+
+/**
+ * Writes a run to a {@link RunStore} as it goes: messages, the start of every call before it runs,
+ * its complete outcome before anything is projected, the projection audit and approvals. The
+ * runner holds one per durable run; runs without a store have none.
+ */
+export class RunRecorder {
+  constructor(
+    readonly store: RunStore,
+    readonly runId: string,
+  ) {}
+
+  /** Appends one message to the stored conversation. */
+  appendMessage(message: ChatMessage): Promise<void> {
+    return this.store.appendMessages(this.runId, [message]);
+  }
+
+  /**
+   * Records that a call starts. A call admitted before is reused; one started but never admitted is
+   * re-executed (same call id and idempotency key) only when the tool is idempotent, otherwise it is
+   * `outcome_unknown` and admitted as such, for reconciliation.
+   */
+  async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
+    const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
+    let started;
+    try {
+      started = await this.store.recordCallStarted(this.runId, {
+        callId: request.callId,
+        toolName: request.toolName,
+        idempotencyKey,
+        attempts: 1,
+        argumentsSha256,
+        arguments: request.arguments,
+      });
+    } catch (error) {
+      if (error instanceof RunStoreError && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
+        return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
+      throw error;
+    }
+    if (started.created) return { kind: 'execute' };
+    const call = started.call;
+    if (call.status === 'admitted' && call.outcomeJson !== undefined)
+      return { kind: 'reuse', outcome: JSON.parse(call.outcomeJson) as ToolOutcome, attempts: call.attempts };
+    if (request.descriptor.idempotency !== 'non_idempotent') return { kind: 'execute' };
+    const outcome = standardFailure(
+      'outcome_unknown',
+      `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
+    );
+    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts);
+    return { kind: 'unknown', outcome, attempts: call.attempts };
+  }
+
+  /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
+  recordAttempt(callId: string, attempts: number): Promise<void> {
+    return this.store.recordAttempt(this.runId, callId, attempts);
+  }
+
+  /** Admits the complete outcome; runs before anything is projected or sent to the model. */
+  async admit(callId: string, outcome: ToolOutcome, attempts: number): Promise<void> {
+    await this.store.admitOutcome(this.runId, callId, outcome, attempts);
+  }
+
+  /** Links a successful projection to the admitted outcome: hash and report, not the content. */
+  async recordProjection(callId: string, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
+    await this.store.recordProjection(this.runId, { callId, toolName, projectedSha256: sha256Hex(content), report });
+  }
+
+  /**
+   * The stored approval of a call, bound to its tool name and argument hash. Creates a pending
+   * request when there is none. A request for the same call id with other arguments is denied.
+   */
+  async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
+    try {
+      const approval = await this.store.requestApproval(this.runId, this.approvalRequest(request));
+      if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
+      return { state: approval.state };
+    } catch (error) {
+      if (error instanceof RunStoreError && error.code === 'approval_mismatch') return { state: 'denied', reason: error.message };
+      throw error;
+    }
+  }
+
+  /** Stores a decision an approval handler made in this process, for the audit. */
+  async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
+    const approvalRequest = this.approvalRequest(request);
+    await this.store.requestApproval(this.runId, approvalRequest);
+    await this.store.decideApproval(this.runId, request.callId, {
+      approved: decision.approved,
+      toolName: approvalRequest.toolName,
+      argumentsSha256: approvalRequest.argumentsSha256,
+      decidedBy: decision.decidedBy,
+      reason: decision.reason,
+    });
+  }
+
+  /** Sets the run's status. */
+  setStatus(status: AgentRunStatus): Promise<void> {
+    return this.store.setStatus(this.runId, status);
+  }
+
+  private approvalRequest(request: ToolCallRequest) {
+    return { callId: request.callId, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
+  }
+}

@@ -1,0 +1,101 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SqliteRunStore } from '../../lib';
+import { makeTempDir } from '../durable/temp-dir';
+
+const temps: { cleanup: () => void }[] = [];
+afterAll(() => temps.forEach((temp) => temp.cleanup()));
+
+function tempDir(prefix: string): string {
+  const temp = makeTempDir(prefix);
+  temps.push(temp);
+  return temp.path;
+}
+jest.setTimeout(120_000);
+
+const worker = join(__dirname, 'crash-worker.ts');
+
+function startWorker(dir: string, mode: 'start' | 'resume', runId: string, env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', worker, join(dir, 'runs.db'), dir, mode, runId], {
+    env: { ...process.env, ...env, TS_NODE_TRANSPILE_ONLY: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
+}
+
+function lines(dir: string, tool: string): string[] {
+  const path = join(dir, `${tool}.count`);
+  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : [];
+}
+
+async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function admitted(dir: string, runId: string, callId: string): Promise<boolean> {
+  if (!existsSync(join(dir, 'runs.db'))) return false;
+  const store = new SqliteRunStore(join(dir, 'runs.db'));
+  try {
+    const record = await store.loadRun(runId);
+    return record?.toolCalls.some((call) => call.callId === callId && call.status === 'admitted') ?? false;
+  } finally {
+    await store.close();
+  }
+}
+
+async function killAndResume(dir: string, runId: string, hang: 'charge' | 'report', admittedCall: string) {
+  const first = startWorker(dir, 'start', runId, { [`HANG_${hang.toUpperCase()}`]: '1' });
+  await waitFor(async () => lines(dir, hang).length === 1 && (await admitted(dir, runId, admittedCall)));
+  first.child.kill('SIGKILL');
+  const killed = await first.done;
+  expect(killed.code).toBeNull();
+  await new Promise((resolve) => setTimeout(resolve, 600)); // the dead worker's lease expires
+  const second = startWorker(dir, 'resume', runId);
+  const finished = await second.done;
+  expect(finished.stderr).toBe('');
+  expect(finished.code).toBe(0);
+  return JSON.parse(finished.stdout) as { stopReason: string; text: string; toolCalls: { toolName: string; outcome: any; content: string }[] };
+}
+
+describe('resume after a real crash (SIGKILL)', () => {
+  it('a non-idempotent call killed mid-call is outcome_unknown, never re-run; the admitted one is reused', async () => {
+    const dir = tempDir('crash-charge');
+    const result = await killAndResume(dir, 'run-kill-charge', 'charge', 'call_report');
+    expect(lines(dir, 'charge')).toHaveLength(1);
+    expect(lines(dir, 'report')).toHaveLength(1);
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.text).toBe('done');
+    const charge = result.toolCalls.find((call) => call.toolName === 'charge')!;
+    expect(charge.outcome.error.code).toBe('outcome_unknown');
+    expect(JSON.parse(charge.content).error.code).toBe('outcome_unknown');
+    const store = new SqliteRunStore(join(dir, 'runs.db'));
+    const record = (await store.loadRun('run-kill-charge'))!;
+    expect(record.status).toBe('completed');
+    expect(record.toolCalls.find((call) => call.callId === 'call_charge')!.outcome!.error!.code).toBe('outcome_unknown');
+    const toolMessages = record.messages.filter((message) => message.role === 'tool');
+    expect(toolMessages.map((message) => (message as any).toolCallId)).toEqual(['call_charge', 'call_report']);
+    await store.close();
+  });
+
+  it('after an admission, the admitted call is reused and the idempotent call re-runs with the same key', async () => {
+    const dir = tempDir('crash-report');
+    const result = await killAndResume(dir, 'run-kill-report', 'report', 'call_charge');
+    expect(lines(dir, 'charge')).toHaveLength(1);
+    const reports = lines(dir, 'report');
+    expect(reports).toHaveLength(2);
+    expect(reports[0]).toBe(reports[1]);
+    expect(result.toolCalls.find((call) => call.toolName === 'charge')!.outcome).toEqual({ ok: true, data: { charged: 500 } });
+    expect(result.toolCalls.find((call) => call.toolName === 'report')!.outcome).toEqual({ ok: true, text: 'report written' });
+    expect(result.text).toBe('done');
+  });
+});

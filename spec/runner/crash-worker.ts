@@ -1,0 +1,51 @@
+/**
+ * A worker process for the crash tests: runs (or resumes) an agent on a SQLite store. The `charge`
+ * tool is not idempotent, `report` is; each appends a line to a counter file when it runs, and hangs
+ * afterwards when the environment asks, so the test can SIGKILL the process mid-call.
+ */
+import 'reflect-metadata';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChatMessage, descriptorFromLlmTool, LlmAgentRunner, ScriptedModelClient, SqliteRunStore, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
+
+const [dbPath, dir, mode, runId] = process.argv.slice(2);
+const never = new Promise<never>(() => undefined);
+
+class CrashProvider implements ToolProvider {
+  private readonly descriptors: ToolDescriptor[] = [
+    descriptorFromLlmTool({ name: 'charge', description: 'Charge a card.', inputSchema: { type: 'object', properties: { cents: { type: 'integer' } }, required: ['cents'], additionalProperties: false } }, { sideEffect: 'write' }),
+    descriptorFromLlmTool({ name: 'report', description: 'Write a report.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }, { sideEffect: 'write', idempotency: 'idempotent_with_key' }),
+  ];
+  listTools(): readonly ToolDescriptor[] {
+    return this.descriptors;
+  }
+  capabilities(): { invocationContext: boolean; idempotencyKey: boolean; heartbeat: boolean; compensation: boolean } {
+    return { invocationContext: false, idempotencyKey: true, heartbeat: false, compensation: false };
+  }
+  async invokeTool(invocation: ToolInvocation): Promise<unknown> {
+    appendFileSync(join(dir, `${invocation.toolName}.count`), `${invocation.idempotencyKey}\n`);
+    if (process.env[`HANG_${invocation.toolName.toUpperCase()}`] === '1') await never;
+    return invocation.toolName === 'charge' ? { charged: invocation.arguments.cents } : 'report written';
+  }
+}
+
+const model = new ScriptedModelClient(
+  Array.from({ length: 4 }, () => (messages: readonly ChatMessage[]) =>
+    messages.some((message) => message.role === 'tool')
+      ? { text: 'done' }
+      : { toolCalls: [{ id: 'call_charge', name: 'charge', arguments: '{"cents":500}' }, { id: 'call_report', name: 'report', arguments: '{}' }] },
+  ),
+);
+
+async function main(): Promise<void> {
+  const store = new SqliteRunStore(dbPath);
+  const runner = new LlmAgentRunner(model, new CrashProvider(), { store, leaseTtlMs: 500 });
+  const result = mode === 'start' ? await runner.complete('charge and report', { runId }) : await runner.resume(runId);
+  process.stdout.write(JSON.stringify({ stopReason: result.stopReason, text: result.text, toolCalls: result.toolCalls.map((call) => ({ toolName: call.toolName, outcome: call.outcome, content: call.content })) }));
+  await store.close();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(String(error instanceof Error ? error.stack : error));
+  process.exitCode = 1;
+});
