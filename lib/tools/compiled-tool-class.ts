@@ -4,14 +4,17 @@ import { buildClassSchema } from '../reflect/build-class-schema';
 import { ClassPlan } from '../reflect/class-plan';
 import { getToolMetadataStorage } from '../reflect/metadata-storage';
 import { toolClassInfo } from '../reflect/tool-class-info';
+import { compileInstanceFiller, InstanceFiller } from './build-instance';
 import { CompiledSchemaValidator, compileInputValidator } from '../validation/schema-validator';
 
-/** Everything derived once per tool class: the model-visible tool, the validator and the instance plans. */
+/** Everything derived once per tool class: the model-visible tool, the validator, the instance plans and filler. */
 export interface CompiledToolClass {
   readonly target: Function;
   readonly llmTool: LlmTool;
   readonly validate: CompiledSchemaValidator;
   readonly plans: ReadonlyMap<Function, ClassPlan>;
+  /** Fills an instance of the class from validated arguments. */
+  readonly fill: InstanceFiller;
 }
 
 const cache = new WeakMap<Function, { revision: number; compiled: CompiledToolClass }>();
@@ -32,6 +35,7 @@ export function compileToolClass(target: Function): CompiledToolClass {
     llmTool: Object.freeze({ name, description, inputSchema }),
     validate: compileInputValidator(inputSchema),
     plans,
+    fill: compileInstanceFiller(target, plans),
   });
   cache.set(target, { revision, compiled });
   return compiled;

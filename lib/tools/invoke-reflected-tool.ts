@@ -30,8 +30,14 @@ export async function invokeReflectedTool(
     const instance = parsed.value as Partial<InvocableTool>;
     if (typeof instance.invoke !== 'function')
       return thrownToToolOutcome(new Error(`tool class ${target.name} has no invoke() method`));
-    return toToolOutcome(await instance.invoke(context));
+    const result = instance.invoke(context);
+    // A synchronous result skips the extra turn of the event loop an `await` would take.
+    return toToolOutcome(isThenable(result) ? await result : result);
   } catch (error) {
     return thrownToToolOutcome(error);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

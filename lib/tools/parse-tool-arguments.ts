@@ -1,6 +1,6 @@
 import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
 import { decodeToolArguments } from '../validation/decode-arguments';
-import { constructInstance, fillInstance, InstanceFactory } from './build-instance';
+import { constructInstance, InstanceFactory } from './build-instance';
 import { compileToolClass } from './compiled-tool-class';
 import { ToolArgumentError } from './tool-argument-error';
 
@@ -32,7 +32,7 @@ export function tryParseToolArguments<T extends object>(
   const issues = compiled.validate(decoded.value);
   if (issues.length > 0) return { ok: false, error: new ToolArgumentError('invalid_arguments', compiled.llmTool.name, issues) };
   const instance = (options.instantiate ?? constructInstance)(target);
-  return { ok: true, value: fillInstance(instance, decoded.value, compiled.plans, target) as T };
+  return { ok: true, value: compiled.fill(instance, decoded.value) as T };
 }
 
 /** Like {@link tryParseToolArguments} but throws {@link ToolArgumentError} listing every issue. */

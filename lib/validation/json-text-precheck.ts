@@ -1,10 +1,10 @@
 import { ArgumentLimits } from './argument-limits';
 
-/**
- * Anything that needs the full walk: a `\u` escape, a forbidden key word, a run of 200 digits or
- * an exponent of 3 digits or more (the only ways a JSON number can overflow to Infinity).
- */
-const NEEDS_WALK = /\\u|__proto__|constructor|prototype|\d{200}|[eE][+-]?\d{3}/;
+/** A `\u` escape or a forbidden key word: the walk decides. */
+const ESCAPE_OR_FORBIDDEN_WORD = /\\u|__proto__|constructor|prototype/;
+/** An exponent of 3 digits or more, or a run of 200 digits: the only ways a JSON number can overflow to Infinity. */
+const LONG_EXPONENT = /[eE][+-]?\d{3}/;
+const LONG_DIGIT_RUN = /\d{200}/;
 
 /**
  * True when JSON text, once parsed, is certain to pass every check of `guardJsonValue`, decided on
@@ -22,12 +22,20 @@ const NEEDS_WALK = /\\u|__proto__|constructor|prototype|\d{200}|[eE][+-]?\d{3}/;
  * - non-JSON values: `JSON.parse` makes only plain objects, arrays, strings, numbers, booleans and null.
  */
 export function jsonTextPassesGuard(text: string, limits: ArgumentLimits): boolean {
-  return text.length <= limits.maxBytes && text.isWellFormed() && !NEEDS_WALK.test(text) && containerCountAtMost(text, limits.maxDepth);
+  return (
+    text.length <= limits.maxBytes &&
+    text.isWellFormed() &&
+    !ESCAPE_OR_FORBIDDEN_WORD.test(text) &&
+    !LONG_EXPONENT.test(text) &&
+    (text.length < 200 || !LONG_DIGIT_RUN.test(text)) &&
+    containerCountAtMost(text, limits.maxDepth)
+  );
 }
 
 function containerCountAtMost(text: string, limit: number): boolean {
+  if (text.length <= limit) return true;
   let count = 0;
-  for (const bracket of ['{', '['])
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++count > limit) return false;
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) if (++count > limit) return false;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) if (++count > limit) return false;
   return true;
 }

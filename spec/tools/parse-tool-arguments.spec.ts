@@ -88,6 +88,25 @@ describe('parseToolArguments', () => {
       expect(Object.getPrototypeOf(input.home)).toBe(Object.prototype);
     });
 
+    it('builds instances of a class that nests itself through a $ref', () => {
+      class TreeNode {
+        @Field() label!: string;
+        @Field({ type: () => [TreeNode], optional: true, ref: true }) children?: TreeNode[];
+        @Field({ type: () => TreeNode, optional: true, ref: true }) parentHint?: TreeNode | null;
+      }
+      @Tool({ description: 'Walk a tree.' })
+      class WalkTree {
+        @Field({ type: () => TreeNode, ref: true }) root!: TreeNode;
+      }
+      const tree = parseToolArguments(WalkTree, '{"root":{"label":"a","children":[{"label":"b","children":[{"label":"c"}]},{"label":"d"}]}}');
+      expect(tree.root).toBeInstanceOf(TreeNode);
+      expect(tree.root.children!.map((child) => child.label)).toEqual(['b', 'd']);
+      for (const child of tree.root.children!) expect(child).toBeInstanceOf(TreeNode);
+      expect(tree.root.children![0].children![0]).toBeInstanceOf(TreeNode);
+      expect(tree.root.children![0].children![0].label).toBe('c');
+      expect(parseToolArguments(WalkTree, { root: { label: 'x', parentHint: { label: 'y' } } }).root.parentHint).toBeInstanceOf(TreeNode);
+    });
+
     it('applies defaults and leaves optionals absent', () => {
       const trip = parseToolArguments(PlanTrip, '{"city":"Tokyo"}');
       expect(trip.unit).toBe(TemperatureUnit.Celsius);
