@@ -5,7 +5,7 @@
  * question through AnthropicModelClient. Run it with `npm run demo`.
  */
 import 'reflect-metadata';
-import { AnthropicModelClient, LlmAgentRunResult, ModelStepper, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider } from '../lib';
+import { AnthropicModelClient, LlmAgentRunResult, ModelStepper, RunStore, SqliteRunStore, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider } from '../lib';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';
 
@@ -50,6 +50,8 @@ export interface TourOptions {
   readonly model?: ModelStepper;
   /** Where trace lines go. @default console.log */
   readonly print?: (line: string) => void;
+  /** The durable record. @default a SqliteRunStore at `.wuwe/runs.db` */
+  readonly store?: RunStore;
 }
 
 /** Runs the tour and returns the trace lines and the run result. */
@@ -63,8 +65,10 @@ export async function main(options: TourOptions = {}): Promise<{ lines: string[]
   print(`model: ${model.modelName}${model instanceof ScriptedModelClient ? ' (offline, scripted; set ANTHROPIC_API_KEY to use Claude)' : ''}`);
   const provider = composeToolProviders(new ReflectedToolProvider([GetWeather, UpdateSetting, BuildReport, ReadLog, DeleteDatabase]), new ReindexProvider());
   const runner = new LlmAgentRunner(model, provider);
+  const store = options.store ?? new SqliteRunStore('.wuwe/runs.db');
   print(`user: ${TOUR_PROMPT}`);
   const result = await runner.complete(TOUR_PROMPT, {
+    store,
     maxSteps: 8,
     toolOutputProjection: { maxBytes: 4096, maxTokens: 1024 },
     approvalHandler: (request) => ({ approved: false, reason: `the demo approves nothing destructive (${request.toolName})`, decidedBy: 'demo policy' }),
@@ -75,6 +79,12 @@ export async function main(options: TourOptions = {}): Promise<{ lines: string[]
   });
   print(`stop: ${result.stopReason} after ${result.steps} model requests, ${result.toolCalls.length} tool calls`);
   print(`assistant: ${result.text}`);
+  const record = await store.loadRun(result.runId);
+  print(
+    `record: run ${result.runId} is ${record?.status}; ${record?.toolCalls.length} tool outcomes admitted, ` +
+      `${record?.toolOutputProjections.length} projections audited${options.store === undefined ? ' in .wuwe/runs.db' : ''}`,
+  );
+  if (options.store === undefined) await store.close();
   return { lines, result };
 }
 

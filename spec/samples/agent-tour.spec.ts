@@ -1,10 +1,12 @@
+import { MemoryRunStore } from '../../lib';
 import { main, scriptedTourModel } from '../../samples/agent-tour';
 import { settingsBackend } from '../../samples/tour-tools';
 
 describe('samples/agent-tour', () => {
   it('shows every policy in one offline run', async () => {
     settingsBackend.attempts = 0;
-    const { lines, result } = await main({ model: scriptedTourModel(), print: () => undefined });
+    const store = new MemoryRunStore();
+    const { lines, result } = await main({ model: scriptedTourModel(), print: () => undefined, store });
     expect(lines[0]).toContain('model: scripted (offline');
     expect(result.stopReason).toBe('end_turn');
     const byName = new Map(result.toolCalls.map((call) => [call.toolName, call]));
@@ -20,5 +22,10 @@ describe('samples/agent-tour', () => {
     expect(lines.some((line) => line.includes('retrying in'))).toBe(true);
     expect(lines.some((line) => line.includes('[projection] read_log output cut'))).toBe(true);
     expect(result.text).toContain('Failed: build_report, delete_database');
+    const record = (await store.loadRun(result.runId))!;
+    expect(record.status).toBe('completed');
+    // the refused destructive call never started, so only the five that ran are admitted
+    expect(record.toolCalls.map((call) => call.toolName).sort()).toEqual(['build_report', 'get_weather', 'read_log', 'reindex_search', 'update_setting']);
+    expect(lines[lines.length - 1]).toContain('is completed; 5 tool outcomes admitted, 5 projections audited');
   });
 });
