@@ -22,7 +22,7 @@ export interface GuardJsonValueOptions {
  * as a fresh copy made of plain objects and arrays by default, or the issues: nesting deeper than
  * `maxDepth`, `__proto__`/`constructor`/`prototype` keys, strings with lone surrogates, non-finite
  * numbers, values that are not JSON (functions, BigInt, symbols, undefined, class instances), and
- * more string bytes than `maxBytes`. Stops at the first depth or size violation.
+ * more string bytes than `maxBytes`. Stops at the first depth or size violation and after 50 issues.
  */
 export function guardJsonValue(input: unknown, limits: ArgumentLimits, options: GuardJsonValueOptions = {}): GuardResult {
   const walk = new GuardWalk(limits, options.copy !== false);
@@ -57,7 +57,7 @@ class GuardWalk {
   ) {}
 
   run(): void {
-    while (this.stack.length > 0 && !this.stopped && this.issues.length < MAX_ISSUES) this.expand(this.stack.pop()!);
+    while (this.stack.length > 0 && !this.stopped) this.expand(this.stack.pop()!);
   }
 
   /** Checks a scalar at once (and stores it in `into`); queues an array or object. */
@@ -101,12 +101,14 @@ class GuardWalk {
     reverseFrom(this.stack, queued);
   }
 
+  /** Records an issue; the walk stops once {@link MAX_ISSUES} are recorded. */
   private report(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
     this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
+    if (this.issues.length >= MAX_ISSUES) this.stopped = true;
   }
 
   private stop(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
-    this.report(parent, token, message, keyword);
+    this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
     this.stopped = true;
   }
 }

@@ -28,7 +28,7 @@ const outputCache = new WeakMap<object, CompiledSchemaValidator>();
 /**
  * Compiles an input schema once (cached per schema object) with ajv in `strict` mode: unknown
  * keywords fail closed. Defaults in the schema are applied to the validated value in place.
- * Integers are additionally held to the safe-integer range. Throws {@link SchemaCompileError}.
+ * Integers are additionally held to the safe-integer range. Reports at most 50 issues. Throws {@link SchemaCompileError}.
  */
 export function compileInputValidator(schema: JsonSchema): CompiledSchemaValidator {
   return compileCached(inputAjv, inputCache, schema);
@@ -48,12 +48,14 @@ function compileCached(ajv: Ajv, cache: WeakMap<object, CompiledSchemaValidator>
   } catch (error) {
     throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
   }
-  const compiled: CompiledSchemaValidator = (value) => (validate(value) ? NO_ISSUES : (validate.errors ?? []).map(toIssue));
+  const compiled: CompiledSchemaValidator = (value) => (validate(value) ? NO_ISSUES : (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue));
   cache.set(schema, compiled);
   return compiled;
 }
 
 const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+/** At most this many issues are reported, so a huge bad value cannot make a huge error. */
+const MAX_ISSUES = 50;
 
 function toIssue(error: ErrorObject): ValidationIssue {
   const params = error.params as Record<string, unknown>;

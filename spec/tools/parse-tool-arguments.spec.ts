@@ -268,6 +268,19 @@ describe('parseToolArguments', () => {
       expect(parseToolArguments(PlanTrip, { city: 'Tokyo \ud83d\ude00' }).city).toBe('Tokyo \ud83d\ude00');
     });
 
+    it('reports at most 50 issues for a value full of them', () => {
+      const lone = refusal({ city: 'Tokyo', tags: new Array<string>(10_000).fill('\ud800') });
+      expect(lone.issues).toHaveLength(50);
+      expect(lone.issues[0]).toEqual({ pointer: '/tags/0', message: 'string contains a lone surrogate', keyword: 'wellFormed' });
+      expect(lone.issues[49].pointer).toBe('/tags/49');
+      const text = `{"city":"Tokyo","tags":[${new Array(10_000).fill('"\\udc00"').join(',')}]}`;
+      expect(refusal(text).issues).toHaveLength(50);
+      const wrongTypes = refusal(`{"city":"Tokyo","tags":[${new Array(100_000).fill('1').join(',')}]}`);
+      expect(wrongTypes.issues).toHaveLength(50);
+      expect(wrongTypes.issues[0]).toEqual({ pointer: '/tags/0', message: 'must be string', keyword: 'type' });
+      expect(wrongTypes.message.length).toBeLessThan(5_000);
+    });
+
     it('refuses 1e400 in text (parsed as Infinity) as not finite', () => {
       const error = refusal('{"city":"Tokyo","nights":1e400}');
       expect(error.issues).toEqual([{ pointer: '/nights', message: 'number must be finite', keyword: 'finite' }]);
