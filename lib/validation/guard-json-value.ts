@@ -126,10 +126,15 @@ function reverseFrom<T>(items: T[], start: number): void {
   for (let left = start, right = items.length - 1; left < right; left++, right--) [items[left], items[right]] = [items[right], items[left]];
 }
 
+/**
+ * A plain object: its prototype is `Object.prototype`, `null`, or the `Object.prototype` of another
+ * realm (a `vm` context, a test sandbox, a worker) whose own prototype is `null`.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  if (prototype === Object.prototype || prototype === null) return true;
+  return Object.getPrototypeOf(prototype) === null && Object.prototype.hasOwnProperty.call(prototype, 'hasOwnProperty') && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
 }
 
 function describe(value: unknown): string {

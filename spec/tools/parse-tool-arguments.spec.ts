@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments, ValidationIssue } from '../../lib';
+import { decodeToolArguments, Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments, ValidationIssue } from '../../lib';
 
 enum TemperatureUnit {
   Celsius = 'celsius',
@@ -405,5 +405,16 @@ describe('parseToolArguments', () => {
         { numRuns: 2_000 },
       );
     });
+  });
+});
+
+describe('parseToolArguments across realms', () => {
+  it('accepts plain objects created in another realm (vm context)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const vm = require('node:vm') as typeof import('node:vm');
+    const foreign = vm.runInNewContext('({ city: "Oslo" })') as object;
+    expect(Object.getPrototypeOf(foreign)).not.toBe(Object.prototype);
+    expect(decodeToolArguments(foreign)).toEqual({ ok: true, value: { city: 'Oslo' } });
+    expect(decodeToolArguments(vm.runInNewContext('new (class Point { constructor() { this.x = 1; } })()')).ok).toBe(false);
   });
 });
