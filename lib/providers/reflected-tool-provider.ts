@@ -7,6 +7,7 @@ import { constructInstance, InstanceFactory } from '../tools/build-instance';
 import { invokeReflectedTool } from '../tools/invoke-reflected-tool';
 import { toolDescriptorOf } from '../tools/tool-descriptor-of';
 import { ToolProviderError } from './tool-provider-error';
+import { ToolInvocation } from './tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from './tool-provider';
 
 /** What a reflected tool's `invoke(context)` receives from a provider. */
@@ -61,9 +62,26 @@ export class ReflectedToolProvider implements ToolProvider {
   }
 
   invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
+    return this.invokeWithContext(toolName, args, { signal, host: this.options.context });
+  }
+
+  /**
+   * The rich form, used by the runner; only the signal is taken from the invocation (read lazily).
+   * It grants no capability: the idempotency key, heartbeats and compensation stay unused.
+   */
+  invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
+    const host = this.options.context;
+    return this.invokeWithContext(invocation.toolName, invocation.arguments, {
+      get signal() {
+        return invocation.signal;
+      },
+      host,
+    });
+  }
+
+  private invokeWithContext(toolName: string, args: JsonObject, context: ReflectedToolContext): Promise<ToolOutcome> {
     const entry = this.byName.get(toolName);
     if (entry === undefined) return Promise.resolve(standardFailure('unknown_tool', `no tool named '${toolName}'`));
-    const context: ReflectedToolContext = { signal, host: this.options.context };
     let instance: object | undefined;
     const instantiate = (target: Function): object => (instance = this.createInstance(target));
     return invokeReflectedTool(entry.target, args, context, { instantiate }).finally(() => {

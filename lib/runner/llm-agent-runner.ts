@@ -410,7 +410,7 @@ export class LlmAgentRunner {
       idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
       runSignal: run.options.signal,
       start: (signal, reportHeartbeat, deadlineAtMs) => {
-        if (this.provider.invokeTool === undefined) return this.provider.invoke!(request.toolName, request.arguments, signal);
+        if (this.provider.invokeTool === undefined) return this.provider.invoke!(request.toolName, request.arguments, signal());
         return this.provider.invokeTool(this.buildInvocation(run, call, attempt, signal, deadlineAtMs, reportHeartbeat));
       },
       onHeartbeat: (progress) => this.emit(run, { type: 'tool_heartbeat', ...base, attempt, progress }),
@@ -424,12 +424,15 @@ export class LlmAgentRunner {
     run: RunState,
     call: AdmittedCall,
     attempt: number,
-    signal: AbortSignal,
+    signal: () => AbortSignal,
     deadlineAtMs: number,
     reportHeartbeat: ToolInvocation['reportHeartbeat'],
   ): ToolInvocation {
     const { request, capabilities } = call;
     return {
+      get signal() {
+        return signal();
+      },
       toolName: request.toolName,
       descriptor: request.descriptor,
       arguments: request.arguments,
@@ -439,7 +442,6 @@ export class LlmAgentRunner {
       runId: run.runId,
       context: capabilities.invocationContext ? run.options.context : undefined,
       deadline: { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs },
-      signal,
       reportHeartbeat: capabilities.heartbeat ? reportHeartbeat : noHeartbeat,
     };
   }
@@ -451,7 +453,8 @@ export class LlmAgentRunner {
     let message: string | undefined;
     if (request.descriptor.compensation.enabled && call.capabilities.compensation && this.provider.compensate !== undefined) {
       try {
-        const invocation = this.buildInvocation(run, call, attempt, new AbortController().signal, run.clock.now(), noHeartbeat);
+        const compensationSignal = new AbortController().signal;
+        const invocation = this.buildInvocation(run, call, attempt, () => compensationSignal, run.clock.now(), noHeartbeat);
         const result = await this.provider.compensate(invocation, failure);
         ok = result.ok;
         message = result.message;

@@ -12,8 +12,11 @@ export interface ToolAttemptOptions {
   readonly idleTimeoutMs?: number;
   /** The run's signal; its abort cancels the attempt. */
   readonly runSignal?: AbortSignal;
-  /** Starts the provider call with the attempt's signal and heartbeat reporter. */
-  readonly start: (signal: AbortSignal, reportHeartbeat: ToolInvocation['reportHeartbeat'], deadlineAtMs: number) => unknown;
+  /**
+   * Starts the provider call. `signal()` returns the attempt's signal; it is created on first use,
+   * so a tool that never looks at it costs no AbortController.
+   */
+  readonly start: (signal: () => AbortSignal, reportHeartbeat: ToolInvocation['reportHeartbeat'], deadlineAtMs: number) => unknown;
   readonly onHeartbeat?: (progress?: HeartbeatProgress) => void;
   readonly onTimeout?: (limit: 'deadline' | 'heartbeat', limitMs: number) => void;
   readonly onLateResult?: (outcome: ToolOutcome) => void;
@@ -28,7 +31,9 @@ export interface ToolAttemptOptions {
  */
 export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome> {
   const { clock, timeoutMs, idleTimeoutMs, runSignal } = options;
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
+  const signal = (): AbortSignal => (controller ??= new AbortController()).signal;
+  const abort = (reason: unknown): void => (controller ??= new AbortController()).abort(reason);
   const startedAt = clock.now();
   const deadlineAt = startedAt + timeoutMs;
   let idleAt = idleTimeoutMs === undefined ? Infinity : startedAt + idleTimeoutMs;
@@ -45,7 +50,7 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
     };
     const expire = (limit: 'deadline' | 'heartbeat'): void => {
       const limitMs = limit === 'deadline' ? timeoutMs : idleTimeoutMs!;
-      controller.abort(new Error(`tool ${limit} of ${limitMs} ms passed`));
+      abort(new Error(`tool ${limit} of ${limitMs} ms passed`));
       options.onTimeout?.(limit, limitMs);
       finish(
         limit === 'deadline'
@@ -65,7 +70,7 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
       else arm();
     };
     const onRunAbort = (): void => {
-      controller.abort(runSignal?.reason);
+      abort(runSignal?.reason);
       finish(standardFailure('cancelled', 'the run was aborted while the tool was running'));
     };
     const reportHeartbeat = (progress?: HeartbeatProgress): void => {
@@ -76,7 +81,7 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
     if (runSignal?.aborted) return onRunAbort();
     let pending: unknown;
     try {
-      pending = options.start(controller.signal, reportHeartbeat, deadlineAt);
+      pending = options.start(signal, reportHeartbeat, deadlineAt);
     } catch (error) {
       return finish(thrownToToolOutcome(error));
     }
