@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { AgentRunStatus } from '../durable/agent-run-record';
 import { withRunLease } from '../durable/with-run-lease';
 import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
 import { requiredCapabilities } from '../contract/compile-descriptor';
+import { NO_CAPABILITIES } from '../contract/defaults';
 import { computeRetryDelayMs } from '../contract/retry-delay';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
@@ -32,6 +31,7 @@ import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-res
 import { RunState } from './run-state';
 import { runToolAttempt } from './run-tool-attempt';
 import { CallBeginning, RunRecorder } from './run-recorder';
+import { defaultWorkerId, needsApproval, stopReasonOf, storedStatusOf, withResourceVersion } from './runner-rules';
 import { LlmAgentError } from './runner-error';
 import { LlmAgentEvent } from './runner-events';
 import { sleepOnClock, SYSTEM_CLOCK } from './runner-clock';
@@ -224,7 +224,7 @@ export class LlmAgentRunner {
   protected async requestModel(run: RunState): Promise<ModelResponse> {
     run.steps++;
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
-    const signal = run.options.signal ?? new AbortController().signal;
+    const signal = run.options.signal ?? NEVER_ABORTED;
     const response = await this.model.step({ system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal });
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
@@ -264,7 +264,7 @@ export class LlmAgentRunner {
     const args = validated.value;
     const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
     if (run.options.signal?.aborted) return refused(standardFailure('cancelled', 'the run was aborted before the tool started'), args);
-    const capabilities = this.provider.capabilities?.(call.name) ?? NO_PROVIDER_CAPABILITIES;
+    const capabilities = this.provider.capabilities?.(call.name) ?? NO_CAPABILITIES;
     const refusal = this.checkCapabilities(run, request, capabilities) ?? (await this.authorize(run, request));
     if (refusal !== undefined) return refused(refusal, args);
     const approval = await this.requestApproval(run, request);
@@ -605,53 +605,13 @@ export class LlmAgentRunner {
   }
 }
 
-const NO_PROVIDER_CAPABILITIES: ToolProviderCapabilities = Object.freeze({
-  invocationContext: false,
-  idempotencyKey: false,
-  heartbeat: false,
-  compensation: false,
-});
-
 /** Effective projection policies, per run policy object and descriptor (both immutable). */
 const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjectionPolicy>>();
 
 /** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
 const checkedProjectionPolicies = new WeakMap<object, Set<string>>();
 
+/** The signal of runs without one: never aborts. */
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
 const noHeartbeat = (): void => undefined;
-
-
-function defaultWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
-
-function storedStatusOf(stopReason: LlmAgentStopReason | undefined): AgentRunStatus {
-  if (stopReason === 'awaiting_approval') return 'awaiting_approval';
-  if (stopReason === 'aborted') return 'cancelled';
-  return 'completed';
-}
-
-function needsApproval(descriptor: ToolDescriptor): boolean {
-  return descriptor.approval === 'always' || (descriptor.approval === 'when_destructive' && descriptor.sideEffect === 'destructive');
-}
-
-function stopReasonOf(response: ModelResponse): LlmAgentStopReason {
-  switch (response.stopReason) {
-    case 'end_turn':
-    case 'tool_use':
-      return 'end_turn';
-    case 'max_tokens':
-    case 'stop_sequence':
-    case 'refusal':
-      return response.stopReason;
-    default:
-      return 'other';
-  }
-}
-
-function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescriptor): ToolOutcome {
-  if (!outcome.ok || outcome.resourceVersion !== undefined || outcome.data === undefined) return outcome;
-  const version = resolveJsonPointer(outcome.data, descriptor.resourceVersion.outcomePointer);
-  if (typeof version === 'string' || typeof version === 'number') return { ...outcome, resourceVersion: version };
-  return outcome;
-}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ToolDescriptor } from '../contract/tool-descriptor';
+import { AgentRunStatus } from '../durable/agent-run-record';
+import { ModelResponse } from '../model/model-types';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import { resolveJsonPointer } from '../validation/validation-issue';
+import { LlmAgentStopReason } from './run-result';
+
+/** Small pure rules the runner applies; kept apart so the runner reads as its steps. */
+/** A worker id unique enough for leases: host name, process id, random suffix. */
+export function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** The stored run status for a stop reason. */
+export function storedStatusOf(stopReason: LlmAgentStopReason | undefined): AgentRunStatus {
+  if (stopReason === 'awaiting_approval') return 'awaiting_approval';
+  if (stopReason === 'aborted') return 'cancelled';
+  return 'completed';
+}
+
+/** Whether a contract's approval mode asks for approval. */
+export function needsApproval(descriptor: ToolDescriptor): boolean {
+  return descriptor.approval === 'always' || (descriptor.approval === 'when_destructive' && descriptor.sideEffect === 'destructive');
+}
+
+/** The run's stop reason for a model answer without tool calls. */
+export function stopReasonOf(response: ModelResponse): LlmAgentStopReason {
+  switch (response.stopReason) {
+    case 'end_turn':
+    case 'tool_use':
+      return 'end_turn';
+    case 'max_tokens':
+    case 'stop_sequence':
+    case 'refusal':
+      return response.stopReason;
+    default:
+      return 'other';
+  }
+}
+
+/** Exposes a scalar at the contract's outcome pointer as `outcome.resourceVersion`. */
+export function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescriptor): ToolOutcome {
+  if (!outcome.ok || outcome.resourceVersion !== undefined || outcome.data === undefined) return outcome;
+  const version = resolveJsonPointer(outcome.data, descriptor.resourceVersion.outcomePointer);
+  if (typeof version === 'string' || typeof version === 'number') return { ...outcome, resourceVersion: version };
+  return outcome;
+}
