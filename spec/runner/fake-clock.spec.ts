@@ -1,0 +1,117 @@
+import { LlmAgentEvent, LlmAgentRunner, RunnerClock, ScriptedModelClient, toolFailure } from '../../lib';
+import { FunctionProvider } from './support';
+
+/** A manual clock: timers fire only when the test advances time. */
+class ManualClock implements RunnerClock {
+  nowMs = 1_000;
+  readonly timers = new Map<number, { at: number; callback: () => void }>();
+  created = 0;
+  private nextId = 1;
+
+  now(): number {
+    return this.nowMs;
+  }
+  setTimeout(callback: () => void, delayMs: number): unknown {
+    const id = this.nextId++;
+    this.created++;
+    this.timers.set(id, { at: this.nowMs + delayMs, callback });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  /** Moves time forward, firing due timers in order. */
+  async advance(ms: number): Promise<void> {
+    await flush();
+    const target = this.nowMs + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
+      if (due === undefined) break;
+      this.timers.delete(due[0]);
+      this.nowMs = due[1].at;
+      due[1].callback();
+      await flush();
+    }
+    this.nowMs = target;
+    await flush();
+  }
+}
+
+/** Lets every pending promise reaction run (all microtasks drain before setImmediate fires). */
+async function flush(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('runner with an injected clock', () => {
+  it('backs off by the documented formula without real waiting (maxDelayMs caps it)', async () => {
+    const clock = new ManualClock();
+    const events: LlmAgentEvent[] = [];
+    let calls = 0;
+    const provider = new FunctionProvider().add('flaky', () => (++calls < 4 ? toolFailure({ code: 'rate_limited', message: 'slow down' }) : 'ok'), {
+      idempotency: 'idempotent',
+      retry: { maxAttempts: 4, initialDelayMs: 1_000, backoffCoefficient: 3, maxDelayMs: 5_000, jitter: 0.5 },
+    });
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    const pending = runner.invokeToolCall({ id: 'c', name: 'flaky', arguments: {} }, { clock, random: () => 0.999, onEvent: (e) => events.push(e) });
+    await clock.advance(60_000);
+    const record = await pending;
+    expect(record.outcome).toEqual({ ok: true, text: 'ok' });
+    const delays = events.filter((e) => e.type === 'tool_retry').map((e) => Math.round((e as any).delayMs));
+    // 1000 * (1 - 0.5 + 0.999) = 1499; 3000 * 1.499 = 4497; min(5000, 9000) * 1.499 capped at 5000
+    expect(delays).toEqual([1499, 4497, 5000]);
+    expect(clock.timers.size).toBe(0);
+  });
+
+  it('a never-settling tool times out at the declared deadline; one timer per attempt, cleared', async () => {
+    const clock = new ManualClock();
+    const provider = new FunctionProvider().add('stuck', () => new Promise(() => undefined), { timeoutMs: 30_000 });
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    const pending = runner.invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { clock });
+    await clock.advance(29_999);
+    expect(clock.timers.size).toBe(1);
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await flush();
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    const record = await pending;
+    expect(record.outcome.error?.code).toBe('timeout');
+    expect(clock.created).toBe(1);
+    expect(clock.timers.size).toBe(0);
+  });
+
+  it('a tool that answers in time leaves no timer behind; a synchronous one arms none', async () => {
+    const clock = new ManualClock();
+    const provider = new FunctionProvider().add('async', async () => 'a', { timeoutMs: 30_000 }).add('sync', () => 's');
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    await runner.invokeToolCall({ id: 'a', name: 'async', arguments: {} }, { clock });
+    expect(clock.created).toBe(1);
+    expect(clock.timers.size).toBe(0);
+    await runner.invokeToolCall({ id: 's', name: 'sync', arguments: {} }, { clock });
+    expect(clock.created).toBe(1);
+  });
+
+  it('heartbeats re-arm the single idle timer without ever passing the hard deadline', async () => {
+    const clock = new ManualClock();
+    let report!: () => void;
+    const provider = new FunctionProvider({ heartbeat: true }).add(
+      'job',
+      (invocation) =>
+        new Promise(() => {
+          report = () => invocation.reportHeartbeat({ fraction: 0.5 });
+        }),
+      { heartbeat: { idleTimeoutMs: 10_000 }, timeoutMs: 25_000 },
+    );
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    const pending = runner.invokeToolCall({ id: 'c', name: 'job', arguments: {} }, { clock });
+    for (let i = 0; i < 4; i++) {
+      await clock.advance(6_000);
+      report();
+    }
+    expect(clock.timers.size).toBe(1);
+    await clock.advance(1_000);
+    const record = await pending;
+    expect(record.outcome.error?.code).toBe('timeout');
+    expect(clock.nowMs - 1_000).toBe(25_000);
+  });
+});
