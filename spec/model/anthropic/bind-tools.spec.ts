@@ -62,4 +62,24 @@ describe('AnthropicModelClient.bindTools', () => {
       await server.close();
     }
   });
+
+  it('an API failure rejects the run with the typed error; an abort mid-request stops it as aborted', async () => {
+    const server = await startMessagesApiServer();
+    try {
+      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }) });
+      server.enqueue({ kind: 'overloaded', requestId: 'req_529' });
+      await expect(client.bindTools(GetWeather).complete('weather?')).rejects.toMatchObject({ code: 'overloaded', status: 529, requestId: 'req_529' });
+
+      server.enqueue({ kind: 'hang' });
+      const controller = new AbortController();
+      const running = client.bindTools(GetWeather).complete('weather?', { signal: controller.signal });
+      await server.waitForRequests(2);
+      controller.abort();
+      const result = await running;
+      expect(result.stopReason).toBe('aborted');
+      await server.waitForHangUp();
+    } finally {
+      await server.close();
+    }
+  });
 });
