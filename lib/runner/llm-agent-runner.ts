@@ -26,7 +26,8 @@ import { decodeToolArguments } from '../validation/decode-arguments';
 import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { deriveIdempotencyKey } from './idempotency-key';
-import { LlmAgentRunOptions, ToolApprovalDecision, ToolCallRequest } from './run-options';
+import { LlmAgentRunOptions, ToolApprovalDecision, ToolCallPermission, ToolCallRequest } from './run-options';
+import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { runToolAttempt } from './run-tool-attempt';
@@ -41,6 +42,18 @@ export const DEFAULT_MAX_STEPS = 16;
 
 /** Result of a step that either yields a value or refuses the call with a failure for the model. */
 export type StepResult<T> = { readonly kind: 'continue'; readonly value: T } | { readonly kind: 'refuse'; readonly outcome: ToolOutcome };
+
+/** A finished call on its way to the model. */
+export interface CompletedCall {
+  readonly outcome: ToolOutcome;
+  readonly attempts: number;
+  readonly idempotencyKey: string;
+  readonly args?: JsonObject;
+  readonly startedAt: number;
+  readonly request?: ToolCallRequest;
+  /** Already in the store (reused after a resume). */
+  readonly admitted?: boolean;
+}
 
 /** A call that passed every check before dispatch. */
 export interface AdmittedCall {
@@ -252,7 +265,7 @@ export class LlmAgentRunner {
   protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
     const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
-    const refused = (outcome: ToolOutcome, args?: JsonObject): Promise<ToolCallResult> => {
+    const refused = (outcome: ToolOutcome, args?: JsonObject): MaybePromise<ToolCallResult> => {
       this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
       return this.completeToolCall(run, call, { outcome, attempts: 0, idempotencyKey, args, startedAt });
     };
@@ -265,19 +278,23 @@ export class LlmAgentRunner {
     const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
     if (run.options.signal?.aborted) return refused(standardFailure('cancelled', 'the run was aborted before the tool started'), args);
     const capabilities = this.provider.capabilities?.(call.name) ?? NO_CAPABILITIES;
-    const refusal = this.checkCapabilities(run, request, capabilities) ?? (await this.authorize(run, request));
+    const authorized = this.checkCapabilities(run, request, capabilities) ?? this.authorize(run, request);
+    const refusal = isPromiseLike(authorized) ? await authorized : authorized;
     if (refusal !== undefined) return refused(refusal, args);
-    const approval = await this.requestApproval(run, request);
+    const approving = this.requestApproval(run, request);
+    const approval = isPromiseLike(approving) ? await approving : approving;
     if (approval === 'suspend') return this.suspendToolCall(run, call, { idempotencyKey, args, startedAt });
     const precondition = approval ?? this.checkPrecondition(run, request);
     if (precondition !== undefined) return refused(precondition, args);
-    const beginning: CallBeginning = (await run.recorder?.beginCall(request, idempotencyKey)) ?? { kind: 'execute' };
+    const beginning: CallBeginning = run.recorder === undefined ? EXECUTE : await run.recorder.beginCall(request, idempotencyKey);
     if (beginning.kind === 'refuse') return refused(beginning.outcome, args);
     if (beginning.kind !== 'execute')
       return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey, args, startedAt, request, admitted: true });
     this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
-    const { outcome, attempts } = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
-    const finished = await this.finishOutcome(run, request, outcome);
+    const dispatched = this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
+    const { outcome, attempts } = isPromiseLike(dispatched) ? await dispatched : dispatched;
+    const finishing = this.finishOutcome(run, request, outcome);
+    const finished = isPromiseLike(finishing) ? await finishing : finishing;
     return this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey, args, startedAt, request });
   }
 
@@ -334,14 +351,17 @@ export class LlmAgentRunner {
   }
 
   /** Step 4: host policy (`allowToolCall`). */
-  protected async authorize(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined> {
+  protected authorize(run: RunState, request: ToolCallRequest): MaybePromise<ToolOutcome | undefined> {
     const hook = run.options.allowToolCall;
     if (hook === undefined) return undefined;
-    const permission = await hook(request);
-    const allowed = typeof permission === 'boolean' ? permission : permission.allowed;
-    if (allowed) return undefined;
-    const reason = typeof permission === 'object' && permission.reason !== undefined ? `: ${permission.reason}` : '';
-    return standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`);
+    const permission = hook(request);
+    const refusalOf = (answer: ToolCallPermission): ToolOutcome | undefined => {
+      const allowed = typeof answer === 'boolean' ? answer : answer.allowed;
+      if (allowed) return undefined;
+      const reason = typeof answer === 'object' && answer.reason !== undefined ? `: ${answer.reason}` : '';
+      return standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`);
+    };
+    return isPromiseLike(permission) ? Promise.resolve(permission).then(refusalOf) : refusalOf(permission);
   }
 
   /**
@@ -349,8 +369,13 @@ export class LlmAgentRunner {
    * name and argument hash) wins; otherwise the `approvalHandler` decides and the decision is stored.
    * Without a handler a durable run suspends (`'suspend'`) and a run without a store is denied.
    */
-  protected async requestApproval(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined | 'suspend'> {
+  protected requestApproval(run: RunState, request: ToolCallRequest): MaybePromise<ToolOutcome | undefined | 'suspend'> {
     if (!needsApproval(request.descriptor)) return undefined;
+    return this.decideApproval(run, request);
+  }
+
+  /** The approval decision of a call that needs one: stored, from the handler, or suspended. */
+  protected async decideApproval(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined | 'suspend'> {
     const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
     const handler = run.options.approvalHandler;
     const stored = await run.recorder?.approvalOf(request);
@@ -378,11 +403,18 @@ export class LlmAgentRunner {
   }
 
   /** Steps 7 and 8: attempts under the deadline, retried only when the contract makes it safe. */
-  protected async dispatchWithRetries(run: RunState, call: AdmittedCall): Promise<{ outcome: ToolOutcome; attempts: number }> {
+  protected dispatchWithRetries(run: RunState, call: AdmittedCall): MaybePromise<{ outcome: ToolOutcome; attempts: number }> {
+    const first = this.dispatchAttempt(run, call, 1);
+    if (!isPromiseLike(first) && (first.ok || call.request.descriptor.retry.maxAttempts <= 1)) return { outcome: first, attempts: 1 };
+    return this.retryAttempts(run, call, first);
+  }
+
+  /** The retry loop after the first attempt: only when the contract makes a repeat safe. */
+  protected async retryAttempts(run: RunState, call: AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<{ outcome: ToolOutcome; attempts: number }> {
     const { descriptor } = call.request;
     const policy = descriptor.retry;
     for (let attempt = 1; ; attempt++) {
-      let outcome = await this.dispatchAttempt(run, call, attempt);
+      let outcome = attempt === 1 ? await first : await this.dispatchAttempt(run, call, attempt);
       if (outcome.ok || attempt >= policy.maxAttempts || run.options.signal?.aborted) return { outcome, attempts: attempt };
       const error = outcome.error!;
       if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
@@ -400,7 +432,7 @@ export class LlmAgentRunner {
   }
 
   /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
-  protected dispatchAttempt(run: RunState, call: AdmittedCall, attempt: number): Promise<ToolOutcome> {
+  protected dispatchAttempt(run: RunState, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
     const { request } = call;
     const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
     this.emit(run, { type: 'tool_attempt_started', ...base, attempt });
@@ -469,11 +501,12 @@ export class LlmAgentRunner {
   }
 
   /** Step 9: `prepareToolResult`, output-schema validation, and the returned resource version. */
-  protected async finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): Promise<ToolOutcome> {
-    let result = outcome;
-    if (run.options.prepareToolResult !== undefined) result = await run.options.prepareToolResult(result, request);
-    result = this.validateOutput(run, request, result);
-    return withResourceVersion(result, request.descriptor);
+  protected finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+    const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(this.validateOutput(run, request, prepared), request.descriptor);
+    const prepare = run.options.prepareToolResult;
+    if (prepare === undefined) return validate(outcome);
+    const prepared = prepare(outcome, request);
+    return isPromiseLike(prepared) ? Promise.resolve(prepared).then(validate) : validate(prepared);
   }
 
   /** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
@@ -499,38 +532,42 @@ export class LlmAgentRunner {
   }
 
   /** Step 10: `onToolResult` gets the complete outcome, then the Tool message is rendered. */
-  protected async completeToolCall(
-    run: RunState,
-    call: ModelToolCall,
-    result: {
-      outcome: ToolOutcome;
-      attempts: number;
-      idempotencyKey: string;
-      args?: JsonObject;
-      startedAt: number;
-      request?: ToolCallRequest;
-      /** Already in the store (reused after a resume). */
-      admitted?: boolean;
-    },
-  ): Promise<ToolCallResult> {
-    const { outcome, attempts, request } = result;
-    if (request !== undefined && result.admitted !== true) await run.recorder?.admit(call.id, outcome, attempts);
-    if (request !== undefined && run.options.onToolResult !== undefined) await run.options.onToolResult(outcome, request);
+  protected completeToolCall(run: RunState, call: ModelToolCall, result: CompletedCall): MaybePromise<ToolCallResult> {
+    const { request } = result;
+    if (request !== undefined && (run.recorder !== undefined || run.options.onToolResult !== undefined))
+      return this.completeToolCallDurably(run, call, result, request);
+    return this.toolCallResult(run, call, result).result;
+  }
+
+  /** Admission (before projection), `onToolResult`, then the result and its projection audit. */
+  protected async completeToolCallDurably(run: RunState, call: ModelToolCall, result: CompletedCall, request: ToolCallRequest): Promise<ToolCallResult> {
+    if (result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
+    if (run.options.onToolResult !== undefined) await run.options.onToolResult(result.outcome, request);
+    const { result: done, report } = this.toolCallResult(run, call, result);
+    if (report !== undefined) await run.recorder?.recordProjection(call.id, call.name, done.content, report);
+    return done;
+  }
+
+  /** Reports the finished call, projects its outcome for the model and builds the result. */
+  protected toolCallResult(run: RunState, call: ModelToolCall, result: CompletedCall): { result: ToolCallResult; report?: ToolOutputProjectionReport } {
+    const { outcome, attempts } = result;
     const durationMs = run.clock.now() - result.startedAt;
     this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
     const { content, report } = this.projectForModel(run, call, outcome);
-    if (request !== undefined && report !== undefined) await run.recorder?.recordProjection(call.id, call.name, content, report);
     return {
-      callId: call.id,
-      toolName: call.name,
-      rawArguments: call.arguments,
-      arguments: result.args,
-      outcome,
-      attempts,
-      idempotencyKey: result.idempotencyKey,
-      content,
-      projection: report,
-      durationMs,
+      report,
+      result: {
+        callId: call.id,
+        toolName: call.name,
+        rawArguments: call.arguments,
+        arguments: result.args,
+        outcome,
+        attempts,
+        idempotencyKey: result.idempotencyKey,
+        content,
+        projection: report,
+        durationMs,
+      },
     };
   }
 
@@ -610,6 +647,8 @@ const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjecti
 
 /** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
 const checkedProjectionPolicies = new WeakMap<object, Set<string>>();
+
+const EXECUTE: CallBeginning = Object.freeze({ kind: 'execute' });
 
 /** The signal of runs without one: never aborts. */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;

@@ -1,6 +1,7 @@
 import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { HeartbeatProgress, ToolInvocation } from '../providers/tool-invocation';
 import { thrownToToolOutcome, toToolOutcome } from '../tools/to-tool-outcome';
+import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { RunnerClock } from './runner-clock';
 
 /** What one attempt needs besides the provider call itself. */
@@ -27,9 +28,11 @@ export interface ToolAttemptOptions {
  * heartbeat silence longer than the idle limit, or when the run aborts) the attempt's signal is
  * aborted and a `timeout` / `heartbeat_timeout` / `cancelled` failure is returned at once, without
  * waiting for a tool that ignores the signal; a late result is reported through `onLateResult` and
- * discarded. Heartbeats move the idle limit, never the deadline. Never rejects.
+ * discarded. Heartbeats move the idle limit, never the deadline. Never throws or rejects.
+ *
+ * A tool that answers synchronously gets its outcome back synchronously: no timer, no listener.
  */
-export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome> {
+export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOutcome> {
   const { clock, timeoutMs, idleTimeoutMs, runSignal } = options;
   let controller: AbortController | undefined;
   const signal = (): AbortSignal => (controller ??= new AbortController()).signal;
@@ -38,9 +41,27 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
   const deadlineAt = startedAt + timeoutMs;
   let idleAt = idleTimeoutMs === undefined ? Infinity : startedAt + idleTimeoutMs;
   let settled = false;
-  let timer: unknown;
+  const reportHeartbeat = (progress?: HeartbeatProgress): void => {
+    if (settled || idleTimeoutMs === undefined) return;
+    idleAt = clock.now() + idleTimeoutMs;
+    options.onHeartbeat?.(progress);
+  };
+  const cancelled = (): ToolOutcome => {
+    abort(runSignal?.reason);
+    return standardFailure('cancelled', 'the run was aborted while the tool was running');
+  };
+  if (runSignal?.aborted) return cancelled();
+  let pending: unknown;
+  try {
+    pending = options.start(signal, reportHeartbeat, deadlineAt);
+  } catch (error) {
+    return thrownToToolOutcome(error);
+  }
+  if (!isPromiseLike(pending)) return toToolOutcome(pending);
+  const running = pending;
 
   return new Promise<ToolOutcome>((resolve) => {
+    let timer: unknown;
     const finish = (outcome: ToolOutcome): void => {
       if (settled) return;
       settled = true;
@@ -59,8 +80,7 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
       );
     };
     const arm = (): void => {
-      const next = Math.min(deadlineAt, idleAt);
-      timer = clock.setTimeout(onTimer, Math.max(0, next - clock.now()));
+      timer = clock.setTimeout(onTimer, Math.max(0, Math.min(deadlineAt, idleAt) - clock.now()));
     };
     const onTimer = (): void => {
       if (settled) return;
@@ -69,37 +89,16 @@ export function runToolAttempt(options: ToolAttemptOptions): Promise<ToolOutcome
       else if (now >= idleAt) expire('heartbeat');
       else arm();
     };
-    const onRunAbort = (): void => {
-      abort(runSignal?.reason);
-      finish(standardFailure('cancelled', 'the run was aborted while the tool was running'));
-    };
-    const reportHeartbeat = (progress?: HeartbeatProgress): void => {
-      if (settled || idleTimeoutMs === undefined) return;
-      idleAt = clock.now() + idleTimeoutMs;
-      options.onHeartbeat?.(progress);
-    };
-    if (runSignal?.aborted) return onRunAbort();
-    let pending: unknown;
-    try {
-      pending = options.start(signal, reportHeartbeat, deadlineAt);
-    } catch (error) {
-      return finish(thrownToToolOutcome(error));
-    }
-    // A synchronous result needs no timer and no listener.
-    if (!isThenable(pending)) return finish(toToolOutcome(pending));
-    runSignal?.addEventListener('abort', onRunAbort, { once: true });
-    arm();
+    const onRunAbort = (): void => finish(cancelled());
     const settle = (outcome: ToolOutcome): void => {
       if (settled) options.onLateResult?.(outcome);
       else finish(outcome);
     };
-    pending.then(
+    runSignal?.addEventListener('abort', onRunAbort, { once: true });
+    arm();
+    running.then(
       (value) => settle(toToolOutcome(value)),
       (error: unknown) => settle(thrownToToolOutcome(error)),
     );
   });
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
