@@ -1,7 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteRunStore } from '../../lib';
+import { PostgresRunStore, RunStore, SqliteRunStore } from '../../lib';
+import { describePostgres, requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
 import { makeTempDir } from '../durable/temp-dir';
 
 const temps: { cleanup: () => void }[] = [];
@@ -16,8 +17,8 @@ jest.setTimeout(120_000);
 
 const worker = join(__dirname, 'crash-worker.ts');
 
-function startWorker(dir: string, mode: 'start' | 'resume', runId: string, env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', worker, join(dir, 'runs.db'), dir, mode, runId], {
+function startWorker(dir: string, mode: 'start' | 'resume', runId: string, env: Record<string, string> = {}, storeArg = join(dir, 'runs.db')): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', worker, storeArg, dir, mode, runId], {
     env: { ...process.env, ...env, TS_NODE_TRANSPILE_ONLY: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -97,5 +98,48 @@ describe('resume after a real crash (SIGKILL)', () => {
     expect(result.toolCalls.find((call) => call.toolName === 'charge')!.outcome).toEqual({ ok: true, data: { charged: 500 } });
     expect(result.toolCalls.find((call) => call.toolName === 'report')!.outcome).toEqual({ ok: true, text: 'report written' });
     expect(result.text).toBe('done');
+  });
+});
+
+async function raceTwoWorkers(dir: string, store: RunStore, storeArg: string): Promise<void> {
+  await store.createRun({ runId: 'run-race', messages: [{ role: 'user', content: 'charge and report' }] });
+  const env = { SLOW_TOOLS_MS: '800' };
+  const workers = [startWorker(dir, 'resume', 'run-race', env, storeArg), startWorker(dir, 'resume', 'run-race', env, storeArg)];
+  const exits = await Promise.all(workers.map((worker) => worker.done));
+  const winners = exits.filter((exit) => exit.code === 0);
+  const losers = exits.filter((exit) => exit.code !== 0);
+  expect(winners).toHaveLength(1);
+  expect(losers).toHaveLength(1);
+  expect(losers[0].stderr).toMatch(/lease_held|Another worker holds the lease|cannot be resumed/);
+  expect(lines(dir, 'charge')).toHaveLength(1);
+  expect(lines(dir, 'report')).toHaveLength(1);
+  expect((await store.loadRun('run-race'))!.status).toBe('completed');
+}
+
+describe('two worker processes race for one run through runner.resume', () => {
+  it('SQLite: one worker holds the lease and alone executes the calls', async () => {
+    const dir = tempDir('race-sqlite');
+    const store = new SqliteRunStore(join(dir, 'runs.db'));
+    try {
+      await raceTwoWorkers(dir, store, join(dir, 'runs.db'));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describePostgres('two worker processes race for one run on PostgreSQL', () => {
+  const schemas = new TestSchemas();
+  afterAll(() => schemas.dropAll());
+
+  it('one worker holds the lease and alone executes the calls', async () => {
+    const url = requirePostgresUrl();
+    const schema = schemas.fresh();
+    const store = await PostgresRunStore.open({ connectionString: url, schema });
+    try {
+      await raceTwoWorkers(tempDir('race-pg'), store, `${url}#${schema}`);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,12 +1,13 @@
 /**
- * A worker process for the crash tests: runs (or resumes) an agent on a SQLite store. The `charge`
+ * A worker process for the crash and race tests: runs (or resumes) an agent on a SQLite store, or
+ * on PostgreSQL when the store argument is `postgres://...#schema`. The `charge`
  * tool is not idempotent, `report` is; each appends a line to a counter file when it runs, and hangs
  * afterwards when the environment asks, so the test can SIGKILL the process mid-call.
  */
 import 'reflect-metadata';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChatMessage, descriptorFromLlmTool, LlmAgentRunner, ScriptedModelClient, SqliteRunStore, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
+import { ChatMessage, descriptorFromLlmTool, LlmAgentRunner, PostgresRunStore, RunStore, ScriptedModelClient, SqliteRunStore, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
 
 const [dbPath, dir, mode, runId] = process.argv.slice(2);
 const never = new Promise<never>(() => undefined);
@@ -25,6 +26,8 @@ class CrashProvider implements ToolProvider {
   async invokeTool(invocation: ToolInvocation): Promise<unknown> {
     appendFileSync(join(dir, `${invocation.toolName}.count`), `${invocation.idempotencyKey}\n`);
     if (process.env[`HANG_${invocation.toolName.toUpperCase()}`] === '1') await never;
+    const slowMs = Number(process.env.SLOW_TOOLS_MS ?? 0);
+    if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
     return invocation.toolName === 'charge' ? { charged: invocation.arguments.cents } : 'report written';
   }
 }
@@ -38,7 +41,9 @@ const model = new ScriptedModelClient(
 );
 
 async function main(): Promise<void> {
-  const store = new SqliteRunStore(dbPath);
+  const store: RunStore = dbPath.startsWith('postgres://')
+    ? await PostgresRunStore.open({ connectionString: dbPath.split('#')[0], schema: dbPath.split('#')[1] })
+    : new SqliteRunStore(dbPath);
   const runner = new LlmAgentRunner(model, new CrashProvider(), { store, leaseTtlMs: 500 });
   const result = mode === 'start' ? await runner.complete('charge and report', { runId }) : await runner.resume(runId);
   process.stdout.write(JSON.stringify({ stopReason: result.stopReason, text: result.text, toolCalls: result.toolCalls.map((call) => ({ toolName: call.toolName, outcome: call.outcome, content: call.content })) }));
