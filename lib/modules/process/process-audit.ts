@@ -9,9 +9,13 @@ export interface ProcessAuditEntry {
   readonly at: string;
   /** `run`, `shell`, or `unknown` for a tool name the toolkit does not offer. */
   readonly operation: 'run' | 'shell' | 'unknown';
-  /** The allow-list name the caller gave (`sh` for the shell tool), or '' when none was given. */
+  /**
+   * The allow-list name the caller gave (`sh` for the shell tool), or '' when none was given.
+   * Caller-given strings are kept bounded: the name, each argument and the working directory are
+   * cut at 1024 characters (the shell command at 4096) with a `[N more characters]` marker.
+   */
   readonly executable: string;
-  /** The arguments as given (for the shell tool: `['-c', command]`). */
+  /** The arguments as given (for the shell tool: `['-c', command]`): at most 64, then a `[N more arguments]` marker. */
   readonly args: readonly string[];
   /** The working directory as given, relative to the root ('.' by default). */
   readonly cwd: string;

@@ -44,7 +44,7 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   } else {
     argv0 = reader.string('executable');
     if (!Object.prototype.hasOwnProperty.call(policy.executables, argv0))
-      throw new ProcessError('executable_not_allowed', `'${argv0}' is not an allowed executable. Allowed: ${Object.keys(policy.executables).join(', ')}.`, {
+      throw new ProcessError('executable_not_allowed', `'${argv0.slice(0, 200)}' is not an allowed executable. Allowed: ${Object.keys(policy.executables).join(', ')}.`, {
         executable: argv0.slice(0, 200),
       });
     file = policy.executables[argv0];

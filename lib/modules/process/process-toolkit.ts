@@ -126,10 +126,22 @@ export class ProcessToolkit implements ToolProvider {
   }
 }
 
+/** Most arguments an audit entry keeps; a marker stands for the rest. */
+const AUDIT_MAX_ARGS = 64;
+/** Most characters an audit entry keeps of one argument, the executable name or the working directory. */
+const AUDIT_MAX_CHARS = 1024;
+
 function describeCall(operation: 'run' | 'shell' | 'unknown', args: unknown): Pick<ProcessAuditEntry, 'operation' | 'executable' | 'args' | 'cwd'> {
   const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
-  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((item) => String(item)) : []);
-  const cwd = typeof record.cwd === 'string' ? record.cwd : '.';
-  if (operation === 'shell') return { operation, executable: 'sh', args: ['-c', typeof record.command === 'string' ? record.command : ''], cwd };
-  return { operation, executable: typeof record.executable === 'string' ? record.executable : '', args: strings(record.args), cwd };
+  const cwd = typeof record.cwd === 'string' ? clip(record.cwd) : '.';
+  if (operation === 'shell') return { operation, executable: 'sh', args: ['-c', typeof record.command === 'string' ? clip(record.command, 4 * AUDIT_MAX_CHARS) : ''], cwd };
+  const list = Array.isArray(record.args) ? record.args : [];
+  const kept = list.slice(0, AUDIT_MAX_ARGS).map((item) => clip(String(item)));
+  if (list.length > AUDIT_MAX_ARGS) kept.push(`[${list.length - AUDIT_MAX_ARGS} more arguments]`);
+  return { operation, executable: typeof record.executable === 'string' ? clip(record.executable) : '', args: kept, cwd };
+}
+
+/** `text` cut to `max` characters, with a marker saying how many were left out. */
+function clip(text: string, max = AUDIT_MAX_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}[${text.length - max} more characters]` : text;
 }

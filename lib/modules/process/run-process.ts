@@ -39,10 +39,22 @@ export interface ProcessRunResult {
 }
 
 /**
+ * How long the pipes may stay open after the leader has exited and its group was killed. Only a
+ * process outside the group (one that called `setsid` or `setpgid`) can still hold them; after this
+ * grace the toolkit stops reading and returns instead of waiting for it.
+ */
+export const PIPE_CLOSE_GRACE_MS = 250;
+
+/**
  * Runs one process without a shell, in its own process group (`detached`), and resolves when its
  * pipes close. At the time limit or on abort, and as soon as the leader exits, the whole group is
- * killed with `SIGKILL`, so no child or grandchild outlives the run. Output beyond the caps is read
- * and discarded. Never rejects.
+ * killed with `SIGKILL`, so no child or grandchild that stays in the group outlives the run. Output
+ * beyond the caps is read and discarded. Never rejects.
+ *
+ * Limit (not fixable with Node.js alone): a descendant that leaves the process group (`setsid`,
+ * `setpgid`, a daemonizing double fork) is not killed; containing it needs a PID namespace or a
+ * cgroup around the run. Such a process cannot delay the result: {@link PIPE_CLOSE_GRACE_MS} after
+ * the leader exits, the pipes are closed on our side and the run resolves.
  */
 export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult> {
   return new Promise((resolve) => {
@@ -52,6 +64,7 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
     let timedOut = false;
     let cancelled = false;
     let settled = false;
+    let grace: NodeJS.Timeout | undefined;
     const child = spawn(request.file, [...request.args], {
       argv0: request.argv0,
       cwd: request.cwd,
@@ -83,6 +96,7 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       request.signal?.removeEventListener('abort', onAbort);
       resolve({
         ...(child.pid === undefined ? {} : { pid: child.pid }),
@@ -104,7 +118,15 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.stdin.on('error', () => undefined);
     child.on('error', (error) => finish(null, null, error.message));
-    child.on('exit', killGroup);
+    child.on('exit', (code, signal) => {
+      killGroup();
+      grace = setTimeout(() => {
+        child.stdin.destroy();
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, signal);
+      }, PIPE_CLOSE_GRACE_MS);
+    });
     child.on('close', (code, signal) => finish(code, signal));
     child.stdin.end(request.stdin);
   });
