@@ -31,10 +31,11 @@ import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { runToolAttempt } from './run-tool-attempt';
+import { callHook, HookResult, messageOf } from './call-hook';
 import { CallBeginning, RunRecorder } from './run-recorder';
-import { defaultWorkerId, needsApproval, stopReasonOf, storedStatusOf, withResourceVersion } from './runner-rules';
+import { checkRunLimits, defaultWorkerId, needsApproval, stopReasonOf, storedStatusOf, withResourceVersion } from './runner-rules';
 import { LlmAgentError } from './runner-error';
-import { LlmAgentEvent } from './runner-events';
+import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
 import { sleepOnClock, SYSTEM_CLOCK } from './runner-clock';
 
 /** Default most model requests in one run. */
@@ -147,7 +148,10 @@ export class LlmAgentRunner {
 
   /**
    * Runs the body under the run's lease when the run is durable, then stores the final status.
-   * Without a store it just runs the body.
+   * Without a store it just runs the body. When the lease is lost mid-run (taken over, or not
+   * renewable), the run's signal aborts, this worker writes nothing more to the run (no admission,
+   * no message, no status: another worker owns it now) and the call rejects with the lease's reason
+   * (a `RunStoreError` `lease_held` when it was taken over).
    */
   protected async runDurably(run: RunState, body: () => Promise<void>): Promise<LlmAgentRunResult> {
     const recorder = run.recorder;
@@ -157,11 +161,13 @@ export class LlmAgentRunner {
     }
     const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
     return withRunLease(recorder.store, run.runId, lease, async (leaseSignal) => {
+      recorder.holdLease(leaseSignal);
       const userSignal = run.options.signal;
       run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
       try {
         await body();
       } catch (error) {
+        if (leaseSignal.aborted) throw leaseSignal.reason;
         await recorder.setStatus('failed').catch(() => undefined);
         throw error;
       }
@@ -213,9 +219,10 @@ export class LlmAgentRunner {
     }
   }
 
-  /** Creates the state of a run from the merged options. */
+  /** Creates the state of a run from the merged options; throws `invalid_run_options` for a limit that cannot work. */
   protected startRun(options: LlmAgentRunOptions): RunState {
     const merged: LlmAgentRunOptions = { ...this.defaults, ...options };
+    checkRunLimits(merged);
     const runId = merged.runId ?? randomUUID();
     const run: RunState = {
       runId,
@@ -254,9 +261,36 @@ export class LlmAgentRunner {
     await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 
-  /** Runs the calls of one turn concurrently; the records come back in the order of the calls. */
+  /**
+   * Runs the calls of one turn concurrently; the records come back in the order of the calls. A call
+   * id that repeats within the turn is refused (`duplicate_call_id`, nothing runs) after its first
+   * call, whose result alone the id could be bound to. When a call fails the run (a store error, a
+   * lost lease), every other call of the turn is still awaited before the error is thrown, so no
+   * work of the turn is left running unobserved.
+   */
   protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
-    const records = await Promise.all(calls.map((call) => this.executeToolCall(run, call)));
+    const ids = new Set<string>();
+    const settled = await Promise.allSettled(
+      calls.map((call) => {
+        if (!ids.has(call.id)) {
+          ids.add(call.id);
+          return this.executeToolCall(run, call);
+        }
+        const outcome = toolFailure({
+          code: 'duplicate_call_id',
+          category: 'validation',
+          retryable: false,
+          message: `another call of this turn already has the id '${call.id}'; this one was not run`,
+        });
+        this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
+        return Promise.resolve(this.toolCallResult(run, call, { outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), startedAt: run.clock.now() }).result);
+      }),
+    );
+    const records: ToolCallResult[] = [];
+    for (const result of settled) {
+      if (result.status === 'rejected') throw result.reason;
+      records.push(result.value);
+    }
     run.toolCalls.push(...records);
     return records;
   }
@@ -277,7 +311,9 @@ export class LlmAgentRunner {
     const args = validated.value;
     const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
     if (run.options.signal?.aborted) return refused(standardFailure('cancelled', 'the run was aborted before the tool started'), args);
-    const capabilities = this.provider.capabilities?.(call.name) ?? NO_CAPABILITIES;
+    const declared = this.declaredCapabilities(run, request);
+    if (declared.kind === 'refuse') return refused(declared.outcome, args);
+    const capabilities = declared.value;
     const authorized = this.checkCapabilities(run, request, capabilities) ?? this.authorize(run, request);
     const refusal = isPromiseLike(authorized) ? await authorized : authorized;
     if (refusal !== undefined) return refused(refusal, args);
@@ -339,6 +375,20 @@ export class LlmAgentRunner {
     return { kind: 'refuse', outcome };
   }
 
+  /**
+   * The capabilities the provider declares for the tool. A provider whose `capabilities` throws
+   * declares nothing it can be trusted with: the call is refused (`capability_mismatch`), fail closed.
+   */
+  protected declaredCapabilities(run: RunState, request: ToolCallRequest): StepResult<ToolProviderCapabilities> {
+    try {
+      return { kind: 'continue', value: this.provider.capabilities?.(request.toolName) ?? NO_CAPABILITIES };
+    } catch (error) {
+      this.hookFailed(run, request, 'capabilities', error);
+      const message = `the provider could not report its capabilities for '${request.toolName}' (${messageOf(error)}); the call was not run`;
+      return { kind: 'refuse', outcome: standardFailure('capability_mismatch', message) };
+    }
+  }
+
   /** Step 3: the provider must declare every capability the contract needs for this tool. */
   protected checkCapabilities(_run: RunState, request: ToolCallRequest, declared: ToolProviderCapabilities): ToolOutcome | undefined {
     const required = requiredCapabilities(request.descriptor);
@@ -350,18 +400,27 @@ export class LlmAgentRunner {
     );
   }
 
-  /** Step 4: host policy (`allowToolCall`). */
+  /**
+   * Step 4: host policy (`allowToolCall`). Fails closed: a throwing or rejecting hook refuses the
+   * call; an abort of the run while the hook is pending refuses it as `cancelled`.
+   */
   protected authorize(run: RunState, request: ToolCallRequest): MaybePromise<ToolOutcome | undefined> {
     const hook = run.options.allowToolCall;
     if (hook === undefined) return undefined;
-    const permission = hook(request);
-    const refusalOf = (answer: ToolCallPermission): ToolOutcome | undefined => {
-      const allowed = typeof answer === 'boolean' ? answer : answer.allowed;
+    const refusalOf = (answer: HookResult<ToolCallPermission>): ToolOutcome | undefined => {
+      if (answer.kind === 'aborted') return standardFailure('cancelled', 'the run was aborted while host policy decided on the call');
+      if (answer.kind === 'failed') {
+        this.hookFailed(run, request, 'allowToolCall', answer.error);
+        return standardFailure('permission_denied', `host policy could not decide on the call to '${request.toolName}' (allowToolCall failed); it was refused`);
+      }
+      const permission = answer.value;
+      const allowed = typeof permission === 'boolean' ? permission : permission?.allowed === true;
       if (allowed) return undefined;
-      const reason = typeof answer === 'object' && answer.reason !== undefined ? `: ${answer.reason}` : '';
+      const reason = typeof permission === 'object' && permission?.reason !== undefined ? `: ${permission.reason}` : '';
       return standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`);
     };
-    return isPromiseLike(permission) ? Promise.resolve(permission).then(refusalOf) : refusalOf(permission);
+    const answer = callHook(() => hook(request), run.options.signal);
+    return isPromiseLike(answer) ? answer.then(refusalOf) : refusalOf(answer);
   }
 
   /**
@@ -374,7 +433,10 @@ export class LlmAgentRunner {
     return this.decideApproval(run, request);
   }
 
-  /** The approval decision of a call that needs one: stored, from the handler, or suspended. */
+  /**
+   * The approval decision of a call that needs one: stored, from the handler, or suspended. A
+   * throwing or rejecting handler denies (fail closed); an abort while it is pending is `cancelled`.
+   */
   protected async decideApproval(run: RunState, request: ToolCallRequest): Promise<ToolOutcome | undefined | 'suspend'> {
     const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
     const handler = run.options.approvalHandler;
@@ -385,7 +447,13 @@ export class LlmAgentRunner {
     } else {
       this.emit(run, { type: 'approval_requested', ...base, arguments: request.arguments });
       if (handler === undefined && run.recorder !== undefined) return 'suspend';
-      decision = handler === undefined ? { approved: false, reason: 'no approval handler is configured' } : await handler(request);
+      if (handler === undefined) decision = { approved: false, reason: 'no approval handler is configured' };
+      else {
+        const answer = await callHook(() => handler(request), run.options.signal);
+        if (answer.kind === 'aborted') return standardFailure('cancelled', 'the run was aborted while the call waited for approval');
+        if (answer.kind === 'failed') this.hookFailed(run, request, 'approvalHandler', answer.error);
+        decision = answer.kind === 'value' ? answer.value : { approved: false, reason: 'the approval handler failed' };
+      }
       await run.recorder?.recordDecision(request, decision);
     }
     this.emit(run, { type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
@@ -500,13 +568,23 @@ export class LlmAgentRunner {
     return { ...failure, compensation: ok ? 'completed' : 'failed' };
   }
 
-  /** Step 9: `prepareToolResult`, output-schema validation, and the returned resource version. */
+  /**
+   * Step 9: `prepareToolResult`, output-schema validation, and the returned resource version. When
+   * the hook throws or rejects, the outcome becomes a `tool_error` failure that says the tool ran;
+   * the unprepared outcome is withheld, since the hook may exist to redact it.
+   */
   protected finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
     const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(this.validateOutput(run, request, prepared), request.descriptor);
     const prepare = run.options.prepareToolResult;
     if (prepare === undefined) return validate(outcome);
-    const prepared = prepare(outcome, request);
-    return isPromiseLike(prepared) ? Promise.resolve(prepared).then(validate) : validate(prepared);
+    const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
+      if (answer.kind === 'value') return validate(answer.value);
+      if (answer.kind === 'failed') this.hookFailed(run, request, 'prepareToolResult', answer.error);
+      const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
+      return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
+    };
+    const answer = callHook(() => prepare(outcome, request));
+    return isPromiseLike(answer) ? answer.then(validateAnswer) : validateAnswer(answer);
   }
 
   /** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
@@ -539,10 +617,14 @@ export class LlmAgentRunner {
     return this.toolCallResult(run, call, result).result;
   }
 
-  /** Admission (before projection), `onToolResult`, then the result and its projection audit. */
+  /** Admission (before projection), `onToolResult` (a failing observer is reported, not fatal), then the result and its projection audit. */
   protected async completeToolCallDurably(run: RunState, call: ModelToolCall, result: CompletedCall, request: ToolCallRequest): Promise<ToolCallResult> {
     if (result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
-    if (run.options.onToolResult !== undefined) await run.options.onToolResult(result.outcome, request);
+    const observe = run.options.onToolResult;
+    if (observe !== undefined) {
+      const observed = await callHook(() => observe(result.outcome, request));
+      if (observed.kind === 'failed') this.hookFailed(run, request, 'onToolResult', observed.error);
+    }
     const { result: done, report } = this.toolCallResult(run, call, result);
     if (report !== undefined) await run.recorder?.recordProjection(call.id, call.name, done.content, report);
     return done;
@@ -583,7 +665,14 @@ export class LlmAgentRunner {
       const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${projected.error.kind})`);
       return { content: renderToolMessage(failure) };
     }
-    run.options.onToolOutputProjection?.(projected.report, { callId: call.id, toolName: call.name });
+    const observe = run.options.onToolOutputProjection;
+    if (observe !== undefined) {
+      try {
+        observe(projected.report, { callId: call.id, toolName: call.name });
+      } catch (error) {
+        this.hookFailed(run, { callId: call.id, toolName: call.name }, 'onToolOutputProjection', error);
+      }
+    }
     if (projected.report.truncated)
       this.emit(run, { type: 'tool_output_truncated', runId: run.runId, callId: call.id, toolName: call.name, report: projected.report });
     return { content: projected.content, report: projected.report };
@@ -628,6 +717,11 @@ export class LlmAgentRunner {
       stopReason,
       steps: run.steps,
     };
+  }
+
+  /** Reports a host hook that threw or rejected (`hook_failed`). */
+  protected hookFailed(run: RunState, call: { readonly callId: string; readonly toolName: string }, hook: LlmAgentHookName, error: unknown): void {
+    this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, toolName: call.toolName, hook, message: messageOf(error) });
   }
 
   /** Delivers an event; a throwing handler does not disturb the run. */

@@ -44,13 +44,32 @@ export interface LlmAgentRunOptions {
   readonly runId?: string;
   /** Host execution context, given to providers that declare `invocationContext`. */
   readonly context?: unknown;
-  /** Host policy, checked after validation: authorization is not schema validation. @default allow all */
+  /**
+   * Host policy, checked after validation: authorization is not schema validation. Fails closed: a
+   * throw or rejection refuses the call (`permission_denied`, a `hook_failed` event), nothing runs.
+   * While it is pending, an abort of the run refuses the call as `cancelled` without waiting for it.
+   * @default allow all
+   */
   readonly allowToolCall?: (request: ToolCallRequest) => ToolCallPermission | Promise<ToolCallPermission>;
-  /** Decides calls that need approval. @default none: such calls are denied (fail closed) */
+  /**
+   * Decides calls that need approval. Fails closed: a throw or rejection denies the call
+   * (`approval_denied`, a `hook_failed` event; a durable run stores the denial). While it is pending
+   * (a human may take hours), an abort of the run refuses the call as `cancelled` without waiting.
+   * @default none: such calls are denied (fail closed)
+   */
   readonly approvalHandler?: (request: ToolCallRequest) => ToolApprovalDecision | Promise<ToolApprovalDecision>;
-  /** Last change to an outcome after operational retries, before output validation. */
+  /**
+   * Last change to an outcome after operational retries, before output validation. A throw or
+   * rejection replaces the outcome with a `tool_error` failure saying the tool ran but its result
+   * was withheld (the unprepared outcome is not sent, since the hook may exist to redact it), and
+   * emits `hook_failed`; the other calls of the turn and the run go on.
+   */
   readonly prepareToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => ToolOutcome | Promise<ToolOutcome>;
-  /** Receives every complete outcome (before projection). */
+  /**
+   * Receives every complete outcome (after durable admission, before projection). An observer: a
+   * throw or rejection changes nothing the model sees, is reported as a `hook_failed` event, and
+   * the run goes on.
+   */
   readonly onToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => void | Promise<void>;
   /** Receives every event; a throwing handler does not disturb the run. */
   readonly onEvent?: (event: LlmAgentEvent) => void;
@@ -77,6 +96,6 @@ export interface LlmAgentRunOptions {
   readonly workerId?: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */
   readonly leaseTtlMs?: number;
-  /** Sees the report of every projection (truncated or not). */
+  /** Sees the report of every projection (truncated or not). An observer: a throw is reported as `hook_failed` and changes nothing. */
   readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly toolName: string }) => void;
 }

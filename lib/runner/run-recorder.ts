@@ -25,16 +25,33 @@ export type StoredApproval = { readonly state: 'pending' } | { readonly state: '
  * Writes a run to a {@link RunStore} as it goes: messages, the start of every call before it runs,
  * its complete outcome before anything is projected, the projection audit and approvals. The
  * runner holds one per durable run; runs without a store have none.
+ *
+ * Fenced by the run's lease: once the lease signal given to {@link RunRecorder.holdLease} aborts
+ * (the lease was taken over or could not be renewed), every write throws the lease's reason, so a
+ * worker that lost its run writes nothing more into the run another worker now owns.
  */
 export class RunRecorder {
+  private lease?: AbortSignal;
+
   constructor(
     readonly store: RunStore,
     readonly runId: string,
   ) {}
 
+  /** From now on, writes are allowed only while `signal` (the run's lease) has not aborted. */
+  holdLease(signal: AbortSignal): void {
+    this.lease = signal;
+  }
+
+  /** Throws the lease's reason when the lease was lost. */
+  private fence(): void {
+    if (this.lease?.aborted) throw this.lease.reason;
+  }
+
   /** Appends one message to the stored conversation. */
-  appendMessage(message: ChatMessage): Promise<void> {
-    return this.store.appendMessages(this.runId, [message]);
+  async appendMessage(message: ChatMessage): Promise<void> {
+    this.fence();
+    await this.store.appendMessages(this.runId, [message]);
   }
 
   /**
@@ -43,6 +60,7 @@ export class RunRecorder {
    * `outcome_unknown` and admitted as such, for reconciliation.
    */
   async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
+    this.fence();
     const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
     let started;
     try {
@@ -68,22 +86,26 @@ export class RunRecorder {
       'outcome_unknown',
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
     );
+    this.fence();
     await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts);
     return { kind: 'unknown', outcome, attempts: call.attempts };
   }
 
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
-  recordAttempt(callId: string, attempts: number): Promise<void> {
-    return this.store.recordAttempt(this.runId, callId, attempts);
+  async recordAttempt(callId: string, attempts: number): Promise<void> {
+    this.fence();
+    await this.store.recordAttempt(this.runId, callId, attempts);
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
   async admit(callId: string, outcome: ToolOutcome, attempts: number): Promise<void> {
+    this.fence();
     await this.store.admitOutcome(this.runId, callId, outcome, attempts);
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
   async recordProjection(callId: string, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
+    this.fence();
     await this.store.recordProjection(this.runId, { callId, toolName, projectedSha256: sha256Hex(content), report });
   }
 
@@ -92,6 +114,7 @@ export class RunRecorder {
    * request when there is none. A request for the same call id with other arguments is denied.
    */
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
+    this.fence();
     try {
       const approval = await this.store.requestApproval(this.runId, this.approvalRequest(request));
       if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
@@ -104,6 +127,7 @@ export class RunRecorder {
 
   /** Stores a decision an approval handler made in this process, for the audit. */
   async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
+    this.fence();
     const approvalRequest = this.approvalRequest(request);
     await this.store.requestApproval(this.runId, approvalRequest);
     await this.store.decideApproval(this.runId, request.callId, {
@@ -116,8 +140,9 @@ export class RunRecorder {
   }
 
   /** Sets the run's status. */
-  setStatus(status: AgentRunStatus): Promise<void> {
-    return this.store.setStatus(this.runId, status);
+  async setStatus(status: AgentRunStatus): Promise<void> {
+    this.fence();
+    await this.store.setStatus(this.runId, status);
   }
 
   private approvalRequest(request: ToolCallRequest) {

@@ -28,7 +28,15 @@ export type LlmAgentEvent =
   | (ToolCallEventBase & { readonly type: 'compensation_finished'; readonly attempt: number; readonly ok: boolean; readonly message?: string })
   | (ToolCallEventBase & { readonly type: 'output_validation_warning'; readonly issues: readonly { pointer: string; message: string }[] })
   | (ToolCallEventBase & { readonly type: 'tool_output_truncated'; readonly report: unknown })
+  | (ToolCallEventBase & { readonly type: 'hook_failed'; readonly hook: LlmAgentHookName; readonly message: string })
   | { readonly type: 'run_finished'; readonly runId: string; readonly stopReason: string };
+
+/**
+ * A host hook (or the provider's `capabilities`) that can throw or reject during a call. What a
+ * failure of each one does is documented on `LlmAgentRunOptions`; it is always reported as a
+ * `hook_failed` event and never leaves a call without a result.
+ */
+export type LlmAgentHookName = 'allowToolCall' | 'approvalHandler' | 'prepareToolResult' | 'onToolResult' | 'onToolOutputProjection' | 'capabilities';
 
 /** The `type` literals of {@link LlmAgentEvent}. */
 export type LlmAgentEventType = LlmAgentEvent['type'];

@@ -6,6 +6,8 @@ import { ModelResponse } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { LlmAgentStopReason } from './run-result';
+import { LlmAgentRunOptions } from './run-options';
+import { LlmAgentError } from './runner-error';
 
 /** Small pure rules the runner applies; kept apart so the runner reads as its steps. */
 /** A worker id unique enough for leases: host name, process id, random suffix. */
@@ -46,4 +48,16 @@ export function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescri
   const version = resolveJsonPointer(outcome.data, descriptor.resourceVersion.outcomePointer);
   if (typeof version === 'string' || typeof version === 'number') return { ...outcome, resourceVersion: version };
   return outcome;
+}
+
+/**
+ * Throws `invalid_run_options` for limits a run cannot work with: `maxSteps` must be a positive
+ * integer (NaN would never stop the loop), `leaseTtlMs` a positive finite number.
+ */
+export function checkRunLimits(options: LlmAgentRunOptions): void {
+  const { maxSteps, leaseTtlMs } = options;
+  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1))
+    throw new LlmAgentError('invalid_run_options', `maxSteps must be a positive integer, got ${String(maxSteps)}`);
+  if (leaseTtlMs !== undefined && !(Number.isFinite(leaseTtlMs) && leaseTtlMs > 0))
+    throw new LlmAgentError('invalid_run_options', `leaseTtlMs must be a positive number of milliseconds, got ${String(leaseTtlMs)}`);
 }

@@ -63,10 +63,12 @@ describe('LlmAgentRunOptions.toolOutputProjection', () => {
   });
 
   it('a projection failure after the outcome becomes tool_output_projection_failed, never the content', async () => {
-    const cyclic: any = { a: 1 };
-    cyclic.self = cyclic;
-    const provider = new FunctionProvider().add('weird', () => ({ ok: true, data: cyclic }));
-    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'weird', arguments: {} });
+    // An estimator that holds for every envelope but fails on this one output.
+    const estimator = { estimateTokens: (text: string) => (text.includes('poison') ? Number.NaN : Math.ceil(Buffer.byteLength(text) / 2)) };
+    const provider = new FunctionProvider().add('weird', () => 'poison pill');
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'weird', arguments: {} }, { contextTokenEstimator: estimator });
+    expect(record.outcome).toEqual({ ok: true, text: 'poison pill' });
     expect(JSON.parse(record.content).error.code).toBe('tool_output_projection_failed');
+    expect(record.content).not.toContain('poison');
   });
 });
