@@ -206,8 +206,11 @@ export class LlmAgentRunner {
   }
 
   /**
-   * Appends the Tool messages of a turn, in call order. When a call waits for a stored approval the
-   * turn is left open and the run suspends (`awaiting_approval`); completed calls stay admitted.
+   * Appends the Tool messages of a turn, in call order; in a durable run each admitted call's
+   * projection audit is stored just before its message, so the audit describes exactly the content
+   * the model gets. When a call waits for a stored approval the turn is left open and the run
+   * suspends (`awaiting_approval`); completed calls stay admitted, and their projection is audited
+   * when the turn is answered after the resume (under the policy of that run).
    */
   protected async recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
     if (records.some((record) => record.awaitingApproval === true)) {
@@ -215,6 +218,8 @@ export class LlmAgentRunner {
       return;
     }
     for (const record of records) {
+      if (record.admitted === true && record.projection !== undefined)
+        await run.recorder?.recordProjection(record.callId, record.toolName, record.content, record.projection);
       await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok });
     }
   }
@@ -617,7 +622,10 @@ export class LlmAgentRunner {
     return this.toolCallResult(run, call, result).result;
   }
 
-  /** Admission (before projection), `onToolResult` (a failing observer is reported, not fatal), then the result and its projection audit. */
+  /**
+   * Admission (before projection), `onToolResult` (a failing observer is reported, not fatal), then
+   * the projected result; its projection audit is stored with its Tool message (`recordToolResults`).
+   */
   protected async completeToolCallDurably(run: RunState, call: ModelToolCall, result: CompletedCall, request: ToolCallRequest): Promise<ToolCallResult> {
     if (result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
     const observe = run.options.onToolResult;
@@ -625,9 +633,8 @@ export class LlmAgentRunner {
       const observed = await callHook(() => observe(result.outcome, request));
       if (observed.kind === 'failed') this.hookFailed(run, request, 'onToolResult', observed.error);
     }
-    const { result: done, report } = this.toolCallResult(run, call, result);
-    if (report !== undefined) await run.recorder?.recordProjection(call.id, call.name, done.content, report);
-    return done;
+    const done = this.toolCallResult(run, call, result).result;
+    return run.recorder === undefined ? done : { ...done, admitted: true };
   }
 
   /** Reports the finished call, projects its outcome for the model and builds the result. */

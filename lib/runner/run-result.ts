@@ -32,6 +32,8 @@ export interface ToolCallResult {
   /** What the projection did; absent when projection failed. */
   readonly projection?: ToolOutputProjectionReport;
   readonly durationMs: number;
+  /** True when the complete outcome is admitted to the run's store (durable runs). */
+  readonly admitted?: boolean;
   /** True when the call waits for a stored approval decision; the run is suspended. */
   readonly awaitingApproval?: boolean;
 }

@@ -1,0 +1,37 @@
+import { canonicalArgumentsSha256, ChatMessage, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, sha256Hex } from '../../lib';
+import { FunctionProvider } from './support';
+
+const calls = [
+  { id: 'c_drop', name: 'drop_table', arguments: '{}' },
+  { id: 'c_count', name: 'count_rows', arguments: '{}' },
+];
+const turn = (messages: readonly ChatMessage[]) => (messages.some((m) => m.role === 'tool') ? { text: 'all done' } : { toolCalls: calls });
+
+function tools() {
+  return new FunctionProvider().add('drop_table', () => 'dropped', { sideEffect: 'destructive' }).add('count_rows', () => 'x'.repeat(5000), { sideEffect: 'read' });
+}
+
+describe('a turn suspended for approval, with a concurrent call that completed', () => {
+  it('audits the projection of the completed call only when its Tool message is sent, so a resume under a tighter policy completes', async () => {
+    const store = new MemoryRunStore();
+    const first = await new LlmAgentRunner(new ScriptedModelClient([turn]), tools()).complete('clean up', { store, runId: 'r' });
+    expect(first.stopReason).toBe('awaiting_approval');
+    const suspended = (await store.loadRun('r'))!;
+    expect(suspended.toolCalls.find((call) => call.callId === 'c_count')!.status).toBe('admitted');
+    // The model has not seen any Tool message of this turn, so nothing is audited as sent yet.
+    expect(suspended.toolOutputProjections).toEqual([]);
+
+    await store.decideApproval('r', 'c_drop', { approved: true, toolName: 'drop_table', argumentsSha256: canonicalArgumentsSha256({}) });
+    const model = new ScriptedModelClient([turn]);
+    const resumed = await new LlmAgentRunner(model, tools()).resume('r', { store, toolOutputProjection: { maxBytes: 1024, maxTokens: 1000 } });
+    expect(resumed.stopReason).toBe('end_turn');
+    const sent = model.requests[0].messages.filter((m) => m.role === 'tool') as { toolCallId: string; content: string }[];
+    expect(sent.map((m) => m.toolCallId)).toEqual(['c_drop', 'c_count']);
+    expect(Buffer.byteLength(sent[1].content)).toBeLessThanOrEqual(1024);
+    const done = (await store.loadRun('r'))!;
+    expect(done.status).toBe('completed');
+    const audit = done.toolOutputProjections.find((projection) => projection.callId === 'c_count')!;
+    expect(audit.projectedSha256).toBe(sha256Hex(sent[1].content));
+    expect(audit.report.truncated).toBe(true);
+  });
+});
