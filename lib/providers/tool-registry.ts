@@ -5,12 +5,15 @@ import { ReflectedToolProvider, ReflectedToolProviderOptions } from './reflected
 /** Anything that resolves instances by class: tsyringe (`resolve`), Inversify or NestJS (`get`). */
 export type DependencyContainer = { resolve(target: any): unknown } | { get(target: any): unknown };
 
-/** The container handed the same tool instance to two calls at once; their fields would be shared. */
+/**
+ * The container handed out a tool instance that an earlier or concurrent call already got (a
+ * singleton or scoped registration): its fields would carry one call's arguments into another.
+ */
 export class SharedToolInstanceError extends WuweError<'shared_tool_instance'> {
   constructor(className: string) {
     super(
       'shared_tool_instance',
-      `the container returned an instance of ${className} that another call is using; register tool classes as transient, not singletons`,
+      `the container returned an instance of ${className} that another call already used; register tool classes as transient, not singletons`,
     );
   }
 }
@@ -24,11 +27,13 @@ export interface ToolRegistryOptions extends Omit<ReflectedToolProviderOptions, 
 /**
  * The container-backed registry of tool classes. Each call resolves an instance from the DI
  * container (`resolve(Class)` or `get(Class)`), so tools get constructor-injected services while
- * their fields are the arguments. Without a container it constructs the class. An instance the
- * container hands to two concurrent calls is refused (`shared_tool_instance`).
+ * their fields are the arguments. Without a container it constructs the class. Each call needs a
+ * fresh instance: one the container already handed to an earlier or concurrent call (a singleton)
+ * is refused (`shared_tool_instance`), since its fields would leak one call's arguments into another.
  */
 export class ToolRegistry extends ReflectedToolProvider {
-  private readonly inUse = new WeakSet<object>();
+  /** Every instance handed to a call so far (held weakly). */
+  private readonly handedOut = new WeakSet<object>();
 
   constructor(
     classes: readonly ClassType<object>[] = [],
@@ -49,12 +54,8 @@ export class ToolRegistry extends ReflectedToolProvider {
     const instance = ('resolve' in container ? container.resolve(target) : container.get(target)) as object;
     if (typeof instance !== 'object' || instance === null || !(instance instanceof target))
       throw new TypeError(`the container did not return an instance of ${target.name}`);
-    if (this.inUse.has(instance)) throw new SharedToolInstanceError(target.name);
-    this.inUse.add(instance);
+    if (this.handedOut.has(instance)) throw new SharedToolInstanceError(target.name);
+    this.handedOut.add(instance);
     return instance;
-  }
-
-  protected override releaseInstance(instance: object): void {
-    this.inUse.delete(instance);
   }
 }

@@ -11,10 +11,20 @@ import { ToolDefinitionError } from './tool-definition-error';
 
 type Schema = Record<string, unknown>;
 
-/** The schema of a class plus the plans of every class it reaches. */
+/** A field default, with the schema it must satisfy (checked by the caller once the whole schema exists). */
+export interface FieldDefault {
+  readonly owner: Function;
+  readonly propertyName: string;
+  /** The field's schema (it may `$ref` the root's `$defs`). */
+  readonly schema: Readonly<Record<string, unknown>>;
+  readonly value: JsonValue;
+}
+
+/** The schema of a class plus the plans of every class it reaches and every default it declares. */
 export interface BuiltClassSchema {
   readonly schema: Schema;
   readonly plans: ReadonlyMap<Function, ClassPlan>;
+  readonly defaults: readonly FieldDefault[];
 }
 
 /**
@@ -27,12 +37,13 @@ export function buildClassSchema(root: Function): BuiltClassSchema {
   const builder = new ClassSchemaBuilder();
   const schema = builder.objectSchema(root, []);
   if (builder.defs.size > 0) schema.$defs = Object.fromEntries(builder.defs);
-  return { schema, plans: builder.plans };
+  return { schema, plans: builder.plans, defaults: builder.defaults };
 }
 
 class ClassSchemaBuilder {
   readonly defs = new Map<string, Schema>();
   readonly plans = new Map<Function, ClassPlan>();
+  readonly defaults: FieldDefault[] = [];
   private readonly defNames = new Map<Function, string>();
 
   objectSchema(target: Function, stack: readonly Function[]): Schema {
@@ -48,15 +59,18 @@ class ClassSchemaBuilder {
     const fields: FieldPlan[] = [];
     for (const record of records.values()) {
       const name = record.propertyName;
-      const kind = resolveFieldKind(target, name, record.designType, record.options);
-      const traits = storage.traitsOf(target, name);
+      const kind = resolveFieldKind(target, name, record.designType, record.options, validatorProperties[name]?.items);
+      const traits = storage.fieldTraitsOf(target, name);
       const property = this.kindSchema(kind, target, name, [...stack, target]);
       mergeValidatorKeywords(property, validatorProperties[name]);
       if (record.options.schema !== undefined) Object.assign(property, record.options.schema);
-      const description = record.options.description ?? traits?.description;
+      const description = traits.description;
       if (description !== undefined) property.description = description;
-      const defaultValue: JsonValue | undefined = record.options.default ?? traits?.default;
-      if (defaultValue !== undefined) property.default = defaultValue;
+      const defaultValue: JsonValue | undefined = traits.default;
+      if (defaultValue !== undefined) {
+        property.default = defaultValue;
+        this.defaults.push({ owner: target, propertyName: name, schema: property, value: defaultValue });
+      }
       properties[name] = property;
       if (isRequired(record.options, defaultValue, name, validatorSchema)) required.push(name);
       fields.push({ propertyName: name, kind });
@@ -129,14 +143,38 @@ function classValidatorSchema(target: Function): Schema {
   return targetConstructorToSchema(target, { classTransformerMetadataStorage: defaultMetadataStorage }) as Schema;
 }
 
-/** Adds class-validator's keywords, leaving out its cross-class `$ref`s (nesting is ours). */
+/**
+ * Adds class-validator's keywords, leaving out its cross-class `$ref`s (nesting is ours). The
+ * structure we derived wins: a keyword already present is kept (class-validator's `@IsArray()`
+ * says `items: {}`, which must not widen `type: () => [String]`), except that `integer` narrows
+ * `number` (`@IsInt()`), and `items` constraints merge into ours (`@MaxLength(5, { each: true })`).
+ * `not: { type: "null" }` (`@IsDefined()`) is dropped where the type already excludes null: strict
+ * ajv refuses it there, and it adds nothing.
+ */
 function mergeValidatorKeywords(property: Schema, validator: Schema | undefined): void {
   if (validator === undefined) return;
   for (const [keyword, value] of Object.entries(validator)) {
     if (containsRef(value) || keyword === '$ref') continue;
-    if (keyword === 'type' && (property.type === 'object' || property.$ref !== undefined)) continue;
-    property[keyword] = value;
+    if (keyword === 'not' && isNullType(value) && !typeAllowsNull(property.type ?? validator.type)) continue;
+    const current = property[keyword];
+    if (current === undefined) {
+      if (keyword === 'type' && property.$ref !== undefined) continue;
+      property[keyword] = value;
+    } else if (keyword === 'type' && current === 'number' && value === 'integer') property.type = 'integer';
+    else if (keyword === 'items' && isSchemaObject(current) && isSchemaObject(value)) mergeValidatorKeywords(current, value);
   }
+}
+
+function isSchemaObject(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNullType(value: unknown): boolean {
+  return isSchemaObject(value) && Object.keys(value).length === 1 && value.type === 'null';
+}
+
+function typeAllowsNull(type: unknown): boolean {
+  return type === undefined || type === 'null' || (Array.isArray(type) && type.includes('null'));
 }
 
 function containsRef(value: unknown): boolean {

@@ -8,5 +8,5 @@ export type { FieldRecord, ContractSource } from './metadata-storage';
 export type { FieldKind } from './field-kind';
 export type { ClassPlan, FieldPlan } from './class-plan';
 export { buildClassSchema } from './build-class-schema';
-export type { BuiltClassSchema } from './build-class-schema';
+export type { BuiltClassSchema, FieldDefault } from './build-class-schema';
 export { toolClassInfo } from './tool-class-info';

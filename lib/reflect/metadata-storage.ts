@@ -15,13 +15,16 @@ export type ContractSource =
 
 /**
  * Collects decorator metadata keyed by constructor. Decorators only write here; the schema builder
- * reads it back. Every write bumps the class's revision so cached schemas are rebuilt.
+ * reads it back. Every write bumps the global revision (a cheap "nothing changed" test for caches)
+ * and records it as the class's own revision, so a cache can tell whether the classes it was built
+ * from changed ({@link ToolMetadataStorage.changedSince}) and keep its value when they did not.
  */
 export class ToolMetadataStorage {
   private readonly tools = new Map<Function, ToolOptions>();
   private readonly fields = new Map<Function, Map<string, FieldRecord>>();
   private readonly traits = new Map<Function, Map<string, FieldTraits>>();
   private readonly contracts = new Map<Function, ContractSource>();
+  private readonly classRevisions = new WeakMap<Function, number>();
   private revision = 0;
 
   /** Increases on every write; caches compare it. */
@@ -29,28 +32,42 @@ export class ToolMetadataStorage {
     return this.revision;
   }
 
+  /**
+   * True when metadata of any of the classes, or of an ancestor of one, was written after
+   * `revision` (a value of {@link currentRevision}).
+   */
+  changedSince(classes: Iterable<Function>, revision: number): boolean {
+    for (const target of classes) for (const type of ancestry(target)) if ((this.classRevisions.get(type) ?? 0) > revision) return true;
+    return false;
+  }
+
+  /** Records a write to the metadata of `target`. */
+  private touch(target: Function): void {
+    this.classRevisions.set(target, ++this.revision);
+  }
+
   addTool(target: Function, options: ToolOptions): void {
     this.tools.set(target, options);
-    this.revision++;
+    this.touch(target);
   }
 
   addField(target: Function, record: FieldRecord): void {
     let map = this.fields.get(target);
     if (map === undefined) this.fields.set(target, (map = new Map()));
     map.set(record.propertyName, record);
-    this.revision++;
+    this.touch(target);
   }
 
   addTraits(target: Function, propertyName: string, traits: FieldTraits): void {
     let map = this.traits.get(target);
     if (map === undefined) this.traits.set(target, (map = new Map()));
-    map.set(propertyName, { ...map.get(propertyName), ...traits });
-    this.revision++;
+    map.set(propertyName, { ...map.get(propertyName), ...definedTraits(traits) });
+    this.touch(target);
   }
 
   setContract(target: Function, source: ContractSource): void {
     this.contracts.set(target, source);
-    this.revision++;
+    this.touch(target);
   }
 
   toolOptions(target: Function): ToolOptions | undefined {
@@ -64,19 +81,53 @@ export class ToolMetadataStorage {
     return [...merged.values()];
   }
 
+  /** The `fieldTraits` of a field merged along the class chain (the nearest class wins per key). */
   traitsOf(target: Function, propertyName: string): FieldTraits | undefined {
-    for (const type of ancestry(target).reverse()) {
+    let merged: FieldTraits | undefined;
+    for (const type of ancestry(target)) {
       const traits = this.traits.get(type)?.get(propertyName);
-      if (traits !== undefined) return traits;
+      if (traits !== undefined) merged = { ...merged, ...definedTraits(traits) };
+    }
+    return merged;
+  }
+
+  /**
+   * The description and default of a field, layered along the class chain from the base class to
+   * `target`: at each class its `@Field` options, then its `fieldTraits`. The nearest class wins,
+   * and on one class `fieldTraits` (given from outside, later) wins over `@Field`.
+   */
+  fieldTraitsOf(target: Function, propertyName: string): FieldTraits {
+    let description: string | undefined;
+    let defaultValue: FieldTraits['default'];
+    for (const type of ancestry(target)) {
+      for (const layer of [this.fields.get(type)?.get(propertyName)?.options, this.traits.get(type)?.get(propertyName)]) {
+        if (layer?.description !== undefined) description = layer.description;
+        if (layer?.default !== undefined) defaultValue = layer.default;
+      }
+    }
+    return { description, default: defaultValue };
+  }
+
+  /** The nearest `@Tool` description along the prototype chain, or an own static `description` on the way. */
+  inheritedDescriptionOf(target: Function): string | undefined {
+    for (const type of ancestry(target).reverse()) {
+      const fromTool = this.tools.get(type)?.description;
+      if (fromTool !== undefined) return fromTool;
+      const own = Object.getOwnPropertyDescriptor(type, 'description');
+      if (own !== undefined && typeof own.value === 'string') return own.value;
     }
     return undefined;
   }
 
-  /** The nearest contract along the prototype chain. */
+  /**
+   * The contract of a class: its own, else the nearest `@Contract(...)` options along the prototype
+   * chain. A `toolContract` factory belongs to its class alone: the descriptor it returns carries
+   * that class's name and schema, which a subclass does not share.
+   */
   contractOf(target: Function): ContractSource | undefined {
     for (const type of ancestry(target).reverse()) {
       const source = this.contracts.get(type);
-      if (source !== undefined) return source;
+      if (source !== undefined && (source.kind === 'options' || type === target)) return source;
     }
     return undefined;
   }
@@ -84,6 +135,13 @@ export class ToolMetadataStorage {
   hasAnyMetadata(target: Function): boolean {
     return ancestry(target).some((type) => this.tools.has(type) || this.fields.has(type));
   }
+}
+
+function definedTraits(traits: FieldTraits): FieldTraits {
+  return {
+    ...(traits.description !== undefined ? { description: traits.description } : {}),
+    ...(traits.default !== undefined ? { default: traits.default } : {}),
+  };
 }
 
 /** The class and its ancestors, base first. */

@@ -16,10 +16,18 @@ const UNSUPPORTED = new Map<unknown, string>([
 
 /**
  * Works out a field's type. An explicit `enum` or `type` wins, then class-transformer's `@Type`,
- * then `design:type`. When reflection says only `Object` or `Array`, or names an unsupported type,
- * throws a {@link ToolDefinitionError} that names the class and property and tells the fix.
+ * then `design:type`. An array without an explicit item type takes its scalar or enum item type from
+ * class-validator's schema of the property (`@IsString({ each: true })`, `@IsEnum(E, { each: true })`)
+ * when given as `validatorItems`. When reflection says only `Object` or `Array`, or names an
+ * unsupported type, throws a {@link ToolDefinitionError} that names the class and property and tells the fix.
  */
-export function resolveFieldKind(owner: Function, propertyName: string, designType: unknown, options: FieldOptions): FieldKind {
+export function resolveFieldKind(
+  owner: Function,
+  propertyName: string,
+  designType: unknown,
+  options: FieldOptions,
+  validatorItems?: unknown,
+): FieldKind {
   const fail = (code: 'unsupported_field_type' | 'invalid_field_options', detail: string): never => {
     throw new ToolDefinitionError(code, owner.name, propertyName, detail);
   };
@@ -46,14 +54,27 @@ export function resolveFieldKind(owner: Function, propertyName: string, designTy
     const item = itemKind(transformerType, ref, fail);
     return designType === Array ? { kind: 'array', items: item } : item;
   }
-  if (designType === Array)
+  if (designType === Array) {
+    const items = scalarItemKind(validatorItems);
+    if (items !== undefined) return { kind: 'array', items };
     return fail('unsupported_field_type', 'arrays need an explicit item type: `@Field({ type: () => [String] })` or `() => [Address]`');
+  }
   if (designType === Object || designType === undefined)
     return fail(
       'unsupported_field_type',
       'reflection cannot tell this type (a union, `any`, an interface or a type alias); give it explicitly: `@Field({ type: ... })` or `@Field({ enum: [...] })`',
     );
   return itemKind(designType, ref, fail);
+}
+
+/** The item kind class-validator's item schema states: an enum of strings or numbers, or a scalar type. */
+function scalarItemKind(items: unknown): FieldKind | undefined {
+  if (typeof items !== 'object' || items === null) return undefined;
+  const schema = items as { type?: unknown; enum?: unknown };
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => typeof value === 'string' || typeof value === 'number'))
+    return { kind: 'enum', values: enumValues(schema.enum) };
+  if (schema.type === 'string' || schema.type === 'number' || schema.type === 'integer' || schema.type === 'boolean') return { kind: schema.type };
+  return undefined;
 }
 
 function itemKind(type: unknown, ref: boolean, fail: (code: 'unsupported_field_type', detail: string) => never): FieldKind {

@@ -1,14 +1,18 @@
 import { getToolMetadataStorage } from './metadata-storage';
 import { ToolDefinitionError } from './tool-definition-error';
 
-/** Name and description of a tool class: `@Tool` options, else the class name and a static or instance `description`. */
+/**
+ * Name and description of a tool class. The name is the class's own `@Tool` name, else the class
+ * name (never inherited: a subclass is another tool). The description is the nearest along the
+ * class chain of a `@Tool` description or a static `description`, else an instance `description`.
+ */
 export function toolClassInfo(target: Function): { name: string; description: string } {
   const storage = getToolMetadataStorage();
   if (!storage.hasAnyMetadata(target))
     throw new ToolDefinitionError('not_a_tool', target.name, undefined, 'not a tool class: decorate it with @Tool() and its arguments with @Field()');
   const options = storage.toolOptions(target);
   const name = options?.name ?? target.name;
-  const description = options?.description ?? staticDescription(target) ?? instanceDescription(target);
+  const description = storage.inheritedDescriptionOf(target) ?? staticDescription(target) ?? instanceDescription(target);
   if (description === undefined)
     throw new ToolDefinitionError(
       'missing_description',

@@ -7,6 +7,8 @@ export type ToolDefinitionErrorCode =
   | 'unsupported_field_type'
   | 'circular_reference'
   | 'invalid_field_options'
+  | 'invalid_default'
+  | 'invalid_schema'
   | 'not_a_tool'
   | 'reflect_metadata_missing';
 

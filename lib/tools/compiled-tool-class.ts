@@ -5,7 +5,10 @@ import { ClassPlan } from '../reflect/class-plan';
 import { getToolMetadataStorage } from '../reflect/metadata-storage';
 import { toolClassInfo } from '../reflect/tool-class-info';
 import { compileInstanceFiller, InstanceFiller } from './build-instance';
-import { CompiledSchemaValidator, compileInputValidator } from '../validation/schema-validator';
+import { CompiledSchemaValidator, compileInputValidator, SchemaCompileError, validateOnce } from '../validation/schema-validator';
+import { FieldDefault } from '../reflect/build-class-schema';
+import { ToolDefinitionError } from '../reflect/tool-definition-error';
+import { formatIssues } from './tool-argument-error';
 
 /** Everything derived once per tool class: the model-visible tool, the validator, the instance plans and filler. */
 export interface CompiledToolClass {
@@ -17,28 +20,73 @@ export interface CompiledToolClass {
   readonly fill: InstanceFiller;
 }
 
-const cache = new WeakMap<Function, { revision: number; compiled: CompiledToolClass }>();
+interface CacheEntry {
+  /** The storage revision this entry was last found valid at. */
+  revision: number;
+  /** The storage revision it was built at. */
+  readonly builtAt: number;
+  readonly compiled: CompiledToolClass;
+}
+
+const cache = new WeakMap<Function, CacheEntry>();
 
 /**
- * Compiles a tool class once (cached until its metadata changes): schema, ajv validator and
- * instance plans. Definition errors (bad types, cycles, a missing description) surface here.
+ * Compiles a tool class once (cached until the metadata of the class, an ancestor or a nested class
+ * changes; decorating unrelated classes keeps the cache): schema, ajv validator and
+ * instance plans. Definition errors (bad types, cycles, a missing description, a schema strict ajv
+ * refuses, a default that does not match its own field) surface here, as `ToolDefinitionError`.
  */
 export function compileToolClass(target: Function): CompiledToolClass {
-  const revision = getToolMetadataStorage().currentRevision;
+  const storage = getToolMetadataStorage();
+  const revision = storage.currentRevision;
   const cached = cache.get(target);
-  if (cached !== undefined && cached.revision === revision) return cached.compiled;
+  if (cached !== undefined) {
+    if (cached.revision === revision) return cached.compiled;
+    if (!storage.changedSince(cached.compiled.plans.keys(), cached.builtAt)) {
+      cached.revision = revision;
+      return cached.compiled;
+    }
+  }
   const { name, description } = toolClassInfo(target);
-  const { schema, plans } = buildClassSchema(target);
+  const { schema, plans, defaults } = buildClassSchema(target);
   const inputSchema = deepFreeze<JsonSchema>(schema);
+  const validate = definitionChecked(target, () => compileInputValidator(inputSchema));
+  for (const fieldDefault of defaults) checkDefault(target, inputSchema, fieldDefault);
   const compiled: CompiledToolClass = Object.freeze({
     target,
     llmTool: Object.freeze({ name, description, inputSchema }),
-    validate: compileInputValidator(inputSchema),
+    validate,
     plans,
     fill: compileInstanceFiller(target, plans),
   });
-  cache.set(target, { revision, compiled });
+  cache.set(target, { revision, builtAt: revision, compiled });
   return compiled;
+}
+
+/** Runs a schema compilation, turning ajv's refusal into a `ToolDefinitionError` that names the class. */
+function definitionChecked<T>(target: Function, compile: () => T, propertyName?: string): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (!(error instanceof SchemaCompileError)) throw error;
+    throw new ToolDefinitionError('invalid_schema', target.name, propertyName, `its JSON Schema does not compile under strict ajv: ${error.reason}`);
+  }
+}
+
+/** A default must satisfy its own field's schema; otherwise every call leaving the field out would fail. */
+function checkDefault(target: Function, root: JsonSchema, fieldDefault: FieldDefault): void {
+  const { default: _ignored, ...fieldSchema } = fieldDefault.schema;
+  const schema = root.$defs === undefined ? fieldSchema : { ...fieldSchema, $defs: root.$defs };
+  const issues = definitionChecked(target, () => validateOnce(schema, fieldDefault.value), fieldDefault.propertyName);
+  if (issues.length > 0) {
+    const where = fieldDefault.owner === target ? undefined : ` (declared on ${fieldDefault.owner.name})`;
+    throw new ToolDefinitionError(
+      'invalid_default',
+      fieldDefault.owner.name,
+      fieldDefault.propertyName,
+      `default ${JSON.stringify(fieldDefault.value)} does not match the field's schema: ${formatIssues(issues)}${where ?? ''}`,
+    );
+  }
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,4 +1,5 @@
 import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
+import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
 import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
@@ -9,22 +10,72 @@ const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER };
 /**
  * Serializes what a tool returned: a string is a text success, `undefined` an empty text success,
  * an outcome-shaped object is taken as is, any other JSON value (or an object with `toJSON`) is a
- * structured success. Something that is not JSON (a BigInt, a cycle, a function) is a `tool_error` failure.
+ * structured success. Something that is not JSON (a BigInt, a cycle, a function) is a `tool_error`
+ * failure. An outcome-shaped object whose fields break the {@link ToolOutcome} type (a `text` that
+ * is not a string, an unknown error category, a non-boolean `retryable`, `data` that is not JSON)
+ * is a `tool_error` failure too, naming each problem and keeping the tool's own error message;
+ * `data` and `details` with `toJSON` (a Date) are serialized.
  */
 export function toToolOutcome(value: unknown): ToolOutcome {
   if (typeof value === 'string') return toolText(value);
   if (value === undefined) return toolText('');
-  if (isToolOutcome(value)) return normalizeToolOutcome(value);
-  const guarded = guardJsonValue(value, RESULT_LIMITS);
-  if (guarded.ok) return toolData(guarded.value as JsonValue);
+  if (isToolOutcome(value)) return checkedOutcome(normalizeToolOutcome(value));
+  const json = toJsonValue(value);
+  if (json.ok) return toolData(json.value);
+  return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${json.reason}` });
+}
+
+type JsonConversion = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
+
+/** The value itself when it is plain JSON, else its `JSON.stringify` form when that is JSON, else why not. */
+function toJsonValue(value: unknown, copy = true): JsonConversion {
+  const guarded = guardJsonValue(value, RESULT_LIMITS, { copy });
+  if (guarded.ok) return { ok: true, value: guarded.value as JsonValue };
   try {
-    const roundTripped = JSON.parse(JSON.stringify(value)) as unknown;
-    const again = guardJsonValue(roundTripped, RESULT_LIMITS);
-    if (again.ok) return toolData(again.value as JsonValue);
-    return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${formatIssues(again.issues)}` });
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) return { ok: false, reason: `${typeof value} has no JSON form` };
+    const again = guardJsonValue(JSON.parse(text), RESULT_LIMITS, { copy: false });
+    if (again.ok) return { ok: true, value: again.value as JsonValue };
+    return { ok: false, reason: formatIssues(again.issues) };
   } catch (error) {
-    return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${messageOf(error)}` });
+    return { ok: false, reason: messageOf(error) };
   }
+}
+
+const COMPENSATION_STATES: readonly unknown[] = ['none', 'required', 'completed', 'failed'];
+
+/** The outcome when its fields have their declared types (JSON-serializing `data` and `details`), else a `tool_error` failure. */
+function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
+  const problems: string[] = [];
+  let checked = outcome;
+  const convert = (field: 'data' | 'details', value: unknown): JsonValue | undefined => {
+    if (value === undefined) return undefined;
+    const json = toJsonValue(value, false);
+    if (!json.ok) problems.push(`${field} is not JSON: ${json.reason}`);
+    return json.ok ? json.value : undefined;
+  };
+  if (outcome.text !== undefined && typeof outcome.text !== 'string') problems.push('text must be a string');
+  const data = convert('data', outcome.data);
+  if (data !== outcome.data) checked = { ...checked, data };
+  const version: unknown = outcome.resourceVersion;
+  if (version !== undefined && typeof version !== 'string' && !(typeof version === 'number' && Number.isFinite(version)))
+    problems.push('resourceVersion must be a string or a finite number');
+  if (outcome.compensation !== undefined && !COMPENSATION_STATES.includes(outcome.compensation))
+    problems.push(`compensation must be one of ${COMPENSATION_STATES.join(', ')}`);
+  if (outcome.artifacts !== undefined && !Array.isArray(outcome.artifacts)) problems.push('artifacts must be an array');
+  const metadata: unknown = outcome.metadata;
+  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok))
+    problems.push('metadata must be a JSON object');
+  const error = outcome.error;
+  if (error !== undefined) {
+    if (!(TOOL_ERROR_CATEGORIES as readonly unknown[]).includes(error.category)) problems.push(`error.category '${String(error.category)}' is not one of ${TOOL_ERROR_CATEGORIES.join(', ')}`);
+    if (typeof error.retryable !== 'boolean') problems.push('error.retryable must be a boolean');
+    const details = convert('details', error.details);
+    if (details !== error.details) checked = { ...checked, error: { ...error, details } };
+  }
+  if (problems.length === 0) return checked;
+  const original = error === undefined ? '' : ` (its error was '${error.code}': ${error.message})`;
+  return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a malformed outcome: ${problems.join('; ')}${original}` });
 }
 
 /** Turns anything a tool threw into a failure outcome, keeping the message. */
@@ -35,6 +86,16 @@ export function thrownToToolOutcome(error: unknown): ToolOutcome {
   return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: messageOf(error) });
 }
 
+/** The message of anything thrown; never throws itself (a null-prototype object, a throwing getter or `toString`). */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    try {
+      return Object.prototype.toString.call(error);
+    } catch {
+      return 'a value that cannot be described was thrown';
+    }
+  }
 }

@@ -39,6 +39,26 @@ export function compileOutputValidator(schema: JsonSchema): CompiledSchemaValida
   return compileCached(outputAjv, outputCache, schema);
 }
 
+/**
+ * Validates one value against a schema compiled for this check only and then dropped from ajv
+ * (for definition-time checks such as field defaults, so nothing accumulates). Never mutates the
+ * value. Throws {@link SchemaCompileError}.
+ */
+export function validateOnce(schema: JsonSchema, value: unknown): readonly ValidationIssue[] {
+  const hardened = hardenIntegers(schema) as object;
+  let validate: ValidateFunction;
+  try {
+    validate = outputAjv.compile(hardened);
+  } catch (error) {
+    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  try {
+    return validate(value) ? NO_ISSUES : (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue);
+  } finally {
+    outputAjv.removeSchema(hardened);
+  }
+}
+
 function compileCached(ajv: Ajv, cache: WeakMap<object, CompiledSchemaValidator>, schema: JsonSchema): CompiledSchemaValidator {
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;

@@ -6,6 +6,7 @@ import {
   DEFAULT_TOOL_CONTRACT,
   descriptorFromLlmTool,
   Field,
+  fieldTraits,
   LlmTool,
   makeLlmTool,
   requiredCapabilities,
@@ -374,5 +375,115 @@ describe('computeRetryDelayMs', () => {
       expect(delay).toBeGreaterThanOrEqual(base * 0.8);
       expect(delay).toBeLessThanOrEqual(Math.min(10_000, base * 1.2));
     }
+  });
+});
+
+describe('contract option keys', () => {
+  it('refuses unknown top-level and nested keys given to descriptorFromLlmTool, listing each one', () => {
+    const error = refusedOptions({ retries: 3, retry: { maxAttempt: 3 }, capabilities: { heartbeats: true } } as unknown as ToolContractOptions);
+    expect(error.toolName).toBe('get_weather');
+    expect(error.problems).toEqual([
+      "unknown contract option 'retries'",
+      "unknown contract option 'retry.maxAttempt'",
+      "unknown contract option 'capabilities.heartbeats'",
+    ]);
+  });
+
+  it('refuses keys that only a resolved descriptor has: name, description and inputSchema come from the tool', () => {
+    expect(refusedOptions({ name: 'other', inputSchema: {} } as unknown as ToolContractOptions).problems).toEqual([
+      "unknown contract option 'name'",
+      "unknown contract option 'inputSchema'",
+    ]);
+  });
+
+  it('refuses a nested policy that is not an object', () => {
+    expect(refusedOptions({ retry: 3 } as unknown as ToolContractOptions).problems).toEqual(['retry must be an object']);
+  });
+
+  it('refuses a typo in @Contract(...) at decoration time, naming the class', () => {
+    const error = contractError(() => {
+      @Tool({ description: 'd' })
+      @Contract({ sideEffect: 'write', retries: 3 } as unknown as ToolContractOptions)
+      class Typo {
+        @Field() a!: string;
+      }
+      return Typo;
+    });
+    expect(error.toolName).toBe('Typo');
+    expect(error.problems).toEqual(["unknown contract option 'retries'"]);
+  });
+
+  it('accepts every documented key, with free-form metadata and schemas', () => {
+    const descriptor = descriptorFromLlmTool(weatherTool, {
+      version: '2',
+      outputSchema: { type: 'object', anyKeyword: true },
+      sideEffect: 'write',
+      idempotency: 'idempotent',
+      approval: 'never',
+      timeoutMs: 1000,
+      outputValidation: 'warning',
+      retry: { maxAttempts: 2, initialDelayMs: 1, backoffCoefficient: 1, maxDelayMs: 5, jitter: 0, retryableCategories: ['timeout'] },
+      resourceVersion: { requireExpectedVersion: true, argumentPointer: '/v', outcomePointer: '/v' },
+      compensation: { enabled: true },
+      heartbeat: { idleTimeoutMs: 10 },
+      capabilities: { invocationContext: true, idempotencyKey: true, heartbeat: true, compensation: true },
+      metadata: { anything: { nested: [1] } },
+      modelOutputProjection: { maxBytes: 1024, maxTokens: 256 },
+    });
+    expect(descriptor.version).toBe('2');
+  });
+});
+
+describe('toolContract factories', () => {
+  it('belong to their class alone: a subclass tool with another name gets its own name and schema', () => {
+    @Tool({ name: 'lookup', description: 'Look up.' })
+    class Lookup {
+      @Field() key!: string;
+    }
+    toolContract(Lookup, () => descriptorFromLlmTool(makeLlmTool(Lookup), { sideEffect: 'read' }));
+    @Tool({ name: 'lookup_many' })
+    class LookupMany extends Lookup {
+      @Field({ type: () => [String] }) more!: string[];
+    }
+    const child = toolDescriptorOf(LookupMany);
+    expect(child.name).toBe('lookup_many');
+    expect(Object.keys((child.inputSchema as any).properties)).toEqual(['key', 'more']);
+    expect(child.sideEffect).toBe('none');
+    expect(toolDescriptorOf(Lookup)).toMatchObject({ name: 'lookup', sideEffect: 'read' });
+  });
+
+  it('still let a subclass inherit @Contract options from above the factory', () => {
+    @Tool({ description: 'd' })
+    @Contract({ sideEffect: 'destructive' })
+    class Root {
+      @Field() id!: string;
+    }
+    class Middle extends Root {}
+    toolContract(Middle, () => descriptorFromLlmTool(makeLlmTool(Middle), { sideEffect: 'read' }));
+    @Tool({ description: 'd' })
+    class Leaf extends Middle {}
+    expect(toolDescriptorOf(Middle).sideEffect).toBe('read');
+    expect(toolDescriptorOf(Leaf).sideEffect).toBe('destructive');
+  });
+
+  it('run once per class, not again when unrelated classes are decorated, and again when the class changes', () => {
+    class Vendor {
+      static description = 'A vendor tool.';
+      @Field() q!: string;
+    }
+    const factory = jest.fn(() => descriptorFromLlmTool(makeLlmTool(Vendor), { sideEffect: 'read' }));
+    toolContract(Vendor, factory);
+    const first = toolDescriptorOf(Vendor);
+    @Tool({ description: 'd' })
+    @Contract({ sideEffect: 'write' })
+    class Unrelated {
+      @Field() z!: string;
+    }
+    expect(toolDescriptorOf(Unrelated).sideEffect).toBe('write');
+    expect(toolDescriptorOf(Vendor)).toBe(first);
+    expect(factory).toHaveBeenCalledTimes(1);
+    fieldTraits(Vendor, 'q', { description: 'The query.' });
+    expect((toolDescriptorOf(Vendor).inputSchema as any).properties.q.description).toBe('The query.');
+    expect(factory).toHaveBeenCalledTimes(2);
   });
 });

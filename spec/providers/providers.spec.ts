@@ -1,4 +1,4 @@
-import { container, injectable } from 'tsyringe';
+import { container, injectable, singleton } from 'tsyringe';
 import {
   CompositeToolProvider,
   composeToolProviders,
@@ -84,6 +84,38 @@ describe('ToolRegistry', () => {
     expect(second.error?.message).toContain(new SharedToolInstanceError('Echo').message);
   });
 
+  it('refuses a tsyringe singleton tool on its second call, so the arguments of one call never leak into the next', async () => {
+    @singleton()
+    @Tool({ description: 'd' })
+    class Remember {
+      @Field() city!: string;
+      @Field({ optional: true }) note?: string;
+      invoke(): string {
+        return `${this.city}/${String(this.note)}`;
+      }
+    }
+    const registry = new ToolRegistry([Remember], { container: container.createChildContainer() });
+    expect(await registry.invoke('Remember', { city: 'Tokyo', note: 'secret' })).toEqual({ ok: true, text: 'Tokyo/secret' });
+    const second = await registry.invoke('Remember', { city: 'Oslo' });
+    expect(second.ok).toBe(false);
+    expect(second.error?.message).toContain(new SharedToolInstanceError('Remember').message);
+    expect(second.error?.message).not.toContain('secret');
+  });
+
+  it('gives every call its own instance from a transient registration', async () => {
+    @injectable()
+    @Tool({ description: 'd' })
+    class Fresh {
+      @Field({ optional: true }) note?: string;
+      invoke(): string {
+        return String(this.note);
+      }
+    }
+    const registry = new ToolRegistry([Fresh], { container: container.createChildContainer() });
+    expect(await registry.invoke('Fresh', { note: 'first' })).toEqual({ ok: true, text: 'first' });
+    expect(await registry.invoke('Fresh', {})).toEqual({ ok: true, text: 'undefined' });
+  });
+
   it('constructs classes without a container', async () => {
     expect(await new ToolRegistry([Echo]).invoke('Echo', { text: 'x' })).toEqual({ ok: true, text: 'x:undefined' });
   });
@@ -103,6 +135,24 @@ describe('CompositeToolProvider', () => {
     expect(rich.compensations).toHaveLength(1);
     expect((await composite.compensate({ ...invocation, toolName: 'Echo' }, { ok: false })).ok).toBe(false);
     expect(await composite.invokeTool({ ...invocation, toolName: 'Echo', arguments: { text: 'hey' } })).toEqual({ ok: true, text: 'hey:undefined' });
+  });
+
+  it('follows a provider whose tool list changes later: lists and routes the new tool', async () => {
+    const registry = new ToolRegistry();
+    const composite = composeToolProviders(new FunctionProvider().add('first', () => 'one'), registry);
+    expect(composite.listTools().map((d) => d.name)).toEqual(['first']);
+    expect((await composite.invoke('Echo', { text: 'x' }) as { error?: { code: string } }).error?.code).toBe('unknown_tool');
+    registry.register(Echo);
+    expect(composite.listTools().map((d) => d.name)).toEqual(['first', 'Echo']);
+    expect(composite.ownerOf('Echo')).toBe(registry);
+    expect(await composite.invoke('Echo', { text: 'x' })).toEqual({ ok: true, text: 'x:undefined' });
+  });
+
+  it('rejects a name that becomes offered twice after a provider changed', () => {
+    const registry = new ToolRegistry();
+    const composite = composeToolProviders(new FunctionProvider().add('Echo', () => 'other'), registry);
+    registry.register(Echo);
+    expect(() => composite.listTools()).toThrow(/tool 'Echo' is offered by two providers/);
   });
 
   it('rejects duplicate tool names and providers without an invoke form', () => {
