@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { readFile, stat } from 'node:fs/promises';
+import { FileHandle, realpath } from 'node:fs/promises';
+import { openConfinedFile } from '../filesystem/safe-open';
 import { collectDocumentFiles } from './collect-document-files';
 import { toFtsMatchQuery } from './fts-query';
 import { KnowledgeIndexError } from './knowledge-index-error';
@@ -62,13 +63,19 @@ export class KnowledgeIndex {
   /**
    * Indexes the `.md` and `.txt` files under a directory (other files, hidden entries and symbolic
    * links are ignored). Sources are the files' `/`-separated paths relative to the directory.
-   * Throws `KnowledgeIndexError` (`document_read_failed`) when the directory cannot be read.
+   * Each file is opened with the Filesystem toolkit's confined open, so what is read is checked at
+   * read time, not only at scan time: a file or a parent directory swapped for a symbolic link after
+   * the scan, a FIFO or device, and a file with a second hard link (whose other name may lie outside)
+   * are skipped, never read. Throws `KnowledgeIndexError` (`document_read_failed`) when the directory
+   * cannot be read.
    */
   async addDirectory(directory: string, options: DirectoryIndexOptions = {}): Promise<DirectoryIndexReport> {
     const maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
     let files;
+    let root: string;
     try {
-      files = await collectDocumentFiles(directory, options.recursive ?? true);
+      root = await realpath(directory);
+      files = await collectDocumentFiles(root, options.recursive ?? true);
     } catch (error) {
       throw new KnowledgeIndexError('document_read_failed', `Cannot read directory '${directory}': ${describe(error)}`, { cause: error });
     }
@@ -76,15 +83,20 @@ export class KnowledgeIndex {
     const skipped: { source: string; reason: string }[] = [];
     for (const file of files) {
       const source = `${options.sourcePrefix ?? ''}${file.relativePath}`;
-      let bytes: Buffer;
+      let bytes: Buffer | string;
       try {
-        if ((await stat(file.absolutePath)).size > maxFileBytes) {
-          skipped.push({ source, reason: `larger than ${maxFileBytes} bytes` });
-          continue;
+        const handle = await openConfinedFile(root, file.absolutePath, file.relativePath, 'read');
+        try {
+          const { size } = await handle.stat();
+          bytes = size > maxFileBytes ? `larger than ${maxFileBytes} bytes` : ((await readAtMost(handle, size)) ?? 'grew while it was read');
+        } finally {
+          await handle.close();
         }
-        bytes = await readFile(file.absolutePath);
       } catch (error) {
-        skipped.push({ source, reason: `unreadable: ${describe(error)}` });
+        bytes = `unreadable: ${describe(error)}`;
+      }
+      if (typeof bytes === 'string') {
+        skipped.push({ source, reason: bytes });
         continue;
       }
       let text: string;
@@ -156,6 +168,18 @@ export class KnowledgeIndex {
     this.database.prepare(`DELETE FROM ${DOCUMENTS} WHERE id = ?`).run(row.id);
     return true;
   }
+}
+
+/** The content of an open file, or undefined when it holds more than the `maxBytes` it was measured at. */
+async function readAtMost(handle: FileHandle, maxBytes: number): Promise<Buffer | undefined> {
+  const buffer = Buffer.alloc(maxBytes + 1);
+  let length = 0;
+  while (length < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return length > maxBytes ? undefined : buffer.subarray(0, length);
 }
 
 function describe(error: unknown): string {
