@@ -15,6 +15,7 @@ const OUTPUT_VALIDATION = ['strict', 'warning', 'disabled'];
 
 /**
  * Rejects impossible contracts with a `ToolContractError` listing every problem: unknown literals,
+ * flags that are not booleans,
  * a timeout that is not a positive finite number, several attempts on a non-idempotent tool without
  * compensation, bad backoff numbers, projection ceilings below 256 bytes or 64 tokens, and (when the
  * run's policy is given) ceilings that would widen it.
@@ -41,8 +42,17 @@ function contractProblems(d: ToolDescriptor): string[] {
   if (!isNonNegativeFinite(retry.maxDelayMs)) problems.push('retry.maxDelayMs must be a finite number >= 0');
   if (!(Number.isFinite(retry.backoffCoefficient) && retry.backoffCoefficient >= 1)) problems.push('retry.backoffCoefficient must be >= 1');
   if (!(Number.isFinite(retry.jitter) && retry.jitter >= 0 && retry.jitter <= 1)) problems.push('retry.jitter must be within 0..1');
-  for (const category of retry.retryableCategories)
-    if (!(TOOL_ERROR_CATEGORIES as readonly string[]).includes(category)) problems.push(`retry.retryableCategories has unknown category '${category}'`);
+  if (!Array.isArray(retry.retryableCategories)) problems.push('retry.retryableCategories must be an array of categories');
+  else
+    for (const category of retry.retryableCategories)
+      if (!(TOOL_ERROR_CATEGORIES as readonly string[]).includes(category)) problems.push(`retry.retryableCategories has unknown category '${category}'`);
+  // A string such as 'false' is truthy: a flag that is not a boolean would switch a policy on.
+  const flags: Array<[string, unknown]> = [
+    ['compensation.enabled', d.compensation.enabled],
+    ['resourceVersion.requireExpectedVersion', d.resourceVersion.requireExpectedVersion],
+    ...Object.entries(d.capabilities).map(([name, value]): [string, unknown] => [`capabilities.${name}`, value]),
+  ];
+  for (const [name, value] of flags) if (typeof value !== 'boolean') problems.push(`${name} must be a boolean`);
   if (d.heartbeat !== undefined && !isPositiveFinite(d.heartbeat.idleTimeoutMs))
     problems.push('heartbeat.idleTimeoutMs must be a positive finite number');
   for (const pointer of [d.resourceVersion.argumentPointer, d.resourceVersion.outcomePointer])

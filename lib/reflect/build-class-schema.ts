@@ -117,9 +117,14 @@ class ClassSchemaBuilder {
     return this.objectSchema(target, stack);
   }
 
+  /**
+   * The class name made safe for a `$ref` fragment and for model APIs that restrict `$defs` keys
+   * (characters outside `[A-Za-z0-9_-]` become `_`), with a numeric suffix when taken.
+   */
   private uniqueDefName(target: Function): string {
-    let name = target.name || 'Anonymous';
-    for (let suffix = 2; this.defs.has(name); suffix++) name = `${target.name}${suffix}`;
+    const base = (target.name || 'Anonymous').replace(/[^A-Za-z0-9_-]/g, '_');
+    let name = base;
+    for (let suffix = 2; this.defs.has(name); suffix++) name = `${base}${suffix}`;
     return name;
   }
 }

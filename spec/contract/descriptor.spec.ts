@@ -487,3 +487,25 @@ describe('toolContract factories', () => {
     expect(factory).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('contract flags', () => {
+  it("refuses flags that are not booleans: the string 'false' would switch compensation on", () => {
+    const error = refusedOptions({
+      retry: { maxAttempts: 3 },
+      compensation: { enabled: 'false' },
+      capabilities: { heartbeat: 1 },
+      resourceVersion: { requireExpectedVersion: 'yes' },
+    } as unknown as ToolContractOptions);
+    expect(error.problems).toEqual([
+      'compensation.enabled must be a boolean',
+      'resourceVersion.requireExpectedVersion must be a boolean',
+      'capabilities.heartbeat must be a boolean',
+    ]);
+  });
+
+  it('refuses retryable categories that are not an array, with a ToolContractError rather than a TypeError', () => {
+    expect(refusedOptions({ retry: { retryableCategories: 5 } } as unknown as ToolContractOptions).problems).toEqual([
+      'retry.retryableCategories must be an array of categories',
+    ]);
+  });
+});

@@ -299,3 +299,34 @@ describe('makeLlmTool cache', () => {
     expect(makeLlmTool(Outer)).not.toBe(before);
   });
 });
+
+describe('makeLlmTool names', () => {
+  it('checks the class-name default of a tool described without @Tool', () => {
+    class Réservation {
+      static description = 'Book.';
+      @Field() day!: string;
+    }
+    const error = definitionError(() => makeLlmTool(Réservation));
+    expect(error.code).toBe('invalid_tool_name');
+    expect(error.message).toMatch(/tool name 'Réservation' must match/);
+  });
+
+  it('keeps $defs keys and $ref fragments within [A-Za-z0-9_-], however the class is named', () => {
+    class Adresse_é {
+      @Field() rue!: string;
+    }
+    class $Money {
+      @Field() cents!: number;
+    }
+    @Tool({ description: 'd' })
+    class Order {
+      @Field({ type: () => Adresse_é, ref: true }) to!: Adresse_é;
+      @Field({ type: () => $Money, ref: true }) total!: $Money;
+    }
+    const schema = makeLlmTool(Order).inputSchema as any;
+    for (const key of Object.keys(schema.$defs)) expect(key).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(schema.properties.to.$ref).toBe('#/$defs/Adresse__');
+    expect(schema.properties.total.$ref).toBe('#/$defs/_Money');
+    expect(parseToolArguments(Order, { to: { rue: 'x' }, total: { cents: 1 } }).to).toBeInstanceOf(Adresse_é);
+  });
+});
