@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape, resolveExisting } from './confined-path';
+import { readConfinedDirectory } from './confined-directory';
 import { entryTypeOf } from './entry-type';
 import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
@@ -13,9 +14,7 @@ export async function listDirectory(call: FilesystemCall): Promise<FilesystemOpe
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
   const directory = await resolveExisting(policy.root, splitRelativePath(raw), display);
-  const names = await fs.readdir(directory.real, { withFileTypes: true }).catch((error: unknown) => {
-    throw toFilesystemError(error, display, 'list');
-  });
+  const names = await readConfinedDirectory(policy.root, directory.real, display);
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const shown = names.slice(0, policy.maxListEntries);
   const entries = [];

@@ -1,6 +1,6 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { resolveExisting } from './confined-path';
+import { readConfinedDirectory } from './confined-directory';
 import { entryTypeOf } from './entry-type';
 import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
@@ -9,7 +9,8 @@ import { relativeToRoot, splitRelativePath } from './path-rules';
 
 /**
  * `search`: walks a directory breadth-first for entries whose name matches `pattern` (glob or
- * substring). Links are reported but never descended into. Stops at `maxResults` matches (at most
+ * substring). Links are reported but never descended into, even one swapped in for a directory
+ * while the walk runs (see `readConfinedDirectory`). Stops at `maxResults` matches (at most
  * the policy's `maxSearchResults`) or `maxSearchVisitedEntries` visited entries; `truncated` says so.
  */
 export async function searchByName(call: FilesystemCall): Promise<FilesystemOperationResult> {
@@ -29,7 +30,7 @@ export async function searchByName(call: FilesystemCall): Promise<FilesystemOper
   while (queue.length > 0 && !truncated) {
     throwIfCancelled(call);
     const directory = queue.shift() as string;
-    const entries = await fs.readdir(directory, { withFileTypes: true }).catch(() => []);
+    const entries = await readConfinedDirectory(policy.root, directory, display).catch(() => []);
     for (const entry of entries) {
       visited += 1;
       if (visited > policy.maxSearchVisitedEntries || results.length >= maxResults) {

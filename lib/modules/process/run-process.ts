@@ -39,9 +39,10 @@ export interface ProcessRunResult {
 }
 
 /**
- * How long the pipes may stay open after the leader has exited and its group was killed. Only a
- * process outside the group (one that called `setsid` or `setpgid`) can still hold them; after this
- * grace the toolkit stops reading and returns instead of waiting for it.
+ * How long the pipes may stay open, with no output, after the leader has exited and its group was
+ * killed. Only a process outside the group (one that called `setsid` or `setpgid`) can still hold
+ * them; after this grace the toolkit stops reading and returns instead of waiting for it. Output
+ * still arriving extends the grace until the time limit.
  */
 export const PIPE_CLOSE_GRACE_MS = 250;
 
@@ -53,8 +54,9 @@ export const PIPE_CLOSE_GRACE_MS = 250;
  *
  * Limit (not fixable with Node.js alone): a descendant that leaves the process group (`setsid`,
  * `setpgid`, a daemonizing double fork) is not killed; containing it needs a PID namespace or a
- * cgroup around the run. Such a process cannot delay the result: {@link PIPE_CLOSE_GRACE_MS} after
- * the leader exits, the pipes are closed on our side and the run resolves.
+ * cgroup around the run. Such a process cannot hold the result past the time limit: once the leader
+ * has exited and the pipes stay quiet for {@link PIPE_CLOSE_GRACE_MS}, or at the time limit, they
+ * are closed on our side and the run resolves.
  */
 export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult> {
   return new Promise((resolve) => {
@@ -114,18 +116,33 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
         ...(spawnError === undefined ? {} : { spawnError }),
       });
     };
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    let lastOutputAt = Date.now();
+    child.stdout.on('data', (chunk: Buffer) => {
+      lastOutputAt = Date.now();
+      stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      lastOutputAt = Date.now();
+      stderr.push(chunk);
+    });
     child.stdin.on('error', () => undefined);
     child.on('error', (error) => finish(null, null, error.message));
     child.on('exit', (code, signal) => {
       killGroup();
-      grace = setTimeout(() => {
+      // Output still arriving (or not yet polled, when the event loop was busy) re-arms the grace;
+      // setImmediate lets one poll phase read what is pending before deciding.
+      const decide = (): void => {
+        if (settled) return;
+        if (Date.now() - lastOutputAt < PIPE_CLOSE_GRACE_MS && !timedOut && !cancelled) {
+          grace = setTimeout(() => setImmediate(decide), PIPE_CLOSE_GRACE_MS);
+          return;
+        }
         child.stdin.destroy();
         child.stdout.destroy();
         child.stderr.destroy();
         finish(code, signal);
-      }, PIPE_CLOSE_GRACE_MS);
+      };
+      grace = setTimeout(() => setImmediate(decide), PIPE_CLOSE_GRACE_MS);
     });
     child.on('close', (code, signal) => finish(code, signal));
     child.stdin.end(request.stdin);

@@ -192,6 +192,49 @@ describe('FilesystemToolkit under adversarial arguments', () => {
   });
 });
 
+describe('FilesystemToolkit when a directory is swapped for a link during a call', () => {
+  let box: Sandbox;
+  let toolkit: FilesystemToolkit;
+  beforeEach(async () => {
+    box = await makeSandbox();
+    toolkit = new FilesystemToolkit({ root: box.root });
+    await fs.mkdir(path.join(box.root, 'dir'));
+    await fs.writeFile(path.join(box.root, 'dir', 'inside.txt'), 'in');
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await box.cleanup();
+  });
+
+  /** Replaces `root/dir` with a link to outside right after the first call of `fs.promises[method]` returns. */
+  const swapAfterFirst = (method: 'readdir' | 'realpath'): void => {
+    const original = fs[method].bind(fs) as (...args: unknown[]) => Promise<unknown>;
+    let swapped = false;
+    jest.spyOn(fs, method).mockImplementation((async (...args: unknown[]) => {
+      const result = await original(...args);
+      if (!swapped) {
+        swapped = true;
+        await fs.rename(path.join(box.root, 'dir'), path.join(box.root, 'moved'));
+        await fs.symlink(box.outside, path.join(box.root, 'dir'));
+      }
+      return result;
+    }) as never);
+  };
+
+  it('search does not descend into a directory that became a link to outside after it was queued', async () => {
+    swapAfterFirst('readdir');
+    const found = dataOf(await toolkit.invoke('fs_search', { pattern: 'secret' }));
+    expect(found.results).toEqual([]);
+  });
+
+  it('list does not read a directory that became a link to outside after it was resolved', async () => {
+    swapAfterFirst('realpath');
+    const outcome = await toolkit.invoke('fs_list', { path: 'dir' });
+    expectFailure(toolkit, outcome, 'symlink_escape');
+    expect(JSON.stringify(outcome)).not.toContain('secret.txt');
+  });
+});
+
 describe('compileNameMatcher glob', () => {
   const glob = (pattern: string) => compileNameMatcher(pattern, 'glob');
 

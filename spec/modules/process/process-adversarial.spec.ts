@@ -39,8 +39,21 @@ describe('ProcessToolkit under adversarial children and arguments', () => {
     expect(data.stdout).toMatch(/^\d+\ndone\n$/);
   });
 
+  it('stops waiting at the time limit for an escaped grandchild that keeps writing after the leader exited', async () => {
+    const begin = Date.now();
+    const script = "setsid sh -c 'while :; do echo tick; sleep 0.05; done' & echo $!; sleep 0.3";
+    const outcome = await toolkit.invoke('process_run', { executable: 'sh', args: ['-c', script] });
+    const details = outcome.error?.details as Record<string, unknown>;
+    started.push(Number.parseInt(String(details.stdout), 10));
+    expect(Date.now() - begin).toBeLessThan(5000);
+    expectRunFailure(toolkit, outcome, 'timeout', 'timeout', 'allowed');
+    expect(details).toMatchObject({ exitCode: 0 });
+    expect(String(details.stdout)).toContain('tick');
+  });
+
   it('keeps a 100 MB output flood bounded to the cap, counting what it dropped', async () => {
-    const data = runData(await toolkit.invoke('process_run', { executable: 'sh', args: ['-c', 'head -c 100000000 /dev/zero; echo end >&2'] }));
+    const patient = new ProcessToolkit({ root: box.root, executables: EXECUTABLES, timeoutMs: 15_000, maxStdoutBytes: 1000 });
+    const data = runData(await patient.invoke('process_run', { executable: 'sh', args: ['-c', 'head -c 100000000 /dev/zero; echo end >&2'] }));
     expect(data).toMatchObject({ exitCode: 0, stdoutTruncated: true, stderr: 'end\n' });
     expect(Buffer.byteLength(data.stdout as string)).toBe(1000);
   });
@@ -95,7 +108,8 @@ describe('ProcessToolkit under adversarial children and arguments', () => {
   });
 
   it('documents the limit of group kills: a grandchild that calls setsid outlives the run', async () => {
-    const data = runData(await toolkit.invoke('process_run', { executable: 'sh', args: ['-c', 'setsid sleep 15 & echo $!; sleep 0.2'] }));
+    const patient = new ProcessToolkit({ root: box.root, executables: EXECUTABLES, timeoutMs: 10_000 });
+    const data = runData(await patient.invoke('process_run', { executable: 'sh', args: ['-c', 'setsid sleep 15 & echo $!; sleep 0.5'] }));
     const escaped = Number.parseInt(String(data.stdout), 10);
     started.push(escaped);
     expect(await waitGone(escaped, 500)).toBe(false);
