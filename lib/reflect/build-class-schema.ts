@@ -11,6 +11,9 @@ import { ToolDefinitionError } from './tool-definition-error';
 
 type Schema = Record<string, unknown>;
 
+/** Keys argument parsing always refuses (see `guardJsonValue`), so a field with one of these names could never be given. */
+const UNREACHABLE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** A field default, with the schema it must satisfy (checked by the caller once the whole schema exists). */
 export interface FieldDefault {
   readonly owner: Function;
@@ -59,6 +62,8 @@ class ClassSchemaBuilder {
     const fields: FieldPlan[] = [];
     for (const record of records.values()) {
       const name = record.propertyName;
+      if (UNREACHABLE_NAMES.has(name))
+        throw new ToolDefinitionError('invalid_field_options', target.name, name, `'${name}' cannot be an argument name: argument parsing refuses the key`);
       const kind = resolveFieldKind(target, name, record.designType, record.options, validatorProperties[name]?.items);
       const traits = storage.fieldTraitsOf(target, name);
       const property = this.kindSchema(kind, target, name, [...stack, target]);

@@ -49,6 +49,8 @@ export function compileToolClass(target: Function): CompiledToolClass {
   }
   const { name, description } = toolClassInfo(target);
   const { schema, plans, defaults } = buildClassSchema(target);
+  if (plans.get(target)?.fields.some((field) => field.propertyName === 'invoke'))
+    throw new ToolDefinitionError('invalid_field_options', target.name, 'invoke', "a tool argument cannot be named 'invoke': it would replace the invoke() method");
   const inputSchema = deepFreeze<JsonSchema>(schema);
   const validate = definitionChecked(target, () => compileInputValidator(inputSchema));
   for (const fieldDefault of defaults) checkDefault(target, inputSchema, fieldDefault);

@@ -14,15 +14,22 @@ const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER };
  * failure. An outcome-shaped object whose fields break the {@link ToolOutcome} type (a `text` that
  * is not a string, an unknown error category, a non-boolean `retryable`, `data` that is not JSON)
  * is a `tool_error` failure too, naming each problem and keeping the tool's own error message;
- * `data` and `details` with `toJSON` (a Date) are serialized.
+ * `data` and `details` with `toJSON` (a Date) are serialized. Never throws: a value whose getter or
+ * proxy trap throws while it is read is a `tool_error` failure.
  */
 export function toToolOutcome(value: unknown): ToolOutcome {
   if (typeof value === 'string') return toolText(value);
   if (value === undefined) return toolText('');
-  if (isToolOutcome(value)) return checkedOutcome(normalizeToolOutcome(value));
-  const json = toJsonValue(value);
-  if (json.ok) return toolData(json.value);
-  return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${json.reason}` });
+  try {
+    if (isToolOutcome(value)) return checkedOutcome(normalizeToolOutcome(value));
+    const json = toJsonValue(value);
+    if (json.ok) return toolData(json.value);
+    return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${json.reason}` });
+  } catch (error) {
+    // A getter or a proxy trap of the returned value threw while it was read: never let that escape,
+    // a caller settling a call on this result would otherwise never settle it.
+    return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that could not be read: ${messageOf(error)}` });
+  }
 }
 
 type JsonConversion = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
@@ -78,18 +85,27 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a malformed outcome: ${problems.join('; ')}${original}` });
 }
 
-/** Turns anything a tool threw into a failure outcome, keeping the message. */
+/** Turns anything a tool threw into a failure outcome, keeping the message. Never throws. */
 export function thrownToToolOutcome(error: unknown): ToolOutcome {
-  if (error instanceof ToolFailureError) return error.outcome;
-  if (error instanceof ToolArgumentError)
+  if (isInstanceOf(error, ToolFailureError)) return error.outcome;
+  if (isInstanceOf(error, ToolArgumentError))
     return toolFailure({ code: error.code, category: 'validation', message: error.message, details: { issues: error.issues.map((issue) => ({ ...issue })) } });
   return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: messageOf(error) });
+}
+
+/** `instanceof` that is false, not a throw, for a proxy whose `getPrototypeOf` trap throws. */
+function isInstanceOf<T>(value: unknown, type: abstract new (...args: any[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
 }
 
 /** The message of anything thrown; never throws itself (a null-prototype object, a throwing getter or `toString`). */
 function messageOf(error: unknown): string {
   try {
-    if (error instanceof Error) return String(error.message);
+    if (isInstanceOf(error, Error)) return String(error.message);
     return String(error);
   } catch {
     try {

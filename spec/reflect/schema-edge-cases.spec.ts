@@ -330,3 +330,37 @@ describe('makeLlmTool names', () => {
     expect(parseToolArguments(Order, { to: { rue: 'x' }, total: { cents: 1 } }).to).toBeInstanceOf(Adresse_é);
   });
 });
+
+describe('makeLlmTool field names', () => {
+  it("refuses an argument named 'invoke', which would replace the method on every call", () => {
+    @Tool({ description: 'd' })
+    class Shadowed {
+      @Field() invoke!: string;
+    }
+    const error = definitionError(() => makeLlmTool(Shadowed));
+    expect(error.code).toBe('invalid_field_options');
+    expect(error.message).toMatch(/^Shadowed\.invoke: /);
+  });
+
+  it('refuses an argument named prototype, a key argument parsing always refuses', () => {
+    class Inner {
+      @Field() prototype!: string;
+    }
+    @Tool({ description: 'd' })
+    class Holder {
+      @Field({ type: () => Inner }) inner!: Inner;
+    }
+    expect(definitionError(() => makeLlmTool(Holder)).message).toMatch(/^Inner\.prototype: /);
+  });
+
+  it("still allows 'invoke' as the name of a nested class's field", () => {
+    class Step {
+      @Field() invoke!: string;
+    }
+    @Tool({ description: 'd' })
+    class Plan {
+      @Field({ type: () => [Step] }) steps!: Step[];
+    }
+    expect(parseToolArguments(Plan, { steps: [{ invoke: 'x' }] }).steps[0].invoke).toBe('x');
+  });
+});

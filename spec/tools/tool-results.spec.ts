@@ -1,4 +1,5 @@
-import { Field, invokeReflectedTool, Tool, ToolOutcome } from '../../lib';
+import { Field, invokeReflectedTool, LlmAgentRunner, ScriptedModelClient, thrownToToolOutcome, Tool, ToolOutcome, toToolOutcome } from '../../lib';
+import { FunctionProvider } from '../runner/support';
 
 /** A tool class whose `invoke` returns (or throws) what the test gives it. */
 function toolReturning(produce: () => unknown): abstract new () => object {
@@ -117,5 +118,55 @@ describe('invokeReflectedTool result serialization', () => {
     expect(message).toMatch(/resourceVersion must be a string or a finite number/);
     expect(message).toMatch(/compensation must be one of/);
     expect(message).toMatch(/metadata must be a JSON object/);
+  });
+});
+
+describe('toToolOutcome never throws', () => {
+  const unreadable = (): unknown => ({
+    get ok(): boolean {
+      throw new Error('getter failed');
+    },
+  });
+
+  it('turns a value whose getter or proxy trap throws into a failure', () => {
+    const trapped = new Proxy(
+      {},
+      {
+        getPrototypeOf(): never {
+          throw new Error('trap failed');
+        },
+      },
+    );
+    for (const [value, reason] of [
+      [unreadable(), 'getter failed'],
+      [trapped, 'trap failed'],
+      [{ ok: true, get data(): never { throw new Error('late getter'); } }, 'late getter'],
+    ] as const) {
+      const outcome = toToolOutcome(value);
+      expect(outcome.error).toMatchObject({ code: 'tool_error', category: 'internal', retryable: false });
+      expect(outcome.error!.message).toBe(`tool returned a value that could not be read: ${reason}`);
+    }
+  });
+
+  it('describes a thrown proxy whose traps all throw', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get(): never {
+          throw new Error('get');
+        },
+        getPrototypeOf(): never {
+          throw new Error('proto');
+        },
+      },
+    );
+    expect(thrownToToolOutcome(hostile).error).toMatchObject({ code: 'tool_error', category: 'internal' });
+  });
+
+  it('lets the runner settle a call whose provider resolves to an unreadable value, not wait for the deadline', async () => {
+    // The deadline is far beyond the test timeout: only a call settled on the value itself passes.
+    const provider = new FunctionProvider().add('odd', () => Promise.resolve(unreadable()), { timeoutMs: 600_000 });
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'odd', arguments: {} });
+    expect(record.outcome.error).toMatchObject({ code: 'tool_error', message: 'tool returned a value that could not be read: getter failed' });
   });
 });
