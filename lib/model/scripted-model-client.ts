@@ -33,7 +33,8 @@ export interface ScriptedModelClientOptions {
 
 /**
  * A deterministic model for offline runs and tests. It answers scripted turns in order and records
- * every request it got (`requests`).
+ * every request it got (`requests`). It honours `request.signal` like a real client: an abort while
+ * a turn function is still pending rejects the step at once (`aborted`).
  */
 export class ScriptedModelClient extends BaseModelClient {
   readonly modelName: string;
@@ -58,7 +59,7 @@ export class ScriptedModelClient extends BaseModelClient {
       if (this.options.whenExhausted === 'end_turn') return { text: '', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
       throw new ScriptedModelError('script_exhausted', `the script has ${this.turns.length} turns and a request asked for turn ${stepIndex}`);
     }
-    const reply = typeof turn === 'function' ? await turn(request.messages, request) : turn;
+    const reply = typeof turn === 'function' ? await untilAborted(turn(request.messages, request), request.signal) : turn;
     const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
       id: call.id ?? `call_${stepIndex}_${index}`,
       name: call.name,
@@ -72,4 +73,15 @@ export class ScriptedModelClient extends BaseModelClient {
       model: this.modelName,
     };
   }
+}
+
+/** The reply, or a rejection with `aborted` as soon as the signal aborts, whichever comes first. */
+function untilAborted(reply: ScriptedReply | Promise<ScriptedReply>, signal: AbortSignal): ScriptedReply | Promise<ScriptedReply> {
+  if (!(reply instanceof Promise)) return reply;
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new ScriptedModelError('aborted', 'the request was aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    reply.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
 }

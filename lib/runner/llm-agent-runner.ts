@@ -10,10 +10,10 @@ import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
-import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { isToolOutcome, standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
 import { assertInvocable } from '../providers/composite-tool-provider';
 import { ToolInvocation } from '../providers/tool-invocation';
-import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { formatIssues } from '../tools/tool-argument-error';
 import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
 import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
@@ -220,7 +220,7 @@ export class LlmAgentRunner {
     for (const record of records) {
       if (record.admitted === true && record.projection !== undefined)
         await run.recorder?.recordProjection(record.callId, record.toolName, record.content, record.projection);
-      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok });
+      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok || record.projection === undefined });
     }
   }
 
@@ -551,21 +551,31 @@ export class LlmAgentRunner {
     };
   }
 
-  /** Asks the owning provider to undo a failed attempt's partial effect; the outcome records the result. */
+  /**
+   * Asks the owning provider to undo a failed attempt's partial effect; the outcome records the
+   * result. Compensation runs under the tool's declared timeout as its own hard deadline and stops
+   * when the run aborts (its invocation's signal aborts; a compensation that ignores it is not
+   * waited for): either way it counts as failed, so the call is not retried.
+   */
   protected async compensate(run: RunState, call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
     const { request } = call;
     let ok = false;
     let message: string | undefined;
-    if (request.descriptor.compensation.enabled && call.capabilities.compensation && this.provider.compensate !== undefined) {
-      try {
-        const compensationSignal = new AbortController().signal;
-        const invocation = this.buildInvocation(run, call, attempt, () => compensationSignal, run.clock.now(), noHeartbeat);
-        const result = await this.provider.compensate(invocation, failure);
-        ok = result.ok;
-        message = result.message;
-      } catch (error) {
-        message = error instanceof Error ? error.message : String(error);
-      }
+    const provider = this.provider;
+    if (request.descriptor.compensation.enabled && call.capabilities.compensation && provider.compensate !== undefined) {
+      const asOutcome = (result: CompensationResult): ToolOutcome =>
+        result.ok ? toolText(result.message ?? '') : toolFailure({ code: 'compensation_failed', retryable: false, message: result.message ?? 'compensation failed' });
+      const undone = await runToolAttempt({
+        clock: run.clock,
+        timeoutMs: request.descriptor.timeoutMs,
+        runSignal: run.options.signal,
+        start: (signal, _heartbeat, deadlineAtMs) => {
+          const result = provider.compensate!(this.buildInvocation(run, call, attempt, signal, deadlineAtMs, noHeartbeat), failure);
+          return isPromiseLike(result) ? Promise.resolve(result).then(asOutcome) : asOutcome(result);
+        },
+      });
+      ok = undone.ok;
+      message = undone.ok ? undone.text || undefined : undone.error?.message;
     } else {
       message = 'compensation is not enabled for this tool';
     }
@@ -576,15 +586,17 @@ export class LlmAgentRunner {
   /**
    * Step 9: `prepareToolResult`, output-schema validation, and the returned resource version. When
    * the hook throws or rejects, the outcome becomes a `tool_error` failure that says the tool ran;
-   * the unprepared outcome is withheld, since the hook may exist to redact it.
+   * the unprepared outcome is withheld, since the hook may exist to redact it. So does a hook that
+   * returns something that is not an outcome (say `undefined`, from a forgotten `return`).
    */
   protected finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
     const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(this.validateOutput(run, request, prepared), request.descriptor);
     const prepare = run.options.prepareToolResult;
     if (prepare === undefined) return validate(outcome);
     const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
-      if (answer.kind === 'value') return validate(answer.value);
-      if (answer.kind === 'failed') this.hookFailed(run, request, 'prepareToolResult', answer.error);
+      if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
+      const error = answer.kind === 'failed' ? answer.error : new TypeError(`prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`);
+      this.hookFailed(run, request, 'prepareToolResult', error);
       const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
       return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
     };

@@ -96,7 +96,8 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
     };
     runSignal?.addEventListener('abort', onRunAbort, { once: true });
     arm();
-    running.then(
+    // Through Promise.resolve: a foreign thenable whose `then` throws is a rejection, not a throw here.
+    Promise.resolve(running).then(
       (value) => settle(toToolOutcome(value)),
       (error: unknown) => settle(thrownToToolOutcome(error)),
     );

@@ -1,4 +1,4 @@
-import { LlmAgentEvent, LlmAgentRunner, RunnerClock, ScriptedModelClient, toolFailure } from '../../lib';
+import { LlmAgentEvent, LlmAgentRunner, RunnerClock, ScriptedModelClient, ToolInvocation, toolFailure } from '../../lib';
 import { FunctionProvider } from './support';
 
 /** A manual clock: timers fire only when the test advances time. */
@@ -113,5 +113,34 @@ describe('runner with an injected clock', () => {
     const record = await pending;
     expect(record.outcome.error?.code).toBe('timeout');
     expect(clock.nowMs - 1_000).toBe(25_000);
+  });
+
+  it('compensation runs under the tool deadline: a compensation that never settles fails at the deadline and the call is not retried', async () => {
+    const clock = new ManualClock();
+    const compensations: ToolInvocation[] = [];
+    class HangingCompensation extends FunctionProvider {
+      override compensate(invocation: ToolInvocation): Promise<{ ok: boolean }> {
+        compensations.push(invocation);
+        return new Promise(() => undefined);
+      }
+    }
+    let calls = 0;
+    const provider = new HangingCompensation({ compensation: true }).add(
+      'charge',
+      () => (++calls, { ...toolFailure({ code: 'unavailable', message: 'half done' }), compensation: 'required' as const }),
+      { compensation: { enabled: true }, retry: { maxAttempts: 3, initialDelayMs: 1 }, timeoutMs: 10_000 },
+    );
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    const pending = runner.invokeToolCall({ id: 'c', name: 'charge', arguments: {} }, { clock });
+    await clock.advance(0);
+    expect(compensations).toHaveLength(1);
+    expect(compensations[0].deadline.deadlineAtMs).toBe(clock.nowMs + 10_000);
+    await clock.advance(10_000);
+    const record = await pending;
+    expect(record.outcome.compensation).toBe('failed');
+    expect(record.attempts).toBe(1);
+    expect(calls).toBe(1);
+    expect(compensations[0].signal.aborted).toBe(true);
+    expect(clock.timers.size).toBe(0);
   });
 });

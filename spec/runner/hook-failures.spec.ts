@@ -87,6 +87,19 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
     expect(hookEvents(events)).toEqual([{ hook: 'prepareToolResult', callId: 'a', message: 'redactor crashed' }]);
   });
 
+  it('prepareToolResult that returns no outcome (a forgotten return): a tool_error, not a crash of the run', async () => {
+    const tools = new FunctionProvider().add('ok', () => 'fine').add('other', () => 'also fine');
+    const events: LlmAgentEvent[] = [];
+    const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', {
+      prepareToolResult: ((outcome: unknown, request: { toolName: string }) => (request.toolName === 'ok' ? undefined : outcome)) as never,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.stopReason).toBe('end_turn');
+    expect(errorOf(result.toolCalls[0].content).code).toBe('tool_error');
+    expect(result.toolCalls[1].content).toBe('also fine');
+    expect(hookEvents(events).map((event) => event.hook)).toEqual(['prepareToolResult']);
+  });
+
   it('onToolResult rejects after admission: the admitted outcome still reaches the model and the record, the run completes', async () => {
     const tools = new FunctionProvider().add('ok', () => 'fine').add('other', () => 'also fine');
     const store = new MemoryRunStore();

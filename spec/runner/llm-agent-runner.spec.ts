@@ -288,4 +288,30 @@ describe('per-call policies', () => {
     expect(seen[0]).toEqual(record.outcome);
     expect(JSON.parse(record.content)).toEqual({ ok: false, error: { code: 'tool_error', category: 'internal', message: 'disk on fire', retryable: false } });
   });
+
+  it('a tool that throws synchronously, rejects, or returns a thenable whose then() throws: each is a tool_error for that call only', async () => {
+    const provider = new FunctionProvider()
+      .add('throws', () => {
+        throw new Error('sync boom');
+      })
+      .add('rejects', () => Promise.reject(new Error('async boom')))
+      .add('bad_thenable', () => ({
+        then() {
+          throw new Error('thenable boom');
+        },
+      }))
+      .add('fine', () => 'ok');
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'a', name: 'throws' }, { id: 'b', name: 'rejects' }, { id: 'c', name: 'bad_thenable' }, { id: 'd', name: 'fine' }] },
+      { text: 'done' },
+    ]);
+    const result = await new LlmAgentRunner(model, provider).complete('go');
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.toolCalls.slice(0, 3).map((c) => [failureOf(c.content).code, JSON.parse(c.content).error.message])).toEqual([
+      ['tool_error', 'sync boom'],
+      ['tool_error', 'async boom'],
+      ['tool_error', 'thenable boom'],
+    ]);
+    expect(result.toolCalls[3].content).toBe('ok');
+  });
 });

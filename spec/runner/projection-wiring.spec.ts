@@ -71,4 +71,14 @@ describe('LlmAgentRunOptions.toolOutputProjection', () => {
     expect(JSON.parse(record.content).error.code).toBe('tool_output_projection_failed');
     expect(record.content).not.toContain('poison');
   });
+
+  it('the Tool message of a failed projection is flagged as an error, like any failure the model gets', async () => {
+    const estimator = { estimateTokens: (text: string) => (text.includes('poison') ? Number.NaN : Math.ceil(Buffer.byteLength(text) / 2)) };
+    const provider = new FunctionProvider().add('weird', () => 'poison pill');
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 'weird' }] }, { text: 'ok' }]);
+    await new LlmAgentRunner(model, provider).complete('go', { contextTokenEstimator: estimator });
+    const toolMessage = model.requests[1].messages.find((m) => m.role === 'tool') as { content: string; isError: boolean };
+    expect(JSON.parse(toolMessage.content).ok).toBe(false);
+    expect(toolMessage.isError).toBe(true);
+  });
 });

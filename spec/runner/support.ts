@@ -30,7 +30,7 @@ export class FunctionProvider implements ToolProvider {
     return this.tools.get(invocation.toolName)!.fn(invocation);
   }
 
-  compensate(invocation: ToolInvocation): { ok: boolean } {
+  compensate(invocation: ToolInvocation): { ok: boolean } | Promise<{ ok: boolean }> {
     this.compensations.push(invocation);
     return this.compensateResult;
   }
