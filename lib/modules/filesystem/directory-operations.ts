@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape, resolveExisting } from './confined-path';
-import { readConfinedDirectory } from './confined-directory';
+import { readConfinedDirectory, withConfinedDirectory } from './confined-directory';
 import { entryTypeOf } from './entry-type';
 import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
@@ -29,7 +29,8 @@ export async function listDirectory(call: FilesystemCall): Promise<FilesystemOpe
 
 /**
  * `mkdir`: creates a directory; with `recursive`, its missing parents too. Each existing component
- * is checked inside the root before the next one is created. An existing directory is not an error.
+ * is checked inside the root before the next one is created, and each directory is created through
+ * a checked handle of its parent (see `withConfinedDirectory`). An existing directory is not an error.
  */
 export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOperationResult> {
   const { policy, args } = call;
@@ -47,9 +48,11 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
       throw toFilesystemError(error, display, 'inspect');
     });
     if (stats === undefined) {
-      await fs.mkdir(next).catch((error: unknown) => {
-        throw toFilesystemError(error, display, 'create the directory');
-      });
+      await withConfinedDirectory(policy.root, current, display, (directory) =>
+        fs.mkdir(path.join(directory, name)).catch((error: unknown) => {
+          throw toFilesystemError(error, display, 'create the directory');
+        }),
+      );
       if (!isInsideRoot(policy.root, await fs.realpath(next).catch(() => ''))) {
         await fs.rmdir(next).catch(() => undefined);
         throw escape(display);

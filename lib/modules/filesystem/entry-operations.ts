@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { resolveExisting, resolveParent } from './confined-path';
+import { withConfinedDirectory } from './confined-directory';
 import { entryTypeOf } from './entry-type';
 import { FilesystemCall, FilesystemOperationResult, displayPath, requireApproval, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
@@ -51,9 +53,14 @@ export async function moveEntry(call: FilesystemCall): Promise<FilesystemOperati
     await requireApproval(call, fromDisplay, toDisplay);
   }
   throwIfCancelled(call);
-  await fs.rename(from.target, to.target).catch((error: unknown) => {
-    throw toFilesystemError(error, `${fromDisplay} -> ${toDisplay}`, 'move');
-  });
+  // The parents are opened again after the approval, which may have taken long: see withConfinedDirectory.
+  await withConfinedDirectory(policy.root, from.parent, fromDisplay, (fromDirectory) =>
+    withConfinedDirectory(policy.root, to.parent, toDisplay, (toDirectory) =>
+      fs.rename(path.join(fromDirectory, from.name), path.join(toDirectory, to.name)).catch((error: unknown) => {
+        throw toFilesystemError(error, `${fromDisplay} -> ${toDisplay}`, 'move');
+      }),
+    ),
+  );
   return { data: { from: fromDisplay, to: toDisplay, replaced: existing !== undefined } };
 }
 
@@ -72,9 +79,13 @@ export async function deleteEntry(call: FilesystemCall): Promise<FilesystemOpera
   });
   await requireApproval(call, display);
   throwIfCancelled(call);
-  const removal = stats.isDirectory() ? (recursive ? fs.rm(entry.target, { recursive: true }) : fs.rmdir(entry.target)) : fs.unlink(entry.target);
-  await removal.catch((error: unknown) => {
-    throw toFilesystemError(error, display, 'delete');
+  // The parent is opened again after the approval, which may have taken long: see withConfinedDirectory.
+  await withConfinedDirectory(policy.root, entry.parent, display, async (directory) => {
+    const target = path.join(directory, entry.name);
+    const removal = stats.isDirectory() ? (recursive ? fs.rm(target, { recursive: true }) : fs.rmdir(target)) : fs.unlink(target);
+    await removal.catch((error: unknown) => {
+      throw toFilesystemError(error, display, 'delete');
+    });
   });
   return { data: { path: display, type: entryTypeOf(stats), deleted: true } };
 }

@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { resolveExisting, resolveParent } from './confined-path';
+import { withConfinedDirectory } from './confined-directory';
 import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
 import { splitRelativePath } from './path-rules';
@@ -64,10 +66,17 @@ export async function writeFileContent(call: FilesystemCall): Promise<Filesystem
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw toFilesystemError(error, display, 'inspect');
   });
-  const real = existing?.isSymbolicLink() ? (await resolveExisting(policy.root, components, display)).real : parent.target;
-  throwIfCancelled(call);
   const mode = call.operation === 'append' ? 'append' : 'write';
-  const handle = await openConfinedFile(policy.root, real, display, mode, true);
+  const linked = existing?.isSymbolicLink() ? (await resolveExisting(policy.root, components, display)).real : undefined;
+  throwIfCancelled(call);
+  // Not through a link: the file is opened (or created) through a checked handle of its parent, so a
+  // parent swapped for a link after the check is refused before anything is created outside.
+  const handle =
+    linked === undefined
+      ? await withConfinedDirectory(policy.root, parent.parent, display, (directory) =>
+          openConfinedFile(policy.root, path.join(directory, parent.name), display, mode, true),
+        )
+      : await openConfinedFile(policy.root, linked, display, mode, true);
   try {
     if (mode === 'write') await handle.truncate(0);
     await handle.writeFile(content);

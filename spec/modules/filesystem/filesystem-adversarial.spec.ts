@@ -227,11 +227,69 @@ describe('FilesystemToolkit when a directory is swapped for a link during a call
     expect(found.results).toEqual([]);
   });
 
+  /** Swaps `root/dir` for a link to outside the first time `fs.promises.lstat` is asked about `root/dir/<name>`. */
+  const swapOnLstatOf = (name: string): void => {
+    const original = fs.lstat.bind(fs);
+    let swapped = false;
+    jest.spyOn(fs, 'lstat').mockImplementation((async (target: string) => {
+      if (!swapped && target === path.join(box.root, 'dir', name)) {
+        swapped = true;
+        await fs.rename(path.join(box.root, 'dir'), path.join(box.root, 'moved'));
+        await fs.symlink(box.outside, path.join(box.root, 'dir'));
+      }
+      return original(target);
+    }) as never);
+  };
+
+  it.each([
+    ['fs_mkdir', { path: 'dir/fresh' }],
+    ['fs_write', { path: 'dir/fresh', content: 'x' }],
+    ['fs_append', { path: 'dir/fresh', content: 'x' }],
+  ])('%s does not create (even briefly) an entry outside when the parent becomes a link after the check', async (tool, args) => {
+    await fs.utimes(box.outside, new Date(1_000_000_000_000), new Date(1_000_000_000_000));
+    swapOnLstatOf('fresh');
+    expectFailure(toolkit, await toolkit.invoke(tool, args), 'symlink_escape');
+    jest.restoreAllMocks();
+    expect((await fs.stat(box.outside)).mtimeMs).toBe(1_000_000_000_000);
+    await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
+  });
+
   it('list does not read a directory that became a link to outside after it was resolved', async () => {
     swapAfterFirst('realpath');
     const outcome = await toolkit.invoke('fs_list', { path: 'dir' });
     expectFailure(toolkit, outcome, 'symlink_escape');
     expect(JSON.stringify(outcome)).not.toContain('secret.txt');
+  });
+});
+
+describe('FilesystemToolkit when a parent is swapped for a link while approval is pending', () => {
+  let box: Sandbox;
+  beforeEach(async () => {
+    box = await makeSandbox();
+    await fs.mkdir(path.join(box.root, 'dir'));
+    await fs.writeFile(path.join(box.root, 'dir', 'secret.txt'), 'inside copy');
+    await fs.writeFile(path.join(box.root, 'a.txt'), 'planted');
+  });
+  afterEach(() => box.cleanup());
+
+  /** An approval hook that, while "the human decides", swaps `root/dir` for a link to outside, then approves. */
+  const swappingApproval = () => async () => {
+    await fs.rename(path.join(box.root, 'dir'), path.join(box.root, 'moved'));
+    await fs.symlink(box.outside, path.join(box.root, 'dir'));
+    return true;
+  };
+
+  it('delete refuses instead of deleting the file of the same name outside', async () => {
+    const toolkit = new FilesystemToolkit({ root: box.root, approve: swappingApproval() });
+    expectFailure(toolkit, await toolkit.invoke('fs_delete', { path: 'dir/secret.txt' }), 'symlink_escape');
+    await expect(fs.readFile(path.join(box.outside, 'secret.txt'), 'utf8')).resolves.toBe('outside secret');
+  });
+
+  it('an overwriting move refuses instead of writing outside', async () => {
+    const toolkit = new FilesystemToolkit({ root: box.root, approve: swappingApproval() });
+    expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: 'dir/secret.txt', overwrite: true }), 'symlink_escape');
+    await expect(fs.readFile(path.join(box.outside, 'secret.txt'), 'utf8')).resolves.toBe('outside secret');
+    await expect(fs.readFile(path.join(box.root, 'a.txt'), 'utf8')).resolves.toBe('planted');
   });
 });
 
