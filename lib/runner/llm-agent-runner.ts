@@ -13,6 +13,7 @@ import { JsonObject } from '../outcome/json-value';
 import { isToolOutcome, standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
 import { assertInvocable } from '../providers/composite-tool-provider';
 import { ToolInvocation } from '../providers/tool-invocation';
+import { ToolProviderError } from '../providers/tool-provider-error';
 import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { formatIssues } from '../tools/tool-argument-error';
 import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
@@ -77,6 +78,11 @@ export class LlmAgentRunner {
   protected readonly llmTools: readonly LlmTool[];
   protected readonly defaultMemory: Memory = new InMemoryMemory();
 
+  /**
+   * Checks every tool the provider lists (contract, input and output schemas) once. A provider that
+   * lists one name twice is refused (`ToolProviderError`, `duplicate_tool`): one of its contracts
+   * (say, the one asking for approval) would otherwise be silently ignored.
+   */
   constructor(
     readonly model: ModelStepper,
     readonly provider: ToolProvider,
@@ -85,6 +91,8 @@ export class LlmAgentRunner {
     assertInvocable(provider);
     for (const descriptor of provider.listTools()) {
       checkToolDescriptor(descriptor);
+      if (this.descriptors.has(descriptor.name))
+        throw new ToolProviderError('duplicate_tool', `the provider lists tool '${descriptor.name}' twice; which contract applies would be a guess`);
       compileInputValidator(descriptor.inputSchema);
       if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
       this.descriptors.set(descriptor.name, descriptor);

@@ -1,4 +1,4 @@
-import { canonicalArgumentsSha256, ChatMessage, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, sha256Hex } from '../../lib';
+import { canonicalArgumentsSha256, ChatMessage, deriveIdempotencyKey, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, sha256Hex } from '../../lib';
 import { FunctionProvider } from './support';
 
 const calls = [
@@ -33,5 +33,57 @@ describe('a turn suspended for approval, with a concurrent call that completed',
     const audit = done.toolOutputProjections.find((projection) => projection.callId === 'c_count')!;
     expect(audit.projectedSha256).toBe(sha256Hex(sent[1].content));
     expect(audit.report.truncated).toBe(true);
+  });
+});
+
+describe('resume of a run whose last assistant turn is half answered', () => {
+  async function halfAnswered(idempotency: 'idempotent' | 'non_idempotent') {
+    const store = new MemoryRunStore();
+    const runId = `half-${idempotency}`;
+    const toolCalls = [
+      { id: 'a', name: 'read', arguments: {} },
+      { id: 'b', name: 'write', arguments: {} },
+    ];
+    await store.createRun({
+      runId,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', toolCalls },
+        { role: 'tool', toolCallId: 'a', toolName: 'read', content: 'read it', isError: false },
+      ],
+    });
+    for (const call of toolCalls)
+      await store.recordCallStarted(runId, {
+        callId: call.id,
+        toolName: call.name,
+        idempotencyKey: deriveIdempotencyKey(runId, call.id),
+        attempts: 1,
+        argumentsSha256: canonicalArgumentsSha256({}),
+        arguments: {},
+      });
+    await store.admitOutcome(runId, 'a', { ok: true, text: 'read it' }, 1);
+    const provider = new FunctionProvider().add('read', () => 'read again').add('write', () => 'written', { idempotency });
+    const model = new ScriptedModelClient([{ text: 'finished' }]);
+    const result = await new LlmAgentRunner(model, provider).resume(runId, { store });
+    return { store, runId, provider, model, result };
+  }
+
+  it('answers only the open call, after the answered one: a non-idempotent one is outcome_unknown and never re-run', async () => {
+    const { store, runId, provider, model, result } = await halfAnswered('non_idempotent');
+    expect(provider.calls).toHaveLength(0);
+    expect(result.stopReason).toBe('end_turn');
+    const sent = model.requests[0].messages.filter((m) => m.role === 'tool') as { toolCallId: string; content: string }[];
+    expect(sent.map((m) => m.toolCallId)).toEqual(['a', 'b']);
+    expect(JSON.parse(sent[1].content).error.code).toBe('outcome_unknown');
+    const record = (await store.loadRun(runId))!;
+    expect(record.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(record.status).toBe('completed');
+  });
+
+  it('re-executes an idempotent open call once, with its original call id and idempotency key', async () => {
+    const { provider, result } = await halfAnswered('idempotent');
+    expect(provider.calls.map((call) => call.callId)).toEqual(['b']);
+    expect(result.toolCalls.map((call) => [call.callId, call.content])).toEqual([['b', 'written']]);
+    expect(result.toolCalls[0].idempotencyKey).toBe(deriveIdempotencyKey('half-idempotent', 'b'));
   });
 });

@@ -121,3 +121,12 @@ describe('run limits', () => {
     });
   });
 });
+
+describe('a provider that lists one tool name twice', () => {
+  it('is refused at construction instead of silently enforcing only the last contract', () => {
+    const provider = new FunctionProvider().add('rm', () => 'deleted', { approval: 'always' });
+    const listed = provider.listTools();
+    provider.listTools = () => [...listed, { ...listed[0], approval: 'never' }];
+    expect(() => new LlmAgentRunner(new ScriptedModelClient([]), provider)).toThrow(expect.objectContaining({ code: 'duplicate_tool' }));
+  });
+});
