@@ -39,13 +39,15 @@ export function descriptorFromLlmTool(tool: LlmTool, options: ToolContractOption
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema,
-    retry: Object.freeze({ ...DEFAULT_RETRY_POLICY, ...definedOnly(options.retry ?? {}) }),
+    retry: Object.freeze({ ...DEFAULT_RETRY_POLICY, ...frozenCopies(definedOnly(options.retry ?? {})) }),
     resourceVersion: Object.freeze({ ...DEFAULT_RESOURCE_VERSION_POLICY, ...definedOnly(options.resourceVersion ?? {}) }),
     compensation: Object.freeze({ enabled: options.compensation?.enabled ?? false }),
     capabilities: Object.freeze({ ...NO_CAPABILITIES, ...definedOnly(options.capabilities ?? {}) }),
-    metadata: Object.freeze({ ...(options.metadata ?? {}) }),
+    metadata: frozenCopy(options.metadata ?? {}),
   };
-  // Own frozen copies, so changing the options afterwards cannot change a checked descriptor.
+  if (options.outputSchema !== undefined) Object.assign(descriptor, { outputSchema: frozenCopy(options.outputSchema) });
+  // Own frozen copies (nested ones too: metadata, outputSchema, retryableCategories), so changing the
+  // options afterwards cannot change a checked descriptor.
   if (options.heartbeat !== undefined) Object.assign(descriptor, { heartbeat: Object.freeze({ ...options.heartbeat }) });
   if (options.modelOutputProjection !== undefined)
     Object.assign(descriptor, { modelOutputProjection: Object.freeze({ ...options.modelOutputProjection }) });
@@ -64,6 +66,23 @@ export function requiredCapabilities(descriptor: ToolDescriptor): ToolCapabiliti
     heartbeat: descriptor.capabilities.heartbeat || descriptor.heartbeat !== undefined,
     compensation: descriptor.capabilities.compensation || descriptor.compensation.enabled,
   };
+}
+
+/** A deep copy of plain objects and arrays, frozen at every level; anything else is kept as is. */
+function frozenCopy<T>(value: T): T {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) copy[key] = frozenCopy(entry);
+  return Object.freeze(copy) as T;
+}
+
+function frozenCopies<T extends object>(value: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) copy[key] = frozenCopy(entry);
+  return copy as T;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

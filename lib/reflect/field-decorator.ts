@@ -9,6 +9,9 @@ import { ToolDefinitionError } from './tool-definition-error';
  */
 export function Field(options: FieldOptions = {}): PropertyDecorator {
   return (prototype, propertyKey) => {
+    // On a static member the decorator receives the class itself; its `constructor` is `Function`.
+    if (typeof prototype === 'function')
+      throw new ToolDefinitionError('invalid_field_options', prototype.name, String(propertyKey), '@Field() marks instance properties; a static member cannot be an argument');
     const target = prototype.constructor;
     if (typeof propertyKey !== 'string')
       throw new ToolDefinitionError('invalid_field_options', target.name, String(propertyKey), 'a field must have a string name');

@@ -509,3 +509,23 @@ describe('contract flags', () => {
     ]);
   });
 });
+
+describe('descriptorFromLlmTool copies', () => {
+  it('shares no nested object with the options: metadata, outputSchema and retryable categories are frozen copies', () => {
+    const options = {
+      idempotency: 'idempotent' as const,
+      metadata: { owner: { team: 'ops' } },
+      outputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      retry: { maxAttempts: 2, retryableCategories: ['timeout' as const] },
+    };
+    const descriptor = descriptorFromLlmTool(weatherTool, options);
+    options.metadata.owner.team = 'someone else';
+    options.outputSchema.properties.n.type = 'string';
+    (options.retry.retryableCategories as string[]).push('internal');
+    expect(descriptor.metadata).toEqual({ owner: { team: 'ops' } });
+    expect(descriptor.outputSchema).toEqual({ type: 'object', properties: { n: { type: 'integer' } } });
+    expect(descriptor.retry.retryableCategories).toEqual(['timeout']);
+    expect(Object.isFrozen((descriptor.metadata as any).owner)).toBe(true);
+    expect(Object.isFrozen(descriptor.retry.retryableCategories)).toBe(true);
+  });
+});

@@ -364,3 +364,15 @@ describe('makeLlmTool field names', () => {
     expect(parseToolArguments(Plan, { steps: [{ invoke: 'x' }] }).steps[0].invoke).toBe('x');
   });
 });
+
+describe('@Field placement', () => {
+  it('refuses a static member at decoration time instead of ignoring it', () => {
+    const error = definitionError(() => {
+      class WithStatic {
+        @Field() static city: string;
+      }
+      return WithStatic;
+    });
+    expect(error.message).toMatch(/^WithStatic\.city: @Field\(\) marks instance properties/);
+  });
+});
