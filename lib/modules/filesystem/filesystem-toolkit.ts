@@ -44,6 +44,19 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
  * policy allows). Every call is checked at invocation time against the policy and the real
  * filesystem, never through a shell; refusals come back as failure outcomes (`permission_denied`
  * with `details.reason`), and every call leaves one audit entry.
+ *
+ * Swaps during a call: files are opened `O_NOFOLLOW` and checked by handle; directories are read,
+ * and entries created, moved and deleted, through an `O_NOFOLLOW` handle of the parent whose path
+ * (`/proc/self/fd`) is checked inside the root right before the action, after any approval. So a
+ * component swapped for a link to outside at any point before the action is refused. What remains
+ * (Node.js 20 has no `openat`/`renameat`/`unlinkat`):
+ * - a recursive `delete` walks the subtree by path: a subdirectory swapped for a link to outside
+ *   during the walk can have the content of the link's target removed;
+ * - another process moving a checked directory out of the root in the microseconds between the
+ *   check and the action;
+ * - a second hard link made after the link count was checked;
+ * - without `/proc` (non-Linux), directories are checked, then used by path, with the window between.
+ * The model cannot create links through these tools; these need a second party writing in the root.
  */
 export class FilesystemToolkit implements ToolProvider {
   /** The compiled policy. */

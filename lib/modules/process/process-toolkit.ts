@@ -32,6 +32,21 @@ const DEADLINE_HEADROOM_MS = 2000;
  * Executables come from an allow list resolved at construction (no PATH lookup at call time), the
  * working directory is confined to the root, the environment is built from an allow list, and each
  * run's process group is killed at the time limit or on abort. Every call leaves one audit entry.
+ *
+ * What this does not contain (Node.js 20 alone cannot; use a container, user namespace, cgroup or
+ * Landlock/seccomp around the host for that):
+ * - The root confines the starting working directory only. A child can open any path its OS user
+ *   can (`cat /etc/passwd` when `cat` is allowed, `cd ..`); it is not a filesystem sandbox.
+ * - An allowed program that runs other programs (`env`, `sh`, `xargs`, `find`, interpreters) grants
+ *   arbitrary execution, including `env LD_PRELOAD=... program`; the environment allow list only
+ *   governs what the toolkit passes.
+ * - Executables are pinned by real path at construction: repointing a configured symlink later
+ *   changes nothing, but replacing the file at the resolved path does (there is no exec by handle).
+ * - The working directory is checked, then handed to the spawn by path: a directory swapped for a
+ *   link in between is not detected (there is no `fchdir` before exec).
+ * - A descendant that leaves the process group (`setsid`) outlives the run; it cannot hold the
+ *   result past the time limit (see `runProcess`).
+ * - One argument longer than the OS limit (131072 bytes on Linux) fails to start as `spawn_failed`.
  */
 export class ProcessToolkit implements ToolProvider {
   /** The compiled policy. */
