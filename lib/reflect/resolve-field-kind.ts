@@ -34,6 +34,9 @@ export function resolveFieldKind(
   if (options.enum !== undefined) {
     const values = enumValues(options.enum);
     if (values.length === 0) fail('invalid_field_options', '`enum` has no values');
+    const unrepresentable = values.find((value) => !(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))));
+    if (unrepresentable !== undefined)
+      fail('invalid_field_options', `\`enum\` value ${String(unrepresentable)} has no JSON form; use strings or finite numbers`);
     return designType === Array ? { kind: 'array', items: { kind: 'enum', values } } : { kind: 'enum', values };
   }
   const ref = options.ref === true;

@@ -376,3 +376,15 @@ describe('@Field placement', () => {
     expect(error.message).toMatch(/^WithStatic\.city: @Field\(\) marks instance properties/);
   });
 });
+
+describe('@Field enum values', () => {
+  it('refuses enum values JSON cannot carry (NaN, Infinity) instead of sending null to the model', () => {
+    @Tool({ description: 'd' })
+    class Limits {
+      @Field({ enum: [1, Number.POSITIVE_INFINITY] }) cap!: number;
+    }
+    const error = definitionError(() => makeLlmTool(Limits));
+    expect(error.code).toBe('invalid_field_options');
+    expect(error.message).toMatch(/^Limits\.cap: `enum` value Infinity has no JSON form/);
+  });
+});
