@@ -21,7 +21,7 @@ export interface ExecutionToolProviderOptions extends JobManagerOptions {
   readonly jobs?: Readonly<Record<string, JobHandler | JobDefinition>>;
   /** Longest `waitMs` of `job_result`. @default 10000 */
   readonly maxWaitMs?: number;
-  /** How long `job_cancel` waits for the handler to stop before answering `cancelling`. @default 1000 */
+  /** How long `job_cancel`, and an aborted `job_run`, wait for the handler to stop before answering `cancelling`. @default 1000 */
   readonly cancelGraceMs?: number;
   /** Deadline of one `job_run` call (its contract `timeoutMs`). @default 300000 */
   readonly runTimeoutMs?: number;
@@ -115,17 +115,26 @@ export class ExecutionToolProvider implements ToolProvider {
     if (!('job' in started)) return started;
     const job = started.job;
     const unsubscribe = job.onProgress((progress) => invocation.reportHeartbeat(progress));
-    const abort = (): void => job.cancel('The job_run call was aborted (deadline, heartbeat silence or run cancellation).');
+    // On abort the call answers once the job has settled or after the cancel grace, whichever is
+    // first: a handler that ignores its signal cannot hold the call (it stays `cancelling`).
+    let abort: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      abort = () => {
+        job.cancel('The job_run call was aborted (deadline, heartbeat silence or run cancellation).');
+        void waitForSettle(job.settled, this.settings.cancelGraceMs).then(resolve);
+      };
+      void job.settled.then(resolve);
+    });
     invocation.signal.addEventListener('abort', abort, { once: true });
     try {
-      await job.settled;
+      await stopped;
     } finally {
       invocation.signal.removeEventListener('abort', abort);
       unsubscribe();
     }
     const snapshot = job.snapshot();
     if (snapshot.status === 'succeeded') return toolData(toJobData(snapshot));
-    if (snapshot.status === 'cancelled') return toolFailure({ code: 'cancelled', message: snapshot.error ?? 'The job was cancelled.', details: toJobData(snapshot) });
+    if (snapshot.status === 'cancelled' || snapshot.status === 'cancelling') return toolFailure({ code: 'cancelled', message: snapshot.error ?? 'The job was cancelled.', details: toJobData(snapshot) });
     return toolFailure({ code: 'job_failed', category: 'internal', message: `Job ${snapshot.kind} failed: ${snapshot.error ?? 'unknown error'}`, details: toJobData(snapshot) });
   }
 

@@ -173,6 +173,18 @@ describe('ExecutionToolProvider', () => {
     expect(outcome.error?.details).toMatchObject({ status: 'cancelled' });
   });
 
+  it('answers an aborted job_run within the cancel grace even when the handler ignores the signal', async () => {
+    const gate = deferred<void>();
+    provider = new ExecutionToolProvider({ cancelGraceMs: 50, jobs: { stubborn: () => gate.promise.then(() => 'late') } });
+    const controller = new AbortController();
+    const running = provider.invokeTool(invocationFor(provider, 'job_run', { kind: 'stubborn', input: null }, { controller }));
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    const answer = await Promise.race([running, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+    gate.resolve();
+    expect(answer).toMatchObject({ ok: false, error: { code: 'cancelled', details: { status: 'cancelling' } } });
+  });
+
   it.each(['job_status', 'job_result', 'job_cancel'])('answers an unknown job id to %s with a not_found failure', async (tool) => {
     provider = new ExecutionToolProvider();
     const outcome = await call(provider, tool, { jobId: 'job_missing' });
