@@ -113,14 +113,16 @@ export class LlmAgentRunner {
   /**
    * Continues a stored run (needs `store`): after a crash, or after an approval decision was stored.
    * Admitted outcomes are reused; a call that started but was never admitted runs again only when
-   * its tool is idempotent, otherwise the model and the host get `outcome_unknown`.
+   * its tool is idempotent, otherwise the model and the host get `outcome_unknown`. A `failed` run
+   * (an error ended it: the model request, a store write) can be resumed too, since its record is as
+   * safe to continue as after a crash; `completed` and `cancelled` runs cannot (`run_conflict`).
    */
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
     const record = await store.loadRun(runId);
     if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
-    if (record.status === 'completed' || record.status === 'cancelled' || record.status === 'failed')
+    if (record.status === 'completed' || record.status === 'cancelled')
       throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
     const run = this.startRun({ ...options, store, runId });
     run.messages.push(...record.messages);

@@ -68,7 +68,8 @@ export interface LlmAgentRunOptions {
   /**
    * Receives every complete outcome (after durable admission, before projection). An observer: a
    * throw or rejection changes nothing the model sees, is reported as a `hook_failed` event, and
-   * the run goes on.
+   * the run goes on. Delivery is at least once: an admitted outcome reused by `resume()` (after a
+   * crash, or a turn suspended for approval) is delivered again.
    */
   readonly onToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => void | Promise<void>;
   /** Receives every event; a throwing handler does not disturb the run. */

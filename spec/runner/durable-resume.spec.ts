@@ -87,3 +87,19 @@ describe('resume of a run whose last assistant turn is half answered', () => {
     expect(result.toolCalls[0].idempotencyKey).toBe(deriveIdempotencyKey('half-idempotent', 'b'));
   });
 });
+
+describe('resume of a run that failed on an error', () => {
+  it('a model outage after a tool ran leaves a failed run that resumes without running the tool again', async () => {
+    const store = new MemoryRunStore();
+    const provider = new FunctionProvider().add('charge', () => 'charged');
+    const failing = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 'charge' }] }]);
+    await expect(new LlmAgentRunner(failing, provider).complete('pay', { store, runId: 'outage' })).rejects.toMatchObject({ code: 'script_exhausted' });
+    expect((await store.loadRun('outage'))!.status).toBe('failed');
+    const model = new ScriptedModelClient([{ text: 'paid' }]);
+    const result = await new LlmAgentRunner(model, provider).resume('outage', { store });
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.text).toBe('paid');
+    expect(provider.calls).toHaveLength(1);
+    expect((await store.loadRun('outage'))!.status).toBe('completed');
+  });
+});
