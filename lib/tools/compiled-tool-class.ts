@@ -81,12 +81,12 @@ function checkDefault(target: Function, root: JsonSchema, fieldDefault: FieldDef
   const schema = root.$defs === undefined ? fieldSchema : { ...fieldSchema, $defs: root.$defs };
   const issues = definitionChecked(target, () => validateOnce(schema, fieldDefault.value), fieldDefault.propertyName);
   if (issues.length > 0) {
-    const where = fieldDefault.owner === target ? undefined : ` (declared on ${fieldDefault.owner.name})`;
+    const reachedFrom = fieldDefault.owner === target ? '' : ` (nested in tool class ${target.name})`;
     throw new ToolDefinitionError(
       'invalid_default',
       fieldDefault.owner.name,
       fieldDefault.propertyName,
-      `default ${JSON.stringify(fieldDefault.value)} does not match the field's schema: ${formatIssues(issues)}${where ?? ''}`,
+      `default ${JSON.stringify(fieldDefault.value)} does not match the field's schema: ${formatIssues(issues)}${reachedFrom}`,
     );
   }
 }

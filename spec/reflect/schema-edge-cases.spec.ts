@@ -167,7 +167,7 @@ describe('makeLlmTool defaults', () => {
     }
     const error = definitionError(() => makeLlmTool(Scheduled));
     expect(error.code).toBe('invalid_default');
-    expect(error.message).toMatch(/^Window\.hours: default -1 .*must be >= 0/);
+    expect(error.message).toMatch(/^Window\.hours: default -1 .*must be >= 0 \(nested in tool class Scheduled\)$/);
   });
 
   it('accepts a valid default with optional, and applies it', () => {
