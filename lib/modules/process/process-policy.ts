@@ -38,7 +38,7 @@ export interface ProcessPolicyOptions {
   readonly maxStderrBytes?: number;
   /** Largest stdin a call may send. @default 1048576 */
   readonly maxStdinBytes?: number;
-  /** Largest total size of the arguments of one call, in UTF-8 bytes. @default 131072 */
+  /** Largest total size of the arguments of one call, in UTF-8 bytes plus one per argument (its NUL). @default 131072 */
   readonly maxArgumentBytes?: number;
   /** Policy half of the raw shell opt-in; the provider option `enableShellTool` is the other half. @default false */
   readonly allowShell?: boolean;

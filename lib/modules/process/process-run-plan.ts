@@ -27,9 +27,13 @@ export interface ProcessRunReport {
   readonly durationMs: number;
 }
 
+/** Longest single argument the kernel accepts, its terminating NUL included (Linux `MAX_ARG_STRLEN`). */
+export const MAX_ARGUMENT_STRING_BYTES = 131_072;
+
 /**
  * Checks a call against the policy and resolves everything it names, in this order: executable
- * (allow list), arguments (no NUL, total size), working directory (inside the root), environment
+ * (allow list), arguments (no NUL, each under {@link MAX_ARGUMENT_STRING_BYTES}, total size with one
+ * byte per argument for its terminating NUL, so a flood of empty arguments counts), working directory (inside the root), environment
  * (allow list), stdin (size). Throws a {@link ProcessError}; nothing is started on bad input.
  */
 export async function planRun(operation: 'run' | 'shell', reader: ToolArguments, policy: ResolvedProcessPolicy, shellPath?: string): Promise<ProcessRunPlan> {
@@ -51,7 +55,10 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
     args = reader.stringArray('args') ?? [];
   }
   if (args.some((arg) => arg.includes('\0'))) throw new ProcessError('invalid_arguments', 'An argument contains a NUL byte.');
-  const argumentBytes = args.reduce((total, arg) => total + Buffer.byteLength(arg, 'utf8'), 0);
+  const sizes = args.map((arg) => Buffer.byteLength(arg, 'utf8'));
+  if (sizes.some((size) => size >= MAX_ARGUMENT_STRING_BYTES))
+    throw new ProcessError('too_large', `An argument is ${Math.max(...sizes)} bytes; the system accepts at most ${MAX_ARGUMENT_STRING_BYTES - 1} in one argument.`);
+  const argumentBytes = sizes.reduce((total, size) => total + size + 1, 0);
   if (argumentBytes > policy.maxArgumentBytes)
     throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
   const cwd = await resolveWorkingDirectory(policy.root, reader.raw('cwd'));

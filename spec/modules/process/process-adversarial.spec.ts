@@ -79,6 +79,13 @@ describe('ProcessToolkit under adversarial children and arguments', () => {
     expectRunFailure(withEnv, await withEnv.invoke('process_run', { executable: 'echo\0', args: [] }), 'executable_not_allowed');
   });
 
+  it('refuses, before starting, an argument over the OS per-argument limit and a flood of empty arguments', async () => {
+    const roomy = new ProcessToolkit({ root: box.root, executables: EXECUTABLES, maxArgumentBytes: 64 * 1024 * 1024 });
+    expectRunFailure(roomy, await roomy.invoke('process_run', { executable: 'echo', args: ['x'.repeat(131_072)] }), 'too_large');
+    expectRunFailure(toolkit, await toolkit.invoke('process_run', { executable: 'echo', args: new Array(1_000_000).fill('') }), 'too_large');
+    expect(runData(await roomy.invoke('process_run', { executable: 'echo', args: ['x'.repeat(131_071)] }))).toMatchObject({ exitCode: 0, stdoutTruncated: true });
+  });
+
   it('keeps audit entries and messages bounded when the arguments are huge', async () => {
     const many = Array.from({ length: 200_000 }, () => 'argument');
     expectRunFailure(toolkit, await toolkit.invoke('process_run', { executable: 'echo', args: many }), 'too_large');
