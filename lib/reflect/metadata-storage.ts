@@ -20,10 +20,11 @@ export type ContractSource =
  * from changed ({@link ToolMetadataStorage.changedSince}) and keep its value when they did not.
  */
 export class ToolMetadataStorage {
-  private readonly tools = new Map<Function, ToolOptions>();
-  private readonly fields = new Map<Function, Map<string, FieldRecord>>();
-  private readonly traits = new Map<Function, Map<string, FieldTraits>>();
-  private readonly contracts = new Map<Function, ContractSource>();
+  // Weak: a class made at run time (a plugin, a per-tenant tool) is collected once nothing refers to it.
+  private readonly tools = new WeakMap<Function, ToolOptions>();
+  private readonly fields = new WeakMap<Function, Map<string, FieldRecord>>();
+  private readonly traits = new WeakMap<Function, Map<string, FieldTraits>>();
+  private readonly contracts = new WeakMap<Function, ContractSource>();
   private readonly classRevisions = new WeakMap<Function, number>();
   private revision = 0;
 

@@ -1,4 +1,4 @@
-import { classTransformerStorage as defaultMetadataStorage } from './class-transformer-storage';
+import { findTransformerTypeMetadata } from './class-transformer-storage';
 import { FieldOptions } from './field-options';
 import { FieldKind } from './field-kind';
 import { ToolDefinitionError } from './tool-definition-error';
@@ -52,7 +52,7 @@ export function resolveFieldKind(
     }
     return itemKind(declared, ref, fail);
   }
-  const transformerType = defaultMetadataStorage.findTypeMetadata(owner, propertyName)?.typeFunction?.();
+  const transformerType = findTransformerTypeMetadata(owner, propertyName)?.typeFunction?.();
   if (typeof transformerType === 'function') {
     const item = itemKind(transformerType, ref, fail);
     return designType === Array ? { kind: 'array', items: item } : item;
