@@ -492,24 +492,29 @@ export class LlmAgentRunner {
     return this.retryAttempts(run, call, first);
   }
 
-  /** The retry loop after the first attempt: only when the contract makes a repeat safe. */
+  /**
+   * The retry loop after the first attempt: only when the contract makes a repeat safe. When the run
+   * aborts where a retry was due (before compensation or during the backoff), the call ends as
+   * `cancelled`; the last attempt's error stays in `details.lastError` and its compensation state is kept.
+   */
   protected async retryAttempts(run: RunState, call: AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<{ outcome: ToolOutcome; attempts: number }> {
     const { descriptor } = call.request;
     const policy = descriptor.retry;
     for (let attempt = 1; ; attempt++) {
       let outcome = attempt === 1 ? await first : await this.dispatchAttempt(run, call, attempt);
-      if (outcome.ok || attempt >= policy.maxAttempts || run.options.signal?.aborted) return { outcome, attempts: attempt };
+      if (outcome.ok || attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
       const error = outcome.error!;
       if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
-      if (outcome.compensation === 'required') {
+      const compensable = outcome.compensation === 'required';
+      if (!compensable && descriptor.idempotency === 'non_idempotent') return { outcome, attempts: attempt };
+      if (run.options.signal?.aborted) return { outcome: retryCancelled(call.request.toolName, outcome), attempts: attempt };
+      if (compensable) {
         outcome = await this.compensate(run, call, attempt, outcome);
         if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
-      } else if (descriptor.idempotency === 'non_idempotent') {
-        return { outcome, attempts: attempt };
       }
       const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
       this.emit(run, { type: 'tool_retry', runId: run.runId, callId: call.request.callId, toolName: call.request.toolName, attempt, delayMs, failure: outcome });
-      if (!(await sleepOnClock(run.clock, delayMs, run.options.signal))) return { outcome, attempts: attempt };
+      if (!(await sleepOnClock(run.clock, delayMs, run.options.signal))) return { outcome: retryCancelled(call.request.toolName, outcome), attempts: attempt };
       await run.recorder?.recordAttempt(call.request.callId, attempt + 1);
     }
   }
@@ -770,6 +775,14 @@ const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjecti
 
 /** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
 const checkedProjectionPolicies = new WeakMap<object, Set<string>>();
+
+/** The outcome of a call whose due retry the run's abort cut short. */
+function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
+  const error = last.error!;
+  const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
+  const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, { lastError });
+  return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
+}
 
 const EXECUTE: CallBeginning = Object.freeze({ kind: 'execute' });
 

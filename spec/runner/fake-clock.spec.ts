@@ -143,4 +143,25 @@ describe('runner with an injected clock', () => {
     expect(compensations[0].signal.aborted).toBe(true);
     expect(clock.timers.size).toBe(0);
   });
+
+  it('an abort during the retry backoff ends the call as cancelled at once, keeping the last error, with no further attempt', async () => {
+    const clock = new ManualClock();
+    const controller = new AbortController();
+    let calls = 0;
+    const provider = new FunctionProvider().add('flaky', () => (++calls, toolFailure({ code: 'unavailable', message: 'down' })), {
+      idempotency: 'idempotent',
+      retry: { maxAttempts: 5, initialDelayMs: 10_000, jitter: 0 },
+    });
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    const pending = runner.invokeToolCall({ id: 'c', name: 'flaky', arguments: {} }, { clock, signal: controller.signal });
+    await clock.advance(1_000);
+    expect(calls).toBe(1);
+    controller.abort();
+    const record = await pending;
+    expect(record.outcome.error).toMatchObject({ code: 'cancelled', category: 'cancelled', retryable: false, details: { lastError: { code: 'unavailable' } } });
+    expect(record.attempts).toBe(1);
+    await clock.advance(60_000);
+    expect(calls).toBe(1);
+    expect(clock.timers.size).toBe(0);
+  });
 });
