@@ -52,6 +52,10 @@ export class ToolRegistry extends ReflectedToolProvider {
     const container = this.registryOptions.container;
     if (container === undefined) return super.createInstance(target);
     const instance = ('resolve' in container ? container.resolve(target) : container.get(target)) as object;
+    if (typeof (instance as { then?: unknown } | null)?.then === 'function')
+      throw new TypeError(
+        `the container resolved ${target.name} asynchronously (a Promise, as NestJS's ModuleRef.resolve does); ToolRegistry needs a synchronous resolve(Class) or get(Class)`,
+      );
     if (typeof instance !== 'object' || instance === null || !(instance instanceof target))
       throw new TypeError(`the container did not return an instance of ${target.name}`);
     if (this.handedOut.has(instance)) throw new SharedToolInstanceError(target.name);
