@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { JsonObject } from '../../outcome/json-value';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape, resolveExisting } from './confined-path';
-import { readConfinedDirectory, withConfinedDirectory } from './confined-directory';
+import { withConfinedDirectory } from './confined-directory';
 import { entryTypeOf } from './entry-type';
 import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
@@ -14,17 +15,23 @@ export async function listDirectory(call: FilesystemCall): Promise<FilesystemOpe
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
   const directory = await resolveExisting(policy.root, splitRelativePath(raw), display);
-  const names = await readConfinedDirectory(policy.root, directory.real, display);
-  names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const shown = names.slice(0, policy.maxListEntries);
-  const entries = [];
-  for (const entry of shown) {
-    throwIfCancelled(call);
-    const type = entryTypeOf(entry);
-    const size = type === 'file' ? await fs.lstat(path.join(directory.real, entry.name)).then((stats) => stats.size, () => undefined) : undefined;
-    entries.push(size === undefined ? { name: entry.name, type } : { name: entry.name, type, size });
-  }
-  return { data: { path: display, entries, total: names.length, truncated: names.length > shown.length } };
+  // Names and sizes come through one checked handle of the directory, so a swap after the check
+  // shows neither the names nor the sizes of what lies outside.
+  const { names, entries } = await withConfinedDirectory(policy.root, directory.real, display, async (opened) => {
+    const all = await fs.readdir(opened, { withFileTypes: true }).catch((error: unknown) => {
+      throw toFilesystemError(error, display, 'list');
+    });
+    all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const listed: JsonObject[] = [];
+    for (const entry of all.slice(0, policy.maxListEntries)) {
+      throwIfCancelled(call);
+      const type = entryTypeOf(entry);
+      const size = type === 'file' ? await fs.lstat(path.join(opened, entry.name)).then((stats) => stats.size, () => undefined) : undefined;
+      listed.push(size === undefined ? { name: entry.name, type } : { name: entry.name, type, size });
+    }
+    return { names: all, entries: listed };
+  });
+  return { data: { path: display, entries, total: names.length, truncated: names.length > entries.length } };
 }
 
 /**

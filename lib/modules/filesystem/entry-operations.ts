@@ -14,9 +14,15 @@ export async function statEntry(call: FilesystemCall): Promise<FilesystemOperati
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
   const resolved = await resolveExisting(policy.root, splitRelativePath(raw), display);
-  const stats = await fs.lstat(resolved.real).catch((error: unknown) => {
-    throw toFilesystemError(error, display, 'inspect');
-  });
+  const inspect = (target: string) =>
+    fs.lstat(target).catch((error: unknown) => {
+      throw toFilesystemError(error, display, 'inspect');
+    });
+  // Through a checked handle of the parent, so a parent swapped for a link after resolution is refused.
+  const stats =
+    resolved.real === policy.root
+      ? await inspect(resolved.real)
+      : await withConfinedDirectory(policy.root, path.dirname(resolved.real), display, (directory) => inspect(path.join(directory, path.basename(resolved.real))));
   return {
     data: {
       path: display,

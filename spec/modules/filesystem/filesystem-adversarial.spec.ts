@@ -176,6 +176,27 @@ describe('FilesystemToolkit under adversarial arguments', () => {
     });
   });
 
+  describe('device files and FIFOs in the root', () => {
+    it('never opens a character device for reading or writing, and lists it as a device', async () => {
+      try {
+        execFileSync('mknod', [path.join(box.root, 'zero'), 'c', '1', '5'], { stdio: 'ignore' });
+      } catch {
+        return; // Creating device nodes needs privileges this environment does not have.
+      }
+      expectFailure(toolkit, await toolkit.invoke('fs_read', { path: 'zero' }), 'not_a_regular_file');
+      expectFailure(toolkit, await toolkit.invoke('fs_write', { path: 'zero', content: 'x' }), 'not_a_regular_file');
+      expectFailure(toolkit, await toolkit.invoke('fs_append', { path: 'zero', content: 'x' }), 'not_a_regular_file');
+      expect(dataOf(await toolkit.invoke('fs_list', {})).entries).toEqual([{ name: 'zero', type: 'device' }]);
+    });
+
+    it('answers list and search on a FIFO at once with not_a_directory', async () => {
+      execFileSync('mkfifo', [path.join(box.root, 'pipe')]);
+      expectFailure(toolkit, await toolkit.invoke('fs_list', { path: 'pipe' }), 'not_a_directory', 'precondition_failed', 'allowed');
+      expect(dataOf(await toolkit.invoke('fs_search', { path: 'pipe', pattern: 'x' }))).toMatchObject({ results: [], truncated: false });
+      expect(dataOf(await toolkit.invoke('fs_stat', { path: 'pipe' }))).toMatchObject({ type: 'fifo', size: 0 });
+    });
+  });
+
   describe('names', () => {
     it('treats backslashes, ~, newlines and look-alike dots as plain names inside the root', async () => {
       const names = ['..\\..\\escaped', '~', 'line\nbreak', '\uFF0E\uFF0E', '.\u0301.', '..\u200B'];
@@ -252,6 +273,21 @@ describe('FilesystemToolkit when a directory is swapped for a link during a call
     jest.restoreAllMocks();
     expect((await fs.stat(box.outside)).mtimeMs).toBe(1_000_000_000_000);
     await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
+  });
+
+  it('stat does not report metadata of a file outside when the parent became a link after resolution', async () => {
+    await fs.writeFile(path.join(box.outside, 'inside.txt'), 'outside metadata, 33 bytes long..');
+    swapAfterFirst('realpath');
+    const outcome = await toolkit.invoke('fs_stat', { path: 'dir/inside.txt' });
+    expectFailure(toolkit, outcome, 'symlink_escape');
+    expect(JSON.stringify(outcome)).not.toContain('"size":33');
+  });
+
+  it('list does not report the size of a file outside when the directory became a link after it was read', async () => {
+    await fs.writeFile(path.join(box.outside, 'inside.txt'), 'outside metadata, 33 bytes long..');
+    swapAfterFirst('readdir');
+    const listed = dataOf(await toolkit.invoke('fs_list', { path: 'dir' }));
+    expect(listed.entries).toEqual([{ name: 'inside.txt', type: 'file', size: 2 }]);
   });
 
   it('list does not read a directory that became a link to outside after it was resolved', async () => {
