@@ -31,11 +31,16 @@ export abstract class BaseModelClient implements ModelClient {
   }
 }
 
-/** Tool classes become one reflected provider; with providers, everything is composed. */
+/**
+ * Tool classes become one reflected provider, placed where the first class was given; with
+ * providers, everything is composed in the given order (the order the model sees the tools in).
+ */
 export function toProvider(tools: readonly BindableTools[]): ToolProvider {
   const classes = tools.filter((tool): tool is ClassType<object> => typeof tool === 'function');
-  const providers = tools.filter((tool): tool is ToolProvider => typeof tool !== 'function');
-  const reflected = classes.length > 0 ? [new ReflectedToolProvider(classes)] : [];
-  const all = [...reflected, ...providers];
+  const firstClass = tools.findIndex((tool) => typeof tool === 'function');
+  const all = tools.flatMap((tool, index): ToolProvider[] => {
+    if (typeof tool !== 'function') return [tool];
+    return index === firstClass ? [new ReflectedToolProvider(classes)] : [];
+  });
   return all.length === 1 ? all[0] : composeToolProviders(...all);
 }

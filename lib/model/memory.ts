@@ -27,4 +27,9 @@ export class InMemoryMemory implements Memory {
   messages(runId: string): readonly ChatMessage[] {
     return this.conversations.get(runId) ?? [];
   }
+
+  /** Drops a run's conversation. */
+  forget(runId: string): void {
+    this.conversations.delete(runId);
+  }
 }

@@ -164,6 +164,17 @@ export class LlmAgentRunner {
    * (a `RunStoreError` `lease_held` when it was taken over).
    */
   protected async runDurably(run: RunState, body: () => Promise<void>): Promise<LlmAgentRunResult> {
+    try {
+      return await this.runLeased(run, body);
+    } finally {
+      // The runner's own memory keeps a conversation only while its run runs (the result has it);
+      // kept for good, every run of a long-lived runner would stay in memory.
+      if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
+    }
+  }
+
+  /** `runDurably` without the memory cleanup: the body under the lease, then the final status. */
+  protected async runLeased(run: RunState, body: () => Promise<void>): Promise<LlmAgentRunResult> {
     const recorder = run.recorder;
     if (recorder === undefined) {
       await body();

@@ -74,7 +74,11 @@ export interface LlmAgentRunOptions {
   readonly onToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => void | Promise<void>;
   /** Receives every event; a throwing handler does not disturb the run. */
   readonly onEvent?: (event: LlmAgentEvent) => void;
-  /** Conversation memory. @default a fresh InMemoryMemory per runner */
+  /**
+   * Conversation memory. Pass one to keep conversations after their runs.
+   * @default the runner's own InMemoryMemory, which keeps a run's conversation only while the run
+   * runs (the result carries the messages), so a long-lived runner does not accumulate every run
+   */
   readonly memory?: Memory;
   /** @default the system clock */
   readonly clock?: RunnerClock;

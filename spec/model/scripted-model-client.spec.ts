@@ -1,4 +1,5 @@
-import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import 'reflect-metadata';
+import { LlmAgentRunner, ScriptedModelClient, Tool } from '../../lib';
 import { FunctionProvider } from '../runner/support';
 
 describe('ScriptedModelClient honours the request signal', () => {
@@ -22,5 +23,19 @@ describe('ScriptedModelClient honours the request signal', () => {
     await expect(step).rejects.toMatchObject({ code: 'aborted' });
     const fast = new ScriptedModelClient([async () => ({ text: 'hi' })]);
     await expect(fast.step({ messages: [], tools: [], signal: new AbortController().signal })).resolves.toMatchObject({ text: 'hi' });
+  });
+});
+
+describe('bindTools', () => {
+  it('offers the tools to the model in the given order, classes and providers mixed', async () => {
+    @Tool({ description: 'Reflected.' })
+    class Reflected {
+      invoke(): string {
+        return 'r';
+      }
+    }
+    const model = new ScriptedModelClient([{ text: 'hi' }]);
+    await model.bindTools(new FunctionProvider().add('first', () => 'f'), Reflected, new FunctionProvider().add('last', () => 'l')).complete('go');
+    expect(model.requests[0].tools.map((tool) => tool.name)).toEqual(['first', 'Reflected', 'last']);
   });
 });

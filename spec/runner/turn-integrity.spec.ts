@@ -130,3 +130,24 @@ describe('a provider that lists one tool name twice', () => {
     expect(() => new LlmAgentRunner(new ScriptedModelClient([]), provider)).toThrow(expect.objectContaining({ code: 'duplicate_tool' }));
   });
 });
+
+describe("the runner's default memory", () => {
+  class Inspectable extends LlmAgentRunner {
+    conversation(runId: string) {
+      return this.defaultMemory.messages(runId) as readonly unknown[];
+    }
+  }
+
+  it('keeps no conversation after its run ends (a long-lived runner would otherwise hold every run), success or failure', async () => {
+    const tools = new FunctionProvider().add('t', () => 'x'.repeat(10_000));
+    const during: number[] = [];
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 't' }] }, { text: 'done' }]);
+    const runner = new Inspectable(model, tools);
+    const result = await runner.complete('go', { runId: 'kept-briefly', onToolResult: () => void during.push(runner.conversation('kept-briefly').length) });
+    expect(during).toEqual([2]);
+    expect(result.messages).toHaveLength(4);
+    expect(runner.conversation('kept-briefly')).toEqual([]);
+    await expect(runner.complete('again', { runId: 'fails' })).rejects.toMatchObject({ code: 'script_exhausted' });
+    expect(runner.conversation('fails')).toEqual([]);
+  });
+});
