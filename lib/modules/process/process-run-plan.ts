@@ -1,6 +1,8 @@
 import { JsonObject } from '../../outcome/json-value';
 import { ToolOutcome, toolData } from '../../outcome/tool-outcome';
 import { ToolArguments } from '../filesystem/tool-arguments';
+import { withConfinedDirectory } from '../filesystem/confined-directory';
+import { FilesystemError } from '../filesystem/filesystem-error';
 import { resolveWorkingDirectory } from './confined-cwd';
 import { buildChildEnvironment } from './environment-rules';
 import { ProcessError, ProcessErrorCode } from './process-error';
@@ -74,15 +76,24 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
  * Starts a planned run under the policy's limits. A completed run is a success whatever its exit
  * code: `{ exitCode, signal, stdout, stderr, stdoutTruncated, stderrTruncated, durationMs }`. A run
  * killed at the time limit is a `timeout` failure, one killed by the abort signal a `cancelled`
- * failure; both carry the partial output in `details`.
+ * failure; both carry the partial output in `details`. Throws `cwd_outside_root`, starting nothing,
+ * when the working directory was swapped for a link leading outside the root after planning.
  */
 export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProcessPolicy, signal?: AbortSignal): Promise<ProcessRunReport> {
-  const result = await runProcess({
-    ...plan,
-    timeoutMs: policy.timeoutMs,
-    maxStdoutBytes: policy.maxStdoutBytes,
-    maxStderrBytes: policy.maxStderrBytes,
-    ...(signal === undefined ? {} : { signal }),
+  const start = (cwd: string) =>
+    runProcess({
+      ...plan,
+      cwd,
+      timeoutMs: policy.timeoutMs,
+      maxStdoutBytes: policy.maxStdoutBytes,
+      maxStderrBytes: policy.maxStderrBytes,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  // The child changes into the directory through a checked handle (`/proc/self/fd/N`, still open in
+  // the child until exec), so a directory swapped for a link after planning is refused, not entered.
+  const result = await withConfinedDirectory(policy.root, plan.cwd, plan.cwd, start).catch((error: unknown) => {
+    if (!(error instanceof FilesystemError)) throw error;
+    throw new ProcessError('cwd_outside_root', 'The working directory changed after it was checked and now leads outside the root; nothing was started.');
   });
   const data: JsonObject = {
     exitCode: result.exitCode,

@@ -42,8 +42,8 @@ const DEADLINE_HEADROOM_MS = 2000;
  *   governs what the toolkit passes.
  * - Executables are pinned by real path at construction: repointing a configured symlink later
  *   changes nothing, but replacing the file at the resolved path does (there is no exec by handle).
- * - The working directory is checked, then handed to the spawn by path: a directory swapped for a
- *   link in between is not detected (there is no `fchdir` before exec).
+ * - The working directory is entered through a checked handle on Linux (`/proc/self/fd`); elsewhere
+ *   it is checked, then handed to the spawn by path, and a swap in between is not detected.
  * - A descendant that leaves the process group (`setsid`) outlives the run; it cannot hold the
  *   result past the time limit (see `runProcess`).
  * - One argument longer than the OS limit (131072 bytes on Linux) fails to start as `spawn_failed`.
@@ -114,7 +114,7 @@ export class ProcessToolkit implements ToolProvider {
       return await this.audit(entry, report.outcome);
     } catch (error) {
       const failure = error instanceof ProcessError ? error : new ProcessError('spawn_failed', `The run failed unexpectedly: ${String(error)}`);
-      const decided = plan === undefined ? { outcome: failure.refusal ? ('refused' as const) : ('allowed' as const) } : {};
+      const decided = plan === undefined || failure.refusal ? { outcome: failure.refusal ? ('refused' as const) : ('allowed' as const) } : {};
       return this.audit({ ...entry, ...decided, code: failure.code }, failure.toOutcome());
     }
   }

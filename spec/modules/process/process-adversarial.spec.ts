@@ -114,6 +114,27 @@ describe('ProcessToolkit under adversarial children and arguments', () => {
     expectRunFailure(toolkit, await toolkit.invoke('process_run', { executable: 'pwd', cwd: 'out-link/../..' }), 'cwd_outside_root');
   });
 
+  it('refuses a working directory swapped for a link to outside after it was checked, starting nothing', async () => {
+    const original = fs.stat.bind(fs);
+    let swapped = false;
+    jest.spyOn(fs, 'stat').mockImplementation((async (target: string) => {
+      const result = await original(target);
+      if (!swapped && target === path.join(box.root, 'sub')) {
+        swapped = true;
+        await fs.rename(path.join(box.root, 'sub'), path.join(box.root, 'moved'));
+        await fs.symlink(box.outside, path.join(box.root, 'sub'));
+      }
+      return result;
+    }) as never);
+    try {
+      const outcome = await toolkit.invoke('process_run', { executable: 'pwd', cwd: 'sub' });
+      expect(JSON.stringify(outcome)).not.toContain(box.outside);
+      expectRunFailure(toolkit, outcome, 'cwd_outside_root');
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
   it('documents the limit of group kills: a grandchild that calls setsid outlives the run', async () => {
     const patient = new ProcessToolkit({ root: box.root, executables: EXECUTABLES, timeoutMs: 10_000 });
     const data = runData(await patient.invoke('process_run', { executable: 'sh', args: ['-c', 'setsid sleep 15 & echo $!; sleep 0.5'] }));
