@@ -55,7 +55,9 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
  * - another process moving a checked directory out of the root in the microseconds between the
  *   check and the action;
  * - a second hard link made after the link count was checked;
- * - without `/proc` (non-Linux), directories are checked, then used by path, with the window between.
+ * - without `/proc` (non-Linux), directories are checked, then used by path, with the window between;
+ * - handles are opened `O_RDONLY`, so a directory the process may write but not read (`-wx`) cannot
+ *   be changed through the toolkit.
  * The model cannot create links through these tools; these need a second party writing in the root.
  */
 export class FilesystemToolkit implements ToolProvider {

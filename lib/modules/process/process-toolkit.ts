@@ -46,7 +46,8 @@ const DEADLINE_HEADROOM_MS = 2000;
  *   it is checked, then handed to the spawn by path, and a swap in between is not detected.
  * - A descendant that leaves the process group (`setsid`) outlives the run; it cannot hold the
  *   result past the time limit (see `runProcess`).
- * - One argument longer than the OS limit (131072 bytes on Linux) fails to start as `spawn_failed`.
+ * - The child's memory, CPU, open files and process count are not limited (a fork bomb inside the
+ *   group is killed only at the time limit); set them with cgroups or `prlimit` around the host.
  */
 export class ProcessToolkit implements ToolProvider {
   /** The compiled policy. */
