@@ -199,7 +199,9 @@ export class LlmAgentRunner {
 
   /**
    * Runs one model tool call through the whole per-call path (every policy, no model), as a host
-   * with its own loop would. The run options apply as in `complete()`.
+   * with its own loop would. The run options apply as in `complete()`. With a `store`, the run
+   * (`runId`) must already exist in it (`store.createRun`, else `run_not_found`), and no lease is
+   * taken: the host's loop owns the run.
    */
   async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallResult> {
     return this.executeToolCall(this.startRun(options), call);
@@ -713,7 +715,8 @@ export class LlmAgentRunner {
     const observe = run.options.onToolOutputProjection;
     if (observe !== undefined) {
       try {
-        observe(projected.report, { callId: call.id, toolName: call.name });
+        const observed: unknown = observe(projected.report, { callId: call.id, toolName: call.name });
+        if (isPromiseLike(observed)) observed.then(undefined, (error: unknown) => this.hookFailed(run, { callId: call.id, toolName: call.name }, 'onToolOutputProjection', error));
       } catch (error) {
         this.hookFailed(run, { callId: call.id, toolName: call.name }, 'onToolOutputProjection', error);
       }
@@ -769,12 +772,15 @@ export class LlmAgentRunner {
     this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, toolName: call.toolName, hook, message: messageOf(error) });
   }
 
-  /** Delivers an event; a throwing handler does not disturb the run. */
+  /**
+   * Delivers an event; a throwing handler does not disturb the run, nor does an async one that
+   * rejects (its rejection is caught, so it cannot become an unhandled rejection that ends the process).
+   */
   protected emit(run: RunState, event: LlmAgentEvent): void {
     const handler = run.options.onEvent;
     if (handler === undefined) return;
     try {
-      handler(event);
+      ignoreRejection(handler(event));
     } catch {
       // Observers must not change what runs.
     }
@@ -793,6 +799,11 @@ function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
   const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
   const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, { lastError });
   return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
+}
+
+/** Catches the rejection of an observer that returned a promise although none is awaited. */
+function ignoreRejection(value: unknown): void {
+  if (isPromiseLike(value)) value.then(undefined, () => undefined);
 }
 
 const EXECUTE: CallBeginning = Object.freeze({ kind: 'execute' });

@@ -189,3 +189,35 @@ describe('abort while a host hook is pending', () => {
     expect(tools.calls).toHaveLength(0);
   });
 });
+
+describe('async observers that reject', () => {
+  it('an async onEvent or onToolOutputProjection that rejects neither disturbs the run nor leaves an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const events: LlmAgentEvent[] = [];
+      // What a caller without a no-misused-promises lint rule writes: async functions as observers.
+      const onEvent = async (event: LlmAgentEvent): Promise<void> => {
+        events.push(event);
+        await Promise.resolve();
+        throw new Error('log shipper down');
+      };
+      const onToolOutputProjection = async (): Promise<void> => {
+        await Promise.resolve();
+        throw new Error('metrics down');
+      };
+      const result = await new LlmAgentRunner(twoCalls(), provider()).complete('go', {
+        approvalHandler: () => ({ approved: true }),
+        onEvent: onEvent as unknown as (event: LlmAgentEvent) => void,
+        onToolOutputProjection: onToolOutputProjection as unknown as () => void,
+      });
+      expect(result.stopReason).toBe('end_turn');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      expect(events.filter((event) => event.type === 'hook_failed').map((event) => (event as any).hook)).toEqual(['onToolOutputProjection', 'onToolOutputProjection']);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
