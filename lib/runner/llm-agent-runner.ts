@@ -201,10 +201,14 @@ export class LlmAgentRunner {
    * Runs one model tool call through the whole per-call path (every policy, no model), as a host
    * with its own loop would. The run options apply as in `complete()`. With a `store`, the run
    * (`runId`) must already exist in it (`store.createRun`, else `run_not_found`), and no lease is
-   * taken: the host's loop owns the run.
+   * taken: the host's loop owns the run. The admitted outcome's projection audit is stored before
+   * the result is returned, since the host sends its `content` to the model.
    */
   async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallResult> {
-    return this.executeToolCall(this.startRun(options), call);
+    const run = this.startRun(options);
+    const result = await this.executeToolCall(run, call);
+    if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.toolName, result.content, result.projection);
+    return result;
   }
 
   /** One model request and the tool calls it asked for. */

@@ -103,3 +103,16 @@ describe('resume of a run that failed on an error', () => {
     expect((await store.loadRun('outage'))!.status).toBe('completed');
   });
 });
+
+describe('invokeToolCall with a store (a host with its own loop)', () => {
+  it('admits the outcome and audits the projection it returns, on a run the host created', async () => {
+    const store = new MemoryRunStore();
+    await store.createRun({ runId: 'host-loop' });
+    const provider = new FunctionProvider().add('t', () => 'result');
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 't', arguments: {} }, { store, runId: 'host-loop' });
+    expect(record.admitted).toBe(true);
+    const stored = (await store.loadRun('host-loop'))!;
+    expect(stored.toolCalls).toEqual([expect.objectContaining({ callId: 'c', status: 'admitted' })]);
+    expect(stored.toolOutputProjections).toEqual([expect.objectContaining({ callId: 'c', projectedSha256: sha256Hex(record.content) })]);
+  });
+});
