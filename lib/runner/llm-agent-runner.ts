@@ -483,8 +483,9 @@ export class LlmAgentRunner {
       else {
         const answer = await callHook(() => handler(request), run.options.signal);
         if (answer.kind === 'aborted') return standardFailure('cancelled', 'the run was aborted while the call waited for approval');
-        if (answer.kind === 'failed') this.hookFailed(run, request, 'approvalHandler', answer.error);
-        decision = answer.kind === 'value' ? answer.value : { approved: false, reason: 'the approval handler failed' };
+        const valid = answer.kind === 'value' && isApprovalDecision(answer.value);
+        if (!valid) this.hookFailed(run, request, 'approvalHandler', answer.kind === 'failed' ? answer.error : new TypeError('the approval handler returned no { approved: boolean } decision'));
+        decision = valid ? answer.value : { approved: false, reason: 'the approval handler failed' };
       }
       await run.recorder?.recordDecision(request, decision);
     }
@@ -803,6 +804,11 @@ function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
   const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
   const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, { lastError });
   return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
+}
+
+/** True for an object with a boolean `approved`, as an approval handler must answer. */
+function isApprovalDecision(value: unknown): value is ToolApprovalDecision {
+  return typeof value === 'object' && value !== null && typeof (value as { approved?: unknown }).approved === 'boolean';
 }
 
 /** Catches the rejection of an observer that returned a promise although none is awaited. */

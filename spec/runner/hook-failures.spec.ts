@@ -64,6 +64,19 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
     expect(record.approvals).toEqual([expect.objectContaining({ callId: 'b', state: 'denied' })]);
   });
 
+  it('approvalHandler that answers without a decision (undefined): denied, nothing runs, the run goes on', async () => {
+    const tools = provider();
+    const events: LlmAgentEvent[] = [];
+    const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', {
+      approvalHandler: (() => undefined) as never,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.stopReason).toBe('end_turn');
+    expect(errorOf(result.toolCalls[1].content).code).toBe('approval_denied');
+    expect(tools.calls.map((call) => call.toolName)).toEqual(['ok']);
+    expect(hookEvents(events).map((event) => event.hook)).toEqual(['approvalHandler']);
+  });
+
   it('prepareToolResult throws: the call gets a tool_error that says it ran, the raw outcome is withheld, the run goes on', async () => {
     const tools = new FunctionProvider().add('ok', () => 'secret-token-123').add('other', () => 'also fine');
     const seen: unknown[] = [];
