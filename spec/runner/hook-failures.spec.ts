@@ -189,6 +189,29 @@ describe('abort while a host hook is pending', () => {
     expect(tools.calls).toHaveLength(0);
   });
 
+  it('an abort right after approval, before dispatch: the approved call is cancelled and never runs; a durable run admits the cancellation', async () => {
+    const tools = new FunctionProvider().add('rm', () => 'deleted', { sideEffect: 'destructive' });
+    const controller = new AbortController();
+    const store = new MemoryRunStore();
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 'rm' }] }, { text: 'never asked' }]);
+    const result = await new LlmAgentRunner(model, tools).complete('go', {
+      store,
+      runId: 'abort-after-approval',
+      signal: controller.signal,
+      approvalHandler: () => {
+        controller.abort();
+        return { approved: true };
+      },
+    });
+    expect(result.stopReason).toBe('aborted');
+    expect(errorOf(result.toolCalls[0].content).code).toBe('cancelled');
+    expect(tools.calls).toHaveLength(0);
+    const record = (await store.loadRun('abort-after-approval'))!;
+    expect(record.status).toBe('cancelled');
+    expect(record.toolCalls).toEqual([expect.objectContaining({ callId: 'c', status: 'admitted', outcome: expect.objectContaining({ ok: false }) })]);
+    expect(record.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+  });
+
   it('an allowToolCall that never answers does not hold an aborted run', async () => {
     const tools = new FunctionProvider().add('t', () => 'x');
     const controller = new AbortController();

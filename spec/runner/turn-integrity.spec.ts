@@ -151,3 +151,18 @@ describe("the runner's default memory", () => {
     expect(runner.conversation('fails')).toEqual([]);
   });
 });
+
+describe('a model tool call whose arguments carry __proto__', () => {
+  it.each([
+    ['an object (as a client decodes it)', JSON.parse('{"__proto__":{"isAdmin":true},"city":"Oslo"}') as Record<string, unknown>],
+    ['JSON text', '{"__proto__":{"isAdmin":true},"city":"Oslo"}'],
+  ])('as %s is refused by pointer before anything runs, and no prototype is polluted', async (_how, args) => {
+    const tools = new FunctionProvider().add('t', () => 'ran', {}, { city: { type: 'string' } });
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), tools).invokeToolCall({ id: 'c', name: 't', arguments: args as never });
+    const error = errorOf(record.content);
+    expect(error.code).toBe('invalid_arguments');
+    expect((JSON.parse(record.content).error.details.issues as { pointer: string }[]).map((issue) => issue.pointer)).toEqual(['/__proto__']);
+    expect(tools.calls).toHaveLength(0);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});
