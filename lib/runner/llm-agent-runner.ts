@@ -514,6 +514,9 @@ export class LlmAgentRunner {
    * The retry loop after the first attempt: only when the contract makes a repeat safe. When the run
    * aborts where a retry was due (before compensation or during the backoff), the call ends as
    * `cancelled`; the last attempt's error stays in `details.lastError` and its compensation state is kept.
+   * A retry after a `timeout` does not wait for the timed-out attempt: when that tool ignores its
+   * aborted signal, attempts of the same (idempotent) call can overlap; `idempotent_with_key` lets
+   * the provider see that they share one idempotency key.
    */
   protected async retryAttempts(run: RunState, call: AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<{ outcome: ToolOutcome; attempts: number }> {
     const { descriptor } = call.request;
