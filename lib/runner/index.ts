@@ -7,3 +7,4 @@ export * from './idempotency-key';
 export * from './run-tool-attempt';
 export type { RunState } from './run-state';
 export * from './llm-agent-runner';
+export * from './tool-call-pipeline';
