@@ -5,6 +5,8 @@ const config: Config = {
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   setupFiles: ['reflect-metadata'],
+  // Tests may import the package by its name, as users do; it resolves to the sources.
+  moduleNameMapper: { '^wuwe$': '<rootDir>/lib/index.ts' },
   transform: {
     // Type checking runs once in `npm run typecheck`; jest only transpiles.
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
