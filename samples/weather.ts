@@ -1,11 +1,12 @@
 /**
  * The README example, runnable offline: define the weather tool, show what the model sees, call
- * it with the arguments a model would send, and show a call refused for bad arguments.
+ * it with the arguments a model would send, show a call refused for bad arguments, then run
+ * `bindTools(GetWeather).complete(...)` on the scripted model (Claude when ANTHROPIC_API_KEY is set).
  *
  * Run: `npx ts-node --transpile-only samples/weather.ts`
  */
 import 'reflect-metadata';
-import { Field, invokeReflectedTool, LlmTool, makeLlmTool, Tool, ToolOutcome } from '../lib';
+import { AnthropicModelClient, Field, invokeReflectedTool, LlmAgentRunResult, LlmTool, makeLlmTool, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../lib';
 
 export enum TemperatureUnit {
   Celsius = 'celsius',
@@ -33,8 +34,22 @@ export interface WeatherSampleOutput {
   readonly tokyo: ToolOutcome;
   /** The outcome of arguments the schema refuses: the model gets every issue back. */
   readonly refused: ToolOutcome;
+  /** The result of `runner.complete("What's the weather in Tokyo?")`. */
+  readonly run: LlmAgentRunResult;
   /** Every printed line. */
   readonly lines: readonly string[];
+}
+
+/** The model of the sample: Claude with an API key, else a scripted model answering like one. */
+export function weatherModel(): ModelClient {
+  if (process.env.ANTHROPIC_API_KEY) return new AnthropicModelClient();
+  return new ScriptedModelClient([
+    { toolCalls: [{ name: 'GetWeather', arguments: '{"city":"Tokyo"}' }] },
+    (messages) => {
+      const last = messages[messages.length - 1];
+      return { text: last.role === 'tool' ? `According to the tool: ${last.content}` : 'I could not get the weather.' };
+    },
+  ]);
 }
 
 /** Runs the sample and returns what it printed. */
@@ -55,7 +70,11 @@ export async function main(print: (line: string) => void = console.log): Promise
   const refused = await invokeReflectedTool(GetWeather, badArguments);
   say(`GetWeather ${badArguments} -> ${JSON.stringify(refused)}`);
 
-  return { tool, tokyo, refused, lines };
+  const runner = weatherModel().bindTools(GetWeather);
+  const run = await runner.complete("What's the weather in Tokyo?");
+  say(`runner.complete("What's the weather in Tokyo?") -> ${run.text} (stop: ${run.stopReason}, ${run.toolCalls.length} tool call)`);
+
+  return { tool, tokyo, refused, run, lines };
 }
 
 if (require.main === module) {

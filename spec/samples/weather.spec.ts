@@ -6,7 +6,7 @@ describe('samples/weather', () => {
     const output = await main((line) => printed.push(line));
 
     expect(output.lines).toEqual(printed);
-    expect(printed).toHaveLength(3);
+    expect(printed).toHaveLength(4);
 
     expect(output.tool).toEqual({
       name: 'GetWeather',
@@ -31,5 +31,21 @@ describe('samples/weather', () => {
     const issues = (output.refused.error!.details as { issues: Array<{ pointer: string; keyword: string }> }).issues;
     expect(issues.map((issue) => `${issue.pointer} ${issue.keyword}`).sort()).toEqual(['/city required', '/country additionalProperties', '/unit enum']);
     expect(printed[2]).toContain('"code":"invalid_arguments"');
+  });
+});
+
+describe('samples/weather: the README runner example', () => {
+  it('binds the tool and completes a two-step run offline', async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      const { run, lines } = await main(() => undefined);
+      expect(run.stopReason).toBe('end_turn');
+      expect(run.toolCalls[0].outcome).toEqual({ ok: true, text: 'Tokyo is 22 degrees.' });
+      expect(run.text).toBe('According to the tool: Tokyo is 22 degrees.');
+      expect(lines[lines.length - 1]).toContain('According to the tool: Tokyo is 22 degrees.');
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
   });
 });
