@@ -38,11 +38,14 @@ export default async function runnerBench(): Promise<void> {
   const raw = await measure('raw awaited tool call', async () => weather(JSON.parse(call.arguments)));
   const dispatch = await measure('(a) runner per-call path, every policy on', () => runner.invokeToolCall(call, { runId: 'bench' }));
   const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
-  const complete = await measure(
-    '(b) complete(): two-step run on ScriptedModelClient',
+  const model = new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false });
+  const bound = new LlmAgentRunner(model, provider);
+  const complete = await measure('(b) complete(): two-step run on ScriptedModelClient', () => bound.complete("What's the weather in Tokyo?"), 5_000);
+  const bindAndComplete = await measure(
+    '(b2) new runner (bindTools) + complete()',
     () => new LlmAgentRunner(new ScriptedModelClient(turns), provider).complete("What's the weather in Tokyo?"),
     5_000,
   );
-  report(raw, [dispatch, complete]);
+  report(raw, [dispatch, complete, bindAndComplete]);
   console.log(`targets: (a) <= 5x, (b) <= 20x; measured (a) ${(dispatch.nsPerOp / raw.nsPerOp).toFixed(2)}x, (b) ${(complete.nsPerOp / raw.nsPerOp).toFixed(2)}x`);
 }

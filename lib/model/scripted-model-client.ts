@@ -27,8 +27,13 @@ export class ScriptedModelError extends WuweError<'script_exhausted' | 'aborted'
 export interface ScriptedModelClientOptions {
   /** @default 'scripted' */
   readonly modelName?: string;
-  /** What to do after the last turn: throw, or answer with empty text. @default 'error' */
-  readonly whenExhausted?: 'error' | 'end_turn';
+  /**
+   * What to do after the last turn: throw, answer with empty text, or start the script again from
+   * its first turn (for load tests that reuse one client). @default 'error'
+   */
+  readonly whenExhausted?: 'error' | 'end_turn' | 'repeat';
+  /** Keep every request in `requests`. Turn it off for long load tests. @default true */
+  readonly recordRequests?: boolean;
 }
 
 /**
@@ -52,7 +57,8 @@ export class ScriptedModelClient extends BaseModelClient {
 
   async step(request: ModelRequest): Promise<ModelResponse> {
     if (request.signal.aborted) throw new ScriptedModelError('aborted', 'the request was aborted');
-    this.requests.push({ ...request, messages: [...request.messages] });
+    if (this.options.recordRequests !== false) this.requests.push({ ...request, messages: [...request.messages] });
+    if (this.options.whenExhausted === 'repeat' && this.position >= this.turns.length) this.position = 0;
     const turn = this.turns[this.position];
     const stepIndex = ++this.position;
     if (turn === undefined) {
