@@ -1,10 +1,7 @@
+import { AuditedToolkit } from '../audited-toolkit';
 import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
-import { NO_CAPABILITIES } from '../../contract/defaults';
 import { ToolContractOptions, ToolDescriptor } from '../../contract/tool-descriptor';
-import { JsonObject } from '../../outcome/json-value';
 import { ToolOutcome, toolData, toolFailure } from '../../outcome/tool-outcome';
-import { ToolInvocation } from '../../providers/tool-invocation';
-import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
 import { deleteEntry, moveEntry, statEntry } from './entry-operations';
 import { operationRefusal } from './operation-refusal';
 import { listDirectory, makeDirectory } from './directory-operations';
@@ -60,15 +57,14 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
  *   be changed through the toolkit.
  * The model cannot create links through these tools; these need a second party writing in the root.
  */
-export class FilesystemToolkit implements ToolProvider {
+export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
   /** The compiled policy. */
   readonly policy: ResolvedFilesystemPolicy;
-  private readonly descriptors: readonly ToolDescriptor[];
   private readonly operations = new Map<string, FilesystemOperation>();
-  private readonly memoryLog: FilesystemAuditEntry[] = [];
 
   /** Throws {@link FilesystemError} (`invalid_root`, `invalid_policy`) or `ToolContractError` for a bad configuration. */
   constructor(policy: FilesystemPolicyOptions, options: FilesystemToolkitOptions = {}) {
+    super();
     this.policy = compileFilesystemPolicy(policy);
     const prefix = options.toolNamePrefix ?? 'fs';
     const descriptors: ToolDescriptor[] = [];
@@ -80,39 +76,14 @@ export class FilesystemToolkit implements ToolProvider {
       const contract = { ...spec.contract, ...options.contracts?.[operation] };
       descriptors.push(descriptorFromLlmTool({ name, description: spec.description, inputSchema: spec.inputSchema }, contract));
     }
-    this.descriptors = Object.freeze(descriptors);
-  }
-
-  /** Audit entries kept in memory when the policy has no `audit` sink (oldest first). */
-  get auditLog(): readonly FilesystemAuditEntry[] {
-    return this.memoryLog;
-  }
-
-  /** Descriptors of the operations the policy allows. */
-  listTools(): readonly ToolDescriptor[] {
-    return this.descriptors;
-  }
-
-  /** None: the toolkit reads only the arguments and the abort signal of an invocation. */
-  capabilities(_toolName: string): ToolProviderCapabilities {
-    return NO_CAPABILITIES;
-  }
-
-  /** Rich form: runs the call; never throws. */
-  invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
-    return this.run(invocation.toolName, invocation.arguments, invocation.signal);
-  }
-
-  /** Legacy form: runs the call; never throws. */
-  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
-    return this.run(toolName, args, signal);
+    this.offer(descriptors);
   }
 
   private isOffered(operation: FilesystemOperation): boolean {
     return this.policy.operations.includes(operation) && !operationRefusal(this.policy, operation);
   }
 
-  private async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+  protected override async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const operation = this.operations.get(toolName);
     const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
     const base = { operation: operation ?? ('unknown' as const), path: displayPath(record.path ?? record.from ?? '') };
@@ -141,7 +112,7 @@ export class FilesystemToolkit implements ToolProvider {
   private async audit(entry: FilesystemAuditEntry, outcome: ToolOutcome): Promise<ToolOutcome> {
     const frozen = Object.freeze(entry);
     try {
-      if (this.policy.audit === undefined) this.memoryLog.push(frozen);
+      if (this.policy.audit === undefined) this.keepAuditEntry(frozen);
       else await this.policy.audit(frozen);
       return outcome;
     } catch (error) {

@@ -1,10 +1,7 @@
+import { AuditedToolkit } from '../audited-toolkit';
 import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
-import { NO_CAPABILITIES } from '../../contract/defaults';
-import { ToolContractOptions, ToolDescriptor } from '../../contract/tool-descriptor';
-import { JsonObject } from '../../outcome/json-value';
+import { ToolContractOptions } from '../../contract/tool-descriptor';
 import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
-import { ToolInvocation } from '../../providers/tool-invocation';
-import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
 import { ToolArguments } from '../filesystem/tool-arguments';
 import { ProcessAuditEntry } from './process-audit';
 import { ProcessError } from './process-error';
@@ -49,18 +46,17 @@ const DEADLINE_HEADROOM_MS = 2000;
  * - The child's memory, CPU, open files and process count are not limited (a fork bomb inside the
  *   group is killed only at the time limit); set them with cgroups or `prlimit` around the host.
  */
-export class ProcessToolkit implements ToolProvider {
+export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
   /** The compiled policy. */
   readonly policy: ResolvedProcessPolicy;
   /** Real path of `/bin/sh` when the shell tool is enabled. */
   private readonly shellPath?: string;
   private readonly runName: string;
   private readonly shellName: string;
-  private readonly descriptors: readonly ToolDescriptor[];
-  private readonly memoryLog: ProcessAuditEntry[] = [];
 
   /** Throws {@link ProcessError} (`invalid_policy`, `invalid_root`, `executable_not_found`) for a bad configuration. */
   constructor(policy: ProcessPolicyOptions, options: ProcessToolkitOptions = {}) {
+    super();
     this.policy = compileProcessPolicy(policy);
     const prefix = options.toolNamePrefix ?? 'process';
     this.runName = `${prefix}_run`;
@@ -74,35 +70,10 @@ export class ProcessToolkit implements ToolProvider {
       const contract: ToolContractOptions = { sideEffect: 'destructive', idempotency: 'non_idempotent', approval: 'always', timeoutMs, ...options.contracts?.shell };
       descriptors.push(descriptorFromLlmTool({ name: this.shellName, ...shellToolSpec(this.policy) }, contract));
     }
-    this.descriptors = Object.freeze(descriptors);
+    this.offer(descriptors);
   }
 
-  /** Audit entries kept in memory when the policy has no `audit` sink (oldest first). */
-  get auditLog(): readonly ProcessAuditEntry[] {
-    return this.memoryLog;
-  }
-
-  /** `process_run`, and `process_shell` when both opt-ins are set. */
-  listTools(): readonly ToolDescriptor[] {
-    return this.descriptors;
-  }
-
-  /** None: the toolkit reads only the arguments and the abort signal of an invocation. */
-  capabilities(_toolName: string): ToolProviderCapabilities {
-    return NO_CAPABILITIES;
-  }
-
-  /** Rich form: runs the call; never throws. */
-  invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
-    return this.run(invocation.toolName, invocation.arguments, invocation.signal);
-  }
-
-  /** Legacy form: runs the call; never throws. */
-  invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
-    return this.run(toolName, args, signal);
-  }
-
-  private async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+  protected override async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const operation = toolName === this.runName ? 'run' : toolName === this.shellName ? 'shell' : 'unknown';
     let entry: ProcessAuditEntry = { at: new Date().toISOString(), ...describeCall(operation, args), outcome: 'refused' };
     let plan: ProcessRunPlan | undefined;
@@ -132,7 +103,7 @@ export class ProcessToolkit implements ToolProvider {
   private async audit(entry: ProcessAuditEntry, outcome: ToolOutcome): Promise<ToolOutcome> {
     const frozen = Object.freeze(entry);
     try {
-      if (this.policy.audit === undefined) this.memoryLog.push(frozen);
+      if (this.policy.audit === undefined) this.keepAuditEntry(frozen);
       else await this.policy.audit(frozen);
       return outcome;
     } catch (error) {
