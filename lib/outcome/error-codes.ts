@@ -37,6 +37,8 @@ export const STANDARD_TOOL_ERROR_CODES = {
   unknown_tool: 'validation',
   /** The argument text was not JSON. */
   invalid_json: 'validation',
+  /** The model's answer was cut at its token limit; its tool calls may carry cut arguments and were not run. */
+  incomplete_tool_call: 'validation',
   /** The arguments did not match the input schema; `details.issues` lists each one by JSON Pointer. */
   invalid_arguments: 'validation',
   /** The contract needs a provider capability the provider does not declare for this tool. */

@@ -12,6 +12,7 @@ import { checkRunLimits, defaultWorkerId, stopReasonOf, storedStatusOf } from '.
 import { LlmAgentError } from './runner-error';
 import { SYSTEM_CLOCK } from './runner-clock';
 import { ToolCallPipeline } from './tool-call-pipeline';
+import { standardFailure } from '../outcome/tool-outcome';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -166,7 +167,28 @@ export class LlmAgentRunner extends ToolCallPipeline {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
       return;
     }
+    if (response.stopReason === 'max_tokens') {
+      await this.recordToolResults(run, this.refuseIncompleteToolCalls(run, response.toolCalls));
+      return;
+    }
     await this.recordToolResults(run, await this.executeToolCalls(run, response.toolCalls));
+  }
+
+  /**
+   * The model's answer was cut at its token limit, so the arguments of its tool calls may be cut
+   * too (a truncated string still matches a `string` schema). None of them runs; each gets
+   * `incomplete_tool_call` so the model can ask again with a shorter answer.
+   */
+  protected refuseIncompleteToolCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+    const records = calls.map((call) =>
+      this.refuseToolCall(
+        run,
+        call,
+        standardFailure('incomplete_tool_call', `the answer was cut at the model's token limit, so the arguments of '${call.name}' may be incomplete; it was not run`),
+      ),
+    );
+    run.toolCalls.push(...records);
+    return records;
   }
 
   /**

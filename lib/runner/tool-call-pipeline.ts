@@ -106,8 +106,7 @@ export abstract class ToolCallPipeline {
           retryable: false,
           message: `another call of this turn already has the id '${call.id}'; this one was not run`,
         });
-        this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
-        return Promise.resolve(this.toolCallResult(run, call, { outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), startedAt: run.clock.now() }).result);
+        return Promise.resolve(this.refuseToolCall(run, call, outcome));
       }),
     );
     const records: ToolCallResult[] = [];
@@ -117,6 +116,12 @@ export abstract class ToolCallPipeline {
     }
     run.toolCalls.push(...records);
     return records;
+  }
+
+  /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */
+  protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
+    return this.toolCallResult(run, call, { outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), startedAt: run.clock.now() }).result;
   }
 
   /** The per-call path: every policy step in order, then rendering. */
