@@ -1,7 +1,7 @@
 import { NO_CAPABILITIES } from '../contract/defaults';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { JsonObject } from '../outcome/json-value';
-import { ToolOutcome } from '../outcome/tool-outcome';
+import { ToolOutcome, toolFailure } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 
@@ -48,8 +48,19 @@ export abstract class AuditedToolkit<AuditEntry> implements ToolProvider {
   /** Runs one call under the toolkit's policy, writing its audit entry; never throws. */
   protected abstract run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome>;
 
-  /** Keeps an audit entry in the in-memory log. */
-  protected keepAuditEntry(entry: AuditEntry): void {
-    this.memoryLog.push(entry);
+  /**
+   * Freezes the entry and writes it to the policy's audit sink, or to the in-memory log when there
+   * is none. A failing sink withholds a success (`tool_error`); a failure is returned as it is.
+   */
+  protected async audit(entry: AuditEntry, outcome: ToolOutcome, sink: ((entry: AuditEntry) => unknown) | undefined): Promise<ToolOutcome> {
+    const frozen = Object.freeze(entry);
+    try {
+      if (sink === undefined) this.memoryLog.push(frozen);
+      else await sink(frozen);
+      return outcome;
+    } catch (error) {
+      if (!outcome.ok) return outcome;
+      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${String(error)}`, retryable: false });
+    }
   }
 }

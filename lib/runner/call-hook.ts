@@ -32,7 +32,4 @@ export function callHook<T>(invoke: () => T | PromiseLike<T>, signal?: AbortSign
   });
 }
 
-/** The message of a thrown value. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { messageOf } from '../errors/message-of';

@@ -66,6 +66,8 @@ export interface AdmittedCall {
 export abstract class ToolCallPipeline {
   protected readonly descriptors = new Map<string, ToolDescriptor>();
   protected readonly llmTools: readonly LlmTool[];
+  /** The provider capabilities each tool's contract needs, worked out once per tool. */
+  protected readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
 
   /**
    * Checks every tool the provider lists (contract, input and output schemas) once. A provider that
@@ -81,6 +83,7 @@ export abstract class ToolCallPipeline {
       compileInputValidator(descriptor.inputSchema);
       if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
       this.descriptors.set(descriptor.name, descriptor);
+      this.neededCapabilities.set(descriptor.name, capabilityNames(requiredCapabilities(descriptor)));
     }
     this.llmTools = Object.freeze([...this.descriptors.values()].map(toLlmTool));
   }
@@ -220,8 +223,9 @@ export abstract class ToolCallPipeline {
 
   /** Step 3: the provider must declare every capability the contract needs for this tool. */
   protected checkCapabilities(_run: RunState, request: ToolCallRequest, declared: ToolProviderCapabilities): ToolOutcome | undefined {
-    const required = requiredCapabilities(request.descriptor);
-    const missing = (Object.keys(required) as (keyof ToolProviderCapabilities)[]).filter((name) => required[name] && !declared[name]);
+    const needed = this.neededCapabilities.get(request.toolName) ?? capabilityNames(requiredCapabilities(request.descriptor));
+    if (needed.length === 0) return undefined;
+    const missing = needed.filter((name) => !declared[name]);
     if (missing.length === 0) return undefined;
     return standardFailure(
       'capability_mismatch',
@@ -605,3 +609,8 @@ const EXECUTE: CallBeginning = Object.freeze({ kind: 'execute' });
 
 
 const noHeartbeat = (): void => undefined;
+
+/** The names of the capabilities set to true. */
+function capabilityNames(capabilities: ToolProviderCapabilities): readonly (keyof ToolProviderCapabilities)[] {
+  return Object.freeze((Object.keys(capabilities) as (keyof ToolProviderCapabilities)[]).filter((name) => capabilities[name]));
+}

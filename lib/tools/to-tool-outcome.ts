@@ -1,6 +1,7 @@
 import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
+import { isInstanceOf, messageOf } from '../errors/message-of';
 import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
 import { ToolFailureError } from './tool-failure-error';
@@ -91,27 +92,4 @@ export function thrownToToolOutcome(error: unknown): ToolOutcome {
   if (isInstanceOf(error, ToolArgumentError))
     return toolFailure({ code: error.code, category: 'validation', message: error.message, details: { issues: error.issues.map((issue) => ({ ...issue })) } });
   return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: messageOf(error) });
-}
-
-/** `instanceof` that is false, not a throw, for a proxy whose `getPrototypeOf` trap throws. */
-function isInstanceOf<T>(value: unknown, type: abstract new (...args: any[]) => T): value is T {
-  try {
-    return value instanceof type;
-  } catch {
-    return false;
-  }
-}
-
-/** The message of anything thrown; never throws itself (a null-prototype object, a throwing getter or `toString`). */
-function messageOf(error: unknown): string {
-  try {
-    if (isInstanceOf(error, Error)) return String(error.message);
-    return String(error);
-  } catch {
-    try {
-      return Object.prototype.toString.call(error);
-    } catch {
-      return 'a value that cannot be described was thrown';
-    }
-  }
 }

@@ -1,7 +1,7 @@
 import { AuditedToolkit } from '../audited-toolkit';
 import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
 import { ToolContractOptions, ToolDescriptor } from '../../contract/tool-descriptor';
-import { ToolOutcome, toolData, toolFailure } from '../../outcome/tool-outcome';
+import { ToolOutcome, toolData } from '../../outcome/tool-outcome';
 import { deleteEntry, moveEntry, statEntry } from './entry-operations';
 import { operationRefusal } from './operation-refusal';
 import { listDirectory, makeDirectory } from './directory-operations';
@@ -106,19 +106,7 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
       outcome = failure.toOutcome();
       entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : 'allowed', code: failure.code };
     }
-    return this.audit(entry, outcome);
-  }
-
-  private async audit(entry: FilesystemAuditEntry, outcome: ToolOutcome): Promise<ToolOutcome> {
-    const frozen = Object.freeze(entry);
-    try {
-      if (this.policy.audit === undefined) this.keepAuditEntry(frozen);
-      else await this.policy.audit(frozen);
-      return outcome;
-    } catch (error) {
-      if (!outcome.ok) return outcome;
-      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${String(error)}`, retryable: false });
-    }
+    return this.audit(entry, outcome, this.policy.audit);
   }
 }
 

@@ -1,4 +1,5 @@
 import { MemoryModuleError } from './memory-module-error';
+import type { MemoryToolProviderOptions } from './memory-tool-provider';
 import { MemoryToolLimits } from './memory-tools';
 
 /** Memory tool options with every default filled. */
@@ -8,14 +9,7 @@ export interface ResolvedMemoryToolOptions extends MemoryToolLimits {
 }
 
 /** Options {@link resolveMemoryToolOptions} reads (the provider's options without the store). */
-export interface MemoryToolOptionsInput {
-  readonly namespace?: string;
-  readonly allowForget?: boolean;
-  readonly maxTextChars?: number;
-  readonly maxTags?: number;
-  readonly defaultLimit?: number;
-  readonly maxLimit?: number;
-}
+export type MemoryToolOptionsInput = Omit<MemoryToolProviderOptions, 'store'>;
 
 /** Fills defaults and checks limits; throws `MemoryModuleError` (`invalid_memory_options`) listing every problem. */
 export function resolveMemoryToolOptions(options: MemoryToolOptionsInput): ResolvedMemoryToolOptions {

@@ -7,17 +7,10 @@ import { resolveWorkingDirectory } from './confined-cwd';
 import { buildChildEnvironment } from './environment-rules';
 import { ProcessError, ProcessErrorCode } from './process-error';
 import { ResolvedProcessPolicy } from './process-policy';
-import { runProcess } from './run-process';
+import { ProcessRunRequest, runProcess } from './run-process';
 
-/** A call checked against the policy and resolved, ready to start. */
-export interface ProcessRunPlan {
-  readonly file: string;
-  readonly argv0: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly stdin?: Buffer;
-}
+/** A call checked against the policy and resolved, ready to start: a run request without the policy's limits. */
+export type ProcessRunPlan = Pick<ProcessRunRequest, 'file' | 'argv0' | 'args' | 'cwd' | 'env' | 'stdin'>;
 
 /** How a started run ended, for the outcome and the audit entry. */
 export interface ProcessRunReport {

@@ -1,7 +1,7 @@
 import { AuditedToolkit } from '../audited-toolkit';
 import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
 import { ToolContractOptions } from '../../contract/tool-descriptor';
-import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
+import { ToolOutcome } from '../../outcome/tool-outcome';
 import { ToolArguments } from '../filesystem/tool-arguments';
 import { ProcessAuditEntry } from './process-audit';
 import { ProcessError } from './process-error';
@@ -83,11 +83,11 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
       entry = { ...entry, at: new Date().toISOString(), outcome: 'allowed' };
       const report = await startPlannedRun(plan, this.policy, signal);
       entry = { ...entry, exitCode: report.exitCode, signal: report.signal, durationMs: report.durationMs, ...(report.code === undefined ? {} : { code: report.code }) };
-      return await this.audit(entry, report.outcome);
+      return await this.audit(entry, report.outcome, this.policy.audit);
     } catch (error) {
       const failure = error instanceof ProcessError ? error : new ProcessError('spawn_failed', `The run failed unexpectedly: ${String(error)}`);
       const decided = plan === undefined || failure.refusal ? { outcome: failure.refusal ? ('refused' as const) : ('allowed' as const) } : {};
-      return this.audit({ ...entry, ...decided, code: failure.code }, failure.toOutcome());
+      return this.audit({ ...entry, ...decided, code: failure.code }, failure.toOutcome(), this.policy.audit);
     }
   }
 
@@ -98,18 +98,6 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
     const fail = (message: string) => new ProcessError('invalid_arguments', message);
     const reader = ToolArguments.of(args, operation === 'run' ? RUN_ARGUMENT_NAMES : SHELL_ARGUMENT_NAMES, fail);
     return planRun(operation, reader, this.policy, this.shellPath);
-  }
-
-  private async audit(entry: ProcessAuditEntry, outcome: ToolOutcome): Promise<ToolOutcome> {
-    const frozen = Object.freeze(entry);
-    try {
-      if (this.policy.audit === undefined) this.keepAuditEntry(frozen);
-      else await this.policy.audit(frozen);
-      return outcome;
-    } catch (error) {
-      if (!outcome.ok) return outcome;
-      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${String(error)}`, retryable: false });
-    }
   }
 }
 
