@@ -1,1 +1,2 @@
 export * from './wuwe-error';
+export * from './optional-dependency';
