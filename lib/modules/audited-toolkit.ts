@@ -4,6 +4,7 @@ import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome, toolFailure } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { messageOf } from '../errors/message-of';
 
 /**
  * Base of the sandboxed toolkits: a fixed list of descriptors, both invoke forms routed to one
@@ -60,7 +61,7 @@ export abstract class AuditedToolkit<AuditEntry> implements ToolProvider {
       return outcome;
     } catch (error) {
       if (!outcome.ok) return outcome;
-      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${String(error)}`, retryable: false });
+      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${messageOf(error)}`, retryable: false });
     }
   }
 }

@@ -5,6 +5,7 @@ import { compileInputValidator } from '../../validation/schema-validator';
 import { ExecutionModuleError } from './execution-module-error';
 import { Job } from './job';
 import { JobDefinition, JobHandler } from './job-types';
+import { messageOf } from '../../errors/message-of';
 
 /** Limits of a {@link JobManager}. */
 export interface JobManagerOptions {
@@ -41,17 +42,17 @@ export class JobManager {
     this.now = options.now ?? Date.now;
     for (const [name, value] of [['maxRunningJobs', this.maxRunningJobs], ['maxRetainedJobs', this.maxRetainedJobs]] as const)
       if (!Number.isSafeInteger(value) || value < 1)
-        throw new ExecutionModuleError('invalid_execution_options', `${name} must be a positive integer, got ${String(value)}.`);
+        throw new ExecutionModuleError('invalid_execution_options', `${name} must be a positive integer, got ${messageOf(value)}.`);
   }
 
   /** Registers a job kind. Throws `ExecutionModuleError` for a bad kind name or handler (`invalid_job_kind`) or a kind already registered (`duplicate_job_kind`). */
   register(kind: string, definition: JobHandler | JobDefinition): void {
     if (typeof kind !== 'string' || !KIND_PATTERN.test(kind))
-      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${String(kind)}' must match ${KIND_PATTERN.source}.`);
+      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${messageOf(kind)}' must match ${KIND_PATTERN.source}.`);
     const resolved = typeof definition === 'function' ? { handler: definition } : definition;
     if (typeof resolved?.handler !== 'function') throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' needs a handler function.`);
     if (resolved.sideEffect !== undefined && !SIDE_EFFECTS.includes(resolved.sideEffect))
-      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' has unknown sideEffect '${String(resolved.sideEffect)}'.`);
+      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' has unknown sideEffect '${messageOf(resolved.sideEffect)}'.`);
     if (resolved.inputSchema !== undefined) {
       try {
         compileInputValidator(resolved.inputSchema);

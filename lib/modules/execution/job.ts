@@ -1,3 +1,4 @@
+import { messageOf } from '../../errors/message-of';
 import { JsonValue } from '../../outcome/json-value';
 import { HeartbeatProgress } from '../../providers/tool-invocation';
 import { isFinishedJobStatus, JobHandler, JobSnapshot, JobStatus } from './job-types';
@@ -35,7 +36,9 @@ export class Job {
       .then(
         (value) => this.succeed(value),
         (reason: unknown) => this.fail(reason),
-      );
+      )
+      // Settling never throws today; this keeps a job from staying `running` if that ever changes.
+      .catch((error: unknown) => this.finish('failed', undefined, `The job could not be settled: ${messageOf(error)}`.slice(0, MAX_ERROR_CHARS)));
   }
 
   /** True once the job reached `succeeded`, `failed` or `cancelled`. */
@@ -87,7 +90,7 @@ export class Job {
   }
 
   private fail(reason: unknown): void {
-    const message = (reason instanceof Error ? reason.message : String(reason)).slice(0, MAX_ERROR_CHARS);
+    const message = messageOf(reason).slice(0, MAX_ERROR_CHARS);
     if (this.status === 'cancelling') this.finish('cancelled', undefined, this.error ?? message);
     else this.finish('failed', undefined, message);
   }

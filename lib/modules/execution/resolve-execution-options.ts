@@ -1,4 +1,5 @@
 import { ExecutionModuleError } from './execution-module-error';
+import { messageOf } from '../../errors/message-of';
 
 /** The timing options of the execution tools, every default filled. */
 export interface ResolvedExecutionOptions {
@@ -20,7 +21,7 @@ export function resolveExecutionOptions(options: Partial<ResolvedExecutionOption
   for (const [name, value] of Object.entries(resolved) as [keyof ResolvedExecutionOptions, number][]) {
     const zeroAllowed = name === 'maxWaitMs' || name === 'cancelGraceMs';
     if (!Number.isSafeInteger(value) || value < (zeroAllowed ? 0 : 1))
-      problems.push(`${name} must be ${zeroAllowed ? 'a non-negative' : 'a positive'} integer of milliseconds, got ${String(value)}`);
+      problems.push(`${name} must be ${zeroAllowed ? 'a non-negative' : 'a positive'} integer of milliseconds, got ${messageOf(value)}`);
   }
   if (problems.length > 0) throw new ExecutionModuleError('invalid_execution_options', `Invalid execution options: ${problems.join('; ')}`);
   return resolved;

@@ -9,6 +9,7 @@ import { DirectoryIndexOptions, DirectoryIndexReport, IndexedDocument, Knowledge
 import { openSqliteDatabase, SqliteSource } from './open-database';
 import { resolveKnowledgeIndexOptions, ResolvedKnowledgeIndexOptions } from './resolve-knowledge-options';
 import { splitDocument } from './split-document';
+import { messageOf } from '../../errors/message-of';
 
 interface HitRow {
   source: string;
@@ -183,5 +184,5 @@ async function readAtMost(handle: FileHandle, maxBytes: number): Promise<Buffer 
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

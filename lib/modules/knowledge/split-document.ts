@@ -2,6 +2,7 @@ import { KnowledgeIndexError } from './knowledge-index-error';
 import { KnowledgeDocumentFormat, KnowledgeDocumentInput } from './knowledge-types';
 import { packParagraphs, splitParagraphs } from './pack-passages';
 import { DocumentPassage, splitMarkdown } from './split-markdown';
+import { messageOf } from '../../errors/message-of';
 
 /** A checked document with its resolved title and format, cut into passages. */
 export interface SplitDocument {
@@ -19,7 +20,7 @@ export function splitDocument(document: KnowledgeDocumentInput, maxChars: number
   if (typeof text !== 'string') throw new KnowledgeIndexError('invalid_document', `Document '${source}' has no text.`);
   const format = document.format ?? (/\.(md|markdown)$/i.test(source) ? 'markdown' : 'text');
   if (format !== 'markdown' && format !== 'text')
-    throw new KnowledgeIndexError('invalid_document', `Document '${source}' has unknown format '${String(format)}'.`);
+    throw new KnowledgeIndexError('invalid_document', `Document '${source}' has unknown format '${messageOf(format)}'.`);
   if (format === 'markdown') {
     const split = splitMarkdown(text, maxChars);
     return { source, format, title: document.title ?? split.title ?? lastSegment(source), passages: split.passages };

@@ -1,4 +1,5 @@
 import { ProcessError } from './process-error';
+import { messageOf } from '../../errors/message-of';
 
 /** Variables that never reach a child, even when allowed: they inject code or change how programs load. */
 export const DENIED_ENVIRONMENT_NAMES: readonly string[] = Object.freeze([
@@ -70,7 +71,7 @@ export function partitionEnvironmentNames(names: readonly string[]): { kept: str
   const kept: string[] = [];
   const dropped: string[] = [];
   for (const name of names) {
-    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) throw new ProcessError('invalid_policy', `'${String(name)}' is not a valid environment variable name.`);
+    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) throw new ProcessError('invalid_policy', `'${messageOf(name)}' is not a valid environment variable name.`);
     (isDeniedEnvironmentName(name) ? dropped : kept).push(name);
   }
   return { kept, dropped };

@@ -1,9 +1,9 @@
 import { resolveFilesystemRoot } from '../filesystem/filesystem-policy';
-import { FilesystemError } from '../filesystem/filesystem-error';
 import { partitionEnvironmentNames, isDeniedEnvironmentName } from './environment-rules';
 import { ProcessAuditSink } from './process-audit';
 import { ProcessError } from './process-error';
 import { EXECUTABLE_NAME_PATTERN, resolveExecutable } from './resolve-executable';
+import { messageOf } from '../../errors/message-of';
 
 /** Absolute path of the shell the raw shell adapter runs. */
 export const SHELL_PATH = '/bin/sh';
@@ -85,7 +85,7 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
   for (const key of Object.keys(limits) as (keyof typeof limits)[]) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) problems.push(`${key} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1) problems.push(`${key} must be a positive integer, got ${messageOf(value)}`);
     else limits[key] = value;
   }
   if (options.allowShell !== undefined && typeof options.allowShell !== 'boolean') problems.push('allowShell must be a boolean');
@@ -118,7 +118,7 @@ function executableEntries(executables: ProcessPolicyOptions['executables'], pro
     return [];
   }
   const entries: [string, string][] = Array.isArray(executables)
-    ? executables.map((spec: unknown) => [typeof spec === 'string' ? (spec.split('/').pop() ?? '') : '', String(spec)])
+    ? executables.map((spec: unknown) => [typeof spec === 'string' ? (spec.split('/').pop() ?? '') : '', typeof spec === 'string' ? spec : ''])
     : Object.entries(executables as Record<string, string>);
   for (const [name] of entries) if (!EXECUTABLE_NAME_PATTERN.test(name)) problems.push(`executable name '${name}' must match ${EXECUTABLE_NAME_PATTERN.source}`);
   return entries;
@@ -128,6 +128,6 @@ function confinedRoot(root: string): string {
   try {
     return resolveFilesystemRoot(root);
   } catch (error) {
-    throw new ProcessError('invalid_root', error instanceof FilesystemError ? error.message : String(error), undefined, { cause: error });
+    throw new ProcessError('invalid_root', messageOf(error), undefined, { cause: error });
   }
 }

@@ -9,6 +9,7 @@ import { ProcessPolicyOptions, ResolvedProcessPolicy, SHELL_PATH, compileProcess
 import { RUN_ARGUMENT_NAMES, SHELL_ARGUMENT_NAMES, runToolSpec, shellToolSpec } from './process-tool-specs';
 import { resolveExecutable } from './resolve-executable';
 import { ProcessRunPlan, planRun, startPlannedRun } from './process-run-plan';
+import { messageOf } from '../../errors/message-of';
 
 /** Provider configuration of a {@link ProcessToolkit}, beside its policy. */
 export interface ProcessToolkitOptions {
@@ -85,7 +86,7 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
       entry = { ...entry, exitCode: report.exitCode, signal: report.signal, durationMs: report.durationMs, ...(report.code === undefined ? {} : { code: report.code }) };
       return await this.audit(entry, report.outcome, this.policy.audit);
     } catch (error) {
-      const failure = error instanceof ProcessError ? error : new ProcessError('spawn_failed', `The run failed unexpectedly: ${String(error)}`);
+      const failure = error instanceof ProcessError ? error : new ProcessError('spawn_failed', `The run failed unexpectedly: ${messageOf(error)}`);
       const decided = plan === undefined || failure.refusal ? { outcome: failure.refusal ? ('refused' as const) : ('allowed' as const) } : {};
       return this.audit({ ...entry, ...decided, code: failure.code }, failure.toOutcome(), this.policy.audit);
     }
@@ -111,7 +112,7 @@ function describeCall(operation: 'run' | 'shell' | 'unknown', args: unknown): Pi
   const cwd = typeof record.cwd === 'string' ? clip(record.cwd) : '.';
   if (operation === 'shell') return { operation, executable: 'sh', args: ['-c', typeof record.command === 'string' ? clip(record.command, 4 * AUDIT_MAX_CHARS) : ''], cwd };
   const list = Array.isArray(record.args) ? record.args : [];
-  const kept = list.slice(0, AUDIT_MAX_ARGS).map((item) => clip(String(item)));
+  const kept = list.slice(0, AUDIT_MAX_ARGS).map((item) => clip(typeof item === 'string' ? item : messageOf(item)));
   if (list.length > AUDIT_MAX_ARGS) kept.push(`[${list.length - AUDIT_MAX_ARGS} more arguments]`);
   return { operation, executable: typeof record.executable === 'string' ? clip(record.executable) : '', args: kept, cwd };
 }
