@@ -1,56 +1,26 @@
 import { ProcessError } from './process-error';
 import { messageOf } from '../../errors/message-of';
-
-/** Variables that never reach a child, even when allowed: they inject code or change how programs load. */
-export const DENIED_ENVIRONMENT_NAMES: readonly string[] = Object.freeze([
-  'NODE_OPTIONS',
-  'NODE_PATH',
-  'PYTHONSTARTUP',
-  'PYTHONPATH',
-  'PYTHONHOME',
-  'PERL5OPT',
-  'PERL5LIB',
-  'PERLLIB',
-  'RUBYOPT',
-  'RUBYLIB',
-  'BASH_ENV',
-  'ENV',
-  'SHELLOPTS',
-  'BASHOPTS',
-  'PS4',
-  'IFS',
-  'GCONV_PATH',
-  'JAVA_TOOL_OPTIONS',
-  '_JAVA_OPTIONS',
-  'GIT_SSH_COMMAND',
-  'GIT_EXTERNAL_DIFF',
-]);
-
-/** Name prefixes that never reach a child: the dynamic loaders' `LD_*` and `DYLD_*`, exported bash functions. */
-export const DENIED_ENVIRONMENT_PREFIXES: readonly string[] = Object.freeze(['LD_', 'DYLD_', 'BASH_FUNC_']);
+import { isDeniedEnvironmentName, isHostOnlyEnvironmentName } from './environment-denial';
+import { sanitizeSearchPath } from './sanitize-search-path';
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** True when `name` may never be passed to a child (see {@link DENIED_ENVIRONMENT_NAMES}). */
-export function isDeniedEnvironmentName(name: string): boolean {
-  const upper = name.toUpperCase();
-  return DENIED_ENVIRONMENT_NAMES.includes(upper) || DENIED_ENVIRONMENT_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
-
 /**
  * The environment of one child: the allowed names taken from the host's base environment, then
- * the host's fixed values, then the caller's values. A caller's name outside the allow list is
- * refused (`env_not_allowed`); nothing else reaches the child.
+ * the host's fixed values, then the caller's values. A caller's name outside the allow list, or one
+ * only the host may set (`HOME`, `XDG_*`), is refused (`env_not_allowed`); nothing else reaches the
+ * child. `PATH`, from whichever source, keeps only absolute entries outside `root`.
  */
 export function buildChildEnvironment(
+  root: string,
   allowList: readonly string[],
   base: Readonly<Record<string, string | undefined>>,
   fixed: Readonly<Record<string, string>>,
   requested: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  const refusedNames = Object.keys(requested).filter((name) => !allowList.includes(name));
+  const refusedNames = Object.keys(requested).filter((name) => !allowList.includes(name) || isHostOnlyEnvironmentName(name));
   if (refusedNames.length > 0)
-    throw new ProcessError('env_not_allowed', `Environment variable(s) not allowed: ${refusedNames.join(', ')}. Allowed: ${allowList.join(', ') || 'none'}.`, {
+    throw new ProcessError('env_not_allowed', `Environment variable(s) not allowed: ${refusedNames.join(', ')}. Allowed: ${callerSettableNames(allowList).join(', ') || 'none'}.`, {
       names: refusedNames,
     });
   const environment: Record<string, string> = {};
@@ -63,7 +33,17 @@ export function buildChildEnvironment(
     if (value.includes('\0')) throw new ProcessError('invalid_arguments', `The value of '${name}' contains a NUL byte.`);
     environment[name] = value;
   }
+  if (environment.PATH !== undefined) {
+    const searchPath = sanitizeSearchPath(root, environment.PATH);
+    if (searchPath === undefined) delete environment.PATH;
+    else environment.PATH = searchPath;
+  }
   return environment;
+}
+
+/** The allowed names a caller may set: the allow list without the host-only names. */
+export function callerSettableNames(allowList: readonly string[]): string[] {
+  return allowList.filter((name) => !isHostOnlyEnvironmentName(name));
 }
 
 /** Splits configured names into those kept and those dropped; throws `invalid_policy` for a malformed name. */

@@ -1,5 +1,6 @@
 import { resolveFilesystemRoot } from '../filesystem/filesystem-policy';
-import { partitionEnvironmentNames, isDeniedEnvironmentName } from './environment-rules';
+import { isDeniedEnvironmentName } from './environment-denial';
+import { partitionEnvironmentNames } from './environment-rules';
 import { ProcessAuditSink } from './process-audit';
 import { ProcessError } from './process-error';
 import { EXECUTABLE_NAME_PATTERN, resolveExecutable } from './resolve-executable';
@@ -21,9 +22,12 @@ export interface ProcessPolicyOptions {
   /** PATH used to resolve bare command names at construction. @default process.env.PATH */
   readonly searchPath?: string;
   /**
-   * Names of environment variables that may reach a child. Loader and interpreter injection
-   * variables (`LD_*`, `DYLD_*`, `NODE_OPTIONS`, see `DENIED_ENVIRONMENT_NAMES`) are dropped even
-   * when listed. @default [] (the child gets an empty environment plus `fixedEnv`)
+   * Names of environment variables that may reach a child. Loader, interpreter and
+   * program-configuration injection variables (`LD_*`, `GIT_CONFIG_*`, `BASH_ENV`, `PYTHON*`,
+   * `NODE_OPTIONS`, see `DENIED_ENVIRONMENT_NAMES` and `DENIED_ENVIRONMENT_PREFIXES`) are dropped
+   * even when listed. `HOME` and `XDG_*` pass from the host's values but a caller may not set them.
+   * `PATH` keeps only absolute entries outside the root. @default [] (the child gets an empty
+   * environment plus `fixedEnv`)
    */
   readonly envAllowList?: readonly string[];
   /** Where values of allowed variables come from. @default process.env */

@@ -57,7 +57,7 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   if (argumentBytes > policy.maxArgumentBytes)
     throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
   const cwd = await resolveWorkingDirectory(policy.root, reader.raw('cwd'));
-  const env = buildChildEnvironment(policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
+  const env = buildChildEnvironment(policy.root, policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
   const stdinText = reader.optionalString('stdin');
   const stdin = stdinText === undefined ? undefined : Buffer.from(stdinText, 'utf8');
   if (stdin !== undefined && stdin.length > policy.maxStdinBytes)

@@ -1,4 +1,5 @@
 import { JsonSchema } from '../../contract/json-schema';
+import { callerSettableNames } from './environment-rules';
 import { ResolvedProcessPolicy } from './process-policy';
 
 const sharedProperties = (policy: ResolvedProcessPolicy): Record<string, JsonSchema> => {
@@ -6,10 +7,11 @@ const sharedProperties = (policy: ResolvedProcessPolicy): Record<string, JsonSch
     cwd: { type: 'string', maxLength: 4096, description: "Working directory relative to the root; '.' unless given." },
     stdin: { type: 'string', description: 'Text written to standard input; empty unless given.' },
   };
-  if (policy.envAllowList.length > 0)
+  const settable = callerSettableNames(policy.envAllowList);
+  if (settable.length > 0)
     properties.env = {
       type: 'object',
-      properties: Object.fromEntries(policy.envAllowList.map((name) => [name, { type: 'string' }])),
+      properties: Object.fromEntries(settable.map((name) => [name, { type: 'string' }])),
       additionalProperties: false,
       description: 'Environment variables to set (only the allowed names).',
     };
