@@ -1,25 +1,29 @@
 import { promises as fs } from 'node:fs';
 import { resolveExisting } from '../filesystem/confined-path';
-import { FilesystemError } from '../filesystem/filesystem-error';
 import { splitRelativePath } from '../filesystem/path-rules';
-import { ProcessError } from './process-error';
+import { workingDirectoryError } from './process-errno';
+
+/** A working directory resolved inside the root. */
+export interface ResolvedWorkingDirectory {
+  /** Real absolute path: for the spawn only, never shown to the model. */
+  readonly real: string;
+  /** The path as the caller gave it, relative to the root ('.' by default): for messages. */
+  readonly display: string;
+}
 
 /**
  * Resolves a caller's working directory inside the root with the Filesystem toolkit's rules (no
  * `..`, no absolute path, links followed and checked). Throws `cwd_outside_root`, `invalid_arguments`
- * (bad type, NUL byte, too long) or `cwd_not_found` (missing, or not a directory).
+ * (bad type, NUL byte, too long), `cwd_not_found` (missing, not a directory, or removed while it is
+ * checked) or `cwd_not_accessible`; never an error naming a host path.
  */
-export async function resolveWorkingDirectory(root: string, cwd: unknown): Promise<string> {
+export async function resolveWorkingDirectory(root: string, cwd: unknown): Promise<ResolvedWorkingDirectory> {
   const display = typeof cwd === 'string' ? cwd : '.';
   try {
     const resolved = await resolveExisting(root, splitRelativePath(cwd ?? '.', 'cwd'), display);
-    if (!(await fs.stat(resolved.real)).isDirectory()) throw new ProcessError('cwd_not_found', `The working directory '${display}' is not a directory.`);
-    return resolved.real;
+    if (!(await fs.stat(resolved.real)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    return { real: resolved.real, display };
   } catch (error) {
-    if (!(error instanceof FilesystemError)) throw error;
-    if (error.code === 'path_outside_root' || error.code === 'symlink_escape')
-      throw new ProcessError('cwd_outside_root', `Working directory refused: ${error.message}`, { cwd: display });
-    if (error.refusal) throw new ProcessError('invalid_arguments', `Working directory refused: ${error.message}`);
-    throw new ProcessError('cwd_not_found', `The working directory '${display}' does not exist.`, { cwd: display });
+    throw workingDirectoryError(error, display);
   }
 }

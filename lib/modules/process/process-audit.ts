@@ -1,8 +1,10 @@
 /**
  * One audit log entry. Every call produces exactly one, allowed or refused.
  *
- * `outcome` is the policy decision: `refused` when nothing was started; `allowed` when the process
- * was started, with `code` set if it then timed out, was cancelled or could not be spawned.
+ * `outcome`: `refused` when the policy refused the call; `failed` when the policy allowed it but
+ * nothing was started (the working directory vanished, the executable could not be run, the call was
+ * cancelled first); `allowed` when a process was started, with `code` set if it then timed out or was
+ * cancelled.
  */
 export interface ProcessAuditEntry {
   /** ISO-8601 time of the decision. */
@@ -19,9 +21,11 @@ export interface ProcessAuditEntry {
   readonly args: readonly string[];
   /** The working directory as given, relative to the root ('.' by default). */
   readonly cwd: string;
-  readonly outcome: 'allowed' | 'refused';
+  readonly outcome: 'allowed' | 'refused' | 'failed';
   /** The {@link ProcessErrorCode} of a refusal or failure. */
   readonly code?: string;
+  /** For the host only: the OS message of an unexpected failure (it may name host paths; the model never sees it). */
+  readonly error?: string;
   readonly exitCode?: number | null;
   readonly signal?: string | null;
   readonly durationMs?: number;

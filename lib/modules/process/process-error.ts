@@ -9,7 +9,11 @@ import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
  * Configuration (thrown at construction): `invalid_policy`, `invalid_root`, `executable_not_found`.
  * Refusals by policy (nothing was started): `invalid_arguments`, `executable_not_allowed`,
  * `cwd_outside_root`, `env_not_allowed`, `shell_disabled`, `too_large`.
- * Failures: `cwd_not_found`, `spawn_failed`, `timeout`, `cancelled`.
+ * Failures (audited as `failed` when nothing was started): `cwd_not_found` (missing, not a
+ * directory, or gone before the start), `cwd_not_accessible` (the OS refused to open it),
+ * `executable_unavailable` (the configured file is gone or can no longer be executed),
+ * `spawn_failed` (the OS could not start a process, e.g. `EAGAIN`; the errno is in `details.errno`),
+ * `timeout`, `cancelled`. Messages and details name paths relative to the root only.
  */
 export type ProcessErrorCode =
   | 'invalid_policy'
@@ -22,6 +26,8 @@ export type ProcessErrorCode =
   | 'shell_disabled'
   | 'too_large'
   | 'cwd_not_found'
+  | 'cwd_not_accessible'
+  | 'executable_unavailable'
   | 'spawn_failed'
   | 'timeout'
   | 'cancelled';
@@ -49,6 +55,8 @@ export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessEr
   shell_disabled: refused('permission_denied', 'permission'),
   too_large: refused('permission_denied', 'permission'),
   cwd_not_found: failed('not_found', 'not_found'),
+  cwd_not_accessible: failed('permission_denied', 'permission'),
+  executable_unavailable: failed('unavailable', 'unavailable'),
   spawn_failed: failed('tool_error', 'internal'),
   timeout: failed('timeout', 'timeout'),
   cancelled: failed('cancelled', 'cancelled'),
@@ -59,14 +67,18 @@ export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessEr
  * it becomes a failure outcome ({@link ProcessError.toOutcome}) and never escapes `invokeTool`.
  */
 export class ProcessError extends WuweError<ProcessErrorCode> {
+  /** What went wrong in the host's words (an OS error message, which may name host paths): for the audit log only, never sent to the model. */
+  readonly hostDetail?: string;
+
   constructor(
     code: ProcessErrorCode,
     message: string,
     /** Structured detail sent to the model with the failure (e.g. partial output of a timed-out run). */
     readonly details?: JsonObject,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; hostDetail?: string },
   ) {
     super(code, message, options);
+    if (options?.hostDetail !== undefined) this.hostDetail = options.hostDetail;
   }
 
   /** True when policy refused the run before anything was started. */

@@ -2,21 +2,28 @@ import { JsonObject } from '../../outcome/json-value';
 import { ToolOutcome, toolData } from '../../outcome/tool-outcome';
 import { ToolArguments } from '../filesystem/tool-arguments';
 import { withConfinedDirectory } from '../filesystem/confined-directory';
-import { FilesystemError } from '../filesystem/filesystem-error';
 import { resolveWorkingDirectory } from './confined-cwd';
 import { buildChildEnvironment } from './environment-rules';
+import { spawnError, workingDirectoryError } from './process-errno';
 import { ProcessError, ProcessErrorCode } from './process-error';
 import { ResolvedProcessPolicy } from './process-policy';
 import { ProcessRunRequest, runProcess } from './run-process';
 
 /** A call checked against the policy and resolved, ready to start: a run request without the policy's limits. */
-export type ProcessRunPlan = Pick<ProcessRunRequest, 'file' | 'argv0' | 'args' | 'cwd' | 'env' | 'stdin'>;
+export type ProcessRunPlan = Pick<ProcessRunRequest, 'file' | 'argv0' | 'args' | 'cwd' | 'env' | 'stdin'> & {
+  /** The working directory as the caller gave it, relative to the root, for messages. */
+  readonly displayCwd: string;
+};
 
 /** How a started run ended, for the outcome and the audit entry. */
 export interface ProcessRunReport {
   readonly outcome: ToolOutcome;
-  /** Set when the run did not complete: `timeout`, `cancelled` or `spawn_failed`. */
+  /** Set when the run did not complete: `timeout`, `cancelled`, or why it could not start (`executable_unavailable`, `too_large`, `spawn_failed`). */
   readonly code?: ProcessErrorCode;
+  /** False when no process was started (the spawn failed). */
+  readonly started: boolean;
+  /** The OS message of a failed spawn, for the audit log only. */
+  readonly hostDetail?: string;
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly durationMs: number;
@@ -62,20 +69,26 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   const stdin = stdinText === undefined ? undefined : Buffer.from(stdinText, 'utf8');
   if (stdin !== undefined && stdin.length > policy.maxStdinBytes)
     throw new ProcessError('too_large', `stdin is ${stdin.length} bytes; at most ${policy.maxStdinBytes} are accepted.`);
-  return { file, argv0, args, cwd, env, ...(stdin === undefined ? {} : { stdin }) };
+  return { file, argv0, args, cwd: cwd.real, displayCwd: cwd.display, env, ...(stdin === undefined ? {} : { stdin }) };
 }
 
 /**
  * Starts a planned run under the policy's limits. A completed run is a success whatever its exit
  * code: `{ exitCode, signal, stdout, stderr, stdoutTruncated, stderrTruncated, durationMs }`. A run
  * killed at the time limit is a `timeout` failure, one killed by the abort signal a `cancelled`
- * failure; both carry the partial output in `details`. Throws `cwd_outside_root`, starting nothing,
- * when the working directory was swapped for a link leading outside the root after planning.
+ * failure; both carry the partial output in `details`. A spawn the OS refused is reported with
+ * `started: false` and a code of its errno (see `spawnError`). Throws, starting nothing,
+ * `cwd_outside_root` when the working directory was swapped for a link leading outside the root
+ * after planning, `cwd_not_found` when it was removed, `cwd_not_accessible` when it cannot be opened.
  */
 export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProcessPolicy, signal?: AbortSignal): Promise<ProcessRunReport> {
   const start = (cwd: string) =>
     runProcess({
-      ...plan,
+      file: plan.file,
+      argv0: plan.argv0,
+      args: plan.args,
+      env: plan.env,
+      ...(plan.stdin === undefined ? {} : { stdin: plan.stdin }),
       cwd,
       timeoutMs: policy.timeoutMs,
       maxStdoutBytes: policy.maxStdoutBytes,
@@ -84,9 +97,8 @@ export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProc
     });
   // The child changes into the directory through a checked handle (`/proc/self/fd/N`, still open in
   // the child until exec), so a directory swapped for a link after planning is refused, not entered.
-  const result = await withConfinedDirectory(policy.root, plan.cwd, plan.cwd, start).catch((error: unknown) => {
-    if (!(error instanceof FilesystemError)) throw error;
-    throw new ProcessError('cwd_outside_root', 'The working directory changed after it was checked and now leads outside the root; nothing was started.');
+  const result = await withConfinedDirectory(policy.root, plan.cwd, plan.displayCwd, start).catch((error: unknown) => {
+    throw workingDirectoryError(error, plan.displayCwd);
   });
   const data: JsonObject = {
     exitCode: result.exitCode,
@@ -97,10 +109,10 @@ export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProc
     stderrTruncated: result.stderrTruncated,
     durationMs: result.durationMs,
   };
-  const report = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs };
+  const report = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, started: true };
   if (result.spawnError !== undefined) {
-    const failure = new ProcessError('spawn_failed', `The process could not be started: ${result.spawnError}`);
-    return { ...report, code: 'spawn_failed', outcome: failure.toOutcome() };
+    const failure = spawnError(result.spawnErrno, plan.argv0, result.spawnError);
+    return { ...report, started: false, code: failure.code, hostDetail: result.spawnError, outcome: failure.toOutcome() };
   }
   if (result.timedOut) {
     const failure = new ProcessError('timeout', `The process group was killed after the ${policy.timeoutMs} ms time limit.`, data);

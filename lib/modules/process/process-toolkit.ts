@@ -8,6 +8,7 @@ import { ProcessError } from './process-error';
 import { ProcessPolicyOptions, ResolvedProcessPolicy, SHELL_PATH, compileProcessPolicy } from './process-policy';
 import { RUN_ARGUMENT_NAMES, SHELL_ARGUMENT_NAMES, runToolSpec, shellToolSpec } from './process-tool-specs';
 import { resolveExecutable } from './resolve-executable';
+import { unexpected } from './process-errno';
 import { ProcessRunPlan, planRun, startPlannedRun } from './process-run-plan';
 import { messageOf } from '../../errors/message-of';
 
@@ -77,18 +78,23 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
   protected override async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const operation = toolName === this.runName ? 'run' : toolName === this.shellName ? 'shell' : 'unknown';
     let entry: ProcessAuditEntry = { at: new Date().toISOString(), ...describeCall(operation, args), outcome: 'refused' };
-    let plan: ProcessRunPlan | undefined;
     try {
-      plan = await this.plan(operation, toolName, args);
+      const plan = await this.plan(operation, toolName, args);
       if (signal?.aborted) throw new ProcessError('cancelled', 'The run was cancelled before it started.');
-      entry = { ...entry, at: new Date().toISOString(), outcome: 'allowed' };
+      entry = { ...entry, at: new Date().toISOString() };
       const report = await startPlannedRun(plan, this.policy, signal);
-      entry = { ...entry, exitCode: report.exitCode, signal: report.signal, durationMs: report.durationMs, ...(report.code === undefined ? {} : { code: report.code }) };
+      entry = {
+        ...entry,
+        outcome: report.started ? 'allowed' : 'failed',
+        ...(report.started ? { exitCode: report.exitCode, signal: report.signal, durationMs: report.durationMs } : {}),
+        ...(report.code === undefined ? {} : { code: report.code }),
+        ...(report.hostDetail === undefined ? {} : { error: report.hostDetail }),
+      };
       return await this.audit(entry, report.outcome, this.policy.audit);
-    } catch (error) {
-      const failure = error instanceof ProcessError ? error : new ProcessError('spawn_failed', `The run failed unexpectedly: ${messageOf(error)}`);
-      const decided = plan === undefined || failure.refusal ? { outcome: failure.refusal ? ('refused' as const) : ('allowed' as const) } : {};
-      return this.audit({ ...entry, ...decided, code: failure.code }, failure.toOutcome(), this.policy.audit);
+    } catch (caught) {
+      const failure = caught instanceof ProcessError ? caught : unexpected(undefined, messageOf(caught));
+      const detail = failure.hostDetail === undefined ? {} : { error: failure.hostDetail };
+      return this.audit({ ...entry, outcome: failure.refusal ? 'refused' : 'failed', code: failure.code, ...detail }, failure.toOutcome(), this.policy.audit);
     }
   }
 

@@ -34,8 +34,10 @@ export interface ProcessRunResult {
   readonly timedOut: boolean;
   /** Killed because the signal aborted. */
   readonly cancelled: boolean;
-  /** Set when the process could not be started (e.g. the executable vanished). */
+  /** Set when the process could not be started (e.g. the executable vanished): the OS message, which may name host paths. */
   readonly spawnError?: string;
+  /** The errno code of {@link spawnError} (`ENOENT`, `EACCES`, ...), when it has one. */
+  readonly spawnErrno?: string;
 }
 
 /**
@@ -94,7 +96,7 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
     };
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
-    const finish = (exitCode: number | null, signal: string | null, spawnError?: string): void => {
+    const finish = (exitCode: number | null, signal: string | null, spawnError?: NodeJS.ErrnoException): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -113,7 +115,8 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
         durationMs: Date.now() - started,
         timedOut,
         cancelled,
-        ...(spawnError === undefined ? {} : { spawnError }),
+        ...(spawnError === undefined ? {} : { spawnError: spawnError.message }),
+        ...(typeof spawnError?.code === 'string' ? { spawnErrno: spawnError.code } : {}),
       });
     };
     let lastOutputAt = Date.now();
@@ -126,7 +129,7 @@ export function runProcess(request: ProcessRunRequest): Promise<ProcessRunResult
       stderr.push(chunk);
     });
     child.stdin.on('error', () => undefined);
-    child.on('error', (error) => finish(null, null, error.message));
+    child.on('error', (error) => finish(null, null, error));
     child.on('exit', (code, signal) => {
       killGroup();
       // Output still arriving (or not yet polled, when the event loop was busy) re-arms the grace;

@@ -128,6 +128,6 @@ describe('ProcessToolkit working directory', () => {
   });
 
   it('answers not_found for a missing working directory', async () => {
-    expectRunFailure(toolkit, await toolkit.invoke('process_run', { executable: 'pwd', cwd: 'missing' }), 'cwd_not_found', 'not_found', 'allowed');
+    expectRunFailure(toolkit, await toolkit.invoke('process_run', { executable: 'pwd', cwd: 'missing' }), 'cwd_not_found', 'not_found', 'failed');
   });
 });
