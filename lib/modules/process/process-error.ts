@@ -8,7 +8,8 @@ import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
  *
  * Configuration (thrown at construction): `invalid_policy`, `invalid_root`, `executable_not_found`.
  * Refusals by policy (nothing was started): `invalid_arguments`, `executable_not_allowed`,
- * `cwd_outside_root`, `env_not_allowed`, `shell_disabled`, `too_large`.
+ * `cwd_outside_root`, `env_not_allowed`, `argument_not_allowed` (an argument rule refused an
+ * option, subcommand or value), `shell_disabled`, `too_large`.
  * Failures (audited as `failed` when nothing was started): `cwd_not_found` (missing, not a
  * directory, or gone before the start), `cwd_not_accessible` (the OS refused to open it),
  * `executable_unavailable` (the configured file is gone or can no longer be executed),
@@ -23,6 +24,7 @@ export type ProcessErrorCode =
   | 'executable_not_allowed'
   | 'cwd_outside_root'
   | 'env_not_allowed'
+  | 'argument_not_allowed'
   | 'shell_disabled'
   | 'too_large'
   | 'cwd_not_found'
@@ -52,6 +54,7 @@ export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessEr
   executable_not_allowed: refused('permission_denied', 'permission'),
   cwd_outside_root: refused('permission_denied', 'permission'),
   env_not_allowed: refused('permission_denied', 'permission'),
+  argument_not_allowed: refused('permission_denied', 'permission'),
   shell_disabled: refused('permission_denied', 'permission'),
   too_large: refused('permission_denied', 'permission'),
   cwd_not_found: failed('not_found', 'not_found'),

@@ -1,4 +1,7 @@
 import { resolveFilesystemRoot } from '../filesystem/filesystem-policy';
+import * as path from 'node:path';
+import { BUILT_IN_ARGUMENT_PROFILES } from './argument-profiles';
+import { ArgumentRule, ruleProblems } from './argument-rules';
 import { isDeniedEnvironmentName } from './environment-denial';
 import { partitionEnvironmentNames } from './environment-rules';
 import { ProcessAuditSink } from './process-audit';
@@ -48,6 +51,13 @@ export interface ProcessPolicyOptions {
   readonly allowShell?: boolean;
   /** Receives every audit entry. @default undefined (entries go to the toolkit's in-memory `auditLog`) */
   readonly audit?: ProcessAuditSink;
+  /**
+   * Argument rules per allow-list name. An executable named here gets this rule instead of a
+   * built-in profile; `'unrestricted'` turns a built-in profile off. Executables not named here get
+   * the profile of `BUILT_IN_ARGUMENT_PROFILES` matching their allow-list name or real file name
+   * (git, find, tar, rg, sed, gawk, env, ssh, scp, rsync). @default {} (built-in profiles only)
+   */
+  readonly argumentRules?: Readonly<Record<string, ArgumentRule | 'unrestricted'>>;
 }
 
 /** A validated, frozen process policy with every default filled. */
@@ -67,6 +77,8 @@ export interface ResolvedProcessPolicy {
   readonly maxArgumentBytes: number;
   readonly allowShell: boolean;
   readonly audit?: ProcessAuditSink;
+  /** The argument rule of each allow-list name that has one (a host rule, else a built-in profile). */
+  readonly argumentRules: Readonly<Record<string, ArgumentRule>>;
 }
 
 /** Numeric defaults of {@link ProcessPolicyOptions}. */
@@ -95,10 +107,21 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
   if (options.allowShell !== undefined && typeof options.allowShell !== 'boolean') problems.push('allowShell must be a boolean');
   if (options.audit !== undefined && typeof options.audit !== 'function') problems.push('audit must be a function');
   const entries = executableEntries(options.executables, problems);
+  const hostRules = options.argumentRules ?? {};
+  if (typeof hostRules !== 'object' || hostRules === null) problems.push('argumentRules must be a record');
+  for (const [name, rule] of Object.entries(hostRules)) {
+    if (!entries.some(([entry]) => entry === name)) problems.push(`argumentRules names '${name}', which is not an allowed executable`);
+    else if (rule !== 'unrestricted') problems.push(...(typeof rule === 'object' && rule !== null ? ruleProblems(name, rule) : [`argumentRules.${name} must be a rule or 'unrestricted'`]));
+  }
   if (problems.length > 0) throw new ProcessError('invalid_policy', `Invalid process policy: ${problems.join('; ')}.`);
   const searchPath = options.searchPath ?? process.env.PATH ?? '';
   const executables: Record<string, string> = {};
-  for (const [name, spec] of entries) executables[name] = resolveExecutable(name, spec, searchPath);
+  const argumentRules: Record<string, ArgumentRule> = {};
+  for (const [name, spec] of entries) {
+    executables[name] = resolveExecutable(name, spec, searchPath);
+    const rule = Object.prototype.hasOwnProperty.call(hostRules, name) ? hostRules[name] : builtInProfile(name, executables[name]);
+    if (rule !== undefined && rule !== 'unrestricted') argumentRules[name] = Object.freeze({ ...rule });
+  }
   const { kept, dropped } = partitionEnvironmentNames(options.envAllowList ?? []);
   const fixedEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.fixedEnv ?? {}))
@@ -113,7 +136,14 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
     ...limits,
     allowShell: options.allowShell ?? false,
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    argumentRules: Object.freeze(argumentRules),
   });
+}
+
+/** The built-in profile for an allow-list name, else for the real file's name. */
+function builtInProfile(name: string, real: string): ArgumentRule | undefined {
+  const own = (key: string) => (Object.prototype.hasOwnProperty.call(BUILT_IN_ARGUMENT_PROFILES, key) ? BUILT_IN_ARGUMENT_PROFILES[key] : undefined);
+  return own(name) ?? own(path.basename(real));
 }
 
 function executableEntries(executables: ProcessPolicyOptions['executables'], problems: string[]): [string, string][] {

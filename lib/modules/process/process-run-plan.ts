@@ -3,6 +3,7 @@ import { ToolOutcome, toolData } from '../../outcome/tool-outcome';
 import { ToolArguments } from '../filesystem/tool-arguments';
 import { withConfinedDirectory } from '../filesystem/confined-directory';
 import { resolveWorkingDirectory } from './confined-cwd';
+import { applyArgumentRule } from './argument-rules';
 import { buildChildEnvironment } from './environment-rules';
 import { spawnError, workingDirectoryError } from './process-errno';
 import { ProcessError, ProcessErrorCode } from './process-error';
@@ -56,6 +57,7 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
     file = policy.executables[argv0];
     args = reader.stringArray('args') ?? [];
   }
+  const rule = operation === 'run' && Object.prototype.hasOwnProperty.call(policy.argumentRules, argv0) ? policy.argumentRules[argv0] : undefined;
   if (args.some((arg) => arg.includes('\0'))) throw new ProcessError('invalid_arguments', 'An argument contains a NUL byte.');
   const sizes = args.map((arg) => Buffer.byteLength(arg, 'utf8'));
   if (sizes.some((size) => size >= MAX_ARGUMENT_STRING_BYTES))
@@ -63,6 +65,7 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   const argumentBytes = sizes.reduce((total, size) => total + size + 1, 0);
   if (argumentBytes > policy.maxArgumentBytes)
     throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
+  if (rule !== undefined) args = applyArgumentRule(argv0, rule, args);
   const cwd = await resolveWorkingDirectory(policy.root, reader.raw('cwd'));
   const env = buildChildEnvironment(policy.root, policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
   const stdinText = reader.optionalString('stdin');

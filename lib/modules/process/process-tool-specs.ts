@@ -27,7 +27,10 @@ export const SHELL_ARGUMENT_NAMES = ['command', 'cwd', 'env', 'stdin'] as const;
 export function runToolSpec(policy: ResolvedProcessPolicy): { description: string; inputSchema: JsonSchema } {
   const names = Object.keys(policy.executables);
   return {
-    description: `Run an allowed program with an argument vector (no shell). Allowed: ${names.join(', ')}. Returns exit code, signal and capped stdout/stderr.`,
+    description: [
+      `Run an allowed program with an argument vector (no shell). Allowed: ${names.join(', ')}. Returns exit code, signal and capped stdout/stderr.`,
+      ...Object.values(policy.argumentRules).flatMap((rule) => (rule.summary === undefined ? [] : [rule.summary])),
+    ].join(' '),
     inputSchema: {
       type: 'object',
       properties: {
