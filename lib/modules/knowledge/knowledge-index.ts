@@ -9,6 +9,7 @@ import { DirectoryIndexOptions, DirectoryIndexReport, IndexedDocument, Knowledge
 import { openSqliteDatabase, SqliteSource } from './open-database';
 import { resolveKnowledgeIndexOptions, ResolvedKnowledgeIndexOptions } from './resolve-knowledge-options';
 import { splitDocument } from './split-document';
+import { MATCH_CLOSE_SENTINEL, MATCH_OPEN_SENTINEL, renderMarkedText, withoutSentinels } from './mark-matches';
 import { messageOf } from '../../errors/message-of';
 
 interface HitRow {
@@ -24,7 +25,8 @@ interface HitRow {
 /**
  * A full-text index of documents on SQLite FTS5. Documents are cut into passages (Markdown by
  * headings and paragraphs); a search ranks passages with FTS5 `bm25()` (heading and title matches
- * weigh more than body matches) and marks matches with `snippet()` and `highlight()`.
+ * weigh more than body matches) and marks matches with `snippet()` and `highlight()`, the markers
+ * escaped where the text holds them (see `renderMarkedText`).
  */
 export class KnowledgeIndex {
   private readonly database: Database.Database;
@@ -42,7 +44,7 @@ export class KnowledgeIndex {
 
   /** Indexes one document from a string; a document with the same source is replaced. Throws `KnowledgeIndexError` (`invalid_document`). */
   addDocument(document: KnowledgeDocumentInput): IndexedDocument {
-    const split = splitDocument(document, this.options.maxPassageChars);
+    const split = splitDocument({ ...document, text: typeof document?.text === 'string' ? withoutSentinels(document.text) : document?.text }, this.options.maxPassageChars);
     const { source, title, format, passages } = split;
     const write = this.database.transaction(() => {
       this.removeDocumentRows(source);
@@ -144,7 +146,7 @@ export class KnowledgeIndex {
          JOIN ${DOCUMENTS} AS d ON d.id = p.document_id
          ORDER BY p.rank`,
       )
-      .all(open, close, snippetTokens, open, close, match, bounded) as HitRow[];
+      .all(MATCH_OPEN_SENTINEL, MATCH_CLOSE_SENTINEL, snippetTokens, MATCH_OPEN_SENTINEL, MATCH_CLOSE_SENTINEL, match, bounded) as HitRow[];
     return rows.map((row, index) => ({
       rank: index + 1,
       score: -row.rank,
@@ -152,9 +154,14 @@ export class KnowledgeIndex {
       title: row.title,
       heading: row.heading,
       passageIndex: Number(row.ordinal),
-      snippet: row.snippet,
-      passage: row.passage,
+      snippet: renderMarkedText(row.snippet, open, close),
+      passage: renderMarkedText(row.passage, open, close),
     }));
+  }
+
+  /** The markers around matches in snippets and passages (see `renderMarkedText` for how text is escaped). */
+  get markers(): { readonly open: string; readonly close: string } {
+    return { open: this.options.highlightOpen, close: this.options.highlightClose };
   }
 
   /** Closes the database when the index opened it; an injected database stays open. */

@@ -5,13 +5,15 @@ import { ToolDescriptor } from '../../contract/tool-descriptor';
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
 
 /** Builds the `knowledge_search` descriptor: a read-only, idempotent search answering at most `maxLimit` passages. */
-export function knowledgeSearchDescriptor(defaultLimit: number, maxLimit: number): ToolDescriptor {
+export function knowledgeSearchDescriptor(defaultLimit: number, maxLimit: number, markers: { readonly open: string; readonly close: string } = { open: '**', close: '**' }): ToolDescriptor {
+  const special = [...new Set([...markers.open, ...markers.close])].join(' ');
   return descriptorFromLlmTool(
     {
       name: KNOWLEDGE_SEARCH_TOOL,
       description:
         'Search the indexed documents with full-text search. Returns the best-matching passages, ranked, each with its source, ' +
-        'title and section heading; matched words are marked with **. Use plain words, not search syntax.',
+        `title and section heading. Matched words are wrapped in ${markers.open} and ${markers.close}; in the text itself, the characters ${special} ` +
+        'are escaped with a backslash (as is a backslash before them), so an unescaped marker is always a match. Use plain words, not search syntax.',
       inputSchema: {
         type: 'object',
         properties: {

@@ -39,7 +39,7 @@ export class KnowledgeToolProvider implements ToolProvider {
     this.defaultLimit = options.defaultLimit ?? Math.min(5, maxLimit);
     if (!Number.isSafeInteger(maxLimit) || !Number.isSafeInteger(this.defaultLimit) || this.defaultLimit < 1 || this.defaultLimit > maxLimit || maxLimit > 100)
       throw new KnowledgeIndexError('invalid_knowledge_options', 'Limits must be integers with 1 <= defaultLimit <= maxLimit <= 100.');
-    this.descriptor = knowledgeSearchDescriptor(this.defaultLimit, maxLimit);
+    this.descriptor = knowledgeSearchDescriptor(this.defaultLimit, maxLimit, this.index.markers);
   }
 
   /** The `knowledge_search` descriptor. */

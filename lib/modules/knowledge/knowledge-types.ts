@@ -49,9 +49,9 @@ export interface KnowledgeHit {
   readonly heading: string;
   /** 0-based position of the passage in its document. */
   readonly passageIndex: number;
-  /** FTS5 `snippet()` of the passage body, matches marked. */
+  /** FTS5 `snippet()` of the passage body, matches marked; marker characters of the text escaped with a backslash. */
   readonly snippet: string;
-  /** FTS5 `highlight()` of the whole passage body, matches marked. */
+  /** FTS5 `highlight()` of the whole passage body, matches marked and escaped likewise. */
   readonly passage: string;
 }
 
@@ -61,9 +61,13 @@ export interface KnowledgeIndexOptions {
   readonly maxPassageChars?: number;
   /** Tokens in a `snippet()`. @default 24 (allowed 1..64) */
   readonly snippetTokens?: number;
-  /** Marker before a match in snippets and passages. @default '**' */
+  /**
+   * Marker before a match in snippets and passages: 1 to 8 characters, no letter, digit, space or
+   * backslash. Characters of the text that occur in a marker are escaped with a backslash (`\*`),
+   * so a marker in the output is always a match boundary. @default '**'
+   */
   readonly highlightOpen?: string;
-  /** Marker after a match in snippets and passages. @default '**' */
+  /** Marker after a match, likewise. @default '**' */
   readonly highlightClose?: string;
   /** Upper bound of `limit` in a search. @default 50 */
   readonly maxLimit?: number;

@@ -1,5 +1,6 @@
 import { KnowledgeIndexError } from './knowledge-index-error';
 import { KnowledgeIndexOptions } from './knowledge-types';
+import { MARKER_PATTERN } from './mark-matches';
 
 /** {@link KnowledgeIndexOptions} with every default filled. */
 export type ResolvedKnowledgeIndexOptions = Readonly<Required<KnowledgeIndexOptions>>;
@@ -17,7 +18,8 @@ export function resolveKnowledgeIndexOptions(options: KnowledgeIndexOptions): Re
   if (!isIntegerWithin(resolved.maxPassageChars, 200, 20_000)) problems.push('maxPassageChars must be an integer within 200..20000');
   if (!isIntegerWithin(resolved.snippetTokens, 1, 64)) problems.push('snippetTokens must be an integer within 1..64');
   if (!isIntegerWithin(resolved.maxLimit, 1, 1000)) problems.push('maxLimit must be an integer within 1..1000');
-  if (typeof resolved.highlightOpen !== 'string' || typeof resolved.highlightClose !== 'string') problems.push('highlight markers must be strings');
+  if (typeof resolved.highlightOpen !== 'string' || typeof resolved.highlightClose !== 'string' || !MARKER_PATTERN.test(resolved.highlightOpen) || !MARKER_PATTERN.test(resolved.highlightClose))
+    problems.push('highlight markers must be 1 to 8 characters, none of them a letter, digit, space, control character or backslash');
   if (problems.length > 0) throw new KnowledgeIndexError('invalid_knowledge_options', `Invalid knowledge index options: ${problems.join('; ')}`);
   return resolved;
 }
