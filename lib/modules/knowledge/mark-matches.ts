@@ -8,7 +8,7 @@ export const MARKER_PATTERN = /^[^\p{L}\p{N}\p{Z}\p{C}\s\\]{1,8}$/u;
 
 /** Text as it is indexed: the sentinels replaced by U+FFFD, so a document can never fake a match mark. */
 export function withoutSentinels(text: string): string {
-  return text.replace(/[\u0001\u0002]/g, '\uFFFD');
+  return text.split(MATCH_OPEN_SENTINEL).join('\uFFFD').split(MATCH_CLOSE_SENTINEL).join('\uFFFD');
 }
 
 /**
