@@ -1,14 +1,14 @@
 import type Database from 'better-sqlite3';
 import { FileHandle, realpath } from 'node:fs/promises';
 import { openConfinedFile } from '../filesystem/safe-open';
-import { collectDocumentFiles } from './collect-document-files';
+import { collectDocumentFiles, DocumentFile } from './collect-document-files';
 import { toFtsMatchQuery } from './fts-query';
 import { KnowledgeIndexError } from './knowledge-index-error';
 import { createKnowledgeTables, KNOWLEDGE_DOCUMENTS_TABLE as DOCUMENTS, KNOWLEDGE_PASSAGES_TABLE as PASSAGES } from './knowledge-schema';
 import { DirectoryIndexOptions, DirectoryIndexReport, IndexedDocument, KnowledgeDocumentInput, KnowledgeHit, KnowledgeIndexOptions } from './knowledge-types';
 import { openSqliteDatabase, SqliteSource } from './open-database';
 import { resolveKnowledgeIndexOptions, ResolvedKnowledgeIndexOptions } from './resolve-knowledge-options';
-import { splitDocument } from './split-document';
+import { MAX_SOURCE_CHARS, splitDocument, SplitDocument } from './split-document';
 import { MATCH_CLOSE_SENTINEL, MATCH_OPEN_SENTINEL, renderMarkedText, withoutSentinels } from './mark-matches';
 import { messageOf } from '../../errors/message-of';
 
@@ -44,18 +44,8 @@ export class KnowledgeIndex {
 
   /** Indexes one document from a string; a document with the same source is replaced. Throws `KnowledgeIndexError` (`invalid_document`). */
   addDocument(document: KnowledgeDocumentInput): IndexedDocument {
-    const split = splitDocument({ ...document, text: typeof document?.text === 'string' ? withoutSentinels(document.text) : document?.text }, this.options.maxPassageChars);
-    const { source, title, format, passages } = split;
-    const write = this.database.transaction(() => {
-      this.removeDocumentRows(source);
-      const { lastInsertRowid } = this.database
-        .prepare(`INSERT INTO ${DOCUMENTS} (source, title, format, passage_count, indexed_at) VALUES (?, ?, ?, ?, ?)`)
-        .run(source, title, format, passages.length, Date.now());
-      const insert = this.database.prepare(`INSERT INTO ${PASSAGES} (body, heading, title, document_id, ordinal) VALUES (?, ?, ?, ?, ?)`);
-      passages.forEach((passage, ordinal) => insert.run(passage.text, passage.heading, title, lastInsertRowid, ordinal));
-    });
-    write();
-    return { source, title, format, passageCount: passages.length };
+    const split = this.split(document);
+    return this.database.transaction(() => this.writeDocument(split, null))();
   }
 
   /** Indexes several documents in order. */
@@ -64,54 +54,50 @@ export class KnowledgeIndex {
   }
 
   /**
-   * Indexes the `.md` and `.txt` files under a directory (other files, hidden entries and symbolic
-   * links are ignored). Sources are the files' `/`-separated paths relative to the directory.
-   * Each file is opened with the Filesystem toolkit's confined open, so what is read is checked at
-   * read time, not only at scan time: a file or a parent directory swapped for a symbolic link after
-   * the scan, a FIFO or device, and a file with a second hard link (whose other name may lie outside)
-   * are skipped, never read. Throws `KnowledgeIndexError` (`document_read_failed`) when the directory
-   * cannot be read.
+   * Indexes the `.md` and `.txt` files under a directory. Sources are the files' `/`-separated paths
+   * relative to the directory, after `sourcePrefix`. Each file is opened with the Filesystem
+   * toolkit's confined open, so what is read is checked at read time, not only at scan time: a file
+   * or a parent directory swapped for a symbolic link after the scan, a FIFO or device, and a file
+   * with a second hard link (whose other name may lie outside) are never read.
+   *
+   * What is not indexed is reported in `skipped` with the reason: hidden entries, symbolic links,
+   * FIFOs and devices, unreadable subdirectories, files too large, not UTF-8, grown while read, or
+   * whose source would be longer than 1024 characters. Everything is read first and written in one
+   * transaction, so the index never holds half a directory. Adding the same directory (same real
+   * path and `sourcePrefix`) again removes the documents of files that are gone or now skipped,
+   * listed in `removed`. Throws `KnowledgeIndexError` (`document_read_failed`) only when the
+   * directory itself cannot be read, before changing anything.
    */
   async addDirectory(directory: string, options: DirectoryIndexOptions = {}): Promise<DirectoryIndexReport> {
     const maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
-    let files;
+    const prefix = options.sourcePrefix ?? '';
+    let scan;
     let root: string;
     try {
       root = await realpath(directory);
-      files = await collectDocumentFiles(root, options.recursive ?? true);
+      scan = await collectDocumentFiles(root, options.recursive ?? true);
     } catch (error) {
       throw new KnowledgeIndexError('document_read_failed', `Cannot read directory '${directory}': ${describe(error)}`, { cause: error });
     }
-    const indexed: IndexedDocument[] = [];
-    const skipped: { source: string; reason: string }[] = [];
-    for (const file of files) {
-      const source = `${options.sourcePrefix ?? ''}${file.relativePath}`;
-      let bytes: Buffer | string;
-      try {
-        const handle = await openConfinedFile(root, file.absolutePath, file.relativePath, 'read');
-        try {
-          const { size } = await handle.stat();
-          bytes = size > maxFileBytes ? `larger than ${maxFileBytes} bytes` : ((await readAtMost(handle, size)) ?? 'grew while it was read');
-        } finally {
-          await handle.close();
-        }
-      } catch (error) {
-        bytes = `unreadable: ${describe(error)}`;
-      }
-      if (typeof bytes === 'string') {
-        skipped.push({ source, reason: bytes });
-        continue;
-      }
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      } catch {
-        skipped.push({ source, reason: 'not valid UTF-8 text' });
-        continue;
-      }
-      indexed.push(this.addDocument({ source, text }));
+    const skipped: { source: string; reason: string }[] = scan.skipped.map((entry) => ({ source: `${prefix}${entry.relativePath}`, reason: entry.reason }));
+    const splits: SplitDocument[] = [];
+    for (const file of scan.files) {
+      const source = `${prefix}${file.relativePath}`;
+      const outcome = source.length > MAX_SOURCE_CHARS ? `its path is longer than ${MAX_SOURCE_CHARS} characters` : await this.readDocument(root, file, source, maxFileBytes);
+      if (typeof outcome === 'string') skipped.push({ source, reason: outcome });
+      else splits.push(outcome);
     }
-    return { indexed, skipped };
+    const origin = JSON.stringify([root, prefix]);
+    const { indexed, removed } = this.database.transaction(() => {
+      const written = splits.map((split) => this.writeDocument(split, origin));
+      const kept = new Set(written.map((document) => document.source));
+      const stale = (this.database.prepare(`SELECT source FROM ${DOCUMENTS} WHERE origin = ? ORDER BY source`).all(origin) as { source: string }[])
+        .map((row) => row.source)
+        .filter((source) => !kept.has(source));
+      for (const source of stale) this.removeDocumentRows(source);
+      return { indexed: written, removed: stale };
+    })();
+    return { indexed, skipped, removed };
   }
 
   /** Removes a document and its passages; true when it was indexed. */
@@ -167,6 +153,50 @@ export class KnowledgeIndex {
   /** Closes the database when the index opened it; an injected database stays open. */
   close(): void {
     if (this.owned && this.database.open) this.database.close();
+  }
+
+  private split(document: KnowledgeDocumentInput): SplitDocument {
+    const text = typeof document?.text === 'string' ? withoutSentinels(document.text) : document?.text;
+    return splitDocument({ ...document, text }, this.options.maxPassageChars);
+  }
+
+  private writeDocument(split: SplitDocument, origin: string | null): IndexedDocument {
+    const { source, title, format, passages } = split;
+    this.removeDocumentRows(source);
+    const { lastInsertRowid } = this.database
+      .prepare(`INSERT INTO ${DOCUMENTS} (source, title, format, passage_count, indexed_at, origin) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(source, title, format, passages.length, Date.now(), origin);
+    const insert = this.database.prepare(`INSERT INTO ${PASSAGES} (body, heading, title, document_id, ordinal) VALUES (?, ?, ?, ?, ?)`);
+    passages.forEach((passage, ordinal) => insert.run(passage.text, passage.heading, title, lastInsertRowid, ordinal));
+    return { source, title, format, passageCount: passages.length };
+  }
+
+  /** One file of a directory, split into passages, or the reason it is skipped. */
+  private async readDocument(root: string, file: DocumentFile, source: string, maxFileBytes: number): Promise<SplitDocument | string> {
+    let bytes: Buffer | string;
+    try {
+      const handle = await openConfinedFile(root, file.absolutePath, file.relativePath, 'read');
+      try {
+        const { size } = await handle.stat();
+        bytes = size > maxFileBytes ? `larger than ${maxFileBytes} bytes` : ((await readAtMost(handle, size)) ?? 'grew while it was read');
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      bytes = `unreadable: ${describe(error)}`;
+    }
+    if (typeof bytes === 'string') return bytes;
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return 'not valid UTF-8 text';
+    }
+    try {
+      return this.split({ source, text });
+    } catch (error) {
+      return `not indexable: ${describe(error)}`;
+    }
   }
 
   private removeDocumentRows(source: string): boolean {

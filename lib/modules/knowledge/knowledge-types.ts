@@ -23,8 +23,10 @@ export interface IndexedDocument {
 /** Result of indexing a directory. */
 export interface DirectoryIndexReport {
   readonly indexed: readonly IndexedDocument[];
-  /** Files left out, with the reason (too large, not UTF-8 text). */
+  /** Entries left out, with the reason (hidden, a link, a FIFO, too large, not UTF-8 text, path too long, ...). */
   readonly skipped: readonly { readonly source: string; readonly reason: string }[];
+  /** Sources of an earlier scan of the same directory that are gone (or now skipped), removed from the index. */
+  readonly removed: readonly string[];
 }
 
 /** Options of `KnowledgeIndex.addDirectory`. */

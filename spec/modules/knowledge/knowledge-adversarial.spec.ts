@@ -43,7 +43,7 @@ describe('KnowledgeIndex.addDirectory stays inside its directory', () => {
     const index = new KnowledgeIndex();
     const report = await index.addDirectory(docs);
     expect(report.indexed.map((document) => document.source)).toEqual(['guide.md', 'sub/secret.md']);
-    expect(report.skipped.map((entry) => entry.source)).toEqual(['twin.md']);
+    expect(report.skipped.map((entry) => entry.source)).toEqual(['link.md', 'out-dir', 'twin.md']);
     expect(index.search('classified')).toEqual([]);
   });
 

@@ -118,7 +118,10 @@ describe('KnowledgeIndex', () => {
     const index = new KnowledgeIndex(path.join(directory, 'k.db'));
     const report = await index.addDirectory(path.join(directory, 'docs'));
     expect(report.indexed.map((document) => document.source)).toEqual(['nested/notes.txt', 'readme.md']);
-    expect(report.skipped).toEqual([{ source: 'binary.txt', reason: 'not valid UTF-8 text' }]);
+    expect(report.skipped).toEqual([
+      { source: 'link.md', reason: 'symbolic link (links are not followed)' },
+      { source: 'binary.txt', reason: 'not valid UTF-8 text' },
+    ]);
     expect(index.search('gamma')).toEqual([]);
     expect(index.search('beta')[0].source).toBe('nested/notes.txt');
     index.close();
