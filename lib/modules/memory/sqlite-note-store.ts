@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { toFtsMatchQuery } from '../knowledge/fts-query';
 import { openSqliteDatabase, SqliteSource } from '../knowledge/open-database';
-import { createMemoryNotesTables, MEMORY_NOTES_FTS_TABLE as FTS, MEMORY_NOTES_TABLE as NOTES } from './memory-schema';
+import { createMemoryNotesTables, createNamespaceFtsTable, findNamespaceFtsTable, MEMORY_NOTES_TABLE as NOTES } from './memory-schema';
 import { MemoryModuleError } from './memory-module-error';
 import { Note, NoteMatch, NoteStore, RecallNotesInput, RememberNoteInput, RememberStatus } from './note-store';
 
@@ -16,12 +16,20 @@ interface NoteRow {
   rank?: number;
 }
 
+interface StoredRow {
+  id: number;
+  text: string;
+  tags: string;
+  key: string;
+}
+
 const COLUMNS = 'n.namespace, n.key, n.text, n.tags, n.version, n.created_at, n.updated_at';
 
 /**
- * A {@link NoteStore} in SQLite (tables `wuwe_memory_notes` and its FTS5 index), created on open.
- * Recall ranks with FTS5 `bm25()`; the same file can hold the conversation memory, the knowledge
- * index and the durable run store.
+ * A {@link NoteStore} in SQLite (table `wuwe_memory_notes` and one FTS5 index per namespace),
+ * created on open. Recall ranks with FTS5 `bm25()` over the namespace's own index, so what other
+ * namespaces store changes neither scores nor order; the same file can hold the conversation
+ * memory, the knowledge index and the durable run store.
  */
 export class SqliteNoteStore implements NoteStore {
   private readonly database: Database.Database;
@@ -42,16 +50,21 @@ export class SqliteNoteStore implements NoteStore {
     return this.database.transaction(() => {
       const existing = this.get(input.namespace, input.key);
       const now = Date.now();
+      const fts = createNamespaceFtsTable(this.database, input.namespace);
       if (existing === undefined) {
-        this.database
+        const { lastInsertRowid } = this.database
           .prepare(`INSERT INTO ${NOTES} (namespace, key, text, tags, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`)
           .run(input.namespace, input.key, input.text, tags, now, now);
+        this.database.prepare(`INSERT INTO ${fts} (rowid, text, tags, key) VALUES (?, ?, ?, ?)`).run(lastInsertRowid, input.text, tags, input.key);
         return { note: this.get(input.namespace, input.key) as Note, status: 'created' as const };
       }
       if (existing.text === input.text && JSON.stringify(existing.tags) === tags) return { note: existing, status: 'unchanged' as const };
+      const old = this.row(input.namespace, input.key) as StoredRow;
+      this.unindex(fts, old);
       this.database
-        .prepare(`UPDATE ${NOTES} SET text = ?, tags = ?, version = version + 1, updated_at = ? WHERE namespace = ? AND key = ?`)
-        .run(input.text, tags, now, input.namespace, input.key);
+        .prepare(`UPDATE ${NOTES} SET text = ?, tags = ?, version = version + 1, updated_at = ? WHERE id = ?`)
+        .run(input.text, tags, now, old.id);
+      this.database.prepare(`INSERT INTO ${fts} (rowid, text, tags, key) VALUES (?, ?, ?, ?)`).run(old.id, input.text, tags, input.key);
       return { note: this.get(input.namespace, input.key) as Note, status: 'updated' as const };
     })();
   }
@@ -60,13 +73,15 @@ export class SqliteNoteStore implements NoteStore {
   recall(input: RecallNotesInput): NoteMatch[] {
     const match = toFtsMatchQuery(input.query);
     if (match === undefined) throw new MemoryModuleError('invalid_query', 'The query has no searchable words (letters or digits).');
+    const fts = findNamespaceFtsTable(this.database, input.namespace);
+    if (fts === undefined) return [];
     const tags = input.tags ?? [];
     const tagFilter = tags.map(() => `AND EXISTS (SELECT 1 FROM json_each(n.tags) WHERE json_each.value = ?)`).join(' ');
     const rows = this.database
       .prepare(
-        `SELECT ${COLUMNS}, bm25(${FTS}, 1.0, 1.5, 1.0) AS rank
-         FROM ${FTS} JOIN ${NOTES} AS n ON n.id = ${FTS}.rowid
-         WHERE ${FTS} MATCH ? AND n.namespace = ? ${tagFilter}
+        `SELECT ${COLUMNS}, bm25(${fts}, 1.0, 1.5, 1.0) AS rank
+         FROM ${fts} JOIN ${NOTES} AS n ON n.id = ${fts}.rowid
+         WHERE ${fts} MATCH ? AND n.namespace = ? ${tagFilter}
          ORDER BY rank LIMIT ?`,
       )
       .all(match, input.namespace, ...tags, Number.isFinite(input.limit) ? Math.max(1, Math.floor(input.limit)) : 5) as NoteRow[];
@@ -75,7 +90,13 @@ export class SqliteNoteStore implements NoteStore {
 
   /** Deletes a note; true when it existed. */
   forget(namespace: string, key: string): boolean {
-    return this.database.prepare(`DELETE FROM ${NOTES} WHERE namespace = ? AND key = ?`).run(namespace, key).changes > 0;
+    return this.database.transaction(() => {
+      const old = this.row(namespace, key);
+      if (old === undefined) return false;
+      const fts = findNamespaceFtsTable(this.database, namespace);
+      if (fts !== undefined) this.unindex(fts, old);
+      return this.database.prepare(`DELETE FROM ${NOTES} WHERE id = ?`).run(old.id).changes > 0;
+    })();
   }
 
   /** The note under a key, if any. */
@@ -84,6 +105,15 @@ export class SqliteNoteStore implements NoteStore {
       | NoteRow
       | undefined;
     return row === undefined ? undefined : toNote(row);
+  }
+
+  private row(namespace: string, key: string): StoredRow | undefined {
+    return this.database.prepare(`SELECT id, text, tags, key FROM ${NOTES} WHERE namespace = ? AND key = ?`).get(namespace, key) as StoredRow | undefined;
+  }
+
+  /** Removes a note's terms from its namespace index (external content: the old values must be given). */
+  private unindex(fts: string, old: StoredRow): void {
+    this.database.prepare(`INSERT INTO ${fts} (${fts}, rowid, text, tags, key) VALUES ('delete', ?, ?, ?, ?)`).run(old.id, old.text, old.tags, old.key);
   }
 
   /** Closes the database when this store opened it; an injected database stays open. */
