@@ -53,6 +53,14 @@ describe('KnowledgeIndex match markers', () => {
     expect(body).toContain(snippet.text.replace(/^…|…$/g, ''));
   });
 
+  it('never lets a document fake a match with the characters the index marks matches with internally', () => {
+    const index = new KnowledgeIndex();
+    index.addDocument({ source: 'a.txt', text: 'fake \u0001mark\u0002 and a needle' });
+    const parsed = parseMarked(index.search('needle')[0].passage, '**', '**');
+    expect(parsed.matches).toEqual(['needle']);
+    expect(parsed.text).toBe('fake \uFFFDmark\uFFFD and a needle');
+  });
+
   it('keeps Markdown bold in the source apart from a match', () => {
     const index = new KnowledgeIndex();
     index.addDocument({ source: 'a.md', text: 'The **important** needle.' });
