@@ -20,7 +20,16 @@ export const BUILT_IN_ARGUMENT_PROFILES: Readonly<Record<string, ArgumentRule>> 
       leadingOptionsWithValue: ['-C'],
     },
     deniedOptions: ['--upload-pack', '--receive-pack', '--exec', '--ext-diff', '--open-files-in-pager', '--config-env', '--exec-path', '--template', '--recurse-submodules', '--help'],
-    deniedOptionsBySubcommand: { clone: ['-u', '-c'], grep: ['-O'], rebase: ['-x'], fetch: ['-c'], pull: ['-c'] },
+    // A merge strategy `-s x` runs a program named `git-merge-x` found on PATH.
+    deniedOptionsBySubcommand: {
+      clone: ['-u', '-c', '--config'],
+      grep: ['-O'],
+      rebase: ['-x', '-s', '--strategy'],
+      merge: ['-s', '--strategy'],
+      pull: ['-s', '--strategy'],
+      'cherry-pick': ['--strategy'],
+      revert: ['--strategy'],
+    },
     deniedArguments: [/^(ext|fd)::/i],
     // Settings of the repository itself (.git/config, hooks) that would run a command are overridden.
     leadingArgs: ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat', '-c', 'core.editor=false', '-c', 'sequence.editor=false', '-c', 'protocol.ext.allow=never', '-c', 'diff.external='],
