@@ -8,7 +8,9 @@ import { listDirectory, makeDirectory } from './directory-operations';
 import { readFileRange, writeFileContent } from './file-content-operations';
 import { FilesystemAuditEntry } from './filesystem-audit';
 import { FilesystemCall, FilesystemOperationHandler, displayPath } from './filesystem-call';
+import { toFilesystemError } from './errno-mapping';
 import { FilesystemError } from './filesystem-error';
+import { hasLoneSurrogate } from './path-rules';
 import { FILESYSTEM_OPERATIONS, FilesystemOperation } from './filesystem-operations';
 import { FilesystemPolicyOptions, ResolvedFilesystemPolicy, compileFilesystemPolicy } from './filesystem-policy';
 import { FILESYSTEM_TOOL_SPECS } from './filesystem-tool-specs';
@@ -97,16 +99,33 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
       if (signal?.aborted) throw new FilesystemError('cancelled', `The ${operation} call was cancelled before it started.`);
       const spec = FILESYSTEM_TOOL_SPECS[operation];
       const fail = (message: string) => new FilesystemError('invalid_arguments', message);
-      const call: FilesystemCall = { operation, toolName, policy: this.policy, args: ToolArguments.of(args, spec.argumentNames, fail), rawArguments: record, signal };
+      const reader = ToolArguments.of(args, spec.argumentNames, fail);
+      refuseIllFormedText(record);
+      const call: FilesystemCall = { operation, toolName, policy: this.policy, args: reader, rawArguments: record, signal };
       const result = await HANDLERS[operation](call);
       outcome = toolData(result.data);
       entry = { at: now(), ...audited, outcome: 'allowed', ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
     } catch (error) {
-      const failure = error instanceof FilesystemError ? error : new FilesystemError('io_error', `The ${base.operation} call failed unexpectedly: ${String(error)}`);
+      const failure = toFilesystemError(error, base.path, `complete the ${base.operation} of`);
       outcome = failure.toOutcome();
       entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : 'allowed', code: failure.code };
     }
     return this.audit(entry, outcome, this.policy.audit);
+  }
+}
+
+const PATH_ARGUMENTS: readonly string[] = ['path', 'from', 'to'];
+
+/**
+ * Refuses a string argument holding a lone UTF-16 surrogate: such text has no UTF-8 form, Node.js
+ * would write it as U+FFFD. A path argument is refused as `invalid_path`, any other as
+ * `invalid_arguments`, as the runner's schema validation would.
+ */
+function refuseIllFormedText(record: Readonly<Record<string, unknown>>): void {
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value !== 'string' || !hasLoneSurrogate(value)) continue;
+    const code = PATH_ARGUMENTS.includes(key) ? 'invalid_path' : 'invalid_arguments';
+    throw new FilesystemError(code, `'${key}' contains a lone UTF-16 surrogate; text must be well-formed Unicode.`, PATH_ARGUMENTS.includes(key) ? displayPath(value) : undefined);
   }
 }
 

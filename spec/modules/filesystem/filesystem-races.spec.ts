@@ -33,6 +33,7 @@ describe('FilesystemToolkit against a second process flipping a directory to a l
     for (const victim of victims) {
       const outcome = await toolkit.invoke('fs_mkdir', { path: `d/${victim}` });
       codes.add(outcome.ok ? 'ok' : String(outcome.error?.details?.reason));
+      if (process.env.DEBUG_RACE && !outcome.ok) console.log(outcome.error?.message);
     }
     await flipper.stop();
     flipper = undefined;
