@@ -35,7 +35,7 @@ export async function statEntry(call: FilesystemCall): Promise<FilesystemOperati
  * after the approval and the rename goes between their checked handles.
  */
 export async function moveEntry(call: FilesystemCall): Promise<FilesystemOperationResult> {
-  const { policy, args } = call;
+  const { args } = call;
   const fromDisplay = displayPath(args.raw('from'));
   const toDisplay = displayPath(args.raw('to'));
   const fromComponents = pathComponents(call, 'from');

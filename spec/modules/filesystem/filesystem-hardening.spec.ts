@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { JsonObject } from '../../../lib/outcome/json-value';
 import { ScriptedModelClient } from '../../../lib/model/scripted-model-client';
 import { FilesystemToolkit } from '../../../lib/modules/filesystem';
 import { LlmAgentRunner } from '../../../lib/runner/llm-agent-runner';
@@ -35,7 +36,7 @@ describe('FilesystemToolkit clean-up and creation relative to checked handles', 
       jest.restoreAllMocks();
       await swapD();
       return made;
-    }) as never);
+    }));
     await toolkit.invoke('fs_mkdir', { path: 'd/sub' });
     jest.restoreAllMocks();
     await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt', 'sub']);
@@ -65,7 +66,7 @@ describe('FilesystemToolkit clean-up and creation relative to checked handles', 
     jest.restoreAllMocks();
     await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
     if (outcome.ok) await expect(fs.readFile(path.join(box.root, 'd', 'target.txt'), 'utf8')).resolves.toBe('new');
-    else expect(outcome.error?.details?.reason).toBe('symlink_escape');
+    else expect((outcome.error?.details as { reason?: string } | undefined)?.reason).toBe('symlink_escape');
   });
 
   it('follows in-root links (relative, absolute, chained) and refuses one leaving the root', async () => {
@@ -206,7 +207,7 @@ describe('FilesystemToolkit errors never carry host paths', () => {
   });
 
   const methods = ['open', 'lstat', 'stat', 'readdir', 'mkdir', 'rename', 'unlink', 'rmdir', 'readlink', 'realpath'] as const;
-  const calls: [string, Record<string, unknown>][] = [
+  const calls: [string, JsonObject][] = [
     ['fs_read', { path: 'd/f.txt' }],
     ['fs_list', { path: 'd' }],
     ['fs_stat', { path: 'd/f.txt' }],
@@ -226,7 +227,7 @@ describe('FilesystemToolkit errors never carry host paths', () => {
       const outcome = await toolkit.invoke(toolName, args);
       spy.mockRestore();
       hostFree(outcome);
-      if (!outcome.ok) expect(documented).toContain(outcome.error?.details?.reason);
+      if (!outcome.ok) expect(documented).toContain((outcome.error?.details as { reason?: string } | undefined)?.reason);
     }
     for (const [toolName, args] of calls) {
       const spy = jest.spyOn(fs, method).mockImplementation((async (target: unknown) => {

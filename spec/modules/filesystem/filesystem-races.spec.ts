@@ -32,7 +32,7 @@ describe('FilesystemToolkit against a second process flipping a directory to a l
     flipper = await flipDirectory(path.join(box.root, 'd'), box.outside);
     for (const victim of victims) {
       const outcome = await toolkit.invoke('fs_mkdir', { path: `d/${victim}` });
-      codes.add(outcome.ok ? 'ok' : String(outcome.error?.details?.reason));
+      codes.add(outcome.ok ? 'ok' : String((outcome.error?.details as { reason?: string } | undefined)?.reason));
       if (process.env.DEBUG_RACE && !outcome.ok) console.log(outcome.error?.message);
     }
     await flipper.stop();
