@@ -42,8 +42,8 @@ export interface FilesystemPolicyOptions {
   /** Most directory entries one `search` visits before it stops. @default 10000 */
   readonly maxSearchVisitedEntries?: number;
   /**
-   * Accept `\\` as an ordinary character of a file name (POSIX allows it). By default a path with a
-   * backslash is refused (`invalid_path`), so `..\\..\\x` never means a path outside on a host that
+   * Accept `\` as an ordinary character of a file name (POSIX allows it). By default a path with a
+   * backslash is refused (`invalid_path`), so `..\..\x` never means a path outside on a host that
    * reads it the Windows way. Drive-letter forms (`C:`) are refused either way. @default false
    */
   readonly allowBackslashInNames?: boolean;

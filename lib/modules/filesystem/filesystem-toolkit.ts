@@ -44,20 +44,21 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
  * filesystem, never through a shell; refusals come back as failure outcomes (`permission_denied`
  * with `details.reason`), and every call leaves one audit entry.
  *
- * Swaps during a call: files are opened `O_NOFOLLOW` and checked by handle; directories are read,
- * and entries created, moved and deleted, through an `O_NOFOLLOW` handle of the parent whose path
- * (`/proc/self/fd`) is checked inside the root right before the action, after any approval. So a
- * component swapped for a link to outside at any point before the action is refused. What remains
- * (Node.js 20 has no `openat`/`renameat`/`unlinkat`):
- * - a recursive `delete` walks the subtree by path: a subdirectory swapped for a link to outside
- *   during the walk can have the content of the link's target removed;
- * - another process moving a checked directory out of the root in the microseconds between the
- *   check and the action;
+ * Swaps during a call: every path is walked from the root one component at a time, each directory
+ * opened `O_NOFOLLOW` through the handle of the previous one, and every entry is then inspected,
+ * opened, created, renamed and removed through the checked handle of its directory
+ * (`/proc/self/fd/N/name`, the `*at` calls Node.js 20 lacks). Links inside the root are followed by
+ * reading them through that handle and walking their target again from the root. No host path is
+ * resolved after the root, so a component swapped for a link at any moment can redirect nothing, and
+ * no clean-up acts by path. What remains:
+ * - another process moving a checked directory out of the root (a rename, not a link) after it was
+ *   opened; the handle's `/proc` path is checked once more right after the walk, not before each use;
  * - a second hard link made after the link count was checked;
- * - without `/proc` (non-Linux), directories are checked, then used by path, with the window between;
+ * - without `/proc` (non-Linux), each step opens by host path, with the window between steps;
  * - handles are opened `O_RDONLY`, so a directory the process may write but not read (`-wx`) cannot
  *   be changed through the toolkit.
  * The model cannot create links through these tools; these need a second party writing in the root.
+ * Errors name only root-relative paths and errno codes, never a host path.
  */
 export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
   /** The compiled policy. */

@@ -8,11 +8,11 @@ export const MAX_PATH_COMPONENT_BYTES = 255;
 
 /** How {@link splitRelativePath} treats non-portable spellings. */
 export interface PathRuleOptions {
-  /** Accept `\\` as an ordinary character of a name (it is one on POSIX). @default false */
+  /** Accept `\` as an ordinary character of a name (it is one on POSIX). @default false */
   readonly allowBackslash?: boolean;
 }
 
-/** A drive-letter form (`C:`, `C:\\x`, `c:/x`): a path that means something else on Windows. */
+/** A drive-letter form (`C:`, `C:\x`, `c:/x`): a path that means something else on Windows. */
 const DRIVE_LETTER = /^[A-Za-z]:/;
 /** A UTF-16 surrogate not part of a pair: no file name can hold it (it would become U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -68,12 +68,6 @@ export function isInsideRoot(root: string, candidate: string): boolean {
   if (candidate === root) return true;
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   return candidate.startsWith(prefix);
-}
-
-/** The path relative to the root, `.` for the root itself, for messages and results. */
-export function relativeToRoot(root: string, absolute: string): string {
-  const relative = path.relative(root, absolute);
-  return relative === '' ? '.' : relative;
 }
 
 /** A caller-given string fit for messages: NUL and lone surrogates spelled out, at most 200 characters. */
