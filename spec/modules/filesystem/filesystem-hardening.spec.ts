@@ -69,6 +69,24 @@ describe('FilesystemToolkit clean-up and creation relative to checked handles', 
     else expect((outcome.error?.details as { reason?: string } | undefined)?.reason).toBe('symlink_escape');
   });
 
+  it('recursive delete removes a subdirectory swapped for a link during the walk as a link, never what it points to', async () => {
+    await fs.mkdir(path.join(box.root, 'd', 'a'));
+    await fs.mkdir(path.join(box.root, 'd', 'b'));
+    await fs.writeFile(path.join(box.root, 'd', 'b', 'secret.txt'), 'inside copy');
+    const original = fs.readdir.bind(fs);
+    jest.spyOn(fs, 'readdir').mockImplementation((async (...args: Parameters<typeof fs.readdir>) => {
+      const listed = await original(...args);
+      jest.restoreAllMocks();
+      await fs.rename(path.join(box.root, 'd', 'b'), path.join(box.root, 'b-moved'));
+      await fs.symlink(box.outside, path.join(box.root, 'd', 'b'));
+      return listed;
+    }));
+    const deleter = new FilesystemToolkit({ root: box.root, approve: () => true });
+    expect(dataOf(await deleter.invoke('fs_delete', { path: 'd', recursive: true }))).toMatchObject({ deleted: true });
+    await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
+    await expect(namesIn(box.root)).resolves.toEqual(['b-moved']);
+  });
+
   it('follows in-root links (relative, absolute, chained) and refuses one leaving the root', async () => {
     await fs.writeFile(path.join(box.root, 'd', 'target.txt'), 'inside');
     await fs.symlink('d/target.txt', path.join(box.root, 'relative'));
