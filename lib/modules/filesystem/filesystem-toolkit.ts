@@ -6,7 +6,7 @@ import { deleteEntry, moveEntry, statEntry } from './entry-operations';
 import { operationRefusal } from './operation-refusal';
 import { listDirectory, makeDirectory } from './directory-operations';
 import { readFileRange, writeFileContent } from './file-content-operations';
-import { FilesystemAuditEntry } from './filesystem-audit';
+import { FilesystemAuditEntry, FilesystemAuditSink } from './filesystem-audit';
 import { FilesystemCall, FilesystemOperationHandler, displayPath } from './filesystem-call';
 import { toFilesystemError } from './errno-mapping';
 import { FilesystemError } from './filesystem-error';
@@ -64,11 +64,24 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
   /** The compiled policy. */
   readonly policy: ResolvedFilesystemPolicy;
   private readonly operations = new Map<string, FilesystemOperation>();
+  /** The policy's sink, whose failures reach the model without their message (it may name host paths). */
+  private readonly auditSink: FilesystemAuditSink | undefined;
 
   /** Throws {@link FilesystemError} (`invalid_root`, `invalid_policy`) or `ToolContractError` for a bad configuration. */
   constructor(policy: FilesystemPolicyOptions, options: FilesystemToolkitOptions = {}) {
     super();
     this.policy = compileFilesystemPolicy(policy);
+    const sink = this.policy.audit;
+    this.auditSink =
+      sink === undefined
+        ? undefined
+        : async (entry) => {
+            try {
+              await sink(entry);
+            } catch {
+              throw new Error('the audit sink of the filesystem toolkit failed');
+            }
+          };
     const prefix = options.toolNamePrefix ?? 'fs';
     const descriptors: ToolDescriptor[] = [];
     for (const operation of FILESYSTEM_OPERATIONS) {
@@ -111,7 +124,7 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
       outcome = failure.toOutcome();
       entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : 'allowed', code: failure.code };
     }
-    return this.audit(entry, outcome, this.policy.audit);
+    return this.audit(entry, outcome, this.auditSink);
   }
 }
 

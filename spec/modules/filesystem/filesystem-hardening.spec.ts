@@ -224,6 +224,18 @@ describe('FilesystemToolkit errors never carry host paths', () => {
     }
   });
 
+  it('withholds the message of a failing audit sink, which may name host paths', async () => {
+    const audited = new FilesystemToolkit({
+      root: box.root,
+      audit: () => {
+        throw new Error(`EACCES: permission denied, open '${box.base}/audit.log'`);
+      },
+    });
+    const outcome = await audited.invoke('fs_read', { path: 'd/f.txt' });
+    expect(outcome.error).toMatchObject({ code: 'tool_error' });
+    hostFree(outcome);
+  });
+
   const methods = ['open', 'lstat', 'stat', 'readdir', 'mkdir', 'rename', 'unlink', 'rmdir', 'readlink', 'realpath'] as const;
   const calls: [string, JsonObject][] = [
     ['fs_read', { path: 'd/f.txt' }],
