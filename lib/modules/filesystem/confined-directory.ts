@@ -1,4 +1,4 @@
-import { constants, Dirent, promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import { toFilesystemError } from './errno-mapping';
 import { escape } from './confined-path';
 import { isInsideRoot } from './path-rules';
@@ -32,13 +32,4 @@ export async function withConfinedDirectory<T>(root: string, real: string, displ
   } finally {
     await handle.close();
   }
-}
-
-/** The entries of a directory resolved inside `root`, read through {@link withConfinedDirectory}. */
-export function readConfinedDirectory(root: string, real: string, display: string): Promise<Dirent[]> {
-  return withConfinedDirectory(root, real, display, (directory) =>
-    fs.readdir(directory, { withFileTypes: true }).catch((error: unknown) => {
-      throw toFilesystemError(error, display, 'list');
-    }),
-  );
 }

@@ -12,17 +12,6 @@ export interface ResolvedPath {
   readonly real: string;
 }
 
-/** The parent of a path to create or replace, resolved inside the root, and the last component. */
-export interface ResolvedParent {
-  readonly display: string;
-  /** Real path of the parent directory; inside the root. */
-  readonly parent: string;
-  /** Last component, never `.` or `..`. */
-  readonly name: string;
-  /** `parent/name`; the last component is not followed. */
-  readonly target: string;
-}
-
 /**
  * Resolves an existing path: `realpath` of `root/components`, then checks the result is still
  * inside the root (`symlink_escape` otherwise). When the path does not exist, the deepest existing
@@ -40,22 +29,6 @@ export async function resolveExisting(root: string, components: readonly string[
   }
   if (!isInsideRoot(root, real)) throw escape(display);
   return { display, real };
-}
-
-/**
- * Resolves the parent directory of a path to be created, replaced or removed; the last
- * component itself is never followed. Refuses the root itself (it has no parent inside the root).
- */
-export async function resolveParent(root: string, components: readonly string[], display: string): Promise<ResolvedParent> {
-  if (components.length === 0)
-    throw new FilesystemError('operation_not_allowed', 'The root directory itself cannot be the target of this operation.', display);
-  const parent = await resolveExisting(root, components.slice(0, -1), display);
-  const stats = await fs.stat(parent.real).catch((error: unknown) => {
-    throw toFilesystemError(error, display, 'resolve the parent of');
-  });
-  if (!stats.isDirectory()) throw new FilesystemError('not_a_directory', `The parent of '${display}' is not a directory.`, display);
-  const name = components[components.length - 1];
-  return { display, parent: parent.real, name, target: path.join(parent.real, name) };
 }
 
 /** The refusal for a path whose links lead outside the root. */

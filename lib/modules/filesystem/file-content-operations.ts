@@ -1,12 +1,8 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { errnoOf, toFilesystemError } from './errno-mapping';
-import { resolveExisting, resolveParent } from './confined-path';
-import { withConfinedDirectory } from './confined-directory';
-import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
+import { toFilesystemError } from './errno-mapping';
+import { FilesystemCall, FilesystemOperationResult, displayPath, pathComponents, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
-import { splitRelativePath } from './path-rules';
-import { openConfinedFile } from './safe-open';
+import { openEntry } from './handle-walk';
+import { openFileIn } from './safe-open';
 
 const ENCODINGS = ['utf8', 'base64'] as const;
 
@@ -17,21 +13,31 @@ const ENCODINGS = ['utf8', 'base64'] as const;
 export async function readFileRange(call: FilesystemCall): Promise<FilesystemOperationResult> {
   const { policy, args } = call;
   const display = displayPath(args.raw('path'));
-  const components = splitRelativePath(args.raw('path'));
+  const components = pathComponents(call, 'path');
   const offset = args.integer('offset', 0) ?? 0;
   const requested = args.integer('length', 1) ?? policy.maxReadBytes;
   const encoding = args.literal('encoding', ENCODINGS, 'utf8');
-  const resolved = await resolveExisting(policy.root, components, display);
-  throwIfCancelled(call);
-  const handle = await openConfinedFile(policy.root, resolved.real, display, 'read');
+  const entry = await openEntry(policy.root, components, display);
+  let handle;
   try {
-    const { size } = await handle.stat();
+    if (entry.stats === undefined) throw new FilesystemError('not_found', `'${display}' does not exist.`, display);
+    throwIfCancelled(call);
+    ({ handle } = await openFileIn(policy.root, entry.directory, entry.name, display, 'read'));
+  } finally {
+    await entry.directory.close();
+  }
+  try {
+    const { size } = await handle.stat().catch((error: unknown) => {
+      throw toFilesystemError(error, display, 'inspect');
+    });
     const length = Math.min(requested, policy.maxReadBytes);
     const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - offset)));
     let bytesRead = 0;
     while (bytesRead < buffer.length) {
       throwIfCancelled(call);
-      const chunk = await handle.read(buffer, bytesRead, buffer.length - bytesRead, offset + bytesRead);
+      const chunk = await handle.read(buffer, bytesRead, buffer.length - bytesRead, offset + bytesRead).catch((error: unknown) => {
+        throw toFilesystemError(error, display, 'read');
+      });
       if (chunk.bytesRead === 0) break;
       bytesRead += chunk.bytesRead;
     }
@@ -49,41 +55,41 @@ export async function readFileRange(call: FilesystemCall): Promise<FilesystemOpe
     };
     return { data, bytes: bytesRead };
   } finally {
-    await handle.close();
+    await handle.close().catch(() => undefined);
   }
 }
 
-/** `write` (replace the content) and `append`; refuses more than `maxWriteBytes`. Creates the file, not its parents. */
+/**
+ * `write` (replace the content) and `append`; refuses more than `maxWriteBytes`. Creates the file, not
+ * its parents. A last component that is a link inside the root is followed; the file is then opened
+ * (or created) through a checked handle of the directory the link leads to (see `openEntry`), so a
+ * parent swapped for a link at any moment can neither redirect the write nor create anything outside.
+ */
 export async function writeFileContent(call: FilesystemCall): Promise<FilesystemOperationResult> {
   const { policy, args } = call;
   const display = displayPath(args.raw('path'));
-  const components = splitRelativePath(args.raw('path'));
+  const components = pathComponents(call, 'path');
   const content = Buffer.from(args.string('content'), args.literal('encoding', ENCODINGS, 'utf8'));
   if (content.length > policy.maxWriteBytes)
     throw new FilesystemError('too_large', `The content is ${content.length} bytes; at most ${policy.maxWriteBytes} bytes may be written at once.`, display);
-  const parent = await resolveParent(policy.root, components, display);
-  const existing = await fs.lstat(parent.target).catch((error: unknown) => {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw toFilesystemError(error, display, 'inspect');
-  });
+  if (components.length === 0) throw new FilesystemError('operation_not_allowed', 'The root directory itself cannot be the target of this operation.', display);
   const mode = call.operation === 'append' ? 'append' : 'write';
-  const linked = existing?.isSymbolicLink() ? (await resolveExisting(policy.root, components, display)).real : undefined;
-  throwIfCancelled(call);
-  // Not through a link: the file is opened (or created) through a checked handle of its parent, so a
-  // parent swapped for a link after the check is refused before anything is created outside.
-  const handle =
-    linked === undefined
-      ? await withConfinedDirectory(policy.root, parent.parent, display, (directory) =>
-          openConfinedFile(policy.root, path.join(directory, parent.name), display, mode, true),
-        )
-      : await openConfinedFile(policy.root, linked, display, mode, true);
+  const entry = await openEntry(policy.root, components, display);
+  let opened;
+  try {
+    throwIfCancelled(call);
+    opened = await openFileIn(policy.root, entry.directory, entry.name, display, mode, true);
+  } finally {
+    await entry.directory.close();
+  }
+  const { handle, created } = opened;
   try {
     if (mode === 'write') await handle.truncate(0);
     await handle.writeFile(content);
   } catch (error) {
     throw toFilesystemError(error, display, mode);
   } finally {
-    await handle.close();
+    await handle.close().catch(() => undefined);
   }
-  return { data: { path: display, bytesWritten: content.length, created: existing === undefined }, bytes: content.length };
+  return { data: { path: display, bytesWritten: content.length, created }, bytes: content.length };
 }

@@ -2,6 +2,7 @@ import { JsonObject } from '../../outcome/json-value';
 import { FilesystemError } from './filesystem-error';
 import { FilesystemOperation } from './filesystem-operations';
 import { ResolvedFilesystemPolicy } from './filesystem-policy';
+import { splitRelativePath } from './path-rules';
 import { ToolArguments } from './tool-arguments';
 
 /** Everything an operation needs for one call. */
@@ -29,9 +30,14 @@ export function throwIfCancelled(call: FilesystemCall): void {
   if (call.signal?.aborted) throw new FilesystemError('cancelled', `The ${call.operation} call was cancelled.`);
 }
 
-/** The display form of a path argument: the string given, or '' when it is not one. */
+/** The display form of a path argument: the string given (NUL and lone surrogates spelled out), or '' when it is not one. */
 export function displayPath(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\0/g, '\\0').slice(0, 4200) : '';
+  return typeof value === 'string' ? value.replace(/\0/g, '\\0').replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`).slice(0, 4200) : '';
+}
+
+/** The root-relative components of the path argument `key`, checked by `splitRelativePath` under the call's policy. */
+export function pathComponents(call: FilesystemCall, key: string, value: unknown = call.args.raw(key)): readonly string[] {
+  return splitRelativePath(value, key, { allowBackslash: call.policy.allowBackslashInNames });
 }
 
 /**

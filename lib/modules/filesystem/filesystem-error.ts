@@ -11,7 +11,8 @@ import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
  * `path_outside_root`, `symlink_escape`, `hard_link`, `not_a_regular_file`, `too_large`,
  * `operation_not_allowed`, `read_only`, `approval_denied`.
  * Operational failures: `not_found`, `already_exists`, `not_empty`, `not_a_directory`,
- * `os_permission_denied`, `cancelled`, `io_error`.
+ * `os_permission_denied`, `cancelled`, `io_error` (a system error the toolkit does not map; the message
+ * names its errno code and the caller's root-relative path, never a host path).
  */
 export type FilesystemErrorCode =
   | 'invalid_root'

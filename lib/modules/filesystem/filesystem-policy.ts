@@ -41,6 +41,12 @@ export interface FilesystemPolicyOptions {
   readonly maxSearchResults?: number;
   /** Most directory entries one `search` visits before it stops. @default 10000 */
   readonly maxSearchVisitedEntries?: number;
+  /**
+   * Accept `\` as an ordinary character of a file name (POSIX allows it). By default a path with a
+   * backslash is refused (`invalid_path`), so `..\..\x` never means a path outside on a host that
+   * reads it the Windows way. Drive-letter forms (`C:`) are refused either way. @default false
+   */
+  readonly allowBackslashInNames?: boolean;
   /** Asked before destructive operations. @default undefined (only the descriptor's approval applies) */
   readonly approve?: FilesystemApprovalHook;
   /** Receives every audit entry. @default undefined (entries go to the toolkit's in-memory `auditLog`) */
@@ -58,6 +64,7 @@ export interface ResolvedFilesystemPolicy {
   readonly maxListEntries: number;
   readonly maxSearchResults: number;
   readonly maxSearchVisitedEntries: number;
+  readonly allowBackslashInNames: boolean;
   readonly approve?: FilesystemApprovalHook;
   readonly audit?: FilesystemAuditSink;
 }
@@ -89,6 +96,7 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
   if (!Array.isArray(operations)) problems.push('operations must be an array');
   else for (const operation of operations) if (!isFilesystemOperation(operation)) problems.push(`operations has unknown operation '${String(operation)}'`);
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') problems.push('readOnly must be a boolean');
+  if (options.allowBackslashInNames !== undefined && typeof options.allowBackslashInNames !== 'boolean') problems.push('allowBackslashInNames must be a boolean');
   if (options.approve !== undefined && typeof options.approve !== 'function') problems.push('approve must be a function');
   if (options.audit !== undefined && typeof options.audit !== 'function') problems.push('audit must be a function');
   if (problems.length > 0) throw new FilesystemError('invalid_policy', `Invalid filesystem policy: ${problems.join('; ')}.`);
@@ -97,6 +105,7 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
     readOnly: options.readOnly ?? false,
     operations: Object.freeze(FILESYSTEM_OPERATIONS.filter((operation) => operations.includes(operation))),
     ...limits,
+    allowBackslashInNames: options.allowBackslashInNames ?? false,
     ...(options.approve === undefined ? {} : { approve: options.approve }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   });

@@ -11,7 +11,7 @@ export interface FilesystemToolSpec {
   readonly contract: ToolContractOptions;
 }
 
-const pathSchema = (description: string): JsonSchema => ({ type: 'string', maxLength: MAX_PATH_BYTES, description });
+const pathSchema = (description: string): JsonSchema => ({ type: 'string', maxLength: MAX_PATH_BYTES, description: `${description} Components separated by '/'.` });
 const encodingSchema: JsonSchema = { type: 'string', enum: ['utf8', 'base64'], description: "Content encoding; 'utf8' unless given." };
 
 function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
@@ -37,8 +37,10 @@ export const FILESYSTEM_TOOL_SPECS: Readonly<Record<FilesystemOperation, Filesys
     ['path'],
     READ,
   ),
-  list: spec('List the entries of a directory under the root.', { path: pathSchema("Directory relative to the root; '.' for the root.") }, [], READ),
-  stat: spec('Show type, size, permissions and modification time of a path under the root.', { path: pathSchema('Path relative to the root.') }, ['path'], READ),
+  list: spec("List the entries of a directory under the root. A file with several hard links shows withheld: 'hard_link' instead of its size.", { path: pathSchema("Directory relative to the root; '.' for the root.") }, [], READ),
+  stat: spec(
+    "Show type, size, permissions and modification time of a path under the root; for a file with several hard links these are withheld (withheld: 'hard_link').",
+    { path: pathSchema('Path relative to the root.') }, ['path'], READ),
   search: spec(
     'Find files and directories by name under a directory of the root.',
     {

@@ -6,9 +6,11 @@ import { deleteEntry, moveEntry, statEntry } from './entry-operations';
 import { operationRefusal } from './operation-refusal';
 import { listDirectory, makeDirectory } from './directory-operations';
 import { readFileRange, writeFileContent } from './file-content-operations';
-import { FilesystemAuditEntry } from './filesystem-audit';
+import { FilesystemAuditEntry, FilesystemAuditSink } from './filesystem-audit';
 import { FilesystemCall, FilesystemOperationHandler, displayPath } from './filesystem-call';
+import { toFilesystemError } from './errno-mapping';
 import { FilesystemError } from './filesystem-error';
+import { hasLoneSurrogate } from './path-rules';
 import { FILESYSTEM_OPERATIONS, FilesystemOperation } from './filesystem-operations';
 import { FilesystemPolicyOptions, ResolvedFilesystemPolicy, compileFilesystemPolicy } from './filesystem-policy';
 import { FILESYSTEM_TOOL_SPECS } from './filesystem-tool-specs';
@@ -42,30 +44,44 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
  * filesystem, never through a shell; refusals come back as failure outcomes (`permission_denied`
  * with `details.reason`), and every call leaves one audit entry.
  *
- * Swaps during a call: files are opened `O_NOFOLLOW` and checked by handle; directories are read,
- * and entries created, moved and deleted, through an `O_NOFOLLOW` handle of the parent whose path
- * (`/proc/self/fd`) is checked inside the root right before the action, after any approval. So a
- * component swapped for a link to outside at any point before the action is refused. What remains
- * (Node.js 20 has no `openat`/`renameat`/`unlinkat`):
- * - a recursive `delete` walks the subtree by path: a subdirectory swapped for a link to outside
- *   during the walk can have the content of the link's target removed;
- * - another process moving a checked directory out of the root in the microseconds between the
- *   check and the action;
+ * Swaps during a call: every path is walked from the root one component at a time, each directory
+ * opened `O_NOFOLLOW` through the handle of the previous one, and every entry is then inspected,
+ * opened, created, renamed and removed through the checked handle of its directory
+ * (`/proc/self/fd/N/name`, the `*at` calls Node.js 20 lacks). Links inside the root are followed by
+ * reading them through that handle and walking their target again from the root. No host path is
+ * resolved after the root, so a component swapped for a link at any moment can redirect nothing, and
+ * no clean-up acts by path. What remains:
+ * - another process moving a checked directory out of the root (a rename, not a link) after it was
+ *   opened; the handle's `/proc` path is checked once more right after the walk, not before each use;
  * - a second hard link made after the link count was checked;
- * - without `/proc` (non-Linux), directories are checked, then used by path, with the window between;
+ * - without `/proc` (non-Linux), each step opens by host path, with the window between steps;
  * - handles are opened `O_RDONLY`, so a directory the process may write but not read (`-wx`) cannot
  *   be changed through the toolkit.
  * The model cannot create links through these tools; these need a second party writing in the root.
+ * Errors name only root-relative paths and errno codes, never a host path.
  */
 export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
   /** The compiled policy. */
   readonly policy: ResolvedFilesystemPolicy;
   private readonly operations = new Map<string, FilesystemOperation>();
+  /** The policy's sink, whose failures reach the model without their message (it may name host paths). */
+  private readonly auditSink: FilesystemAuditSink | undefined;
 
   /** Throws {@link FilesystemError} (`invalid_root`, `invalid_policy`) or `ToolContractError` for a bad configuration. */
   constructor(policy: FilesystemPolicyOptions, options: FilesystemToolkitOptions = {}) {
     super();
     this.policy = compileFilesystemPolicy(policy);
+    const sink = this.policy.audit;
+    this.auditSink =
+      sink === undefined
+        ? undefined
+        : async (entry) => {
+            try {
+              await sink(entry);
+            } catch {
+              throw new Error('the audit sink of the filesystem toolkit failed');
+            }
+          };
     const prefix = options.toolNamePrefix ?? 'fs';
     const descriptors: ToolDescriptor[] = [];
     for (const operation of FILESYSTEM_OPERATIONS) {
@@ -97,16 +113,33 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
       if (signal?.aborted) throw new FilesystemError('cancelled', `The ${operation} call was cancelled before it started.`);
       const spec = FILESYSTEM_TOOL_SPECS[operation];
       const fail = (message: string) => new FilesystemError('invalid_arguments', message);
-      const call: FilesystemCall = { operation, toolName, policy: this.policy, args: ToolArguments.of(args, spec.argumentNames, fail), rawArguments: record, signal };
+      const reader = ToolArguments.of(args, spec.argumentNames, fail);
+      refuseIllFormedText(record);
+      const call: FilesystemCall = { operation, toolName, policy: this.policy, args: reader, rawArguments: record, signal };
       const result = await HANDLERS[operation](call);
       outcome = toolData(result.data);
       entry = { at: now(), ...audited, outcome: 'allowed', ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
     } catch (error) {
-      const failure = error instanceof FilesystemError ? error : new FilesystemError('io_error', `The ${base.operation} call failed unexpectedly: ${String(error)}`);
+      const failure = toFilesystemError(error, base.path, `complete the ${base.operation} of`);
       outcome = failure.toOutcome();
       entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : 'allowed', code: failure.code };
     }
-    return this.audit(entry, outcome, this.policy.audit);
+    return this.audit(entry, outcome, this.auditSink);
+  }
+}
+
+const PATH_ARGUMENTS: readonly string[] = ['path', 'from', 'to'];
+
+/**
+ * Refuses a string argument holding a lone UTF-16 surrogate: such text has no UTF-8 form, Node.js
+ * would write it as U+FFFD. A path argument is refused as `invalid_path`, any other as
+ * `invalid_arguments`, as the runner's schema validation would.
+ */
+function refuseIllFormedText(record: Readonly<Record<string, unknown>>): void {
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value !== 'string' || !hasLoneSurrogate(value)) continue;
+    const code = PATH_ARGUMENTS.includes(key) ? 'invalid_path' : 'invalid_arguments';
+    throw new FilesystemError(code, `'${key}' contains a lone UTF-16 surrogate; text must be well-formed Unicode.`, PATH_ARGUMENTS.includes(key) ? displayPath(value) : undefined);
   }
 }
 

@@ -1,6 +1,8 @@
 import { constants, promises as fs, Stats } from 'node:fs';
+import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape } from './confined-path';
+import { DirectoryHandle, procFdAvailable } from './directory-handle';
 import { FilesystemError } from './filesystem-error';
 import { isInsideRoot } from './path-rules';
 
@@ -22,16 +24,24 @@ export function checkRegularFile(stats: Stats, display: string): void {
     throw new FilesystemError('hard_link', `'${display}' has ${stats.nlink} hard links; files with more than one link are refused.`, display);
 }
 
+/** A file opened by {@link openFileIn}, and whether this call created it. */
+export interface OpenedFile {
+  readonly handle: fs.FileHandle;
+  readonly created: boolean;
+}
+
 /**
- * Opens `real` (a path already resolved inside `root`, see `resolveExisting`) with `O_NOFOLLOW |
+ * Opens the entry `name` of `directory` (a checked handle, see `openDirectory`) with `O_NOFOLLOW |
  * O_NONBLOCK`, creating it with `O_EXCL` when `create` is set and it does not exist. Before the open,
- * `lstat` must show a single-linked regular file; after the open, the handle itself is checked: it
- * must be the same file (device and inode), still a single-linked regular file, and its path (read
- * back from `/proc/self/fd` where available) inside the root. A swap of the file or of a parent
- * directory between the check and the open is refused as `symlink_escape`.
+ * `lstat` must show a single-linked regular file; after the open, the handle itself is checked: the
+ * same file (device and inode), still a single-linked regular file, inside the root by `/proc`. The
+ * path is resolved from the directory handle, never from the root's host path, so a parent swapped
+ * for a link meanwhile changes nothing: the file is opened (or created) in the directory that was
+ * checked. A creation that fails the check is undone through the same handle.
  */
-export async function openConfinedFile(root: string, real: string, display: string, mode: OpenMode, create = false): Promise<fs.FileHandle> {
-  const before = await fs.lstat(real).catch((error: unknown) => {
+export async function openFileIn(root: string, directory: DirectoryHandle, name: string, display: string, mode: OpenMode, create = false): Promise<OpenedFile> {
+  const where = directory.at(name);
+  const before = await fs.lstat(where).catch((error: unknown) => {
     if (create && errnoOf(error) === 'ENOENT') return undefined;
     throw toFilesystemError(error, display, 'inspect');
   });
@@ -40,53 +50,61 @@ export async function openConfinedFile(root: string, real: string, display: stri
   const flags = base | O_NOFOLLOW | O_NONBLOCK | (before === undefined ? O_CREAT | O_EXCL : 0);
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(real, flags, 0o644);
+    handle = await fs.open(where, flags, 0o644);
   } catch (error) {
     if (errnoOf(error) === 'EEXIST') throw new FilesystemError('already_exists', `'${display}' appeared while it was being created; try again.`, display);
     throw toFilesystemError(error, display, 'open');
   }
   try {
-    await verifyHandle(handle, root, real, display, before);
-    return handle;
+    await verifyHandle(handle, root, display, before);
+    return { handle, created: before === undefined };
   } catch (error) {
-    if (before === undefined) await removeCreated(handle, real);
-    await handle.close();
-    throw error;
+    if (before === undefined) await removeCreated(handle, directory, name);
+    await handle.close().catch(() => undefined);
+    throw toFilesystemError(error, display, 'open');
   }
 }
 
-/** Undoes an `O_EXCL` creation that failed verification, when `real` still names the created inode. */
-async function removeCreated(handle: fs.FileHandle, real: string): Promise<void> {
+/**
+ * Opens `real` (a path already resolved inside `root`, see `resolveExisting`) like
+ * {@link openFileIn}: its parent directory is opened `O_NOFOLLOW` and checked inside the root by its
+ * handle, and the file is opened through that handle. A swap of the file or of a parent directory
+ * between the check and the open is refused as `symlink_escape`.
+ */
+export async function openConfinedFile(root: string, real: string, display: string, mode: OpenMode, create = false): Promise<fs.FileHandle> {
+  let directory: DirectoryHandle;
   try {
-    const [opened, current] = await Promise.all([handle.stat(), fs.lstat(real)]);
-    if (opened.dev === current.dev && opened.ino === current.ino) await fs.unlink(real);
+    directory = await DirectoryHandle.openChecked(root, path.dirname(real));
+  } catch (error) {
+    const code = errnoOf(error);
+    throw code === 'ENOTDIR' || code === 'ELOOP' ? escape(display) : toFilesystemError(error, display, 'open the directory of');
+  }
+  try {
+    if (!(await directory.stillInside(root))) throw escape(display);
+    return (await openFileIn(root, directory, path.basename(real), display, mode, create)).handle;
+  } finally {
+    await directory.close();
+  }
+}
+
+/** Undoes an `O_EXCL` creation that failed verification, through the directory handle, when `name` still names the created inode. */
+async function removeCreated(handle: fs.FileHandle, directory: DirectoryHandle, name: string): Promise<void> {
+  try {
+    const [opened, current] = await Promise.all([handle.stat(), fs.lstat(directory.at(name))]);
+    if (opened.dev === current.dev && opened.ino === current.ino) await fs.unlink(directory.at(name));
   } catch {
     // Best effort: the file is empty and was never written.
   }
 }
 
-async function verifyHandle(handle: fs.FileHandle, root: string, real: string, display: string, before: Stats | undefined): Promise<void> {
+async function verifyHandle(handle: fs.FileHandle, root: string, display: string, before: Stats | undefined): Promise<void> {
   const opened = await handle.stat();
   if (before !== undefined && (opened.dev !== before.dev || opened.ino !== before.ino))
     throw new FilesystemError('symlink_escape', `'${display}' changed between the check and the open; refused.`, display);
   checkRegularFile(opened, display);
-  const handlePath = await pathOfHandle(handle, real);
-  if (!isInsideRoot(root, handlePath)) throw escape(display);
-}
-
-/**
- * The path of an open handle: `/proc/self/fd/N` on Linux; elsewhere the realpath of `real`,
- * accepted only when it still names the same inode as the handle.
- */
-async function pathOfHandle(handle: fs.FileHandle, real: string): Promise<string> {
-  try {
-    return await fs.readlink(`/proc/self/fd/${handle.fd}`);
-  } catch {
-    const again = await fs.realpath(real);
-    const [opened, current] = await Promise.all([handle.stat(), fs.stat(again)]);
-    if (opened.dev !== current.dev || opened.ino !== current.ino) return '';
-    return again;
-  }
+  if (!procFdAvailable()) return;
+  const where = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (where !== undefined && !isInsideRoot(root, where)) throw escape(display);
 }
 
 /** A short name of a file's type, for messages. */

@@ -1,46 +1,70 @@
-import * as path from 'node:path';
-import { resolveExisting } from './confined-path';
-import { readConfinedDirectory } from './confined-directory';
+import { promises as fs } from 'node:fs';
+import { toFilesystemError } from './errno-mapping';
+import { DirectoryHandle } from './directory-handle';
 import { entryTypeOf } from './entry-type';
-import { FilesystemCall, FilesystemOperationResult, displayPath, throwIfCancelled } from './filesystem-call';
+import { FilesystemCall, FilesystemOperationResult, displayPath, pathComponents, throwIfCancelled } from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
 import { compileNameMatcher } from './glob-matcher';
-import { relativeToRoot, splitRelativePath } from './path-rules';
+import { openDirectory } from './handle-walk';
+import { hasLoneSurrogate, MAX_PATH_COMPONENT_BYTES } from './path-rules';
 
 /**
  * `search`: walks a directory breadth-first for entries whose name matches `pattern` (glob or
- * substring). Links are reported but never descended into, even one swapped in for a directory
- * while the walk runs (see `readConfinedDirectory`). Stops at `maxResults` matches (at most
- * the policy's `maxSearchResults`) or `maxSearchVisitedEntries` visited entries; `truncated` says so.
+ * substring). The start directory must be one (`not_a_directory` otherwise, as for `list`). Links
+ * are reported but never descended into, even one swapped in for a directory while the walk runs:
+ * each directory is reopened from the root with no link allowed on the way (see `openDirectory`).
+ * Stops at `maxResults` matches (at most the policy's `maxSearchResults`) or
+ * `maxSearchVisitedEntries` visited entries; `truncated` says so.
  */
 export async function searchByName(call: FilesystemCall): Promise<FilesystemOperationResult> {
   const { policy, args } = call;
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
   const pattern = args.string('pattern');
-  if (pattern.length === 0 || pattern.includes('/') || pattern.includes('\0'))
-    throw new FilesystemError('invalid_arguments', "'pattern' must be a non-empty name pattern without '/' or NUL.");
+  if (pattern.length === 0 || pattern.includes('/') || pattern.includes('\0') || hasLoneSurrogate(pattern) || Buffer.byteLength(pattern) > MAX_PATH_COMPONENT_BYTES)
+    throw new FilesystemError('invalid_arguments', `'pattern' must be a non-empty name pattern of at most ${MAX_PATH_COMPONENT_BYTES} bytes, well-formed, without '/' or NUL.`);
   const matches = compileNameMatcher(pattern, args.literal('mode', ['glob', 'substring'] as const, 'substring'));
   const maxResults = Math.min(args.integer('maxResults', 1) ?? policy.maxSearchResults, policy.maxSearchResults);
-  const start = await resolveExisting(policy.root, splitRelativePath(raw), display);
+  const start = await openDirectory(policy.root, pathComponents(call, 'path', raw), display);
   const results: { path: string; type: string }[] = [];
-  const queue = [start.real];
+  const queue: (readonly string[])[] = [];
   let visited = 0;
   let truncated = false;
-  while (queue.length > 0 && !truncated) {
-    throwIfCancelled(call);
-    const directory = queue.shift() as string;
-    const entries = await readConfinedDirectory(policy.root, directory, display).catch(() => []);
-    for (const entry of entries) {
-      visited += 1;
-      if (visited > policy.maxSearchVisitedEntries || results.length >= maxResults) {
-        truncated = true;
-        break;
+  let directory: DirectoryHandle | undefined = start;
+  while (directory !== undefined) {
+    try {
+      throwIfCancelled(call);
+      const entries = await fs.readdir(directory.self, { withFileTypes: true }).catch((error: unknown) => {
+        if (directory === start) throw toFilesystemError(error, display, 'search');
+        return [];
+      });
+      for (const entry of entries) {
+        visited += 1;
+        if (visited > policy.maxSearchVisitedEntries || results.length >= maxResults) {
+          truncated = true;
+          break;
+        }
+        const components = [...directory.components, entry.name];
+        if (matches(entry.name)) results.push({ path: components.join('/'), type: entryTypeOf(entry) });
+        if (entry.isDirectory()) queue.push(components);
       }
-      const absolute = path.join(directory, entry.name);
-      if (matches(entry.name)) results.push({ path: relativeToRoot(policy.root, absolute), type: entryTypeOf(entry) });
-      if (entry.isDirectory()) queue.push(absolute);
+    } finally {
+      await directory.close();
     }
+    directory = truncated ? undefined : await nextDirectory(call, queue, display);
   }
   return { data: { path: display, pattern, results, truncated, visited: Math.min(visited, policy.maxSearchVisitedEntries) } };
+}
+
+/** Opens the next queued directory that is still a directory reached without links; undefined when the queue is empty. */
+async function nextDirectory(call: FilesystemCall, queue: (readonly string[])[], display: string): Promise<DirectoryHandle | undefined> {
+  for (let components = queue.shift(); components !== undefined; components = queue.shift()) {
+    throwIfCancelled(call);
+    const opened = await openDirectory(call.policy.root, components, display, { followLinks: false }).catch((error: unknown) => {
+      if (error instanceof FilesystemError && error.code === 'cancelled') throw error;
+      return undefined;
+    });
+    if (opened !== undefined) return opened;
+  }
+  return undefined;
 }
