@@ -51,6 +51,8 @@ export function compileToolClass(target: Function): CompiledToolClass {
   const { schema, plans, defaults } = buildClassSchema(target);
   if (plans.get(target)?.fields.some((field) => field.propertyName === 'invoke'))
     throw new ToolDefinitionError('invalid_field_options', target.name, 'invoke', "a tool argument cannot be named 'invoke': it would replace the invoke() method");
+  if (typeof (target.prototype as { invoke?: unknown } | undefined)?.invoke !== 'function')
+    throw new ToolDefinitionError('missing_invoke', target.name, undefined, 'a tool class needs an invoke() method, which does the work');
   const inputSchema = deepFreeze<JsonSchema>(schema);
   const validate = definitionChecked(target, () => compileInputValidator(inputSchema));
   for (const fieldDefault of defaults) checkDefault(target, inputSchema, fieldDefault);
