@@ -17,7 +17,7 @@ import { ToolDefinitionError } from './tool-definition-error';
  * `type: () => Address`. The compiler checks that a `?` property says `optional: true` and that a
  * literal union lists its values with `enum`.
  */
-export function Field<const O extends FieldOptions = {}>(options?: O): FieldDecorator<O>;
+export function Field<const O extends FieldOptions = Record<never, never>>(options?: O): FieldDecorator<O>;
 export function Field(options: FieldOptions = {}): (target: unknown, key: unknown) => void {
   return (target: unknown, key: unknown) => {
     if (isStandardDecoratorContext(key)) standardField(options, key);
