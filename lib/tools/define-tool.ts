@@ -8,7 +8,7 @@ import { ValidationIssue, escapePointerToken } from '../validation/validation-is
 import { compileInputValidator } from '../validation/schema-validator';
 import { CompiledToolClass, deepFreeze, definitionChecked } from './compiled-tool-class';
 import { registerSchemaTool } from './schema-tool-registry';
-import { hasJsonSchemaExport, isStandardSchema, StandardSchemaV1 } from './standard-schema';
+import { hasJsonSchemaExport, InferSchemaOutput, isStandardSchema, StandardSchemaIssue, StandardSchemaV1 } from './standard-schema';
 import { ToolArgumentError } from './tool-argument-error';
 
 /** What a defined tool's `invoke(args, context)` receives as its context from a provider. */
@@ -40,7 +40,7 @@ export interface DefineToolOptions<S extends StandardSchemaV1> {
   /** Tool Contract 2.0 options; defaults fill the rest. */
   readonly contract?: ToolContractOptions;
   /** Does the work, with the arguments typed from the schema's output. */
-  invoke(args: StandardSchemaV1.InferOutput<S>, context: DefinedToolContext | undefined): unknown;
+  invoke(args: InferSchemaOutput<S>, context: DefinedToolContext | undefined): unknown;
 }
 
 /** An instance of a defined tool: the checked arguments and the `invoke` the providers call. */
@@ -76,7 +76,7 @@ export type DefinedTool<Args> = (new () => DefinedToolInstance<Args>) & { readon
  * new ReflectedToolProvider([getWeather]);
  * ```
  */
-export function defineTool<S extends StandardSchemaV1>(options: DefineToolOptions<S>): DefinedTool<StandardSchemaV1.InferOutput<S>> {
+export function defineTool<S extends StandardSchemaV1>(options: DefineToolOptions<S>): DefinedTool<InferSchemaOutput<S>> {
   const { name, description, input, contract } = options;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name))
     throw new ToolDefinitionError('invalid_tool_name', String(name), undefined, `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`);
@@ -88,7 +88,7 @@ export function defineTool<S extends StandardSchemaV1>(options: DefineToolOption
   const check = options.validate === false ? undefined : input['~standard'].validate;
   const run = options.invoke;
 
-  type Args = StandardSchemaV1.InferOutput<S>;
+  type Args = InferSchemaOutput<S>;
   const Defined = class implements DefinedToolInstance<Args> {
     static readonly toolName = name;
     args!: Args;
@@ -97,7 +97,7 @@ export function defineTool<S extends StandardSchemaV1>(options: DefineToolOption
       if (check !== undefined) {
         const result = await check(args);
         if (result.issues !== undefined) throw new ToolArgumentError('invalid_arguments', name, result.issues.map(toValidationIssue));
-        args = result.value as Args;
+        args = result.value;
       }
       return run(args, context);
     }
@@ -140,7 +140,7 @@ function exportedJsonSchema(name: string, input: StandardSchemaV1, given: JsonSc
   return rest;
 }
 
-function toValidationIssue(issue: StandardSchemaV1.Issue): ValidationIssue {
+function toValidationIssue(issue: StandardSchemaIssue): ValidationIssue {
   const pointer = (issue.path ?? []).map((segment) => `/${escapePointerToken(String(typeof segment === 'object' ? segment.key : segment))}`).join('');
   return { pointer, message: issue.message, keyword: 'schema' };
 }

@@ -10,4 +10,4 @@ export type { InstanceFactory } from './build-instance';
 export { defineTool } from './define-tool';
 export type { DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions } from './define-tool';
 export { isStandardSchema } from './standard-schema';
-export type { StandardJsonSchemaV1, StandardSchemaV1 } from './standard-schema';
+export type { InferSchemaOutput, StandardJsonSchemaV1, StandardSchemaIssue, StandardSchemaProps, StandardSchemaResult, StandardSchemaV1 } from './standard-schema';

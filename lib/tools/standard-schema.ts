@@ -3,28 +3,28 @@
  * arktype schemas carry under `~standard`. Declared here so wuwe depends on none of them.
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly '~standard': StandardSchemaV1.Props<Input, Output>;
+  readonly '~standard': StandardSchemaProps<Input, Output>;
 }
 
-/** Types of {@link StandardSchemaV1}. */
-export declare namespace StandardSchemaV1 {
-  /** The `~standard` property. */
-  export interface Props<Input = unknown, Output = Input> {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-  }
-  /** What `validate` returns. */
-  export type Result<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly Issue[] };
-  /** One validation problem. */
-  export interface Issue {
-    readonly message: string;
-    readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
-  }
-  /** The type a schema produces. */
-  export type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];
+/** The `~standard` property of a {@link StandardSchemaV1}. */
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (value: unknown) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
 }
+
+/** What a Standard Schema's `validate` returns. */
+export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardSchemaIssue[] };
+
+/** One problem a Standard Schema's `validate` reports. */
+export interface StandardSchemaIssue {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+/** The type a Standard Schema produces (what `invoke` of a defined tool receives). */
+export type InferSchemaOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];
 
 /**
  * The Standard JSON Schema interface, version 1: a Standard Schema that also exports JSON Schema
@@ -32,7 +32,7 @@ export declare namespace StandardSchemaV1 {
  * `toStandardJsonSchema` of `@valibot/to-json-schema`.
  */
 export interface StandardJsonSchemaV1<Input = unknown, Output = Input> {
-  readonly '~standard': StandardSchemaV1.Props<Input, Output> & {
+  readonly '~standard': StandardSchemaProps<Input, Output> & {
     readonly jsonSchema: {
       readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
     };
