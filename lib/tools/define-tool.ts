@@ -111,7 +111,10 @@ export function defineTool<S extends StandardSchemaV1>(options: DefineToolOption
     llmTool: Object.freeze({ name, description, inputSchema }),
     validate: definitionChecked(Defined, () => compileInputValidator(inputSchema)),
     plans: new Map(),
-    fill: (instance: object, value: Record<string, unknown>) => Object.assign(instance, { args: value }),
+    fill: (instance: object, value: Record<string, unknown>) => {
+      (instance as { args: unknown }).args = value;
+      return instance;
+    },
   });
   registerSchemaTool(Defined, compiled);
   return Defined;
