@@ -20,9 +20,9 @@ export interface DefinedToolContext {
 }
 
 /** Options of {@link defineTool}. */
-export interface DefineToolOptions<S extends StandardSchemaV1> {
+export interface DefineToolOptions<S extends StandardSchemaV1, Name extends string = string> {
   /** Tool name; must match `^[a-zA-Z0-9_-]{1,64}$`. */
-  readonly name: string;
+  readonly name: Name;
   /** Shown to the model. */
   readonly description: string;
   /** The arguments: any Standard Schema (zod 4, valibot, arktype). Its JSON Schema is what the model sees. */
@@ -50,8 +50,11 @@ export interface DefinedToolInstance<Args> {
   invoke(context?: DefinedToolContext): Promise<unknown>;
 }
 
-/** A tool made by {@link defineTool}: a class, usable wherever a decorated tool class is. */
-export type DefinedTool<Args> = (new () => DefinedToolInstance<Args>) & { readonly toolName: string };
+/** A tool made by {@link defineTool}: a class, usable wherever a decorated tool class is; `toolName` keeps the name's literal type. */
+export type DefinedTool<Args, Name extends string = string> = (new () => DefinedToolInstance<Args>) & { readonly toolName: Name };
+
+/** The union of the names of defined tools: `ToolNameOf<typeof forecast | typeof greet>` is `'forecast' | 'greet'`. */
+export type ToolNameOf<T extends { readonly toolName: string }> = T['toolName'];
 
 /**
  * Defines a tool from any Standard Schema with a JSON Schema export (zod 4, valibot through
@@ -76,7 +79,9 @@ export type DefinedTool<Args> = (new () => DefinedToolInstance<Args>) & { readon
  * new ReflectedToolProvider([getWeather]);
  * ```
  */
-export function defineTool<S extends StandardSchemaV1>(options: DefineToolOptions<S>): DefinedTool<InferSchemaOutput<S>> {
+export function defineTool<S extends StandardSchemaV1, const Name extends string>(
+  options: DefineToolOptions<S, Name>,
+): DefinedTool<InferSchemaOutput<S>, Name> {
   const { name, description, input, contract } = options;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name))
     throw new ToolDefinitionError('invalid_tool_name', String(name), undefined, `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`);

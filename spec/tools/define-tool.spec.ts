@@ -60,6 +60,8 @@ describe('defineTool', () => {
         required: ['city'],
       });
       expect(tool.inputSchema.$schema).toBeUndefined();
+      const name: 'forecast' = forecast.toolName;
+      expect(name).toBe('forecast');
       expect(toolDescriptorOf(forecast)).toMatchObject({ name: 'forecast', sideEffect: 'read', idempotency: 'idempotent' });
     });
 
