@@ -1,10 +1,10 @@
-import { getMetadataStorage as getValidatorStorage } from 'class-validator';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { classTransformerStorage as defaultMetadataStorage } from './class-transformer-storage';
 import { JsonValue } from '../outcome/json-value';
+import { classValidatorSchema, mergeValidatorKeywords } from './class-validator-schema';
+import { initializerDefault, probeInstance, warnUndecoratedProperties } from './instance-initializers';
 import { ClassPlan, FieldPlan } from './class-plan';
 import { FieldKind } from './field-kind';
 import { FieldOptions } from './field-options';
+import { FieldRecord } from './field-record';
 import { getToolMetadataStorage } from './metadata-storage';
 import { resolveFieldKind } from './resolve-field-kind';
 import { ToolDefinitionError } from './tool-definition-error';
@@ -54,9 +54,9 @@ class ClassSchemaBuilder {
     const records = new Map(storage.fieldsOf(target).map((record) => [record.propertyName, record]));
     const validatorSchema = classValidatorSchema(target);
     const validatorProperties = (validatorSchema.properties ?? {}) as Record<string, Schema>;
-    for (const name of Object.keys(validatorProperties))
-      if (!records.has(name))
-        records.set(name, { propertyName: name, designType: Reflect.getMetadata('design:type', target.prototype, name), options: {} });
+    for (const name of Object.keys(validatorProperties)) if (!records.has(name)) records.set(name, validatorOnlyRecord(target, name));
+    const instance = probeInstance(target);
+    if (instance !== undefined) warnUndecoratedProperties(target, instance, records);
     const properties: Record<string, Schema> = {};
     const required: string[] = [];
     const fields: FieldPlan[] = [];
@@ -64,14 +64,14 @@ class ClassSchemaBuilder {
       const name = record.propertyName;
       if (UNREACHABLE_NAMES.has(name))
         throw new ToolDefinitionError('invalid_field_options', target.name, name, `'${name}' cannot be an argument name: argument parsing refuses the key`);
-      const kind = resolveFieldKind(target, name, record.designType, record.options, validatorProperties[name]?.items);
+      const kind = resolveFieldKind(target, record, validatorProperties[name]?.items);
       const traits = storage.fieldTraitsOf(target, name);
       const property = this.kindSchema(kind, target, name, [...stack, target]);
       mergeValidatorKeywords(property, validatorProperties[name]);
       if (record.options.schema !== undefined) Object.assign(property, record.options.schema);
       const description = traits.description;
       if (description !== undefined) property.description = description;
-      const defaultValue: JsonValue | undefined = traits.default;
+      const defaultValue: JsonValue | undefined = initializerDefault(target, name, instance, traits.default);
       if (defaultValue !== undefined) {
         property.default = defaultValue;
         this.defaults.push({ owner: target, propertyName: name, schema: property, value: defaultValue });
@@ -134,6 +134,12 @@ class ClassSchemaBuilder {
   }
 }
 
+/** A property class-validator decorates without `@Field`: its `design:type` where the compiler emitted one. */
+function validatorOnlyRecord(target: Function, name: string): FieldRecord {
+  const reflected = typeof Reflect.hasMetadata === 'function' && Reflect.hasMetadata('design:type', target.prototype, name);
+  return { propertyName: name, designType: reflected ? Reflect.getMetadata('design:type', target.prototype, name) : undefined, reflected, options: {} };
+}
+
 function enumSchema(values: readonly (string | number)[]): Schema {
   if (values.every((value) => typeof value === 'string')) return { type: 'string', enum: [...values] };
   if (values.every((value) => typeof value === 'number'))
@@ -147,46 +153,3 @@ function isRequired(options: FieldOptions, defaultValue: unknown, name: string, 
   return !known || ((validatorSchema.required as string[] | undefined) ?? []).includes(name);
 }
 
-function classValidatorSchema(target: Function): Schema {
-  const metadatas = getValidatorStorage().getTargetValidationMetadatas(target, '', true, false);
-  if (metadatas.length === 0) return {};
-  return targetConstructorToSchema(target, { classTransformerMetadataStorage: defaultMetadataStorage }) as Schema;
-}
-
-/**
- * Adds class-validator's keywords, leaving out its cross-class `$ref`s (nesting is ours). The
- * structure we derived wins: a keyword already present is kept (class-validator's `@IsArray()`
- * says `items: {}`, which must not widen `type: () => [String]`), except that `integer` narrows
- * `number` (`@IsInt()`), and `items` constraints merge into ours (`@MaxLength(5, { each: true })`).
- * `not: { type: "null" }` (`@IsDefined()`) is dropped where the type already excludes null: strict
- * ajv refuses it there, and it adds nothing.
- */
-function mergeValidatorKeywords(property: Schema, validator: Schema | undefined): void {
-  if (validator === undefined) return;
-  for (const [keyword, value] of Object.entries(validator)) {
-    if (containsRef(value) || keyword === '$ref') continue;
-    if (keyword === 'not' && isNullType(value) && !typeAllowsNull(property.type ?? validator.type)) continue;
-    const current = property[keyword];
-    if (current === undefined) {
-      if (keyword === 'type' && property.$ref !== undefined) continue;
-      property[keyword] = value;
-    } else if (keyword === 'type' && current === 'number' && value === 'integer') property.type = 'integer';
-    else if (keyword === 'items' && isSchemaObject(current) && isSchemaObject(value)) mergeValidatorKeywords(current, value);
-  }
-}
-
-function isSchemaObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isNullType(value: unknown): boolean {
-  return isSchemaObject(value) && Object.keys(value).length === 1 && value.type === 'null';
-}
-
-function typeAllowsNull(type: unknown): boolean {
-  return type === undefined || type === 'null' || (Array.isArray(type) && type.includes('null'));
-}
-
-function containsRef(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && JSON.stringify(value).includes('"$ref"');
-}

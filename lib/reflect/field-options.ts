@@ -10,10 +10,12 @@ export type ScalarTypeName = 'string' | 'number' | 'integer' | 'boolean';
 export type FieldItemType = StringConstructor | NumberConstructor | BooleanConstructor | ClassType | Record<string, string | number>;
 
 /**
- * An explicit field type: a scalar name, or a thunk in type-graphql's form:
- * `() => Address`, `() => [String]`, `() => [Address]`.
+ * An explicit field type: a scalar name, a type (`String`, `Number`, `Boolean`, a class, an enum
+ * object), a one-item array of one for a list (`[String]`, `[Address]`), or a thunk returning
+ * either, in type-graphql's form: `() => Address`, `() => [Address]` (a thunk is an arrow function;
+ * use one for a class declared further down or for a class that nests itself).
  */
-export type FieldTypeOption = ScalarTypeName | (() => FieldItemType | [FieldItemType]);
+export type FieldTypeOption = ScalarTypeName | FieldItemType | readonly FieldItemType[] | (() => FieldItemType | readonly FieldItemType[]);
 
 /** Options of `@Field`. Every field is optional. */
 export interface FieldOptions {
@@ -25,6 +27,11 @@ export interface FieldOptions {
   readonly enum?: Record<string, string | number> | readonly (string | number)[];
   /** Explicit type when `design:type` does not suffice (arrays, nested classes, integers). */
   readonly type?: FieldTypeOption;
+  /**
+   * Whether the field is a list, for types given by `enum` or class-transformer's `@Type(() => X)`.
+   * @default the compiler's `design:type` (`Array` or not); required where no `design:type` exists.
+   */
+  readonly array?: boolean;
   /** The model may leave it out. @default false */
   readonly optional?: boolean;
   /** Emit the nested class as a local `$defs` entry with `$ref` (needed for recursive classes). @default false */

@@ -1,12 +1,9 @@
 import { ToolContractOptions, ToolDescriptor } from '../contract/tool-descriptor';
-import { FieldOptions, FieldTraits, ToolOptions } from './field-options';
+import { FieldTraits, ToolOptions } from './field-options';
+import { FieldRecord } from './field-record';
+import { standardFieldsOf } from './standard-decorators';
 
-/** What `@Field` recorded for one property. */
-export interface FieldRecord {
-  readonly propertyName: string;
-  readonly designType: unknown;
-  readonly options: FieldOptions;
-}
+export type { FieldRecord } from './field-record';
 
 /** Where a class's contract comes from: decorator options or a descriptor factory. */
 export type ContractSource =
@@ -26,6 +23,8 @@ export class ToolMetadataStorage {
   private readonly traits = new WeakMap<Function, Map<string, FieldTraits>>();
   private readonly contracts = new WeakMap<Function, ContractSource>();
   private readonly classRevisions = new WeakMap<Function, number>();
+  /** Classes whose standard-decorator metadata (`Symbol.metadata`) has been read into `fields`. */
+  private readonly adopted = new WeakSet<Function>();
   private revision = 0;
 
   /** Increases on every write; caches compare it. */
@@ -38,7 +37,7 @@ export class ToolMetadataStorage {
    * `revision` (a value of {@link currentRevision}).
    */
   changedSince(classes: Iterable<Function>, revision: number): boolean {
-    for (const target of classes) for (const type of ancestry(target)) if ((this.classRevisions.get(type) ?? 0) > revision) return true;
+    for (const target of classes) for (const type of this.ancestry(target)) if ((this.classRevisions.get(type) ?? 0) > revision) return true;
     return false;
   }
 
@@ -78,14 +77,14 @@ export class ToolMetadataStorage {
   /** Fields of the class and its ancestors; a subclass's field overrides its parent's. */
   fieldsOf(target: Function): FieldRecord[] {
     const merged = new Map<string, FieldRecord>();
-    for (const type of ancestry(target)) for (const [name, record] of this.fields.get(type) ?? []) merged.set(name, record);
+    for (const type of this.ancestry(target)) for (const [name, record] of this.fields.get(type) ?? []) merged.set(name, record);
     return [...merged.values()];
   }
 
   /** The `fieldTraits` of a field merged along the class chain (the nearest class wins per key). */
   traitsOf(target: Function, propertyName: string): FieldTraits | undefined {
     let merged: FieldTraits | undefined;
-    for (const type of ancestry(target)) {
+    for (const type of this.ancestry(target)) {
       const traits = this.traits.get(type)?.get(propertyName);
       if (traits !== undefined) merged = { ...merged, ...definedTraits(traits) };
     }
@@ -100,7 +99,7 @@ export class ToolMetadataStorage {
   fieldTraitsOf(target: Function, propertyName: string): FieldTraits {
     let description: string | undefined;
     let defaultValue: FieldTraits['default'];
-    for (const type of ancestry(target)) {
+    for (const type of this.ancestry(target)) {
       for (const layer of [this.fields.get(type)?.get(propertyName)?.options, this.traits.get(type)?.get(propertyName)]) {
         if (layer?.description !== undefined) description = layer.description;
         if (layer?.default !== undefined) defaultValue = layer.default;
@@ -111,7 +110,7 @@ export class ToolMetadataStorage {
 
   /** The nearest `@Tool` description along the prototype chain, or an own static `description` on the way. */
   inheritedDescriptionOf(target: Function): string | undefined {
-    for (const type of ancestry(target).reverse()) {
+    for (const type of this.ancestry(target).reverse()) {
       const fromTool = this.tools.get(type)?.description;
       if (fromTool !== undefined) return fromTool;
       const own = Object.getOwnPropertyDescriptor(type, 'description');
@@ -126,7 +125,7 @@ export class ToolMetadataStorage {
    * that class's name and schema, which a subclass does not share.
    */
   contractOf(target: Function): ContractSource | undefined {
-    for (const type of ancestry(target).reverse()) {
+    for (const type of this.ancestry(target).reverse()) {
       const source = this.contracts.get(type);
       if (source !== undefined && (source.kind === 'options' || type === target)) return source;
     }
@@ -134,7 +133,26 @@ export class ToolMetadataStorage {
   }
 
   hasAnyMetadata(target: Function): boolean {
-    return ancestry(target).some((type) => this.tools.has(type) || this.fields.has(type));
+    return this.ancestry(target).some((type) => this.tools.has(type) || this.fields.has(type));
+  }
+
+  /**
+   * The class and its ancestors, base first, each with the fields its standard `@Field` decorators
+   * left in `Symbol.metadata` read in. That metadata is complete once the class is defined, before
+   * anything can have been cached about the class, so reading it in is not a change.
+   */
+  private ancestry(target: Function): Function[] {
+    const chain = ancestry(target);
+    for (const type of chain) {
+      if (this.adopted.has(type)) continue;
+      this.adopted.add(type);
+      const records = standardFieldsOf(type);
+      if (records === undefined) continue;
+      let map = this.fields.get(type);
+      if (map === undefined) this.fields.set(type, (map = new Map()));
+      for (const record of records) if (!map.has(record.propertyName)) map.set(record.propertyName, record);
+    }
+    return chain;
   }
 }
 

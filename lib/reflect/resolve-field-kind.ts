@@ -1,7 +1,7 @@
 import { findTransformerTypeMetadata } from './class-transformer-storage';
-import { FieldOptions } from './field-options';
 import { FieldKind } from './field-kind';
-import { ToolDefinitionError } from './tool-definition-error';
+import { FieldRecord } from './field-record';
+import { ToolDefinitionError, ToolDefinitionErrorCode } from './tool-definition-error';
 
 const UNSUPPORTED = new Map<unknown, string>([
   [Function, 'functions'],
@@ -14,22 +14,36 @@ const UNSUPPORTED = new Map<unknown, string>([
   [BigInt, 'BigInt'],
 ]);
 
+/** What to do when the compiler emitted no `design:type` and the type must be given instead. */
+export const NO_DESIGN_TYPE =
+  'the compiler emitted no design:type for this property (standard decorators, esbuild, tsx, swc without decoratorMetadata, Bun and vitest emit none). ' +
+  'Give its type: `@Field({ type: String })`, `type: [Address]`, `type: () => Address`; or compile with `experimentalDecorators` and `emitDecoratorMetadata` ' +
+  "on a compiler that honours them (tsc, ts-node, ts-jest, swc with decoratorMetadata) and `import 'reflect-metadata'`";
+
+type Fail = (code: ToolDefinitionErrorCode, detail: string) => never;
+
 /**
  * Works out a field's type. An explicit `enum` or `type` wins, then class-transformer's `@Type`,
  * then `design:type`. An array without an explicit item type takes its scalar or enum item type from
  * class-validator's schema of the property (`@IsString({ each: true })`, `@IsEnum(E, { each: true })`)
- * when given as `validatorItems`. When reflection says only `Object` or `Array`, or names an
- * unsupported type, throws a {@link ToolDefinitionError} that names the class and property and tells the fix.
+ * when given as `validatorItems`. Whether an `enum` or `@Type` field is a list comes from
+ * `array`, else from `design:type`. When reflection says only `Object` or `Array`, names an
+ * unsupported type, or is absent, throws a {@link ToolDefinitionError} that names the class and
+ * property and tells the fix.
  */
-export function resolveFieldKind(
-  owner: Function,
-  propertyName: string,
-  designType: unknown,
-  options: FieldOptions,
-  validatorItems?: unknown,
-): FieldKind {
-  const fail = (code: 'unsupported_field_type' | 'invalid_field_options', detail: string): never => {
+export function resolveFieldKind(owner: Function, record: FieldRecord, validatorItems?: unknown): FieldKind {
+  const { propertyName, designType, reflected, options } = record;
+  const fail: Fail = (code, detail) => {
     throw new ToolDefinitionError(code, owner.name, propertyName, detail);
+  };
+  if (record.problem !== undefined) fail('invalid_field_options', record.problem);
+  const ref = options.ref === true;
+  const declared = options.type === undefined ? undefined : declaredType(options.type);
+  const isList = (what: string): boolean => {
+    if (options.array !== undefined) return options.array;
+    if (Array.isArray(declared)) return true;
+    if (!reflected) return fail('missing_design_type', `${NO_DESIGN_TYPE}; for ${what}, say whether it is a list with \`array: true\` or \`array: false\``);
+    return designType === Array;
   };
   if (options.enum !== undefined) {
     const values = enumValues(options.enum);
@@ -37,30 +51,32 @@ export function resolveFieldKind(
     const unrepresentable = values.find((value) => !(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))));
     if (unrepresentable !== undefined)
       fail('invalid_field_options', `\`enum\` value ${String(unrepresentable)} has no JSON form; use strings or finite numbers`);
-    return designType === Array ? { kind: 'array', items: { kind: 'enum', values } } : { kind: 'enum', values };
+    const item: FieldKind = { kind: 'enum', values };
+    return isList('an `enum` field') ? { kind: 'array', items: item } : item;
   }
-  const ref = options.ref === true;
-  if (typeof options.type === 'string') {
-    if (!['string', 'number', 'integer', 'boolean'].includes(options.type)) fail('invalid_field_options', `unknown type name '${options.type}'`);
-    return { kind: options.type };
+  if (typeof declared === 'string') {
+    if (!['string', 'number', 'integer', 'boolean'].includes(declared)) fail('invalid_field_options', `unknown type name '${declared}'`);
+    return options.array === true ? { kind: 'array', items: { kind: declared as 'string' } } : { kind: declared as 'string' };
   }
-  if (typeof options.type === 'function') {
-    const declared = options.type();
+  if (declared !== undefined) {
     if (Array.isArray(declared)) {
-      if (declared.length !== 1) fail('invalid_field_options', 'an array type thunk must return exactly one item type, e.g. `() => [String]`');
+      if (declared.length !== 1) fail('invalid_field_options', 'an array type must name exactly one item type, e.g. `[String]` or `() => [Address]`');
+      if (options.array === false) fail('invalid_field_options', '`array: false` contradicts the list type given with `type`');
       return { kind: 'array', items: itemKind(declared[0], ref, fail) };
     }
-    return itemKind(declared, ref, fail);
+    const item = itemKind(declared, ref, fail);
+    return options.array === true ? { kind: 'array', items: item } : item;
   }
   const transformerType = findTransformerTypeMetadata(owner, propertyName)?.typeFunction?.();
   if (typeof transformerType === 'function') {
     const item = itemKind(transformerType, ref, fail);
-    return designType === Array ? { kind: 'array', items: item } : item;
+    return isList('a class-transformer `@Type` field') ? { kind: 'array', items: item } : item;
   }
+  if (!reflected) return fail('missing_design_type', NO_DESIGN_TYPE);
   if (designType === Array) {
     const items = scalarItemKind(validatorItems);
     if (items !== undefined) return { kind: 'array', items };
-    return fail('unsupported_field_type', 'arrays need an explicit item type: `@Field({ type: () => [String] })` or `() => [Address]`');
+    return fail('unsupported_field_type', 'arrays need an explicit item type: `@Field({ type: [String] })` or `type: () => [Address]`');
   }
   if (designType === Object || designType === undefined)
     return fail(
@@ -68,6 +84,11 @@ export function resolveFieldKind(
       'reflection cannot tell this type (a union, `any`, an interface or a type alias); give it explicitly: `@Field({ type: ... })` or `@Field({ enum: [...] })`',
     );
   return itemKind(designType, ref, fail);
+}
+
+/** The `type` option with a thunk (an arrow function: it has no `prototype`) called. */
+function declaredType(type: unknown): unknown {
+  return typeof type === 'function' && !Object.prototype.hasOwnProperty.call(type, 'prototype') ? (type as () => unknown)() : type;
 }
 
 /** The item kind class-validator's item schema states: an enum of strings or numbers, or a scalar type. */
@@ -80,13 +101,14 @@ function scalarItemKind(items: unknown): FieldKind | undefined {
   return undefined;
 }
 
-function itemKind(type: unknown, ref: boolean, fail: (code: 'unsupported_field_type', detail: string) => never): FieldKind {
+function itemKind(type: unknown, ref: boolean, fail: Fail): FieldKind {
   if (type === String) return { kind: 'string' };
   if (type === Number) return { kind: 'number' };
   if (type === Boolean) return { kind: 'boolean' };
   const unsupported = UNSUPPORTED.get(type);
   if (unsupported !== undefined) return fail('unsupported_field_type', `${unsupported} cannot be a tool argument`);
-  if (type === Array || type === Object) return fail('unsupported_field_type', 'nested arrays and untyped objects are not supported; use a nested class');
+  if (type === Array || type === Object || Array.isArray(type))
+    return fail('unsupported_field_type', 'nested arrays and untyped objects are not supported; use a nested class');
   if (typeof type === 'function') return { kind: 'object', target: type, ref };
   if (typeof type === 'object' && type !== null) return { kind: 'enum', values: enumValues(type as Record<string, string | number>) };
   return fail('unsupported_field_type', `type ${String(type)} cannot be a tool argument`);

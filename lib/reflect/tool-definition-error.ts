@@ -10,7 +10,9 @@ export type ToolDefinitionErrorCode =
   | 'invalid_default'
   | 'invalid_schema'
   | 'not_a_tool'
-  | 'reflect_metadata_missing';
+  | 'reflect_metadata_missing'
+  | 'missing_design_type'
+  | 'missing_invoke';
 
 /**
  * A tool class that cannot be turned into a tool, found at decoration or `makeLlmTool` time,

@@ -9,6 +9,7 @@ import { CompiledSchemaValidator, compileInputValidator, SchemaCompileError, val
 import { FieldDefault } from '../reflect/build-class-schema';
 import { ToolDefinitionError } from '../reflect/tool-definition-error';
 import { formatIssues } from './tool-argument-error';
+import { compiledSchemaTool } from './schema-tool-registry';
 
 /** Everything derived once per tool class: the model-visible tool, the validator, the instance plans and filler. */
 export interface CompiledToolClass {
@@ -31,12 +32,14 @@ interface CacheEntry {
 const cache = new WeakMap<Function, CacheEntry>();
 
 /**
- * Compiles a tool class once (cached until the metadata of the class, an ancestor or a nested class
+ * Compiles a tool class once (a `defineTool` tool was compiled when defined; cached until the metadata of the class, an ancestor or a nested class
  * changes; decorating unrelated classes keeps the cache): schema, ajv validator and
  * instance plans. Definition errors (bad types, cycles, a missing description, a schema strict ajv
  * refuses, a default that does not match its own field) surface here, as `ToolDefinitionError`.
  */
 export function compileToolClass(target: Function): CompiledToolClass {
+  const defined = compiledSchemaTool(target);
+  if (defined !== undefined) return defined;
   const storage = getToolMetadataStorage();
   const revision = storage.currentRevision;
   const cached = cache.get(target);
@@ -51,6 +54,8 @@ export function compileToolClass(target: Function): CompiledToolClass {
   const { schema, plans, defaults } = buildClassSchema(target);
   if (plans.get(target)?.fields.some((field) => field.propertyName === 'invoke'))
     throw new ToolDefinitionError('invalid_field_options', target.name, 'invoke', "a tool argument cannot be named 'invoke': it would replace the invoke() method");
+  if (typeof (target.prototype as { invoke?: unknown } | undefined)?.invoke !== 'function')
+    throw new ToolDefinitionError('missing_invoke', target.name, undefined, 'a tool class needs an invoke() method, which does the work');
   const inputSchema = deepFreeze<JsonSchema>(schema);
   const validate = definitionChecked(target, () => compileInputValidator(inputSchema));
   for (const fieldDefault of defaults) checkDefault(target, inputSchema, fieldDefault);
@@ -66,7 +71,7 @@ export function compileToolClass(target: Function): CompiledToolClass {
 }
 
 /** Runs a schema compilation, turning ajv's refusal into a `ToolDefinitionError` that names the class. */
-function definitionChecked<T>(target: Function, compile: () => T, propertyName?: string): T {
+export function definitionChecked<T>(target: Function, compile: () => T, propertyName?: string): T {
   try {
     return compile();
   } catch (error) {
@@ -91,7 +96,8 @@ function checkDefault(target: Function, root: JsonSchema, fieldDefault: FieldDef
   }
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a value and everything it holds (schemas handed out are shared and must not change). */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const entry of Object.values(value)) deepFreeze(entry);

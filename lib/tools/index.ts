@@ -7,3 +7,7 @@ export * from './invoke-reflected-tool';
 export * from './tool-descriptor-of';
 export { constructInstance } from './build-instance';
 export type { InstanceFactory } from './build-instance';
+export { defineTool } from './define-tool';
+export type { DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions, ToolNameOf } from './define-tool';
+export { isStandardSchema } from './standard-schema';
+export type { InferSchemaOutput, StandardJsonSchemaV1, StandardSchemaIssue, StandardSchemaProps, StandardSchemaResult, StandardSchemaV1 } from './standard-schema';

@@ -242,6 +242,7 @@ describe('toolDescriptorOf', () => {
   it('gives every default to a tool class without a contract', () => {
     @Tool({ description: 'Get the weather.' })
     class Plain {
+      invoke(): void {}
       @Field() city!: string;
     }
     const descriptor = toolDescriptorOf(Plain);
@@ -253,6 +254,7 @@ describe('toolDescriptorOf', () => {
     @Tool({ description: 'Update a setting.' })
     @Contract({ sideEffect: 'write', idempotency: 'idempotent', retry: { maxAttempts: 3 }, timeoutMs: 2_000 })
     class UpdateSetting {
+      invoke(): void {}
       @Field() key!: string;
     }
     const descriptor = toolDescriptorOf(UpdateSetting);
@@ -266,6 +268,7 @@ describe('toolDescriptorOf', () => {
     @Tool({ description: 'Send a mail.' })
     @Contract({ sideEffect: 'write', retry: { maxAttempts: 2 } })
     class SendMail {
+      invoke(): void {}
       @Field() to!: string;
     }
     const error = contractError(() => toolDescriptorOf(SendMail));
@@ -277,6 +280,7 @@ describe('toolDescriptorOf', () => {
     class ThirdParty {
       static description = 'A class from another package.';
       @Field() query!: string;
+      invoke(): void {}
     }
     const factory = jest.fn(() => descriptorFromLlmTool(makeLlmTool(ThirdParty), { sideEffect: 'read', approval: 'never' }));
     toolContract(ThirdParty, factory);
@@ -292,6 +296,7 @@ describe('toolDescriptorOf', () => {
     class Legacy {
       static description = 'Legacy tool.';
       @Field() id!: string;
+      invoke(): void {}
     }
     toolContract(Legacy, () => ({ ...descriptorFromLlmTool(makeLlmTool(Legacy)), timeoutMs: -1 }));
     expect(contractError(() => toolDescriptorOf(Legacy)).problems).toEqual(['timeoutMs must be a positive finite number, got -1']);
@@ -301,6 +306,7 @@ describe('toolDescriptorOf', () => {
     @Tool({ description: 'Base.' })
     @Contract({ sideEffect: 'read' })
     class BaseTool {
+      invoke(): void {}
       @Field() id!: string;
     }
     @Tool({ description: 'Child.' })
@@ -405,6 +411,7 @@ describe('contract option keys', () => {
       @Tool({ description: 'd' })
       @Contract({ sideEffect: 'write', retries: 3 } as unknown as ToolContractOptions)
       class Typo {
+        invoke(): void {}
         @Field() a!: string;
       }
       return Typo;
@@ -438,6 +445,7 @@ describe('toolContract factories', () => {
   it('belong to their class alone: a subclass tool with another name gets its own name and schema', () => {
     @Tool({ name: 'lookup', description: 'Look up.' })
     class Lookup {
+      invoke(): void {}
       @Field() key!: string;
     }
     toolContract(Lookup, () => descriptorFromLlmTool(makeLlmTool(Lookup), { sideEffect: 'read' }));
@@ -456,6 +464,7 @@ describe('toolContract factories', () => {
     @Tool({ description: 'd' })
     @Contract({ sideEffect: 'destructive' })
     class Root {
+      invoke(): void {}
       @Field() id!: string;
     }
     class Middle extends Root {}
@@ -470,6 +479,7 @@ describe('toolContract factories', () => {
     class Vendor {
       static description = 'A vendor tool.';
       @Field() q!: string;
+      invoke(): void {}
     }
     const factory = jest.fn(() => descriptorFromLlmTool(makeLlmTool(Vendor), { sideEffect: 'read' }));
     toolContract(Vendor, factory);
@@ -477,6 +487,7 @@ describe('toolContract factories', () => {
     @Tool({ description: 'd' })
     @Contract({ sideEffect: 'write' })
     class Unrelated {
+      invoke(): void {}
       @Field() z!: string;
     }
     expect(toolDescriptorOf(Unrelated).sideEffect).toBe('write');

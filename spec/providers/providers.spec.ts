@@ -51,6 +51,7 @@ describe('ReflectedToolProvider', () => {
   it('rejects two classes with one name', () => {
     @Tool({ name: 'Echo', description: 'again' })
     class EchoAgain {
+      invoke(): void {}
       @Field() text!: string;
     }
     expect(() => new ReflectedToolProvider([Echo, EchoAgain])).toThrow(ToolProviderError);

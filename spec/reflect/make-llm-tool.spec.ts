@@ -135,6 +135,7 @@ describe('makeLlmTool', () => {
   it('caches the schema per class', () => {
     @Tool({ description: 'd' })
     class Cached {
+      invoke(): void {}
       @Field() a!: string;
     }
     expect(makeLlmTool(Cached)).toBe(makeLlmTool(Cached));
@@ -146,6 +147,7 @@ describe('makeLlmTool', () => {
     }
     @Tool({ description: 'd' })
     class Child extends Base {
+      invoke(): void {}
       @Field() extra!: boolean;
     }
     expect(Object.keys((makeLlmTool(Child).inputSchema as any).properties)).toEqual(['id', 'extra']);
@@ -155,7 +157,9 @@ describe('makeLlmTool', () => {
     it('rejects a bad tool name at decoration time', () => {
       expect(() => {
         @Tool({ name: 'bad name!', description: 'd' })
-        class BadName {}
+        class BadName {
+          invoke(): void {}
+        }
         return BadName;
       }).toThrow(/bad name!.*must match/);
     });
@@ -189,6 +193,7 @@ describe('makeLlmTool', () => {
       }
       @Tool({ description: 'd' })
       class UsesPlain {
+        invoke(): void {}
         @Field({ type: () => Plain }) address!: Plain;
       }
       expect(() => makeLlmTool(UsesPlain)).toThrow(/UsesPlain\.address: class Plain has no @Field/);
@@ -201,6 +206,7 @@ describe('makeLlmTool', () => {
       }
       @Tool({ description: 'd' })
       class Tree {
+        invoke(): void {}
         @Field({ type: () => Node }) root!: Node;
       }
       expect(() => makeLlmTool(Tree)).toThrow(expect.objectContaining({ code: 'circular_reference' }));
@@ -211,6 +217,7 @@ describe('makeLlmTool', () => {
       }
       @Tool({ description: 'd' })
       class RefTree {
+        invoke(): void {}
         @Field({ type: () => RefNode, ref: true }) root!: RefNode;
       }
       const schema = makeLlmTool(RefTree).inputSchema as any;
@@ -221,6 +228,7 @@ describe('makeLlmTool', () => {
     it('requires a description', () => {
       @Tool()
       class Mute {
+        invoke(): void {}
         @Field() a!: string;
       }
       expect(() => makeLlmTool(Mute)).toThrow(expect.objectContaining({ code: 'missing_description' }));

@@ -10,6 +10,7 @@ function defineAndDrop(): WeakRef<Function> {
   @Tool({ description: 'A class made at run time.' })
   @Contract({ sideEffect: 'read' })
   class Transient {
+    invoke(): void {}
     @Field() city!: string;
   }
   fieldTraits(Transient, 'city', { description: 'City.' });

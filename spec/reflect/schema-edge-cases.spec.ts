@@ -50,6 +50,7 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
   it('keeps the array item type of `type: () => [String]` when @IsArray() says `items: {}`', () => {
     @Tool({ description: 'd' })
     class Tagged {
+      invoke(): void {}
       @Field({ type: () => [String] }) @IsArray() @ArrayMaxSize(3) tags!: string[];
     }
     expect((makeLlmTool(Tagged).inputSchema as any).properties.tags).toEqual({ type: 'array', items: { type: 'string' }, maxItems: 3 });
@@ -59,6 +60,7 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
   it('keeps an explicit integer when @IsNumber() says number, and narrows number to integer for @IsInt()', () => {
     @Tool({ description: 'd' })
     class Counted {
+      invoke(): void {}
       @Field({ type: 'integer' }) @IsNumber() @Min(0) count!: number;
       @Field() @IsInt() days!: number;
     }
@@ -71,6 +73,7 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
   it('merges per-item constraints into the item schema', () => {
     @Tool({ description: 'd' })
     class Short {
+      invoke(): void {}
       @Field({ type: () => [String] }) @MaxLength(3, { each: true }) words!: string[];
     }
     expect((makeLlmTool(Short).inputSchema as any).properties.words).toEqual({ type: 'array', items: { type: 'string', maxLength: 3 } });
@@ -79,6 +82,7 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
   it('accepts @IsDefined(), which strict ajv would refuse as `not: {type: "null"}` beside a string type', () => {
     @Tool({ description: 'd' })
     class Defined {
+      invoke(): void {}
       @Field() @IsDefined() city!: string;
     }
     expect((makeLlmTool(Defined).inputSchema as any).properties.city).toEqual({ type: 'string' });
@@ -88,6 +92,7 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
   it('takes the item type of an array declared with class-validator only', () => {
     @Tool({ description: 'd' })
     class ValidatorArrays {
+      invoke(): void {}
       @IsArray() @IsString({ each: true }) tags!: string[];
       @IsEnum(Color, { each: true }) colors!: Color[];
       @IsInt({ each: true }) counts!: number[];
@@ -106,6 +111,7 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
   it('names the class when strict ajv refuses what class-validator-jsonschema emitted, at makeLlmTool time', () => {
     @Tool({ description: 'd' })
     class Encoded {
+      invoke(): void {}
       @Field() @IsBase64() payload!: string;
     }
     const error = definitionError(() => makeLlmTool(Encoded));
@@ -118,6 +124,7 @@ describe('makeLlmTool enums', () => {
   it('covers mixed string and number enums, negative numeric enums, and `enum` on an array property', () => {
     @Tool({ description: 'd' })
     class Enums {
+      invoke(): void {}
       @Field({ enum: Mixed }) mixed!: Mixed;
       @Field({ enum: Step }) step!: Step;
       @Field({ enum: Color }) colors!: Color[];
@@ -135,6 +142,7 @@ describe('makeLlmTool defaults', () => {
   it('refuses a default outside its enum at definition time, naming class and property', () => {
     @Tool({ description: 'd' })
     class BadEnumDefault {
+      invoke(): void {}
       @Field({ enum: ['a', 'b'], default: 'zz' }) choice!: string;
     }
     const error = definitionError(() => makeLlmTool(BadEnumDefault));
@@ -145,12 +153,14 @@ describe('makeLlmTool defaults', () => {
   it('refuses a default of the wrong type, given by @Field or by fieldTraits, before any call', () => {
     @Tool({ description: 'd' })
     class WrongType {
+      invoke(): void {}
       @Field({ default: 'soon' as unknown as number }) delayMs!: number;
     }
     expect(definitionError(() => parseToolArguments(WrongType, {})).message).toMatch(/^WrongType\.delayMs: default "soon"/);
 
     @Tool({ description: 'd' })
     class FromTraits {
+      invoke(): void {}
       @Field({ type: 'integer' }) nights!: number;
     }
     fieldTraits(FromTraits, 'nights', { default: 1.5 });
@@ -163,6 +173,7 @@ describe('makeLlmTool defaults', () => {
     }
     @Tool({ description: 'd' })
     class Scheduled {
+      invoke(): void {}
       @Field({ type: () => Window, ref: true }) window!: Window;
     }
     const error = definitionError(() => makeLlmTool(Scheduled));
@@ -173,6 +184,7 @@ describe('makeLlmTool defaults', () => {
   it('accepts a valid default with optional, and applies it', () => {
     @Tool({ description: 'd' })
     class Fine {
+      invoke(): void {}
       @Field({ optional: true, default: 3, type: 'integer' }) retries?: number;
       @Field({ enum: Color, default: Color.Blue }) color!: Color;
     }
@@ -185,6 +197,7 @@ describe('makeLlmTool inheritance', () => {
   it('lets a subclass tool with its own @Tool name inherit the parent description and fields', () => {
     @Tool({ name: 'search', description: 'Search the index.' })
     class Search {
+      invoke(): void {}
       @Field() query!: string;
     }
     @Tool({ name: 'search_recent' })
@@ -201,6 +214,7 @@ describe('makeLlmTool inheritance', () => {
   it('takes a subclass override of a field, options and description both', () => {
     @Tool({ description: 'd' })
     class Base {
+      invoke(): void {}
       @Field({ description: 'Base id.' }) id!: string;
     }
     @Tool({ description: 'd' })
@@ -215,6 +229,7 @@ describe('makeLlmTool inheritance', () => {
   it('layers fieldTraits along the class chain: nearest class wins, base traits still fill the rest', () => {
     @Tool({ description: 'd' })
     class Vendor {
+      invoke(): void {}
       @Field({ description: 'Vendor text.' }) city!: string;
     }
     fieldTraits(Vendor, 'city', { default: 'Paris' });
@@ -228,6 +243,7 @@ describe('makeLlmTool inheritance', () => {
   it('lets fieldTraits override a @Field description of the same class', () => {
     @Tool({ description: 'd' })
     class Fixed {
+      invoke(): void {}
       @Field({ description: 'Old.' }) city!: string;
     }
     fieldTraits(Fixed, 'city', { description: 'New.' });
@@ -251,6 +267,7 @@ describe('makeLlmTool $defs', () => {
     })();
     @Tool({ description: 'd' })
     class Pair {
+      invoke(): void {}
       @Field({ type: () => first, ref: true }) x!: unknown;
       @Field({ type: () => second, ref: true }) y!: unknown;
     }
@@ -268,12 +285,14 @@ describe('makeLlmTool cache', () => {
   it('keeps the compiled tool when unrelated classes are decorated, and rebuilds it when its own metadata changes', () => {
     @Tool({ description: 'd' })
     class Stable {
+      invoke(): void {}
       @Field() a!: string;
     }
     const before = makeLlmTool(Stable);
     const revision = getToolMetadataStorage().currentRevision;
     @Tool({ description: 'd' })
     class Unrelated {
+      invoke(): void {}
       @Field() b!: string;
     }
     expect(getToolMetadataStorage().currentRevision).toBeGreaterThan(revision);
@@ -291,6 +310,7 @@ describe('makeLlmTool cache', () => {
     }
     @Tool({ description: 'd' })
     class Outer {
+      invoke(): void {}
       @Field({ type: () => Inner }) inner!: Inner;
     }
     const before = makeLlmTool(Outer);
@@ -320,6 +340,7 @@ describe('makeLlmTool names', () => {
     }
     @Tool({ description: 'd' })
     class Order {
+      invoke(): void {}
       @Field({ type: () => Adresse_é, ref: true }) to!: Adresse_é;
       @Field({ type: () => $Money, ref: true }) total!: $Money;
     }
@@ -333,6 +354,7 @@ describe('makeLlmTool names', () => {
 
 describe('makeLlmTool field names', () => {
   it("refuses an argument named 'invoke', which would replace the method on every call", () => {
+    // @ts-expect-error: the compiler already sees that `invoke` is no method here
     @Tool({ description: 'd' })
     class Shadowed {
       @Field() invoke!: string;
@@ -348,6 +370,7 @@ describe('makeLlmTool field names', () => {
     }
     @Tool({ description: 'd' })
     class Holder {
+      invoke(): void {}
       @Field({ type: () => Inner }) inner!: Inner;
     }
     expect(definitionError(() => makeLlmTool(Holder)).message).toMatch(/^Inner\.prototype: /);
@@ -359,6 +382,7 @@ describe('makeLlmTool field names', () => {
     }
     @Tool({ description: 'd' })
     class Plan {
+      invoke(): void {}
       @Field({ type: () => [Step] }) steps!: Step[];
     }
     expect(parseToolArguments(Plan, { steps: [{ invoke: 'x' }] }).steps[0].invoke).toBe('x');
@@ -381,6 +405,7 @@ describe('@Field enum values', () => {
   it('refuses enum values JSON cannot carry (NaN, Infinity) instead of sending null to the model', () => {
     @Tool({ description: 'd' })
     class Limits {
+      invoke(): void {}
       @Field({ enum: [1, Number.POSITIVE_INFINITY] }) cap!: number;
     }
     const error = definitionError(() => makeLlmTool(Limits));

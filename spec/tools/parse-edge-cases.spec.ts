@@ -6,6 +6,7 @@ class Inner {
 
 @Tool({ description: 'Edge cases.' })
 class Edge {
+  invoke(): void {}
   @Field({ optional: true }) s?: string;
   @Field({ optional: true }) n?: number;
   @Field({ optional: true, type: 'integer' }) i?: number;

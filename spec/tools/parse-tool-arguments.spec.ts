@@ -96,6 +96,7 @@ describe('parseToolArguments', () => {
       }
       @Tool({ description: 'Walk a tree.' })
       class WalkTree {
+        invoke(): void {}
         @Field({ type: () => TreeNode, ref: true }) root!: TreeNode;
       }
       const tree = parseToolArguments(WalkTree, '{"root":{"label":"a","children":[{"label":"b","children":[{"label":"c"}]},{"label":"d"}]}}');
