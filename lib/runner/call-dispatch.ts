@@ -1,0 +1,161 @@
+import { computeRetryDelayMs } from '../contract/retry-delay';
+import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
+import { ToolInvocation } from '../providers/tool-invocation';
+import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { isPromiseLike, MaybePromise } from './maybe-promise';
+import { ToolCallRequest } from './run-options';
+import { sleepOnClock } from './runner-clock';
+import { runToolAttempt } from './run-tool-attempt';
+import { StepContext } from './step-context';
+
+/** A call that passed every check before dispatch. */
+export interface AdmittedCall {
+  readonly request: ToolCallRequest;
+  readonly capabilities: ToolProviderCapabilities;
+  readonly idempotencyKey: string;
+}
+
+/** The final outcome of a dispatched call and how many attempts it took. */
+export interface DispatchedCall {
+  readonly outcome: ToolOutcome;
+  readonly attempts: number;
+}
+
+/** The steps dispatch calls, bound to one call (a pipeline passes its own, possibly overridden, methods). */
+export interface DispatchSteps {
+  readonly dispatchAttempt: (attempt: number) => MaybePromise<ToolOutcome>;
+  readonly retryAttempts: (first: MaybePromise<ToolOutcome>) => Promise<DispatchedCall>;
+}
+
+/** The steps the retry loop calls, bound to one call. */
+export interface RetrySteps {
+  readonly dispatchAttempt: (attempt: number) => MaybePromise<ToolOutcome>;
+  readonly compensate: (attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
+}
+
+/** Steps 7 and 8: the first attempt, then the retry loop only when it may be needed; synchronous when the first attempt settles the call. */
+export function dispatchWithRetries(call: AdmittedCall, steps: DispatchSteps): MaybePromise<DispatchedCall> {
+  const first = steps.dispatchAttempt(1);
+  if (!isPromiseLike(first) && (first.ok || call.request.descriptor.retry.maxAttempts <= 1)) return { outcome: first, attempts: 1 };
+  return steps.retryAttempts(first);
+}
+
+/**
+ * The retry loop after the first attempt: only when the contract makes a repeat safe. When the run
+ * aborts where a retry was due (before compensation or during the backoff), the call ends as
+ * `cancelled`; the last attempt's error stays in `details.lastError` and its compensation state is kept.
+ */
+export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>, steps: RetrySteps): Promise<DispatchedCall> {
+  const { run } = context;
+  const { request } = call;
+  const policy = request.descriptor.retry;
+  for (let attempt = 1; ; attempt++) {
+    let outcome = attempt === 1 ? await first : await steps.dispatchAttempt(attempt);
+    if (outcome.ok || attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
+    const error = outcome.error!;
+    if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
+    const compensable = outcome.compensation === 'required';
+    if (!compensable && request.descriptor.idempotency === 'non_idempotent') return { outcome, attempts: attempt };
+    if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    if (compensable) {
+      outcome = await steps.compensate(attempt, outcome);
+      if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
+    }
+    const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
+    context.emit({ type: 'tool_retry', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, delayMs, failure: outcome });
+    if (!(await sleepOnClock(run.clock, delayMs, run.options.signal))) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    await run.recorder?.recordAttempt(request.callId, attempt + 1);
+  }
+}
+
+/** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
+export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+  const { run } = context;
+  const { request } = call;
+  const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
+  context.emit({ type: 'tool_attempt_started', ...base, attempt });
+  return runToolAttempt({
+    clock: run.clock,
+    timeoutMs: request.descriptor.timeoutMs,
+    idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
+    runSignal: run.options.signal,
+    start: (signal, reportHeartbeat, deadlineAtMs) => {
+      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, request.arguments, signal());
+      return provider.invokeTool(buildInvocation(context, call, attempt, signal, deadlineAtMs, reportHeartbeat));
+    },
+    onHeartbeat: (progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress }),
+    onTimeout: (limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs }),
+    onLateResult: (outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome }),
+  });
+}
+
+/**
+ * Asks the owning provider to undo a failed attempt's partial effect; the outcome records the
+ * result. Compensation runs under the tool's declared timeout as its own hard deadline and stops
+ * when the run aborts (its invocation's signal aborts; a compensation that ignores it is not
+ * waited for): either way it counts as failed, so the call is not retried.
+ */
+export async function compensate(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+  const { run } = context;
+  const { request } = call;
+  let ok = false;
+  let message: string | undefined;
+  const undo = provider.compensate?.bind(provider);
+  if (request.descriptor.compensation.enabled && call.capabilities.compensation && undo !== undefined) {
+    const asOutcome = (result: CompensationResult): ToolOutcome =>
+      result.ok ? toolText(result.message ?? '') : toolFailure({ code: 'compensation_failed', retryable: false, message: result.message ?? 'compensation failed' });
+    const undone = await runToolAttempt({
+      clock: run.clock,
+      timeoutMs: request.descriptor.timeoutMs,
+      runSignal: run.options.signal,
+      start: (signal, _heartbeat, deadlineAtMs) => {
+        const result = undo(buildInvocation(context, call, attempt, signal, deadlineAtMs, noHeartbeat), failure);
+        return isPromiseLike(result) ? Promise.resolve(result).then(asOutcome) : asOutcome(result);
+      },
+    });
+    ok = undone.ok;
+    message = undone.ok ? undone.text || undefined : undone.error?.message;
+  } else {
+    message = 'compensation is not enabled for this tool';
+  }
+  context.emit({ type: 'compensation_finished', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, ok, message });
+  return { ...failure, compensation: ok ? 'completed' : 'failed' };
+}
+
+/** The invocation a rich provider receives; guarded fields only with the declared capability. */
+function buildInvocation(
+  context: StepContext,
+  call: AdmittedCall,
+  attempt: number,
+  signal: () => AbortSignal,
+  deadlineAtMs: number,
+  reportHeartbeat: ToolInvocation['reportHeartbeat'],
+): ToolInvocation {
+  const { run } = context;
+  const { request, capabilities } = call;
+  return {
+    get signal() {
+      return signal();
+    },
+    toolName: request.toolName,
+    descriptor: request.descriptor,
+    arguments: request.arguments,
+    callId: request.callId,
+    idempotencyKey: capabilities.idempotencyKey ? call.idempotencyKey : undefined,
+    attempt,
+    runId: run.runId,
+    context: capabilities.invocationContext ? run.options.context : undefined,
+    deadline: { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs },
+    reportHeartbeat: capabilities.heartbeat ? reportHeartbeat : noHeartbeat,
+  };
+}
+
+/** The outcome of a call whose due retry the run's abort cut short. */
+function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
+  const error = last.error!;
+  const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
+  const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, { lastError });
+  return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
+}
+
+const noHeartbeat = (): void => undefined;
