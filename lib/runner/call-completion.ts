@@ -1,7 +1,7 @@
 import { ModelToolCall } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { renderToolMessage } from '../outcome/render-tool-message';
-import { isToolOutcome, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { formatIssues } from '../tools/tool-argument-error';
 import { compileOutputValidator } from '../validation/schema-validator';
@@ -19,9 +19,12 @@ export interface CompletedCall {
   readonly idempotencyKey: string;
   readonly args?: JsonObject;
   readonly startedAt: number;
+  /** The validated request; absent for a call refused before its arguments were validated. */
   readonly request?: ToolCallRequest;
   /** Already in the store (reused after a resume). */
   readonly admitted?: boolean;
+  /** Refused by a gate before it began: `onToolResult` sees it, the store has nothing to admit. */
+  readonly refused?: boolean;
 }
 
 /** The model-facing Tool message of an outcome and, when it was projected, the projection's report. */
@@ -37,7 +40,8 @@ export type ProjectStep = (call: ModelToolCall, outcome: ToolOutcome) => ModelPr
  * Step 9: `prepareToolResult`, then output validation (through `validateOutput`, the pipeline's
  * step) and the returned resource version. When the hook throws or rejects, the outcome becomes a
  * `tool_error` failure that says the tool ran; the unprepared outcome is withheld, since the hook
- * may exist to redact it. So does a hook that returns something that is not an outcome.
+ * may exist to redact it. So does a hook that returns something that is not an outcome. An abort
+ * of the run while the hook is pending ends the call as `cancelled` at once (the tool ran).
  */
 export function finishOutcome(
   context: StepContext,
@@ -50,12 +54,14 @@ export function finishOutcome(
   if (prepare === undefined) return validate(outcome);
   const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
     if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
+    if (answer.kind === 'aborted')
+      return standardFailure('cancelled', `the run was aborted while prepareToolResult worked on the outcome of '${request.toolName}'; the tool ran, so do not assume it had no effect`);
     const error = answer.kind === 'failed' ? answer.error : new TypeError(`prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`);
     context.hookFailed(request, 'prepareToolResult', error);
     const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
     return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
   };
-  const answer = callHook(() => prepare(outcome, request));
+  const answer = callHook(() => prepare(outcome, request), context.run.options.signal);
   return isPromiseLike(answer) ? answer.then(validateAnswer) : validateAnswer(answer);
 }
 
@@ -81,27 +87,37 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
 }
 
 /**
- * Step 10: admission (before projection), `onToolResult` (a failing observer is reported, not
- * fatal), then the projected result; its projection audit is stored with its Tool message.
+ * Step 10: admission (before projection) of a call that began, `onToolResult` for every call with a
+ * validated request (executed or refused by a gate; a failing observer is reported, not fatal; one
+ * still pending when the run aborts is not waited for), then the projected result; its projection
+ * audit is stored with its Tool message.
  */
 export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep): MaybePromise<ToolCallResult> {
   const { run } = context;
   const { request } = result;
-  if (request !== undefined && (run.recorder !== undefined || run.options.onToolResult !== undefined)) return completeDurably(context, call, result, request, project);
+  const admits = result.refused !== true && run.recorder !== undefined;
+  if (request !== undefined && (admits || run.options.onToolResult !== undefined)) return completeObserved(context, call, result, request, admits, project);
   return toolCallResult(context, call, result, project);
 }
 
 /** {@link completeToolCall} for a call that is admitted or observed. */
-async function completeDurably(context: StepContext, call: ModelToolCall, result: CompletedCall, request: ToolCallRequest, project: ProjectStep): Promise<ToolCallResult> {
+async function completeObserved(
+  context: StepContext,
+  call: ModelToolCall,
+  result: CompletedCall,
+  request: ToolCallRequest,
+  admits: boolean,
+  project: ProjectStep,
+): Promise<ToolCallResult> {
   const { run } = context;
-  if (result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
+  if (admits && result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
   const observe = run.options.onToolResult;
   if (observe !== undefined) {
-    const observed = await callHook(() => observe(result.outcome, request));
+    const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
     if (observed.kind === 'failed') context.hookFailed(request, 'onToolResult', observed.error);
   }
   const done = toolCallResult(context, call, result, project);
-  return run.recorder === undefined ? done : { ...done, admitted: true };
+  return admits ? { ...done, admitted: true } : done;
 }
 
 /** Reports the finished call, projects its outcome for the model (through `project`) and builds the result. */

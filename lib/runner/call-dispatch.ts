@@ -1,10 +1,12 @@
 import { computeRetryDelayMs } from '../contract/retry-delay';
+import { JsonValue } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
-import { sleepOnClock } from './runner-clock';
+import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
+import { copyArguments } from './copy-arguments';
 import { runToolAttempt } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
@@ -42,8 +44,12 @@ export function dispatchWithRetries(call: AdmittedCall, steps: DispatchSteps): M
 
 /**
  * The retry loop after the first attempt: only when the contract makes a repeat safe. When the run
- * aborts where a retry was due (before compensation or during the backoff), the call ends as
- * `cancelled`; the last attempt's error stays in `details.lastError` and its compensation state is kept.
+ * aborts where a retry was due (before or during compensation, or during the backoff), the call
+ * ends as `cancelled`; the last attempt's error stays in `details.lastError` and its compensation
+ * state is kept (in `compensation` and `details.compensation`). Attempts of one call never overlap:
+ * after an attempt given up while its tool still ran (deadline, heartbeat), the next one starts only
+ * once that tool settled, waiting at most `abandonedAttemptGraceMs` (alongside the backoff); a tool
+ * still running then ends the call with its failure, `details.abandonedAttempt: 'running'`.
  */
 export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>, steps: RetrySteps): Promise<DispatchedCall> {
   const { run } = context;
@@ -59,11 +65,20 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
     if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
     if (compensable) {
       outcome = await steps.compensate(attempt, outcome);
+      if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
       if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
     }
     const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
     context.emit({ type: 'tool_retry', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, delayMs, failure: outcome });
-    if (!(await sleepOnClock(run.clock, delayMs, run.options.signal))) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    const abandoned = abandonedAttempts.get(call);
+    abandonedAttempts.delete(call);
+    const graceMs = run.options.abandonedAttemptGraceMs ?? DEFAULT_ABANDONED_ATTEMPT_GRACE_MS;
+    const [slept, drained] = await Promise.all([
+      sleepOnClock(run.clock, delayMs, run.options.signal),
+      abandoned === undefined ? true : settlesWithin(run.clock, abandoned, graceMs, run.options.signal),
+    ]);
+    if (!slept || run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    if (!drained) return { outcome: stillRunning(outcome, graceMs), attempts: attempt };
     await run.recorder?.recordAttempt(request.callId, attempt + 1);
   }
 }
@@ -79,10 +94,12 @@ export function dispatchAttempt(context: StepContext, provider: ToolProvider, ca
     timeoutMs: request.descriptor.timeoutMs,
     idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
     runSignal: run.options.signal,
+    expectsData: request.descriptor.outputSchema !== undefined,
     start: (signal, reportHeartbeat, deadlineAtMs) => {
-      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, request.arguments, signal());
+      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), signal());
       return provider.invokeTool(buildInvocation(context, call, attempt, signal, deadlineAtMs, reportHeartbeat));
     },
+    onAbandoned: (settled) => abandonedAttempts.set(call, settled),
     onHeartbeat: (progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress }),
     onTimeout: (limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs }),
     onLateResult: (outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome }),
@@ -139,7 +156,7 @@ function buildInvocation(
     },
     toolName: request.toolName,
     descriptor: request.descriptor,
-    arguments: request.arguments,
+    arguments: copyArguments(request.arguments),
     callId: request.callId,
     idempotencyKey: capabilities.idempotencyKey ? call.idempotencyKey : undefined,
     attempt,
@@ -150,12 +167,45 @@ function buildInvocation(
   };
 }
 
+/** How long a retry waits for an abandoned attempt to settle, unless the run says otherwise. */
+export const DEFAULT_ABANDONED_ATTEMPT_GRACE_MS = 5_000;
+
+/** Attempts given up while their tool still ran, per call, until the retry loop waits for them. */
+const abandonedAttempts = new WeakMap<AdmittedCall, Promise<void>>();
+
+/** True when `settled` settles within `graceMs` on the clock; false after that or when the signal aborts. */
+function settlesWithin(clock: RunnerClock, settled: Promise<void>, graceMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (drained: boolean): void => {
+      cancel();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(drained);
+    };
+    const onAbort = (): void => done(false);
+    const cancel = startTimer(clock, () => done(false), graceMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void settled.then(() => done(true));
+  });
+}
+
+/** The failure of a call not retried because its abandoned attempt still ran after the grace period. */
+function stillRunning(last: ToolOutcome, graceMs: number): ToolOutcome {
+  const error = last.error!;
+  const message = `${error.message}; not retried: the abandoned attempt was still running ${graceMs} ms later, and attempts of one call never overlap`;
+  return { ...last, error: { ...error, message, details: { ...asObject(error.details), abandonedAttempt: 'running', graceMs } } };
+}
+
 /** The outcome of a call whose due retry the run's abort cut short. */
 function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
   const error = last.error!;
   const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
-  const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, { lastError });
+  const details: Record<string, JsonValue> = last.compensation === undefined ? { lastError } : { lastError, compensation: last.compensation };
+  const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, details);
   return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
+}
+
+function asObject(value: unknown): Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {};
 }
 
 const noHeartbeat = (): void => undefined;

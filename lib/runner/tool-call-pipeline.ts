@@ -106,10 +106,11 @@ export abstract class ToolCallPipeline {
   protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
     const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
-    const stop = (gate: GateStop, args?: JsonObject): MaybePromise<ToolCallResult> => {
+    const stop = (gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> => {
+      const args = request?.arguments;
       if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
       this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome: gate.outcome });
-      return this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, args, startedAt });
+      return this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, args, startedAt, request, refused: true });
     };
     const resolved = this.resolveTool(run, call);
     if (resolved.kind !== 'continue') return stop(resolved);
@@ -118,22 +119,22 @@ export abstract class ToolCallPipeline {
     if (validated.kind !== 'continue') return stop(validated);
     const args = validated.value;
     const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
-    if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), args);
+    if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
     const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
-    if (declared.kind !== 'continue') return stop(declared, args);
+    if (declared.kind !== 'continue') return stop(declared, request);
     const capabilities = declared.value;
     const capable = this.checkCapabilities(run, request, capabilities);
-    if (capable.kind !== 'continue') return stop(capable, args);
+    if (capable.kind !== 'continue') return stop(capable, request);
     const authorizing = this.authorize(run, request);
     const authorized = isPromiseLike(authorizing) ? await authorizing : authorizing;
-    if (authorized.kind !== 'continue') return stop(authorized, args);
+    if (authorized.kind !== 'continue') return stop(authorized, request);
     const approving = this.requestApproval(run, request);
     const approved = isPromiseLike(approving) ? await approving : approving;
-    if (approved.kind !== 'continue') return stop(approved, args);
+    if (approved.kind !== 'continue') return stop(approved, request);
     const precondition = this.checkPrecondition(run, request);
-    if (precondition.kind !== 'continue') return stop(precondition, args);
+    if (precondition.kind !== 'continue') return stop(precondition, request);
     const beginning: CallBeginning = run.recorder === undefined ? EXECUTE : await run.recorder.beginCall(request, idempotencyKey);
-    if (beginning.kind === 'refuse') return stop(beginning, args);
+    if (beginning.kind === 'refuse') return stop(beginning, request);
     if (beginning.kind !== 'execute')
       return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey, args, startedAt, request, admitted: true });
     this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
@@ -194,10 +195,9 @@ export abstract class ToolCallPipeline {
    * The retry loop after the first attempt: only when the contract makes a repeat safe; each attempt
    * through `dispatchAttempt`, compensation through `compensate`. When the run aborts where a retry
    * was due (before compensation or during the backoff), the call ends as `cancelled`; the last
-   * attempt's error stays in `details.lastError` and its compensation state is kept. A retry after
-   * a `timeout` does not wait for the timed-out attempt: when that tool ignores its aborted signal,
-   * attempts of the same (idempotent) call can overlap; `idempotent_with_key` lets the provider see
-   * that they share one idempotency key.
+   * attempt's error stays in `details.lastError` and its compensation state is kept. Attempts never
+   * overlap: after an attempt whose tool ignored its aborted signal, the retry waits for it at most
+   * `abandonedAttemptGraceMs` (default 5000), else the call ends with `details.abandonedAttempt: 'running'`.
    */
   protected retryAttempts(run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
     return dispatch.retryAttempts(this.stepContext(run), call, first, {
