@@ -14,15 +14,55 @@ const APPROVAL = ['never', 'always', 'when_destructive'];
 const OUTPUT_VALIDATION = ['strict', 'warning', 'disabled'];
 
 /**
- * Rejects impossible contracts with a `ToolContractError` listing every problem: unknown literals,
+ * Rejects impossible contracts with a `ToolContractError` listing every problem: missing or
+ * mistyped fields of a hand-written descriptor (each named; nothing inside them is read), unknown literals,
  * flags that are not booleans,
  * a timeout that is not a positive finite number, several attempts on a non-idempotent tool without
  * compensation, bad backoff numbers, projection ceilings below 256 bytes or 64 tokens, and (when the
  * run's policy is given) ceilings that would widen it.
  */
 export function checkToolDescriptor(descriptor: ToolDescriptor, runProjection?: ToolOutputProjectionPolicy): void {
+  const missing = shapeProblems(descriptor);
+  if (missing.length > 0) throw new ToolContractError('invalid_contract', nameOf(descriptor), missing);
   const problems = [...contractProblems(descriptor), ...projectionProblems(descriptor, runProjection)];
   if (problems.length > 0) throw new ToolContractError('invalid_contract', descriptor.name, problems);
+}
+
+/** Every field a resolved descriptor has, with its type: what a hand-written one must spell out. */
+const DESCRIPTOR_FIELDS: readonly (readonly [keyof ToolDescriptor, 'string' | 'number' | 'object'])[] = [
+  ['name', 'string'],
+  ['description', 'string'],
+  ['version', 'string'],
+  ['inputSchema', 'object'],
+  ['sideEffect', 'string'],
+  ['idempotency', 'string'],
+  ['approval', 'string'],
+  ['timeoutMs', 'number'],
+  ['outputValidation', 'string'],
+  ['retry', 'object'],
+  ['resourceVersion', 'object'],
+  ['compensation', 'object'],
+  ['capabilities', 'object'],
+  ['metadata', 'object'],
+];
+
+/** Missing or mistyped top-level fields (a hand-written descriptor), checked before anything reads inside them. */
+function shapeProblems(descriptor: unknown): string[] {
+  if (typeof descriptor !== 'object' || descriptor === null) return ['the descriptor must be an object'];
+  const fields = descriptor as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const [field, type] of DESCRIPTOR_FIELDS) {
+    const value = fields[field];
+    if (value === undefined) problems.push(`${field} is missing`);
+    else if (type === 'object' ? typeof value !== 'object' || value === null || Array.isArray(value) : typeof value !== type) problems.push(`${field} must be ${type === 'object' ? 'an' : 'a'} ${type}`);
+  }
+  if (problems.length > 0) problems.push('a hand-written descriptor needs every contract field: build it with descriptorFromLlmTool(tool, options) to get the defaults');
+  return problems;
+}
+
+function nameOf(descriptor: unknown): string {
+  const name: unknown = typeof descriptor === 'object' && descriptor !== null ? (descriptor as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : '(unnamed)';
 }
 
 function contractProblems(d: ToolDescriptor): string[] {

@@ -11,6 +11,7 @@ import { RunRecorder } from './run-recorder';
 import { checkRunLimits, defaultWorkerId, stopReasonOf, storedStatusOf } from './runner-rules';
 import { LlmAgentError } from './runner-error';
 import { SYSTEM_CLOCK } from './runner-clock';
+import { untilAborted } from './maybe-promise';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
 
@@ -231,12 +232,13 @@ export class LlmAgentRunner extends ToolCallPipeline {
     return run;
   }
 
-  /** Sends the conversation to the model. */
+  /** Sends the conversation to the model; when the run aborts first, rejects at once with the abort reason. */
   protected async requestModel(run: RunState): Promise<ModelResponse> {
     run.steps++;
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
-    const response = await this.model.step({ system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal });
+    // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
+    const response = await untilAborted(this.model.step({ system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal }), run.options.signal);
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,

@@ -62,14 +62,21 @@ export interface LlmAgentRunOptions {
    * Last change to an outcome after operational retries, before output validation. A throw or
    * rejection replaces the outcome with a `tool_error` failure saying the tool ran but its result
    * was withheld (the unprepared outcome is not sent, since the hook may exist to redact it), and
-   * emits `hook_failed`; the other calls of the turn and the run go on.
+   * emits `hook_failed`; the other calls of the turn and the run go on. An abort of the run while
+   * it is pending ends the call as `cancelled` at once (the tool ran).
    */
   readonly prepareToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => ToolOutcome | Promise<ToolOutcome>;
   /**
-   * Receives every complete outcome (after durable admission, before projection). An observer: a
-   * throw or rejection changes nothing the model sees, is reported as a `hook_failed` event, and
-   * the run goes on. Delivery is at least once: an admitted outcome reused by `resume()` (after a
-   * crash, or a turn suspended for approval) is delivered again.
+   * Receives the final outcome of every call that has a validated request (after durable
+   * admission, before projection): executed calls, and calls refused after their arguments
+   * validated (capabilities, `allowToolCall`, approval denied, precondition, abort before the start,
+   * the store's refusal). Not called for calls refused before that, which have no request (unknown
+   * tool, invalid arguments, a repeated call id, a call of an answer cut at `max_tokens`), nor for a
+   * call suspended for approval until its outcome exists: `tool_call_finished` events cover every call.
+   * An observer: a throw or rejection changes nothing the model sees, is reported as a `hook_failed`
+   * event, and the run goes on; one still pending when the run aborts is not waited for. Delivery is
+   * at least once: an admitted outcome reused by `resume()` (after a crash, or a turn suspended for
+   * approval) is delivered again.
    */
   readonly onToolResult?: (outcome: ToolOutcome, request: ToolCallRequest) => void | Promise<void>;
   /** Receives every event; a throwing handler does not disturb the run. */
@@ -82,6 +89,14 @@ export interface LlmAgentRunOptions {
   readonly memory?: Memory;
   /** @default the system clock */
   readonly clock?: RunnerClock;
+  /**
+   * Attempts of one call never overlap. After an attempt given up at its deadline or heartbeat limit
+   * whose tool ignores its aborted signal, a due retry waits (alongside its backoff) at most this
+   * long for that tool to settle; when it is still running, the call is not retried and ends with
+   * the attempt's failure (`details.abandonedAttempt: 'running'`).
+   * @default 5000
+   */
+  readonly abandonedAttemptGraceMs?: number;
   /** Randomness of backoff jitter, in [0, 1). @default Math.random */
   readonly random?: () => number;
   /** @default DEFAULT_ARGUMENT_LIMITS */

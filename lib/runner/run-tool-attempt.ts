@@ -1,8 +1,8 @@
-import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { HeartbeatProgress, ToolInvocation } from '../providers/tool-invocation';
 import { thrownToToolOutcome, toToolOutcome } from '../tools/to-tool-outcome';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
-import { RunnerClock } from './runner-clock';
+import { RunnerClock, startTimer } from './runner-clock';
 
 /** What one attempt needs besides the provider call itself. */
 export interface ToolAttemptOptions {
@@ -13,6 +13,8 @@ export interface ToolAttemptOptions {
   readonly idleTimeoutMs?: number;
   /** The run's signal; its abort cancels the attempt. */
   readonly runSignal?: AbortSignal;
+  /** The tool declares an output schema: returning `undefined` is then a `tool_error`, not an empty success. @default false */
+  readonly expectsData?: boolean;
   /**
    * Starts the provider call. `signal()` returns the attempt's signal; it is created on first use,
    * so a tool that never looks at it costs no AbortController.
@@ -21,6 +23,11 @@ export interface ToolAttemptOptions {
   readonly onHeartbeat?: (progress?: HeartbeatProgress) => void;
   readonly onTimeout?: (limit: 'deadline' | 'heartbeat', limitMs: number) => void;
   readonly onLateResult?: (outcome: ToolOutcome) => void;
+  /**
+   * The attempt was given up (deadline, heartbeat silence, abort) while the tool was still running;
+   * `settled` resolves when the tool's promise settles at last (never, for a tool that ignores its signal).
+   */
+  readonly onAbandoned?: (settled: Promise<void>) => void;
 }
 
 /**
@@ -30,7 +37,9 @@ export interface ToolAttemptOptions {
  * waiting for a tool that ignores the signal; a late result is reported through `onLateResult` and
  * discarded. Heartbeats move the idle limit, never the deadline. Never throws or rejects.
  *
- * A tool that answers synchronously gets its outcome back synchronously: no timer, no listener.
+ * A tool that answers synchronously gets its outcome back synchronously: no timer, no listener. A
+ * tool that blocks the thread past its deadline (synchronously, or before returning its promise)
+ * is a `timeout` all the same, and what it returned is discarded as a late result.
  */
 export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOutcome> {
   const { clock, timeoutMs, idleTimeoutMs, runSignal } = options;
@@ -50,56 +59,71 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
     abort(runSignal?.reason);
     return standardFailure('cancelled', 'the run was aborted while the tool was running');
   };
+  const timedOut = (limit: 'deadline' | 'heartbeat'): ToolOutcome => {
+    const limitMs = limit === 'deadline' ? timeoutMs : idleTimeoutMs!;
+    abort(new Error(`tool ${limit} of ${limitMs} ms passed`));
+    options.onTimeout?.(limit, limitMs);
+    return limit === 'deadline'
+      ? standardFailure('timeout', `the tool did not finish within its ${timeoutMs} ms deadline`)
+      : standardFailure('heartbeat_timeout', `the tool sent no heartbeat for ${limitMs} ms`);
+  };
+  const convert = (value: unknown): ToolOutcome =>
+    value === undefined && options.expectsData === true
+      ? toolFailure({ code: 'tool_error', category: 'internal', message: 'the tool returned undefined, which is not JSON; its contract declares an output schema' })
+      : toToolOutcome(value);
   if (runSignal?.aborted) return cancelled();
   let pending: unknown;
+  let threw = false;
   try {
     pending = options.start(signal, reportHeartbeat, deadlineAt);
   } catch (error) {
-    return thrownToToolOutcome(error);
+    threw = true;
+    pending = error;
   }
-  if (!isPromiseLike(pending)) return toToolOutcome(pending);
-  const running = pending;
+  const thenable = !threw && isPromiseLike(pending);
+  if (clock.now() >= deadlineAt) {
+    // The tool held the thread past its deadline: no result of it counts.
+    settled = true;
+    const outcome = timedOut('deadline');
+    if (!thenable) options.onLateResult?.(threw ? thrownToToolOutcome(pending) : convert(pending));
+    else {
+      const late = Promise.resolve(pending as PromiseLike<unknown>).then(convert, thrownToToolOutcome);
+      options.onAbandoned?.(late.then(() => undefined));
+      void late.then((lateOutcome) => options.onLateResult?.(lateOutcome));
+    }
+    return outcome;
+  }
+  if (threw) return thrownToToolOutcome(pending);
+  if (!thenable) return convert(pending);
+  // Through Promise.resolve: a foreign thenable whose `then` throws is a rejection, not a throw here.
+  const running = Promise.resolve(pending as PromiseLike<unknown>).then(convert, thrownToToolOutcome);
 
   return new Promise<ToolOutcome>((resolve) => {
-    let timer: unknown;
-    const finish = (outcome: ToolOutcome): void => {
+    let cancelTimer: (() => void) | undefined;
+    const finish = (outcome: ToolOutcome, abandoned: boolean): void => {
       if (settled) return;
       settled = true;
-      clock.clearTimeout(timer);
+      cancelTimer?.();
       runSignal?.removeEventListener('abort', onRunAbort);
+      if (abandoned) options.onAbandoned?.(running.then(() => undefined));
       resolve(outcome);
     };
-    const expire = (limit: 'deadline' | 'heartbeat'): void => {
-      const limitMs = limit === 'deadline' ? timeoutMs : idleTimeoutMs!;
-      abort(new Error(`tool ${limit} of ${limitMs} ms passed`));
-      options.onTimeout?.(limit, limitMs);
-      finish(
-        limit === 'deadline'
-          ? standardFailure('timeout', `the tool did not finish within its ${timeoutMs} ms deadline`)
-          : standardFailure('heartbeat_timeout', `the tool sent no heartbeat for ${limitMs} ms`),
-      );
-    };
     const arm = (): void => {
-      timer = clock.setTimeout(onTimer, Math.max(0, Math.min(deadlineAt, idleAt) - clock.now()));
+      cancelTimer = startTimer(clock, onTimer, Math.max(0, Math.min(deadlineAt, idleAt) - clock.now()));
     };
     const onTimer = (): void => {
       if (settled) return;
       const now = clock.now();
-      if (now >= deadlineAt) expire('deadline');
-      else if (now >= idleAt) expire('heartbeat');
+      if (now >= deadlineAt) finish(timedOut('deadline'), true);
+      else if (now >= idleAt) finish(timedOut('heartbeat'), true);
       else arm();
     };
-    const onRunAbort = (): void => finish(cancelled());
-    const settle = (outcome: ToolOutcome): void => {
-      if (settled) options.onLateResult?.(outcome);
-      else finish(outcome);
-    };
+    const onRunAbort = (): void => finish(cancelled(), true);
     runSignal?.addEventListener('abort', onRunAbort, { once: true });
     arm();
-    // Through Promise.resolve: a foreign thenable whose `then` throws is a rejection, not a throw here.
-    Promise.resolve(running).then(
-      (value) => settle(toToolOutcome(value)),
-      (error: unknown) => settle(thrownToToolOutcome(error)),
-    );
+    void running.then((outcome) => {
+      if (settled) options.onLateResult?.(outcome);
+      else finish(outcome, false);
+    });
   });
 }

@@ -8,6 +8,7 @@ import { resolveJsonPointer } from '../validation/validation-issue';
 import { LlmAgentStopReason } from './run-result';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentError } from './runner-error';
+import { messageOf } from '../errors/message-of';
 
 /** Small pure rules the runner applies; kept apart so the runner reads as its steps. */
 /** A worker id unique enough for leases: host name, process id, random suffix. */
@@ -52,12 +53,15 @@ export function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescri
 
 /**
  * Throws `invalid_run_options` for limits a run cannot work with: `maxSteps` must be a positive
- * integer (NaN would never stop the loop), `leaseTtlMs` a positive finite number.
+ * integer (NaN would never stop the loop), `leaseTtlMs` a positive finite number,
+ * `abandonedAttemptGraceMs` a finite number >= 0.
  */
 export function checkRunLimits(options: LlmAgentRunOptions): void {
-  const { maxSteps, leaseTtlMs } = options;
+  const { maxSteps, leaseTtlMs, abandonedAttemptGraceMs } = options;
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1))
-    throw new LlmAgentError('invalid_run_options', `maxSteps must be a positive integer, got ${String(maxSteps)}`);
+    throw new LlmAgentError('invalid_run_options', `maxSteps must be a positive integer, got ${messageOf(maxSteps)}`);
   if (leaseTtlMs !== undefined && !(Number.isFinite(leaseTtlMs) && leaseTtlMs > 0))
-    throw new LlmAgentError('invalid_run_options', `leaseTtlMs must be a positive number of milliseconds, got ${String(leaseTtlMs)}`);
+    throw new LlmAgentError('invalid_run_options', `leaseTtlMs must be a positive number of milliseconds, got ${messageOf(leaseTtlMs)}`);
+  if (abandonedAttemptGraceMs !== undefined && !(Number.isFinite(abandonedAttemptGraceMs) && abandonedAttemptGraceMs >= 0))
+    throw new LlmAgentError('invalid_run_options', `abandonedAttemptGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abandonedAttemptGraceMs)}`);
 }

@@ -9,10 +9,11 @@ import { ToolFailureError } from './tool-failure-error';
 const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER };
 
 /**
- * Serializes what a tool returned: a string is a text success, `undefined` an empty text success,
- * an outcome-shaped object is taken as is, any other JSON value (or an object with `toJSON`) is a
- * structured success. Something that is not JSON (a BigInt, a cycle, a function) is a `tool_error`
- * failure. An outcome-shaped object whose fields break the {@link ToolOutcome} type (a `text` that
+ * Serializes what a tool returned. The rule: a tool returns a string (a text success), a JSON value
+ * (a structured success; objects with `toJSON`, such as a Date, count as their JSON form), or a
+ * ToolOutcome; `undefined` is an empty text success. Anything else is a `tool_error` failure that
+ * says the tool returned something that is not JSON: a BigInt, a cycle, a function, NaN or Infinity,
+ * a Map, Set or class instance without `toJSON`. An outcome-shaped object whose fields break the {@link ToolOutcome} type (a `text` that
  * is not a string, an unknown error category, a non-boolean `retryable`, `data` that is not JSON)
  * is a `tool_error` failure too, naming each problem and keeping the tool's own error message;
  * `data` and `details` with `toJSON` (a Date) are serialized. Never throws: a value whose getter or
@@ -40,7 +41,7 @@ function toJsonValue(value: unknown, copy = true): JsonConversion {
   const guarded = guardJsonValue(value, RESULT_LIMITS, { copy });
   if (guarded.ok) return { ok: true, value: guarded.value as JsonValue };
   try {
-    const text = JSON.stringify(value) as string | undefined;
+    const text = JSON.stringify(value, refuseLossyJson) as string | undefined;
     if (text === undefined) return { ok: false, reason: `${typeof value} has no JSON form` };
     const again = guardJsonValue(JSON.parse(text), RESULT_LIMITS, { copy: false });
     if (again.ok) return { ok: true, value: again.value as JsonValue };
@@ -48,6 +49,25 @@ function toJsonValue(value: unknown, copy = true): JsonConversion {
   } catch (error) {
     return { ok: false, reason: messageOf(error) };
   }
+}
+
+/**
+ * A `JSON.stringify` replacer (it sees each value after its `toJSON`) that throws where JSON would
+ * silently change the value: a non-finite number (would become `null`), a Map, Set or class
+ * instance without `toJSON` (would become `{}` or lose its prototype), a function or symbol (would
+ * vanish), `undefined` in an array (would become `null`). `undefined` object members are dropped, as in JSON.
+ */
+function refuseLossyJson(this: unknown, key: string, value: unknown): unknown {
+  const where = key === '' ? 'the value' : `'${key}'`;
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`${where} is ${value}, not a finite number`);
+  if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError(`${where} is a ${typeof value}`);
+  if (value === undefined && Array.isArray(this)) throw new TypeError(`${where} is undefined in an array`);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null)
+      throw new TypeError(`${where} is a ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance'} without toJSON`);
+  }
+  return value;
 }
 
 const COMPENSATION_STATES: readonly unknown[] = ['none', 'required', 'completed', 'failed'];

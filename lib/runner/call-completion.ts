@@ -1,0 +1,159 @@
+import { ModelToolCall } from '../model/model-types';
+import { JsonObject } from '../outcome/json-value';
+import { renderToolMessage } from '../outcome/render-tool-message';
+import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { formatIssues } from '../tools/tool-argument-error';
+import { compileOutputValidator } from '../validation/schema-validator';
+import { callHook, HookResult } from './call-hook';
+import { isPromiseLike, MaybePromise } from './maybe-promise';
+import { ToolCallRequest } from './run-options';
+import { ToolCallResult } from './run-result';
+import { withResourceVersion } from './runner-rules';
+import { StepContext } from './step-context';
+
+/** A finished call on its way to the model. */
+export interface CompletedCall {
+  readonly outcome: ToolOutcome;
+  readonly attempts: number;
+  readonly idempotencyKey: string;
+  readonly args?: JsonObject;
+  readonly startedAt: number;
+  /** The validated request; absent for a call refused before its arguments were validated. */
+  readonly request?: ToolCallRequest;
+  /** Already in the store (reused after a resume). */
+  readonly admitted?: boolean;
+  /** Refused by a gate before it began: `onToolResult` sees it, the store has nothing to admit. */
+  readonly refused?: boolean;
+}
+
+/** The model-facing Tool message of an outcome and, when it was projected, the projection's report. */
+export interface ModelProjection {
+  readonly content: string;
+  readonly report?: ToolOutputProjectionReport;
+}
+
+/** The projection step as completion calls it (a pipeline passes its own, possibly overridden, `projectForModel`). */
+export type ProjectStep = (call: ModelToolCall, outcome: ToolOutcome) => ModelProjection;
+
+/**
+ * Step 9: `prepareToolResult`, then output validation (through `validateOutput`, the pipeline's
+ * step) and the returned resource version. When the hook throws or rejects, the outcome becomes a
+ * `tool_error` failure that says the tool ran; the unprepared outcome is withheld, since the hook
+ * may exist to redact it. So does a hook that returns something that is not an outcome. An abort
+ * of the run while the hook is pending ends the call as `cancelled` at once (the tool ran).
+ */
+export function finishOutcome(
+  context: StepContext,
+  request: ToolCallRequest,
+  outcome: ToolOutcome,
+  validateOutput: (prepared: ToolOutcome) => ToolOutcome,
+): MaybePromise<ToolOutcome> {
+  const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(validateOutput(prepared), request.descriptor);
+  const prepare = context.run.options.prepareToolResult;
+  if (prepare === undefined) return validate(outcome);
+  const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
+    if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
+    if (answer.kind === 'aborted')
+      return standardFailure('cancelled', `the run was aborted while prepareToolResult worked on the outcome of '${request.toolName}'; the tool ran, so do not assume it had no effect`);
+    const error = answer.kind === 'failed' ? answer.error : new TypeError(`prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`);
+    context.hookFailed(request, 'prepareToolResult', error);
+    const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
+    return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
+  };
+  const answer = callHook(() => prepare(outcome, request), context.run.options.signal);
+  return isPromiseLike(answer) ? answer.then(validateAnswer) : validateAnswer(answer);
+}
+
+/** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
+export function validateOutput(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+  const { outputSchema, outputValidation } = request.descriptor;
+  if (!outcome.ok || outputSchema === undefined || outputValidation === 'disabled') return outcome;
+  const issues =
+    outcome.data === undefined ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }] : compileOutputValidator(outputSchema)(outcome.data);
+  if (issues.length === 0) return outcome;
+  const plainIssues = issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword }));
+  if (outputValidation === 'strict')
+    return toolFailure({
+      code: 'output_validation',
+      category: 'validation',
+      retryable: false,
+      message: `the output of '${request.toolName}' does not match its output schema: ${formatIssues(issues)}`,
+      details: { issues: plainIssues },
+    });
+  const { run } = context;
+  context.emit({ type: 'output_validation_warning', runId: run.runId, callId: request.callId, toolName: request.toolName, issues: plainIssues });
+  return { ...outcome, metadata: { ...outcome.metadata, outputValidationIssues: plainIssues } };
+}
+
+/**
+ * Step 10: admission (before projection) of a call that began, `onToolResult` for every call with a
+ * validated request (executed or refused by a gate; a failing observer is reported, not fatal; one
+ * still pending when the run aborts is not waited for), then the projected result; its projection
+ * audit is stored with its Tool message.
+ */
+export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep): MaybePromise<ToolCallResult> {
+  const { run } = context;
+  const { request } = result;
+  const admits = result.refused !== true && run.recorder !== undefined;
+  if (request !== undefined && (admits || run.options.onToolResult !== undefined)) return completeObserved(context, call, result, request, admits, project);
+  return toolCallResult(context, call, result, project);
+}
+
+/** {@link completeToolCall} for a call that is admitted or observed. */
+async function completeObserved(
+  context: StepContext,
+  call: ModelToolCall,
+  result: CompletedCall,
+  request: ToolCallRequest,
+  admits: boolean,
+  project: ProjectStep,
+): Promise<ToolCallResult> {
+  const { run } = context;
+  if (admits && result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
+  const observe = run.options.onToolResult;
+  if (observe !== undefined) {
+    const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
+    if (observed.kind === 'failed') context.hookFailed(request, 'onToolResult', observed.error);
+  }
+  const done = toolCallResult(context, call, result, project);
+  return admits ? { ...done, admitted: true } : done;
+}
+
+/** Reports the finished call, projects its outcome for the model (through `project`) and builds the result. */
+export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep): ToolCallResult {
+  const { run } = context;
+  const { outcome, attempts } = result;
+  const durationMs = run.clock.now() - result.startedAt;
+  context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
+  const { content, report } = project(call, outcome);
+  return {
+    callId: call.id,
+    toolName: call.name,
+    rawArguments: call.arguments,
+    arguments: result.args,
+    outcome,
+    attempts,
+    idempotencyKey: result.idempotencyKey,
+    content,
+    projection: report,
+    durationMs,
+  };
+}
+
+/** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */
+export function suspendedToolCall(context: StepContext, call: ModelToolCall, result: { idempotencyKey: string; args?: JsonObject; startedAt: number }): ToolCallResult {
+  const outcome = toolFailure({ code: 'approval_pending', category: 'permission', retryable: false, message: `'${call.name}' waits for an approval decision` });
+  return {
+    callId: call.id,
+    toolName: call.name,
+    rawArguments: call.arguments,
+    arguments: result.args,
+    outcome,
+    attempts: 0,
+    idempotencyKey: result.idempotencyKey,
+    content: renderToolMessage(outcome),
+    durationMs: context.run.clock.now() - result.startedAt,
+    awaitingApproval: true,
+  };
+}

@@ -1,0 +1,211 @@
+import { computeRetryDelayMs } from '../contract/retry-delay';
+import { JsonValue } from '../outcome/json-value';
+import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
+import { ToolInvocation } from '../providers/tool-invocation';
+import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { isPromiseLike, MaybePromise } from './maybe-promise';
+import { ToolCallRequest } from './run-options';
+import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
+import { copyArguments } from './copy-arguments';
+import { runToolAttempt } from './run-tool-attempt';
+import { StepContext } from './step-context';
+
+/** A call that passed every check before dispatch. */
+export interface AdmittedCall {
+  readonly request: ToolCallRequest;
+  readonly capabilities: ToolProviderCapabilities;
+  readonly idempotencyKey: string;
+}
+
+/** The final outcome of a dispatched call and how many attempts it took. */
+export interface DispatchedCall {
+  readonly outcome: ToolOutcome;
+  readonly attempts: number;
+}
+
+/** The steps dispatch calls, bound to one call (a pipeline passes its own, possibly overridden, methods). */
+export interface DispatchSteps {
+  readonly dispatchAttempt: (attempt: number) => MaybePromise<ToolOutcome>;
+  readonly retryAttempts: (first: MaybePromise<ToolOutcome>) => Promise<DispatchedCall>;
+}
+
+/** The steps the retry loop calls, bound to one call. */
+export interface RetrySteps {
+  readonly dispatchAttempt: (attempt: number) => MaybePromise<ToolOutcome>;
+  readonly compensate: (attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
+}
+
+/** Steps 7 and 8: the first attempt, then the retry loop only when it may be needed; synchronous when the first attempt settles the call. */
+export function dispatchWithRetries(call: AdmittedCall, steps: DispatchSteps): MaybePromise<DispatchedCall> {
+  const first = steps.dispatchAttempt(1);
+  if (!isPromiseLike(first) && (first.ok || call.request.descriptor.retry.maxAttempts <= 1)) return { outcome: first, attempts: 1 };
+  return steps.retryAttempts(first);
+}
+
+/**
+ * The retry loop after the first attempt: only when the contract makes a repeat safe. When the run
+ * aborts where a retry was due (before or during compensation, or during the backoff), the call
+ * ends as `cancelled`; the last attempt's error stays in `details.lastError` and its compensation
+ * state is kept (in `compensation` and `details.compensation`). Attempts of one call never overlap:
+ * after an attempt given up while its tool still ran (deadline, heartbeat), the next one starts only
+ * once that tool settled, waiting at most `abandonedAttemptGraceMs` (alongside the backoff); a tool
+ * still running then ends the call with its failure, `details.abandonedAttempt: 'running'`.
+ */
+export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>, steps: RetrySteps): Promise<DispatchedCall> {
+  const { run } = context;
+  const { request } = call;
+  const policy = request.descriptor.retry;
+  for (let attempt = 1; ; attempt++) {
+    let outcome = attempt === 1 ? await first : await steps.dispatchAttempt(attempt);
+    if (outcome.ok || attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
+    const error = outcome.error!;
+    if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
+    const compensable = outcome.compensation === 'required';
+    if (!compensable && request.descriptor.idempotency === 'non_idempotent') return { outcome, attempts: attempt };
+    if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    if (compensable) {
+      outcome = await steps.compensate(attempt, outcome);
+      if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+      if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
+    }
+    const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
+    context.emit({ type: 'tool_retry', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, delayMs, failure: outcome });
+    const abandoned = abandonedAttempts.get(call);
+    abandonedAttempts.delete(call);
+    const graceMs = run.options.abandonedAttemptGraceMs ?? DEFAULT_ABANDONED_ATTEMPT_GRACE_MS;
+    const [slept, drained] = await Promise.all([
+      sleepOnClock(run.clock, delayMs, run.options.signal),
+      abandoned === undefined ? true : settlesWithin(run.clock, abandoned, graceMs, run.options.signal),
+    ]);
+    if (!slept || run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    if (!drained) return { outcome: stillRunning(outcome, graceMs), attempts: attempt };
+    await run.recorder?.recordAttempt(request.callId, attempt + 1);
+  }
+}
+
+/** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
+export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+  const { run } = context;
+  const { request } = call;
+  const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
+  context.emit({ type: 'tool_attempt_started', ...base, attempt });
+  return runToolAttempt({
+    clock: run.clock,
+    timeoutMs: request.descriptor.timeoutMs,
+    idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
+    runSignal: run.options.signal,
+    expectsData: request.descriptor.outputSchema !== undefined,
+    start: (signal, reportHeartbeat, deadlineAtMs) => {
+      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), signal());
+      return provider.invokeTool(buildInvocation(context, call, attempt, signal, deadlineAtMs, reportHeartbeat));
+    },
+    onAbandoned: (settled) => abandonedAttempts.set(call, settled),
+    onHeartbeat: (progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress }),
+    onTimeout: (limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs }),
+    onLateResult: (outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome }),
+  });
+}
+
+/**
+ * Asks the owning provider to undo a failed attempt's partial effect; the outcome records the
+ * result. Compensation runs under the tool's declared timeout as its own hard deadline and stops
+ * when the run aborts (its invocation's signal aborts; a compensation that ignores it is not
+ * waited for): either way it counts as failed, so the call is not retried.
+ */
+export async function compensate(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+  const { run } = context;
+  const { request } = call;
+  let ok = false;
+  let message: string | undefined;
+  const undo = provider.compensate?.bind(provider);
+  if (request.descriptor.compensation.enabled && call.capabilities.compensation && undo !== undefined) {
+    const asOutcome = (result: CompensationResult): ToolOutcome =>
+      result.ok ? toolText(result.message ?? '') : toolFailure({ code: 'compensation_failed', retryable: false, message: result.message ?? 'compensation failed' });
+    const undone = await runToolAttempt({
+      clock: run.clock,
+      timeoutMs: request.descriptor.timeoutMs,
+      runSignal: run.options.signal,
+      start: (signal, _heartbeat, deadlineAtMs) => {
+        const result = undo(buildInvocation(context, call, attempt, signal, deadlineAtMs, noHeartbeat), failure);
+        return isPromiseLike(result) ? Promise.resolve(result).then(asOutcome) : asOutcome(result);
+      },
+    });
+    ok = undone.ok;
+    message = undone.ok ? undone.text || undefined : undone.error?.message;
+  } else {
+    message = 'compensation is not enabled for this tool';
+  }
+  context.emit({ type: 'compensation_finished', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, ok, message });
+  return { ...failure, compensation: ok ? 'completed' : 'failed' };
+}
+
+/** The invocation a rich provider receives; guarded fields only with the declared capability. */
+function buildInvocation(
+  context: StepContext,
+  call: AdmittedCall,
+  attempt: number,
+  signal: () => AbortSignal,
+  deadlineAtMs: number,
+  reportHeartbeat: ToolInvocation['reportHeartbeat'],
+): ToolInvocation {
+  const { run } = context;
+  const { request, capabilities } = call;
+  return {
+    get signal() {
+      return signal();
+    },
+    toolName: request.toolName,
+    descriptor: request.descriptor,
+    arguments: copyArguments(request.arguments),
+    callId: request.callId,
+    idempotencyKey: capabilities.idempotencyKey ? call.idempotencyKey : undefined,
+    attempt,
+    runId: run.runId,
+    context: capabilities.invocationContext ? run.options.context : undefined,
+    deadline: { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs },
+    reportHeartbeat: capabilities.heartbeat ? reportHeartbeat : noHeartbeat,
+  };
+}
+
+/** How long a retry waits for an abandoned attempt to settle, unless the run says otherwise. */
+export const DEFAULT_ABANDONED_ATTEMPT_GRACE_MS = 5_000;
+
+/** Attempts given up while their tool still ran, per call, until the retry loop waits for them. */
+const abandonedAttempts = new WeakMap<AdmittedCall, Promise<void>>();
+
+/** True when `settled` settles within `graceMs` on the clock; false after that or when the signal aborts. */
+function settlesWithin(clock: RunnerClock, settled: Promise<void>, graceMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (drained: boolean): void => {
+      cancel();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(drained);
+    };
+    const onAbort = (): void => done(false);
+    const cancel = startTimer(clock, () => done(false), graceMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void settled.then(() => done(true));
+  });
+}
+
+/** The failure of a call not retried because its abandoned attempt still ran after the grace period. */
+function stillRunning(last: ToolOutcome, graceMs: number): ToolOutcome {
+  const error = last.error!;
+  const message = `${error.message}; not retried: the abandoned attempt was still running ${graceMs} ms later, and attempts of one call never overlap`;
+  return { ...last, error: { ...error, message, details: { ...asObject(error.details), abandonedAttempt: 'running', graceMs } } };
+}
+
+/** The outcome of a call whose due retry the run's abort cut short. */
+function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
+  const error = last.error!;
+  const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
+  const details: Record<string, JsonValue> = last.compensation === undefined ? { lastError } : { lastError, compensation: last.compensation };
+  const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, details);
+  return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
+}
+
+function asObject(value: unknown): Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {};
+}
+
+const noHeartbeat = (): void => undefined;

@@ -1,0 +1,71 @@
+import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
+import { ModelToolCall } from '../model/model-types';
+import { renderToolMessage } from '../outcome/render-tool-message';
+import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
+import { effectiveToolOutputProjection } from '../projection/effective-tool-output-projection';
+import { tryProjectToolOutputForModel } from '../projection/project-tool-output-for-model';
+import { ModelProjection } from './call-completion';
+import { isPromiseLike } from './maybe-promise';
+import { RunState } from './run-state';
+import { StepContext } from './step-context';
+
+/**
+ * The one place the model-facing Tool message is made: the rendered outcome, projected within the
+ * effective ceilings of `descriptor` (undefined for a call of no known tool). A projection failure
+ * becomes a short `tool_output_projection_failed` failure; the failed content is never sent.
+ */
+export function projectForModel(context: StepContext, descriptor: ToolDescriptor | undefined, call: ModelToolCall, outcome: ToolOutcome): ModelProjection {
+  const { run } = context;
+  const policy = projectionPolicyOf(run, descriptor);
+  const projected = tryProjectToolOutputForModel(outcome, { policy, estimator: run.options.contextTokenEstimator });
+  if (!projected.ok) {
+    const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${projected.error.kind})`);
+    return { content: renderToolMessage(failure) };
+  }
+  const observe = run.options.onToolOutputProjection;
+  if (observe !== undefined) {
+    const target = { callId: call.id, toolName: call.name };
+    try {
+      const observed: unknown = observe(projected.report, target);
+      if (isPromiseLike(observed)) observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
+    } catch (error) {
+      context.hookFailed(target, 'onToolOutputProjection', error);
+    }
+  }
+  if (projected.report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, toolName: call.name, report: projected.report });
+  return { content: projected.content, report: projected.report };
+}
+
+/** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
+function projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
+  const runPolicy = run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+  let perDescriptor = effectivePolicies.get(runPolicy);
+  if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
+  const key = descriptor ?? runPolicy;
+  let policy = perDescriptor.get(key);
+  if (policy === undefined) perDescriptor.set(key, (policy = effectiveToolOutputProjection(runPolicy, descriptor?.modelOutputProjection)));
+  return policy;
+}
+
+/** Before any model or tool call: every tool's effective projection policy must hold under the run's estimator. */
+export function checkProjectionPolicies(run: RunState, descriptors: Iterable<ToolDescriptor>): void {
+  const estimator = run.options.contextTokenEstimator;
+  const cacheKey = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+  let checked = checkedProjectionPolicies.get(cacheKey);
+  if (checked === undefined) checkedProjectionPolicies.set(cacheKey, (checked = new Set<string>()));
+  for (const descriptor of [undefined, ...descriptors]) {
+    const policy = projectionPolicyOf(run, descriptor);
+    const key = `${policy.maxBytes}:${policy.maxTokens}`;
+    if (checked.has(key)) continue;
+    checkToolOutputProjectionPolicy(policy, estimator);
+    checked.add(key);
+  }
+}
+
+/** Effective projection policies, per run policy object and descriptor (both immutable). */
+const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjectionPolicy>>();
+
+/** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
+const checkedProjectionPolicies = new WeakMap<object, Set<string>>();

@@ -1,0 +1,105 @@
+import { LlmAgentRunner, MAX_TIMER_DELAY_MS, RunnerClock, ScriptedModelClient, startTimer, toolFailure } from '../../lib';
+import { FunctionProvider } from './support';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A manual clock that records every delay it was asked for. */
+class RecordingClock implements RunnerClock {
+  nowMs = 1_000;
+  readonly delays: number[] = [];
+  readonly timers = new Map<number, { at: number; callback: () => void }>();
+  private nextId = 1;
+  now(): number {
+    return this.nowMs;
+  }
+  setTimeout(callback: () => void, delayMs: number): unknown {
+    this.delays.push(delayMs);
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.nowMs + delayMs, callback });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  async advance(ms: number): Promise<void> {
+    await flush();
+    const target = this.nowMs + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
+      if (due === undefined) break;
+      this.timers.delete(due[0]);
+      this.nowMs = due[1].at;
+      due[1].callback();
+      await flush();
+    }
+    this.nowMs = target;
+    await flush();
+  }
+}
+
+async function flush(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('timers above 2^31-1 ms', () => {
+  it('startTimer waits a long delay in steps the platform accepts, and fires exactly at its end', async () => {
+    const clock = new RecordingClock();
+    let fired = 0;
+    startTimer(clock, () => fired++, 3 * MAX_TIMER_DELAY_MS + 5);
+    await clock.advance(3 * MAX_TIMER_DELAY_MS + 4);
+    expect(fired).toBe(0);
+    await clock.advance(1);
+    expect(fired).toBe(1);
+    expect(clock.delays).toEqual([MAX_TIMER_DELAY_MS, MAX_TIMER_DELAY_MS, MAX_TIMER_DELAY_MS, 5]);
+  });
+
+  it('a 30-day deadline fires after 30 days, never asking the clock for more than 2^31-1 ms', async () => {
+    const clock = new RecordingClock();
+    const provider = new FunctionProvider().add('month', () => new Promise(() => undefined), { timeoutMs: 30 * DAY_MS });
+    const pending = new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'month', arguments: {} }, { clock });
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await clock.advance(30 * DAY_MS - 1);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    expect((await pending).outcome.error?.code).toBe('timeout');
+    expect(Math.max(...clock.delays)).toBeLessThanOrEqual(MAX_TIMER_DELAY_MS);
+    expect(clock.delays.length).toBeLessThanOrEqual(3);
+    expect(clock.timers.size).toBe(0);
+  });
+
+  it('a 40-day backoff waits 40 days before the retry', async () => {
+    const clock = new RecordingClock();
+    let attempts = 0;
+    const provider = new FunctionProvider().add('slow_retry', () => (++attempts === 1 ? toolFailure({ code: 'unavailable', message: 'down' }) : 'up'), {
+      idempotency: 'idempotent',
+      retry: { maxAttempts: 2, initialDelayMs: 40 * DAY_MS, maxDelayMs: 40 * DAY_MS, jitter: 0 },
+    });
+    const pending = new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'slow_retry', arguments: {} }, { clock });
+    await clock.advance(40 * DAY_MS - 1);
+    expect(attempts).toBe(1);
+    await clock.advance(1);
+    expect((await pending).outcome).toEqual({ ok: true, text: 'up' });
+    expect(Math.max(...clock.delays)).toBeLessThanOrEqual(MAX_TIMER_DELAY_MS);
+  });
+
+  it('on the real timers: no TimeoutOverflowWarning and no re-arm loop for a 30-day deadline', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const spy = jest.spyOn(global, 'setTimeout');
+    try {
+      const provider = new FunctionProvider().add('quick', () => new Promise((resolve) => setTimeout(() => resolve('done'), 40)), { timeoutMs: 30 * DAY_MS });
+      const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'quick', arguments: {} });
+      expect(result.outcome).toEqual({ ok: true, text: 'done' });
+      const delays = spy.mock.calls.map((call) => Number(call[1] ?? 0));
+      expect(Math.max(...delays)).toBeLessThanOrEqual(MAX_TIMER_DELAY_MS);
+      expect(delays.length).toBeLessThan(5);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      spy.mockRestore();
+      process.off('warning', onWarning);
+    }
+  });
+});
