@@ -1,0 +1,19 @@
+/**
+ * wuwe/mcp: serve any ToolProvider over the Model Context Protocol, and consume MCP servers as a
+ * ToolProvider. Needs the optional peer `@modelcontextprotocol/sdk`, loaded on first use.
+ * @packageDocumentation
+ */
+export { MCP_SDK_PACKAGE } from './load-mcp-sdk';
+export { McpSetupError } from './mcp-setup-error';
+export type { McpSetupErrorCode } from './mcp-setup-error';
+export { mcpToolAnnotations } from './tool-annotations';
+export type { McpToolAnnotations, OpenWorldPolicy } from './tool-annotations';
+export { toMcpCallToolResult } from './mcp-call-result';
+export { McpToolServer } from './mcp-tool-server';
+export type { McpToolServerOptions, McpServedCallOptions, McpRequestContext } from './mcp-tool-server';
+export { serveToolsOverStdio } from './serve-stdio';
+export type { McpStdioServeOptions, McpServing } from './serve-stdio';
+export { McpHttpHandler } from './mcp-http-handler';
+export { toolProviderOfModule } from './tool-module';
+export { parseWuweMcpArguments, loadToolModule, runWuweMcp } from './wuwe-mcp';
+export type { WuweMcpCommand } from './wuwe-mcp';
