@@ -180,6 +180,13 @@ describe('round trip: wuwe server -> wuwe client', () => {
     expect(viaMcp.content.replace(/available tools: .*/, '')).toBe(local.content.replace(/available tools: .*/, ''));
   });
 
+  it('carries the heartbeats of the served tool to the run of the client', async () => {
+    const events: LlmAgentEvent[] = [];
+    await call(remote, 'count_slowly', { steps: 2 }, { onEvent: (event) => events.push(event) });
+    const messages = events.flatMap((event) => (event.type === 'tool_heartbeat' ? [event.progress?.message] : []));
+    expect(messages).toEqual(['50% step 1', '100% step 2']);
+  });
+
   it('cancels the call on the wuwe server at the client deadline', async () => {
     const hurried = await McpToolProvider.connect({ server: { transport: 'http', url: http.url }, timeoutMs: 300 });
     try {
