@@ -26,7 +26,7 @@ describe('wuwe-mcp over stdio (a child process)', () => {
   let client: Client;
   beforeAll(async () => {
     client = await connectWuweMcpOverStdio(sdkClient());
-  }, 60000);
+  }, 120000);
   afterAll(() => client.close());
 
   it('lists the tools with input and output schemas and annotations from the contracts', async () => {
@@ -90,7 +90,7 @@ describe('approval by elicitation', () => {
         return answer;
       }),
     );
-  }, 60000);
+  }, 120000);
   afterAll(() => client.close());
 
   it.each([

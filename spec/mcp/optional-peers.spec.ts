@@ -14,7 +14,7 @@ describe('the core entry and the plugins', () => {
     ].join('\n');
     const output = execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(JSON.parse(output)).toEqual({ names: [], loaded: [] });
-  }, 60000);
+  }, 120000);
 });
 
 describe('loadMcpSdk', () => {

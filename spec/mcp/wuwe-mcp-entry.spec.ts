@@ -63,5 +63,5 @@ describe('wuwe-mcp --http', () => {
       await client?.close();
       child.kill();
     }
-  }, 60000);
+  }, 120000);
 });
