@@ -132,6 +132,24 @@ describe('McpHttpHandler (Streamable HTTP)', () => {
     }
   });
 
+  it('asks for approval by elicitation over HTTP too', async () => {
+    const asked: string[] = [];
+    const client = await connectHttp(
+      sdkClient(() => {
+        asked.push('asked');
+        return { action: 'accept', content: { approve: true } };
+      }),
+      http.url,
+    );
+    try {
+      const result = (await client.callTool({ name: 'delete_item', arguments: { id: 'y' } })) as CallToolResult;
+      expect(textOf(result)).toBe('deleted y');
+      expect(asked).toEqual(['asked']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('aborts the call signal on notifications/cancelled', async () => {
     const client = await connectHttp(sdkClient(), http.url);
     try {

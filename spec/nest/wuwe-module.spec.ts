@@ -27,6 +27,16 @@ class NumberLabel {
 @Module({ providers: [Counter, NumberLabel] })
 class LabelModule {}
 
+@Injectable({ scope: Scope.REQUEST })
+@Tool({ description: 'A request-scoped tool.' })
+class Stamp {
+  @Field() text!: string;
+  constructor(private readonly counter: Counter) {}
+  invoke(): string {
+    return `${this.text}@${this.counter.next()}`;
+  }
+}
+
 @Tool({ description: 'Registered as a singleton by mistake.' })
 @Injectable()
 class SingletonTool {
@@ -91,6 +101,21 @@ describe('WuweModule.forRoot', () => {
       const first = await runner.invokeToolCall({ id: 'a', name: 'NumberLabel', arguments: { label: 'x' } });
       const second = await runner.invokeToolCall({ id: 'b', name: 'NumberLabel', arguments: { label: 'y' } });
       expect([first.content, second.content]).toEqual(['x#1', 'y#2']);
+    } finally {
+      await module.close();
+    }
+  });
+
+  it('resolves request-scoped tools with a fresh instance per call', async () => {
+    @Module({ providers: [Counter, Stamp] })
+    class StampModule {}
+    const module = await start([WuweModule.forRoot({ model: new ScriptedModelClient([]) }), StampModule]);
+    try {
+      const runner = module.get(LlmAgentRunner);
+      const results = await Promise.all(['a', 'b'].map((text) => runner.invokeToolCall({ id: text, name: 'Stamp', arguments: { text } })));
+      expect(results[0].content).toMatch(/^a@[12]$/);
+      expect(results[1].content).toMatch(/^b@[12]$/);
+      expect(results[0].content).not.toBe(results[1].content.replace('b', 'a'));
     } finally {
       await module.close();
     }
