@@ -16,3 +16,8 @@ export * from './model';
 export * from './runner';
 export * from './durable';
 export * from './modules';
+// Plugins: their optional peers (@modelcontextprotocol/sdk, @nestjs/*) load on first use, never here.
+export { McpToolServer, McpHttpHandler, serveToolsOverStdio, McpToolProvider, McpSetupError, descriptorFromMcpTool, mcpToolAnnotations } from './mcp';
+export type { McpToolServerOptions, McpToolProviderOptions, McpServerOptions, McpSetupErrorCode } from './mcp';
+export { WuweModule, WUWE_RUN_STORE } from './nest';
+export type { WuweModuleOptions } from './nest';

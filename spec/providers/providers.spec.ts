@@ -117,12 +117,6 @@ describe('ToolRegistry', () => {
     expect(await registry.invoke('Fresh', {})).toEqual({ ok: true, text: 'undefined' });
   });
 
-  it('explains a container that resolves asynchronously, without calling the tool', async () => {
-    const registry = new ToolRegistry([Echo], { container: { resolve: () => Promise.resolve(new Echo()) } });
-    const outcome = await registry.invoke('Echo', { text: 'x' });
-    expect(outcome.error?.code).toBe('tool_error');
-    expect(outcome.error?.message).toMatch(/resolved Echo asynchronously .*needs a synchronous resolve\(Class\) or get\(Class\)/);
-  });
 
   it('constructs classes without a container', async () => {
     expect(await new ToolRegistry([Echo]).invoke('Echo', { text: 'x' })).toEqual({ ok: true, text: 'x:undefined' });

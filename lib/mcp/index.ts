@@ -1,0 +1,26 @@
+/**
+ * wuwe/mcp: serve any ToolProvider over the Model Context Protocol, and consume MCP servers as a
+ * ToolProvider. Needs the optional peer `@modelcontextprotocol/sdk`, loaded on first use.
+ * @packageDocumentation
+ */
+export { MCP_SDK_PACKAGE } from './load-mcp-sdk';
+export { McpSetupError } from './mcp-setup-error';
+export type { McpSetupErrorCode } from './mcp-setup-error';
+export { mcpToolAnnotations } from './tool-annotations';
+export type { McpToolAnnotations, OpenWorldPolicy } from './tool-annotations';
+export { toMcpCallToolResult } from './mcp-call-result';
+export { McpToolServer } from './mcp-tool-server';
+export type { McpToolServerOptions, McpServedCallOptions, McpRequestContext } from './mcp-tool-server';
+export { serveToolsOverStdio } from './serve-stdio';
+export type { McpStdioServeOptions, McpServing } from './serve-stdio';
+export { McpHttpHandler } from './mcp-http-handler';
+export { toolProviderOfModule } from './tool-module';
+export { parseWuweMcpArguments, loadToolModule, runWuweMcp } from './wuwe-mcp';
+export type { WuweMcpCommand } from './wuwe-mcp';
+export { McpToolProvider } from './mcp-tool-provider';
+export type { McpToolProviderOptions } from './mcp-tool-provider';
+export { descriptorFromMcpTool } from './mcp-tool-descriptor';
+export type { McpToolContractOptions } from './mcp-tool-descriptor';
+export { outcomeFromMcpResult } from './mcp-call-outcome';
+export { connectMcpServer } from './mcp-server-connection';
+export type { McpServerOptions, McpStdioServerOptions, McpHttpServerOptions, McpConnection } from './mcp-server-connection';

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { createServer } from 'node:http';
+import { extname, resolve } from 'node:path';
+import { messageOf } from '../errors/message-of';
+import { McpHttpHandler } from './mcp-http-handler';
+import { McpSetupError } from './mcp-setup-error';
+import { serveToolsOverStdio } from './serve-stdio';
+import { toolProviderOfModule } from './tool-module';
+
+/** What `wuwe-mcp` was asked to do. */
+export interface WuweMcpCommand {
+  readonly modulePath: string;
+  /** Serve Streamable HTTP on this port instead of stdio. */
+  readonly httpPort?: number;
+  /** @default '127.0.0.1' */
+  readonly host: string;
+}
+
+const USAGE = 'usage: wuwe-mcp <module> [--http <port>] [--host <host>]';
+
+/** Parses the arguments of `wuwe-mcp`; throws `McpSetupError` (`invalid_server_options`) with the usage on bad input. */
+export function parseWuweMcpArguments(argv: readonly string[]): WuweMcpCommand {
+  let modulePath: string | undefined;
+  let httpPort: number | undefined;
+  let host = '127.0.0.1';
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    if (argument === '--http' || argument === '--host') {
+      const value = argv[++index];
+      if (value === undefined) throw new McpSetupError('invalid_server_options', `${argument} needs a value; ${USAGE}`);
+      if (argument === '--host') host = value;
+      else {
+        httpPort = Number(value);
+        if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) throw new McpSetupError('invalid_server_options', `--http needs a port number, got '${value}'; ${USAGE}`);
+      }
+    } else if (argument.startsWith('-') || modulePath !== undefined) throw new McpSetupError('invalid_server_options', `unexpected argument '${argument}'; ${USAGE}`);
+    else modulePath = argument;
+  }
+  if (modulePath === undefined) throw new McpSetupError('invalid_server_options', `no module given; ${USAGE}`);
+  return { modulePath, httpPort, host };
+}
+
+/** Loads a module of tools; a TypeScript file is compiled on the fly with `ts-node` when it is installed. */
+export function loadToolModule(modulePath: string): unknown {
+  const absolute = resolve(process.cwd(), modulePath);
+  const extension = extname(absolute);
+  if (['.ts', '.mts', '.cts'].includes(extension) && require.extensions[extension] === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('ts-node') as { register(options: object): void }).register({ transpileOnly: true });
+    } catch (error) {
+      throw new McpSetupError('invalid_server_options', `${modulePath} is TypeScript: install ts-node to serve it directly, or serve its compiled .js file`, { cause: error });
+    }
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(absolute);
+}
+
+/** Runs `wuwe-mcp`: serves the tools a module exports over stdio, or over HTTP with `--http <port>`. */
+export async function runWuweMcp(argv: readonly string[]): Promise<void> {
+  const command = parseWuweMcpArguments(argv);
+  const provider = toolProviderOfModule(loadToolModule(command.modulePath), command.modulePath);
+  if (command.httpPort === undefined) {
+    await serveToolsOverStdio(provider);
+    return;
+  }
+  const handler = new McpHttpHandler(provider);
+  const server = createServer((request, response) => {
+    handler.handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500).end(messageOf(error));
+    });
+  });
+  await new Promise<void>((done) => server.listen(command.httpPort, command.host, done));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : command.httpPort;
+  process.stderr.write(`wuwe-mcp: serving ${command.modulePath} on http://${command.host}:${port}/mcp\n`);
+}
+
+if (require.main === module) {
+  runWuweMcp(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`wuwe-mcp: ${messageOf(error)}\n`);
+    process.exitCode = 1;
+  });
+}
