@@ -90,11 +90,20 @@ function compileCached(pair: AjvPair, cache: WeakMap<object, CompiledSchemaValid
   const hardened = hardenIntegers(schema) as object;
   const first = compileChecked(pair.first, hardened);
   let all: ValidateFunction | undefined;
-  const compiled: CompiledSchemaValidator = (value) => {
+  const validate = (value: unknown): readonly ValidationIssue[] => {
     if (first(value)) return NO_ISSUES;
     if (!countValuesAtMost(value, ISSUE_LISTING_MAX_VALUES)) return [...(first.errors ?? []).slice(0, 1).map(toIssue), STOPPED_AT_FIRST];
     all ??= compileChecked(pair.all, hardened);
     return all(value) ? NO_ISSUES : listIssues(all);
+  };
+  const compiled: CompiledSchemaValidator = (value) => {
+    try {
+      return validate(value);
+    } catch (error) {
+      // A format check of ajv-formats runs a native RegExp, which can overflow its stack on a
+      // string of megabytes: the value is refused, never accepted, and the call never throws.
+      return [{ pointer: '', message: `arguments could not be validated: ${error instanceof Error ? error.message : String(error)}`, keyword: 'validation' }];
+    }
   };
   cache.set(schema, compiled);
   return compiled;

@@ -80,3 +80,12 @@ describe('a bounded list of issues', () => {
     expect(decoded.issues[MAX_REPORTED_ISSUES]).toEqual({ pointer: '', message: '9980 more issues not listed', keyword: 'moreIssues' });
   });
 });
+
+describe('a validator that cannot finish', () => {
+  it('reports an issue instead of throwing (format uri on 8 MiB overflows the RegExp stack)', () => {
+    const validate = compileInputValidator({ type: 'object', properties: { u: { type: 'string', format: 'uri' } } });
+    const issues = validate({ u: 'http://' + 'a'.repeat(8 * 1024 * 1024 - 30) + '!' });
+    expect(issues).toEqual([{ pointer: '', message: expect.stringMatching(/^arguments could not be validated: /), keyword: 'validation' }]);
+    expect(validate({ u: 'http://example.com/a' })).toEqual([]);
+  });
+});
