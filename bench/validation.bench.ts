@@ -1,5 +1,5 @@
 /**
- * Worst-case cost of validating model arguments inside the limits (8 MiB, 100,000 values, depth
+ * Worst-case cost of validating model arguments inside the limits (8 MiB, 50,000 values, depth
  * 64), each case in a fresh process (see `validation-case.ts`): CPU milliseconds of decoding plus
  * schema validation, and every MiB allocated meanwhile (an upper bound of the peak extra memory).
  * Targets: at most 250 ms and 64 MiB per call. The baseline is one pass over the input measured in

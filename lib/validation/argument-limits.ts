@@ -19,13 +19,13 @@ export interface ArgumentLimits {
    * Most JSON values in the arguments: every array, object, string, number, boolean and null counts
    * once, the root included (`{"a":[1,2]}` holds 4). Bounds the memory of parsing and the time of
    * validation: 8 MiB of `[]` would otherwise be 2.8 million arrays.
-   * @default 100000 (when omitted, the value of {@link DEFAULT_ARGUMENT_LIMITS})
+   * @default 50000 (when omitted, the value of {@link DEFAULT_ARGUMENT_LIMITS})
    */
   readonly maxElements?: number;
 }
 
 /** Default {@link ArgumentLimits}. */
-export const DEFAULT_ARGUMENT_LIMITS: Required<ArgumentLimits> = Object.freeze({ maxDepth: 64, maxBytes: 8 * 1024 * 1024, maxElements: 100_000 });
+export const DEFAULT_ARGUMENT_LIMITS: Required<ArgumentLimits> = Object.freeze({ maxDepth: 64, maxBytes: 8 * 1024 * 1024, maxElements: 50_000 });
 
 /** The element limit in force: `limits.maxElements`, or the default one. @internal */
 export function maxElementsOf(limits: ArgumentLimits): number {
