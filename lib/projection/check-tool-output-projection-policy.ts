@@ -74,7 +74,7 @@ export function checkToolOutputProjectionPolicy(
     const bytes = Buffer.byteLength(content, 'utf8');
     let tokens: number;
     try {
-      tokens = estimateTokensChecked(content, estimator, bytes);
+      tokens = estimateTokensChecked(content, estimator);
     } catch (error) {
       throw new ToolOutputProjectionPolicyError('estimator', [error instanceof ToolOutputProjectionError ? error.reason : describe(error)]);
     }

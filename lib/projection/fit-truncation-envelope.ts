@@ -38,7 +38,7 @@ export function fitTruncationEnvelope(
       'envelope',
       `the smallest truncation envelope has ${smallestBytes} bytes, over the ceiling of ${policy.maxBytes} bytes`,
     );
-  const smallestTokens = estimateTokensChecked(smallest, estimator, smallestBytes);
+  const smallestTokens = estimateTokensChecked(smallest, estimator);
   if (smallestTokens > policy.maxTokens)
     throw new ToolOutputProjectionError(
       'envelope',
@@ -58,7 +58,7 @@ export function fitTruncationEnvelope(
       budget -= bytes - policy.maxBytes + 1;
       continue;
     }
-    const tokens = estimateTokensChecked(content, estimator, bytes);
+    const tokens = estimateTokensChecked(content, estimator);
     if (tokens <= policy.maxTokens) return { content, bytes, tokens };
     const previewTokens = Math.max(1, tokens - smallestTokens);
     budget = Math.min(budget - 1, Math.floor((budget * tokenRoom * TOKEN_SAFETY) / previewTokens));

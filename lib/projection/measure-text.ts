@@ -1,4 +1,4 @@
-import { FallbackTextTokenEstimator } from './fallback-text-token-estimator';
+import { estimateLargeTextTokens } from './fallback-text-token-estimator';
 import { TextTokenEstimator } from './text-token-estimator';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
 
@@ -9,28 +9,34 @@ export interface TextMeasure {
 }
 
 /**
- * Measures `text`: exact UTF-8 bytes and one estimator call. The fallback estimator reuses the byte
- * length instead of measuring twice. A throwing or misbehaving estimator becomes a
- * {@link ToolOutputProjectionError} of kind `estimator`; a fractional estimate is rounded up.
+ * Measures `text`: exact UTF-8 bytes and one estimator call. A throwing or misbehaving estimator
+ * becomes a {@link ToolOutputProjectionError} of kind `estimator`; a fractional estimate is rounded up.
  * @internal
  */
 export function measureText(text: string, estimator: TextTokenEstimator): TextMeasure {
-  const bytes = Buffer.byteLength(text, 'utf8');
-  return { bytes, tokens: estimateTokensChecked(text, estimator, bytes) };
+  return { bytes: Buffer.byteLength(text, 'utf8'), tokens: estimateTokensChecked(text, estimator) };
 }
 
 /**
- * One estimator call, checked: see {@link measureText}. `knownBytes` lets the fallback estimator
- * skip its own byte count.
+ * Measures an original that may be sent whole: exact UTF-8 bytes, and the estimator's count when it
+ * is within `maxBytes`. An original over `maxBytes` is never sent whole, so its tokens (reported,
+ * and deciding only whether the trigger says `both`) are the fallback's sampled estimate
+ * ({@link estimateLargeTextTokens}): the estimator counts only text that may be sent.
  * @internal
  */
-export function estimateTokensChecked(text: string, estimator: TextTokenEstimator, knownBytes?: number): number {
+export function measureOriginal(text: string, estimator: TextTokenEstimator, maxBytes: number): TextMeasure {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return { bytes, tokens: bytes <= maxBytes ? estimateTokensChecked(text, estimator) : estimateLargeTextTokens(text) };
+}
+
+/**
+ * One estimator call, checked: see {@link measureText}.
+ * @internal
+ */
+export function estimateTokensChecked(text: string, estimator: TextTokenEstimator): number {
   let tokens: unknown;
   try {
-    tokens =
-      knownBytes !== undefined && isUnmodifiedFallback(estimator)
-        ? estimator.estimateTokensFromLengths(knownBytes, text.length)
-        : estimator.estimateTokens(text);
+    tokens = estimator.estimateTokens(text);
   } catch (cause) {
     throw new ToolOutputProjectionError('estimator', `the token estimator threw: ${describe(cause)}`, { cause });
   }
@@ -45,14 +51,6 @@ export function estimateTokensChecked(text: string, estimator: TextTokenEstimato
 /** True when `estimator` is a valid estimator object. @internal */
 export function isTextTokenEstimator(estimator: unknown): estimator is TextTokenEstimator {
   return typeof estimator === 'object' && estimator !== null && typeof (estimator as TextTokenEstimator).estimateTokens === 'function';
-}
-
-function isUnmodifiedFallback(estimator: TextTokenEstimator): estimator is FallbackTextTokenEstimator {
-  return (
-    estimator instanceof FallbackTextTokenEstimator &&
-    estimator.estimateTokens === FallbackTextTokenEstimator.prototype.estimateTokens &&
-    estimator.estimateTokensFromLengths === FallbackTextTokenEstimator.prototype.estimateTokensFromLengths
-  );
 }
 
 /** A short description of a thrown value. @internal */

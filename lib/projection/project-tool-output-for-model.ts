@@ -6,7 +6,7 @@ import { dataTruncationEnvelope } from './data-truncation-envelope';
 import { failureTruncationEnvelope } from './failure-truncation-envelope';
 import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
 import { FittedContent, fitTruncationEnvelope, MAX_PREVIEW_CANDIDATES } from './fit-truncation-envelope';
-import { describe, isTextTokenEstimator, measureText, TextMeasure } from './measure-text';
+import { describe, isTextTokenEstimator, measureOriginal, TextMeasure } from './measure-text';
 import { textTruncationEnvelope } from './text-truncation-envelope';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
 import {
@@ -19,8 +19,9 @@ import {
 import { TruncationEnvelope } from './truncation-envelope';
 
 /**
- * The most estimator calls one projection makes: one on the rendered message, one on the smallest
- * truncation envelope, and at most four candidate previews. Output that fits makes exactly one.
+ * The most estimator calls one projection makes: one on the rendered message (only when it is
+ * within `maxBytes`), one on the smallest truncation envelope, and at most four candidate previews.
+ * Output that fits makes exactly one. The estimator never sees a text over `maxBytes`.
  */
 export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
 
@@ -37,9 +38,10 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  * - A failure stays `{"ok":false,"error":{...}}` with `code`, `category` and `retryable` unchanged;
  *   only `message` and `details` are shortened, and `"truncated": true` with the original size is added.
  *
- * Cost is linear in the size of the output: the original is rendered and measured once; building
- * each candidate costs O(maxBytes). The estimator is called at most
- * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, on the original and on texts within the ceilings.
+ * Cost is linear in the size of the output: the original is rendered and its bytes measured once;
+ * building each candidate costs O(maxBytes). The estimator is called at most
+ * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, only on texts within `maxBytes`: an original over
+ * `maxBytes` has its tokens estimated by the fallback from samples (see `estimateLargeTextTokens`).
  */
 export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjectionResult {
   try {
@@ -72,7 +74,7 @@ function projectOrThrow(outcome: ToolOutcome, options: ToolOutputProjectionOptio
     throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
 
   const rendered = render(outcome);
-  const original = measureText(rendered, estimator);
+  const original = measureOriginal(rendered, estimator, policy.maxBytes);
   const trigger = triggerOf(original, policy);
   if (trigger === null) return { content: rendered, report: report(false, original, original, policy, null) };
 

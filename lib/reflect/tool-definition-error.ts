@@ -9,6 +9,7 @@ export type ToolDefinitionErrorCode =
   | 'invalid_field_options'
   | 'invalid_default'
   | 'invalid_schema'
+  | 'invalid_pattern'
   | 'not_a_tool'
   | 'reflect_metadata_missing'
   | 'missing_design_type'

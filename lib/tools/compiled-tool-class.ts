@@ -76,6 +76,7 @@ export function definitionChecked<T>(target: Function, compile: () => T, propert
     return compile();
   } catch (error) {
     if (!(error instanceof SchemaCompileError)) throw error;
+    if (error.code === 'invalid_pattern') throw new ToolDefinitionError('invalid_pattern', target.name, propertyName, error.reason);
     throw new ToolDefinitionError('invalid_schema', target.name, propertyName, `its JSON Schema does not compile under strict ajv: ${error.reason}`);
   }
 }

@@ -6,7 +6,7 @@ import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
 import { ToolFailureError } from './tool-failure-error';
 
-const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER };
+const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER, maxElements: Number.MAX_SAFE_INTEGER };
 
 /**
  * Serializes what a tool returned. The rule: a tool returns a string (a text success), a JSON value

@@ -1,6 +1,7 @@
 import { JsonObject } from '../outcome/json-value';
-import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './argument-limits';
+import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, maxElementsOf } from './argument-limits';
 import { GuardResult, guardJsonValue } from './guard-json-value';
+import { checkJsonTextShape } from './json-text-elements';
 import { jsonTextPassesGuard } from './json-text-precheck';
 import { ValidationIssue } from './validation-issue';
 
@@ -14,9 +15,10 @@ export type DecodedArguments =
 
 /**
  * Turns model argument text or an object into a fresh, guarded JSON object. Text that is not JSON
- * is refused (`invalid_json`), never repaired into `{}`. The size is checked before parsing and the
- * depth before anything else walks the value (see {@link guardJsonValue}); text that certainly passes
- * those checks is not walked at all (see {@link jsonTextPassesGuard}). The result must be an object.
+ * is refused (`invalid_json`), never repaired into `{}`. The UTF-8 size and the number of values
+ * are checked on text before it is parsed, on an object as it is walked (see {@link ArgumentLimits});
+ * the depth before anything else walks the value (see {@link guardJsonValue}); text that certainly
+ * passes those checks is not walked at all (see {@link jsonTextPassesGuard}). The result must be an object.
  */
 export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): DecodedArguments {
   let parsed: unknown = input;
@@ -25,6 +27,12 @@ export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEF
     // A UTF-16 code unit is at most 3 UTF-8 bytes: count bytes only when the length alone cannot decide.
     if (input.length > limits.maxBytes || (input.length * 3 > limits.maxBytes && Buffer.byteLength(input, 'utf8') > limits.maxBytes))
       return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments exceed ${limits.maxBytes} bytes`, keyword: 'maxBytes' }] };
+    const maxElements = maxElementsOf(limits);
+    const shape = checkJsonTextShape(input, maxElements, limits.maxDepth);
+    if (shape === 'maxElements')
+      return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments hold more than ${maxElements} values`, keyword: 'maxElements' }] };
+    if (shape === 'maxDepth')
+      return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `nesting deeper than ${limits.maxDepth} levels`, keyword: 'maxDepth' }] };
     try {
       parsed = JSON.parse(input);
     } catch (error) {
@@ -35,8 +43,8 @@ export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEF
   if (isText && jsonTextPassesGuard(input, limits)) return objectOnly(parsed);
   let guarded: GuardResult;
   try {
-    // The fresh output of JSON.parse is checked in place; any other value is copied.
-    guarded = guardJsonValue(parsed, limits, { copy: !isText });
+    // The fresh output of JSON.parse is checked in place, its size already known; any other value is measured and copied.
+    guarded = guardJsonValue(parsed, limits, { copy: !isText, sizeChecked: isText });
   } catch (error) {
     // A getter or a proxy trap threw while the value was read.
     const reason = error instanceof Error ? error.message : String(error);

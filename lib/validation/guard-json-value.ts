@@ -1,10 +1,9 @@
-import { ArgumentLimits } from './argument-limits';
-import { escapePointerToken, ValidationIssue } from './validation-issue';
+import { ArgumentLimits, maxElementsOf } from './argument-limits';
+import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } from './validation-issue';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const MAX_ISSUES = 50;
 
-/** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or every issue found. */
+/** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found (see {@link capIssues}). */
 export type GuardResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
 /** Options of {@link guardJsonValue}. */
@@ -15,21 +14,29 @@ export interface GuardJsonValueOptions {
    * @default true
    */
   readonly copy?: boolean;
+  /**
+   * The size and element count were already checked on the JSON text this value was parsed from:
+   * skip measuring them again.
+   * @default false
+   */
+  readonly sizeChecked?: boolean;
 }
 
 /**
  * Walks a value iteratively (no recursion, so deep input cannot overflow the stack) and returns it,
  * as a fresh copy made of plain objects and arrays by default, or the issues: nesting deeper than
  * `maxDepth`, `__proto__`/`constructor`/`prototype` keys, strings with lone surrogates, non-finite
- * numbers, values that are not JSON (functions, BigInt, symbols, undefined, class instances), and
- * more string bytes than `maxBytes`. Stops at the first depth or size violation and after 50 issues.
+ * numbers, values that are not JSON (functions, BigInt, symbols, undefined, class instances), more
+ * than `maxBytes` of compact JSON text counted in UTF-8 (see {@link ArgumentLimits.maxBytes}) and
+ * more than `maxElements` values. Stops at the first depth, size or element-count violation; lists
+ * at most {@link MAX_REPORTED_ISSUES} issues and counts the rest.
  */
 export function guardJsonValue(input: unknown, limits: ArgumentLimits, options: GuardJsonValueOptions = {}): GuardResult {
-  const walk = new GuardWalk(limits, options.copy !== false);
+  const walk = new GuardWalk(limits, options.copy !== false, options.sizeChecked === true);
   const holder: Record<string, unknown> = {};
   walk.admit(input, 0, undefined, '', walk.copying ? holder : undefined);
   walk.run();
-  if (walk.issues.length > 0) return { ok: false, issues: walk.issues };
+  if (walk.issueCount > 0) return { ok: false, issues: capIssues(walk.issues, walk.issueCount) };
   return { ok: true, value: walk.copying ? holder[''] : input };
 }
 
@@ -47,14 +54,24 @@ interface Frame {
 
 class GuardWalk {
   readonly issues: ValidationIssue[] = [];
+  issueCount = 0;
   private readonly stack: Frame[] = [];
   private stopped = false;
-  private stringBytes = 0;
+  /** Bytes of compact JSON text counted so far. */
+  private bytes = 0;
+  private elements = 0;
+  private readonly maxBytes: number;
+  private readonly maxElements: number;
 
   constructor(
     private readonly limits: ArgumentLimits,
     readonly copying: boolean,
-  ) {}
+    sizeChecked: boolean,
+  ) {
+    // Unbounded limits (tool results) are not measured at all.
+    this.maxBytes = sizeChecked || limits.maxBytes >= Number.MAX_SAFE_INTEGER ? Infinity : limits.maxBytes;
+    this.maxElements = sizeChecked ? Infinity : maxElementsOf(limits);
+  }
 
   run(): void {
     while (this.stack.length > 0 && !this.stopped) this.expand(this.stack.pop()!);
@@ -62,16 +79,22 @@ class GuardWalk {
 
   /** Checks a scalar at once (and stores it in `into`); queues an array or object. */
   admit(value: unknown, depth: number, parent: Frame | undefined, token: string | number, into: Slots | undefined): void {
+    if (++this.elements > this.maxElements) return this.stop(parent, token, `arguments hold more than ${this.maxElements} values`, 'maxElements');
     if (typeof value === 'string') {
-      this.stringBytes += value.length;
-      if (this.stringBytes > this.limits.maxBytes) return this.stop(parent, token, `arguments exceed ${this.limits.maxBytes} bytes`, 'maxBytes');
+      if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(value, 'utf8') + 2)) return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
       if (!value.isWellFormed()) this.report(parent, token, 'string contains a lone surrogate', 'wellFormed');
     } else if (typeof value === 'number') {
+      this.bytes += 1;
       if (!Number.isFinite(value)) this.report(parent, token, 'number must be finite', 'finite');
-    } else if (typeof value !== 'boolean' && value !== null) {
+    } else if (typeof value === 'boolean' || value === null) {
+      if (!this.addBytes(value === false ? 5 : 4)) return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
+    } else {
       const isArray = Array.isArray(value);
       if (!isArray && !isPlainObject(value)) return this.report(parent, token, `${describe(value)} is not a JSON value`, 'json');
       if (depth >= this.limits.maxDepth) return this.stop(parent, token, `nesting deeper than ${this.limits.maxDepth} levels`, 'maxDepth');
+      // Brackets, and a comma after every member but the last (an empty container has none).
+      const members = isArray ? value.length : 0;
+      if (!this.addBytes(2 + Math.max(members - 1, 0))) return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
       const copy: Slots | undefined = into === undefined ? undefined : isArray ? (new Array<unknown>(value.length) as unknown as Slots) : {};
       if (into !== undefined) into[token] = copy;
       this.stack.push({ source: value as Frame['source'], depth, parent, token, copy });
@@ -88,27 +111,38 @@ class GuardWalk {
     if (Array.isArray(source)) {
       for (let index = 0; index < source.length && !this.stopped; index++) this.admit(source[index], depth, frame, index, frame.copy);
     } else {
-      for (const key of Object.keys(source)) {
+      const keys = Object.keys(source);
+      // The commas between members; each key adds its quotes and colon below.
+      if (!this.addBytes(Math.max(keys.length - 1, 0))) return this.stop(frame.parent, frame.token, this.sizeMessage(), 'maxBytes');
+      for (const key of keys) {
         if (this.stopped) break;
         if (FORBIDDEN_KEYS.has(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
         else if (!key.isWellFormed()) this.report(frame, key, 'key contains a lone surrogate', 'wellFormed');
-        else {
-          this.stringBytes += key.length;
-          this.admit(source[key], depth, frame, key, frame.copy);
-        }
+        else if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(key, 'utf8') + 3)) this.stop(frame, key, this.sizeMessage(), 'maxBytes');
+        else this.admit(source[key], depth, frame, key, frame.copy);
       }
     }
     reverseFrom(this.stack, queued);
   }
 
-  /** Records an issue; the walk stops once {@link MAX_ISSUES} are recorded. */
-  private report(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
-    this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
-    if (this.issues.length >= MAX_ISSUES) this.stopped = true;
+  /** Adds `count` bytes; false when that passes `maxBytes`. */
+  private addBytes(count: number): boolean {
+    this.bytes += count;
+    return this.bytes <= this.maxBytes;
   }
 
+  private sizeMessage(): string {
+    return `arguments exceed ${this.limits.maxBytes} bytes`;
+  }
+
+  /** Records an issue (only the first {@link MAX_REPORTED_ISSUES} are kept, the others counted; the walk is bounded by `maxElements`). */
+  private report(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
+    if (++this.issueCount <= MAX_REPORTED_ISSUES) this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
+  }
+
+  /** Records an issue that ends the walk. */
   private stop(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
-    this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
+    this.report(parent, token, message, keyword);
     this.stopped = true;
   }
 }

@@ -2,33 +2,63 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { JsonSchema } from '../contract/json-schema';
 import { WuweError } from '../errors/wuwe-error';
-import { escapePointerToken, ValidationIssue } from './validation-issue';
+import { countValuesAtMost } from './count-values';
+import { linearRegExp, UnsupportedPatternError } from './linear-reg-exp';
+import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } from './validation-issue';
 
-/** A schema that ajv refused to compile (an unknown keyword under `strict`, a broken `$ref`). */
-export class SchemaCompileError extends WuweError<'invalid_schema'> {
-  constructor(readonly reason: string, options?: { cause?: unknown }) {
-    super('invalid_schema', `JSON Schema does not compile: ${reason}`, options);
+/**
+ * A schema that ajv refused to compile: `invalid_schema` for an unknown keyword under `strict` or a
+ * broken `$ref`, `invalid_pattern` for a `pattern` or `patternProperties` key the linear-time
+ * engine cannot match (see {@link UnsupportedPatternError}).
+ */
+export class SchemaCompileError extends WuweError<'invalid_schema' | 'invalid_pattern'> {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown; code?: 'invalid_schema' | 'invalid_pattern' },
+  ) {
+    super(options?.code ?? 'invalid_schema', `JSON Schema does not compile: ${reason}`, options);
   }
 }
 
-/** Checks a value against a compiled schema and returns the issues (empty when valid). */
+/** Checks a value against a compiled schema and returns the issues (empty when valid; see {@link compileInputValidator} for how many). */
 export type CompiledSchemaValidator = (value: unknown) => readonly ValidationIssue[];
 
-function createAjv(useDefaults: boolean): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults, coerceTypes: false, allowUnionTypes: true });
+/**
+ * Values (see `ArgumentLimits.maxElements`) up to which an invalid value is validated a second time
+ * to list its issues; a larger one reports its first issue only, so collecting errors never costs
+ * more than this bounded second pass.
+ */
+export const ISSUE_LISTING_MAX_VALUES = 2_000;
+
+function createAjv(useDefaults: boolean, allErrors: boolean): Ajv {
+  const ajv = new Ajv({ strict: true, allErrors, useDefaults, coerceTypes: false, allowUnionTypes: true, code: { regExp: linearRegExp } });
   addFormats(ajv);
   return ajv;
 }
 
-const inputAjv = createAjv(true);
-const outputAjv = createAjv(false);
+interface AjvPair {
+  /** Stops at the first error: every value is validated by it. */
+  readonly first: Ajv;
+  /** Collects every error: only for invalid values of at most {@link ISSUE_LISTING_MAX_VALUES} values. */
+  readonly all: Ajv;
+}
+
+const inputAjv: AjvPair = { first: createAjv(true, false), all: createAjv(true, true) };
+const outputAjv: AjvPair = { first: createAjv(false, false), all: createAjv(false, true) };
 const inputCache = new WeakMap<object, CompiledSchemaValidator>();
 const outputCache = new WeakMap<object, CompiledSchemaValidator>();
 
 /**
  * Compiles an input schema once (cached per schema object) with ajv in `strict` mode: unknown
  * keywords fail closed. Defaults in the schema are applied to the validated value in place.
- * Integers are additionally held to the safe-integer range. Reports at most 50 issues. Throws {@link SchemaCompileError}.
+ * Integers are additionally held to the safe-integer range. `pattern` and `patternProperties` are
+ * matched in linear time ({@link linearRegExp}).
+ *
+ * Validation stops at the first error, so its cost is bounded by the size of the value, never by
+ * how many errors it holds. An invalid value of at most {@link ISSUE_LISTING_MAX_VALUES} values is
+ * validated again to list its issues: the first `MAX_REPORTED_ISSUES` (20), then one `moreIssues`
+ * issue counting the rest. A larger invalid value reports its first issue and a `moreIssues` issue
+ * saying validation stopped there. Throws {@link SchemaCompileError}.
  */
 export function compileInputValidator(schema: JsonSchema): CompiledSchemaValidator {
   return compileCached(inputAjv, inputCache, schema);
@@ -46,36 +76,59 @@ export function compileOutputValidator(schema: JsonSchema): CompiledSchemaValida
  */
 export function validateOnce(schema: JsonSchema, value: unknown): readonly ValidationIssue[] {
   const hardened = hardenIntegers(schema) as object;
-  let validate: ValidateFunction;
+  const validate = compileChecked(outputAjv.all, hardened);
   try {
-    validate = outputAjv.compile(hardened);
-  } catch (error) {
-    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
-  }
-  try {
-    return validate(value) ? NO_ISSUES : (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue);
+    return validate(value) ? NO_ISSUES : listIssues(validate);
   } finally {
-    outputAjv.removeSchema(hardened);
+    outputAjv.all.removeSchema(hardened);
   }
 }
 
-function compileCached(ajv: Ajv, cache: WeakMap<object, CompiledSchemaValidator>, schema: JsonSchema): CompiledSchemaValidator {
+function compileCached(pair: AjvPair, cache: WeakMap<object, CompiledSchemaValidator>, schema: JsonSchema): CompiledSchemaValidator {
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;
-  let validate: ValidateFunction;
-  try {
-    validate = ajv.compile(hardenIntegers(schema) as object);
-  } catch (error) {
-    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
-  }
-  const compiled: CompiledSchemaValidator = (value) => (validate(value) ? NO_ISSUES : (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue));
+  const hardened = hardenIntegers(schema) as object;
+  const first = compileChecked(pair.first, hardened);
+  let all: ValidateFunction | undefined;
+  const validate = (value: unknown): readonly ValidationIssue[] => {
+    if (first(value)) return NO_ISSUES;
+    if (!countValuesAtMost(value, ISSUE_LISTING_MAX_VALUES)) return [...(first.errors ?? []).slice(0, 1).map(toIssue), STOPPED_AT_FIRST];
+    all ??= compileChecked(pair.all, hardened);
+    return all(value) ? NO_ISSUES : listIssues(all);
+  };
+  const compiled: CompiledSchemaValidator = (value) => {
+    try {
+      return validate(value);
+    } catch (error) {
+      // A format check of ajv-formats runs a native RegExp, which can overflow its stack on a
+      // string of megabytes: the value is refused, never accepted, and the call never throws.
+      return [{ pointer: '', message: `arguments could not be validated: ${error instanceof Error ? error.message : String(error)}`, keyword: 'validation' }];
+    }
+  };
   cache.set(schema, compiled);
   return compiled;
 }
 
+function compileChecked(ajv: Ajv, schema: object): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch (error) {
+    if (error instanceof UnsupportedPatternError) throw new SchemaCompileError(error.message, { cause: error, code: 'invalid_pattern' });
+    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+function listIssues(validate: ValidateFunction): readonly ValidationIssue[] {
+  const errors = validate.errors ?? [];
+  return capIssues(errors.slice(0, MAX_REPORTED_ISSUES).map(toIssue), errors.length);
+}
+
 const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
-/** At most this many issues are reported, so a huge bad value cannot make a huge error. */
-const MAX_ISSUES = 50;
+const STOPPED_AT_FIRST: ValidationIssue = Object.freeze({
+  pointer: '',
+  message: `validation stopped at the first issue (the arguments hold more than ${ISSUE_LISTING_MAX_VALUES} values); there may be more`,
+  keyword: 'moreIssues',
+});
 
 function toIssue(error: ErrorObject): ValidationIssue {
   const params = error.params as Record<string, unknown>;

@@ -24,3 +24,20 @@ export function resolveJsonPointer(value: unknown, pointer: string): unknown {
   }
   return current;
 }
+
+/** At most this many issues are reported for one value; the rest are counted in one last `moreIssues` issue. */
+export const MAX_REPORTED_ISSUES = 20;
+
+/**
+ * The issue that ends a capped list: `N more issues not listed` at the root, keyword `moreIssues`.
+ * `more` is how many issues were found beyond the ones listed.
+ */
+export function moreIssues(more: number): ValidationIssue {
+  return { pointer: '', message: `${more} more ${more === 1 ? 'issue' : 'issues'} not listed`, keyword: 'moreIssues' };
+}
+
+/** The first {@link MAX_REPORTED_ISSUES} issues, followed by a {@link moreIssues} count of the rest when there are more. */
+export function capIssues(issues: readonly ValidationIssue[], total: number = issues.length): readonly ValidationIssue[] {
+  if (total <= MAX_REPORTED_ISSUES) return issues;
+  return [...issues.slice(0, MAX_REPORTED_ISSUES), moreIssues(total - MAX_REPORTED_ISSUES)];
+}

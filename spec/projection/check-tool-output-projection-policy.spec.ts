@@ -17,9 +17,11 @@ function policyError(act: () => void): ToolOutputProjectionPolicyError {
 }
 
 describe('checkToolOutputProjectionPolicy', () => {
-  it('accepts the default policy and the smallest allowed one', () => {
+  it('accepts the default policy and the smallest one the fallback estimator can hold envelopes in', () => {
     expect(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION)).not.toThrow();
-    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 64 })).not.toThrow();
+    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 128 })).not.toThrow();
+    // 64 tokens is well-formed, but the fallback counts the smallest failure envelope as more than that.
+    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 64 })).toThrow(/smallest truncated structured failure has \d+ estimated tokens, over maxTokens 64/);
   });
 
   it('has frozen defaults of 64 KiB and 10,000 tokens', () => {

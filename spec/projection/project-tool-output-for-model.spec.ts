@@ -59,9 +59,11 @@ describe('tryProjectToolOutputForModel: output under both ceilings', () => {
     });
   });
 
-  it('passes output of exactly the ceilings through', () => {
-    const text = 'a'.repeat(1_024);
-    expect(project(toolText(text)).content).toBe(text);
+  it('passes output of exactly the byte ceiling through', () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(23).slice(0, 1_024);
+    const policy = { maxBytes: 1_024, maxTokens: 512 };
+    expect(fallbackTextTokenEstimator.estimateTokens(text)).toBeLessThanOrEqual(policy.maxTokens);
+    expect(project(toolText(text), { policy }).content).toBe(text);
   });
 });
 
@@ -108,7 +110,7 @@ describe('tryProjectToolOutputForModel: plain text', () => {
 
   it('keeps the byte ceiling with lone surrogates in the input', () => {
     for (const text of ['\ud800'.repeat(2_000), '\udc00x'.repeat(1_500), 'a\ud83d'.repeat(900)]) {
-      const policy = { maxBytes: 256, maxTokens: 64 };
+      const policy = { maxBytes: 256, maxTokens: 128 };
       const { content, report } = project(toolText(text), { policy });
       expect(Buffer.byteLength(content)).toBeLessThanOrEqual(256);
       expect(report.projectedBytes).toBe(Buffer.byteLength(content));
@@ -273,14 +275,15 @@ describe('tryProjectToolOutputForModel: estimators', () => {
         return 2 * super.estimateTokens(text);
       }
     }
-    const result = project(toolText('abcd'.repeat(100)), { policy: small, estimator: new Doubled() });
-    expect(result.report.originalTokens).toBe(200);
+    const text = 'word '.repeat(100);
+    const result = project(toolText(text), { policy: small, estimator: new Doubled() });
+    expect(result.report.originalTokens).toBe(2 * fallbackTextTokenEstimator.estimateTokens(text));
   });
 });
 
 describe('projectToolOutputForModel', () => {
   it('returns content and report', () => {
-    const outcome = toolText('a'.repeat(40_000));
+    const outcome = toolText('words and more words\n'.repeat(200));
     const { content, report } = projectToolOutputForModel(outcome, { policy: DEFAULT_TOOL_OUTPUT_PROJECTION });
     expect(report.truncated).toBe(false);
     expect(content).toBe(outcome.text);

@@ -139,7 +139,8 @@ describe('projection properties', () => {
     );
     fc.assert(
       fc.property(outcome, (value) => {
-        const result = tryProjectToolOutputForModel(value, { policy: { maxBytes: 256, maxTokens: 64 } });
+        // 40 UTF-16 units are at most 120 UTF-8 bytes, which the fallback counts as at most 122 tokens.
+        const result = tryProjectToolOutputForModel(value, { policy: { maxBytes: 256, maxTokens: 128 } });
         expect(result.ok && result.content).toBe(renderToolMessage(value));
         expect(result.ok && result.report.truncated).toBe(false);
       }),

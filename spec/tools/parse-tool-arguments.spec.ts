@@ -269,16 +269,20 @@ describe('parseToolArguments', () => {
       expect(parseToolArguments(PlanTrip, { city: 'Tokyo \ud83d\ude00' }).city).toBe('Tokyo \ud83d\ude00');
     });
 
-    it('reports at most 50 issues for a value full of them', () => {
+    it('lists at most 20 issues for a value full of them, and counts the rest', () => {
       const lone = refusal({ city: 'Tokyo', tags: new Array<string>(10_000).fill('\ud800') });
-      expect(lone.issues).toHaveLength(50);
+      expect(lone.issues).toHaveLength(21);
       expect(lone.issues[0]).toEqual({ pointer: '/tags/0', message: 'string contains a lone surrogate', keyword: 'wellFormed' });
-      expect(lone.issues[49].pointer).toBe('/tags/49');
+      expect(lone.issues[19].pointer).toBe('/tags/19');
+      expect(lone.issues[20]).toEqual({ pointer: '', message: '9980 more issues not listed', keyword: 'moreIssues' });
       const text = `{"city":"Tokyo","tags":[${new Array(10_000).fill('"\\udc00"').join(',')}]}`;
-      expect(refusal(text).issues).toHaveLength(50);
-      const wrongTypes = refusal(`{"city":"Tokyo","tags":[${new Array(100_000).fill('1').join(',')}]}`);
-      expect(wrongTypes.issues).toHaveLength(50);
+      expect(refusal(text).issues).toHaveLength(21);
+      const wrongTypes = refusal(`{"city":"Tokyo","tags":[${new Array(1_000).fill('1').join(',')}]}`);
+      expect(wrongTypes.issues).toHaveLength(21);
       expect(wrongTypes.issues[0]).toEqual({ pointer: '/tags/0', message: 'must be string', keyword: 'type' });
+      expect(wrongTypes.issues[20]).toEqual({ pointer: '', message: '980 more issues not listed', keyword: 'moreIssues' });
+      const manyWrongTypes = refusal(`{"city":"Tokyo","tags":[${new Array(40_000).fill('1').join(',')}]}`);
+      expect(manyWrongTypes.issues.map((issue) => issue.keyword)).toEqual(['type', 'moreIssues']);
       expect(wrongTypes.message.length).toBeLessThan(5_000);
     });
 

@@ -1,0 +1,5 @@
+/**
+ * Entry point `wuwe/tiktoken`: an exact token estimator backed by the optional peer dependency
+ * `js-tiktoken`. The core entry never loads it.
+ */
+export * from './tiktoken-token-estimator';
