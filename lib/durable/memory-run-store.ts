@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { ChatMessage } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from './agent-run-record';
 import * as rules from './record-rules';
 import { ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary } from './run-store';
 import { RunStoreError } from './run-store-error';
-import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow } from './stored-rows';
+import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow, summaryFromRow } from './stored-rows';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions {
@@ -40,17 +39,12 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     this.open();
-    const runId = options.runId ?? randomUUID();
-    rules.checkId(runId, 'runId');
-    const status = options.status ?? 'running';
-    rules.checkStatus(status);
+    const { runId, status, metadataJson, messageTexts } = rules.checkNewRun(options);
     if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
     const now = rules.isoTime(this.clock);
-    const metadata = options.metadata === undefined ? null : rules.serializeJson(runId, [options.metadata], 'metadata object')[0];
-    const messages = rules.serializeJson(runId, options.messages ?? [], 'message');
     this.runs.set(runId, {
-      run: { run_id: runId, status, metadata_json: metadata, created_at: now, updated_at: now },
-      messages,
+      run: { run_id: runId, status, metadata_json: metadataJson, created_at: now, updated_at: now },
+      messages: [...messageTexts],
       calls: new Map(),
       projections: new Map(),
       approvals: new Map(),
@@ -76,9 +70,7 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
     this.open();
-    return [...this.runs.values()]
-      .filter((state) => status === undefined || state.run.status === status)
-      .map(({ run }) => ({ runId: run.run_id, status: run.status as AgentRunStatus, createdAt: run.created_at, updatedAt: run.updated_at }));
+    return [...this.runs.values()].filter((state) => status === undefined || state.run.status === status).map((state) => summaryFromRow(state.run));
   }
 
   /** {@inheritDoc RunStore.appendMessages} */

@@ -1,5 +1,6 @@
 import { isToolOutcome, ToolOutcome } from '../outcome/tool-outcome';
-import { ApprovalDecision, ApprovalRequest } from './run-store';
+import { randomUUID } from 'node:crypto';
+import { ApprovalDecision, ApprovalRequest, CreateRunOptions } from './run-store';
 import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput } from './agent-run-record';
 import { canonicalJson, sha256Hex } from './canonical-arguments';
 import { RunStoreError } from './run-store-error';
@@ -11,6 +12,27 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Reads a clock (milliseconds since the epoch) as ISO 8601 text. */
 export function isoTime(clock: () => number): string {
   return new Date(clock()).toISOString();
+}
+
+/** A run about to be created: its checked id and status and the JSON texts of its data. */
+export interface NewRun {
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  readonly metadataJson: string | null;
+  readonly messageTexts: readonly string[];
+}
+
+/**
+ * Checks the options of {@link RunStore.createRun} and serializes their data, before any write. Throws
+ * `record_invalid` for an empty id, an unknown status, or data with no JSON form.
+ */
+export function checkNewRun(options: CreateRunOptions): NewRun {
+  const runId = options.runId ?? randomUUID();
+  checkId(runId, 'runId');
+  const status = options.status ?? 'running';
+  checkStatus(status);
+  const metadataJson = options.metadata === undefined ? null : serializeJson(runId, [options.metadata], 'metadata object')[0];
+  return { runId, status, metadataJson, messageTexts: serializeJson(runId, options.messages ?? [], 'message') };
 }
 
 /** Throws `record_invalid` unless `status` is an {@link AgentRunStatus}. */

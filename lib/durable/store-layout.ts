@@ -37,3 +37,18 @@ export function findLayoutProblem(actual: ReadonlyMap<string, readonly string[]>
   }
   return undefined;
 }
+
+/** A table of {@link STORE_TABLE_COLUMNS}. */
+export type StoreTable =
+  | 'wuwe_schema'
+  | 'wuwe_runs'
+  | 'wuwe_messages'
+  | 'wuwe_tool_calls'
+  | 'wuwe_tool_output_projections'
+  | 'wuwe_approvals'
+  | 'wuwe_leases';
+
+/** The comma-separated column list of `table`, in layout order, for SELECT and INSERT statements. */
+export function columnList(table: StoreTable): string {
+  return STORE_TABLE_COLUMNS[table].join(', ');
+}

@@ -11,6 +11,7 @@ import {
   ToolOutputProjectionRecord,
 } from './agent-run-record';
 import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import type { RunSummary } from './run-store';
 import { RunStoreError } from './run-store-error';
 
 /** The row shapes every store keeps (columns of the SQL tables; the memory store keeps the same objects). */
@@ -64,6 +65,11 @@ export interface ApprovalRow {
 export interface LeaseRow {
   worker_id: string;
   expires_at_ms: number | string;
+}
+
+/** Maps a run row to its {@link RunSummary}. */
+export function summaryFromRow(row: RunRow): RunSummary {
+  return { runId: row.run_id, status: row.status as AgentRunStatus, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
 /** Maps a call row to its record. */

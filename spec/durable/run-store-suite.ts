@@ -312,6 +312,44 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
       });
     });
 
+    // Where the dialects differ (check-then-insert under BEGIN IMMEDIATE in SQLite, ON CONFLICT and row locks
+    // on several pooled connections in PostgreSQL), concurrent calls on one store must still agree.
+    describe('concurrent operations', () => {
+      it('start one call id once: exactly one caller creates it', async () => {
+        await store.createRun({ runId: 'r' });
+        const starts = await Promise.all([1, 2, 3, 4].map(() => store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' }))));
+        expect(starts.filter((start) => start.created)).toHaveLength(1);
+        expect((await store.loadRun('r'))!.toolCalls).toHaveLength(1);
+      });
+
+      it('bind one idempotency key once across runs', async () => {
+        await store.createRun({ runId: 'r1' });
+        await store.createRun({ runId: 'r2' });
+        const starts = await Promise.all(['r1', 'r2'].map((runId) => store.recordCallStarted(runId, identity(`c-${runId}`, { to: 'a' }, { idempotencyKey: 'pay' }))));
+        expect(starts.filter((start) => start.created)).toHaveLength(1);
+      });
+
+      it('create a run id once', async () => {
+        const results = await Promise.allSettled([1, 2, 3].map(() => store.createRun({ runId: 'same' })));
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        expect(results.filter((result) => result.status === 'rejected').map((result) => (result).reason.code)).toEqual(['run_exists', 'run_exists']);
+      });
+
+      it('append every message with its own position', async () => {
+        await store.createRun({ runId: 'r' });
+        await Promise.all(['a', 'b', 'c', 'd', 'e'].map((content) => store.appendMessages('r', [{ role: 'user', content }, { role: 'user', content: content.toUpperCase() }])));
+        const contents = (await store.loadRun('r'))!.messages.map((message) => message.content);
+        expect(contents.slice().sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'a', 'b', 'c', 'd', 'e']);
+        for (const lower of ['a', 'b', 'c', 'd', 'e']) expect(contents.indexOf(lower.toUpperCase())).toBe(contents.indexOf(lower) + 1);
+      });
+
+      it('lease a run to one of several workers', async () => {
+        await store.createRun({ runId: 'r' });
+        const leased = await Promise.all(['w1', 'w2', 'w3'].map((worker) => store.acquireLease('r', worker, 1000)));
+        expect(leased.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     it('throws store_closed after close', async () => {
       await store.close();
       await expect(store.loadRun('r')).rejects.toEqual(code('store_closed'));

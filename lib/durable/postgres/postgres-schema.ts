@@ -1,17 +1,17 @@
 import type { PoolClient } from 'pg';
-import { AGENT_RUN_RECORD_SCHEMA_VERSION } from './agent-run-record';
-import { RunStoreError } from './run-store-error';
-import { checkSchemaVersion } from './schema-version';
-import { findLayoutProblem, STORE_TABLE_COLUMNS } from './store-layout';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION } from '../agent-run-record';
+import { RunStoreError } from '../run-store-error';
+import { checkSchemaVersion } from '../schema-version';
+import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
 
-/** DDL of schema version 1 for PostgreSQL, in the schema `s` (already quoted). */
-function postgresSchemaV1(s: string): string {
+/** DDL of schema version 1 for PostgreSQL, in `schema` (already quoted). */
+function postgresSchemaV1(schema: string): string {
   return `
-CREATE TABLE ${s}.wuwe_schema (
+CREATE TABLE ${schema}.wuwe_schema (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   version INTEGER NOT NULL
 );
-CREATE TABLE ${s}.wuwe_runs (
+CREATE TABLE ${schema}.wuwe_runs (
   run_id TEXT PRIMARY KEY,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
   status TEXT NOT NULL CHECK (status IN ('running', 'awaiting_approval', 'completed', 'failed', 'cancelled')),
@@ -19,15 +19,15 @@ CREATE TABLE ${s}.wuwe_runs (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
-CREATE INDEX wuwe_runs_by_status ON ${s}.wuwe_runs (status, seq);
-CREATE TABLE ${s}.wuwe_messages (
-  run_id TEXT NOT NULL REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE INDEX wuwe_runs_by_status ON ${schema}.wuwe_runs (status, seq);
+CREATE TABLE ${schema}.wuwe_messages (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
   message_json TEXT NOT NULL,
   PRIMARY KEY (run_id, seq)
 );
-CREATE TABLE ${s}.wuwe_tool_calls (
-  run_id TEXT NOT NULL REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE TABLE ${schema}.wuwe_tool_calls (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   call_id TEXT NOT NULL,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
   tool_name TEXT NOT NULL,
@@ -42,7 +42,7 @@ CREATE TABLE ${s}.wuwe_tool_calls (
   PRIMARY KEY (run_id, call_id),
   CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
 );
-CREATE TABLE ${s}.wuwe_tool_output_projections (
+CREATE TABLE ${schema}.wuwe_tool_output_projections (
   run_id TEXT NOT NULL,
   call_id TEXT NOT NULL,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
@@ -51,10 +51,10 @@ CREATE TABLE ${s}.wuwe_tool_output_projections (
   report_json TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
   PRIMARY KEY (run_id, call_id),
-  FOREIGN KEY (run_id, call_id) REFERENCES ${s}.wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
+  FOREIGN KEY (run_id, call_id) REFERENCES ${schema}.wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
 );
-CREATE TABLE ${s}.wuwe_approvals (
-  run_id TEXT NOT NULL REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE TABLE ${schema}.wuwe_approvals (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   call_id TEXT NOT NULL,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
   tool_name TEXT NOT NULL,
@@ -66,8 +66,8 @@ CREATE TABLE ${s}.wuwe_approvals (
   decided_at TEXT,
   PRIMARY KEY (run_id, call_id)
 );
-CREATE TABLE ${s}.wuwe_leases (
-  run_id TEXT PRIMARY KEY REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE TABLE ${schema}.wuwe_leases (
+  run_id TEXT PRIMARY KEY REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   worker_id TEXT NOT NULL,
   expires_at_ms BIGINT NOT NULL
 );

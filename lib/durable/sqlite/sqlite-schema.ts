@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import { AGENT_RUN_RECORD_SCHEMA_VERSION } from './agent-run-record';
-import { RunStoreError } from './run-store-error';
-import { checkSchemaVersion } from './schema-version';
-import { findLayoutProblem, STORE_TABLE_COLUMNS } from './store-layout';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION } from '../agent-run-record';
+import { RunStoreError } from '../run-store-error';
+import { checkSchemaVersion } from '../schema-version';
+import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
 
 /** DDL of schema version 1 for SQLite. */
 const SQLITE_SCHEMA_V1 = `
