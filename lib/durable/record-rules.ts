@@ -164,6 +164,12 @@ export function checkDecision(runId: string, callId: string, stored: ApprovalRec
   throw new RunStoreError('approval_mismatch', `The approval was already ${stored.state}`, { runId, callId });
 }
 
+/** Returns `ms` when it is a positive whole number of milliseconds (at most 2^31-1); throws `record_invalid` otherwise. */
+export function checkTimeout(ms: number, what: string): number {
+  if (!Number.isInteger(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw new RunStoreError('record_invalid', `${what} must be a positive whole number of milliseconds, got ${String(ms)}`);
+  return ms;
+}
+
 /** Throws `record_invalid` unless `ttlMs` is a positive finite number. */
 export function checkTtl(ttlMs: number): void {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RunStoreError('record_invalid', `ttlMs must be positive, got ${String(ttlMs)}`);

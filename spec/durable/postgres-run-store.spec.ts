@@ -69,6 +69,25 @@ describePostgres('PostgresRunStore', () => {
     expect(error).toMatchObject({ code: 'store_unavailable' });
   });
 
+  it('gives up connecting after connectTimeoutMs, as store_unavailable', async () => {
+    // A server that accepts the connection and never answers: only the connect timeout ends the wait.
+    const sockets: import('node:net').Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)));
+    try {
+      const opening = PostgresRunStore.open({ connectionString: `postgres://postgres@127.0.0.1:${port}/wuwe_test`, connectTimeoutMs: 300 });
+      const outcome = await Promise.race([
+        opening.then(() => 'opened', (error: unknown) => error),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+      ]);
+      expect(outcome).toMatchObject({ code: 'store_unavailable' });
+      await opening.catch(() => undefined);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
+  });
+
   describe('a connection lost mid-transaction', () => {
     /** Starts `operation`, waits until it is blocked on the run row's lock, then kills its backend. */
     async function terminateWhileBlocked(schema: string, operation: () => Promise<unknown>): Promise<unknown> {

@@ -21,6 +21,8 @@ export interface PostgresRunStoreOptions {
   readonly connectionString?: string;
   /** PostgreSQL schema holding the `wuwe_*` tables; created when missing. @default 'public' */
   readonly schema?: string;
+  /** How long an owned pool waits for a connection (connecting, or a free pooled one) before `store_unavailable`. @default 10000 */
+  readonly connectTimeoutMs?: number;
   /** Size of an owned pool. @default 10 */
   readonly maxConnections?: number;
   /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
@@ -62,7 +64,7 @@ export class PostgresRunStore implements RunStore {
     let pool = options.pool;
     if (!pool) {
       const pg = loadOptionalDependency<typeof PgModule>('pg', 'PostgresRunStore');
-      pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: 10_000 });
+      pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: rules.checkTimeout(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs') });
       // An idle client whose server connection drops emits 'error' on the pool; without a listener the process dies.
       pool.on('error', () => undefined);
     }
