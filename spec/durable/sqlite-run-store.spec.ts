@@ -72,6 +72,27 @@ describe('SqliteRunStore bad input', () => {
     check.close();
   });
 
+  it('identifies a foreign or damaged file before writing anything: the file stays byte for byte the same', () => {
+    const foreign = join(dir.path, 'foreign-bytes.db');
+    const other = new Database(foreign);
+    other.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (9.5)');
+    other.close();
+    const headless = join(dir.path, 'headless-bytes.db');
+    const partial = new Database(headless);
+    partial.exec('CREATE TABLE wuwe_runs (run_id TEXT)');
+    partial.close();
+    for (const [path, expected] of [
+      [foreign, 'store_foreign'],
+      [headless, 'store_corrupt'],
+    ]) {
+      const before = readFileSync(path);
+      expect(before[18]).toBe(1); // a rollback-journal file: switching it to WAL would change this byte
+      expect(open(path)).toThrow(expect.objectContaining({ code: expected }));
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(existsSync(`${path}-wal`)).toBe(false);
+    }
+  });
+
   it('rejects a damaged wuwe layout as store_corrupt', () => {
     const path = join(dir.path, 'damaged.db');
     new SqliteRunStore(path).close().catch(() => undefined);

@@ -11,7 +11,7 @@ import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
 import { mapSqliteError } from './sqlite-errors';
-import { openSqliteSchema } from './sqlite-schema';
+import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
 import { SQLITE_STATEMENTS, SqliteStatements } from './sqlite-statements';
 
 /** Options of {@link SqliteRunStore}. */
@@ -51,6 +51,8 @@ export class SqliteRunStore implements RunStore {
       if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
       db = new Database(this.path);
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(resolved.busyTimeoutMs ?? 5000))}`);
+      // A foreign or damaged file is refused before anything below writes to it.
+      identifySqliteFile(db);
       db.pragma('journal_mode = WAL');
       // Every commit reaches the disk: a started call or an admitted outcome survives power loss too.
       db.pragma('synchronous = FULL');

@@ -3,6 +3,7 @@ import { AGENT_RUN_RECORD_SCHEMA_VERSION } from '../agent-run-record';
 import { RunStoreError } from '../run-store-error';
 import { checkSchemaVersion } from '../schema-version';
 import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
+import { isWuweModuleTable } from './wuwe-module-tables';
 
 /** DDL of schema version 1 for SQLite. */
 const SQLITE_SCHEMA_V1 = `
@@ -68,32 +69,52 @@ CREATE TABLE wuwe_leases (
 );
 `;
 
+/** What a SQLite file holds, found by reading it: nothing of the run store yet, or a run store of a known version. */
+export type SqliteFileKind = { readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number };
+
 /**
- * Creates the schema in an empty database, or checks the one found: its version must be one this build
- * reads and every table must have its columns. Runs in one immediate transaction.
+ * Identifies the file without writing to it (a read transaction only: no journal-mode switch, no header
+ * change), so a foreign or damaged file is refused exactly as it was found. Tables of wuwe's own SQLite
+ * modules are recognised: the run store shares a file with them in any opening order.
  *
- * Throws `store_foreign` for a database holding another application's tables, `store_corrupt` for a partial
- * or damaged wuwe layout, and `schema_version_mismatch` for a version this build does not know.
+ * Throws `store_foreign` for a database holding another application's tables, `store_corrupt` for a file
+ * that is not a database or a partial or damaged wuwe layout, and `schema_version_mismatch` for a
+ * version this build does not know.
+ */
+export function identifySqliteFile(db: Database.Database): SqliteFileKind {
+  return db.transaction(() => inspect(db)).deferred();
+}
+
+/**
+ * Creates the schema in a file {@link identifySqliteFile} found empty, or checks the one found, in one
+ * immediate transaction (it identifies the file again under the write lock, for a racing opener).
  */
 export function openSqliteSchema(db: Database.Database): void {
   db.transaction(() => {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-    if (!tables.includes('wuwe_schema')) {
-      if (tables.some((name) => name in STORE_TABLE_COLUMNS)) {
-        throw new RunStoreError('store_corrupt', 'The database has wuwe tables but no wuwe_schema version table');
-      }
-      if (tables.length > 0) {
-        throw new RunStoreError('store_foreign', `The database belongs to another application (tables: ${tables.slice(0, 5).join(', ')})`);
-      }
-      db.exec(SQLITE_SCHEMA_V1);
-      db.prepare('INSERT INTO wuwe_schema (id, version) VALUES (1, ?)').run(AGENT_RUN_RECORD_SCHEMA_VERSION);
-      return;
-    }
-    checkSchemaVersion(readVersion(db));
-    const layout = new Map(tables.map((name) => [name, (db.pragma(`table_info(${JSON.stringify(name)})`) as { name: string }[]).map((column) => column.name)]));
-    const problem = findLayoutProblem(layout);
-    if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema is damaged: ${problem}`);
+    if (inspect(db).kind === 'wuwe') return;
+    db.exec(SQLITE_SCHEMA_V1);
+    db.prepare('INSERT INTO wuwe_schema (id, version) VALUES (1, ?)').run(AGENT_RUN_RECORD_SCHEMA_VERSION);
   }).immediate();
+}
+
+function inspect(db: Database.Database): SqliteFileKind {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  if (!tables.includes('wuwe_schema')) {
+    if (tables.some((name) => name in STORE_TABLE_COLUMNS)) {
+      throw new RunStoreError('store_corrupt', 'The database has wuwe tables but no wuwe_schema version table');
+    }
+    const foreign = tables.filter((name) => !isWuweModuleTable(name));
+    if (foreign.length > 0) {
+      throw new RunStoreError('store_foreign', `The database belongs to another application (tables: ${foreign.slice(0, 5).join(', ')})`);
+    }
+    return { kind: 'empty' };
+  }
+  const version = readVersion(db);
+  checkSchemaVersion(version);
+  const layout = new Map(tables.map((name) => [name, (db.pragma(`table_info(${JSON.stringify(name)})`) as { name: string }[]).map((column) => column.name)]));
+  const problem = findLayoutProblem(layout);
+  if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema is damaged: ${problem}`);
+  return { kind: 'wuwe', version: Number(version) };
 }
 
 function readVersion(db: Database.Database): unknown {
