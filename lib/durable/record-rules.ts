@@ -1,6 +1,6 @@
 import { isToolOutcome, ToolOutcome } from '../outcome/tool-outcome';
 import { randomUUID } from 'node:crypto';
-import { ApprovalDecision, ApprovalRequest, CreateRunOptions } from './run-store';
+import { ApprovalDecision, ApprovalRequest, CreateRunOptions, RunWriteOptions } from './run-store';
 import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput } from './agent-run-record';
 import { canonicalJson, sha256Hex } from './canonical-arguments';
 import { RunStoreError } from './run-store-error';
@@ -168,6 +168,17 @@ export function checkDecision(runId: string, callId: string, stored: ApprovalRec
 export function checkTimeout(ms: number, what: string): number {
   if (!Number.isInteger(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw new RunStoreError('record_invalid', `${what} must be a positive whole number of milliseconds, got ${String(ms)}`);
   return ms;
+}
+
+/**
+ * Throws `lease_held` when a write carries a fencing token that is not the run's current one: another worker
+ * acquired the lease since. A write without a token is not fenced.
+ */
+export function checkFence(runId: string, currentToken: number | string, options: RunWriteOptions | undefined): void {
+  const token = options?.fencingToken;
+  if (token !== undefined && Number(currentToken) !== token) {
+    throw new RunStoreError('lease_held', `The lease of this run was taken over (fencing token ${token} is not the current ${String(currentToken)}); nothing was written`, { runId });
+  }
 }
 
 /** Throws `record_invalid` unless `ttlMs` is a positive finite number. */

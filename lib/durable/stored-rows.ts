@@ -23,6 +23,8 @@ export interface RunRow {
   metadata_json: string | null;
   created_at: string;
   updated_at: string;
+  /** The fencing token of the latest lease acquisition (0 before the first). */
+  fencing_token: number | string;
 }
 
 /** A tool call row; JSON columns hold exact text. */
@@ -144,7 +146,7 @@ export function recordFromRows(rows: RunRows): AgentRunRecord {
     updatedAt: rows.run.updated_at,
   };
   if (rows.run.metadata_json !== null) record.metadata = parseJson(rows.run.metadata_json, runId) as JsonObject;
-  if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms) };
+  if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms), fencingToken: Number(rows.run.fencing_token) };
   return record;
 }
 

@@ -25,7 +25,7 @@ describe('SqliteRunStore file', () => {
     expect(existsSync(path)).toBe(true);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(1);
+    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(2);
     raw.close();
     const reopened = await SqliteRunStore.open({ path });
     expect((await reopened.loadRun('r'))!.toolCalls[0].outcomeJson).toBe('{"ok":true,"text":"sent"}');
@@ -108,7 +108,7 @@ describe('SqliteRunStore bad input', () => {
   });
 
   it('rejects a newer or unknown schema version', () => {
-    for (const version of [2, 99, 0]) {
+    for (const version of [3, 99, 0]) {
       const path = join(dir.path, `version-${version}.db`);
       new SqliteRunStore(path).close().catch(() => undefined);
       const raw = new Database(path);

@@ -8,7 +8,7 @@ import type { ApprovalRow, CallRow, LeaseRow, ProjectionRow, RunRow } from '../s
  * check-then-insert against `ON CONFLICT`) stays in each dialect's own table and store.
  */
 export interface RunStoreStatements {
-  /** (run_id, status, metadata_json, created_at): inserts a run; `updated_at` = `created_at`. */
+  /** (run_id, status, metadata_json, created_at): inserts a run; `updated_at` = `created_at`, fencing token 0. */
   readonly insertRun: string;
   /** (run_id) -> {@link RunRow}. */
   readonly selectRun: string;
@@ -16,6 +16,10 @@ export interface RunStoreStatements {
   readonly listRuns: string;
   /** (status) -> {@link RunRow}, oldest first. */
   readonly listRunsByStatus: string;
+  /** (run_id): raises the run's fencing token by one, on a successful lease acquisition. */
+  readonly raiseFencingToken: string;
+  /** (run_id): the approvals still pending become `cancelled`. */
+  readonly cancelPendingApprovals: string;
   /** (run_id, updated_at): moves the run's `updated_at`. */
   readonly touchRun: string;
   /** (run_id, status). */

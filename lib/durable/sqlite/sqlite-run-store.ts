@@ -6,7 +6,7 @@ import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
 import * as rules from '../record-rules';
-import { ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary } from '../run-store';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
@@ -56,8 +56,11 @@ export class SqliteRunStore implements RunStore {
       db.pragma('journal_mode = WAL');
       // Every commit reaches the disk: a started call or an admitted outcome survives power loss too.
       db.pragma('synchronous = FULL');
-      db.pragma('foreign_keys = ON');
+      // Off while the schema is created or migrated: a migration rebuilds tables others refer to, and dropping
+      // the old one must not cascade (better-sqlite3 turns foreign keys on by default).
+      db.pragma('foreign_keys = OFF');
       openSqliteSchema(db);
+      db.pragma('foreign_keys = ON');
     } catch (error) {
       db?.close();
       throw mapSqliteError(error);
@@ -103,34 +106,36 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
-  async appendMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
+  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
     const texts = rules.serializeJson(runId, messages, 'message');
-    this.write({ runId }, () => {
+    this.write({ runId }, options, () => {
+      for (const projection of options.projections ?? []) this.insertProjection(runId, projection);
       this.insertMessages(runId, Number(this.select('lastMessageSeq', runId)[0].last), texts);
     });
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
-  async saveMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
+  async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeJson(runId, messages, 'message');
-    this.write({ runId }, () => {
+    this.write({ runId }, options, () => {
       this.run('deleteMessages', runId);
       this.insertMessages(runId, 0, texts);
     });
   }
 
   /** {@inheritDoc RunStore.setStatus} */
-  async setStatus(runId: string, status: AgentRunStatus): Promise<void> {
+  async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
-    this.write({ runId }, () => {
+    this.write({ runId }, options, () => {
       this.run('updateStatus', runId, status);
+      if (status === 'cancelled') this.run('cancelPendingApprovals', runId);
     });
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
-  async recordCallStarted(runId: string, identity: ToolCallIdentity): Promise<CallStartResult> {
+  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
-    return this.write({ runId, callId: identity.callId }, () => {
+    return this.write({ runId, callId: identity.callId }, options, () => {
       const existing =
         this.select('selectCall', runId, identity.callId)[0] ?? (identity.idempotencyKey !== undefined ? this.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
       if (existing) {
@@ -145,9 +150,9 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
-  async recordAttempt(runId: string, callId: string, attempts: number): Promise<void> {
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
-    this.write({ runId, callId }, () => {
+    this.write({ runId, callId }, options, () => {
       const row = this.select('selectCall', runId, callId)[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
@@ -156,10 +161,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number): Promise<ToolCallRecord> {
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
     rules.checkAttempts(attempts);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
-    return this.write({ runId, callId }, () => {
+    return this.write({ runId, callId }, options, () => {
       const row = this.select('selectCall', runId, callId)[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
       this.run('admitCall', runId, callId, outcomeJson, attempts, rules.isoTime(this.clock));
@@ -177,23 +182,13 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordProjection} */
-  async recordProjection(runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
-    return this.write({ runId, callId: projection.callId }, () => {
-      const call = this.select('selectCall', runId, projection.callId)[0];
-      const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-      const stored = this.select('selectProjection', runId, projection.callId)[0];
-      if (stored) {
-        rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
-        return projectionFromRow(stored, runId);
-      }
-      this.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock));
-      return projectionFromRow(this.select('selectProjection', runId, projection.callId)[0], runId);
-    });
+  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
+    return this.write({ runId, callId: projection.callId }, options, () => this.insertProjection(runId, projection));
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
-  async requestApproval(runId: string, request: ApprovalRequest): Promise<ApprovalRecord> {
-    return this.write({ runId, callId: request.callId }, () => {
+  async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    return this.write({ runId, callId: request.callId }, options, () => {
       const stored = this.select('selectApproval', runId, request.callId)[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
@@ -203,8 +198,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
-    return this.write({ runId, callId }, () => {
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    return this.write({ runId, callId }, options, () => {
       const stored = this.select('selectApproval', runId, callId)[0];
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
@@ -219,7 +214,9 @@ export class SqliteRunStore implements RunStore {
     rules.checkTtl(ttlMs);
     return this.lease(runId, () => {
       const now = this.clock();
-      return this.run('acquireLease', runId, workerId, now + ttlMs, now) === 1;
+      if (this.run('acquireLease', runId, workerId, now + ttlMs, now) !== 1) return false;
+      this.run('raiseFencingToken', runId);
+      return true;
     });
   }
 
@@ -252,10 +249,12 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** A transaction on an existing run that moves its `updated_at`. Throws `run_not_found`. */
-  private write<T>(context: Context & { runId: string }, body: () => T): T {
+  /** A transaction on an existing run that moves its `updated_at`. Throws `run_not_found`, or `lease_held` for a stale fencing token. */
+  private write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: () => T): T {
     return this.transaction(context, () => {
-      this.requireRun(context.runId);
+      const run = this.select('selectRun', context.runId)[0];
+      if (!run) throw new RunStoreError('run_not_found', 'No such run', { runId: context.runId });
+      rules.checkFence(context.runId, run.fencing_token, options);
       const result = body();
       this.run('touchRun', context.runId, rules.isoTime(this.clock));
       return result;
@@ -286,6 +285,19 @@ export class SqliteRunStore implements RunStore {
 
   private requireRun(runId: string): void {
     if (!this.get('runExists', runId)) throw new RunStoreError('run_not_found', 'No such run', { runId });
+  }
+
+  /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
+  private insertProjection(runId: string, projection: ToolOutputProjectionInput): ToolOutputProjectionRecord {
+    const call = this.select('selectCall', runId, projection.callId)[0];
+    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
+    const stored = this.select('selectProjection', runId, projection.callId)[0];
+    if (stored) {
+      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      return projectionFromRow(stored, runId);
+    }
+    this.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock));
+    return projectionFromRow(this.select('selectProjection', runId, projection.callId)[0], runId);
   }
 
   private insertMessages(runId: string, after: number, texts: readonly string[]): void {

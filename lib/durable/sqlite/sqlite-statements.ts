@@ -17,11 +17,13 @@ export interface SqliteStatements extends RunStoreStatements {
 
 /** The SQL of {@link SqliteRunStore}: rows come back in insertion (`rowid`) order. */
 export const SQLITE_STATEMENTS: SqliteStatements = Object.freeze({
-  insertRun: `INSERT INTO wuwe_runs (${RUNS}) VALUES (?1, ?2, ?3, ?4, ?4)`,
+  insertRun: `INSERT INTO wuwe_runs (${RUNS}) VALUES (?1, ?2, ?3, ?4, ?4, 0)`,
   selectRun: `SELECT ${RUNS} FROM wuwe_runs WHERE run_id = ?1`,
   listRuns: `SELECT ${RUNS} FROM wuwe_runs ORDER BY rowid`,
   listRunsByStatus: `SELECT ${RUNS} FROM wuwe_runs WHERE status = ?1 ORDER BY rowid`,
   touchRun: 'UPDATE wuwe_runs SET updated_at = ?2 WHERE run_id = ?1',
+  raiseFencingToken: 'UPDATE wuwe_runs SET fencing_token = fencing_token + 1 WHERE run_id = ?1',
+  cancelPendingApprovals: "UPDATE wuwe_approvals SET state = 'cancelled' WHERE run_id = ?1 AND state = 'pending'",
   updateStatus: 'UPDATE wuwe_runs SET status = ?2 WHERE run_id = ?1',
   runExists: 'SELECT 1 AS found FROM wuwe_runs WHERE run_id = ?1',
   selectMessages: 'SELECT message_json FROM wuwe_messages WHERE run_id = ?1 ORDER BY seq',
