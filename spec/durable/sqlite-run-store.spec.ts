@@ -133,7 +133,7 @@ describe('SqliteRunStore bad input', () => {
 });
 
 describe('SqliteRunStore version-1 fixture', () => {
-  it('opens a version-1 database and reads the same record as the version-1 JSON fixture', async () => {
+  it('migrates a version-1 database in place to version 2 and reads the same record as the version-1 JSON fixture', async () => {
     const path = join(dir.path, 'fixture-v1.db');
     const raw = new Database(path);
     raw.exec(readFileSync(join(__dirname, 'fixtures', 'sqlite-v1.sql'), 'utf8'));
@@ -141,6 +141,16 @@ describe('SqliteRunStore version-1 fixture', () => {
     const store = new SqliteRunStore(path);
     const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
     expect(await store.loadRun(expected.runId)).toEqual(expected);
+    await store.setStatus(expected.runId, 'cancelled');
+    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual(['approved', 'cancelled']);
+    await store.setStatus(expected.runId, 'stopped');
     await store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(2);
+    expect(check.pragma('foreign_key_check')).toEqual([]);
+    check.close();
+    const reopened = new SqliteRunStore(path);
+    expect((await reopened.loadRun(expected.runId))!.toolCalls).toHaveLength(2);
+    await reopened.close();
   });
 });

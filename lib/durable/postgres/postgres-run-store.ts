@@ -5,7 +5,7 @@ import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
 import * as rules from '../record-rules';
-import { ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary } from '../run-store';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
@@ -112,18 +112,19 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
-  async appendMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
+  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
     const texts = rules.serializeJson(runId, messages, 'message');
-    await this.write({ runId }, async (client) => {
+    await this.write({ runId }, options, async (client) => {
       await this.lockRun(client, runId);
+      for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection);
       await this.insertMessages(client, runId, Number((await this.select(client, 'lastMessageSeq', runId))[0].last), texts);
     });
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
-  async saveMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
+  async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeJson(runId, messages, 'message');
-    await this.write({ runId }, async (client) => {
+    await this.write({ runId }, options, async (client) => {
       await this.lockRun(client, runId);
       await client.query(this.statements.deleteMessages, [runId]);
       await this.insertMessages(client, runId, 0, texts);
@@ -131,17 +132,18 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.setStatus} */
-  async setStatus(runId: string, status: AgentRunStatus): Promise<void> {
+  async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
-    await this.write({ runId }, async (client) => {
+    await this.write({ runId }, options, async (client) => {
       await client.query(this.statements.updateStatus, [runId, status]);
+      if (status === 'cancelled') await client.query(this.statements.cancelPendingApprovals, [runId]);
     });
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
-  async recordCallStarted(runId: string, identity: ToolCallIdentity): Promise<CallStartResult> {
+  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
-    return this.write({ runId, callId: identity.callId }, async (client) => {
+    return this.write({ runId, callId: identity.callId }, options, async (client) => {
       const startedAt = rules.isoTime(this.clock);
       const values = [runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt];
       const inserted = (await client.query<RunStoreStatementRows['selectCall']>(this.statements.insertCall, values)).rows[0];
@@ -157,9 +159,9 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
-  async recordAttempt(runId: string, callId: string, attempts: number): Promise<void> {
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
-    await this.write({ runId, callId }, async (client) => {
+    await this.write({ runId, callId }, options, async (client) => {
       const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId))[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
@@ -168,10 +170,10 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number): Promise<ToolCallRecord> {
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
     rules.checkAttempts(attempts);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
-    return this.write({ runId, callId }, async (client) => {
+    return this.write({ runId, callId }, options, async (client) => {
       const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId))[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
       const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [runId, callId, outcomeJson, attempts, rules.isoTime(this.clock)]);
@@ -189,24 +191,13 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordProjection} */
-  async recordProjection(runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
-    return this.write({ runId, callId: projection.callId }, async (client) => {
-      const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId))[0];
-      const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-      const stored = (await this.select(client, 'selectProjection', runId, projection.callId))[0];
-      if (stored) {
-        rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
-        return projectionFromRow(stored, runId);
-      }
-      const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock)];
-      const inserted = await client.query<RunStoreStatementRows['selectProjection']>(this.statements.insertProjection, values);
-      return projectionFromRow(inserted.rows[0], runId);
-    });
+  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
+    return this.write({ runId, callId: projection.callId }, options, (client) => this.insertProjection(client, runId, projection));
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
-  async requestApproval(runId: string, request: ApprovalRequest): Promise<ApprovalRecord> {
-    return this.write({ runId, callId: request.callId }, async (client) => {
+  async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    return this.write({ runId, callId: request.callId }, options, async (client) => {
       await this.lockRun(client, runId);
       const stored = (await this.select(client, 'selectApproval', runId, request.callId))[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
@@ -218,8 +209,8 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
-    return this.write({ runId, callId }, async (client) => {
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    return this.write({ runId, callId }, options, async (client) => {
       const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId))[0];
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
@@ -234,7 +225,11 @@ export class PostgresRunStore implements RunStore {
     rules.checkId(workerId, 'workerId');
     rules.checkTtl(ttlMs);
     const now = this.clock();
-    return (await this.query({ runId }, 'acquireLease', [runId, workerId, now + ttlMs, now])).length === 1;
+    return this.transaction({ runId }, async (client) => {
+      if ((await client.query(this.statements.acquireLease, [runId, workerId, now + ttlMs, now])).rowCount !== 1) return false;
+      await client.query(this.statements.raiseFencingToken, [runId]);
+      return true;
+    });
   }
 
   /** {@inheritDoc RunStore.renewLease} */
@@ -290,8 +285,12 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  /** A transaction on an existing run that moves its `updated_at`; a missing run throws `run_not_found`. */
-  private async write<T>(context: Context & { runId: string }, body: (client: PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * A transaction on an existing run that moves its `updated_at`; a missing run throws `run_not_found`. The
+   * run row is updated last: its lock orders this write against a lease acquisition, and the fencing token
+   * it returns is the current one, so a stale token rolls the whole write back (`lease_held`).
+   */
+  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.transaction(context, async (client) => {
       let result: T;
       try {
@@ -300,8 +299,9 @@ export class PostgresRunStore implements RunStore {
         if (error instanceof RunStoreError && error.code.endsWith('_not_found')) await this.requireRun(context.runId, client);
         throw error;
       }
-      const touched = await client.query(this.statements.touchRun, [context.runId, rules.isoTime(this.clock)]);
+      const touched = await client.query<{ fencing_token: string }>(this.statements.touchRun, [context.runId, rules.isoTime(this.clock)]);
       if (touched.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', context);
+      rules.checkFence(context.runId, touched.rows[0].fencing_token, options);
       return result;
     });
   }
@@ -324,6 +324,20 @@ export class PostgresRunStore implements RunStore {
   private async lockRun(client: PoolClient, runId: string): Promise<void> {
     const locked = await client.query(this.statements.lockRun, [runId]);
     if (locked.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', { runId });
+  }
+
+  /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
+  private async insertProjection(client: PoolClient, runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
+    const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId))[0];
+    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
+    const stored = (await this.select(client, 'selectProjection', runId, projection.callId))[0];
+    if (stored) {
+      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      return projectionFromRow(stored, runId);
+    }
+    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock)];
+    const inserted = await client.query<RunStoreStatementRows['selectProjection']>(this.statements.insertProjection, values);
+    return projectionFromRow(inserted.rows[0], runId);
   }
 
   private async insertMessages(client: PoolClient, runId: string, after: number, texts: readonly string[]): Promise<void> {

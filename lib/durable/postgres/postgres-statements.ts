@@ -31,11 +31,13 @@ export function postgresStatements(schema: string): PostgresStatements {
   const approvals = `${schema}.wuwe_approvals`;
   const leases = `${schema}.wuwe_leases`;
   return Object.freeze({
-    insertRun: `INSERT INTO ${runs} (${RUNS}) VALUES ($1, $2, $3, $4, $4) ON CONFLICT (run_id) DO NOTHING`,
+    insertRun: `INSERT INTO ${runs} (${RUNS}) VALUES ($1, $2, $3, $4, $4, 0) ON CONFLICT (run_id) DO NOTHING`,
     selectRun: `SELECT ${RUNS} FROM ${runs} WHERE run_id = $1`,
     listRuns: `SELECT ${RUNS} FROM ${runs} ORDER BY seq`,
     listRunsByStatus: `SELECT ${RUNS} FROM ${runs} WHERE status = $1 ORDER BY seq`,
-    touchRun: `UPDATE ${runs} SET updated_at = $2 WHERE run_id = $1`,
+    touchRun: `UPDATE ${runs} SET updated_at = $2 WHERE run_id = $1 RETURNING fencing_token`,
+    raiseFencingToken: `UPDATE ${runs} SET fencing_token = fencing_token + 1 WHERE run_id = $1`,
+    cancelPendingApprovals: `UPDATE ${approvals} SET state = 'cancelled' WHERE run_id = $1 AND state = 'pending'`,
     updateStatus: `UPDATE ${runs} SET status = $2 WHERE run_id = $1`,
     lockRun: `SELECT 1 FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
     selectMessages: `SELECT message_json FROM ${messages} WHERE run_id = $1 ORDER BY seq`,
