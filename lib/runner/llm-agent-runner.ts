@@ -171,7 +171,9 @@ export class LlmAgentRunner extends ToolCallPipeline {
       }
       throw error;
     }
-    await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
+    const providerContent = response.providerContent === undefined ? {} : { providerContent: response.providerContent };
+    await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...providerContent });
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
