@@ -11,6 +11,7 @@ import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statem
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
 import { mapPostgresError } from './postgres-errors';
 import { openPostgresSchema } from './postgres-schema';
+import { inPostgresTransaction } from './postgres-transaction';
 import { PostgresStatements, postgresStatements } from './postgres-statements';
 
 /** Options of {@link PostgresRunStore.open}: a pool or a connection string. */
@@ -254,35 +255,10 @@ export class PostgresRunStore implements RunStore {
     if (this.ownsPool) await this.pool.end();
   }
 
-  /**
-   * Runs `body` in one transaction on one pooled connection. On any failure the transaction is rolled back;
-   * a connection that cannot even roll back (lost) is destroyed rather than returned to the pool.
-   */
+  /** Runs `body` in one transaction on one pooled connection (see {@link inPostgresTransaction}). */
   private async transaction<T>(context: Context, body: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     this.checkOpen();
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw mapPostgresError(error, context);
-    }
-    const ignore = (): void => undefined;
-    client.on('error', ignore);
-    let broken = false;
-    try {
-      await client.query(begin);
-      const result = await body(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw mapPostgresError(error, context);
-    } finally {
-      client.off('error', ignore);
-      client.release(broken);
-    }
+    return inPostgresTransaction(this.pool, context, body, begin);
   }
 
   /**

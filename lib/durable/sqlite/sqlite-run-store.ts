@@ -8,11 +8,10 @@ import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolC
 import * as rules from '../record-rules';
 import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
-import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
 import { mapSqliteError } from './sqlite-errors';
 import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
-import { SQLITE_STATEMENTS, SqliteStatements } from './sqlite-statements';
+import { SqlitePreparedStatements } from './sqlite-prepared-statements';
 
 /** Options of {@link SqliteRunStore}. */
 export interface SqliteRunStoreOptions {
@@ -38,7 +37,7 @@ export class SqliteRunStore implements RunStore {
   readonly path: string;
   private readonly db: BetterSqlite3.Database;
   private readonly clock: () => number;
-  private readonly prepared = new Map<keyof SqliteStatements, BetterSqlite3.Statement>();
+  private readonly statements: SqlitePreparedStatements;
   private closed = false;
 
   constructor(options: SqliteRunStoreOptions | string = {}) {
@@ -66,6 +65,7 @@ export class SqliteRunStore implements RunStore {
       throw mapSqliteError(error);
     }
     this.db = db;
+    this.statements = new SqlitePreparedStatements(db);
   }
 
   /** Opens a store; the same as the constructor, for symmetry with {@link PostgresRunStore.open}. */
@@ -77,8 +77,8 @@ export class SqliteRunStore implements RunStore {
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
     this.transaction({ runId: run.runId }, () => {
-      if (this.get('runExists', run.runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
-      this.run('insertRun', run.runId, run.status, run.metadataJson, rules.isoTime(this.clock));
+      if (this.statements.exists('runExists', run.runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+      this.statements.run('insertRun', run.runId, run.status, run.metadataJson, rules.isoTime(this.clock));
       this.insertMessages(run.runId, 0, run.messageTexts);
     });
     return (await this.loadRun(run.runId))!;
@@ -87,22 +87,22 @@ export class SqliteRunStore implements RunStore {
   /** {@inheritDoc RunStore.loadRun} */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
     return this.read({ runId }, () => {
-      const run = this.select('selectRun', runId)[0];
+      const run = this.statements.select('selectRun', runId)[0];
       if (!run) return undefined;
       return recordFromRows({
         run,
-        messages: this.select('selectMessages', runId).map((row) => row.message_json),
-        calls: this.select('selectCalls', runId),
-        projections: this.select('selectProjections', runId),
-        approvals: this.select('selectApprovals', runId),
-        lease: this.select('selectLease', runId)[0],
+        messages: this.statements.select('selectMessages', runId).map((row) => row.message_json),
+        calls: this.statements.select('selectCalls', runId),
+        projections: this.statements.select('selectProjections', runId),
+        approvals: this.statements.select('selectApprovals', runId),
+        lease: this.statements.select('selectLease', runId)[0],
       });
     });
   }
 
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
-    return this.read({}, () => (status === undefined ? this.select('listRuns') : this.select('listRunsByStatus', status)).map(summaryFromRow));
+    return this.read({}, () => (status === undefined ? this.statements.select('listRuns') : this.statements.select('listRunsByStatus', status)).map(summaryFromRow));
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
@@ -110,7 +110,7 @@ export class SqliteRunStore implements RunStore {
     const texts = rules.serializeJson(runId, messages, 'message');
     this.write({ runId }, options, () => {
       for (const projection of options.projections ?? []) this.insertProjection(runId, projection);
-      this.insertMessages(runId, Number(this.select('lastMessageSeq', runId)[0].last), texts);
+      this.insertMessages(runId, Number(this.statements.select('lastMessageSeq', runId)[0].last), texts);
     });
   }
 
@@ -118,7 +118,7 @@ export class SqliteRunStore implements RunStore {
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeJson(runId, messages, 'message');
     this.write({ runId }, options, () => {
-      this.run('deleteMessages', runId);
+      this.statements.run('deleteMessages', runId);
       this.insertMessages(runId, 0, texts);
     });
   }
@@ -127,8 +127,8 @@ export class SqliteRunStore implements RunStore {
   async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
     this.write({ runId }, options, () => {
-      this.run('updateStatus', runId, status);
-      if (status === 'cancelled') this.run('cancelPendingApprovals', runId);
+      this.statements.run('updateStatus', runId, status);
+      if (status === 'cancelled') this.statements.run('cancelPendingApprovals', runId);
     });
   }
 
@@ -137,15 +137,15 @@ export class SqliteRunStore implements RunStore {
     const argumentsJson = rules.checkIdentity(runId, identity);
     return this.write({ runId, callId: identity.callId }, options, () => {
       const existing =
-        this.select('selectCall', runId, identity.callId)[0] ?? (identity.idempotencyKey !== undefined ? this.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
+        this.statements.select('selectCall', runId, identity.callId)[0] ?? (identity.idempotencyKey !== undefined ? this.statements.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
       if (existing) {
         const call = callFromRow(existing);
         rules.checkSameCall(runId, call, identity);
         return { created: false, call };
       }
       const startedAt = rules.isoTime(this.clock);
-      this.run('insertCall', runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt);
-      return { created: true, call: callFromRow(this.select('selectCall', runId, identity.callId)[0]) };
+      this.statements.run('insertCall', runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt);
+      return { created: true, call: callFromRow(this.statements.select('selectCall', runId, identity.callId)[0]) };
     });
   }
 
@@ -153,10 +153,10 @@ export class SqliteRunStore implements RunStore {
   async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
     this.write({ runId, callId }, options, () => {
-      const row = this.select('selectCall', runId, callId)[0];
+      const row = this.statements.select('selectCall', runId, callId)[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
-      this.run('raiseAttempts', runId, callId, attempts);
+      this.statements.run('raiseAttempts', runId, callId, attempts);
     });
   }
 
@@ -165,16 +165,16 @@ export class SqliteRunStore implements RunStore {
     rules.checkAttempts(attempts);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
     return this.write({ runId, callId }, options, () => {
-      const row = this.select('selectCall', runId, callId)[0];
+      const row = this.statements.select('selectCall', runId, callId)[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
-      this.run('admitCall', runId, callId, outcomeJson, attempts, rules.isoTime(this.clock));
-      return callFromRow(this.select('selectCall', runId, callId)[0]);
+      this.statements.run('admitCall', runId, callId, outcomeJson, attempts, rules.isoTime(this.clock));
+      return callFromRow(this.statements.select('selectCall', runId, callId)[0]);
     });
   }
 
   /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
   async findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined> {
-    const row = this.read({}, () => this.select('selectCallByKey', idempotencyKey)[0]);
+    const row = this.read({}, () => this.statements.select('selectCallByKey', idempotencyKey)[0]);
     if (!row) return undefined;
     const call = callFromRow(row);
     rules.checkIdempotentArguments(call, argumentsSha256);
@@ -189,22 +189,22 @@ export class SqliteRunStore implements RunStore {
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     return this.write({ runId, callId: request.callId }, options, () => {
-      const stored = this.select('selectApproval', runId, request.callId)[0];
+      const stored = this.statements.select('selectApproval', runId, request.callId)[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
-      this.run('insertApproval', runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock));
-      return approvalFromRow(this.select('selectApproval', runId, request.callId)[0]);
+      this.statements.run('insertApproval', runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock));
+      return approvalFromRow(this.statements.select('selectApproval', runId, request.callId)[0]);
     });
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
   async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
     return this.write({ runId, callId }, options, () => {
-      const stored = this.select('selectApproval', runId, callId)[0];
+      const stored = this.statements.select('selectApproval', runId, callId)[0];
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      this.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock));
-      return approvalFromRow(this.select('selectApproval', runId, callId)[0]);
+      this.statements.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock));
+      return approvalFromRow(this.statements.select('selectApproval', runId, callId)[0]);
     });
   }
 
@@ -214,8 +214,8 @@ export class SqliteRunStore implements RunStore {
     rules.checkTtl(ttlMs);
     return this.lease(runId, () => {
       const now = this.clock();
-      if (this.run('acquireLease', runId, workerId, now + ttlMs, now) !== 1) return false;
-      this.run('raiseFencingToken', runId);
+      if (this.statements.run('acquireLease', runId, workerId, now + ttlMs, now) !== 1) return false;
+      this.statements.run('raiseFencingToken', runId);
       return true;
     });
   }
@@ -223,19 +223,19 @@ export class SqliteRunStore implements RunStore {
   /** {@inheritDoc RunStore.renewLease} */
   async renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
     rules.checkTtl(ttlMs);
-    return this.lease(runId, () => this.run('renewLease', runId, workerId, this.clock() + ttlMs) === 1);
+    return this.lease(runId, () => this.statements.run('renewLease', runId, workerId, this.clock() + ttlMs) === 1);
   }
 
   /** {@inheritDoc RunStore.releaseLease} */
   async releaseLease(runId: string, workerId: string): Promise<boolean> {
-    return this.lease(runId, () => this.run('releaseLease', runId, workerId) === 1);
+    return this.lease(runId, () => this.statements.run('releaseLease', runId, workerId) === 1);
   }
 
   /** {@inheritDoc RunStore.close} */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.prepared.clear();
+    this.statements.clear();
     this.db.close();
   }
 
@@ -252,11 +252,11 @@ export class SqliteRunStore implements RunStore {
   /** A transaction on an existing run that moves its `updated_at`. Throws `run_not_found`, or `lease_held` for a stale fencing token. */
   private write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: () => T): T {
     return this.transaction(context, () => {
-      const run = this.select('selectRun', context.runId)[0];
+      const run = this.statements.select('selectRun', context.runId)[0];
       if (!run) throw new RunStoreError('run_not_found', 'No such run', { runId: context.runId });
       rules.checkFence(context.runId, run.fencing_token, options);
       const result = body();
-      this.run('touchRun', context.runId, rules.isoTime(this.clock));
+      this.statements.run('touchRun', context.runId, rules.isoTime(this.clock));
       return result;
     });
   }
@@ -284,52 +284,23 @@ export class SqliteRunStore implements RunStore {
   }
 
   private requireRun(runId: string): void {
-    if (!this.get('runExists', runId)) throw new RunStoreError('run_not_found', 'No such run', { runId });
+    if (!this.statements.exists('runExists', runId)) throw new RunStoreError('run_not_found', 'No such run', { runId });
   }
 
   /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
   private insertProjection(runId: string, projection: ToolOutputProjectionInput): ToolOutputProjectionRecord {
-    const call = this.select('selectCall', runId, projection.callId)[0];
+    const call = this.statements.select('selectCall', runId, projection.callId)[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-    const stored = this.select('selectProjection', runId, projection.callId)[0];
+    const stored = this.statements.select('selectProjection', runId, projection.callId)[0];
     if (stored) {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return projectionFromRow(stored, runId);
     }
-    this.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock));
-    return projectionFromRow(this.select('selectProjection', runId, projection.callId)[0], runId);
+    this.statements.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock));
+    return projectionFromRow(this.statements.select('selectProjection', runId, projection.callId)[0], runId);
   }
 
   private insertMessages(runId: string, after: number, texts: readonly string[]): void {
-    texts.forEach((text, index) => this.run('insertMessage', runId, after + index + 1, text));
+    texts.forEach((text, index) => this.statements.run('insertMessage', runId, after + index + 1, text));
   }
-
-  private statement(key: keyof SqliteStatements): BetterSqlite3.Statement {
-    let statement = this.prepared.get(key);
-    if (!statement) {
-      statement = this.db.prepare(SQLITE_STATEMENTS[key]);
-      this.prepared.set(key, statement);
-    }
-    return statement;
-  }
-
-  /** The rows of a reading statement. */
-  private select<K extends ReadingStatement>(key: K, ...values: unknown[]): RunStoreStatementRows[K][] {
-    return this.statement(key).all(numbered(values)) as RunStoreStatementRows[K][];
-  }
-
-  /** Whether a statement returns a row. */
-  private get(key: keyof SqliteStatements, ...values: unknown[]): boolean {
-    return this.statement(key).get(numbered(values)) !== undefined;
-  }
-
-  /** Runs a writing statement; returns the number of rows it changed. */
-  private run(key: keyof SqliteStatements, ...values: unknown[]): number {
-    return this.statement(key).run(numbered(values)).changes;
-  }
-}
-
-/** better-sqlite3 binds numbered parameters (`?1`) by name: `{ 1: first, 2: second, ... }`. */
-function numbered(values: readonly unknown[]): Record<string, unknown> {
-  return Object.fromEntries(values.map((value, index) => [String(index + 1), value]));
 }
