@@ -4,13 +4,17 @@ import { ToolOutcome } from '../outcome/tool-outcome';
 import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 
 /** Schema version of {@link AgentRunRecord} and of the SQL layouts this build writes. */
-export const AGENT_RUN_RECORD_SCHEMA_VERSION = 1;
+export const AGENT_RUN_RECORD_SCHEMA_VERSION = 2;
 
-/** Status of a run. `completed`, `failed` and `cancelled` end it; the other two can be resumed. */
-export type AgentRunStatus = 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled';
+/**
+ * Status of a run. `completed` (the model gave its final answer) and `cancelled` end it. `stopped` means the
+ * run reached its step limit (`maxSteps`) without a final answer (schema version 2); it, `failed`, `running`
+ * and `awaiting_approval` can be resumed.
+ */
+export type AgentRunStatus = 'running' | 'awaiting_approval' | 'completed' | 'stopped' | 'failed' | 'cancelled';
 
 /** Every {@link AgentRunStatus}, in lifecycle order. */
-export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze(['running', 'awaiting_approval', 'completed', 'failed', 'cancelled']);
+export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze(['running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled']);
 
 /** What identifies one tool call before it runs; recorded by {@link RunStore.recordCallStarted}. */
 export interface ToolCallIdentity {
@@ -63,8 +67,8 @@ export interface ToolOutputProjectionRecord extends ToolOutputProjectionInput {
   readonly recordedAt: string;
 }
 
-/** State of an approval. */
-export type ApprovalState = 'pending' | 'approved' | 'denied';
+/** State of an approval. A request still pending when its run is cancelled becomes `cancelled` (schema version 2). */
+export type ApprovalState = 'pending' | 'approved' | 'denied' | 'cancelled';
 
 /** An approval of one call, bound to the call id, tool name and arguments hash it was requested for. */
 export interface ApprovalRecord {
@@ -87,6 +91,11 @@ export interface RunLease {
   readonly workerId: string;
   /** Expiry as milliseconds since the epoch, by the store's clock. */
   readonly expiresAtMs: number;
+  /**
+   * The fencing token of the current acquisition: it grows with every successful `acquireLease`. Writes that
+   * carry an older token are refused with `lease_held` (schema version 2).
+   */
+  readonly fencingToken: number;
 }
 
 /**

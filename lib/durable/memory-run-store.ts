@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { ChatMessage } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from './agent-run-record';
 import * as rules from './record-rules';
-import { ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary } from './run-store';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from './run-store';
 import { RunStoreError } from './run-store-error';
-import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow } from './stored-rows';
+import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow, summaryFromRow } from './stored-rows';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions {
@@ -40,17 +39,12 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     this.open();
-    const runId = options.runId ?? randomUUID();
-    rules.checkId(runId, 'runId');
-    const status = options.status ?? 'running';
-    rules.checkStatus(status);
+    const { runId, status, metadataJson, messageTexts } = rules.checkNewRun(options);
     if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
     const now = rules.isoTime(this.clock);
-    const metadata = options.metadata === undefined ? null : rules.serializeJson(runId, [options.metadata], 'metadata object')[0];
-    const messages = rules.serializeJson(runId, options.messages ?? [], 'message');
     this.runs.set(runId, {
-      run: { run_id: runId, status, metadata_json: metadata, created_at: now, updated_at: now },
-      messages,
+      run: { run_id: runId, status, metadata_json: metadataJson, created_at: now, updated_at: now, fencing_token: 0 },
+      messages: [...messageTexts],
       calls: new Map(),
       projections: new Map(),
       approvals: new Map(),
@@ -76,36 +70,39 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
     this.open();
-    return [...this.runs.values()]
-      .filter((state) => status === undefined || state.run.status === status)
-      .map(({ run }) => ({ runId: run.run_id, status: run.status as AgentRunStatus, createdAt: run.created_at, updatedAt: run.updated_at }));
+    return [...this.runs.values()].filter((state) => status === undefined || state.run.status === status).map((state) => summaryFromRow(state.run));
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
-  async appendMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
-    const state = this.state(runId);
-    state.messages.push(...rules.serializeJson(runId, messages, 'message'));
+  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
+    const state = this.state(runId, options);
+    const texts = rules.serializeJson(runId, messages, 'message');
+    // Every check before any change: the messages and their projection audits are stored together or not at all.
+    const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection));
+    for (const audit of audits) if (audit.row) state.projections.set(audit.row.call_id, audit.row);
+    state.messages.push(...texts);
     this.touch(state);
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
-  async saveMessages(runId: string, messages: readonly ChatMessage[]): Promise<void> {
-    const state = this.state(runId);
+  async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
+    const state = this.state(runId, options);
     state.messages = rules.serializeJson(runId, messages, 'message');
     this.touch(state);
   }
 
   /** {@inheritDoc RunStore.setStatus} */
-  async setStatus(runId: string, status: AgentRunStatus): Promise<void> {
+  async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
-    const state = this.state(runId);
+    const state = this.state(runId, options);
     state.run.status = status;
+    if (status === 'cancelled') for (const approval of state.approvals.values()) if (approval.state === 'pending') approval.state = 'cancelled';
     this.touch(state);
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
-  async recordCallStarted(runId: string, identity: ToolCallIdentity): Promise<CallStartResult> {
-    const state = this.state(runId);
+  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
+    const state = this.state(runId, options);
     const argumentsJson = rules.checkIdentity(runId, identity);
     const existing = state.calls.get(identity.callId) ?? (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
     if (existing) {
@@ -133,9 +130,9 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
-  async recordAttempt(runId: string, callId: string, attempts: number): Promise<void> {
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
-    const state = this.state(runId);
+    const state = this.state(runId, options);
     const row = state.calls.get(callId);
     if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
     if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
@@ -144,8 +141,8 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number): Promise<ToolCallRecord> {
-    const state = this.state(runId);
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
+    const state = this.state(runId, options);
     rules.checkAttempts(attempts);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
     const row = state.calls.get(callId);
@@ -169,30 +166,18 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordProjection} */
-  async recordProjection(runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
-    const state = this.state(runId);
-    const call = state.calls.get(projection.callId);
-    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-    const stored = state.projections.get(projection.callId);
-    if (stored) {
-      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
-      return projectionFromRow(stored, runId);
-    }
-    const row: ProjectionRow = {
-      call_id: projection.callId,
-      tool_name: projection.toolName,
-      projected_sha256: projection.projectedSha256,
-      report_json: reportJson,
-      recorded_at: rules.isoTime(this.clock),
-    };
-    state.projections.set(projection.callId, row);
+  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
+    const state = this.state(runId, options);
+    const audit = this.checkedProjection(state, runId, projection);
+    if (!audit.row) return projectionFromRow(audit.stored, runId);
+    state.projections.set(projection.callId, audit.row);
     this.touch(state);
-    return projectionFromRow(row, runId);
+    return projectionFromRow(audit.row, runId);
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
-  async requestApproval(runId: string, request: ApprovalRequest): Promise<ApprovalRecord> {
-    const state = this.state(runId);
+  async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    const state = this.state(runId, options);
     const stored = state.approvals.get(request.callId);
     rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
     if (stored) return approvalFromRow(stored);
@@ -212,8 +197,8 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
-    const state = this.state(runId);
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    const state = this.state(runId, options);
     const row = state.approvals.get(callId);
     if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row!);
     row!.state = decision.approved ? 'approved' : 'denied';
@@ -232,6 +217,7 @@ export class MemoryRunStore implements RunStore {
     const now = this.clock();
     if (state.lease && state.lease.worker_id !== workerId && Number(state.lease.expires_at_ms) > now) return false;
     state.lease = { worker_id: workerId, expires_at_ms: now + ttlMs };
+    state.run.fencing_token = Number(state.run.fencing_token) + 1;
     return true;
   }
 
@@ -261,11 +247,32 @@ export class MemoryRunStore implements RunStore {
     if (this.closed) throw new RunStoreError('store_closed', 'The run store is closed');
   }
 
-  private state(runId: string): RunState {
+  /** The run's state; with write options, only when their fencing token is current. */
+  private state(runId: string, options?: RunWriteOptions): RunState {
     this.open();
     const state = this.runs.get(runId);
     if (!state) throw new RunStoreError('run_not_found', 'No such run', { runId });
+    rules.checkFence(runId, state.run.fencing_token, options);
     return state;
+  }
+
+  /** Checks a projection audit; `row` is the one to store, absent when the same audit is already stored. */
+  private checkedProjection(state: RunState, runId: string, projection: ToolOutputProjectionInput): { row?: ProjectionRow; stored: ProjectionRow } {
+    const call = state.calls.get(projection.callId);
+    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
+    const stored = state.projections.get(projection.callId);
+    if (stored) {
+      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      return { stored };
+    }
+    const row: ProjectionRow = {
+      call_id: projection.callId,
+      tool_name: projection.toolName,
+      projected_sha256: projection.projectedSha256,
+      report_json: reportJson,
+      recorded_at: rules.isoTime(this.clock),
+    };
+    return { row, stored: row };
   }
 
   private touch(state: RunState): void {

@@ -1,10 +1,11 @@
-import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord } from './agent-run-record';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord, RunLease } from './agent-run-record';
 import { RunStoreError } from './run-store-error';
 import { checkSchemaVersion } from './schema-version';
 
 /**
  * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
- * and brings it to the current schema version (version 1 is current; later versions add their upgrades here).
+ * and brings it to the current schema version: a version-1 record's lease gets fencing token 0, as the stores'
+ * migration gives it.
  *
  * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
  * `record_invalid` when the value does not have a record's shape.
@@ -24,7 +25,10 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   const runId = typeof record.runId === 'string' ? record.runId : undefined;
   const problem = findShapeProblem(record);
   if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
-  return { ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION };
+  const upgraded = { ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION };
+  const lease = record.lease as Partial<RunLease> | undefined;
+  if (lease !== undefined && lease.fencingToken === undefined) return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
+  return upgraded;
 }
 
 function findShapeProblem(record: Record<string, unknown>): string | undefined {

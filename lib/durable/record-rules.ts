@@ -1,5 +1,6 @@
 import { isToolOutcome, ToolOutcome } from '../outcome/tool-outcome';
-import { ApprovalDecision, ApprovalRequest } from './run-store';
+import { randomUUID } from 'node:crypto';
+import { ApprovalDecision, ApprovalRequest, CreateRunOptions, RunWriteOptions } from './run-store';
 import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput } from './agent-run-record';
 import { canonicalJson, sha256Hex } from './canonical-arguments';
 import { RunStoreError } from './run-store-error';
@@ -11,6 +12,27 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Reads a clock (milliseconds since the epoch) as ISO 8601 text. */
 export function isoTime(clock: () => number): string {
   return new Date(clock()).toISOString();
+}
+
+/** A run about to be created: its checked id and status and the JSON texts of its data. */
+export interface NewRun {
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  readonly metadataJson: string | null;
+  readonly messageTexts: readonly string[];
+}
+
+/**
+ * Checks the options of {@link RunStore.createRun} and serializes their data, before any write. Throws
+ * `record_invalid` for an empty id, an unknown status, or data with no JSON form.
+ */
+export function checkNewRun(options: CreateRunOptions): NewRun {
+  const runId = options.runId ?? randomUUID();
+  checkId(runId, 'runId');
+  const status = options.status ?? 'running';
+  checkStatus(status);
+  const metadataJson = options.metadata === undefined ? null : serializeJson(runId, [options.metadata], 'metadata object')[0];
+  return { runId, status, metadataJson, messageTexts: serializeJson(runId, options.messages ?? [], 'message') };
 }
 
 /** Throws `record_invalid` unless `status` is an {@link AgentRunStatus}. */
@@ -140,6 +162,23 @@ export function checkDecision(runId: string, callId: string, stored: ApprovalRec
   if (stored.state === 'pending') return true;
   if (stored.state === (decision.approved ? 'approved' : 'denied')) return false;
   throw new RunStoreError('approval_mismatch', `The approval was already ${stored.state}`, { runId, callId });
+}
+
+/** Returns `ms` when it is a positive whole number of milliseconds (at most 2^31-1); throws `record_invalid` otherwise. */
+export function checkTimeout(ms: number, what: string): number {
+  if (!Number.isInteger(ms) || ms <= 0 || ms > 2 ** 31 - 1) throw new RunStoreError('record_invalid', `${what} must be a positive whole number of milliseconds, got ${String(ms)}`);
+  return ms;
+}
+
+/**
+ * Throws `lease_held` when a write carries a fencing token that is not the run's current one: another worker
+ * acquired the lease since. A write without a token is not fenced.
+ */
+export function checkFence(runId: string, currentToken: number | string, options: RunWriteOptions | undefined): void {
+  const token = options?.fencingToken;
+  if (token !== undefined && Number(currentToken) !== token) {
+    throw new RunStoreError('lease_held', `The lease of this run was taken over (fencing token ${token} is not the current ${String(currentToken)}); nothing was written`, { runId });
+  }
 }
 
 /** Throws `record_invalid` unless `ttlMs` is a positive finite number. */

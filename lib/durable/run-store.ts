@@ -51,6 +51,25 @@ export interface ApprovalRequest {
   readonly argumentsSha256: string;
 }
 
+/**
+ * Options of every write. A worker holding the run's lease passes the lease's fencing token
+ * ({@link RunLease.fencingToken}); the store refuses the write with `lease_held`, in the same transaction,
+ * when another acquisition has happened since. Without a token the write is not fenced (a host writing
+ * outside any lease, e.g. an approval decision).
+ */
+export interface RunWriteOptions {
+  readonly fencingToken?: number;
+}
+
+/** Options of {@link RunStore.appendMessages}. */
+export interface AppendMessagesOptions extends RunWriteOptions {
+  /**
+   * Projection audits recorded in the same transaction as the messages (the Tool message and the audit of
+   * the content it carries): both are written or neither is. Each is checked as by {@link RunStore.recordProjection}.
+   */
+  readonly projections?: readonly ToolOutputProjectionInput[];
+}
+
 /** One row of {@link RunStore.listRuns}. */
 export interface RunSummary {
   readonly runId: string;
@@ -78,13 +97,13 @@ export interface RunStore {
   listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]>;
 
   /** Appends messages to the conversation. Throws `run_not_found`. */
-  appendMessages(runId: string, messages: readonly ChatMessage[]): Promise<void>;
+  appendMessages(runId: string, messages: readonly ChatMessage[], options?: AppendMessagesOptions): Promise<void>;
 
   /** Replaces the whole conversation (e.g. after compaction). Throws `run_not_found`. */
-  saveMessages(runId: string, messages: readonly ChatMessage[]): Promise<void>;
+  saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void>;
 
-  /** Sets the run's status. Throws `run_not_found`. */
-  setStatus(runId: string, status: AgentRunStatus): Promise<void>;
+  /** Sets the run's status; `cancelled` also cancels the approvals still pending. Throws `run_not_found`. */
+  setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void>;
 
   /**
    * Records that a call is about to execute; call it before executing, and execute only when the result says
@@ -95,13 +114,13 @@ export interface RunStore {
    * hash or idempotency key; `idempotency_conflict` when the key is bound to a different arguments hash.
    * Uniqueness of (run, call id) and of idempotency keys is enforced by the database.
    */
-  recordCallStarted(runId: string, identity: ToolCallIdentity): Promise<CallStartResult>;
+  recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult>;
 
   /**
    * Raises the attempt count of a started call before a retry, so a crash mid-retry is visible.
    * Never lowers it. Throws `call_not_found`, or `outcome_conflict` when the call is already admitted.
    */
-  recordAttempt(runId: string, callId: string, attempts: number): Promise<void>;
+  recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void>;
 
   /**
    * Admits the complete raw outcome of a started call, before anything is projected for the model. The
@@ -109,7 +128,7 @@ export interface RunStore {
    * returns the stored record; a different one throws `outcome_conflict`. Also throws `call_not_found` and
    * `invalid_outcome` (not an outcome, or not JSON-serializable).
    */
-  admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number): Promise<ToolCallRecord>;
+  admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord>;
 
   /**
    * Looks up the admitted call bound to an idempotency key. Returns `undefined` when the key is unknown or its
@@ -123,26 +142,27 @@ export interface RunStore {
    * Recording the same projection again is a no-op; binding the call id to different data throws
    * `projection_conflict`. Also throws `call_not_found` and `call_not_admitted`.
    */
-  recordProjection(runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord>;
+  recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord>;
 
   /**
    * Persists a pending approval for a call. Requesting the same approval again is a no-op returning the
    * stored one; a request for the same call id with another tool name or arguments hash throws
    * `approval_mismatch`. Throws `run_not_found`.
    */
-  requestApproval(runId: string, request: ApprovalRequest): Promise<ApprovalRecord>;
+  requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord>;
 
   /**
    * Decides a pending approval. The decision must name the tool and arguments hash of the request, so it
    * cannot be replayed for other arguments or another call (`approval_mismatch`). Deciding the same way again
    * is a no-op; reversing a decision throws `approval_mismatch`. Throws `approval_not_found`.
    */
-  decideApproval(runId: string, callId: string, decision: ApprovalDecision): Promise<ApprovalRecord>;
+  decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord>;
 
   /**
    * Takes the run's lease for `ttlMs` when no live lease is held by another worker, atomically. Returns true
    * when `workerId` now holds it (re-acquiring one's own lease extends it), false when another worker's lease
-   * is live. An expired lease is taken over. Throws `run_not_found`.
+   * is live. An expired lease is taken over. Every successful acquisition raises the run's fencing token
+   * (read it from {@link RunStore.loadRun}'s `lease`). Throws `run_not_found`.
    */
   acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean>;
 

@@ -1,10 +1,12 @@
+import { AGENT_RUN_RECORD_SCHEMA_VERSION } from './agent-run-record';
+
 /**
- * The tables of schema version 1 and the columns each must have, shared by the SQL stores to check a
+ * The tables of schema version 2 and the columns each must have, shared by the SQL stores to check a
  * database they open. The DDL itself lives with each store.
  */
 export const STORE_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = Object.freeze({
   wuwe_schema: ['id', 'version'],
-  wuwe_runs: ['run_id', 'status', 'metadata_json', 'created_at', 'updated_at'],
+  wuwe_runs: ['run_id', 'status', 'metadata_json', 'created_at', 'updated_at', 'fencing_token'],
   wuwe_messages: ['run_id', 'seq', 'message_json'],
   wuwe_tool_calls: [
     'run_id',
@@ -24,16 +26,36 @@ export const STORE_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = 
   wuwe_leases: ['run_id', 'worker_id', 'expires_at_ms'],
 });
 
+/** Columns schema version 2 added, by table. */
+const COLUMNS_ADDED_IN_V2: Readonly<Record<string, readonly string[]>> = Object.freeze({ wuwe_runs: ['fencing_token'] });
+
 /**
  * Names the first table of {@link STORE_TABLE_COLUMNS} missing from `actual` or missing a column, or returns
- * `undefined` when the layout is complete. `actual` maps table names to their column names.
+ * `undefined` when the layout is complete for schema `version` (a version-1 layout lacks the columns version 2
+ * added; opening migrates it). `actual` maps table names to their column names.
  */
-export function findLayoutProblem(actual: ReadonlyMap<string, readonly string[]>): string | undefined {
+export function findLayoutProblem(actual: ReadonlyMap<string, readonly string[]>, version: number = AGENT_RUN_RECORD_SCHEMA_VERSION): string | undefined {
   for (const [table, columns] of Object.entries(STORE_TABLE_COLUMNS)) {
     const present = actual.get(table);
     if (!present) return `table ${table} is missing`;
-    const missing = columns.filter((column) => !present.includes(column));
+    const added = version < 2 ? (COLUMNS_ADDED_IN_V2[table] ?? []) : [];
+    const missing = columns.filter((column) => !present.includes(column) && !added.includes(column));
     if (missing.length > 0) return `table ${table} lacks column(s) ${missing.join(', ')}`;
   }
   return undefined;
+}
+
+/** A table of {@link STORE_TABLE_COLUMNS}. */
+export type StoreTable =
+  | 'wuwe_schema'
+  | 'wuwe_runs'
+  | 'wuwe_messages'
+  | 'wuwe_tool_calls'
+  | 'wuwe_tool_output_projections'
+  | 'wuwe_approvals'
+  | 'wuwe_leases';
+
+/** The comma-separated column list of `table`, in layout order, for SELECT and INSERT statements. */
+export function columnList(table: StoreTable): string {
+  return STORE_TABLE_COLUMNS[table].join(', ');
 }

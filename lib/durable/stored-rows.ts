@@ -11,6 +11,7 @@ import {
   ToolOutputProjectionRecord,
 } from './agent-run-record';
 import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import type { RunSummary } from './run-store';
 import { RunStoreError } from './run-store-error';
 
 /** The row shapes every store keeps (columns of the SQL tables; the memory store keeps the same objects). */
@@ -22,6 +23,8 @@ export interface RunRow {
   metadata_json: string | null;
   created_at: string;
   updated_at: string;
+  /** The fencing token of the latest lease acquisition (0 before the first). */
+  fencing_token: number | string;
 }
 
 /** A tool call row; JSON columns hold exact text. */
@@ -64,6 +67,11 @@ export interface ApprovalRow {
 export interface LeaseRow {
   worker_id: string;
   expires_at_ms: number | string;
+}
+
+/** Maps a run row to its {@link RunSummary}. */
+export function summaryFromRow(row: RunRow): RunSummary {
+  return { runId: row.run_id, status: row.status as AgentRunStatus, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
 /** Maps a call row to its record. */
@@ -138,7 +146,7 @@ export function recordFromRows(rows: RunRows): AgentRunRecord {
     updatedAt: rows.run.updated_at,
   };
   if (rows.run.metadata_json !== null) record.metadata = parseJson(rows.run.metadata_json, runId) as JsonObject;
-  if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms) };
+  if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms), fencingToken: Number(rows.run.fencing_token) };
   return record;
 }
 

@@ -1,5 +1,5 @@
 import { LlmTool } from '../contract/llm-tool';
-import { JsonObject } from '../outcome/json-value';
+import { JsonObject, JsonValue } from '../outcome/json-value';
 
 /** A tool call the model asked for. `arguments` is the raw JSON text or the already-decoded object. */
 export interface ModelToolCall {
@@ -8,10 +8,21 @@ export interface ModelToolCall {
   readonly arguments: string | JsonObject;
 }
 
+/**
+ * A provider's own content of an assistant turn, as its API returned it (for Anthropic: the content blocks,
+ * thinking blocks with their signatures included). Opaque to the runner: it is stored with the message in a
+ * durable run and handed back to the provider's client, which sends it back unchanged, in any process.
+ */
+export interface ProviderContent {
+  /** Which client wrote it, e.g. `anthropic`; other clients ignore it. */
+  readonly provider: string;
+  readonly blocks: readonly JsonValue[];
+}
+
 /** One message of the conversation, in wuwe's provider-neutral form. */
 export type ChatMessage =
   | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls: readonly ModelToolCall[] }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls: readonly ModelToolCall[]; readonly providerContent?: ProviderContent }
   | {
       readonly role: 'tool';
       readonly toolCallId: string;
@@ -46,4 +57,6 @@ export interface ModelResponse {
   readonly usage: ModelUsage;
   /** The model that answered, when the API says. */
   readonly model?: string;
+  /** Content the provider needs back exactly as it came (see {@link ProviderContent}); only when the turn has some. */
+  readonly providerContent?: ProviderContent;
 }

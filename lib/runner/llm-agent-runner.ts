@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { AgentRunRecord } from '../durable/agent-run-record';
 import { withRunLease } from '../durable/with-run-lease';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
@@ -54,19 +56,22 @@ export class LlmAgentRunner extends ToolCallPipeline {
    * Admitted outcomes are reused; a call that started but was never admitted runs again only when
    * its tool is idempotent, otherwise the model and the host get `outcome_unknown`. A `failed` run
    * (an error ended it: the model request, a store write) can be resumed too, since its record is as
-   * safe to continue as after a crash; `completed` and `cancelled` runs cannot (`run_conflict`).
+   * safe to continue as after a crash, and so can a `stopped` one (its step limit was reached; resume
+   * it with a larger `maxSteps`); `completed` and `cancelled` runs cannot (`run_conflict`). The record
+   * is read after the lease is acquired and the decision is made from that read only, so a worker
+   * delayed before its lease cannot continue a run another worker finished meanwhile.
    */
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
-    const record = await store.loadRun(runId);
-    if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
-    if (record.status === 'completed' || record.status === 'cancelled')
-      throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
+    if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
     const run = this.startRun({ ...options, store, runId });
-    run.messages.push(...record.messages);
-    run.steps = record.messages.filter((message) => message.role === 'assistant').length;
-    return this.runDurably(run, async () => {
+    return this.runDurably(run, async (record) => {
+      if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
+      if (record.status === 'completed' || record.status === 'cancelled')
+        throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
+      run.messages.push(...record.messages);
+      run.steps = record.messages.filter((message) => message.role === 'assistant').length;
       await run.recorder?.setStatus('running');
       await this.resumePendingCalls(run);
       await this.runLoop(run);
@@ -102,7 +107,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
    * no message, no status: another worker owns it now) and the call rejects with the lease's reason
    * (a `RunStoreError` `lease_held` when it was taken over).
    */
-  protected async runDurably(run: RunState, body: () => Promise<void>): Promise<LlmAgentRunResult> {
+  protected async runDurably(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
     try {
       return await this.runLeased(run, body);
     } finally {
@@ -112,22 +117,27 @@ export class LlmAgentRunner extends ToolCallPipeline {
     }
   }
 
-  /** `runDurably` without the memory cleanup: the body under the lease, then the final status. */
-  protected async runLeased(run: RunState, body: () => Promise<void>): Promise<LlmAgentRunResult> {
+  /**
+   * `runDurably` without the memory cleanup: the body under the lease, given the record read once the
+   * lease was held, its writes carrying the lease's fencing token; then the final status.
+   */
+  protected async runLeased(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
     const recorder = run.recorder;
     if (recorder === undefined) {
       await body();
       return this.finishRun(run);
     }
     const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
-    return withRunLease(recorder.store, run.runId, lease, async (leaseSignal) => {
-      recorder.holdLease(leaseSignal);
+    return withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
+      recorder.holdLease(leaseSignal, held.fencingToken);
       const userSignal = run.options.signal;
       run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
       try {
-        await body();
+        await body(held.record);
       } catch (error) {
         if (leaseSignal.aborted) throw leaseSignal.reason;
+        // A run the body refused to continue (already ended) keeps its status.
+        if (error instanceof LlmAgentError && error.code === 'run_conflict') throw error;
         await recorder.setStatus('failed').catch(() => undefined);
         throw error;
       }
@@ -162,7 +172,9 @@ export class LlmAgentRunner extends ToolCallPipeline {
       }
       throw error;
     }
-    await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
+    const providerContent = response.providerContent === undefined ? {} : { providerContent: response.providerContent };
+    await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...providerContent });
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
@@ -194,8 +206,8 @@ export class LlmAgentRunner extends ToolCallPipeline {
 
   /**
    * Appends the Tool messages of a turn, in call order; in a durable run each admitted call's
-   * projection audit is stored just before its message, so the audit describes exactly the content
-   * the model gets. When a call waits for a stored approval the turn is left open and the run
+   * projection audit is stored in the same transaction as its message, so the audit describes exactly
+   * the content the model gets. When a call waits for a stored approval the turn is left open and the run
    * suspends (`awaiting_approval`); completed calls stay admitted, and their projection is audited
    * when the turn is answered after the resume (under the policy of that run).
    */
@@ -205,9 +217,8 @@ export class LlmAgentRunner extends ToolCallPipeline {
       return;
     }
     for (const record of records) {
-      if (record.admitted === true && record.projection !== undefined)
-        await run.recorder?.recordProjection(record.callId, record.toolName, record.content, record.projection);
-      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok || record.projection === undefined });
+      const audited = record.admitted === true ? record.projection : undefined;
+      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok || record.projection === undefined }, audited);
     }
   }
 
@@ -247,10 +258,10 @@ export class LlmAgentRunner extends ToolCallPipeline {
     return response;
   }
 
-  /** Appends a message to the history and the memory. */
-  protected async recordMessage(run: RunState, message: ChatMessage): Promise<void> {
+  /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
+  protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
     run.messages.push(message);
-    await run.recorder?.appendMessage(message);
+    await run.recorder?.appendMessage(message, projection);
     await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 

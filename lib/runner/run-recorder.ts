@@ -1,6 +1,6 @@
 import { AgentRunStatus } from '../durable/agent-run-record';
 import { canonicalArgumentsSha256, sha256Hex } from '../durable/canonical-arguments';
-import { RunStore } from '../durable/run-store';
+import { RunStore, RunWriteOptions } from '../durable/run-store';
 import { RunStoreError } from '../durable/run-store-error';
 import { ChatMessage } from '../model/model-types';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
@@ -32,15 +32,21 @@ export type StoredApproval = { readonly state: 'pending' } | { readonly state: '
  */
 export class RunRecorder {
   private lease?: AbortSignal;
+  /** Carried by every write once the lease is held: the store refuses it when the lease was taken over. */
+  private fencing: RunWriteOptions = {};
 
   constructor(
     readonly store: RunStore,
     readonly runId: string,
   ) {}
 
-  /** From now on, writes are allowed only while `signal` (the run's lease) has not aborted. */
-  holdLease(signal: AbortSignal): void {
+  /**
+   * From now on, writes are allowed only while `signal` (the run's lease) has not aborted, and each carries
+   * `fencingToken`, so the store itself refuses them (`lease_held`) once another worker acquired the lease.
+   */
+  holdLease(signal: AbortSignal, fencingToken?: number): void {
     this.lease = signal;
+    this.fencing = fencingToken === undefined ? {} : { fencingToken };
   }
 
   /** Throws the lease's reason when the lease was lost. */
@@ -48,10 +54,16 @@ export class RunRecorder {
     if (this.lease?.aborted) throw this.lease.reason;
   }
 
-  /** Appends one message to the stored conversation. */
-  async appendMessage(message: ChatMessage): Promise<void> {
+  /**
+   * Appends one message to the stored conversation. With `report`, the message is a Tool message carrying an
+   * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
+   * transaction: the audit never describes content the model did not get.
+   */
+  async appendMessage(message: ChatMessage, report?: ToolOutputProjectionReport): Promise<void> {
     this.fence();
-    await this.store.appendMessages(this.runId, [message]);
+    const projections =
+      report !== undefined && message.role === 'tool' ? [{ callId: message.toolCallId, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report }] : undefined;
+    await this.store.appendMessages(this.runId, [message], { ...this.fencing, projections });
   }
 
   /**
@@ -71,7 +83,7 @@ export class RunRecorder {
         attempts: 1,
         argumentsSha256,
         arguments: request.arguments,
-      });
+      }, this.fencing);
     } catch (error) {
       if (error instanceof RunStoreError && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
         return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
@@ -87,26 +99,26 @@ export class RunRecorder {
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
     );
     this.fence();
-    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts);
+    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, this.fencing);
     return { kind: 'unknown', outcome, attempts: call.attempts };
   }
 
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
   async recordAttempt(callId: string, attempts: number): Promise<void> {
     this.fence();
-    await this.store.recordAttempt(this.runId, callId, attempts);
+    await this.store.recordAttempt(this.runId, callId, attempts, this.fencing);
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
   async admit(callId: string, outcome: ToolOutcome, attempts: number): Promise<void> {
     this.fence();
-    await this.store.admitOutcome(this.runId, callId, outcome, attempts);
+    await this.store.admitOutcome(this.runId, callId, outcome, attempts, this.fencing);
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
   async recordProjection(callId: string, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
     this.fence();
-    await this.store.recordProjection(this.runId, { callId, toolName, projectedSha256: sha256Hex(content), report });
+    await this.store.recordProjection(this.runId, { callId, toolName, projectedSha256: sha256Hex(content), report }, this.fencing);
   }
 
   /**
@@ -116,8 +128,9 @@ export class RunRecorder {
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
     this.fence();
     try {
-      const approval = await this.store.requestApproval(this.runId, this.approvalRequest(request));
+      const approval = await this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing);
       if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
+      if (approval.state === 'cancelled') return { state: 'denied', reason: 'the approval request was cancelled with its run' };
       return { state: approval.state };
     } catch (error) {
       if (error instanceof RunStoreError && error.code === 'approval_mismatch') return { state: 'denied', reason: error.message };
@@ -129,20 +142,20 @@ export class RunRecorder {
   async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
     this.fence();
     const approvalRequest = this.approvalRequest(request);
-    await this.store.requestApproval(this.runId, approvalRequest);
+    await this.store.requestApproval(this.runId, approvalRequest, this.fencing);
     await this.store.decideApproval(this.runId, request.callId, {
       approved: decision.approved,
       toolName: approvalRequest.toolName,
       argumentsSha256: approvalRequest.argumentsSha256,
       decidedBy: decision.decidedBy,
       reason: decision.reason,
-    });
+    }, this.fencing);
   }
 
   /** Sets the run's status. */
   async setStatus(status: AgentRunStatus): Promise<void> {
     this.fence();
-    await this.store.setStatus(this.runId, status);
+    await this.store.setStatus(this.runId, status, this.fencing);
   }
 
   private approvalRequest(request: ToolCallRequest) {

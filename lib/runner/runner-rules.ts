@@ -16,10 +16,12 @@ export function defaultWorkerId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/** The stored run status for a stop reason. */
+/** The stored run status for a stop reason: `stopped` for the step limit, never `completed`. */
 export function storedStatusOf(stopReason: LlmAgentStopReason | undefined): AgentRunStatus {
   if (stopReason === 'awaiting_approval') return 'awaiting_approval';
   if (stopReason === 'aborted') return 'cancelled';
+  // Reaching the step limit is not a final answer: the run can be resumed with a larger maxSteps.
+  if (stopReason === 'max_steps') return 'stopped';
   return 'completed';
 }
 

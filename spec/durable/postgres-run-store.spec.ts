@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 import { Client, Pool } from 'pg';
-import { PostgresRunStore, RunStoreError } from '../../lib/durable';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAgentRunRecord, PostgresRunStore, RunStoreError } from '../../lib/durable';
 import { toolText } from '../../lib/outcome';
 import { describePostgres, requirePostgresUrl, TestSchemas } from './postgres-env';
 import { describeRunStore, identity } from './run-store-suite';
@@ -41,10 +43,26 @@ describePostgres('PostgresRunStore', () => {
   it('rejects a newer or unknown schema version', async () => {
     const schema = schemas.fresh();
     await (await open(schema)).close();
-    for (const version of [2, 0]) {
+    for (const version of [3, 0]) {
       await admin.query(`UPDATE "${schema}".wuwe_schema SET version = $1`, [version]);
       await expect(open(schema)).rejects.toEqual(expect.objectContaining({ code: 'schema_version_mismatch' }));
     }
+  });
+
+  it('migrates a version-1 schema in place to version 2 and reads the same record as the version-1 JSON fixture', async () => {
+    const schema = schemas.fresh();
+    await admin.query(readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema));
+    const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
+    const store = await open(schema);
+    expect(await store.loadRun(expected.runId)).toEqual(expected);
+    expect((await admin.query(`SELECT version FROM "${schema}".wuwe_schema`)).rows).toEqual([{ version: 2 }]);
+    await store.setStatus(expected.runId, 'cancelled');
+    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual(['approved', 'cancelled']);
+    await store.setStatus(expected.runId, 'stopped');
+    await store.close();
+    const reopened = await open(schema);
+    expect((await reopened.loadRun(expected.runId))!.status).toBe('stopped');
+    await reopened.close();
   });
 
   it('rejects a damaged or headless wuwe layout as store_corrupt', async () => {
@@ -67,6 +85,25 @@ describePostgres('PostgresRunStore', () => {
     const error = await open('public', `postgres://postgres@127.0.0.1:${port}/wuwe_test`).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RunStoreError);
     expect(error).toMatchObject({ code: 'store_unavailable' });
+  });
+
+  it('gives up connecting after connectTimeoutMs, as store_unavailable', async () => {
+    // A server that accepts the connection and never answers: only the connect timeout ends the wait.
+    const sockets: import('node:net').Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)));
+    try {
+      const opening = PostgresRunStore.open({ connectionString: `postgres://postgres@127.0.0.1:${port}/wuwe_test`, connectTimeoutMs: 300 });
+      const outcome = await Promise.race([
+        opening.then(() => 'opened', (error: unknown) => error),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+      ]);
+      expect(outcome).toMatchObject({ code: 'store_unavailable' });
+      await opening.catch(() => undefined);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
   });
 
   describe('a connection lost mid-transaction', () => {

@@ -45,10 +45,10 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
     const code = (expected: string) => expect.objectContaining({ code: expected });
 
     describe('createRun / loadRun', () => {
-      it('creates a version-1 record with the clock time and returns it on load', async () => {
+      it('creates a version-2 record with the clock time and returns it on load', async () => {
         const created = await store.createRun({ runId: 'r1', metadata: { agent: 'mail' }, messages: [{ role: 'user', content: 'hi' }] });
         expect(created).toEqual({
-          schemaVersion: 1,
+          schemaVersion: 2,
           runId: 'r1',
           status: 'running',
           metadata: { agent: 'mail' },
@@ -290,7 +290,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         await store.createRun({ runId: 'r' });
         expect(await store.acquireLease('r', 'w1', 1000)).toBe(true);
         expect(await store.acquireLease('r', 'w2', 1000)).toBe(false);
-        expect((await store.loadRun('r'))!.lease).toEqual({ workerId: 'w1', expiresAtMs: clock.now + 1000 });
+        expect((await store.loadRun('r'))!.lease).toEqual({ workerId: 'w1', expiresAtMs: clock.now + 1000, fencingToken: 1 });
         clock.now += 999;
         expect(await store.acquireLease('r', 'w2', 1000)).toBe(false);
         expect(await store.renewLease('r', 'w1', 1000)).toBe(true);
@@ -309,6 +309,131 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         await expect(store.renewLease('nope', 'w1', 1000)).rejects.toEqual(code('run_not_found'));
         await store.createRun({ runId: 'r' });
         await expect(store.acquireLease('r', 'w1', 0)).rejects.toEqual(code('record_invalid'));
+      });
+    });
+
+    describe('fencing', () => {
+      const fenced = (fencingToken: number) => ({ fencingToken });
+
+      it('gives every acquisition a larger fencing token, kept across releases', async () => {
+        await store.createRun({ runId: 'r' });
+        const tokens: number[] = [];
+        for (const worker of ['w1', 'w1', 'w2']) {
+          expect(await store.acquireLease('r', worker, 1000)).toBe(true);
+          tokens.push((await store.loadRun('r'))!.lease!.fencingToken);
+          await store.releaseLease('r', worker);
+        }
+        expect(tokens).toEqual([1, 2, 3]);
+      });
+
+      it('refuses every write carrying a token that is not the current one, writing nothing', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.acquireLease('r', 'w1', 1000);
+        const stale = (await store.loadRun('r'))!.lease!.fencingToken;
+        await store.appendMessages('r', [{ role: 'user', content: 'by w1' }], fenced(stale));
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }), fenced(stale));
+        await store.requestApproval('r', { callId: 'c9', toolName: 'send_email', argumentsSha256: canonicalArgumentsSha256({ to: 'a' }) }, fenced(stale));
+        clock.now += 2000;
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(true);
+        const before = await store.loadRun('r');
+        const refused = [
+          store.appendMessages('r', [{ role: 'user', content: 'late' }], fenced(stale)),
+          store.saveMessages('r', [], fenced(stale)),
+          store.setStatus('r', 'completed', fenced(stale)),
+          store.recordCallStarted('r', identity('c2', { to: 'b' }), fenced(stale)),
+          store.recordAttempt('r', 'c1', 2, fenced(stale)),
+          store.admitOutcome('r', 'c1', toolText('late'), 1, fenced(stale)),
+          store.requestApproval('r', { callId: 'c8', toolName: 'send_email', argumentsSha256: canonicalArgumentsSha256({ to: 'a' }) }, fenced(stale)),
+          store.decideApproval('r', 'c9', { approved: true, toolName: 'send_email', argumentsSha256: canonicalArgumentsSha256({ to: 'a' }) }, fenced(stale)),
+        ];
+        for (const write of refused) await expect(write).rejects.toEqual(code('lease_held'));
+        expect(await store.loadRun('r')).toEqual(before);
+        const current = (await store.loadRun('r'))!.lease!.fencingToken;
+        await store.admitOutcome('r', 'c1', toolText('sent'), 1, fenced(current));
+        expect((await store.loadRun('r'))!.toolCalls[0].status).toBe('admitted');
+      });
+    });
+
+    describe('a Tool message and its projection audit', () => {
+      it('are written together by appendMessages', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await store.admitOutcome('r', 'c1', toolText('x'), 1);
+        const message = { role: 'tool' as const, toolCallId: 'c1', toolName: 'send_email', content: 'projected', isError: false };
+        await store.appendMessages('r', [message], { projections: [projection('c1')] });
+        const record = (await store.loadRun('r'))!;
+        expect(record.messages).toEqual([message]);
+        expect(record.toolOutputProjections.map((entry) => entry.projectedSha256)).toEqual([sha256Hex('projected')]);
+      });
+
+      it('are both refused when either is: no audit without its message, no message without its audit', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'a' }));
+        await store.admitOutcome('r', 'c1', toolText('x'), 1);
+        const message = { role: 'tool' as const, toolCallId: 'c1', toolName: 'send_email', content: 'projected', isError: false };
+        await expect(store.appendMessages('r', [{ ...message, content: 10n } as never], { projections: [projection('c1')] })).rejects.toEqual(code('record_invalid'));
+        await expect(store.appendMessages('r', [message], { projections: [projection('c2')] })).rejects.toEqual(code('call_not_found'));
+        const record = (await store.loadRun('r'))!;
+        expect(record.messages).toEqual([]);
+        expect(record.toolOutputProjections).toEqual([]);
+      });
+    });
+
+    describe('cancelling a run', () => {
+      it('cancels the approvals still pending, keeps the decided ones, and refuses later decisions', async () => {
+        const hash = canonicalArgumentsSha256({ to: 'a' });
+        await store.createRun({ runId: 'r' });
+        await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash });
+        await store.requestApproval('r', { callId: 'c2', toolName: 'send_email', argumentsSha256: hash });
+        await store.decideApproval('r', 'c2', { approved: true, toolName: 'send_email', argumentsSha256: hash });
+        await store.setStatus('r', 'cancelled');
+        expect((await store.loadRun('r'))!.approvals.map((approval) => approval.state)).toEqual(['cancelled', 'approved']);
+        await expect(store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: hash })).rejects.toEqual(code('approval_mismatch'));
+      });
+
+      it('keeps a run stopped by its step limit apart from a completed one', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.setStatus('r', 'stopped');
+        expect((await store.listRuns('stopped')).map((run) => run.runId)).toEqual(['r']);
+        expect(await store.listRuns('completed')).toEqual([]);
+      });
+    });
+
+    // Where the dialects differ (check-then-insert under BEGIN IMMEDIATE in SQLite, ON CONFLICT and row locks
+    // on several pooled connections in PostgreSQL), concurrent calls on one store must still agree.
+    describe('concurrent operations', () => {
+      it('start one call id once: exactly one caller creates it', async () => {
+        await store.createRun({ runId: 'r' });
+        const starts = await Promise.all([1, 2, 3, 4].map(() => store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' }))));
+        expect(starts.filter((start) => start.created)).toHaveLength(1);
+        expect((await store.loadRun('r'))!.toolCalls).toHaveLength(1);
+      });
+
+      it('bind one idempotency key once across runs', async () => {
+        await store.createRun({ runId: 'r1' });
+        await store.createRun({ runId: 'r2' });
+        const starts = await Promise.all(['r1', 'r2'].map((runId) => store.recordCallStarted(runId, identity(`c-${runId}`, { to: 'a' }, { idempotencyKey: 'pay' }))));
+        expect(starts.filter((start) => start.created)).toHaveLength(1);
+      });
+
+      it('create a run id once', async () => {
+        const results = await Promise.allSettled([1, 2, 3].map(() => store.createRun({ runId: 'same' })));
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        expect(results.filter((result) => result.status === 'rejected').map((result) => (result).reason.code)).toEqual(['run_exists', 'run_exists']);
+      });
+
+      it('append every message with its own position', async () => {
+        await store.createRun({ runId: 'r' });
+        await Promise.all(['a', 'b', 'c', 'd', 'e'].map((content) => store.appendMessages('r', [{ role: 'user', content }, { role: 'user', content: content.toUpperCase() }])));
+        const contents = (await store.loadRun('r'))!.messages.map((message) => message.content);
+        expect(contents.slice().sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'a', 'b', 'c', 'd', 'e']);
+        for (const lower of ['a', 'b', 'c', 'd', 'e']) expect(contents.indexOf(lower.toUpperCase())).toBe(contents.indexOf(lower) + 1);
+      });
+
+      it('lease a run to one of several workers', async () => {
+        await store.createRun({ runId: 'r' });
+        const leased = await Promise.all(['w1', 'w2', 'w3'].map((worker) => store.acquireLease('r', worker, 1000)));
+        expect(leased.filter(Boolean)).toHaveLength(1);
       });
     });
 

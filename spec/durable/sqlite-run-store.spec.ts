@@ -25,7 +25,7 @@ describe('SqliteRunStore file', () => {
     expect(existsSync(path)).toBe(true);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(1);
+    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(2);
     raw.close();
     const reopened = await SqliteRunStore.open({ path });
     expect((await reopened.loadRun('r'))!.toolCalls[0].outcomeJson).toBe('{"ok":true,"text":"sent"}');
@@ -72,6 +72,27 @@ describe('SqliteRunStore bad input', () => {
     check.close();
   });
 
+  it('identifies a foreign or damaged file before writing anything: the file stays byte for byte the same', () => {
+    const foreign = join(dir.path, 'foreign-bytes.db');
+    const other = new Database(foreign);
+    other.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (9.5)');
+    other.close();
+    const headless = join(dir.path, 'headless-bytes.db');
+    const partial = new Database(headless);
+    partial.exec('CREATE TABLE wuwe_runs (run_id TEXT)');
+    partial.close();
+    for (const [path, expected] of [
+      [foreign, 'store_foreign'],
+      [headless, 'store_corrupt'],
+    ]) {
+      const before = readFileSync(path);
+      expect(before[18]).toBe(1); // a rollback-journal file: switching it to WAL would change this byte
+      expect(open(path)).toThrow(expect.objectContaining({ code: expected }));
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(existsSync(`${path}-wal`)).toBe(false);
+    }
+  });
+
   it('rejects a damaged wuwe layout as store_corrupt', () => {
     const path = join(dir.path, 'damaged.db');
     new SqliteRunStore(path).close().catch(() => undefined);
@@ -87,7 +108,7 @@ describe('SqliteRunStore bad input', () => {
   });
 
   it('rejects a newer or unknown schema version', () => {
-    for (const version of [2, 99, 0]) {
+    for (const version of [3, 99, 0]) {
       const path = join(dir.path, `version-${version}.db`);
       new SqliteRunStore(path).close().catch(() => undefined);
       const raw = new Database(path);
@@ -112,7 +133,7 @@ describe('SqliteRunStore bad input', () => {
 });
 
 describe('SqliteRunStore version-1 fixture', () => {
-  it('opens a version-1 database and reads the same record as the version-1 JSON fixture', async () => {
+  it('migrates a version-1 database in place to version 2 and reads the same record as the version-1 JSON fixture', async () => {
     const path = join(dir.path, 'fixture-v1.db');
     const raw = new Database(path);
     raw.exec(readFileSync(join(__dirname, 'fixtures', 'sqlite-v1.sql'), 'utf8'));
@@ -120,6 +141,16 @@ describe('SqliteRunStore version-1 fixture', () => {
     const store = new SqliteRunStore(path);
     const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
     expect(await store.loadRun(expected.runId)).toEqual(expected);
+    await store.setStatus(expected.runId, 'cancelled');
+    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual(['approved', 'cancelled']);
+    await store.setStatus(expected.runId, 'stopped');
     await store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(2);
+    expect(check.pragma('foreign_key_check')).toEqual([]);
+    check.close();
+    const reopened = new SqliteRunStore(path);
+    expect((await reopened.loadRun(expected.runId))!.toolCalls).toHaveLength(2);
+    await reopened.close();
   });
 });

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PostgresRunStore, RunStore, SqliteRunStore } from '../../lib';
 import { describePostgres, requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
@@ -115,6 +115,58 @@ async function raceTwoWorkers(dir: string, store: RunStore, storeArg: string): P
   expect(lines(dir, 'report')).toHaveLength(1);
   expect((await store.loadRun('run-race'))!.status).toBe('completed');
 }
+
+/**
+ * Worker A is paused between its read of the run and its lease; worker B completes the run meanwhile.
+ * A then gets the lease, but must decide from the record it reads under the lease: the run is
+ * completed, so it is refused (`run_conflict`) and writes nothing.
+ */
+async function raceWithPausedWorker(dir: string, store: RunStore, storeArg: string): Promise<void> {
+  await store.createRun({ runId: 'run-paused', messages: [{ role: 'user', content: 'charge and report' }] });
+  const paused = startWorker(dir, 'resume', 'run-paused', { PAUSE_BEFORE_LEASE: '1' }, storeArg);
+  await waitFor(() => existsSync(join(dir, 'paused')));
+  const other = await startWorker(dir, 'resume', 'run-paused', {}, storeArg).done;
+  expect(other.stderr).toBe('');
+  expect(other.code).toBe(0);
+  const completed = (await store.loadRun('run-paused'))!;
+  expect(completed.status).toBe('completed');
+  writeFileSync(join(dir, 'go'), '');
+  const refused = await paused.done;
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toMatch(/run_conflict|is completed and cannot be resumed/);
+  const after = (await store.loadRun('run-paused'))!;
+  expect({ ...after, lease: undefined }).toEqual({ ...completed, lease: undefined });
+  expect(lines(dir, 'charge')).toHaveLength(1);
+  expect(lines(dir, 'report')).toHaveLength(1);
+}
+
+describe('a worker paused between its read and its lease, while another completes the run', () => {
+  it('SQLite: is refused and writes nothing', async () => {
+    const dir = tempDir('paused-sqlite');
+    const store = new SqliteRunStore(join(dir, 'runs.db'));
+    try {
+      await raceWithPausedWorker(dir, store, join(dir, 'runs.db'));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describePostgres('a worker paused between its read and its lease on PostgreSQL', () => {
+  const schemas = new TestSchemas();
+  afterAll(() => schemas.dropAll());
+
+  it('is refused and writes nothing', async () => {
+    const url = requirePostgresUrl();
+    const schema = schemas.fresh();
+    const store = await PostgresRunStore.open({ connectionString: url, schema });
+    try {
+      await raceWithPausedWorker(tempDir('paused-pg'), store, `${url}#${schema}`);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('two worker processes race for one run through runner.resume', () => {
   it('SQLite: one worker holds the lease and alone executes the calls', async () => {

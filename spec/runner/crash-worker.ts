@@ -2,10 +2,13 @@
  * A worker process for the crash and race tests: runs (or resumes) an agent on a SQLite store, or
  * on PostgreSQL when the store argument is `postgres://...#schema`. The `charge`
  * tool is not idempotent, `report` is; each appends a line to a counter file when it runs, and hangs
- * afterwards when the environment asks, so the test can SIGKILL the process mid-call.
+ * afterwards when the environment asks, so the test can SIGKILL the process mid-call. With
+ * `PAUSE_BEFORE_LEASE=1` the store is proxied so that the worker stops right before it asks for the
+ * run's lease (after anything it read before), writes `paused` in the directory, and goes on once the
+ * test creates `go` there.
  */
 import 'reflect-metadata';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChatMessage, descriptorFromLlmTool, LlmAgentRunner, PostgresRunStore, RunStore, ScriptedModelClient, SqliteRunStore, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
 
@@ -40,10 +43,29 @@ const model = new ScriptedModelClient(
   ),
 );
 
+/** The store, paused once before its first `acquireLease` until the test says go. */
+function pausedBeforeLease(store: RunStore): RunStore {
+  let paused = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (property !== 'acquireLease' || paused) return (value as (...args: unknown[]) => unknown).bind(target);
+      return async (...args: unknown[]) => {
+        paused = true;
+        writeFileSync(join(dir, 'paused'), '');
+        while (!existsSync(join(dir, 'go'))) await new Promise((resolve) => setTimeout(resolve, 20));
+        return (value as (...args: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
 async function main(): Promise<void> {
-  const store: RunStore = dbPath.startsWith('postgres://')
+  const opened: RunStore = dbPath.startsWith('postgres://')
     ? await PostgresRunStore.open({ connectionString: dbPath.split('#')[0], schema: dbPath.split('#')[1] })
     : new SqliteRunStore(dbPath);
+  const store = process.env.PAUSE_BEFORE_LEASE === '1' ? pausedBeforeLease(opened) : opened;
   const runner = new LlmAgentRunner(model, new CrashProvider(), { store, leaseTtlMs: 500 });
   const result = mode === 'start' ? await runner.complete('charge and report', { runId }) : await runner.resume(runId);
   process.stdout.write(JSON.stringify({ stopReason: result.stopReason, text: result.text, toolCalls: result.toolCalls.map((call) => ({ toolName: call.toolName, outcome: call.outcome, content: call.content })) }));

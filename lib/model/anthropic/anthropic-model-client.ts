@@ -7,7 +7,7 @@ import {
   ResolvedAnthropicModelClientOptions,
   resolveAnthropicModelClientOptions,
 } from './anthropic-model-client-options';
-import { AnthropicTurnReplay } from './anthropic-turn-replay';
+import { anthropicProviderContent, AnthropicTurnReplay, storedAnthropicContent } from './anthropic-turn-replay';
 import { toAnthropicModelApiError } from './map-api-error';
 import { toAnthropicMessages } from './map-messages';
 import { fromAnthropicMessage } from './map-response';
@@ -72,7 +72,8 @@ export class AnthropicModelClient extends BaseModelClient {
     }
     const { response, content } = fromAnthropicMessage(body);
     this.replay.remember(response.toolCalls, response.text, content);
-    return response;
+    const providerContent = anthropicProviderContent(content);
+    return providerContent === undefined ? response : { ...response, providerContent };
   }
 
   /**
@@ -88,7 +89,7 @@ export class AnthropicModelClient extends BaseModelClient {
       ...extraParams,
       model,
       max_tokens: maxTokens,
-      messages: toAnthropicMessages(request.messages, (message) => this.replay.find(message)),
+      messages: toAnthropicMessages(request.messages, (message) => this.replay.find(message) ?? storedAnthropicContent(message)),
       ...(system !== undefined && system.length > 0 ? { system } : {}),
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
       ...(temperature !== undefined ? { temperature } : {}),

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ChatMessage, ModelToolCall } from '../model-types';
+import { ChatMessage, ModelToolCall, ProviderContent } from '../model-types';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
@@ -68,4 +68,22 @@ export class AnthropicTurnReplay {
 
 function idsKey(ids: readonly string[]): string {
   return JSON.stringify(ids);
+}
+
+/** The {@link ProviderContent} of an Anthropic response, when its content holds blocks that rebuild inexactly. */
+export function anthropicProviderContent(content: readonly Anthropic.Messages.ContentBlock[]): ProviderContent | undefined {
+  if (content.every((block) => block.type === 'text' || block.type === 'tool_use')) return undefined;
+  return { provider: 'anthropic', blocks: content as unknown as ProviderContent['blocks'] };
+}
+
+/**
+ * The Anthropic content stored with an assistant message (a durable run resumed in another process), when it
+ * is this turn's: written by this client and carrying exactly the message's tool-use ids.
+ */
+export function storedAnthropicContent(message: AssistantMessage): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
+  const stored = message.providerContent;
+  if (stored?.provider !== 'anthropic' || !Array.isArray(stored.blocks)) return undefined;
+  const blocks = stored.blocks as unknown as Anthropic.Messages.ContentBlockParam[];
+  const ids = blocks.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+  return idsKey(ids) === idsKey(message.toolCalls.map((call) => call.id)) ? blocks : undefined;
 }

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadOptionalDependency } from '../../errors/optional-dependency';
 
 /** Where a module keeps its SQLite data: a file path (`':memory:'` for a private in-memory database) or an open database. */
 export type SqliteSource = string | Database.Database;
@@ -16,7 +17,7 @@ export interface OpenedSqliteDatabase {
  */
 export function openSqliteDatabase(source: SqliteSource, busyTimeoutMs = 5000): OpenedSqliteDatabase {
   const owned = typeof source === 'string';
-  const database = typeof source === 'string' ? new Database(source) : source;
+  const database = typeof source === 'string' ? new (loadOptionalDependency<typeof Database>('better-sqlite3', 'SQLite modules'))(source) : source;
   if (!database.memory && !database.readonly) {
     database.pragma('journal_mode = WAL');
     database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);

@@ -47,7 +47,7 @@ describe('stepThroughPausedTurns', () => {
     ]);
     expect(result.response.stopReason).toBe('end_turn');
     expect(result.response.text).toBe('It is sunny.');
-    expect(result.pausedTurns).toEqual([{ role: 'assistant', content: 'Searching. ', toolCalls: [] }]);
+    expect(result.pausedTurns).toEqual([{ role: 'assistant', content: 'Searching. ', toolCalls: [], providerContent: { provider: 'anthropic', blocks: pausedContent } }]);
     expect(result.usage).toEqual({ inputTokens: 250, outputTokens: 28 });
   });
 

@@ -1,5 +1,5 @@
-import { CanonicalJsonError } from './canonical-json-error';
-import { RunStoreError } from './run-store-error';
+import { CanonicalJsonError } from '../canonical-json-error';
+import { RunStoreError } from '../run-store-error';
 
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 const UNAVAILABLE_MESSAGES = /connection terminated|not queryable|timeout exceeded when trying to connect|connection error|terminating connection|Client was closed/i;

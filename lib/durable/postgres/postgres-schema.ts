@@ -1,33 +1,50 @@
 import type { PoolClient } from 'pg';
-import { AGENT_RUN_RECORD_SCHEMA_VERSION } from './agent-run-record';
-import { RunStoreError } from './run-store-error';
-import { checkSchemaVersion } from './schema-version';
-import { findLayoutProblem, STORE_TABLE_COLUMNS } from './store-layout';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION } from '../agent-run-record';
+import { RunStoreError } from '../run-store-error';
+import { checkSchemaVersion } from '../schema-version';
+import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
 
-/** DDL of schema version 1 for PostgreSQL, in the schema `s` (already quoted). */
-function postgresSchemaV1(s: string): string {
+const RUN_STATUS_CHECK = "status IN ('running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled')";
+const APPROVAL_STATE_CHECK = "state IN ('pending', 'approved', 'denied', 'cancelled')";
+
+/**
+ * Schema version 1 to 2, in the caller's transaction: the fencing token column, the `stopped` status and the
+ * `cancelled` approval state (version 1 named its CHECK constraints by PostgreSQL's default rule).
+ */
+function migrationV1ToV2(schema: string): string {
   return `
-CREATE TABLE ${s}.wuwe_schema (
+ALTER TABLE ${schema}.wuwe_runs ADD COLUMN fencing_token BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE ${schema}.wuwe_runs DROP CONSTRAINT wuwe_runs_status_check, ADD CONSTRAINT wuwe_runs_status_check CHECK (${RUN_STATUS_CHECK});
+ALTER TABLE ${schema}.wuwe_approvals DROP CONSTRAINT wuwe_approvals_state_check, ADD CONSTRAINT wuwe_approvals_state_check CHECK (${APPROVAL_STATE_CHECK});
+UPDATE ${schema}.wuwe_schema SET version = 2;
+`;
+}
+
+/** DDL of schema version 2 for PostgreSQL, in `schema` (already quoted). */
+function postgresSchema(schema: string): string {
+  return `
+CREATE TABLE ${schema}.wuwe_schema (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   version INTEGER NOT NULL
 );
-CREATE TABLE ${s}.wuwe_runs (
+CREATE TABLE ${schema}.wuwe_runs (
   run_id TEXT PRIMARY KEY,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
-  status TEXT NOT NULL CHECK (status IN ('running', 'awaiting_approval', 'completed', 'failed', 'cancelled')),
+  status TEXT NOT NULL CONSTRAINT wuwe_runs_status_check CHECK (${RUN_STATUS_CHECK}),
   metadata_json TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  fencing_token BIGINT NOT NULL DEFAULT 0
 );
-CREATE INDEX wuwe_runs_by_status ON ${s}.wuwe_runs (status, seq);
-CREATE TABLE ${s}.wuwe_messages (
-  run_id TEXT NOT NULL REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE INDEX wuwe_runs_by_status ON ${schema}.wuwe_runs (status, seq);
+CREATE TABLE ${schema}.wuwe_messages (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
   message_json TEXT NOT NULL,
   PRIMARY KEY (run_id, seq)
 );
-CREATE TABLE ${s}.wuwe_tool_calls (
-  run_id TEXT NOT NULL REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE TABLE ${schema}.wuwe_tool_calls (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   call_id TEXT NOT NULL,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
   tool_name TEXT NOT NULL,
@@ -42,7 +59,7 @@ CREATE TABLE ${s}.wuwe_tool_calls (
   PRIMARY KEY (run_id, call_id),
   CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
 );
-CREATE TABLE ${s}.wuwe_tool_output_projections (
+CREATE TABLE ${schema}.wuwe_tool_output_projections (
   run_id TEXT NOT NULL,
   call_id TEXT NOT NULL,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
@@ -51,23 +68,23 @@ CREATE TABLE ${s}.wuwe_tool_output_projections (
   report_json TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
   PRIMARY KEY (run_id, call_id),
-  FOREIGN KEY (run_id, call_id) REFERENCES ${s}.wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
+  FOREIGN KEY (run_id, call_id) REFERENCES ${schema}.wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
 );
-CREATE TABLE ${s}.wuwe_approvals (
-  run_id TEXT NOT NULL REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE TABLE ${schema}.wuwe_approvals (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   call_id TEXT NOT NULL,
   seq BIGINT GENERATED ALWAYS AS IDENTITY,
   tool_name TEXT NOT NULL,
   arguments_sha256 TEXT NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied')),
+  state TEXT NOT NULL CONSTRAINT wuwe_approvals_state_check CHECK (${APPROVAL_STATE_CHECK}),
   decided_by TEXT,
   reason TEXT,
   requested_at TEXT NOT NULL,
   decided_at TEXT,
   PRIMARY KEY (run_id, call_id)
 );
-CREATE TABLE ${s}.wuwe_leases (
-  run_id TEXT PRIMARY KEY REFERENCES ${s}.wuwe_runs (run_id) ON DELETE CASCADE,
+CREATE TABLE ${schema}.wuwe_leases (
+  run_id TEXT PRIMARY KEY REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
   worker_id TEXT NOT NULL,
   expires_at_ms BIGINT NOT NULL
 );
@@ -75,8 +92,8 @@ CREATE TABLE ${s}.wuwe_leases (
 }
 
 /**
- * Creates the schema's tables in PostgreSQL schema `schemaName`, or checks the ones found, inside a
- * transaction the caller opened on `client`. An advisory lock keeps two workers opening at once from racing.
+ * Creates the schema's tables in PostgreSQL schema `schemaName`, or checks the ones found and migrates an
+ * older version in place, inside a transaction the caller opened on `client`. An advisory lock keeps two workers opening at once from racing.
  *
  * Throws `store_corrupt` for wuwe tables without a version or with missing columns, and
  * `schema_version_mismatch` for a version this build does not know.
@@ -94,7 +111,7 @@ export async function openPostgresSchema(client: PoolClient, schemaName: string,
     if ([...layout.keys()].some((name) => name in STORE_TABLE_COLUMNS)) {
       throw new RunStoreError('store_corrupt', `Schema ${schemaName} has wuwe tables but no wuwe_schema version table`);
     }
-    await client.query(postgresSchemaV1(quoted));
+    await client.query(postgresSchema(quoted));
     await client.query(`INSERT INTO ${quoted}.wuwe_schema (id, version) VALUES (1, $1)`, [AGENT_RUN_RECORD_SCHEMA_VERSION]);
     return;
   }
@@ -106,6 +123,8 @@ export async function openPostgresSchema(client: PoolClient, schemaName: string,
   }
   if (versions.length !== 1) throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${versions.length} rows instead of one`);
   checkSchemaVersion(versions[0].version);
-  const problem = findLayoutProblem(layout);
+  const version = Number(versions[0].version);
+  const problem = findLayoutProblem(layout, version);
   if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema in ${schemaName} is damaged: ${problem}`);
+  if (version === 1) await client.query(migrationV1ToV2(quoted));
 }

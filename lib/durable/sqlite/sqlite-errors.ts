@@ -1,5 +1,5 @@
-import { CanonicalJsonError } from './canonical-json-error';
-import { RunStoreError } from './run-store-error';
+import { CanonicalJsonError } from '../canonical-json-error';
+import { RunStoreError } from '../run-store-error';
 
 /**
  * Maps an error thrown by better-sqlite3 to a {@link RunStoreError}; wuwe errors pass through unchanged.

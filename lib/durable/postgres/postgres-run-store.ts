@@ -1,0 +1,343 @@
+import type * as PgModule from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { loadOptionalDependency } from '../../errors/optional-dependency';
+import { ChatMessage } from '../../model/model-types';
+import { ToolOutcome } from '../../outcome/tool-outcome';
+import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
+import * as rules from '../record-rules';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
+import { RunStoreError } from '../run-store-error';
+import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
+import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
+import { mapPostgresError } from './postgres-errors';
+import { openPostgresSchema } from './postgres-schema';
+import { inPostgresTransaction } from './postgres-transaction';
+import { PostgresStatements, postgresStatements } from './postgres-statements';
+
+/** Options of {@link PostgresRunStore.open}: a pool or a connection string. */
+export interface PostgresRunStoreOptions {
+  /** A pool the caller owns: not ended by `close()`. Attach your own `'error'` listener to it. */
+  readonly pool?: Pool;
+  /** Used when no `pool` is given; the store creates and owns a pool. */
+  readonly connectionString?: string;
+  /** PostgreSQL schema holding the `wuwe_*` tables; created when missing. @default 'public' */
+  readonly schema?: string;
+  /** How long an owned pool waits for a connection (connecting, or a free pooled one) before `store_unavailable`. @default 10000 */
+  readonly connectTimeoutMs?: number;
+  /** Size of an owned pool. @default 10 */
+  readonly maxConnections?: number;
+  /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
+  readonly clock?: () => number;
+}
+
+type Context = { runId?: string; callId?: string };
+
+/**
+ * A {@link RunStore} on PostgreSQL (`pg`), for several workers on several machines. Each operation is one
+ * transaction; per-run writes lock the rows they change, leases are taken with one atomic
+ * `INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`. A connection lost mid-transaction rolls back on the
+ * server and surfaces as `store_unavailable`. Tables are named `wuwe_*`; other tables in the schema are left alone.
+ * `pg` is an optional peer dependency, loaded on the first `open` (`MissingDependencyError` when it is not installed).
+ */
+export class PostgresRunStore implements RunStore {
+  private readonly pool: Pool;
+  private readonly ownsPool: boolean;
+  private readonly clock: () => number;
+  private readonly statements: PostgresStatements;
+  private closed = false;
+
+  private constructor(pool: Pool, ownsPool: boolean, quotedSchema: string, clock: () => number) {
+    this.pool = pool;
+    this.ownsPool = ownsPool;
+    this.clock = clock;
+    this.statements = postgresStatements(quotedSchema);
+  }
+
+  /**
+   * Connects, then creates the schema or checks it. Throws `store_unavailable` when the server cannot be
+   * reached, `store_corrupt` or `schema_version_mismatch` for a schema this build cannot use.
+   */
+  static async open(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
+    const schema = options.schema ?? 'public';
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new RunStoreError('record_invalid', `Invalid PostgreSQL schema name '${schema}'`);
+    if (!options.pool && !options.connectionString) throw new RunStoreError('record_invalid', 'PostgresRunStore needs a pool or a connectionString');
+    const ownsPool = !options.pool;
+    let pool = options.pool;
+    if (!pool) {
+      const pg = loadOptionalDependency<typeof PgModule>('pg', 'PostgresRunStore');
+      pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: rules.checkTimeout(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs') });
+      // An idle client whose server connection drops emits 'error' on the pool; without a listener the process dies.
+      pool.on('error', () => undefined);
+    }
+    const store = new PostgresRunStore(pool, ownsPool, `"${schema}"`, options.clock ?? Date.now);
+    try {
+      await store.transaction({}, (client) => openPostgresSchema(client, schema, `"${schema}"`));
+    } catch (error) {
+      if (ownsPool) await pool.end().catch(() => undefined);
+      throw error;
+    }
+    return store;
+  }
+
+  /** {@inheritDoc RunStore.createRun} */
+  async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
+    const run = rules.checkNewRun(options);
+    await this.transaction({ runId: run.runId }, async (client) => {
+      const inserted = await client.query(this.statements.insertRun, [run.runId, run.status, run.metadataJson, rules.isoTime(this.clock)]);
+      if (inserted.rowCount !== 1) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+      await this.insertMessages(client, run.runId, 0, run.messageTexts);
+    });
+    return (await this.loadRun(run.runId))!;
+  }
+
+  /** {@inheritDoc RunStore.loadRun} */
+  async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
+    return this.read({ runId }, async (client) => {
+      const run = (await this.select(client, 'selectRun', runId))[0];
+      if (!run) return undefined;
+      return recordFromRows({
+        run,
+        messages: (await this.select(client, 'selectMessages', runId)).map((row) => row.message_json),
+        calls: await this.select(client, 'selectCalls', runId),
+        projections: await this.select(client, 'selectProjections', runId),
+        approvals: await this.select(client, 'selectApprovals', runId),
+        lease: (await this.select(client, 'selectLease', runId))[0],
+      });
+    });
+  }
+
+  /** {@inheritDoc RunStore.listRuns} */
+  async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
+    const rows = status === undefined ? await this.query({}, 'listRuns', []) : await this.query({}, 'listRunsByStatus', [status]);
+    return (rows as RunStoreStatementRows['listRuns'][]).map(summaryFromRow);
+  }
+
+  /** {@inheritDoc RunStore.appendMessages} */
+  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
+    const texts = rules.serializeJson(runId, messages, 'message');
+    await this.write({ runId }, options, async (client) => {
+      await this.lockRun(client, runId);
+      for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection);
+      await this.insertMessages(client, runId, Number((await this.select(client, 'lastMessageSeq', runId))[0].last), texts);
+    });
+  }
+
+  /** {@inheritDoc RunStore.saveMessages} */
+  async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
+    const texts = rules.serializeJson(runId, messages, 'message');
+    await this.write({ runId }, options, async (client) => {
+      await this.lockRun(client, runId);
+      await client.query(this.statements.deleteMessages, [runId]);
+      await this.insertMessages(client, runId, 0, texts);
+    });
+  }
+
+  /** {@inheritDoc RunStore.setStatus} */
+  async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
+    rules.checkStatus(status);
+    await this.write({ runId }, options, async (client) => {
+      await client.query(this.statements.updateStatus, [runId, status]);
+      if (status === 'cancelled') await client.query(this.statements.cancelPendingApprovals, [runId]);
+    });
+  }
+
+  /** {@inheritDoc RunStore.recordCallStarted} */
+  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
+    const argumentsJson = rules.checkIdentity(runId, identity);
+    return this.write({ runId, callId: identity.callId }, options, async (client) => {
+      const startedAt = rules.isoTime(this.clock);
+      const values = [runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt];
+      const inserted = (await client.query<RunStoreStatementRows['selectCall']>(this.statements.insertCall, values)).rows[0];
+      if (inserted) return { created: true, call: callFromRow(inserted) };
+      const existing =
+        (await this.select(client, 'selectCall', runId, identity.callId))[0] ??
+        (identity.idempotencyKey !== undefined ? (await this.select(client, 'selectCallByKey', identity.idempotencyKey))[0] : undefined);
+      if (!existing) throw new RunStoreError('store_unavailable', 'A conflicting call vanished during the insert; retry', { runId, callId: identity.callId });
+      const call = callFromRow(existing);
+      rules.checkSameCall(runId, call, identity);
+      return { created: false, call };
+    });
+  }
+
+  /** {@inheritDoc RunStore.recordAttempt} */
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
+    rules.checkAttempts(attempts);
+    await this.write({ runId, callId }, options, async (client) => {
+      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId))[0];
+      if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
+      if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
+      await client.query(this.statements.raiseAttempts, [runId, callId, attempts]);
+    });
+  }
+
+  /** {@inheritDoc RunStore.admitOutcome} */
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
+    rules.checkAttempts(attempts);
+    const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
+    return this.write({ runId, callId }, options, async (client) => {
+      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId))[0];
+      if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
+      const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [runId, callId, outcomeJson, attempts, rules.isoTime(this.clock)]);
+      return callFromRow(updated.rows[0]);
+    });
+  }
+
+  /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
+  async findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined> {
+    const row = (await this.query({}, 'selectCallByKey', [idempotencyKey]))[0] as RunStoreStatementRows['selectCallByKey'] | undefined;
+    if (!row) return undefined;
+    const call = callFromRow(row);
+    rules.checkIdempotentArguments(call, argumentsSha256);
+    return call.status === 'admitted' ? call : undefined;
+  }
+
+  /** {@inheritDoc RunStore.recordProjection} */
+  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
+    return this.write({ runId, callId: projection.callId }, options, (client) => this.insertProjection(client, runId, projection));
+  }
+
+  /** {@inheritDoc RunStore.requestApproval} */
+  async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    return this.write({ runId, callId: request.callId }, options, async (client) => {
+      await this.lockRun(client, runId);
+      const stored = (await this.select(client, 'selectApproval', runId, request.callId))[0];
+      rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
+      if (stored) return approvalFromRow(stored);
+      const values = [runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock)];
+      const inserted = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.insertApproval, values);
+      return approvalFromRow(inserted.rows[0]);
+    });
+  }
+
+  /** {@inheritDoc RunStore.decideApproval} */
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    return this.write({ runId, callId }, options, async (client) => {
+      const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId))[0];
+      if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
+      const state = decision.approved ? 'approved' : 'denied';
+      const values = [runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock)];
+      const updated = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.decideApproval, values);
+      return approvalFromRow(updated.rows[0]);
+    });
+  }
+
+  /** {@inheritDoc RunStore.acquireLease} */
+  async acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
+    rules.checkId(workerId, 'workerId');
+    rules.checkTtl(ttlMs);
+    const now = this.clock();
+    return this.transaction({ runId }, async (client) => {
+      if ((await client.query(this.statements.acquireLease, [runId, workerId, now + ttlMs, now])).rowCount !== 1) return false;
+      await client.query(this.statements.raiseFencingToken, [runId]);
+      return true;
+    });
+  }
+
+  /** {@inheritDoc RunStore.renewLease} */
+  async renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
+    rules.checkTtl(ttlMs);
+    if ((await this.query({ runId }, 'renewLease', [runId, workerId, this.clock() + ttlMs])).length === 1) return true;
+    await this.requireRun(runId);
+    return false;
+  }
+
+  /** {@inheritDoc RunStore.releaseLease} */
+  async releaseLease(runId: string, workerId: string): Promise<boolean> {
+    if ((await this.query({ runId }, 'releaseLease', [runId, workerId])).length === 1) return true;
+    await this.requireRun(runId);
+    return false;
+  }
+
+  /** {@inheritDoc RunStore.close} */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** Runs `body` in one transaction on one pooled connection (see {@link inPostgresTransaction}). */
+  private async transaction<T>(context: Context, body: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+    this.checkOpen();
+    return inPostgresTransaction(this.pool, context, body, begin);
+  }
+
+  /**
+   * A transaction on an existing run that moves its `updated_at`; a missing run throws `run_not_found`. The
+   * run row is updated last: its lock orders this write against a lease acquisition, and the fencing token
+   * it returns is the current one, so a stale token rolls the whole write back (`lease_held`).
+   */
+  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.transaction(context, async (client) => {
+      let result: T;
+      try {
+        result = await body(client);
+      } catch (error) {
+        if (error instanceof RunStoreError && error.code.endsWith('_not_found')) await this.requireRun(context.runId, client);
+        throw error;
+      }
+      const touched = await client.query<{ fencing_token: string }>(this.statements.touchRun, [context.runId, rules.isoTime(this.clock)]);
+      if (touched.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', context);
+      rules.checkFence(context.runId, touched.rows[0].fencing_token, options);
+      return result;
+    });
+  }
+
+  /** Runs `body` in a read-only repeatable-read transaction: one consistent snapshot. */
+  private async read<T>(context: Context, body: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.transaction(context, body, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new RunStoreError('store_closed', 'The run store is closed');
+  }
+
+  /** Throws `run_not_found` unless the run exists. */
+  private async requireRun(runId: string, client?: PoolClient): Promise<void> {
+    const rows = client ? await this.select(client, 'selectRun', runId) : await this.query({ runId }, 'selectRun', [runId]);
+    if (rows.length === 0) throw new RunStoreError('run_not_found', 'No such run', { runId });
+  }
+
+  private async lockRun(client: PoolClient, runId: string): Promise<void> {
+    const locked = await client.query(this.statements.lockRun, [runId]);
+    if (locked.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', { runId });
+  }
+
+  /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
+  private async insertProjection(client: PoolClient, runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
+    const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId))[0];
+    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
+    const stored = (await this.select(client, 'selectProjection', runId, projection.callId))[0];
+    if (stored) {
+      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      return projectionFromRow(stored, runId);
+    }
+    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock)];
+    const inserted = await client.query<RunStoreStatementRows['selectProjection']>(this.statements.insertProjection, values);
+    return projectionFromRow(inserted.rows[0], runId);
+  }
+
+  private async insertMessages(client: PoolClient, runId: string, after: number, texts: readonly string[]): Promise<void> {
+    if (texts.length === 0) return;
+    await client.query(this.statements.insertMessages, [runId, after, texts]);
+  }
+
+  /** The rows of a reading statement, inside a transaction. */
+  private async select<K extends ReadingStatement>(client: PoolClient, key: K, ...values: unknown[]): Promise<RunStoreStatementRows[K][]> {
+    return (await client.query<RunStoreStatementRows[K]>(this.statements[key], values)).rows;
+  }
+
+  /** The rows of a locking statement, locked until the transaction ends. */
+  private async lockedRows<R extends object>(client: PoolClient, key: 'lockCall' | 'lockApproval', ...values: unknown[]): Promise<R[]> {
+    return (await client.query<R>(this.statements[key], values)).rows;
+  }
+
+  /** One statement outside an explicit transaction. */
+  private async query(context: Context, key: keyof PostgresStatements, values: unknown[]): Promise<object[]> {
+    this.checkOpen();
+    try {
+      return (await this.pool.query(this.statements[key], values)).rows as object[];
+    } catch (error) {
+      throw mapPostgresError(error, context);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import type Database from 'better-sqlite3';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION } from '../agent-run-record';
+import { RunStoreError } from '../run-store-error';
+import { checkSchemaVersion } from '../schema-version';
+import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
+import { isWuweModuleTable } from './wuwe-module-tables';
+
+/** The runs table of schema version 2: status `stopped`, the fencing token. */
+function runsTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  run_id TEXT PRIMARY KEY,
+  status TEXT NOT NULL CHECK (status IN ('running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled')),
+  metadata_json TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  fencing_token INTEGER NOT NULL DEFAULT 0
+);`;
+}
+
+/** The approvals table of schema version 2: state `cancelled`. */
+function approvalsTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  arguments_sha256 TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'cancelled')),
+  decided_by TEXT,
+  reason TEXT,
+  requested_at TEXT NOT NULL,
+  decided_at TEXT,
+  PRIMARY KEY (run_id, call_id)
+);`;
+}
+
+/** DDL of schema version 2 for SQLite. */
+const SQLITE_SCHEMA = `
+CREATE TABLE wuwe_schema (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+);
+${runsTable('wuwe_runs')}
+CREATE INDEX wuwe_runs_by_status ON wuwe_runs (status);
+CREATE TABLE wuwe_messages (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  message_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE wuwe_tool_calls (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  idempotency_key TEXT UNIQUE,
+  attempts INTEGER NOT NULL CHECK (attempts >= 1),
+  arguments_sha256 TEXT NOT NULL,
+  arguments_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('started', 'admitted')),
+  outcome_json TEXT,
+  started_at TEXT NOT NULL,
+  admitted_at TEXT,
+  PRIMARY KEY (run_id, call_id),
+  CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
+);
+CREATE TABLE wuwe_tool_output_projections (
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  projected_sha256 TEXT NOT NULL,
+  report_json TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, call_id),
+  FOREIGN KEY (run_id, call_id) REFERENCES wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
+);
+${approvalsTable('wuwe_approvals')}
+CREATE TABLE wuwe_leases (
+  run_id TEXT PRIMARY KEY REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  worker_id TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL
+);
+`;
+
+/** What a SQLite file holds, found by reading it: nothing of the run store yet, or a run store of a known version. */
+export type SqliteFileKind = { readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number };
+
+/**
+ * Identifies the file without writing to it (a read transaction only: no journal-mode switch, no header
+ * change), so a foreign or damaged file is refused exactly as it was found. Tables of wuwe's own SQLite
+ * modules are recognised: the run store shares a file with them in any opening order.
+ *
+ * Throws `store_foreign` for a database holding another application's tables, `store_corrupt` for a file
+ * that is not a database or a partial or damaged wuwe layout, and `schema_version_mismatch` for a
+ * version this build does not know.
+ */
+export function identifySqliteFile(db: Database.Database): SqliteFileKind {
+  return db.transaction(() => inspect(db)).deferred();
+}
+
+/**
+ * Schema version 1 to 2: the runs and approvals tables are rebuilt with their new CHECK constraints (SQLite
+ * cannot alter one), keeping their rows in order; the runs get a fencing token of 0.
+ */
+const SQLITE_MIGRATION_V1_TO_V2 = `
+${runsTable('wuwe_runs_v2')}
+INSERT INTO wuwe_runs_v2 (run_id, status, metadata_json, created_at, updated_at)
+  SELECT run_id, status, metadata_json, created_at, updated_at FROM wuwe_runs ORDER BY rowid;
+DROP TABLE wuwe_runs;
+ALTER TABLE wuwe_runs_v2 RENAME TO wuwe_runs;
+CREATE INDEX wuwe_runs_by_status ON wuwe_runs (status);
+${approvalsTable('wuwe_approvals_v2')}
+INSERT INTO wuwe_approvals_v2 SELECT * FROM wuwe_approvals ORDER BY rowid;
+DROP TABLE wuwe_approvals;
+ALTER TABLE wuwe_approvals_v2 RENAME TO wuwe_approvals;
+UPDATE wuwe_schema SET version = 2;
+`;
+
+/**
+ * Creates the schema in a file {@link identifySqliteFile} found empty, or migrates an older version in place,
+ * in one immediate transaction (it identifies the file again under the write lock, for a racing opener).
+ * Call it with foreign keys off: the migration rebuilds tables other tables refer to.
+ */
+export function openSqliteSchema(db: Database.Database): void {
+  db.transaction(() => {
+    const found = inspect(db);
+    if (found.kind === 'empty') {
+      db.exec(SQLITE_SCHEMA);
+      db.prepare('INSERT INTO wuwe_schema (id, version) VALUES (1, ?)').run(AGENT_RUN_RECORD_SCHEMA_VERSION);
+      return;
+    }
+    if (found.version === 1) db.exec(SQLITE_MIGRATION_V1_TO_V2);
+    const violations = db.pragma('foreign_key_check') as unknown[];
+    if (violations.length > 0) throw new RunStoreError('store_corrupt', `The wuwe tables hold ${violations.length} row(s) referring to missing rows`);
+  }).immediate();
+}
+
+function inspect(db: Database.Database): SqliteFileKind {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  if (!tables.includes('wuwe_schema')) {
+    if (tables.some((name) => name in STORE_TABLE_COLUMNS)) {
+      throw new RunStoreError('store_corrupt', 'The database has wuwe tables but no wuwe_schema version table');
+    }
+    const foreign = tables.filter((name) => !isWuweModuleTable(name));
+    if (foreign.length > 0) {
+      throw new RunStoreError('store_foreign', `The database belongs to another application (tables: ${foreign.slice(0, 5).join(', ')})`);
+    }
+    return { kind: 'empty' };
+  }
+  const version = readVersion(db);
+  checkSchemaVersion(version);
+  const layout = new Map(tables.map((name) => [name, (db.pragma(`table_info(${JSON.stringify(name)})`) as { name: string }[]).map((column) => column.name)]));
+  const problem = findLayoutProblem(layout, Number(version));
+  if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema is damaged: ${problem}`);
+  return { kind: 'wuwe', version: Number(version) };
+}
+
+function readVersion(db: Database.Database): unknown {
+  let rows: { version: unknown }[];
+  try {
+    rows = db.prepare('SELECT version FROM wuwe_schema').all() as { version: unknown }[];
+  } catch (error) {
+    throw new RunStoreError('store_corrupt', 'The wuwe_schema table cannot be read', { cause: error });
+  }
+  if (rows.length !== 1) throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${rows.length} rows instead of one`);
+  return rows[0].version;
+}
