@@ -1,8 +1,11 @@
 import { KNOWLEDGE_DOCUMENTS_TABLE, KNOWLEDGE_PASSAGES_TABLE } from '../../modules/knowledge/knowledge-schema';
-import { MEMORY_MESSAGES_TABLE, MEMORY_NOTES_FTS_TABLE, MEMORY_NOTES_TABLE } from '../../modules/memory/memory-schema';
+import { MEMORY_MESSAGES_TABLE, MEMORY_NOTE_INDEXES_TABLE, MEMORY_NOTES_FTS_TABLE, MEMORY_NOTES_TABLE } from '../../modules/memory/memory-schema';
 
 /** Plain tables of wuwe's SQLite modules (`SqliteMemory`, `SqliteNoteStore`, `KnowledgeIndex`). */
-const MODULE_TABLES: readonly string[] = [MEMORY_MESSAGES_TABLE, MEMORY_NOTES_TABLE, KNOWLEDGE_DOCUMENTS_TABLE];
+const MODULE_TABLES: readonly string[] = [MEMORY_MESSAGES_TABLE, MEMORY_NOTES_TABLE, MEMORY_NOTE_INDEXES_TABLE, KNOWLEDGE_DOCUMENTS_TABLE];
+
+/** `SqliteNoteStore` keeps one FTS5 table per namespace: `wuwe_memory_notes_fts_<id>`. */
+const PER_NAMESPACE_FTS_TABLE = new RegExp(`^${MEMORY_NOTES_FTS_TABLE}_[0-9]+$`);
 
 /** FTS5 tables of those modules; SQLite keeps each with shadow tables named after it. */
 const MODULE_FTS_TABLES: readonly string[] = [MEMORY_NOTES_FTS_TABLE, KNOWLEDGE_PASSAGES_TABLE];
@@ -14,6 +17,10 @@ const FTS5_SHADOW_SUFFIXES: readonly string[] = ['_data', '_idx', '_content', '_
  * application's tables) may be shared with the run store, as the README documents.
  */
 export function isWuweModuleTable(name: string): boolean {
-  if (MODULE_TABLES.includes(name) || MODULE_FTS_TABLES.includes(name)) return true;
-  return MODULE_FTS_TABLES.some((table) => FTS5_SHADOW_SUFFIXES.some((suffix) => name === `${table}${suffix}`));
+  if (MODULE_TABLES.includes(name) || isFtsTable(name)) return true;
+  return FTS5_SHADOW_SUFFIXES.some((suffix) => name.endsWith(suffix) && isFtsTable(name.slice(0, -suffix.length)));
+}
+
+function isFtsTable(name: string): boolean {
+  return MODULE_FTS_TABLES.includes(name) || PER_NAMESPACE_FTS_TABLE.test(name);
 }
