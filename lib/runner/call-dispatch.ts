@@ -5,7 +5,7 @@ import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../p
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { sleepOnClock } from './runner-clock';
-import { runToolAttempt } from './run-tool-attempt';
+import { AttemptHandle, runToolAttempt } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
 /** A call that passed every check before dispatch. */
@@ -79,9 +79,9 @@ export function dispatchAttempt(context: StepContext, provider: ToolProvider, ca
     timeoutMs: request.descriptor.timeoutMs,
     idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
     runSignal: run.options.signal,
-    start: (signal, reportHeartbeat, deadlineAtMs) => {
-      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, request.arguments, signal());
-      return provider.invokeTool(buildInvocation(context, call, attempt, signal, deadlineAtMs, reportHeartbeat));
+    start: (live) => {
+      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, request.arguments, live.signal);
+      return provider.invokeTool(new RunnerInvocation(context, call, attempt, live, call.capabilities.heartbeat === true));
     },
     onHeartbeat: (progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress }),
     onTimeout: (limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs }),
@@ -108,8 +108,8 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
       clock: run.clock,
       timeoutMs: request.descriptor.timeoutMs,
       runSignal: run.options.signal,
-      start: (signal, _heartbeat, deadlineAtMs) => {
-        const result = undo(buildInvocation(context, call, attempt, signal, deadlineAtMs, noHeartbeat), failure);
+      start: (live) => {
+        const result = undo(new RunnerInvocation(context, call, attempt, live, false), failure);
         return isPromiseLike(result) ? Promise.resolve(result).then(asOutcome) : asOutcome(result);
       },
     });
@@ -122,32 +122,45 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
   return { ...failure, compensation: ok ? 'completed' : 'failed' };
 }
 
-/** The invocation a rich provider receives; guarded fields only with the declared capability. */
-function buildInvocation(
-  context: StepContext,
-  call: AdmittedCall,
-  attempt: number,
-  signal: () => AbortSignal,
-  deadlineAtMs: number,
-  reportHeartbeat: ToolInvocation['reportHeartbeat'],
-): ToolInvocation {
-  const { run } = context;
-  const { request, capabilities } = call;
-  return {
-    get signal() {
-      return signal();
-    },
-    toolName: request.toolName,
-    descriptor: request.descriptor,
-    arguments: request.arguments,
-    callId: request.callId,
-    idempotencyKey: capabilities.idempotencyKey ? call.idempotencyKey : undefined,
-    attempt,
-    runId: run.runId,
-    context: capabilities.invocationContext ? run.options.context : undefined,
-    deadline: { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs },
-    reportHeartbeat: capabilities.heartbeat ? reportHeartbeat : noHeartbeat,
-  };
+/**
+ * The invocation a rich provider receives; guarded fields only with the declared capability. A
+ * class, so `signal` (read from the attempt on each access, created on first read) is a prototype
+ * getter and a call allocates no closure over its state.
+ */
+class RunnerInvocation implements ToolInvocation {
+  readonly toolName: string;
+  readonly descriptor: ToolInvocation['descriptor'];
+  readonly arguments: ToolInvocation['arguments'];
+  readonly callId: string;
+  readonly idempotencyKey: string | undefined;
+  readonly runId: string;
+  readonly context: unknown;
+  readonly deadline: ToolInvocation['deadline'];
+  readonly reportHeartbeat: ToolInvocation['reportHeartbeat'];
+
+  constructor(
+    stepContext: StepContext,
+    call: AdmittedCall,
+    readonly attempt: number,
+    private readonly live: AttemptHandle,
+    heartbeat: boolean,
+  ) {
+    const { run } = stepContext;
+    const { request, capabilities } = call;
+    this.toolName = request.toolName;
+    this.descriptor = request.descriptor;
+    this.arguments = request.arguments;
+    this.callId = request.callId;
+    this.idempotencyKey = capabilities.idempotencyKey ? call.idempotencyKey : undefined;
+    this.runId = run.runId;
+    this.context = capabilities.invocationContext ? run.options.context : undefined;
+    this.deadline = { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs: live.deadlineAtMs };
+    this.reportHeartbeat = heartbeat ? live.reportHeartbeat : noHeartbeat;
+  }
+
+  get signal(): AbortSignal {
+    return this.live.signal;
+  }
 }
 
 /** The outcome of a call whose due retry the run's abort cut short. */
