@@ -72,8 +72,9 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
 export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
   const { run } = context;
   const { request } = call;
-  const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
-  context.emit({ type: 'tool_attempt_started', ...base, attempt });
+  // Without a listener no event is built, and the attempt gets no hooks to call.
+  const base = context.listening ? { runId: run.runId, callId: request.callId, toolName: request.toolName } : undefined;
+  if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
   return runToolAttempt({
     clock: run.clock,
     timeoutMs: request.descriptor.timeoutMs,
@@ -83,9 +84,9 @@ export function dispatchAttempt(context: StepContext, provider: ToolProvider, ca
       if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, request.arguments, live.signal);
       return provider.invokeTool(new RunnerInvocation(context, call, attempt, live, call.capabilities.heartbeat === true));
     },
-    onHeartbeat: (progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress }),
-    onTimeout: (limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs }),
-    onLateResult: (outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome }),
+    onHeartbeat: base && ((progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress })),
+    onTimeout: base && ((limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs })),
+    onLateResult: base && ((outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome })),
   });
 }
 
