@@ -1,9 +1,26 @@
 /**
- * Runner overhead, as ratios to a raw awaited call of the same tool function in the same run:
- * (a) one dispatch through the per-call path with every policy on (argument validation, deadline,
- * output validation, rendering and projection); (b) a full two-step `complete()` on ScriptedModelClient.
+ * Runner overhead, as ratios to baselines measured in the same run: the floor is what any runner must
+ * do per call ("JSON.parse + precompiled ajv + awaited call" of the same tool function).
+ * (a) one dispatch through `runner.invokeToolCall` of a reflected tool class under the default
+ * contract; (a2) the same path with every policy on (deadline, output validation, retry contract);
+ * (b) a full two-step `complete()` on ScriptedModelClient; (b2) the same with a new runner per run.
+ * Then the heap after a full GC over many `complete()` runs (`--full`: 1,000,000; default 20,000).
+ * One line per target says met / not met.
  */
-import { descriptorFromLlmTool, LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolInvocation, ToolProvider } from '../lib';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import {
+  compileInputValidator,
+  descriptorFromLlmTool,
+  Field,
+  LlmAgentRunner,
+  ReflectedToolProvider,
+  ScriptedModelClient,
+  Tool,
+  ToolDescriptor,
+  ToolInvocation,
+  ToolProvider,
+} from '../lib';
 import { measure, report } from './measure';
 
 const inputSchema = {
@@ -18,6 +35,19 @@ function weather(args: { city: string }): { city: string; degrees: number } {
   return { city: args.city, degrees: 22 };
 }
 
+async function weatherAsync(args: { city: string }): Promise<{ city: string; degrees: number }> {
+  return weather(args);
+}
+
+@Tool({ name: 'get_weather', description: 'Get the weather.' })
+class GetWeather {
+  @Field({ description: 'City name.' }) city!: string;
+  @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: string;
+  async invoke(): Promise<{ city: string; degrees: number }> {
+    return weatherAsync(this);
+  }
+}
+
 class WeatherProvider implements ToolProvider {
   private readonly descriptor: ToolDescriptor = descriptorFromLlmTool(
     { name: 'get_weather', description: 'Get the weather.', inputSchema },
@@ -27,25 +57,54 @@ class WeatherProvider implements ToolProvider {
     return [this.descriptor];
   }
   invokeTool(invocation: ToolInvocation): unknown {
-    return weather(invocation.arguments as { city: string });
+    return weatherAsync(invocation.arguments as { city: string });
   }
 }
 
+/** `global.gc`, exposed at run time when node was started without `--expose-gc`. */
+function fullGc(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed !== undefined) return exposed;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+function line(name: string, ratio: number, limit: number): string {
+  return `target ${name}: ${ratio.toFixed(2)}x the floor (limit ${limit}x): ${ratio <= limit ? 'met' : 'NOT MET'}`;
+}
+
 export default async function runnerBench(): Promise<void> {
-  const provider = new WeatherProvider();
-  const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+  const reflected = new ReflectedToolProvider([GetWeather]);
+  const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
   const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
-  const raw = await measure('raw awaited tool call', async () => weather(JSON.parse(call.arguments)));
-  const dispatch = await measure('(a) runner per-call path, every policy on', () => runner.invokeToolCall(call, { runId: 'bench' }));
+  const validate = compileInputValidator(inputSchema);
+  const floor = await measure('floor: JSON.parse + precompiled ajv + awaited call', async () => {
+    const args = JSON.parse(call.arguments) as { city: string };
+    if (validate(args).length > 0) throw new Error('invalid');
+    return await weatherAsync(args);
+  });
+  const raw = await measure('raw awaited tool call', async () => weatherAsync(JSON.parse(call.arguments)));
+  const dispatch = await measure('(a) runner.invokeToolCall, reflected tool, default contract', () => runner.invokeToolCall(call, { runId: 'bench' }));
+  const everyPolicy = new LlmAgentRunner(new ScriptedModelClient([]), new WeatherProvider());
+  const strict = await measure('(a2) runner.invokeToolCall, every policy on', () => everyPolicy.invokeToolCall(call, { runId: 'bench' }));
   const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
   const model = new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false });
-  const bound = new LlmAgentRunner(model, provider);
-  const complete = await measure('(b) complete(): two-step run on ScriptedModelClient', () => bound.complete("What's the weather in Tokyo?"), 5_000);
-  const bindAndComplete = await measure(
-    '(b2) new runner (bindTools) + complete()',
-    () => new LlmAgentRunner(new ScriptedModelClient(turns), provider).complete("What's the weather in Tokyo?"),
-    5_000,
-  );
-  report(raw, [dispatch, complete, bindAndComplete]);
-  console.log(`targets: (a) <= 5x, (b) <= 20x; measured (a) ${(dispatch.nsPerOp / raw.nsPerOp).toFixed(2)}x, (b) ${(complete.nsPerOp / raw.nsPerOp).toFixed(2)}x`);
+  const bound = new LlmAgentRunner(model, reflected);
+  const prompt = "What's the weather in Tokyo?";
+  const complete = await measure('(b) complete(): two-step run on ScriptedModelClient', () => bound.complete(prompt), 5_000);
+  const bindAndComplete = await measure('(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(turns), reflected).complete(prompt), 5_000);
+  report(floor, [raw, dispatch, strict, complete, bindAndComplete]);
+  console.log(line('(a) invokeToolCall, default contract', dispatch.nsPerOp / floor.nsPerOp, 3));
+  console.log(line('(b) two-step complete()', complete.nsPerOp / floor.nsPerOp, 10));
+
+  const runs = process.argv.includes('--full') ? 1_000_000 : 20_000;
+  const gc = fullGc();
+  for (let i = 0; i < 10_000; i++) await bound.complete(prompt);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < runs; i++) await bound.complete(prompt);
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  const mib = grown / 1024 / 1024;
+  console.log(`target memory flat over ${runs.toLocaleString('en')} complete() runs (heap growth after full GC at most 1 MiB): ${mib.toFixed(3)} MiB: ${mib <= 1 ? 'met' : 'NOT MET'}`);
 }

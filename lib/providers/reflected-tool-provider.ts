@@ -70,18 +70,14 @@ export class ReflectedToolProvider implements ToolProvider {
    * It grants no capability: the idempotency key, heartbeats and compensation stay unused.
    */
   invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
-    const host = this.options.context;
-    return this.invokeWithContext(invocation.toolName, invocation.arguments, {
-      get signal() {
-        return invocation.signal;
-      },
-      host,
-    });
+    return this.invokeWithContext(invocation.toolName, invocation.arguments, new InvocationToolContext(invocation, this.options.context));
   }
 
   private invokeWithContext(toolName: string, args: JsonObject, context: ReflectedToolContext): Promise<ToolOutcome> {
     const entry = this.byName.get(toolName);
     if (entry === undefined) return Promise.resolve(standardFailure('unknown_tool', `no tool named '${toolName}'`));
+    if (this.createInstance === ReflectedToolProvider.prototype.createInstance && this.releaseInstance === ReflectedToolProvider.prototype.releaseInstance)
+      return invokeReflectedTool(entry.target, args, context, this.options.instantiate === undefined ? NO_OPTIONS : this.options);
     let instance: object | undefined;
     const instantiate = (target: Function): object => (instance = this.createInstance(target));
     return invokeReflectedTool(entry.target, args, context, { instantiate }).finally(() => {
@@ -96,4 +92,18 @@ export class ReflectedToolProvider implements ToolProvider {
 
   /** Called when the call that used `instance` has settled. */
   protected releaseInstance(_instance: object): void {}
+}
+
+const NO_OPTIONS = Object.freeze({});
+
+/** The context of a rich invocation: `signal` is read from the invocation on each access (it is created on first read). */
+class InvocationToolContext implements ReflectedToolContext {
+  constructor(
+    private readonly invocation: ToolInvocation,
+    readonly host: unknown,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.invocation.signal;
+  }
 }

@@ -125,7 +125,7 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
   const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
-  context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
+  if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
   const { content, report } = project(call, outcome);
   return {
     callId: call.id,

@@ -7,7 +7,7 @@ import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
 import { copyArguments } from './copy-arguments';
-import { runToolAttempt } from './run-tool-attempt';
+import { AttemptHandle, runToolAttempt } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
 /** A call that passed every check before dispatch. */
@@ -87,22 +87,23 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
 export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
   const { run } = context;
   const { request } = call;
-  const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
-  context.emit({ type: 'tool_attempt_started', ...base, attempt });
+  // Without a listener no event is built, and the attempt gets no hooks to call.
+  const base = context.listening ? { runId: run.runId, callId: request.callId, toolName: request.toolName } : undefined;
+  if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
   return runToolAttempt({
     clock: run.clock,
     timeoutMs: request.descriptor.timeoutMs,
     idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
     runSignal: run.options.signal,
     expectsData: request.descriptor.outputSchema !== undefined,
-    start: (signal, reportHeartbeat, deadlineAtMs) => {
-      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), signal());
-      return provider.invokeTool(buildInvocation(context, call, attempt, signal, deadlineAtMs, reportHeartbeat));
+    start: (live) => {
+      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
+      return provider.invokeTool(new RunnerInvocation(context, call, attempt, live, call.capabilities.heartbeat === true));
     },
     onAbandoned: (settled) => abandonedAttempts.set(call, settled),
-    onHeartbeat: (progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress }),
-    onTimeout: (limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs }),
-    onLateResult: (outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome }),
+    onHeartbeat: base && ((progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress })),
+    onTimeout: base && ((limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs })),
+    onLateResult: base && ((outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome })),
   });
 }
 
@@ -125,8 +126,8 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
       clock: run.clock,
       timeoutMs: request.descriptor.timeoutMs,
       runSignal: run.options.signal,
-      start: (signal, _heartbeat, deadlineAtMs) => {
-        const result = undo(buildInvocation(context, call, attempt, signal, deadlineAtMs, noHeartbeat), failure);
+      start: (live) => {
+        const result = undo(new RunnerInvocation(context, call, attempt, live, false), failure);
         return isPromiseLike(result) ? Promise.resolve(result).then(asOutcome) : asOutcome(result);
       },
     });
@@ -139,32 +140,45 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
   return { ...failure, compensation: ok ? 'completed' : 'failed' };
 }
 
-/** The invocation a rich provider receives; guarded fields only with the declared capability. */
-function buildInvocation(
-  context: StepContext,
-  call: AdmittedCall,
-  attempt: number,
-  signal: () => AbortSignal,
-  deadlineAtMs: number,
-  reportHeartbeat: ToolInvocation['reportHeartbeat'],
-): ToolInvocation {
-  const { run } = context;
-  const { request, capabilities } = call;
-  return {
-    get signal() {
-      return signal();
-    },
-    toolName: request.toolName,
-    descriptor: request.descriptor,
-    arguments: copyArguments(request.arguments),
-    callId: request.callId,
-    idempotencyKey: capabilities.idempotencyKey ? call.idempotencyKey : undefined,
-    attempt,
-    runId: run.runId,
-    context: capabilities.invocationContext ? run.options.context : undefined,
-    deadline: { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs },
-    reportHeartbeat: capabilities.heartbeat ? reportHeartbeat : noHeartbeat,
-  };
+/**
+ * The invocation a rich provider receives; guarded fields only with the declared capability. A
+ * class, so `signal` (read from the attempt on each access, created on first read) is a prototype
+ * getter and a call allocates no closure over its state.
+ */
+class RunnerInvocation implements ToolInvocation {
+  readonly toolName: string;
+  readonly descriptor: ToolInvocation['descriptor'];
+  readonly arguments: ToolInvocation['arguments'];
+  readonly callId: string;
+  readonly idempotencyKey: string | undefined;
+  readonly runId: string;
+  readonly context: unknown;
+  readonly deadline: ToolInvocation['deadline'];
+  readonly reportHeartbeat: ToolInvocation['reportHeartbeat'];
+
+  constructor(
+    stepContext: StepContext,
+    call: AdmittedCall,
+    readonly attempt: number,
+    private readonly live: AttemptHandle,
+    heartbeat: boolean,
+  ) {
+    const { run } = stepContext;
+    const { request, capabilities } = call;
+    this.toolName = request.toolName;
+    this.descriptor = request.descriptor;
+    this.arguments = copyArguments(request.arguments);
+    this.callId = request.callId;
+    this.idempotencyKey = capabilities.idempotencyKey ? call.idempotencyKey : undefined;
+    this.runId = run.runId;
+    this.context = capabilities.invocationContext ? run.options.context : undefined;
+    this.deadline = { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs: live.deadlineAtMs };
+    this.reportHeartbeat = heartbeat ? live.reportHeartbeat : noHeartbeat;
+  }
+
+  get signal(): AbortSignal {
+    return this.live.signal;
+  }
 }
 
 /** How long a retry waits for an abandoned attempt to settle, unless the run says otherwise. */

@@ -10,6 +10,7 @@ import { formatIssues } from '../tools/tool-argument-error';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
 import { decodeToolArguments } from '../validation/decode-arguments';
 import { compileInputValidator } from '../validation/schema-validator';
+import { markValidated } from '../validation/validated-arguments';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { callHook, HookResult } from './call-hook';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
@@ -45,7 +46,10 @@ export function resolveToolGate(descriptors: ReadonlyMap<string, ToolDescriptor>
 export function validateArgumentsGate(context: StepContext, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
   const decoded = decodeToolArguments(call.arguments, context.run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
   const issues = decoded.ok ? compileInputValidator(descriptor.inputSchema)(decoded.value) : decoded.issues;
-  if (decoded.ok && issues.length === 0) return { kind: 'continue', value: decoded.value };
+  if (decoded.ok && issues.length === 0) {
+    markValidated(decoded.value, descriptor.inputSchema);
+    return { kind: 'continue', value: decoded.value };
+  }
   return refuse(
     toolFailure({
       code: decoded.ok ? 'invalid_arguments' : decoded.code,

@@ -1,4 +1,5 @@
 import { JsonObject, JsonValue } from '../outcome/json-value';
+import { carryValidated } from '../validation/validated-arguments';
 
 /** Below this depth the copy recurses; deeper input (only with raised argument limits) goes to `structuredClone`. */
 const RECURSION_DEPTH = 256;
@@ -6,10 +7,13 @@ const RECURSION_DEPTH = 256;
 /**
  * A fresh deep copy of validated arguments, given to each attempt (and each compensation), so a
  * tool that mutates its arguments changes nothing another attempt, the approval record, hooks or
- * the run's result see.
+ * the run's result see. The copy keeps the runner's internal mark that the original was validated,
+ * so a reflected tool with the same schema does not validate it again.
  */
 export function copyArguments(args: JsonObject): JsonObject {
-  return copyJson(args, 0) as JsonObject;
+  const copy = copyJson(args, 0) as JsonObject;
+  carryValidated(args, copy);
+  return copy;
 }
 
 function copyJson(value: JsonValue, depth: number): JsonValue {

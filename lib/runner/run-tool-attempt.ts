@@ -1,5 +1,5 @@
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { HeartbeatProgress, ToolInvocation } from '../providers/tool-invocation';
+import { HeartbeatProgress } from '../providers/tool-invocation';
 import { thrownToToolOutcome, toToolOutcome } from '../tools/to-tool-outcome';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { RunnerClock, startTimer } from './runner-clock';
@@ -15,11 +15,8 @@ export interface ToolAttemptOptions {
   readonly runSignal?: AbortSignal;
   /** The tool declares an output schema: returning `undefined` is then a `tool_error`, not an empty success. @default false */
   readonly expectsData?: boolean;
-  /**
-   * Starts the provider call. `signal()` returns the attempt's signal; it is created on first use,
-   * so a tool that never looks at it costs no AbortController.
-   */
-  readonly start: (signal: () => AbortSignal, reportHeartbeat: ToolInvocation['reportHeartbeat'], deadlineAtMs: number) => unknown;
+  /** Starts the provider call with the attempt's live side (its signal is created on first read). */
+  readonly start: (attempt: AttemptHandle) => unknown;
   readonly onHeartbeat?: (progress?: HeartbeatProgress) => void;
   readonly onTimeout?: (limit: 'deadline' | 'heartbeat', limitMs: number) => void;
   readonly onLateResult?: (outcome: ToolOutcome) => void;
@@ -28,6 +25,18 @@ export interface ToolAttemptOptions {
    * `settled` resolves when the tool's promise settles at last (never, for a tool that ignores its signal).
    */
   readonly onAbandoned?: (settled: Promise<void>) => void;
+}
+
+/**
+ * What a provider call sees of its attempt. `signal` is created on first read (a tool that never
+ * looks at it costs no AbortController) and is always the attempt's current signal.
+ */
+export interface AttemptHandle {
+  readonly signal: AbortSignal;
+  /** Epoch milliseconds (of the runner's clock) of the hard deadline. */
+  readonly deadlineAtMs: number;
+  /** Resets the heartbeat idle limit (never the deadline); a no-op without an idle limit. */
+  readonly reportHeartbeat: (progress?: HeartbeatProgress) => void;
 }
 
 /**
@@ -40,90 +49,157 @@ export interface ToolAttemptOptions {
  * A tool that answers synchronously gets its outcome back synchronously: no timer, no listener. A
  * tool that blocks the thread past its deadline (synchronously, or before returning its promise)
  * is a `timeout` all the same, and what it returned is discarded as a late result.
+ * The deadline timer of an asynchronous answer is armed only once the pending promise reactions
+ * have run (one `setImmediate` for every attempt started in that turn), for the time left until
+ * the same deadline: a tool that settles within those reactions arms no timer at all.
  */
 export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOutcome> {
-  const { clock, timeoutMs, idleTimeoutMs, runSignal } = options;
-  let controller: AbortController | undefined;
-  const signal = (): AbortSignal => (controller ??= new AbortController()).signal;
-  const abort = (reason: unknown): void => (controller ??= new AbortController()).abort(reason);
-  const startedAt = clock.now();
-  const deadlineAt = startedAt + timeoutMs;
-  let idleAt = idleTimeoutMs === undefined ? Infinity : startedAt + idleTimeoutMs;
-  let settled = false;
-  const reportHeartbeat = (progress?: HeartbeatProgress): void => {
-    if (settled || idleTimeoutMs === undefined) return;
-    idleAt = clock.now() + idleTimeoutMs;
-    options.onHeartbeat?.(progress);
-  };
-  const cancelled = (): ToolOutcome => {
-    abort(runSignal?.reason);
-    return standardFailure('cancelled', 'the run was aborted while the tool was running');
-  };
-  const timedOut = (limit: 'deadline' | 'heartbeat'): ToolOutcome => {
-    const limitMs = limit === 'deadline' ? timeoutMs : idleTimeoutMs!;
-    abort(new Error(`tool ${limit} of ${limitMs} ms passed`));
-    options.onTimeout?.(limit, limitMs);
-    return limit === 'deadline'
-      ? standardFailure('timeout', `the tool did not finish within its ${timeoutMs} ms deadline`)
-      : standardFailure('heartbeat_timeout', `the tool sent no heartbeat for ${limitMs} ms`);
-  };
-  const convert = (value: unknown): ToolOutcome =>
-    value === undefined && options.expectsData === true
-      ? toolFailure({ code: 'tool_error', category: 'internal', message: 'the tool returned undefined, which is not JSON; its contract declares an output schema' })
-      : toToolOutcome(value);
-  if (runSignal?.aborted) return cancelled();
+  const attempt = new ToolAttempt(options);
+  const { runSignal, clock } = options;
+  if (runSignal?.aborted) return attempt.cancelled();
   let pending: unknown;
   let threw = false;
   try {
-    pending = options.start(signal, reportHeartbeat, deadlineAt);
+    pending = options.start(attempt);
   } catch (error) {
     threw = true;
     pending = error;
   }
   const thenable = !threw && isPromiseLike(pending);
-  if (clock.now() >= deadlineAt) {
-    // The tool held the thread past its deadline: no result of it counts.
-    settled = true;
-    const outcome = timedOut('deadline');
-    if (!thenable) options.onLateResult?.(threw ? thrownToToolOutcome(pending) : convert(pending));
+  if (clock.now() >= attempt.deadlineAtMs) return attempt.blockedPastDeadline(pending, threw, thenable);
+  if (threw) return thrownToToolOutcome(pending);
+  if (!thenable) return attempt.convert(pending);
+  // Through Promise.resolve: a foreign thenable whose `then` throws is a rejection, not a throw here.
+  const running = Promise.resolve(pending as PromiseLike<unknown>).then((value) => attempt.convert(value), thrownToToolOutcome);
+  return new Promise<ToolOutcome>((resolve) => {
+    attempt.resolve = resolve;
+    attempt.running = running;
+    if (runSignal !== undefined) runSignal.addEventListener('abort', attempt, { once: true });
+    unarmed.add(attempt);
+    if (!sweepScheduled) {
+      sweepScheduled = true;
+      setImmediate(armUnsettled);
+    }
+    void running.then((outcome) => attempt.settle(outcome));
+  });
+}
+
+/** Attempts that went asynchronous and have no timer yet; armed together once the turn's reactions have run. */
+const unarmed = new Set<ToolAttempt>();
+let sweepScheduled = false;
+
+function armUnsettled(): void {
+  sweepScheduled = false;
+  for (const attempt of unarmed) attempt.arm();
+  unarmed.clear();
+}
+
+/** The state of one attempt; its methods live on the prototype, so a call allocates no closures over it. */
+class ToolAttempt implements AttemptHandle {
+  readonly deadlineAtMs: number;
+  resolve: ((outcome: ToolOutcome) => void) | undefined = undefined;
+  running: Promise<ToolOutcome> | undefined = undefined;
+  private controller: AbortController | undefined = undefined;
+  private reporter: ((progress?: HeartbeatProgress) => void) | undefined = undefined;
+  private idleAt: number;
+  private settled = false;
+  private armed = false;
+  private cancelTimer: (() => void) | undefined = undefined;
+
+  constructor(private readonly options: ToolAttemptOptions) {
+    const startedAt = options.clock.now();
+    this.deadlineAtMs = startedAt + options.timeoutMs;
+    this.idleAt = options.idleTimeoutMs === undefined ? Infinity : startedAt + options.idleTimeoutMs;
+  }
+
+  get signal(): AbortSignal {
+    return (this.controller ??= new AbortController()).signal;
+  }
+
+  get reportHeartbeat(): (progress?: HeartbeatProgress) => void {
+    return (this.reporter ??= (progress?: HeartbeatProgress): void => this.heartbeat(progress));
+  }
+
+  /** The run's signal aborted (this attempt is its listener). */
+  handleEvent(): void {
+    this.finish(this.cancelled(), true);
+  }
+
+  cancelled(): ToolOutcome {
+    this.abort(this.options.runSignal?.reason);
+    return standardFailure('cancelled', 'the run was aborted while the tool was running');
+  }
+
+  /** What the tool returned, as an outcome; `undefined` is not JSON where an output schema is declared. */
+  convert(value: unknown): ToolOutcome {
+    return value === undefined && this.options.expectsData === true
+      ? toolFailure({ code: 'tool_error', category: 'internal', message: 'the tool returned undefined, which is not JSON; its contract declares an output schema' })
+      : toToolOutcome(value);
+  }
+
+  /** The tool held the thread past its deadline (synchronously, or before returning its promise): nothing of it counts. */
+  blockedPastDeadline(pending: unknown, threw: boolean, thenable: boolean): ToolOutcome {
+    this.settled = true;
+    const outcome = this.timedOut('deadline');
+    const { onLateResult, onAbandoned } = this.options;
+    if (!thenable) onLateResult?.(threw ? thrownToToolOutcome(pending) : this.convert(pending));
     else {
-      const late = Promise.resolve(pending as PromiseLike<unknown>).then(convert, thrownToToolOutcome);
-      options.onAbandoned?.(late.then(() => undefined));
-      void late.then((lateOutcome) => options.onLateResult?.(lateOutcome));
+      const late = Promise.resolve(pending as PromiseLike<unknown>).then((value) => this.convert(value), thrownToToolOutcome);
+      onAbandoned?.(late.then(() => undefined));
+      void late.then((lateOutcome) => onLateResult?.(lateOutcome));
     }
     return outcome;
   }
-  if (threw) return thrownToToolOutcome(pending);
-  if (!thenable) return convert(pending);
-  // Through Promise.resolve: a foreign thenable whose `then` throws is a rejection, not a throw here.
-  const running = Promise.resolve(pending as PromiseLike<unknown>).then(convert, thrownToToolOutcome);
 
-  return new Promise<ToolOutcome>((resolve) => {
-    let cancelTimer: (() => void) | undefined;
-    const finish = (outcome: ToolOutcome, abandoned: boolean): void => {
-      if (settled) return;
-      settled = true;
-      cancelTimer?.();
-      runSignal?.removeEventListener('abort', onRunAbort);
-      if (abandoned) options.onAbandoned?.(running.then(() => undefined));
-      resolve(outcome);
-    };
-    const arm = (): void => {
-      cancelTimer = startTimer(clock, onTimer, Math.max(0, Math.min(deadlineAt, idleAt) - clock.now()));
-    };
-    const onTimer = (): void => {
-      if (settled) return;
-      const now = clock.now();
-      if (now >= deadlineAt) finish(timedOut('deadline'), true);
-      else if (now >= idleAt) finish(timedOut('heartbeat'), true);
-      else arm();
-    };
-    const onRunAbort = (): void => finish(cancelled(), true);
-    runSignal?.addEventListener('abort', onRunAbort, { once: true });
-    arm();
-    void running.then((outcome) => {
-      if (settled) options.onLateResult?.(outcome);
-      else finish(outcome, false);
-    });
-  });
+  settle(outcome: ToolOutcome): void {
+    if (this.settled) this.options.onLateResult?.(outcome);
+    else this.finish(outcome, false);
+  }
+
+  /** Arms the single timer for the nearer of the deadline and the idle limit. */
+  arm(): void {
+    if (this.settled) return;
+    this.armed = true;
+    const { clock } = this.options;
+    this.cancelTimer = startTimer(clock, () => this.onTimer(), Math.max(0, Math.min(this.deadlineAtMs, this.idleAt) - clock.now()));
+  }
+
+  private heartbeat(progress?: HeartbeatProgress): void {
+    const { idleTimeoutMs } = this.options;
+    if (this.settled || idleTimeoutMs === undefined) return;
+    this.idleAt = this.options.clock.now() + idleTimeoutMs;
+    this.options.onHeartbeat?.(progress);
+  }
+
+  private abort(reason: unknown): void {
+    (this.controller ??= new AbortController()).abort(reason);
+  }
+
+  private finish(outcome: ToolOutcome, abandoned: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.armed) this.cancelTimer?.();
+    else unarmed.delete(this);
+    this.options.runSignal?.removeEventListener('abort', this);
+    if (abandoned && this.running !== undefined) this.options.onAbandoned?.(this.running.then(() => undefined));
+    this.resolve!(outcome);
+  }
+
+  private onTimer(): void {
+    if (this.settled) return;
+    const now = this.options.clock.now();
+    if (now >= this.deadlineAtMs) this.finish(this.timedOut('deadline'), true);
+    else if (now >= this.idleAt) this.finish(this.timedOut('heartbeat'), true);
+    else this.arm();
+  }
+
+  private timedOut(limit: 'deadline' | 'heartbeat'): ToolOutcome {
+    const { timeoutMs, idleTimeoutMs } = this.options;
+    const limitMs = limit === 'deadline' ? timeoutMs : idleTimeoutMs!;
+    this.abort(new Error(`tool ${limit} of ${limitMs} ms passed`));
+    this.options.onTimeout?.(limit, limitMs);
+    return limit === 'deadline'
+      ? standardFailure('timeout', `the tool did not finish within its ${timeoutMs} ms deadline`)
+      : standardFailure('heartbeat_timeout', `the tool sent no heartbeat for ${limitMs} ms`);
+  }
 }

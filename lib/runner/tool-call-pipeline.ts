@@ -45,7 +45,10 @@ export abstract class ToolCallPipeline {
   protected readonly llmTools: readonly LlmTool[];
   /** The provider capabilities each tool's contract needs, worked out once per tool. */
   protected readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
-  private readonly stepContexts = new WeakMap<RunState, StepContext>();
+  /** The step context made last (one per run; a run's steps ask for it many times in a row). */
+  private lastStepContext: StepContext | undefined;
+  /** The run policy and estimator `checkProjectionPolicies` last found to hold for every tool. */
+  private lastCheckedProjection: { readonly policy: unknown; readonly estimator: unknown } | undefined;
 
   /**
    * Checks every tool the provider lists (contract, input and output schemas) once. A provider that
@@ -137,7 +140,7 @@ export abstract class ToolCallPipeline {
     if (beginning.kind === 'refuse') return stop(beginning, request);
     if (beginning.kind !== 'execute')
       return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey, args, startedAt, request, admitted: true });
-    this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
+    if (this.stepContext(run).listening) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
     const dispatched = this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
     const { outcome, attempts } = isPromiseLike(dispatched) ? await dispatched : dispatched;
     const finishing = this.finishOutcome(run, request, outcome);
@@ -256,7 +259,12 @@ export abstract class ToolCallPipeline {
 
   /** Before any model or tool call: every tool's effective projection policy must hold under the estimator. */
   protected checkProjectionPolicies(run: RunState): void {
+    const policy = run.options.toolOutputProjection;
+    const estimator = run.options.contextTokenEstimator;
+    const last = this.lastCheckedProjection;
+    if (last !== undefined && last.policy === policy && last.estimator === estimator) return;
     checkProjectionPolicies(run, this.descriptors.values());
+    this.lastCheckedProjection = { policy, estimator };
   }
 
   /**
@@ -280,16 +288,17 @@ export abstract class ToolCallPipeline {
 
   /** The run and this pipeline's `emit` and hook report, as step functions get them; one per run. */
   private stepContext(run: RunState): StepContext {
-    let context = this.stepContexts.get(run);
-    if (context === undefined) {
-      context = {
-        run,
-        emit: (event) => this.emit(run, event),
-        hookFailed: (call, hook, error) =>
-          this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, toolName: call.toolName, hook, message: messageOf(error) }),
-      };
-      this.stepContexts.set(run, context);
-    }
+    const last = this.lastStepContext;
+    if (last !== undefined && last.run === run) return last;
+    // Contexts hold nothing but the run and this pipeline: one made again for an interleaved run is as good.
+    const context: StepContext = {
+      run,
+      listening: run.options.onEvent !== undefined || this.emit !== ToolCallPipeline.prototype.emit,
+      emit: (event) => this.emit(run, event),
+      hookFailed: (call, hook, error) =>
+        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, toolName: call.toolName, hook, message: messageOf(error) }),
+    };
+    this.lastStepContext = context;
     return context;
   }
 }

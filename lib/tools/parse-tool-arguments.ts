@@ -1,5 +1,6 @@
 import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
 import { decodeToolArguments } from '../validation/decode-arguments';
+import { takeValidated } from '../validation/validated-arguments';
 import { constructInstance, InstanceFactory } from './build-instance';
 import { compileToolClass } from './compiled-tool-class';
 import { ToolArgumentError } from './tool-argument-error';
@@ -27,6 +28,10 @@ export function tryParseToolArguments<T extends object>(
   options: ParseToolArgumentsOptions = {},
 ): ParsedToolArguments<T> {
   const compiled = compileToolClass(target);
+  // Arguments the runner already decoded and validated against this very schema are not walked
+  // again; only flat ones, since filling shares nested values with the caller's object.
+  if (takeValidated(input, compiled.llmTool.inputSchema) && hasOnlyScalarValues(input as Record<string, unknown>))
+    return { ok: true, value: compiled.fill((options.instantiate ?? constructInstance)(target), input as Record<string, unknown>) as T };
   const decoded = decodeToolArguments(input, options.limits ?? DEFAULT_ARGUMENT_LIMITS);
   if (!decoded.ok) return { ok: false, error: new ToolArgumentError(decoded.code, compiled.llmTool.name, decoded.issues) };
   const issues = compiled.validate(decoded.value);
@@ -44,4 +49,12 @@ export function parseToolArguments<T extends object>(
   const parsed = tryParseToolArguments(target, input, options);
   if (!parsed.ok) throw parsed.error;
   return parsed.value;
+}
+
+function hasOnlyScalarValues(value: Record<string, unknown>): boolean {
+  for (const key in value) {
+    const item = value[key];
+    if (typeof item === 'object' && item !== null) return false;
+  }
+  return true;
 }

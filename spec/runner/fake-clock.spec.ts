@@ -80,15 +80,20 @@ describe('runner with an injected clock', () => {
     expect(clock.timers.size).toBe(0);
   });
 
-  it('a tool that answers in time leaves no timer behind; a synchronous one arms none', async () => {
+  it('a tool that answers in time leaves no timer behind; a synchronous one, or one settled within the turn, arms none', async () => {
     const clock = new ManualClock();
-    const provider = new FunctionProvider().add('async', async () => 'a', { timeoutMs: 30_000 }).add('sync', () => 's');
+    const provider = new FunctionProvider()
+      .add('async', async () => 'a', { timeoutMs: 30_000 })
+      .add('sync', () => 's')
+      .add('later', () => new Promise((resolve) => setImmediate(() => setImmediate(() => resolve('l')))), { timeoutMs: 30_000 });
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
-    await runner.invokeToolCall({ id: 'a', name: 'async', arguments: {} }, { clock });
+    expect((await runner.invokeToolCall({ id: 'a', name: 'async', arguments: {} }, { clock })).outcome.text).toBe('a');
+    expect(clock.created).toBe(0);
+    await runner.invokeToolCall({ id: 's', name: 'sync', arguments: {} }, { clock });
+    expect(clock.created).toBe(0);
+    expect((await runner.invokeToolCall({ id: 'l', name: 'later', arguments: {} }, { clock })).outcome.text).toBe('l');
     expect(clock.created).toBe(1);
     expect(clock.timers.size).toBe(0);
-    await runner.invokeToolCall({ id: 's', name: 'sync', arguments: {} }, { clock });
-    expect(clock.created).toBe(1);
   });
 
   it('heartbeats re-arm the single idle timer without ever passing the hard deadline', async () => {
