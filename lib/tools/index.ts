@@ -1,9 +1,11 @@
-export * from './tool-argument-error';
-export * from './make-llm-tool';
-export * from './parse-tool-arguments';
-export * from './tool-failure-error';
-export * from './to-tool-outcome';
-export * from './invoke-reflected-tool';
-export * from './tool-descriptor-of';
+export { ToolArgumentError, formatIssues } from './tool-argument-error';
+export { makeLlmTool } from './make-llm-tool';
+export { parseToolArguments, tryParseToolArguments } from './parse-tool-arguments';
+export type { ParseToolArgumentsOptions, ParsedToolArguments } from './parse-tool-arguments';
+export { ToolFailureError } from './tool-failure-error';
+export { thrownToToolOutcome, toToolOutcome } from './to-tool-outcome';
+export { invokeReflectedTool } from './invoke-reflected-tool';
+export type { InvocableTool, InvokeReflectedToolOptions } from './invoke-reflected-tool';
+export { toolDescriptorOf } from './tool-descriptor-of';
 export { constructInstance } from './build-instance';
 export type { InstanceFactory } from './build-instance';

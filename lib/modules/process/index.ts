@@ -1,6 +1,9 @@
-export * from './process-error';
-export * from './process-audit';
-export * from './process-policy';
-export * from './process-toolkit';
+export { PROCESS_ERROR_OUTCOMES, ProcessError } from './process-error';
+export type { ProcessErrorCode, ProcessErrorOutcome } from './process-error';
+export type { ProcessAuditEntry, ProcessAuditSink } from './process-audit';
+export { DEFAULT_PROCESS_LIMITS, SHELL_PATH, compileProcessPolicy } from './process-policy';
+export type { ProcessPolicyOptions, ResolvedProcessPolicy } from './process-policy';
+export { ProcessToolkit } from './process-toolkit';
+export type { ProcessToolkitOptions } from './process-toolkit';
 export { DENIED_ENVIRONMENT_NAMES, DENIED_ENVIRONMENT_PREFIXES, isDeniedEnvironmentName } from './environment-rules';
 export { EXECUTABLE_NAME_PATTERN } from './resolve-executable';
