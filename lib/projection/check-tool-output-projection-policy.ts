@@ -76,7 +76,7 @@ export function checkToolOutputProjectionPolicy(
     try {
       tokens = estimateTokensChecked(content, estimator, bytes);
     } catch (error) {
-      throw new ToolOutputProjectionPolicyError('estimator', [error instanceof ToolOutputProjectionError ? error.reason : describe(error)]);
+      throw new ToolOutputProjectionPolicyError('estimator', [ToolOutputProjectionError.isInstance(error) ? error.reason : describe(error)]);
     }
     if (bytes > policy.maxBytes)
       problems.push(`the smallest ${shape} has ${bytes} bytes, over maxBytes ${policy.maxBytes}`);

@@ -1,15 +1,25 @@
 import { WuweError } from '../errors/wuwe-error';
 import { ClassType } from '../reflect/field-options';
 import { ReflectedToolProvider, ReflectedToolProviderOptions } from './reflected-tool-provider';
+import { hasErrorMarker } from '../errors/error-marker';
 
 /** Anything that resolves instances by class: tsyringe (`resolve`), Inversify or NestJS (`get`). */
 export type DependencyContainer = { resolve(target: any): unknown } | { get(target: any): unknown };
+
+const SHARED_TOOL_INSTANCE_ERROR_MARKER = Symbol.for('wuwe.error.SharedToolInstanceError');
 
 /**
  * The container handed out a tool instance that an earlier or concurrent call already got (a
  * singleton or scoped registration): its fields would carry one call's arguments into another.
  */
 export class SharedToolInstanceError extends WuweError<'shared_tool_instance'> {
+  private readonly [SHARED_TOOL_INSTANCE_ERROR_MARKER] = true;
+
+  /** True when `value` is a SharedToolInstanceError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is SharedToolInstanceError {
+    return hasErrorMarker(value, SHARED_TOOL_INSTANCE_ERROR_MARKER);
+  }
+
   constructor(className: string) {
     super(
       'shared_tool_instance',

@@ -1,7 +1,7 @@
 import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
-import { isInstanceOf, messageOf } from '../errors/message-of';
+import { messageOf } from '../errors/message-of';
 import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
 import { ToolFailureError } from './tool-failure-error';
@@ -88,8 +88,8 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
 
 /** Turns anything a tool threw into a failure outcome, keeping the message. Never throws. */
 export function thrownToToolOutcome(error: unknown): ToolOutcome {
-  if (isInstanceOf(error, ToolFailureError)) return error.outcome;
-  if (isInstanceOf(error, ToolArgumentError))
+  if (ToolFailureError.isInstance(error)) return error.outcome;
+  if (ToolArgumentError.isInstance(error))
     return toolFailure({ code: error.code, category: 'validation', message: error.message, details: { issues: error.issues.map((issue) => ({ ...issue })) } });
   return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: messageOf(error) });
 }

@@ -3,9 +3,20 @@ import addFormats from 'ajv-formats';
 import { JsonSchema } from '../contract/json-schema';
 import { WuweError } from '../errors/wuwe-error';
 import { escapePointerToken, ValidationIssue } from './validation-issue';
+import { hasErrorMarker } from '../errors/error-marker';
+import { messageOf } from '../errors/message-of';
+
+const SCHEMA_COMPILE_ERROR_MARKER = Symbol.for('wuwe.error.SchemaCompileError');
 
 /** A schema that ajv refused to compile (an unknown keyword under `strict`, a broken `$ref`). */
 export class SchemaCompileError extends WuweError<'invalid_schema'> {
+  private readonly [SCHEMA_COMPILE_ERROR_MARKER] = true;
+
+  /** True when `value` is a SchemaCompileError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is SchemaCompileError {
+    return hasErrorMarker(value, SCHEMA_COMPILE_ERROR_MARKER);
+  }
+
   constructor(readonly reason: string, options?: { cause?: unknown }) {
     super('invalid_schema', `JSON Schema does not compile: ${reason}`, options);
   }
@@ -50,7 +61,7 @@ export function validateOnce(schema: JsonSchema, value: unknown): readonly Valid
   try {
     validate = outputAjv.compile(hardened);
   } catch (error) {
-    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
+    throw new SchemaCompileError(messageOf(error), { cause: error });
   }
   try {
     return validate(value) ? NO_ISSUES : (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue);
@@ -66,7 +77,7 @@ function compileCached(ajv: Ajv, cache: WeakMap<object, CompiledSchemaValidator>
   try {
     validate = ajv.compile(hardenIntegers(schema) as object);
   } catch (error) {
-    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
+    throw new SchemaCompileError(messageOf(error), { cause: error });
   }
   const compiled: CompiledSchemaValidator = (value) => (validate(value) ? NO_ISSUES : (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue));
   cache.set(schema, compiled);

@@ -2,6 +2,7 @@ import { JsonValue } from '../../outcome/json-value';
 import { HeartbeatProgress } from '../../providers/tool-invocation';
 import { isFinishedJobStatus, JobHandler, JobSnapshot, JobStatus } from './job-types';
 import { sanitizeProgress, toJson } from './sanitize-progress';
+import { messageOf } from '../../errors/message-of';
 
 const MAX_ERROR_CHARS = 2000;
 
@@ -87,7 +88,7 @@ export class Job {
   }
 
   private fail(reason: unknown): void {
-    const message = (reason instanceof Error ? reason.message : String(reason)).slice(0, MAX_ERROR_CHARS);
+    const message = messageOf(reason).slice(0, MAX_ERROR_CHARS);
     if (this.status === 'cancelling') this.finish('cancelled', undefined, this.error ?? message);
     else this.finish('failed', undefined, message);
   }

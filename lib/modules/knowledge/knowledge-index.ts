@@ -10,6 +10,7 @@ import { openSqliteDatabase } from './open-database';
 import type { SqliteSource } from './sqlite-source';
 import { resolveKnowledgeIndexOptions, ResolvedKnowledgeIndexOptions } from './resolve-knowledge-options';
 import { splitDocument } from './split-document';
+import { messageOf } from '../../errors/message-of';
 
 interface HitRow {
   source: string;
@@ -184,5 +185,5 @@ async function readAtMost(handle: FileHandle, maxBytes: number): Promise<Buffer 
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -12,6 +12,7 @@ import { forgetDescriptor, MEMORY_TOOL_NAMES, MemoryToolLimits, recallDescriptor
 import { NoteStore } from './note-store';
 import { InMemoryNoteStore } from './sqlite-note-store';
 import { resolveMemoryToolOptions } from './resolve-memory-tool-options';
+import { messageOf } from '../../errors/message-of';
 
 /** Options of a {@link MemoryToolProvider}. */
 export interface MemoryToolProviderOptions {
@@ -81,9 +82,9 @@ export class MemoryToolProvider implements ToolProvider {
       if (descriptor.name === MEMORY_TOOL_NAMES.recall) return await this.recall(checked.value);
       return await this.forget(checked.value);
     } catch (error) {
-      if (error instanceof MemoryModuleError && (error.code === 'invalid_note' || error.code === 'invalid_query'))
+      if (MemoryModuleError.isInstance(error) && (error.code === 'invalid_note' || error.code === 'invalid_query'))
         return toolFailure({ code: 'invalid_arguments', message: error.message });
-      return toolFailure({ code: 'tool_error', message: `${descriptor.name} failed: ${error instanceof Error ? error.message : String(error)}` });
+      return toolFailure({ code: 'tool_error', message: `${descriptor.name} failed: ${messageOf(error)}` });
     }
   }
 
