@@ -38,7 +38,7 @@ export function projectionPolicyProblems(policy: unknown): string[] {
  */
 export function smallestTruncationEnvelopes(): ReadonlyArray<{ readonly shape: string; readonly content: string }> {
   const failure = {
-    ok: false,
+    ok: false as const,
     error: { code: 'tool_output_projection_failed', category: 'precondition' as const, message: 'm', retryable: false, details: {} },
   };
   return [

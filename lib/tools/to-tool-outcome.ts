@@ -74,12 +74,12 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   const metadata: unknown = outcome.metadata;
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok))
     problems.push('metadata must be a JSON object');
-  const error = outcome.error;
-  if (error !== undefined) {
+  const error = outcome.ok ? undefined : outcome.error;
+  if (error !== undefined && !checked.ok) {
     if (!(TOOL_ERROR_CATEGORIES as readonly unknown[]).includes(error.category)) problems.push(`error.category '${String(error.category)}' is not one of ${TOOL_ERROR_CATEGORIES.join(', ')}`);
     if (typeof error.retryable !== 'boolean') problems.push('error.retryable must be a boolean');
     const details = convert('details', error.details);
-    if (details !== error.details) checked = { ...checked, error: { ...error, details } };
+    if (details !== error.details) checked = { ...checked, ok: false, error: { ...error, details } };
   }
   if (problems.length === 0) return checked;
   const original = error === undefined ? '' : ` (its error was '${error.code}': ${error.message})`;
