@@ -13,7 +13,8 @@ export {
 } from './outcome';
 export type {
   CompensationState, JsonObject, JsonPrimitive, JsonValue, LlmToolResult, StandardToolErrorCode, ToolArtifact,
-  ToolErrorCategory, ToolFailureOptions, ToolOutcome, ToolOutcomeError,
+  ToolErrorCategory, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError, ToolOutcomeFields,
+  ToolSuccessOutcome,
 } from './outcome';
 export {
   checkToolDescriptor, computeRetryDelayMs, DEFAULT_RESOURCE_VERSION_POLICY, DEFAULT_RETRY_POLICY,
