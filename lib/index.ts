@@ -117,6 +117,6 @@ export type {
   MemoryToolProviderOptions, Note, NoteMatch, NoteStore, ProcessAuditEntry, ProcessAuditSink, ProcessErrorCode,
   ProcessErrorOutcome, ProcessPolicyOptions, ProcessToolkitOptions, RecallNotesInput, RememberNoteInput,
   RememberStatus, ResolvedExecutionOptions, ResolvedFilesystemPolicy, ResolvedMemoryToolOptions,
-  ResolvedProcessPolicy, SplitMarkdown, SqliteSource,
+  ResolvedProcessPolicy, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
 } from './modules';
 export { ManualClock } from './testing';

@@ -17,9 +17,8 @@ export type {
   ProcessToolkitOptions, ResolvedProcessPolicy,
 } from './process';
 export {
-  InMemoryNoteStore, MEMORY_MESSAGES_TABLE, MEMORY_NOTES_FTS_TABLE, MEMORY_NOTES_TABLE, MEMORY_TOOL_NAMES,
-  MemoryModuleError, MemoryToolProvider, NOTE_KEY_PATTERN, SqliteMemory, SqliteNoteStore, createMemoryMessagesTable,
-  createMemoryNotesTables, forgetDescriptor, recallDescriptor, rememberDescriptor, resolveMemoryToolOptions,
+  InMemoryNoteStore, MEMORY_TOOL_NAMES, MemoryModuleError, MemoryToolProvider, NOTE_KEY_PATTERN, SqliteMemory,
+  SqliteNoteStore, forgetDescriptor, recallDescriptor, rememberDescriptor, resolveMemoryToolOptions,
 } from './memory';
 export type {
   MemoryModuleErrorCode, MemoryToolLimits, MemoryToolOptionsInput, MemoryToolProviderOptions, Note, NoteMatch,
@@ -27,12 +26,12 @@ export type {
 } from './memory';
 export {
   KNOWLEDGE_SEARCH_TOOL, KnowledgeIndex, KnowledgeIndexError, KnowledgeToolProvider, directInvocation,
-  knowledgeSearchDescriptor, openSqliteDatabase, splitMarkdown, toFtsMatchQuery,
+  knowledgeSearchDescriptor, splitMarkdown, toFtsMatchQuery,
 } from './knowledge';
 export type {
   DirectoryIndexOptions, DirectoryIndexReport, DocumentPassage, FtsQueryOptions, FtsTermMode, IndexedDocument,
   KnowledgeDocumentFormat, KnowledgeDocumentInput, KnowledgeHit, KnowledgeIndexErrorCode, KnowledgeIndexOptions,
-  KnowledgeToolProviderOptions, OpenedSqliteDatabase, SplitMarkdown, SqliteSource,
+  KnowledgeToolProviderOptions, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
 } from './knowledge';
 export {
   EXECUTION_TOOL_NAMES, ExecutionModuleError, ExecutionToolProvider, JOB_SNAPSHOT_SCHEMA, Job, JobManager,

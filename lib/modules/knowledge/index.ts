@@ -1,5 +1,4 @@
-export { openSqliteDatabase } from './open-database';
-export type { OpenedSqliteDatabase, SqliteSource } from './open-database';
+export type { SqliteDatabaseHandle, SqliteSource } from './sqlite-source';
 export { toFtsMatchQuery } from './fts-query';
 export type { FtsQueryOptions, FtsTermMode } from './fts-query';
 export { KnowledgeIndexError } from './knowledge-index-error';

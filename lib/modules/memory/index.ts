@@ -1,9 +1,5 @@
 export { MemoryModuleError } from './memory-module-error';
 export type { MemoryModuleErrorCode } from './memory-module-error';
-export {
-  MEMORY_MESSAGES_TABLE, MEMORY_NOTES_FTS_TABLE, MEMORY_NOTES_TABLE, createMemoryMessagesTable,
-  createMemoryNotesTables,
-} from './memory-schema';
 export { SqliteMemory } from './sqlite-memory';
 export type { Note, NoteMatch, NoteStore, RecallNotesInput, RememberNoteInput, RememberStatus } from './note-store';
 export { InMemoryNoteStore, SqliteNoteStore } from './sqlite-note-store';
