@@ -29,7 +29,8 @@ export {
   compileInputValidator, compileOutputValidator, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, SchemaCompileError,
 } from './validation';
 export type {
-  ArgumentLimits, CompiledSchemaValidator, GuardJsonValueOptions, GuardResult, ValidationIssue,
+  ArgumentLimits, ArgumentRejectionCode, CompiledSchemaValidator, GuardJsonValueOptions, GuardResult,
+  ValidationIssue,
 } from './validation';
 export { Contract, Field, fieldTraits, Tool, toolContract, ToolDefinitionError } from './reflect';
 export type {
@@ -81,12 +82,12 @@ export {
 } from './runner';
 export type {
   AdmittedCall, CompletedCall, LlmAgentErrorCode, LlmAgentEvent, LlmAgentEventType, LlmAgentHookName,
-  LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, RunnerClock, RunState, StepResult, ToolApprovalDecision,
-  ToolCallPermission, ToolCallRequest, ToolCallResult,
+  LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, StepResult,
+  ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
 } from './runner';
 export {
-  AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, CanonicalJsonError, MemoryRunStore,
-  parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,
+  AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,
+  MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,
 } from './durable';
 export type {
   AgentRunRecord, AgentRunStatus, ApprovalDecision, ApprovalRecord, ApprovalRequest, ApprovalState, CallStartResult,
@@ -96,27 +97,27 @@ export type {
 } from './durable';
 export {
   AuditedToolkit, compileFilesystemPolicy, compileProcessPolicy, DEFAULT_FILESYSTEM_LIMITS, DEFAULT_PROCESS_LIMITS,
-  DENIED_ENVIRONMENT_NAMES, DENIED_ENVIRONMENT_PREFIXES, EXECUTABLE_NAME_PATTERN, EXECUTION_TOOL_NAMES,
-  ExecutionModuleError, executionToolDescriptors, ExecutionToolProvider, FILESYSTEM_ERROR_OUTCOMES,
-  FILESYSTEM_OPERATIONS, FILESYSTEM_TOOL_SPECS, FilesystemError, FilesystemToolkit, forgetDescriptor,
-  InMemoryNoteStore, isDeniedEnvironmentName, isFilesystemOperation, isFinishedJobStatus, Job, JOB_SNAPSHOT_SCHEMA,
-  JobManager, KNOWLEDGE_SEARCH_TOOL, KnowledgeIndex, KnowledgeIndexError, knowledgeSearchDescriptor,
-  KnowledgeToolProvider, MAX_PATH_BYTES, MAX_PATH_COMPONENT_BYTES, MEMORY_TOOL_NAMES, MemoryModuleError,
-  MemoryToolProvider, MUTATING_FILESYSTEM_OPERATIONS, NOTE_KEY_PATTERN, PROCESS_ERROR_OUTCOMES, ProcessError,
-  ProcessToolkit, recallDescriptor, rememberDescriptor, resolveExecutionOptions, resolveFilesystemRoot,
-  resolveMemoryToolOptions, SHELL_PATH, splitMarkdown, SqliteMemory, SqliteNoteStore,
+  DENIED_ENVIRONMENT_NAMES, DENIED_ENVIRONMENT_PREFIXES, directInvocation, EXECUTABLE_NAME_PATTERN,
+  EXECUTION_TOOL_NAMES, ExecutionModuleError, executionToolDescriptors, ExecutionToolProvider,
+  FILESYSTEM_ERROR_OUTCOMES, FILESYSTEM_OPERATIONS, FILESYSTEM_TOOL_SPECS, FilesystemError, FilesystemToolkit,
+  forgetDescriptor, InMemoryNoteStore, isDeniedEnvironmentName, isFilesystemOperation, isFinishedJobStatus, Job,
+  JOB_SNAPSHOT_SCHEMA, JobManager, KNOWLEDGE_SEARCH_TOOL, KnowledgeIndex, KnowledgeIndexError,
+  knowledgeSearchDescriptor, KnowledgeToolProvider, MAX_PATH_BYTES, MAX_PATH_COMPONENT_BYTES, MEMORY_TOOL_NAMES,
+  MemoryModuleError, MemoryToolProvider, MUTATING_FILESYSTEM_OPERATIONS, NOTE_KEY_PATTERN, PROCESS_ERROR_OUTCOMES,
+  ProcessError, ProcessToolkit, recallDescriptor, rememberDescriptor, resolveExecutionOptions, resolveFilesystemRoot,
+  resolveMemoryToolOptions, SHELL_PATH, splitMarkdown, SqliteMemory, SqliteNoteStore, toFtsMatchQuery,
 } from './modules';
 export type {
   DirectoryIndexOptions, DirectoryIndexReport, DocumentPassage, ExecutionModuleErrorCode,
   ExecutionToolProviderOptions, ExecutionToolSettings, FilesystemApprovalHook, FilesystemApprovalRequest,
   FilesystemAuditEntry, FilesystemAuditSink, FilesystemEntryType, FilesystemErrorCode, FilesystemErrorOutcome,
-  FilesystemOperation, FilesystemPolicyOptions, FilesystemToolkitOptions, FilesystemToolSpec, IndexedDocument,
-  JobContext, JobDefinition, JobHandler, JobManagerOptions, JobSnapshot, JobStartRefusal, JobStartResult, JobStatus,
-  KnowledgeDocumentFormat, KnowledgeDocumentInput, KnowledgeHit, KnowledgeIndexErrorCode, KnowledgeIndexOptions,
-  KnowledgeToolProviderOptions, MemoryModuleErrorCode, MemoryToolLimits, MemoryToolOptionsInput,
-  MemoryToolProviderOptions, Note, NoteMatch, NoteStore, ProcessAuditEntry, ProcessAuditSink, ProcessErrorCode,
-  ProcessErrorOutcome, ProcessPolicyOptions, ProcessToolkitOptions, RecallNotesInput, RememberNoteInput,
-  RememberStatus, ResolvedExecutionOptions, ResolvedFilesystemPolicy, ResolvedMemoryToolOptions,
-  ResolvedProcessPolicy, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
+  FilesystemOperation, FilesystemPolicyOptions, FilesystemToolkitOptions, FilesystemToolSpec, FtsQueryOptions,
+  FtsTermMode, IndexedDocument, JobContext, JobDefinition, JobHandler, JobManagerOptions, JobSnapshot,
+  JobStartRefusal, JobStartResult, JobStatus, KnowledgeDocumentFormat, KnowledgeDocumentInput, KnowledgeHit,
+  KnowledgeIndexErrorCode, KnowledgeIndexOptions, KnowledgeToolProviderOptions, MemoryModuleErrorCode,
+  MemoryToolLimits, MemoryToolOptionsInput, MemoryToolProviderOptions, Note, NoteMatch, NoteStore, ProcessAuditEntry,
+  ProcessAuditSink, ProcessErrorCode, ProcessErrorOutcome, ProcessPolicyOptions, ProcessToolkitOptions,
+  RecallNotesInput, RememberNoteInput, RememberStatus, ResolvedExecutionOptions, ResolvedFilesystemPolicy,
+  ResolvedMemoryToolOptions, ResolvedProcessPolicy, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
 } from './modules';
 export { ManualClock } from './testing';

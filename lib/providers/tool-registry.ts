@@ -4,7 +4,15 @@ import { ReflectedToolProvider, ReflectedToolProviderOptions } from './reflected
 import { hasErrorMarker } from '../errors/error-marker';
 
 /** Anything that resolves instances by class: tsyringe (`resolve`), Inversify or NestJS (`get`). */
-export type DependencyContainer = { resolve(target: any): unknown } | { get(target: any): unknown };
+export type DependencyContainer =
+  | {
+      /** Resolves an instance of `target` (tsyringe). */
+      resolve(target: any): unknown;
+    }
+  | {
+      /** Gets an instance of `target` (Inversify, NestJS). */
+      get(target: any): unknown;
+    };
 
 const SHARED_TOOL_INSTANCE_ERROR_MARKER = Symbol.for('wuwe.error.SharedToolInstanceError');
 

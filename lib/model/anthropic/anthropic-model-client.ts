@@ -36,8 +36,7 @@ import { toAnthropicTools } from './map-tools';
  *
  * A response with stop reason `pause_turn` is an unfinished turn: send it back as the last assistant
  * message and step again (see {@link stepThroughPausedTurns}). The client remembers turns whose content
- * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged
- * (see {@link AnthropicTurnReplay}).
+ * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged.
  */
 export class AnthropicModelClient extends BaseModelClient {
   /** The model every request names (`model` option). */
