@@ -325,7 +325,7 @@ export abstract class ToolCallPipeline {
     for (let attempt = 1; ; attempt++) {
       let outcome = attempt === 1 ? await first : await this.dispatchAttempt(run, call, attempt);
       if (outcome.ok || attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
-      const error = outcome.error!;
+      const error = outcome.error;
       if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
       const compensable = outcome.compensation === 'required';
       if (!compensable && descriptor.idempotency === 'non_idempotent') return { outcome, attempts: attempt };
