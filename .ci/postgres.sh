@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a throwaway PostgreSQL 15 server on a free loopback port for the tests.
+# Starts a throwaway PostgreSQL server on a free loopback port for the tests.
 #
 #   source .ci/postgres.sh            # exports WUWE_TEST_POSTGRES_URL; the server stops when the shell exits
 #   .ci/postgres.sh npx jest spec/durable   # runs one command against a fresh server, then stops it
@@ -7,7 +7,18 @@
 # The server runs as the `postgres` user when started as root, in a fresh temporary directory
 # (data, unix socket and log), with trust authentication on 127.0.0.1 only.
 
-wuwe_pg_bin="${WUWE_PG_BIN:-/usr/lib/postgresql/15/bin}"
+# The server binaries: WUWE_PG_BIN, else `pg_config --bindir`, else the newest Debian /usr/lib/postgresql/<version>/bin.
+wuwe_pg_find_bin() {
+  local candidate
+  for candidate in "${WUWE_PG_BIN:-}" "$(pg_config --bindir 2>/dev/null)" $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -rn); do
+    if [ -n "$candidate" ] && [ -x "$candidate/initdb" ]; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  echo "${WUWE_PG_BIN:-/usr/lib/postgresql/bin}"
+}
+wuwe_pg_bin="$(wuwe_pg_find_bin)"
 
 # Runs a command as the server's owner: `postgres` when we are root, ourselves otherwise.
 wuwe_pg_as_owner() {

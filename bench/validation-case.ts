@@ -7,7 +7,8 @@
  * shared machine inflates less than wall time; wall time is printed beside them. Prints one JSON
  * line: `{ name, cpuMs, wallMs, baselineCpuMs, allocatedMiB, outcome }`.
  */
-import { compileInputValidator, decodeToolArguments, JsonSchema } from '../lib';
+import { compileInputValidator, JsonSchema } from '../lib';
+import { decodeToolArguments } from '../lib/validation';
 import { VALIDATION_CASES } from './validation-cases';
 
 function median(values: number[]): number {

@@ -2,20 +2,128 @@
  * wuwe: typed LLM tools for TypeScript.
  *
  * Import `reflect-metadata` once at the entry of your program before defining tool classes.
+ * This entry loads no optional back-end: `SqliteRunStore`, `PostgresRunStore` and `AnthropicModelClient`
+ * load their driver (`better-sqlite3`, `pg`, `@anthropic-ai/sdk`) when first constructed.
  * @packageDocumentation
  */
-export * from './errors';
-export * from './outcome';
-export * from './contract';
-export * from './validation';
-export * from './reflect';
-export * from './tools';
-export * from './providers';
-export * from './projection';
-export * from './model';
-export * from './runner';
-export * from './durable';
-export * from './modules';
+export { MissingDependencyError, WuweError } from './errors';
+export {
+  DEFAULT_RETRYABLE_CATEGORIES, isToolOutcome, normalizeToolOutcome, renderToolMessage, STANDARD_TOOL_ERROR_CODES,
+  standardFailure, TOOL_ERROR_CATEGORIES, toolData, toolFailure, toolText,
+} from './outcome';
+export type {
+  CompensationState, JsonObject, JsonPrimitive, JsonValue, LlmToolResult, StandardToolErrorCode, ToolArtifact,
+  ToolErrorCategory, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError, ToolOutcomeFields,
+  ToolSuccessOutcome,
+} from './outcome';
+export {
+  checkToolDescriptor, computeRetryDelayMs, DEFAULT_RESOURCE_VERSION_POLICY, DEFAULT_RETRY_POLICY,
+  DEFAULT_TOOL_CONTRACT, descriptorFromLlmTool, NO_CAPABILITIES, TOOL_NAME_PATTERN, ToolContractError,
+} from './contract';
+export type {
+  JsonSchema, LlmTool, ToolApprovalMode, ToolCapabilities, ToolCompensationPolicy, ToolContractErrorCode,
+  ToolContractOptions, ToolDescriptor, ToolHeartbeatPolicy, ToolIdempotency, ToolOutputProjectionPolicy,
+  ToolOutputValidationMode, ToolResourceVersionPolicy, ToolRetryPolicy, ToolSideEffect,
+} from './contract';
+export {
+  compileInputValidator, compileOutputValidator, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, SchemaCompileError,
+} from './validation';
+export type {
+  ArgumentLimits, ArgumentRejectionCode, CompiledSchemaValidator, GuardJsonValueOptions, GuardResult,
+  ValidationIssue,
+} from './validation';
+export { Contract, Field, fieldTraits, Tool, toolContract, ToolDefinitionError } from './reflect';
+export type {
+  ClassType, FieldItemType, FieldOptions, FieldTraits, FieldTypeOption, ScalarTypeName, ToolDefinitionErrorCode,
+  ToolOptions,
+} from './reflect';
+export {
+  defineTool, invokeReflectedTool, isStandardSchema, makeLlmTool, parseToolArguments, ToolArgumentError, toolDescriptorOf, ToolFailureError,
+  toToolOutcome, tryParseToolArguments,
+} from './tools';
+export type {
+  DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions, InferSchemaOutput, InstanceFactory,
+  InvocableTool, InvokeReflectedToolOptions, ParsedToolArguments, ParseToolArgumentsOptions, StandardJsonSchemaV1,
+  StandardSchemaV1, ToolNameOf,
+} from './tools';
+export {
+  composeToolProviders, CompositeToolProvider, ReflectedToolProvider, SharedToolInstanceError, ToolContainerError,
+  ToolProviderError, ToolRegistry,
+} from './providers';
+export type {
+  CompensationResult, DependencyContainer, HeartbeatProgress, ReflectedToolContext, ReflectedToolProviderOptions,
+  ToolDeadline, ToolInvocation, ToolProvider, ToolProviderCapabilities, ToolProviderErrorCode, ToolRegistryOptions,
+} from './providers';
+export {
+  checkToolOutputProjectionPolicy, DEFAULT_TOOL_OUTPUT_PROJECTION, effectiveToolOutputProjection,
+  FallbackTextTokenEstimator, fallbackTextTokenEstimator, MAX_ESTIMATOR_CALLS_PER_PROJECTION,
+  projectToolOutputForModel, ToolOutputProjectionError, ToolOutputProjectionPolicyError,
+  tryProjectToolOutputForModel,
+} from './projection';
+export type {
+  TextTokenEstimator, ToolOutputProjection, ToolOutputProjectionFailure, ToolOutputProjectionFailureKind,
+  ToolOutputProjectionOptions, ToolOutputProjectionPolicyProblemKind, ToolOutputProjectionReport,
+  ToolOutputProjectionResult, ToolOutputProjectionTrigger,
+} from './projection';
+export { BaseModelClient, InMemoryMemory, ScriptedModelClient, ScriptedModelError } from './model';
+export type {
+  BindableTools, ChatMessage, Memory, ModelClient, ModelRequest, ModelResponse, ModelStepper, ModelStopReason,
+  ModelToolCall, ModelUsage, ScriptedModelClientOptions, ScriptedReply, ScriptedTurn,
+} from './model';
+export {
+  AnthropicModelClient, assistantMessageFromResponse, DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_MODEL,
+  ModelApiError, ModelClientOptionsError, stepThroughPausedTurns,
+} from './model/anthropic';
+export type {
+  AnthropicExtraParams, AnthropicMessagesClient, AnthropicMessagesRequest, AnthropicModelClientOptions,
+  AssistantChatMessage, ModelApiErrorCode, ModelApiErrorDetails, ModelClientOptionsErrorCode, PausedTurnsResult,
+  ResolvedAnthropicModelClientOptions, StepThroughPausedTurnsOptions,
+} from './model/anthropic';
+export {
+  DEFAULT_MAX_STEPS, deriveIdempotencyKey, LlmAgentError, LlmAgentRunner, SYSTEM_CLOCK, ToolCallPipeline,
+} from './runner';
+export type {
+  AdmittedCall, CompletedCall, LlmAgentErrorCode, LlmAgentEvent, LlmAgentEventType, LlmAgentHookName,
+  LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, DispatchedCall, Gate,
+  GateStop, ModelProjection, StepContext,
+  ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
+} from './runner';
+export {
+  AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,
+  MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,
+} from './durable';
+export type {
+  AgentRunRecord, AgentRunStatus, ApprovalDecision, ApprovalRecord, ApprovalRequest, ApprovalState, CallStartResult,
+  CreateRunOptions, MemoryRunStoreOptions, PostgresRunStoreOptions, RunLease, RunLeaseOptions, RunStore,
+  RunStoreErrorCode, RunStoreErrorDetails, RunSummary, SqliteRunStoreOptions, ToolCallIdentity, ToolCallRecord,
+  ToolOutputProjectionInput, ToolOutputProjectionRecord,
+} from './durable';
+export {
+  AuditedToolkit, compileFilesystemPolicy, compileProcessPolicy, DEFAULT_FILESYSTEM_LIMITS, DEFAULT_PROCESS_LIMITS,
+  DENIED_ENVIRONMENT_NAMES, DENIED_ENVIRONMENT_PREFIXES, directInvocation, EXECUTABLE_NAME_PATTERN,
+  EXECUTION_TOOL_NAMES, ExecutionModuleError, executionToolDescriptors, ExecutionToolProvider,
+  FILESYSTEM_ERROR_OUTCOMES, FILESYSTEM_OPERATIONS, FILESYSTEM_TOOL_SPECS, FilesystemError, FilesystemToolkit,
+  forgetDescriptor, InMemoryNoteStore, isDeniedEnvironmentName, isFilesystemOperation, isFinishedJobStatus, Job,
+  JOB_SNAPSHOT_SCHEMA, JobManager, KNOWLEDGE_SEARCH_TOOL, KnowledgeIndex, KnowledgeIndexError,
+  knowledgeSearchDescriptor, KnowledgeToolProvider, MAX_PATH_BYTES, MAX_PATH_COMPONENT_BYTES, MEMORY_TOOL_NAMES,
+  MemoryModuleError, MemoryToolProvider, MUTATING_FILESYSTEM_OPERATIONS, NOTE_KEY_PATTERN, PROCESS_ERROR_OUTCOMES,
+  ProcessError, ProcessToolkit, recallDescriptor, rememberDescriptor, resolveExecutionOptions, resolveFilesystemRoot,
+  resolveMemoryToolOptions, SHELL_PATH, splitMarkdown, SqliteMemory, SqliteNoteStore, toFtsMatchQuery,
+} from './modules';
+export type {
+  DirectoryIndexOptions, DirectoryIndexReport, DocumentPassage, ExecutionModuleErrorCode,
+  ExecutionToolProviderOptions, ExecutionToolSettings, FilesystemApprovalHook, FilesystemApprovalRequest,
+  FilesystemAuditEntry, FilesystemAuditSink, FilesystemEntryType, FilesystemErrorCode, FilesystemErrorOutcome,
+  FilesystemOperation, FilesystemPolicyOptions, FilesystemToolkitOptions, FilesystemToolSpec, FtsQueryOptions,
+  FtsTermMode, IndexedDocument, JobContext, JobDefinition, JobHandler, JobManagerOptions, JobSnapshot,
+  JobStartRefusal, JobStartResult, JobStatus, KnowledgeDocumentFormat, KnowledgeDocumentInput, KnowledgeHit,
+  KnowledgeIndexErrorCode, KnowledgeIndexOptions, KnowledgeToolProviderOptions, MemoryModuleErrorCode,
+  MemoryToolLimits, MemoryToolOptionsInput, MemoryToolProviderOptions, Note, NoteMatch, NoteStore, ProcessAuditEntry,
+  ProcessAuditSink, ProcessErrorCode, ProcessErrorOutcome, ProcessPolicyOptions, ProcessToolkitOptions,
+  RecallNotesInput, RememberNoteInput, RememberStatus, ResolvedExecutionOptions, ResolvedFilesystemPolicy,
+  ResolvedMemoryToolOptions, ResolvedProcessPolicy, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
+} from './modules';
+export { ManualClock } from './testing';
 // Plugins: their optional peers (@modelcontextprotocol/sdk, @nestjs/*) load on first use, never here.
 export { McpToolServer, McpHttpHandler, serveToolsOverStdio, McpToolProvider, McpSetupError, descriptorFromMcpTool, mcpToolAnnotations } from './mcp';
 export type { McpToolServerOptions, McpToolProviderOptions, McpServerOptions, McpSetupErrorCode } from './mcp';

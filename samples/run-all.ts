@@ -1,5 +1,6 @@
 /** `npm run demo`: runs every sample in turn. */
 import 'reflect-metadata';
+import { WuweError } from '../lib';
 import { main as weather } from './weather';
 import { main as tour } from './agent-tour';
 
@@ -11,6 +12,8 @@ async function runAll(): Promise<void> {
 }
 
 runAll().catch((error: unknown) => {
-  console.error(error);
+  // A wuwe error (a rejected API key, no network, a missing package) is reported in one line; anything else is a bug: show the stack.
+  if (WuweError.isInstance(error)) console.error(`demo failed: ${error.name} (${error.code}): ${error.message}`);
+  else console.error(error);
   process.exitCode = 1;
 });

@@ -1,12 +1,21 @@
-export * from './agent-run-record';
-export * from './run-store';
-export * from './run-store-error';
-export * from './canonical-json-error';
+export { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES } from './agent-run-record';
+export type {
+  AgentRunRecord, AgentRunStatus, ApprovalRecord, ApprovalState, RunLease, ToolCallIdentity, ToolCallRecord,
+  ToolOutputProjectionInput, ToolOutputProjectionRecord,
+} from './agent-run-record';
+export type {
+  ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary,
+} from './run-store';
+export { RunStoreError } from './run-store-error';
+export type { RunStoreErrorCode, RunStoreErrorDetails } from './run-store-error';
+export { CanonicalJsonError } from './canonical-json-error';
 export { canonicalJson, canonicalArgumentsSha256, sha256Hex } from './canonical-arguments';
 export { parseAgentRunRecord } from './parse-agent-run-record';
-export * from './memory-run-store';
+export { MemoryRunStore } from './memory-run-store';
+export type { MemoryRunStoreOptions } from './memory-run-store';
 export { SqliteRunStore } from './sqlite';
 export type { SqliteRunStoreOptions } from './sqlite';
 export { PostgresRunStore } from './postgres';
 export type { PostgresRunStoreOptions } from './postgres';
-export * from './with-run-lease';
+export { withRunLease } from './with-run-lease';
+export type { HeldRunLease, RunLeaseOptions } from './with-run-lease';

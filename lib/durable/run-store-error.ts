@@ -1,4 +1,5 @@
 import { WuweError } from '../errors/wuwe-error';
+import { hasErrorMarker } from '../errors/error-marker';
 
 /**
  * Stable codes of {@link RunStoreError}.
@@ -52,11 +53,20 @@ export interface RunStoreErrorDetails {
   readonly cause?: unknown;
 }
 
+const RUN_STORE_ERROR_MARKER = Symbol.for('wuwe.error.RunStoreError');
+
 /**
  * Error of a {@link RunStore}. Branch on `code`; the message says what was wrong and with which run or call.
  * Nothing is written when a store method throws one: every mutation runs in one transaction.
  */
 export class RunStoreError extends WuweError<RunStoreErrorCode> {
+  private readonly [RUN_STORE_ERROR_MARKER] = true;
+
+  /** True when `value` is a RunStoreError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is RunStoreError {
+    return hasErrorMarker(value, RUN_STORE_ERROR_MARKER);
+  }
+
   /** The run concerned, when there is one. */
   readonly runId?: string;
   /** The tool call concerned, when there is one. */

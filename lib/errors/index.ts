@@ -1,2 +1,2 @@
-export * from './wuwe-error';
-export * from './optional-dependency';
+export { WuweError } from './wuwe-error';
+export { MissingDependencyError, loadOptionalDependency } from './optional-dependency';

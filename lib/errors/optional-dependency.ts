@@ -1,3 +1,4 @@
+import { hasErrorMarker } from './error-marker';
 import { WuweError } from './wuwe-error';
 
 const MISSING_DEPENDENCY_MARKER = Symbol.for('wuwe.error.MissingDependencyError');
@@ -27,7 +28,7 @@ export class MissingDependencyError extends WuweError<'missing_dependency'> {
 
   /** True when `value` is a MissingDependencyError, from this or another copy of the package. */
   static override isInstance(value: unknown): value is MissingDependencyError {
-    return typeof value === 'object' && value !== null && MISSING_DEPENDENCY_MARKER in value;
+    return hasErrorMarker(value, MISSING_DEPENDENCY_MARKER);
   }
 }
 

@@ -1,3 +1,5 @@
+import { hasErrorMarker } from './error-marker';
+
 const WUWE_ERROR_MARKER = Symbol.for('wuwe.error');
 
 /**
@@ -20,6 +22,6 @@ export abstract class WuweError<Code extends string = string> extends Error {
 
   /** True when `value` is a wuwe error, from this or another copy of the package. */
   static isInstance(value: unknown): value is WuweError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[WUWE_ERROR_MARKER] === true;
+    return hasErrorMarker(value, WUWE_ERROR_MARKER);
   }
 }

@@ -2,6 +2,7 @@ import { WuweError } from '../errors/wuwe-error';
 import { JsonObject } from '../outcome/json-value';
 import { BaseModelClient } from './base-model-client';
 import { ChatMessage, ModelRequest, ModelResponse, ModelStopReason } from './model-types';
+import { hasErrorMarker } from '../errors/error-marker';
 
 /** One scripted model turn: text, tool calls, or both. */
 export interface ScriptedReply {
@@ -16,8 +17,17 @@ export interface ScriptedReply {
 /** A scripted turn: a fixed reply, or a function of the conversation so far. */
 export type ScriptedTurn = ScriptedReply | ((messages: readonly ChatMessage[], request: ModelRequest) => ScriptedReply | Promise<ScriptedReply>);
 
+const SCRIPTED_MODEL_ERROR_MARKER = Symbol.for('wuwe.error.ScriptedModelError');
+
 /** The script ran out of turns, or the request was aborted. */
 export class ScriptedModelError extends WuweError<'script_exhausted' | 'aborted'> {
+  private readonly [SCRIPTED_MODEL_ERROR_MARKER] = true;
+
+  /** True when `value` is a ScriptedModelError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is ScriptedModelError {
+    return hasErrorMarker(value, SCRIPTED_MODEL_ERROR_MARKER);
+  }
+
   constructor(code: 'script_exhausted' | 'aborted', message: string) {
     super(code, message);
   }

@@ -1,4 +1,9 @@
-export * from './json-value';
-export * from './error-codes';
-export * from './tool-outcome';
-export * from './render-tool-message';
+export type { JsonObject, JsonPrimitive, JsonValue } from './json-value';
+export { DEFAULT_RETRYABLE_CATEGORIES, STANDARD_TOOL_ERROR_CODES, TOOL_ERROR_CATEGORIES } from './error-codes';
+export type { StandardToolErrorCode, ToolErrorCategory } from './error-codes';
+export { isToolOutcome, normalizeToolOutcome, standardFailure, toolData, toolFailure, toolText } from './tool-outcome';
+export type {
+  CompensationState, LlmToolResult, ToolArtifact, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError,
+  ToolOutcomeFields, ToolSuccessOutcome,
+} from './tool-outcome';
+export { renderToolMessage, renderableFailure } from './render-tool-message';

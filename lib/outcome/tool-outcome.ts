@@ -26,19 +26,12 @@ export interface ToolArtifact {
   readonly sizeBytes?: number;
 }
 
-/**
- * The result of one tool call (the seed's `tool_outcome`). A plain-object type: a literal
- * `{ ok: false, error: {...} }` returned by a tool or provider is accepted wherever an outcome is.
- */
-export interface ToolOutcome {
-  /** True for success. A failure carries `error`. */
-  readonly ok: boolean;
+/** Fields every {@link ToolOutcome} may carry, success or failure. */
+export interface ToolOutcomeFields {
   /** Model-visible text of a success. */
   readonly text?: string;
   /** Structured JSON data of a success; when present it is what the model sees. */
   readonly data?: JsonValue;
-  /** Present exactly when `ok` is false. */
-  readonly error?: ToolOutcomeError;
   /** Version of the resource after the call (optimistic concurrency). */
   readonly resourceVersion?: string | number;
   /** Partial-effect compensation state. @default 'none' */
@@ -48,6 +41,29 @@ export interface ToolOutcome {
   /** Host metadata (validation warnings, timings). Never sent to the model. */
   readonly metadata?: Readonly<Record<string, JsonValue>>;
 }
+
+/** A successful {@link ToolOutcome}: `ok` is true and there is no `error`. */
+export interface ToolSuccessOutcome extends ToolOutcomeFields {
+  /** True for success. */
+  readonly ok: true;
+  /** Never present on a success. */
+  readonly error?: undefined;
+}
+
+/** A failed {@link ToolOutcome}: `ok` is false and `error` says why. */
+export interface ToolFailureOutcome extends ToolOutcomeFields {
+  /** False for failure. */
+  readonly ok: false;
+  /** Code, category, message and retryability of the failure. */
+  readonly error: ToolOutcomeError;
+}
+
+/**
+ * The result of one tool call (the seed's `tool_outcome`): a union on `ok`, so
+ * `if (!outcome.ok) outcome.error.code` type-checks. A plain-object type: a literal
+ * `{ ok: false, error: {...} }` returned by a tool or provider is accepted wherever an outcome is.
+ */
+export type ToolOutcome = ToolSuccessOutcome | ToolFailureOutcome;
 
 /** Alias of {@link ToolOutcome}, the seed's `llm_tool_result`. */
 export type LlmToolResult = ToolOutcome;
@@ -84,10 +100,12 @@ export function toolFailure(options: ToolFailureOptions): ToolOutcome {
     options.details === undefined
       ? { code: options.code, category, message: options.message, retryable }
       : { code: options.code, category, message: options.message, retryable, details: options.details };
-  const outcome: { -readonly [K in keyof ToolOutcome]: ToolOutcome[K] } = { ok: false, error };
-  if (options.compensation !== undefined) outcome.compensation = options.compensation;
-  if (options.metadata !== undefined) outcome.metadata = options.metadata;
-  return outcome;
+  return {
+    ok: false,
+    error,
+    ...(options.compensation !== undefined ? { compensation: options.compensation } : {}),
+    ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+  };
 }
 
 /** Shorthand for a failure with a standard code and its standard category. */
@@ -120,5 +138,5 @@ export function normalizeToolOutcome(outcome: ToolOutcome): ToolOutcome {
   const error = outcome.error;
   if (typeof error.category === 'string' && typeof error.retryable === 'boolean') return outcome;
   const filled = toolFailure({ code: error.code, message: error.message, category: error.category, retryable: error.retryable, details: error.details });
-  return { ...outcome, error: filled.error };
+  return { ...outcome, ok: false, error: filled.ok ? error : filled.error };
 }

@@ -38,7 +38,7 @@ export function projectionPolicyProblems(policy: unknown): string[] {
  */
 export function smallestTruncationEnvelopes(): ReadonlyArray<{ readonly shape: string; readonly content: string }> {
   const failure = {
-    ok: false,
+    ok: false as const,
     error: { code: 'tool_output_projection_failed', category: 'precondition' as const, message: 'm', retryable: false, details: {} },
   };
   return [
@@ -76,7 +76,7 @@ export function checkToolOutputProjectionPolicy(
     try {
       tokens = estimateTokensChecked(content, estimator);
     } catch (error) {
-      throw new ToolOutputProjectionPolicyError('estimator', [error instanceof ToolOutputProjectionError ? error.reason : describe(error)]);
+      throw new ToolOutputProjectionPolicyError('estimator', [ToolOutputProjectionError.isInstance(error) ? error.reason : describe(error)]);
     }
     if (bytes > policy.maxBytes)
       problems.push(`the smallest ${shape} has ${bytes} bytes, over maxBytes ${policy.maxBytes}`);

@@ -1,11 +1,15 @@
-export * from './text-token-estimator';
-export * from './fallback-text-token-estimator';
-export * from './default-tool-output-projection';
-export * from './tool-output-projection-result';
-export * from './tool-output-projection-error';
-export * from './tool-output-projection-policy-error';
+export type { TextTokenEstimator } from './text-token-estimator';
+export { FallbackTextTokenEstimator, fallbackTextTokenEstimator } from './fallback-text-token-estimator';
+export { DEFAULT_TOOL_OUTPUT_PROJECTION } from './default-tool-output-projection';
+export type {
+  ToolOutputProjection, ToolOutputProjectionFailure, ToolOutputProjectionFailureKind, ToolOutputProjectionOptions,
+  ToolOutputProjectionReport, ToolOutputProjectionResult, ToolOutputProjectionTrigger,
+} from './tool-output-projection-result';
+export { ToolOutputProjectionError } from './tool-output-projection-error';
+export { ToolOutputProjectionPolicyError } from './tool-output-projection-policy-error';
+export type { ToolOutputProjectionPolicyProblemKind } from './tool-output-projection-policy-error';
 export { checkToolOutputProjectionPolicy } from './check-tool-output-projection-policy';
-export * from './effective-tool-output-projection';
+export { effectiveToolOutputProjection } from './effective-tool-output-projection';
 export {
   MAX_ESTIMATOR_CALLS_PER_PROJECTION,
   projectToolOutputForModel,

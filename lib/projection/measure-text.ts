@@ -1,6 +1,7 @@
 import { estimateLargeTextTokens } from './fallback-text-token-estimator';
 import { TextTokenEstimator } from './text-token-estimator';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
+import { messageOf } from '../errors/message-of';
 
 /** Exact UTF-8 bytes and estimated tokens of one text. */
 export interface TextMeasure {
@@ -55,5 +56,5 @@ export function isTextTokenEstimator(estimator: unknown): estimator is TextToken
 
 /** A short description of a thrown value. @internal */
 export function describe(value: unknown): string {
-  return value instanceof Error ? value.message : String(value);
+  return messageOf(value);
 }

@@ -48,7 +48,7 @@ export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: Tool
     return { ok: true, ...projectOrThrow(outcome, options) };
   } catch (error) {
     const failure =
-      error instanceof ToolOutputProjectionError
+      ToolOutputProjectionError.isInstance(error)
         ? { kind: error.kind, message: error.reason }
         : { kind: 'envelope' as const, message: `the truncation envelope could not be built: ${describe(error)}` };
     return { ok: false, error: failure };

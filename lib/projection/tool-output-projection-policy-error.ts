@@ -1,7 +1,10 @@
 import { WuweError } from '../errors/wuwe-error';
+import { hasErrorMarker } from '../errors/error-marker';
 
 /** Why a projection policy was rejected. */
 export type ToolOutputProjectionPolicyProblemKind = 'invalid_policy' | 'envelope' | 'estimator';
+
+const TOOL_OUTPUT_PROJECTION_POLICY_ERROR_MARKER = Symbol.for('wuwe.error.ToolOutputProjectionPolicyError');
 
 /**
  * A projection policy that cannot be used: a ceiling that is not an integer or is below the
@@ -10,6 +13,13 @@ export type ToolOutputProjectionPolicyProblemKind = 'invalid_policy' | 'envelope
  * Thrown at configuration time, before anything runs.
  */
 export class ToolOutputProjectionPolicyError extends WuweError<'invalid_projection_policy'> {
+  private readonly [TOOL_OUTPUT_PROJECTION_POLICY_ERROR_MARKER] = true;
+
+  /** True when `value` is a ToolOutputProjectionPolicyError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is ToolOutputProjectionPolicyError {
+    return hasErrorMarker(value, TOOL_OUTPUT_PROJECTION_POLICY_ERROR_MARKER);
+  }
+
   constructor(
     /** What kind of problem was found first. */
     readonly kind: ToolOutputProjectionPolicyProblemKind,

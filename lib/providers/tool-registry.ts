@@ -1,5 +1,6 @@
 import { WuweError } from '../errors/wuwe-error';
 import { ClassType } from '../reflect/field-options';
+import { hasErrorMarker } from '../errors/error-marker';
 import { messageOf } from '../errors/message-of';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
@@ -11,13 +12,30 @@ import { ReflectedToolContext, ReflectedToolProvider, ReflectedToolProviderOptio
 import { ToolInvocation } from './tool-invocation';
 
 /** Anything that resolves instances by class: tsyringe (`resolve`), Inversify or NestJS (`get`). */
-export type DependencyContainer = { resolve(target: any): unknown } | { get(target: any): unknown };
+export type DependencyContainer =
+  | {
+      /** Resolves an instance of `target` (tsyringe); may answer a Promise (NestJS `ModuleRef.resolve`). */
+      resolve(target: any): unknown;
+    }
+  | {
+      /** Gets an instance of `target` (Inversify, NestJS). */
+      get(target: any): unknown;
+    };
+
+const SHARED_TOOL_INSTANCE_ERROR_MARKER = Symbol.for('wuwe.error.SharedToolInstanceError');
 
 /**
  * The container handed out a tool instance that an earlier or concurrent call already got (a
  * singleton or scoped registration): its fields would carry one call's arguments into another.
  */
 export class SharedToolInstanceError extends WuweError<'shared_tool_instance'> {
+  private readonly [SHARED_TOOL_INSTANCE_ERROR_MARKER] = true;
+
+  /** True when `value` is a SharedToolInstanceError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is SharedToolInstanceError {
+    return hasErrorMarker(value, SHARED_TOOL_INSTANCE_ERROR_MARKER);
+  }
+
   constructor(className: string) {
     super(
       'shared_tool_instance',

@@ -1,8 +1,11 @@
-export * from './field-options';
-export * from './tool-definition-error';
-export * from './tool-decorator';
-export * from './field-decorator';
-export * from './contract-decorator';
+export type {
+  ClassType, FieldItemType, FieldOptions, FieldTraits, FieldTypeOption, ScalarTypeName, ToolOptions,
+} from './field-options';
+export { ToolDefinitionError } from './tool-definition-error';
+export type { ToolDefinitionErrorCode } from './tool-definition-error';
+export { Tool } from './tool-decorator';
+export { Field, fieldTraits } from './field-decorator';
+export { Contract, toolContract } from './contract-decorator';
 export { getToolMetadataStorage, ToolMetadataStorage } from './metadata-storage';
 export type { FieldRecord, ContractSource } from './metadata-storage';
 export type { FieldKind } from './field-kind';

@@ -58,7 +58,7 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
   for (let attempt = 1; ; attempt++) {
     let outcome = attempt === 1 ? await first : await steps.dispatchAttempt(attempt);
     if (outcome.ok || attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
-    const error = outcome.error!;
+    const error = outcome.error;
     if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
     const compensable = outcome.compensation === 'required';
     if (!compensable && request.descriptor.idempotency === 'non_idempotent') return { outcome, attempts: attempt };
@@ -204,7 +204,8 @@ function settlesWithin(clock: RunnerClock, settled: Promise<void>, graceMs: numb
 
 /** The failure of a call not retried because its abandoned attempt still ran after the grace period. */
 function stillRunning(last: ToolOutcome, graceMs: number): ToolOutcome {
-  const error = last.error!;
+  if (last.ok) return last;
+  const { error } = last;
   const message = `${error.message}; not retried: the abandoned attempt was still running ${graceMs} ms later, and attempts of one call never overlap`;
   return { ...last, error: { ...error, message, details: { ...asObject(error.details), abandonedAttempt: 'running', graceMs } } };
 }

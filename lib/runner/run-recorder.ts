@@ -85,7 +85,7 @@ export class RunRecorder {
         arguments: request.arguments,
       }, this.fencing);
     } catch (error) {
-      if (error instanceof RunStoreError && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
+      if (RunStoreError.isInstance(error) && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
         return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
       throw error;
     }
@@ -133,7 +133,7 @@ export class RunRecorder {
       if (approval.state === 'cancelled') return { state: 'denied', reason: 'the approval request was cancelled with its run' };
       return { state: approval.state };
     } catch (error) {
-      if (error instanceof RunStoreError && error.code === 'approval_mismatch') return { state: 'denied', reason: error.message };
+      if (RunStoreError.isInstance(error) && error.code === 'approval_mismatch') return { state: 'denied', reason: error.message };
       throw error;
     }
   }

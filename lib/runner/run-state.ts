@@ -9,7 +9,7 @@ export interface RunState {
   readonly runId: string;
   /** The merged options; the signal is replaced by one that also aborts when the lease is lost. */
   options: LlmAgentRunOptions;
-  /** Writes the durable record; absent without a store. */
+  /** Writes the durable record; absent without a store. @internal */
   readonly recorder?: RunRecorder;
   readonly clock: RunnerClock;
   readonly messages: ChatMessage[];

@@ -2,7 +2,9 @@
 export interface RunnerClock {
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Calls `callback` after `delayMs`; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, delayMs: number): unknown;
+  /** Cancels a timer set by `setTimeout`. */
   clearTimeout(handle: unknown): void;
 }
 

@@ -1,10 +1,20 @@
 import { WuweError } from '../errors/wuwe-error';
+import { hasErrorMarker } from '../errors/error-marker';
 
 /** Codes of {@link LlmAgentError}. */
 export type LlmAgentErrorCode = 'invalid_run_options' | 'tool_output_projection_failed' | 'model_failed' | 'run_conflict';
 
+const LLM_AGENT_ERROR_MARKER = Symbol.for('wuwe.error.LlmAgentError');
+
 /** A run that cannot start or continue. */
 export class LlmAgentError extends WuweError<LlmAgentErrorCode> {
+  private readonly [LLM_AGENT_ERROR_MARKER] = true;
+
+  /** True when `value` is a LlmAgentError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is LlmAgentError {
+    return hasErrorMarker(value, LLM_AGENT_ERROR_MARKER);
+  }
+
   constructor(code: LlmAgentErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }

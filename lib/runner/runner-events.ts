@@ -4,7 +4,7 @@ import { HeartbeatProgress } from '../providers/tool-invocation';
 import { ModelResponse } from '../model/model-types';
 
 /** Fields every tool-call event carries. */
-interface ToolCallEventBase {
+export interface ToolCallEventBase {
   readonly runId: string;
   readonly callId: string;
   readonly toolName: string;

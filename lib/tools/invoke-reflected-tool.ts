@@ -5,6 +5,7 @@ import { thrownToToolOutcome, toToolOutcome } from './to-tool-outcome';
 
 /** A tool class instance: its fields are the arguments, `invoke` does the work. */
 export interface InvocableTool {
+  /** Does the work with the parsed arguments in the instance's fields; may return a promise. */
   invoke(context?: unknown): unknown;
 }
 

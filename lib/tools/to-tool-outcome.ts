@@ -1,7 +1,7 @@
 import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
-import { isInstanceOf, messageOf } from '../errors/message-of';
+import { messageOf } from '../errors/message-of';
 import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
 import { ToolFailureError } from './tool-failure-error';
@@ -94,12 +94,12 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   const metadata: unknown = outcome.metadata;
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok))
     problems.push('metadata must be a JSON object');
-  const error = outcome.error;
-  if (error !== undefined) {
+  const error = outcome.ok ? undefined : outcome.error;
+  if (error !== undefined && !checked.ok) {
     if (!(TOOL_ERROR_CATEGORIES as readonly unknown[]).includes(error.category)) problems.push(`error.category '${String(error.category)}' is not one of ${TOOL_ERROR_CATEGORIES.join(', ')}`);
     if (typeof error.retryable !== 'boolean') problems.push('error.retryable must be a boolean');
     const details = convert('details', error.details);
-    if (details !== error.details) checked = { ...checked, error: { ...error, details } };
+    if (details !== error.details) checked = { ...checked, ok: false, error: { ...error, details } };
   }
   if (problems.length === 0) return checked;
   const original = error === undefined ? '' : ` (its error was '${error.code}': ${error.message})`;
@@ -108,8 +108,8 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
 
 /** Turns anything a tool threw into a failure outcome, keeping the message. Never throws. */
 export function thrownToToolOutcome(error: unknown): ToolOutcome {
-  if (isInstanceOf(error, ToolFailureError)) return error.outcome;
-  if (isInstanceOf(error, ToolArgumentError))
+  if (ToolFailureError.isInstance(error)) return error.outcome;
+  if (ToolArgumentError.isInstance(error))
     return toolFailure({ code: error.code, category: 'validation', message: error.message, details: { issues: error.issues.map((issue) => ({ ...issue })) } });
   return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: messageOf(error) });
 }

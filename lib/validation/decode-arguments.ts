@@ -4,6 +4,7 @@ import { GuardResult, guardJsonValue } from './guard-json-value';
 import { checkJsonTextShape } from './json-text-elements';
 import { jsonTextPassesGuard } from './json-text-precheck';
 import { ValidationIssue } from './validation-issue';
+import { messageOf } from '../errors/message-of';
 
 /** Why arguments were refused: not JSON at all, or JSON that breaks the rules. */
 export type ArgumentRejectionCode = 'invalid_json' | 'invalid_arguments';
@@ -36,7 +37,7 @@ export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEF
     try {
       parsed = JSON.parse(input);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       return { ok: false, code: 'invalid_json', issues: [{ pointer: '', message: `arguments are not valid JSON: ${reason}`, keyword: 'json' }] };
     }
   }
@@ -47,7 +48,7 @@ export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEF
     guarded = guardJsonValue(parsed, limits, { copy: !isText, sizeChecked: isText });
   } catch (error) {
     // A getter or a proxy trap threw while the value was read.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments could not be read: ${reason}`, keyword: 'json' }] };
   }
   if (!guarded.ok) return { ok: false, code: 'invalid_arguments', issues: guarded.issues };

@@ -1,10 +1,14 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { JsonSchema } from '../contract/json-schema';
+import { hasErrorMarker } from '../errors/error-marker';
+import { messageOf } from '../errors/message-of';
 import { WuweError } from '../errors/wuwe-error';
 import { countValuesAtMost } from './count-values';
 import { linearRegExp, UnsupportedPatternError } from './linear-reg-exp';
 import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } from './validation-issue';
+
+const SCHEMA_COMPILE_ERROR_MARKER = Symbol.for('wuwe.error.SchemaCompileError');
 
 /**
  * A schema that ajv refused to compile: `invalid_schema` for an unknown keyword under `strict` or a
@@ -12,6 +16,13 @@ import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } f
  * engine cannot match (see {@link UnsupportedPatternError}).
  */
 export class SchemaCompileError extends WuweError<'invalid_schema' | 'invalid_pattern'> {
+  private readonly [SCHEMA_COMPILE_ERROR_MARKER] = true;
+
+  /** True when `value` is a SchemaCompileError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is SchemaCompileError {
+    return hasErrorMarker(value, SCHEMA_COMPILE_ERROR_MARKER);
+  }
+
   constructor(
     readonly reason: string,
     options?: { cause?: unknown; code?: 'invalid_schema' | 'invalid_pattern' },
@@ -102,7 +113,7 @@ function compileCached(pair: AjvPair, cache: WeakMap<object, CompiledSchemaValid
     } catch (error) {
       // A format check of ajv-formats runs a native RegExp, which can overflow its stack on a
       // string of megabytes: the value is refused, never accepted, and the call never throws.
-      return [{ pointer: '', message: `arguments could not be validated: ${error instanceof Error ? error.message : String(error)}`, keyword: 'validation' }];
+      return [{ pointer: '', message: `arguments could not be validated: ${messageOf(error)}`, keyword: 'validation' }];
     }
   };
   cache.set(schema, compiled);
@@ -114,7 +125,7 @@ function compileChecked(ajv: Ajv, schema: object): ValidateFunction {
     return ajv.compile(schema);
   } catch (error) {
     if (error instanceof UnsupportedPatternError) throw new SchemaCompileError(error.message, { cause: error, code: 'invalid_pattern' });
-    throw new SchemaCompileError(error instanceof Error ? error.message : String(error), { cause: error });
+    throw new SchemaCompileError(messageOf(error), { cause: error });
   }
 }
 

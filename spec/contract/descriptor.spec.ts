@@ -9,7 +9,6 @@ import {
   fieldTraits,
   LlmTool,
   makeLlmTool,
-  requiredCapabilities,
   Tool,
   ToolContractError,
   ToolContractOptions,
@@ -17,6 +16,7 @@ import {
   ToolDescriptor,
   toolDescriptorOf,
 } from '../../lib';
+import { requiredCapabilities } from '../../lib/contract';
 
 const weatherTool: LlmTool = {
   name: 'get_weather',

@@ -5,10 +5,10 @@ import { Pool } from 'pg';
 export const postgresUrl = process.env.WUWE_TEST_POSTGRES_URL;
 
 /**
- * `describe` when a server is configured or when running in CI (where a missing server must fail the
- * suite, not skip it); `describe.skip` only on a developer machine without a server.
+ * `describe`: PostgreSQL suites always run. Jest's global setup starts a throwaway server when
+ * `WUWE_TEST_POSTGRES_URL` is unset, or fails the run saying how to get one; never a skip.
  */
-export const describePostgres: jest.Describe = postgresUrl || process.env.CI ? describe : describe.skip;
+export const describePostgres: jest.Describe = describe;
 
 /** The URL, or an error saying how to get a server. */
 export function requirePostgresUrl(): string {

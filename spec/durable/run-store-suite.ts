@@ -205,7 +205,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         const args = { to: 'a', amount: 10 };
         await store.recordCallStarted('r1', identity('c1', args, { idempotencyKey: 'pay-1' }));
         expect(await store.findAdmittedByIdempotencyKey('pay-1', canonicalArgumentsSha256(args))).toBeUndefined();
-        const outcome = { ok: true, data: { receipt: 'R-1', cents: 1000 }, metadata: { z: 1, a: 2 } };
+        const outcome = { ok: true as const, data: { receipt: 'R-1', cents: 1000 }, metadata: { z: 1, a: 2 } };
         const admitted = await store.admitOutcome('r1', 'c1', outcome, 1);
         const found = await store.findAdmittedByIdempotencyKey('pay-1', canonicalArgumentsSha256({ amount: 10, to: 'a' }));
         expect(found!.outcomeJson).toBe(JSON.stringify(outcome));

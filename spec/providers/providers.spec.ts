@@ -11,6 +11,7 @@ import {
   ScriptedModelClient,
 } from '../../lib';
 import { FunctionProvider } from '../runner/support';
+import type { ToolOutcome } from '../../lib';
 
 @injectable()
 class WeatherService {
@@ -133,9 +134,9 @@ describe('CompositeToolProvider', () => {
     expect(composite.capabilities('Echo').compensation).toBe(false);
     expect(composite.capabilities('charge')).toMatchObject({ compensation: true, idempotencyKey: true });
     const invocation = { toolName: 'charge', arguments: {}, signal: new AbortController().signal } as any;
-    expect(await composite.compensate(invocation, { ok: false })).toEqual({ ok: true });
+    expect(await composite.compensate(invocation, { ok: false } as ToolOutcome)).toEqual({ ok: true });
     expect(rich.compensations).toHaveLength(1);
-    expect((await composite.compensate({ ...invocation, toolName: 'Echo' }, { ok: false })).ok).toBe(false);
+    expect((await composite.compensate({ ...invocation, toolName: 'Echo' }, { ok: false } as ToolOutcome)).ok).toBe(false);
     expect(await composite.invokeTool({ ...invocation, toolName: 'Echo', arguments: { text: 'hey' } })).toEqual({ ok: true, text: 'hey:undefined' });
   });
 

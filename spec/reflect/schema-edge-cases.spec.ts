@@ -2,13 +2,13 @@ import { ArrayMaxSize, IsArray, IsBase64, IsDefined, IsEnum, IsInt, IsNumber, Is
 import {
   Field,
   fieldTraits,
-  getToolMetadataStorage,
   makeLlmTool,
   parseToolArguments,
   Tool,
   ToolArgumentError,
   ToolDefinitionError,
 } from '../../lib';
+import { getToolMetadataStorage } from '../../lib/reflect';
 
 enum Color {
   Red = 'red',

@@ -1,4 +1,5 @@
-import { canonicalArgumentsSha256, ChatMessage, deriveIdempotencyKey, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, sha256Hex } from '../../lib';
+import { canonicalArgumentsSha256, ChatMessage, deriveIdempotencyKey, LlmAgentRunner, MemoryRunStore, ScriptedModelClient } from '../../lib';
+import { sha256Hex } from '../../lib/durable';
 import { FunctionProvider } from './support';
 
 const calls = [

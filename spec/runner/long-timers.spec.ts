@@ -1,4 +1,5 @@
-import { LlmAgentRunner, MAX_TIMER_DELAY_MS, RunnerClock, ScriptedModelClient, startTimer, toolFailure } from '../../lib';
+import { LlmAgentRunner, RunnerClock, ScriptedModelClient, toolFailure } from '../../lib';
+import { MAX_TIMER_DELAY_MS, startTimer } from '../../lib/runner/runner-clock';
 import { FunctionProvider } from './support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

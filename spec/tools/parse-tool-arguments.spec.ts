@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { decodeToolArguments, Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments, ValidationIssue } from '../../lib';
+import { Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments, ValidationIssue } from '../../lib';
+import { decodeToolArguments } from '../../lib/validation';
 
 enum TemperatureUnit {
   Celsius = 'celsius',

@@ -1,4 +1,5 @@
-import { Field, invokeReflectedTool, LlmAgentRunner, ScriptedModelClient, thrownToToolOutcome, Tool, ToolOutcome, toToolOutcome } from '../../lib';
+import { Field, invokeReflectedTool, LlmAgentRunner, ScriptedModelClient, Tool, ToolOutcome, toToolOutcome } from '../../lib';
+import { thrownToToolOutcome } from '../../lib/tools';
 import { FunctionProvider } from '../runner/support';
 
 /** A tool class whose `invoke` returns (or throws) what the test gives it. */

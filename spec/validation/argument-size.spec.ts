@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ArgumentLimits, decodeToolArguments, DEFAULT_ARGUMENT_LIMITS, guardJsonValue } from '../../lib';
+import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, guardJsonValue } from '../../lib';
+import { decodeToolArguments } from '../../lib/validation';
 
 const MIB = 1024 * 1024;
 

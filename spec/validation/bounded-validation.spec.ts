@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { compileInputValidator, decodeToolArguments, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, JsonSchema, MAX_REPORTED_ISSUES } from '../../lib';
+import { compileInputValidator, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, JsonSchema } from '../../lib';
+import { decodeToolArguments, MAX_REPORTED_ISSUES } from '../../lib/validation';
 
 function keywords(input: unknown, limits = DEFAULT_ARGUMENT_LIMITS): string[] {
   const decoded = decodeToolArguments(input, limits);

@@ -1,4 +1,5 @@
 import { CanonicalJsonError } from '../canonical-json-error';
+import { messageOf } from '../../errors/message-of';
 import { RunStoreError } from '../run-store-error';
 
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
@@ -13,7 +14,7 @@ const UNAVAILABLE_MESSAGES = /connection terminated|not queryable|timeout exceed
 export function mapPostgresError(error: unknown, context: { runId?: string; callId?: string } = {}): Error {
   if (error instanceof RunStoreError || error instanceof CanonicalJsonError) return error;
   const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const details = { ...context, cause: error };
   if (code === '23503') return new RunStoreError('run_not_found', 'No such run', details);
   if (code === '23505') return new RunStoreError('call_conflict', `The database refused a duplicate row: ${message}`, details);

@@ -1,4 +1,5 @@
 import { CanonicalJsonError } from '../canonical-json-error';
+import { messageOf } from '../../errors/message-of';
 import { RunStoreError } from '../run-store-error';
 
 /**
@@ -9,7 +10,7 @@ import { RunStoreError } from '../run-store-error';
 export function mapSqliteError(error: unknown, context: { runId?: string; callId?: string } = {}): Error {
   if (error instanceof RunStoreError || error instanceof CanonicalJsonError) return error;
   const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const details = { ...context, cause: error };
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return new RunStoreError('store_corrupt', `The SQLite file is not a readable database: ${message}`, details);

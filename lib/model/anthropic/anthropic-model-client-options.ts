@@ -1,4 +1,3 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { ModelClientOptionsError } from './model-client-options-error';
 
 /** The default model of {@link AnthropicModelClient}: the current Sonnet model. */
@@ -10,19 +9,39 @@ export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
  */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
-/** The part of an `Anthropic` SDK client that {@link AnthropicModelClient} uses. */
-export type AnthropicMessagesClient = Pick<Anthropic, 'messages'>;
+/**
+ * The Messages API request body {@link AnthropicModelClient} sends: the SDK's
+ * `MessageCreateParamsNonStreaming`, described here without the SDK's types so that wuwe's
+ * declarations compile where `@anthropic-ai/sdk` is not installed.
+ */
+export interface AnthropicMessagesRequest {
+  /** Model name. */
+  readonly model: string;
+  /** The most output tokens of this request. */
+  readonly max_tokens: number;
+  /** The conversation, in the Messages API's shape. */
+  readonly messages: readonly unknown[];
+}
+
+/**
+ * The part of an `Anthropic` SDK client that {@link AnthropicModelClient} uses: `messages.create`.
+ * A real `new Anthropic(...)` client fits it.
+ */
+export interface AnthropicMessagesClient {
+  /** The Messages API. */
+  readonly messages: {
+    /** Sends one non-streaming request; resolves to the API's `Message`. */
+    create(body: AnthropicMessagesRequest, options?: { signal?: AbortSignal }): PromiseLike<unknown>;
+  };
+}
 
 /**
  * Further Messages API body parameters sent with every request (for example `thinking`, `tool_choice`,
- * `metadata`, `output_config`, `top_p`). The parameters the client manages itself are left out.
+ * `metadata`, `output_config`, `top_p`), as the SDK's `MessageCreateParamsNonStreaming` names them.
+ * The parameters the client manages itself (`model`, `max_tokens`, `messages`, `tools`, `system`,
+ * `stream`, `temperature`, `stop_sequences`) are refused.
  */
-export type AnthropicExtraParams = Partial<
-  Omit<
-    Anthropic.Messages.MessageCreateParamsNonStreaming,
-    'model' | 'max_tokens' | 'messages' | 'tools' | 'system' | 'stream' | 'temperature' | 'stop_sequences'
-  >
->;
+export type AnthropicExtraParams = { readonly [parameter: string]: unknown };
 
 /** What a user passes to `new AnthropicModelClient(...)`. Every field is optional. */
 export interface AnthropicModelClientOptions {
@@ -92,6 +111,9 @@ export function resolveAnthropicModelClientOptions(
   createClient: (apiKey: string | undefined) => AnthropicMessagesClient,
 ): ResolvedAnthropicModelClientOptions {
   const problems = findOptionProblems(options);
+  if (options.client === undefined && options.apiKey === undefined && !hasEnvironmentKey()) {
+    problems.push(`no API key: set the ${API_KEY_VARIABLE} environment variable, or pass \`apiKey\` or \`client\``);
+  }
   if (problems.length > 0) throw new ModelClientOptionsError('AnthropicModelClient', problems);
   return Object.freeze({
     client: options.client ?? createClient(options.apiKey),
@@ -102,6 +124,14 @@ export function resolveAnthropicModelClientOptions(
     stopSequences: options.stopSequences === undefined ? undefined : Object.freeze([...options.stopSequences]),
     extraParams: Object.freeze({ ...options.extraParams }),
   });
+}
+
+/** The environment variable the SDK reads the API key from. */
+const API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
+
+/** True when the SDK will find credentials in the environment (an API key, or a bearer token). */
+function hasEnvironmentKey(): boolean {
+  return [API_KEY_VARIABLE, 'ANTHROPIC_AUTH_TOKEN'].some((name) => (process.env[name] ?? '').trim().length > 0);
 }
 
 /** Body parameters the client sets itself; `extraParams` may not carry them. */

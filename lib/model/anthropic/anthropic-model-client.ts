@@ -1,8 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type AnthropicSdk from '@anthropic-ai/sdk';
+import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { BaseModelClient } from '../base-model-client';
 import { ModelRequest, ModelResponse } from '../model-types';
 import {
   AnthropicMessagesClient,
+  AnthropicMessagesRequest,
   AnthropicModelClientOptions,
   ResolvedAnthropicModelClientOptions,
   resolveAnthropicModelClientOptions,
@@ -22,6 +24,11 @@ import { toAnthropicTools } from './map-tools';
  * const custom = new AnthropicModelClient({ client: new Anthropic({ baseURL, maxRetries: 4 }), maxTokens: 2048 });
  * ```
  *
+ * `@anthropic-ai/sdk` is an optional peer dependency: it is loaded when a client is constructed without
+ * a `client` option, and a {@link MissingDependencyError} names it when it is not installed. Without a
+ * `client` or `apiKey` option, `ANTHROPIC_API_KEY` must be set: the constructor says so at once
+ * rather than on the first request.
+ *
  * One `step` is one API request: `request.tools`, `request.messages` and `request.system` are mapped
  * to the Messages API, `request.signal` is handed to the SDK, and the answer is mapped back to a
  * {@link ModelResponse}. Every failure is a {@link ModelApiError} with a stable code. Retries are the
@@ -29,8 +36,7 @@ import { toAnthropicTools } from './map-tools';
  *
  * A response with stop reason `pause_turn` is an unfinished turn: send it back as the last assistant
  * message and step again (see {@link stepThroughPausedTurns}). The client remembers turns whose content
- * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged
- * (see {@link AnthropicTurnReplay}).
+ * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged.
  */
 export class AnthropicModelClient extends BaseModelClient {
   /** The model every request names (`model` option). */
@@ -40,14 +46,19 @@ export class AnthropicModelClient extends BaseModelClient {
   private readonly replay = new AnthropicTurnReplay();
 
   /**
-   * @throws {@link ModelClientOptionsError} when an option cannot work.
+   * @throws {@link ModelClientOptionsError} when an option cannot work, or when neither `client`,
+   * `apiKey` nor the `ANTHROPIC_API_KEY` environment variable gives an API key.
+   * @throws {@link MissingDependencyError} when no `client` is given and `@anthropic-ai/sdk` is not installed.
    */
   constructor(options: AnthropicModelClientOptions = {}) {
     super();
-    this.options = resolveAnthropicModelClientOptions(
-      options,
-      (apiKey) => new Anthropic(apiKey === undefined ? {} : { apiKey }),
-    );
+    this.options = resolveAnthropicModelClientOptions(options, (apiKey) => {
+      const { default: Anthropic } = loadOptionalDependency<{ default: typeof AnthropicSdk }>(
+        '@anthropic-ai/sdk',
+        'AnthropicModelClient',
+      );
+      return new Anthropic(apiKey === undefined ? {} : { apiKey });
+    });
     this.modelName = this.options.model;
   }
 
@@ -82,7 +93,7 @@ export class AnthropicModelClient extends BaseModelClient {
    *
    * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
-  protected buildParams(request: ModelRequest): Anthropic.Messages.MessageCreateParamsNonStreaming {
+  protected buildParams(request: ModelRequest): AnthropicMessagesRequest {
     const { model, maxTokens, temperature, stopSequences, extraParams } = this.options;
     const system = request.system ?? this.options.system;
     return {

@@ -40,7 +40,7 @@ interface SdkErrorLike {
  * whatever the SDK reported.
  */
 export function toAnthropicModelApiError(error: unknown, signal?: AbortSignal): ModelApiError | undefined {
-  if (error instanceof ModelApiError) return error;
+  if (ModelApiError.isInstance(error)) return error;
   if (!isErrorLike(error)) return undefined;
   const sdkError = error as Error & SdkErrorLike;
   if (signal?.aborted === true || sdkError.name === 'APIUserAbortError') {

@@ -1,4 +1,5 @@
 import { WuweError } from '../../errors/wuwe-error';
+import { hasErrorMarker } from '../../errors/error-marker';
 
 /**
  * Codes of {@link ModelApiError}: why a model request failed, independent of the provider.
@@ -44,6 +45,8 @@ export interface ModelApiErrorDetails {
   readonly cause?: unknown;
 }
 
+const MODEL_API_ERROR_MARKER = Symbol.for('wuwe.error.ModelApiError');
+
 /**
  * A model request that failed: rejected by the API, cut off on the network, aborted by the caller,
  * or answered with a body that is not a valid response. Branch on {@link ModelApiError.code};
@@ -53,6 +56,13 @@ export interface ModelApiErrorDetails {
  * reports whether a retry may help.
  */
 export class ModelApiError extends WuweError<ModelApiErrorCode> {
+  private readonly [MODEL_API_ERROR_MARKER] = true;
+
+  /** True when `value` is a ModelApiError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is ModelApiError {
+    return hasErrorMarker(value, MODEL_API_ERROR_MARKER);
+  }
+
   /** Which provider the request went to, e.g. `'anthropic'`. */
   readonly provider: string;
   /** A short, human-readable explanation (the API's own message when it gave one). */

@@ -2,6 +2,7 @@ import { WuweError } from '../../errors/wuwe-error';
 import { ToolErrorCategory } from '../../outcome/error-codes';
 import { JsonObject } from '../../outcome/json-value';
 import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
+import { hasErrorMarker } from '../../errors/error-marker';
 
 /**
  * Stable codes of {@link FilesystemError}.
@@ -72,12 +73,21 @@ export const FILESYSTEM_ERROR_OUTCOMES: Readonly<Record<FilesystemErrorCode, Fil
   io_error: failed('tool_error', 'internal'),
 });
 
+const FILESYSTEM_ERROR_MARKER = Symbol.for('wuwe.error.FilesystemError');
+
 /**
  * An error of the Filesystem toolkit. Thrown at construction for a bad configuration; inside a
  * call it is turned into a failure outcome (see {@link FilesystemError.toOutcome}) and never
  * escapes `invokeTool`.
  */
 export class FilesystemError extends WuweError<FilesystemErrorCode> {
+  private readonly [FILESYSTEM_ERROR_MARKER] = true;
+
+  /** True when `value` is a FilesystemError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is FilesystemError {
+    return hasErrorMarker(value, FILESYSTEM_ERROR_MARKER);
+  }
+
   constructor(
     code: FilesystemErrorCode,
     message: string,

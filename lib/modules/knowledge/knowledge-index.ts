@@ -6,7 +6,8 @@ import { toFtsMatchQuery } from './fts-query';
 import { KnowledgeIndexError } from './knowledge-index-error';
 import { createKnowledgeTables, KNOWLEDGE_DOCUMENTS_TABLE as DOCUMENTS, KNOWLEDGE_PASSAGES_TABLE as PASSAGES } from './knowledge-schema';
 import { DirectoryIndexOptions, DirectoryIndexReport, IndexedDocument, KnowledgeDocumentInput, KnowledgeHit, KnowledgeIndexOptions } from './knowledge-types';
-import { openSqliteDatabase, SqliteSource } from './open-database';
+import { openSqliteDatabase } from './open-database';
+import type { SqliteSource } from './sqlite-source';
 import { resolveKnowledgeIndexOptions, ResolvedKnowledgeIndexOptions } from './resolve-knowledge-options';
 import { MAX_SOURCE_CHARS, splitDocument, SplitDocument } from './split-document';
 import { MATCH_CLOSE_SENTINEL, MATCH_OPEN_SENTINEL, renderMarkedText, withoutSentinels } from './mark-matches';
@@ -36,7 +37,7 @@ export class KnowledgeIndex {
   /** Opens (and creates the tables of) an index in a SQLite file, an open database, or by default a private in-memory database. */
   constructor(source: SqliteSource = ':memory:', options: KnowledgeIndexOptions = {}) {
     this.options = resolveKnowledgeIndexOptions(options);
-    const opened = openSqliteDatabase(source);
+    const opened = openSqliteDatabase(source, undefined, 'KnowledgeIndex');
     this.database = opened.database;
     this.owned = opened.owned;
     createKnowledgeTables(this.database);

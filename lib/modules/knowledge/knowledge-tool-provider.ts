@@ -9,7 +9,7 @@ import { directInvocation } from './direct-invocation';
 import { KnowledgeIndex } from './knowledge-index';
 import { KnowledgeIndexError } from './knowledge-index-error';
 import { KNOWLEDGE_SEARCH_TOOL, knowledgeSearchDescriptor } from './knowledge-search-tool';
-import { isInstanceOf, messageOf } from '../../errors/message-of';
+import { messageOf } from '../../errors/message-of';
 
 /** Options of a {@link KnowledgeToolProvider}. */
 export interface KnowledgeToolProviderOptions {
@@ -69,9 +69,9 @@ export class KnowledgeToolProvider implements ToolProvider {
       const hits = this.index.search(query, limit);
       return toolData({ query, hits: hits as unknown as JsonValue[] });
     } catch (error) {
-      if (error instanceof KnowledgeIndexError && error.code === 'invalid_query')
+      if (KnowledgeIndexError.isInstance(error) && error.code === 'invalid_query')
         return toolFailure({ code: 'invalid_arguments', message: error.message, details: { issues: [{ pointer: '/query', message: error.message }] } });
-      const busy = messageOf(isInstanceOf(error, Error) ? (error as { code?: unknown }).code : undefined).startsWith('SQLITE_BUSY');
+      const busy = typeof error === 'object' && error !== null && messageOf((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
       const message = messageOf(error);
       return toolFailure({ code: busy ? 'unavailable' : 'tool_error', message: `Knowledge search failed: ${message}` });
     }

@@ -82,7 +82,7 @@ export class MemoryToolProvider implements ToolProvider {
       if (descriptor.name === MEMORY_TOOL_NAMES.recall) return await this.recall(checked.value);
       return await this.forget(checked.value);
     } catch (error) {
-      if (error instanceof MemoryModuleError && (error.code === 'invalid_note' || error.code === 'invalid_query'))
+      if (MemoryModuleError.isInstance(error) && (error.code === 'invalid_note' || error.code === 'invalid_query'))
         return toolFailure({ code: 'invalid_arguments', message: error.message });
       return toolFailure({ code: 'tool_error', message: `${descriptor.name} failed: ${messageOf(error)}` });
     }

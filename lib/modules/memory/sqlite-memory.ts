@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { ChatMessage } from '../../model/model-types';
 import { Memory } from '../../model/memory';
-import { openSqliteDatabase, SqliteSource } from '../knowledge/open-database';
+import { openSqliteDatabase } from '../knowledge/open-database';
+import type { SqliteSource } from '../knowledge/sqlite-source';
 import { createMemoryMessagesTable, MEMORY_MESSAGES_TABLE as MESSAGES } from './memory-schema';
 import { MemoryModuleError } from './memory-module-error';
 
@@ -21,7 +22,7 @@ export class SqliteMemory implements Memory {
 
   /** Opens a file (`':memory:'` for a private in-memory database) or uses an open database. */
   constructor(source: SqliteSource) {
-    const opened = openSqliteDatabase(source);
+    const opened = openSqliteDatabase(source, undefined, 'SqliteMemory');
     this.database = opened.database;
     this.owned = opened.owned;
     createMemoryMessagesTable(this.database);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { toFtsMatchQuery } from '../knowledge/fts-query';
-import { openSqliteDatabase, SqliteSource } from '../knowledge/open-database';
+import { openSqliteDatabase } from '../knowledge/open-database';
+import type { SqliteSource } from '../knowledge/sqlite-source';
 import { createMemoryNotesTables, createNamespaceFtsTable, findNamespaceFtsTable, MEMORY_NOTES_TABLE as NOTES } from './memory-schema';
 import { MemoryModuleError } from './memory-module-error';
 import { Note, NoteMatch, NoteStore, RecallNotesInput, RememberNoteInput, RememberStatus } from './note-store';
@@ -37,7 +38,7 @@ export class SqliteNoteStore implements NoteStore {
 
   /** Opens a file (`':memory:'` for a private in-memory database) or uses an open database. */
   constructor(source: SqliteSource) {
-    const opened = openSqliteDatabase(source);
+    const opened = openSqliteDatabase(source, undefined, 'SqliteNoteStore');
     this.database = opened.database;
     this.owned = opened.owned;
     createMemoryNotesTables(this.database);

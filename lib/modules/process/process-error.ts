@@ -2,6 +2,7 @@ import { WuweError } from '../../errors/wuwe-error';
 import { ToolErrorCategory } from '../../outcome/error-codes';
 import { JsonObject } from '../../outcome/json-value';
 import { ToolOutcome, toolFailure } from '../../outcome/tool-outcome';
+import { hasErrorMarker } from '../../errors/error-marker';
 
 /**
  * Stable codes of {@link ProcessError}.
@@ -65,6 +66,8 @@ export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessEr
   cancelled: failed('cancelled', 'cancelled'),
 });
 
+const PROCESS_ERROR_MARKER = Symbol.for('wuwe.error.ProcessError');
+
 /**
  * An error of the Process toolkit. Thrown at construction for a bad configuration; inside a call
  * it becomes a failure outcome ({@link ProcessError.toOutcome}) and never escapes `invokeTool`.
@@ -72,6 +75,12 @@ export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessEr
 export class ProcessError extends WuweError<ProcessErrorCode> {
   /** What went wrong in the host's words (an OS error message, which may name host paths): for the audit log only, never sent to the model. */
   readonly hostDetail?: string;
+  private readonly [PROCESS_ERROR_MARKER] = true;
+
+  /** True when `value` is a ProcessError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is ProcessError {
+    return hasErrorMarker(value, PROCESS_ERROR_MARKER);
+  }
 
   constructor(
     code: ProcessErrorCode,

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { AnthropicTurnReplay } from '../../../lib/model/anthropic';
+import { AnthropicTurnReplay } from '../../../lib/model/anthropic/anthropic-turn-replay';
 import { ModelToolCall } from '../../../lib/model/model-types';
 
 const thinking = { type: 'thinking', thinking: 'hmm', signature: 's' } as Anthropic.Messages.ContentBlock;

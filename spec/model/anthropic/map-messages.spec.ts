@@ -1,4 +1,4 @@
-import { toAnthropicMessages } from '../../../lib/model/anthropic';
+import { toAnthropicMessages } from '../../../lib/model/anthropic/map-messages';
 
 describe('toAnthropicMessages', () => {
   it('keeps a user message after tool results in the same user turn, after the results', () => {

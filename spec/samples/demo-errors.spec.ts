@@ -1,0 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { freeLoopbackPort } from '../support/throwaway-postgres';
+
+const root = resolve(__dirname, '../..');
+jest.setTimeout(180_000);
+
+describe('npm run demo on first contact', () => {
+  it('with a bad key and no network prints one clear line and exits non-zero, without a stack trace', async () => {
+    // Nothing listens on this port: every request fails to connect, as without network.
+    const port = await freeLoopbackPort();
+    const result = spawnSync(process.execPath, [join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', 'samples/run-all.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, ANTHROPIC_API_KEY: 'sk-bad-key', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` },
+    });
+    expect(result.status).not.toBe(0);
+    const lines = result.stderr.split('\n').filter((line) => line.trim().length > 0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^demo failed: ModelApiError \(\w+\): /);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
