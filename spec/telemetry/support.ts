@@ -26,7 +26,7 @@ export function telemetryHarness(options: Omit<TelemetryOptions, 'tracer' | 'met
     span: (name) => {
       const found = spans().filter((span) => span.name === name);
       if (found.length !== 1) throw new Error(`expected one span '${name}', found ${found.length}: ${spans().map((s) => s.name).join(', ')}`);
-      return found[0]!;
+      return found[0];
     },
     metrics: async () => {
       await reader.forceFlush();

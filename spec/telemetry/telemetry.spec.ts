@@ -38,7 +38,7 @@ describe('wuwe/telemetry', () => {
     expect(run.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'weather', 'wuwe.run.id': result.runId, 'wuwe.run.stop_reason': 'end_turn' });
     const chats = harness.spans().filter((span) => span.name === 'chat');
     expect(chats).toHaveLength(2);
-    expect(chats[0]!.attributes).toMatchObject({
+    expect(chats[0].attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.request.model': 'claude-test',
       'gen_ai.response.model': 'claude-test',
@@ -105,7 +105,7 @@ describe('wuwe/telemetry', () => {
     const flakySpan = harness.span('execute_tool flaky');
     expect(flakySpan.attributes['wuwe.tool.attempts']).toBe(2);
     expect(flakySpan.events.map((event) => event.name)).toEqual([TELEMETRY_EVENTS.attempt, TELEMETRY_EVENTS.retry, TELEMETRY_EVENTS.attempt]);
-    expect(flakySpan.events[1]!.attributes).toMatchObject({ 'error.type': 'unavailable', 'wuwe.tool.attempt': 1 });
+    expect(flakySpan.events[1].attributes).toMatchObject({ 'error.type': 'unavailable', 'wuwe.tool.attempt': 1 });
 
     const slowSpan = harness.span('execute_tool slow');
     expect(slowSpan.attributes['error.type']).toBe('timeout');
