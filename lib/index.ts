@@ -7,6 +7,15 @@
  * @packageDocumentation
  */
 export { MissingDependencyError, WuweError } from './errors';
+export type { ProviderContent } from './model/model-types';
+export type { ArgumentRule } from './modules/process/argument-rules';
+export type { StandardSchemaIssue, StandardSchemaProps, StandardSchemaResult } from './tools/standard-schema';
+export type { Checked, FieldCheck, FieldDecorator } from './reflect/field-check';
+export type { InvocableToolClass, ToolDecorator } from './reflect/tool-decorator';
+export type { AppendMessagesOptions, RunWriteOptions } from './durable/run-store';
+export type { HeldRunLease } from './durable/with-run-lease';
+export { MAX_REPORTED_ISSUES, UnsupportedPatternError } from './validation';
+export { PERMITTED_ENVIRONMENT_NAMES } from './modules/process';
 export {
   DEFAULT_RETRYABLE_CATEGORIES, isToolOutcome, normalizeToolOutcome, renderToolMessage, STANDARD_TOOL_ERROR_CODES,
   standardFailure, TOOL_ERROR_CATEGORIES, toolData, toolFailure, toolText,

@@ -27,7 +27,9 @@ export interface McpRequestContext {
   readonly requestId: string | number;
   readonly sessionId?: string;
   readonly _meta?: { readonly progressToken?: string | number };
+  /** Sends a notification to the client (progress). */
   sendNotification(notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }): Promise<void>;
+  /** Sends a request to the client (elicitation) and waits for its answer. */
   sendRequest(request: { method: 'elicitation/create'; params: Record<string, unknown> }, resultSchema: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
 }
 

@@ -16,6 +16,7 @@ export interface McpStdioServeOptions extends McpToolServerOptions {
 /** A running MCP server; `close()` disconnects it. */
 export interface McpServing {
   readonly toolServer: McpToolServer;
+  /** Disconnects the server. */
   close(): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ import { TextTokenEstimator } from './text-token-estimator';
  * - two more tokens per non-empty text, for the short pieces a tokenizer cannot merge.
  *
  * Cost: one JavaScript loop over the UTF-16 code units, about 1 ns each. For text much larger
- * than what is sent, {@link estimateLargeTextTokens} samples instead of reading everything.
+ * than what is sent, `estimateLargeTextTokens` samples instead of reading everything.
  */
 export class FallbackTextTokenEstimator implements TextTokenEstimator {
   /** Estimated tokens of `text`, never fewer than `o200k_base` or `cl100k_base` count on typical tool output. */

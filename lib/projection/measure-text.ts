@@ -22,7 +22,7 @@ export function measureText(text: string, estimator: TextTokenEstimator): TextMe
  * Measures an original that may be sent whole: exact UTF-8 bytes, and the estimator's count when it
  * is within `maxBytes`. An original over `maxBytes` is never sent whole, so its tokens (reported,
  * and deciding only whether the trigger says `both`) are the fallback's sampled estimate
- * ({@link estimateLargeTextTokens}): the estimator counts only text that may be sent.
+ * (`estimateLargeTextTokens`): the estimator counts only text that may be sent.
  * @internal
  */
 export function measureOriginal(text: string, estimator: TextTokenEstimator, maxBytes: number): TextMeasure {

@@ -52,7 +52,8 @@ export type FieldCheck<V, O> =
             : '@Field: a literal union would be reflected as a plain string or number: list its values with `@Field({ enum: [...] })`'
           : true;
 
-type Checked<V, O> = FieldCheck<V, O> extends true ? unknown : { readonly fieldError: FieldCheck<V, O> };
+/** The compile-time verdict on a field: `unknown` when the options fit its type, else an object naming the problem. */
+export type Checked<V, O> = FieldCheck<V, O> extends true ? unknown : { readonly fieldError: FieldCheck<V, O> };
 
 /**
  * The decorator `@Field(options)` returns. It accepts both calling conventions: legacy

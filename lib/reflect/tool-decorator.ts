@@ -5,7 +5,10 @@ import { isStandardDecoratorContext } from './standard-decorators';
 import { ToolDefinitionError } from './tool-definition-error';
 
 /** A class whose instances can be invoked: what `@Tool()` accepts (checked by the compiler). */
-export type InvocableToolClass = abstract new (...args: any[]) => { invoke(...args: any[]): unknown };
+export type InvocableToolClass = abstract new (...args: any[]) => {
+  /** Runs the tool with the fields set from the model's arguments. */
+  invoke(...args: any[]): unknown;
+};
 
 /**
  * The decorator `@Tool(options)` returns: a legacy class decorator or a TC39 standard one (told

@@ -47,6 +47,7 @@ export interface DefineToolOptions<S extends StandardSchemaV1, Name extends stri
 export interface DefinedToolInstance<Args> {
   /** The arguments, after the JSON Schema check. */
   args: Args;
+  /** Runs the tool's `invoke(args, context)` with the checked arguments. */
   invoke(context?: DefinedToolContext): Promise<unknown>;
 }
 

@@ -10,6 +10,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 export interface StandardSchemaProps<Input = unknown, Output = Input> {
   readonly version: 1;
   readonly vendor: string;
+  /** Checks a value: its output, or the issues found. */
   readonly validate: (value: unknown) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
   readonly types?: { readonly input: Input; readonly output: Output } | undefined;
 }
@@ -34,6 +35,7 @@ export type InferSchemaOutput<S extends StandardSchemaV1> = NonNullable<S['~stan
 export interface StandardJsonSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': StandardSchemaProps<Input, Output> & {
     readonly jsonSchema: {
+      /** The JSON Schema of the schema's input, for `target` (e.g. `draft-07`). */
       readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
     };
   };

@@ -3,7 +3,7 @@ import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } f
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found (see {@link capIssues}). */
+/** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found (see `capIssues`). */
 export type GuardResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
 /** Options of {@link guardJsonValue}. */

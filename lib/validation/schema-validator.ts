@@ -50,7 +50,7 @@ function createAjv(useDefaults: boolean, allErrors: boolean): Ajv {
 interface AjvPair {
   /** Stops at the first error: every value is validated by it. */
   readonly first: Ajv;
-  /** Collects every error: only for invalid values of at most {@link ISSUE_LISTING_MAX_VALUES} values. */
+  /** Collects every error: only for invalid values of at most `ISSUE_LISTING_MAX_VALUES` values. */
   readonly all: Ajv;
 }
 
@@ -63,10 +63,10 @@ const outputCache = new WeakMap<object, CompiledSchemaValidator>();
  * Compiles an input schema once (cached per schema object) with ajv in `strict` mode: unknown
  * keywords fail closed. Defaults in the schema are applied to the validated value in place.
  * Integers are additionally held to the safe-integer range. `pattern` and `patternProperties` are
- * matched in linear time ({@link linearRegExp}).
+ * matched in linear time (`linearRegExp`).
  *
  * Validation stops at the first error, so its cost is bounded by the size of the value, never by
- * how many errors it holds. An invalid value of at most {@link ISSUE_LISTING_MAX_VALUES} values is
+ * how many errors it holds. An invalid value of at most `ISSUE_LISTING_MAX_VALUES` values is
  * validated again to list its issues: the first `MAX_REPORTED_ISSUES` (20), then one `moreIssues`
  * issue counting the rest. A larger invalid value reports its first issue and a `moreIssues` issue
  * saying validation stopped there. Throws {@link SchemaCompileError}.
