@@ -20,7 +20,7 @@ export interface CommandContext {
 /** Opens the store named by the options, runs `body`, and closes the store whatever happens. */
 export async function withStore<T>(io: CliIo, options: StoreOptions & { readonly json?: boolean }, body: (context: CommandContext) => Promise<T>): Promise<T> {
   const cwd = io.cwd ?? process.cwd();
-  const spec = options.store ?? io.env?.WUWE_STORE ?? DEFAULT_STORE_SPEC;
+  const spec = options.store ?? (io.env?.WUWE_STORE || DEFAULT_STORE_SPEC);
   const store = await openStore(spec, cwd);
   try {
     return await body({ io, cwd, json: options.json === true, store });
