@@ -144,4 +144,33 @@ describe('wuwe command line', () => {
     const result = await spawnCli(['runs', 'show', 'no-such-run', '--store', store], dir.path);
     expect(result).toEqual({ code: 3, stdout: '', stderr: "wuwe: no run 'no-such-run' in the store\n" });
   }, 60_000);
+
+  it('tails a run until it reaches a final status, and gives up at --timeout', async () => {
+    const done = await runCli(['runs', 'tail', tourRunId, '--store', store], dir.path);
+    expect(done.code).toBe(0);
+    expect(done.stdout.split('\n')[0]).toMatch(/^\[user\] You operate our staging environment/);
+    expect(done.stdout).toContain('[approval] delete_database call_3_0 denied by demo policy');
+    expect(done.stdout.trimEnd().split('\n').pop()).toBe('[status] completed');
+
+    const db = new SqliteRunStore(dbPath);
+    await db.createRun({ runId: 'tail-run', messages: [{ role: 'user', content: 'hello' }] });
+    const tail = runCli(['runs', 'tail', 'tail-run', '--store', store, '--interval', '5', '--json'], dir.path);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await db.appendMessages('tail-run', [{ role: 'assistant', content: 'working on it', toolCalls: [] }]);
+    await db.setStatus('tail-run', 'failed');
+    const followed = await tail;
+    expect(followed.code).toBe(1);
+    expect(followed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; text: string })).toEqual([
+      { runId: 'tail-run', type: 'message', text: '[user] hello' },
+      { runId: 'tail-run', type: 'status', text: '[status] running' },
+      { runId: 'tail-run', type: 'message', text: '[assistant] working on it' },
+      { runId: 'tail-run', type: 'status', text: '[status] failed' },
+    ]);
+
+    await db.createRun({ runId: 'stuck-run' });
+    await db.close();
+    const stuck = await runCli(['runs', 'tail', 'stuck-run', '--store', store, '--interval', '5', '--timeout', '50'], dir.path);
+    expect(stuck.code).toBe(1);
+    expect(stuck.stderr).toBe("wuwe: run 'stuck-run' is still running after 50 ms\n");
+  });
 });
