@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalArgumentsSha256, parseAgentRunRecord, SqliteRunStore } from '../../lib';
 import { main as tour, scriptedTourModel } from '../../samples/agent-tour';
@@ -173,4 +173,35 @@ describe('wuwe command line', () => {
     expect(stuck.code).toBe(1);
     expect(stuck.stderr).toBe("wuwe: run 'stuck-run' is still running after 50 ms\n");
   });
+
+  it('resumes with a runner exported by an ES module, in a real process', async () => {
+    writeFileSync(
+      join(dir.path, 'esm-agent.mjs'),
+      [
+        'export const runner = {',
+        '  async resume(runId, options) {',
+        "    await options.store.appendMessages(runId, [{ role: 'assistant', content: 'resumed by an ES module', toolCalls: [] }]);",
+        "    await options.store.setStatus(runId, 'completed');",
+        "    return { runId, text: 'resumed by an ES module', messages: [], toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, stopReason: 'end_turn', steps: 1 };",
+        '  },',
+        '};',
+      ].join('\n'),
+    );
+    const db = new SqliteRunStore(dbPath);
+    await db.createRun({ runId: 'esm-run', status: 'awaiting_approval' });
+    await db.createRun({ runId: 'agentless-run', status: 'awaiting_approval' });
+    await db.close();
+    const result = await spawnCli(['resume', 'esm-run', '--agent', './esm-agent.mjs', '--store', store, '--json'], dir.path);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ runId: 'esm-run', status: 'completed', stopReason: 'end_turn', steps: 1, text: 'resumed by an ES module' });
+    const again = await runCli(['resume', 'esm-run', '--agent', './esm-agent.mjs', '--store', store], dir.path);
+    expect(again.code).toBe(4);
+    const missing = await runCli(['resume', 'agentless-run', '--agent', './nowhere.js', '--store', store], dir.path);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toBe(`wuwe: cannot find agent module './nowhere.js' (${join(dir.path, 'nowhere.js')} does not exist)\n`);
+    writeFileSync(join(dir.path, 'not-an-agent.js'), 'module.exports = { answer: 42 };\n');
+    const notAgent = await runCli(['resume', 'agentless-run', '--agent', './not-an-agent.js', '--store', store], dir.path);
+    expect(notAgent.code).toBe(2);
+    expect(notAgent.stderr).toContain("exports no runner");
+  }, 60_000);
 });
