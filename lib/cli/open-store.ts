@@ -7,11 +7,14 @@ import { CliError } from './cli-error';
 export const DEFAULT_STORE_SPEC = 'sqlite:.wuwe/runs.db';
 
 /** A parsed `--store` value. */
-export type StoreSpec = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly connectionString: string };
+export type StoreSpec =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly connectionString: string; readonly schema?: string };
 
 /**
- * Parses `sqlite:<path>` (relative to `cwd`) or `postgres://...` / `postgresql://...`.
- * Throws a `usage` {@link CliError} for anything else.
+ * Parses `sqlite:<path>` (relative to `cwd`) or `postgres://...` / `postgresql://...`; a `schema` query
+ * parameter of the URL names the PostgreSQL schema of the `wuwe_*` tables (default `public`) and is not
+ * passed to the driver. Throws a `usage` {@link CliError} for anything else.
  */
 export function parseStoreSpec(spec: string, cwd: string): StoreSpec {
   if (spec.startsWith('sqlite:')) {
@@ -19,7 +22,17 @@ export function parseStoreSpec(spec: string, cwd: string): StoreSpec {
     if (path === '') throw new CliError('usage', `--store sqlite: needs a file path, as in sqlite:.wuwe/runs.db`);
     return { kind: 'sqlite', path: resolve(cwd, path) };
   }
-  if (/^postgres(ql)?:\/\//.test(spec)) return { kind: 'postgres', connectionString: spec };
+  if (/^postgres(ql)?:\/\//.test(spec)) {
+    let url: URL;
+    try {
+      url = new URL(spec);
+    } catch {
+      throw new CliError('usage', '--store postgres://... is not a valid URL');
+    }
+    const schema = url.searchParams.get('schema') ?? undefined;
+    url.searchParams.delete('schema');
+    return { kind: 'postgres', connectionString: url.toString(), ...(schema === undefined ? {} : { schema }) };
+  }
   throw new CliError('usage', `--store must be sqlite:<path> or postgres://..., not '${spec}'`);
 }
 
@@ -33,5 +46,5 @@ export async function openStore(spec: string, cwd: string): Promise<RunStore> {
     if (!existsSync(parsed.path)) throw new CliError('not_found', `no run store at ${parsed.path}`);
     return SqliteRunStore.open({ path: parsed.path });
   }
-  return PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: 2 });
+  return PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: 2, ...(parsed.schema === undefined ? {} : { schema: parsed.schema }) });
 }
