@@ -113,6 +113,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .argument('<run>', 'run id')
     .addOption(store())
     .option('--json <file>', 'the complete record as JSON (- for stdout)')
+    .option('--html <file>', 'a self-contained HTML page of the run (- for stdout)')
     .action(act((runId: string, options: Parameters<typeof exportRun>[2]) => exportRun(io, runId, options)));
   return program;
 }

@@ -204,4 +204,31 @@ describe('wuwe command line', () => {
     expect(notAgent.code).toBe(2);
     expect(notAgent.stderr).toContain("exports no runner");
   }, 60_000);
+
+  it('exports a self-contained HTML page of a run, escaping everything the run holds', async () => {
+    const ok = await runCli(['export', tourRunId, '--store', store, '--html', 'run.html', '--json', 'both.json'], dir.path);
+    expect(ok.code).toBe(0);
+    const html = readFileSync(join(dir.path, 'run.html'), 'utf8');
+    for (const tool of ['get_weather', 'update_setting', 'build_report', 'read_log', 'reindex_search', 'delete_database']) expect(html).toContain(`<b>${tool}</b>`);
+    expect(html.match(/<b>model step \d+<\/b>/g)).toHaveLength(4);
+    expect(html).toContain('approval: denied by demo policy');
+    expect(html).toMatch(/projection: truncated, \d+ -> \d+ bytes/);
+    expect(html.match(/full admitted outcome/g)).toHaveLength(5);
+    expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
+    expect(readFileSync(join(dir.path, 'both.json'), 'utf8')).toContain(`"runId": "${tourRunId}"`);
+
+    const db = new SqliteRunStore(dbPath);
+    await db.createRun({
+      runId: 'hostile-run',
+      messages: [
+        { role: 'user', content: '<script>alert(1)</script>' },
+        { role: 'assistant', content: '<img src=x onerror=alert(1)>', toolCalls: [{ id: '"><b>', name: '<i>tool</i>', arguments: { q: '</pre><script>' } }] },
+      ],
+    });
+    await db.close();
+    const hostile = await runCli(['export', 'hostile-run', '--store', store, '--html', '-'], dir.path);
+    expect(hostile.code).toBe(0);
+    expect(hostile.stdout).not.toMatch(/<script|<img|<i>tool|"><b><\/span>/);
+    expect(hostile.stdout).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
 });
