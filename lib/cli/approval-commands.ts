@@ -1,0 +1,95 @@
+import { userInfo } from 'node:os';
+import { AgentRunRecord } from '../durable';
+import { CliError } from './cli-error';
+import { CliIo } from './cli-io';
+import { emit, loadRecord, StoreOptions, withStore } from './command-context';
+import { formatApproval, formatApprovalList } from './format-text';
+import { approvalViews, ApprovalView } from './run-views';
+
+/** Options of `wuwe approvals list`. */
+export interface ApprovalsListOptions extends StoreOptions {
+  readonly run?: string;
+  /** Also decided approvals. @default only pending ones */
+  readonly all?: boolean;
+  readonly json?: boolean;
+}
+
+/** Options of `wuwe approvals approve|deny`. */
+export interface DecideOptions extends StoreOptions {
+  /** The SHA-256 the operator checked; the decision is refused when the stored arguments hash differently. */
+  readonly argumentsSha256?: string;
+  /** Who decides, for the audit record. @default the operating-system user */
+  readonly by?: string;
+  readonly reason?: string;
+  readonly json?: boolean;
+}
+
+/** `wuwe approvals list`: pending approvals (all with `--all`) of one run or of every run, with tool, arguments and hash. */
+export async function approvalsList(io: CliIo, options: ApprovalsListOptions): Promise<number> {
+  return withStore(io, options, async (context) => {
+    const records: AgentRunRecord[] = [];
+    if (options.run !== undefined) records.push(await loadRecord(context.store, options.run));
+    else
+      for (const summary of await context.store.listRuns()) {
+        if (options.all !== true && summary.status !== 'running' && summary.status !== 'awaiting_approval') continue;
+        const record = await context.store.loadRun(summary.runId);
+        if (record !== undefined) records.push(record);
+      }
+    const approvals = records.flatMap(approvalViews).filter((approval) => options.all === true || approval.state === 'pending');
+    emit(context, approvals, formatApprovalList(approvals));
+    return 0;
+  });
+}
+
+/**
+ * `wuwe approvals approve|deny <run> <call>`: shows the tool, the arguments and their SHA-256, then
+ * stores the decision bound to that hash. Refused (`conflict`, nothing written) when `--arguments-sha256`
+ * differs from the stored hash, when the recorded arguments do not hash to it and no hash was given, or when
+ * the approval was already decided the other way.
+ */
+export async function approvalsDecide(io: CliIo, approved: boolean, runId: string, callId: string, options: DecideOptions): Promise<number> {
+  const given = options.argumentsSha256?.trim().toLowerCase();
+  if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) throw new CliError('usage', `--arguments-sha256 must be 64 hex digits, not '${options.argumentsSha256}'`);
+  return withStore(io, options, async (context) => {
+    const record = await loadRecord(context.store, runId);
+    const approval = approvalViews(record).find((candidate) => candidate.callId === callId);
+    if (approval === undefined) throw new CliError('not_found', `no approval was requested for call '${callId}' in run '${runId}'`);
+    if (!context.json) io.stdout(formatApproval(approval));
+    if (given !== undefined && given !== approval.argumentsSha256)
+      throw new CliError(
+        'conflict',
+        `refused: the given SHA-256 ${given} is not the SHA-256 of the arguments awaiting approval (${approval.argumentsSha256}); nothing was decided`,
+      );
+    if (given === undefined && !approval.argumentsMatch)
+      throw new CliError(
+        'conflict',
+        `refused: the arguments recorded in the run do not hash to the approval's SHA-256 ${approval.argumentsSha256}; ` +
+          'check them and pass --arguments-sha256 to decide anyway',
+      );
+    const state = approved ? 'approved' : 'denied';
+    if (approval.state !== 'pending' && approval.state !== state)
+      throw new CliError('conflict', `refused: call '${callId}' is already ${approval.state}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`);
+    const stored = await context.store.decideApproval(runId, callId, {
+      approved,
+      toolName: approval.toolName,
+      argumentsSha256: approval.argumentsSha256,
+      decidedBy: options.by ?? defaultDecider(),
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+    });
+    const decided: ApprovalView = { ...approval, state: stored.state, decidedBy: stored.decidedBy, reason: stored.reason, decidedAt: stored.decidedAt };
+    const after = await loadRecord(context.store, runId);
+    const pending = after.approvals.filter((candidate) => candidate.state === 'pending').length;
+    const hint =
+      pending === 0 && after.status === 'awaiting_approval' ? `run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>\n` : '';
+    emit(context, { ...decided, runStatus: after.status, pendingApprovals: pending }, `${approval.state === state ? 'already ' : ''}${state}: ${approval.toolName} ${callId}\n${hint}`);
+    return 0;
+  });
+}
+
+function defaultDecider(): string {
+  try {
+    return `${userInfo().username} (wuwe cli)`;
+  } catch {
+    return 'wuwe cli';
+  }
+}

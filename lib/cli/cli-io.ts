@@ -1,0 +1,23 @@
+/** Where the `wuwe` command line writes, and what it may wait on; tests pass their own. */
+export interface CliIo {
+  /** Receives results (tables, JSON documents). Text is written as given; lines end with `\n`. */
+  readonly stdout: (text: string) => void;
+  /** Receives errors and progress. */
+  readonly stderr: (text: string) => void;
+  /** The directory relative paths are resolved against. @default process.cwd() */
+  readonly cwd?: string;
+  /** Environment variables (`WUWE_STORE`). @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Waits between polls of `runs tail`. @default a timer */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** The process's streams, working directory and environment. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}

@@ -1,0 +1,42 @@
+import { AgentRunRecord, RunStore } from '../durable';
+import { CliError } from './cli-error';
+import { CliIo } from './cli-io';
+import { DEFAULT_STORE_SPEC, openStore } from './open-store';
+
+/** Options every command that reads a store takes. */
+export interface StoreOptions {
+  /** `sqlite:<path>` or `postgres://...`. @default `WUWE_STORE`, else {@link DEFAULT_STORE_SPEC} */
+  readonly store?: string;
+}
+
+/** What a command runs with: the io, the output mode and the store. */
+export interface CommandContext {
+  readonly io: CliIo;
+  readonly cwd: string;
+  readonly json: boolean;
+  readonly store: RunStore;
+}
+
+/** Opens the store named by the options, runs `body`, and closes the store whatever happens. */
+export async function withStore<T>(io: CliIo, options: StoreOptions & { readonly json?: boolean }, body: (context: CommandContext) => Promise<T>): Promise<T> {
+  const cwd = io.cwd ?? process.cwd();
+  const spec = options.store ?? (io.env?.WUWE_STORE || DEFAULT_STORE_SPEC);
+  const store = await openStore(spec, cwd);
+  try {
+    return await body({ io, cwd, json: options.json === true, store });
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** Loads a run, or throws a `not_found` {@link CliError}. */
+export async function loadRecord(store: RunStore, runId: string): Promise<AgentRunRecord> {
+  const record = await store.loadRun(runId);
+  if (record === undefined) throw new CliError('not_found', `no run '${runId}' in the store`);
+  return record;
+}
+
+/** Writes `value` as a JSON document in JSON mode, else `text`. */
+export function emit(context: { readonly io: CliIo; readonly json: boolean }, value: unknown, text: string): void {
+  context.io.stdout(context.json ? `${JSON.stringify(value, null, 2)}\n` : text);
+}

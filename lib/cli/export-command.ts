@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CliError } from './cli-error';
+import { CliIo } from './cli-io';
+import { loadRecord, StoreOptions, withStore } from './command-context';
+import { renderRunHtml } from './html-timeline';
+
+/** Options of `wuwe export`. */
+export interface ExportOptions extends StoreOptions {
+  /** File to write the complete record to as JSON; `-` writes it to stdout. */
+  readonly json?: string;
+  /** File to write a self-contained HTML page of the run to; `-` writes it to stdout. */
+  readonly html?: string;
+}
+
+/**
+ * `wuwe export <run> --json <file>`: writes the run's complete {@link AgentRunRecord} (conversation, tool
+ * calls with their raw admitted outcomes, projections, approvals) as JSON, readable again with
+ * `parseAgentRunRecord`; and/or `--html <file>`: a self-contained page of the run (see {@link renderRunHtml}).
+ */
+export async function exportRun(io: CliIo, runId: string, options: ExportOptions): Promise<number> {
+  if (options.json === undefined && options.html === undefined) throw new CliError('usage', 'export needs --json <file> or --html <file> (- for stdout)');
+  if (options.json === '-' && options.html === '-') throw new CliError('usage', 'only one of --json and --html can write to stdout');
+  return withStore(io, { store: options.store }, async (context) => {
+    const record = await loadRecord(context.store, runId);
+    const outputs: [string, string][] = [];
+    if (options.json !== undefined) outputs.push([options.json, `${JSON.stringify(record, null, 2)}\n`]);
+    if (options.html !== undefined) outputs.push([options.html, renderRunHtml(record)]);
+    // Confirmations go to stderr when stdout carries a document.
+    const note = outputs.some(([target]) => target === '-') ? io.stderr : io.stdout;
+    for (const [target, text] of outputs) {
+      if (target === '-') {
+        io.stdout(text);
+        continue;
+      }
+      const file = resolve(context.cwd, target);
+      try {
+        writeFileSync(file, text);
+      } catch (error) {
+        throw new CliError('failed', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
+      }
+      note(`wrote run ${runId} (${record.status}) to ${file}: ${Buffer.byteLength(text)} bytes\n`);
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,120 @@
+import { ApprovalView, RunListRow, RunView, shorten } from './run-views';
+
+/** Formats rows as a plain text table with a header, columns padded to their widest cell. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** The text of `runs list`. */
+export function formatRunList(rows: readonly RunListRow[]): string {
+  if (rows.length === 0) return 'no runs\n';
+  return table(
+    ['RUN', 'STATUS', 'CREATED', 'STEPS', 'CALLS', 'PENDING'],
+    rows.map((row) => [row.runId, row.status, row.createdAt, String(row.steps), String(row.toolCalls), String(row.pendingApprovals)]),
+  );
+}
+
+/** The text of `approvals list`. */
+export function formatApprovalList(approvals: readonly ApprovalView[]): string {
+  if (approvals.length === 0) return 'no approvals\n';
+  return table(
+    ['RUN', 'CALL', 'TOOL', 'STATE', 'ARGUMENTS SHA-256', 'ARGUMENTS'],
+    approvals.map((approval) => [
+      approval.runId,
+      approval.callId,
+      approval.toolName,
+      approval.state,
+      approval.argumentsSha256,
+      approval.arguments === undefined ? '(not recorded)' : shorten(JSON.stringify(approval.arguments), 60),
+    ]),
+  );
+}
+
+/** Describes one approval in full: the tool, the arguments and the hash a decision is bound to. */
+export function formatApproval(approval: ApprovalView): string {
+  const lines = [
+    `run:               ${approval.runId}`,
+    `call:              ${approval.callId}`,
+    `tool:              ${approval.toolName}`,
+    `arguments:         ${approval.arguments === undefined ? '(not recorded in the run)' : JSON.stringify(approval.arguments)}`,
+    `arguments SHA-256: ${approval.argumentsSha256}${approval.argumentsMatch ? '' : '  (does NOT match the recorded arguments)'}`,
+    `state:             ${approval.state}`,
+  ];
+  if (approval.decidedBy !== undefined) lines.push(`decided by:        ${approval.decidedBy}`);
+  if (approval.decidedAt !== undefined) lines.push(`decided at:        ${approval.decidedAt}`);
+  if (approval.reason !== undefined) lines.push(`reason:            ${approval.reason}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The text of `runs show`. */
+export function formatRunView(view: RunView): string {
+  const out: string[] = [
+    `run:      ${view.runId}`,
+    `status:   ${view.status}`,
+    `created:  ${view.createdAt}`,
+    `updated:  ${view.updatedAt}`,
+    `steps:    ${view.steps}`,
+    `messages: ${view.messages.total} (${view.messages.user} user, ${view.messages.assistant} assistant, ${view.messages.tool} tool)`,
+  ];
+  if (view.metadata !== undefined) out.push(`metadata: ${JSON.stringify(view.metadata)}`);
+  if (view.lease !== undefined) out.push(`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
+  if (view.messages.lastAssistantText !== undefined) out.push(`last answer: ${shorten(view.messages.lastAssistantText)}`);
+  out.push('', `tool calls (${view.toolCalls.length}):`);
+  if (view.toolCalls.length > 0)
+    out.push(
+      indent(
+        table(
+          ['CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'],
+          view.toolCalls.map((call) => [
+            call.callId,
+            call.toolName,
+            call.recorded,
+            String(call.attempts),
+            call.errorCode ? `${call.outcome} ${call.errorCode}` : call.outcome,
+            shorten(JSON.stringify(call.arguments), 60),
+          ]),
+        ),
+      ),
+    );
+  out.push(`approvals (${view.approvals.length}):`);
+  if (view.approvals.length > 0)
+    out.push(
+      indent(
+        table(
+          ['CALL', 'TOOL', 'STATE', 'BY', 'REASON'],
+          view.approvals.map((approval) => [approval.callId, approval.toolName, approval.state, approval.decidedBy ?? '', approval.reason ?? '']),
+        ),
+      ),
+    );
+  out.push(`projections (${view.projections.length}):`);
+  if (view.projections.length > 0)
+    out.push(
+      indent(
+        table(
+          ['CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'],
+          view.projections.map((projection) => [
+            projection.callId,
+            projection.toolName,
+            projection.truncated ? 'yes' : 'no',
+            `${projection.originalBytes} -> ${projection.projectedBytes}`,
+            projection.trigger,
+          ]),
+        ),
+      ),
+    );
+  return out.join('\n').trimEnd() + '\n';
+}
+
+function indent(text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}

@@ -1,0 +1,119 @@
+import { Command, CommanderError, Option } from 'commander';
+import { approvalsDecide, approvalsList } from './approval-commands';
+import { CLI_EXIT_CODES } from './cli-error';
+import { CliIo, processIo } from './cli-io';
+import { failureOf } from './exit-code-of';
+import { exportRun } from './export-command';
+import { resumeRun } from './resume-command';
+import { runsList, runsShow } from './runs-commands';
+import { runsTail } from './runs-tail';
+
+const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_STORE, else sqlite:.wuwe/runs.db)';
+
+/**
+ * Runs the `wuwe` command line on `argv` (the arguments after the program name) and returns the exit code:
+ * 0 ok, 1 failure, 2 usage error, 3 not found, 4 conflict (see {@link CLI_EXIT_CODES}). Expected errors are
+ * one line on stderr (a JSON document with `--json`), never a stack trace.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = CLI_EXIT_CODES.ok;
+  const program = buildProgram(io, (code) => (exitCode = code));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version'))
+      return CLI_EXIT_CODES.ok;
+    const failure = failureOf(error);
+    // Commander already printed its own usage message.
+    if (error instanceof CommanderError) return failure.exitCode;
+    if (argv.includes('--json')) io.stderr(`${JSON.stringify({ error: { code: failure.errorCode, message: failure.message, exitCode: failure.exitCode } })}\n`);
+    else io.stderr(`wuwe: ${failure.message}\n`);
+    if (!failure.expected && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return failure.exitCode;
+  }
+}
+
+function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+  const program = new Command('wuwe')
+    .description('List, inspect, approve, resume and export durable wuwe agent runs.')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .showHelpAfterError('(run wuwe --help for usage)');
+  const act =
+    <A extends unknown[]>(body: (...args: A) => Promise<number>) =>
+    async (...args: A): Promise<void> => {
+      setExitCode(await body(...args));
+    };
+  const store = (): Option => new Option('--store <spec>', STORE_HELP);
+
+  const runs = program.command('runs').description('look at runs');
+  runs
+    .command('list')
+    .description('list runs, oldest first, with status, creation time and steps')
+    .addOption(store())
+    .option('--status <status>', 'only runs with this status (running, awaiting_approval, completed, failed, cancelled)')
+    .option('--json', 'print JSON')
+    .action(act((options: Parameters<typeof runsList>[1]) => runsList(io, options)));
+  runs
+    .command('show')
+    .description('show a run: messages, tool calls with their outcomes, approvals, projections')
+    .argument('<run>', 'run id')
+    .addOption(store())
+    .option('--json', 'print JSON')
+    .action(act((runId: string, options: Parameters<typeof runsShow>[2]) => runsShow(io, runId, options)));
+  runs
+    .command('tail')
+    .description('follow a run until it completes, fails or is cancelled (exit 0 only when it completed)')
+    .argument('<run>', 'run id')
+    .addOption(store())
+    .option('--interval <ms>', 'milliseconds between polls', '1000')
+    .option('--timeout <ms>', 'give up after this many milliseconds')
+    .option('--json', 'print one JSON object per line')
+    .action(act((runId: string, options: Parameters<typeof runsTail>[2]) => runsTail(io, runId, options)));
+
+  const approvals = program.command('approvals').description('decide the calls runs wait on');
+  approvals
+    .command('list')
+    .description('list pending approvals with tool, arguments and their SHA-256')
+    .addOption(store())
+    .option('--run <run>', 'only this run')
+    .option('--all', 'decided approvals too')
+    .option('--json', 'print JSON')
+    .action(act((options: Parameters<typeof approvalsList>[1]) => approvalsList(io, options)));
+  for (const [name, approved] of [
+    ['approve', true],
+    ['deny', false],
+  ] as const)
+    approvals
+      .command(name)
+      .description(`${name} a pending call: shows tool, arguments and SHA-256; refused when the hash does not match`)
+      .argument('<run>', 'run id')
+      .argument('<call>', 'tool call id')
+      .addOption(store())
+      .option('--arguments-sha256 <hash>', 'the SHA-256 of the arguments you checked; the decision is refused for other arguments')
+      .option('--by <name>', 'who decides, for the audit record (default: the system user)')
+      .option('--reason <text>', 'why')
+      .option('--json', 'print JSON')
+      .action(act((runId: string, callId: string, options: Parameters<typeof approvalsDecide>[4]) => approvalsDecide(io, approved, runId, callId, options)));
+
+  program
+    .command('resume')
+    .description('resume a stored run with the runner an agent module exports')
+    .argument('<run>', 'run id')
+    .requiredOption('--agent <module>', "module exporting 'runner' (or 'createRunner()'), and optionally 'runOptions'")
+    .addOption(store())
+    .option('--quiet', 'no progress lines on stderr')
+    .option('--json', 'print JSON')
+    .action(act((runId: string, options: Parameters<typeof resumeRun>[2]) => resumeRun(io, runId, options)));
+
+  program
+    .command('export')
+    .description('write a run to a file')
+    .argument('<run>', 'run id')
+    .addOption(store())
+    .option('--json <file>', 'the complete record as JSON (- for stdout)')
+    .option('--html <file>', 'a self-contained HTML page of the run (- for stdout)')
+    .action(act((runId: string, options: Parameters<typeof exportRun>[2]) => exportRun(io, runId, options)));
+  return program;
+}

@@ -1,0 +1,45 @@
+import { CliError } from './cli-error';
+import { CliIo } from './cli-io';
+import { emit, loadRecord, StoreOptions, withStore } from './command-context';
+import { formatProgress } from './format-event';
+import { loadAgent } from './load-agent';
+
+/** Options of `wuwe resume`. */
+export interface ResumeOptions extends StoreOptions {
+  /** The module exporting the runner. */
+  readonly agent: string;
+  readonly json?: boolean;
+  /** No progress lines on stderr. @default false */
+  readonly quiet?: boolean;
+}
+
+/**
+ * `wuwe resume <run> --agent <module>`: continues a stored run with the module's runner (after an approval
+ * was decided, or after a crash), printing progress to stderr. Exit 0 when the run completed or is waiting
+ * for another approval, 1 when it failed, 4 when it cannot be resumed (completed, cancelled).
+ */
+export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions): Promise<number> {
+  return withStore(io, options, async (context) => {
+    const before = await loadRecord(context.store, runId);
+    if (before.status === 'completed' || before.status === 'cancelled')
+      throw new CliError('conflict', `run '${runId}' is ${before.status} and cannot be resumed`);
+    const pending = before.approvals.filter((approval) => approval.state === 'pending');
+    if (pending.length > 0 && !context.json)
+      io.stderr(`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again\n`);
+    const agent = await loadAgent(options.agent, context.cwd);
+    const onEvent = agent.runOptions.onEvent;
+    const result = await agent.runner.resume(runId, {
+      ...agent.runOptions,
+      store: context.store,
+      onEvent: (event) => {
+        onEvent?.(event);
+        const line = options.quiet === true ? undefined : formatProgress(event);
+        if (line !== undefined) io.stderr(`${line}\n`);
+      },
+    });
+    const after = await loadRecord(context.store, runId);
+    const summary = { runId, status: after.status, stopReason: result.stopReason, steps: result.steps, text: result.text };
+    emit(context, summary, `run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests${result.text ? `\nassistant: ${result.text}` : ''}\n`);
+    return after.status === 'failed' ? 1 : 0;
+  });
+}

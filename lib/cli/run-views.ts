@@ -1,0 +1,224 @@
+import { AgentRunRecord, AgentRunStatus, ApprovalState, RunLease, canonicalArgumentsSha256 } from '../durable';
+import { ChatMessage } from '../model/model-types';
+import { JsonObject, JsonValue } from '../outcome/json-value';
+
+/** One row of `wuwe runs list`. */
+export interface RunListRow {
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** Model requests answered (assistant messages). */
+  readonly steps: number;
+  readonly toolCalls: number;
+  readonly pendingApprovals: number;
+}
+
+/** A tool call as `wuwe runs show` reports it. */
+export interface ToolCallView {
+  readonly callId: string;
+  readonly toolName: string;
+  /** The decoded arguments (the raw text when the model sent text that is not JSON). */
+  readonly arguments: JsonValue;
+  /** SHA-256 of the canonical arguments, as approvals bind them; absent when they are not JSON. */
+  readonly argumentsSha256?: string;
+  /** `admitted`: the store holds the complete outcome; `started`: it may have run, its effect is unknown; `not_recorded`: never executed. */
+  readonly recorded: 'admitted' | 'started' | 'not_recorded';
+  readonly attempts: number;
+  /** `ok`, `error`, `unknown` (started, nothing admitted) or `pending` (no answer yet). */
+  readonly outcome: 'ok' | 'error' | 'unknown' | 'pending';
+  /** The error code, when the outcome is an error. */
+  readonly errorCode?: string;
+  /** What the model saw, shortened. */
+  readonly toolMessage?: string;
+}
+
+/** An approval as the command line reports it. */
+export interface ApprovalView {
+  readonly runId: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly state: ApprovalState;
+  /** The stored hash the decision is bound to. */
+  readonly argumentsSha256: string;
+  /** The call's arguments as recorded in the run, when found. */
+  readonly arguments?: JsonValue;
+  /** True when `arguments` hash to `argumentsSha256`. */
+  readonly argumentsMatch: boolean;
+  readonly decidedBy?: string;
+  readonly reason?: string;
+  readonly requestedAt: string;
+  readonly decidedAt?: string;
+}
+
+/** A projection audit entry as `wuwe runs show` reports it. */
+export interface ProjectionView {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly truncated: boolean;
+  readonly originalBytes: number;
+  readonly projectedBytes: number;
+  readonly trigger: string;
+}
+
+/** What `wuwe runs show` reports. */
+export interface RunView {
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly metadata?: JsonObject;
+  readonly steps: number;
+  readonly messages: { readonly total: number; readonly user: number; readonly assistant: number; readonly tool: number; readonly lastAssistantText?: string };
+  readonly toolCalls: readonly ToolCallView[];
+  readonly approvals: readonly ApprovalView[];
+  readonly projections: readonly ProjectionView[];
+  readonly lease?: RunLease;
+}
+
+const SHORT = 120;
+
+/** Cuts `text` to one line of at most `max` characters. */
+export function shorten(text: string, max = SHORT): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+}
+
+/** The row of `runs list` for a record. */
+export function runListRow(record: AgentRunRecord): RunListRow {
+  return {
+    runId: record.runId,
+    status: record.status,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    steps: record.messages.filter((message) => message.role === 'assistant').length,
+    toolCalls: modelCalls(record.messages).length,
+    pendingApprovals: record.approvals.filter((approval) => approval.state === 'pending').length,
+  };
+}
+
+/** The arguments of a call as recorded in the run (store record first, then the model's message), decoded. */
+export function argumentsOf(record: AgentRunRecord, callId: string): JsonValue | undefined {
+  const stored = record.toolCalls.find((call) => call.callId === callId);
+  if (stored) return stored.arguments;
+  const call = modelCalls(record.messages).find((candidate) => candidate.id === callId);
+  if (!call) return undefined;
+  if (typeof call.arguments !== 'string') return call.arguments;
+  try {
+    return JSON.parse(call.arguments) as JsonValue;
+  } catch {
+    return call.arguments;
+  }
+}
+
+/** The canonical SHA-256 of `value`, or undefined when it has no canonical JSON form. */
+export function hashOf(value: JsonValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return canonicalArgumentsSha256(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every approval of a record, with the arguments it is bound to. */
+export function approvalViews(record: AgentRunRecord): ApprovalView[] {
+  return record.approvals.map((approval) => {
+    const args = argumentsOf(record, approval.callId);
+    return {
+      runId: record.runId,
+      callId: approval.callId,
+      toolName: approval.toolName,
+      state: approval.state,
+      argumentsSha256: approval.argumentsSha256,
+      ...(args === undefined ? {} : { arguments: args }),
+      argumentsMatch: hashOf(args) === approval.argumentsSha256,
+      ...(approval.decidedBy === undefined ? {} : { decidedBy: approval.decidedBy }),
+      ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+      requestedAt: approval.requestedAt,
+      ...(approval.decidedAt === undefined ? {} : { decidedAt: approval.decidedAt }),
+    };
+  });
+}
+
+/** The report of `runs show` for a record. */
+export function runView(record: AgentRunRecord): RunView {
+  const count = (role: ChatMessage['role']): number => record.messages.filter((message) => message.role === role).length;
+  const lastAssistant = [...record.messages].reverse().find((message) => message.role === 'assistant');
+  return {
+    runId: record.runId,
+    status: record.status,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    ...(record.metadata === undefined ? {} : { metadata: record.metadata }),
+    steps: count('assistant'),
+    messages: {
+      total: record.messages.length,
+      user: count('user'),
+      assistant: count('assistant'),
+      tool: count('tool'),
+      ...(lastAssistant?.content ? { lastAssistantText: lastAssistant.content } : {}),
+    },
+    toolCalls: toolCallViews(record),
+    approvals: approvalViews(record),
+    projections: record.toolOutputProjections.map((projection) => ({
+      callId: projection.callId,
+      toolName: projection.toolName,
+      truncated: projection.report.truncated,
+      originalBytes: projection.report.originalBytes,
+      projectedBytes: projection.report.projectedBytes,
+      trigger: String(projection.report.trigger),
+    })),
+    ...(record.lease === undefined ? {} : { lease: record.lease }),
+  };
+}
+
+function modelCalls(messages: readonly ChatMessage[]) {
+  return messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : []));
+}
+
+/** Every call the model asked for, in order, then any stored call the conversation does not show. */
+function toolCallViews(record: AgentRunRecord): ToolCallView[] {
+  const answers = new Map(record.messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message] as const] : [])));
+  const seen = new Set<string>();
+  const ids = [...modelCalls(record.messages).map((call) => ({ id: call.id, name: call.name })), ...record.toolCalls.map((call) => ({ id: call.callId, name: call.toolName }))];
+  const views: ToolCallView[] = [];
+  for (const { id, name } of ids) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const stored = record.toolCalls.find((call) => call.callId === id);
+    const answer = answers.get(id);
+    const args = argumentsOf(record, id) ?? null;
+    const hash = hashOf(args);
+    let outcome: ToolCallView['outcome'] = 'pending';
+    let errorCode: string | undefined;
+    if (stored?.status === 'admitted' && stored.outcome) {
+      outcome = stored.outcome.ok ? 'ok' : 'error';
+      errorCode = stored.outcome.error?.code;
+    } else if (answer) outcome = answer.isError ? 'error' : 'ok';
+    else if (stored?.status === 'started') outcome = 'unknown';
+    if (outcome === 'error' && errorCode === undefined && answer) errorCode = errorCodeOf(answer.content);
+    views.push({
+      callId: id,
+      toolName: stored?.toolName ?? name,
+      arguments: args,
+      ...(hash === undefined ? {} : { argumentsSha256: hash }),
+      recorded: stored ? stored.status : 'not_recorded',
+      attempts: stored?.attempts ?? 0,
+      outcome,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      ...(answer ? { toolMessage: shorten(answer.content) } : {}),
+    });
+  }
+  return views;
+}
+
+/** The error code in a Tool message the runner rendered for a failure, when it carries one. */
+function errorCodeOf(content: string): string | undefined {
+  try {
+    const parsed = JSON.parse(content) as { error?: { code?: unknown } };
+    return typeof parsed.error?.code === 'string' ? parsed.error.code : undefined;
+  } catch {
+    return /\b([a-z]+(?:_[a-z]+)+)\b/.exec(content)?.[1];
+  }
+}

@@ -1,0 +1,91 @@
+import { AgentRunRecord, AgentRunStatus } from '../durable';
+import { CliError } from './cli-error';
+import { CliIo } from './cli-io';
+import { loadRecord, StoreOptions, withStore } from './command-context';
+import { parseMs } from './runs-commands';
+import { shorten } from './run-views';
+
+/** Options of `wuwe runs tail`. */
+export interface RunsTailOptions extends StoreOptions {
+  readonly json?: boolean;
+  /** Milliseconds between polls. @default 1000 */
+  readonly interval?: string;
+  /** Give up after this many milliseconds (exit 1). @default none */
+  readonly timeout?: string;
+}
+
+/** One thing that happened in a run, as `runs tail` reports it. */
+export interface TailEvent {
+  readonly key: string;
+  readonly type: 'status' | 'message' | 'call_started' | 'call_admitted' | 'approval_requested' | 'approval_decided';
+  readonly text: string;
+}
+
+const FINAL: readonly AgentRunStatus[] = ['completed', 'failed', 'cancelled'];
+
+/**
+ * `wuwe runs tail <run>`: prints what happens in a run as it happens, polling the store, until the run
+ * reaches a final status. Exit 0 when it completed, 1 when it failed or was cancelled or `--timeout` passed.
+ */
+export async function runsTail(io: CliIo, runId: string, options: RunsTailOptions): Promise<number> {
+  const interval = parseMs('--interval', options.interval, 1000);
+  const timeout = options.timeout === undefined ? undefined : parseMs('--timeout', options.timeout, 0);
+  const sleep = io.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  return withStore(io, options, async (context) => {
+    const seen = new Set<string>();
+    let lastStatus: AgentRunStatus | undefined;
+    const started = Date.now();
+    for (;;) {
+      const record = await loadRecord(context.store, runId);
+      const events = tailEvents(record);
+      if (record.status !== lastStatus) events.push(statusEvent(record));
+      lastStatus = record.status;
+      for (const event of events) {
+        if (event.type !== 'status' && seen.has(event.key)) continue;
+        seen.add(event.key);
+        io.stdout(context.json ? `${JSON.stringify({ runId, type: event.type, text: event.text })}\n` : `${event.text}\n`);
+      }
+      if (FINAL.includes(record.status)) return record.status === 'completed' ? 0 : 1;
+      if (timeout !== undefined && Date.now() - started >= timeout) throw new CliError('failed', `run '${runId}' is still ${record.status} after ${timeout} ms`);
+      await sleep(interval);
+    }
+  });
+}
+
+/** The line saying the run's status. */
+function statusEvent(record: AgentRunRecord): TailEvent {
+  const hint = record.status === 'awaiting_approval' ? ` (decide with: wuwe approvals list --run ${record.runId})` : '';
+  return { key: `status:${record.status}`, type: 'status', text: `[status] ${record.status}${hint}` };
+}
+
+/** Everything observable in a record except its status, each with a key that stays the same across polls. */
+export function tailEvents(record: AgentRunRecord): TailEvent[] {
+  const events: TailEvent[] = [];
+  record.messages.forEach((message, index) => {
+    const key = `message:${index}`;
+    if (message.role === 'user') events.push({ key, type: 'message', text: `[user] ${shorten(message.content)}` });
+    else if (message.role === 'assistant') {
+      const calls = message.toolCalls.map((call) => call.name).join(', ');
+      events.push({ key, type: 'message', text: `[assistant] ${shorten(message.content)}${calls ? ` (asks for: ${calls})` : ''}` });
+    } else events.push({ key, type: 'message', text: `[tool] ${message.toolName} ${message.isError ? 'error' : 'ok'}: ${shorten(message.content, 80)}` });
+  });
+  for (const call of record.toolCalls) {
+    events.push({ key: `call:${call.callId}:started`, type: 'call_started', text: `[call] ${call.toolName} ${call.callId} started` });
+    if (call.status === 'admitted')
+      events.push({
+        key: `call:${call.callId}:admitted`,
+        type: 'call_admitted',
+        text: `[call] ${call.toolName} ${call.callId} admitted after ${call.attempts} attempt(s): ${call.outcome?.ok ? 'ok' : `error ${call.outcome?.error?.code ?? ''}`.trimEnd()}`,
+      });
+  }
+  for (const approval of record.approvals) {
+    events.push({ key: `approval:${approval.callId}`, type: 'approval_requested', text: `[approval] ${approval.toolName} ${approval.callId} needs approval` });
+    if (approval.state !== 'pending')
+      events.push({
+        key: `approval:${approval.callId}:${approval.state}`,
+        type: 'approval_decided',
+        text: `[approval] ${approval.toolName} ${approval.callId} ${approval.state}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}${approval.reason ? `: ${approval.reason}` : ''}`,
+      });
+  }
+  return events;
+}
