@@ -103,7 +103,7 @@ export {
 } from './durable';
 export type {
   AgentRunRecord, AgentRunStatus, ApprovalDecision, ApprovalRecord, ApprovalRequest, ApprovalState, CallStartResult,
-  CreateRunOptions, MemoryRunStoreOptions, PostgresRunStoreOptions, RunLease, RunLeaseOptions, RunStore,
+  CreateRunOptions, MemoryRunStoreOptions, PostgresPool, PostgresRunStoreOptions, RunLease, RunLeaseOptions, RunStore,
   RunStoreErrorCode, RunStoreErrorDetails, RunSummary, SqliteRunStoreOptions, ToolCallIdentity, ToolCallRecord,
   ToolOutputProjectionInput, ToolOutputProjectionRecord,
 } from './durable';
@@ -133,8 +133,5 @@ export type {
   ResolvedMemoryToolOptions, ResolvedProcessPolicy, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
 } from './modules';
 export { ManualClock } from './testing';
-// Plugins: their optional peers (@modelcontextprotocol/sdk, @nestjs/*) load on first use, never here.
-export { McpToolServer, McpHttpHandler, serveToolsOverStdio, McpToolProvider, McpSetupError, descriptorFromMcpTool, mcpToolAnnotations } from './mcp';
-export type { McpToolServerOptions, McpToolProviderOptions, McpServerOptions, McpSetupErrorCode } from './mcp';
-export { WuweModule, WUWE_RUN_STORE } from './nest';
-export type { WuweModuleOptions } from './nest';
+// Plugins live at their own entries, `wuwe/mcp` and `wuwe/nest`: their declarations name the types of
+// their optional peers, which a consumer without those peers could not compile.

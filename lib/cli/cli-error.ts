@@ -1,3 +1,4 @@
+import { hasErrorMarker } from '../errors/error-marker';
 import { WuweError } from '../errors/wuwe-error';
 
 /**
@@ -20,8 +21,17 @@ export const CLI_EXIT_CODES: Readonly<Record<'ok' | CliErrorCode, number>> = Obj
   conflict: 4,
 });
 
+const CLI_ERROR_MARKER = Symbol.for('wuwe.error.CliError');
+
 /** An expected failure of a `wuwe` command: reported as one line on stderr, without a stack trace. */
 export class CliError extends WuweError<CliErrorCode> {
+  private readonly [CLI_ERROR_MARKER] = true;
+
+  /** True when `value` is a CliError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is CliError {
+    return hasErrorMarker(value, CLI_ERROR_MARKER);
+  }
+
   constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }

@@ -1,5 +1,9 @@
 import { RE2JS } from 're2js';
+import { hasErrorMarker } from '../errors/error-marker';
+import { messageOf } from '../errors/message-of';
 import { WuweError } from '../errors/wuwe-error';
+
+const UNSUPPORTED_PATTERN_ERROR_MARKER = Symbol.for('wuwe.error.UnsupportedPatternError');
 
 /**
  * A schema pattern the linear-time engine cannot match: a backreference or a lookaround (which
@@ -7,6 +11,13 @@ import { WuweError } from '../errors/wuwe-error';
  * or a pattern that is not a valid JavaScript regular expression at all.
  */
 export class UnsupportedPatternError extends WuweError<'invalid_pattern'> {
+  private readonly [UNSUPPORTED_PATTERN_ERROR_MARKER] = true;
+
+  /** True when `value` is an UnsupportedPatternError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is UnsupportedPatternError {
+    return hasErrorMarker(value, UNSUPPORTED_PATTERN_ERROR_MARKER);
+  }
+
   constructor(
     readonly pattern: string,
     readonly reason: string,
@@ -35,7 +46,7 @@ export const linearRegExp = Object.assign(
     try {
       new RegExp(pattern, flags);
     } catch (error) {
-      throw new UnsupportedPatternError(pattern, `not a valid regular expression (${error instanceof Error ? error.message : String(error)})`);
+      throw new UnsupportedPatternError(pattern, `not a valid regular expression (${messageOf(error)})`);
     }
     const translated = toRe2Syntax(pattern);
     try {

@@ -4,13 +4,14 @@ import { loadMcpSdk } from '../../lib/mcp/load-mcp-sdk';
 import { ROOT } from './mcp-support';
 
 describe('the core entry and the plugins', () => {
-  it('loads neither the MCP SDK nor NestJS when the package root is required', () => {
+  it('loads neither the MCP SDK nor NestJS when the package root is required; the plugins are at their own entries', () => {
     const script = [
       "require('ts-node/register/transpile-only');",
-      "const wuwe = require('./lib');",
-      "const names = ['McpToolServer', 'McpToolProvider', 'McpHttpHandler', 'serveToolsOverStdio', 'WuweModule'].filter((name) => typeof wuwe[name] === 'undefined');",
-      "const loaded = Object.keys(require.cache).filter((file) => /@modelcontextprotocol|@nestjs|rxjs/.test(file));",
-      'process.stdout.write(JSON.stringify({ names, loaded }));',
+      "require('./lib');",
+      "const loadedByRoot = Object.keys(require.cache).filter((file) => /@modelcontextprotocol|@nestjs|rxjs/.test(file));",
+      "const mcp = require('./lib/mcp'); const nest = require('./lib/nest');",
+      "const names = ['McpToolServer', 'McpToolProvider', 'McpHttpHandler', 'serveToolsOverStdio'].filter((name) => typeof mcp[name] === 'undefined').concat(typeof nest.WuweModule === 'undefined' ? ['WuweModule'] : []);",
+      'process.stdout.write(JSON.stringify({ names, loaded: loadedByRoot }));',
     ].join('\n');
     const output = execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(JSON.parse(output)).toEqual({ names: [], loaded: [] });

@@ -14,10 +14,21 @@ import { openPostgresSchema } from './postgres-schema';
 import { inPostgresTransaction } from './postgres-transaction';
 import { PostgresStatements, postgresStatements } from './postgres-statements';
 
+/**
+ * A pool of `pg` (`new Pool(...)` from the `pg` package), described by what the store calls on it so
+ * that these declarations compile without `pg`'s types.
+ */
+export interface PostgresPool {
+  /** Checks a client out of the pool. */
+  connect(): Promise<unknown>;
+  /** Ends every client of the pool. */
+  end(): Promise<void>;
+}
+
 /** Options of {@link PostgresRunStore.open}: a pool or a connection string. */
 export interface PostgresRunStoreOptions {
   /** A pool the caller owns: not ended by `close()`. Attach your own `'error'` listener to it. */
-  readonly pool?: Pool;
+  readonly pool?: PostgresPool;
   /** Used when no `pool` is given; the store creates and owns a pool. */
   readonly connectionString?: string;
   /** PostgreSQL schema holding the `wuwe_*` tables; created when missing. @default 'public' */
@@ -62,7 +73,7 @@ export class PostgresRunStore implements RunStore {
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new RunStoreError('record_invalid', `Invalid PostgreSQL schema name '${schema}'`);
     if (!options.pool && !options.connectionString) throw new RunStoreError('record_invalid', 'PostgresRunStore needs a pool or a connectionString');
     const ownsPool = !options.pool;
-    let pool = options.pool;
+    let pool = options.pool as Pool | undefined;
     if (!pool) {
       const pg = loadOptionalDependency<typeof PgModule>('pg', 'PostgresRunStore');
       pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: rules.checkTimeout(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs') });
