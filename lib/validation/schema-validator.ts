@@ -1,4 +1,5 @@
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv, { ErrorObject, FormatDefinition, ValidateFunction } from 'ajv';
+import type { FormatCompare } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { JsonSchema } from '../contract/json-schema';
 import { hasErrorMarker } from '../errors/error-marker';
@@ -41,10 +42,42 @@ export type CompiledSchemaValidator = (value: unknown) => readonly ValidationIss
  */
 export const ISSUE_LISTING_MAX_VALUES = 2_000;
 
+/**
+ * The longest string a `format` check of ajv-formats looks at (64 KiB); a longer one fails the
+ * format. Those checks run native regular expressions (`uri` took 650 ms on 8 MiB before
+ * overflowing its stack); `byte`, `binary` and `password` are not capped.
+ */
+export const MAX_FORMAT_STRING_LENGTH = 65_536;
+
+const UNCAPPED_FORMATS: ReadonlySet<string> = new Set(['byte', 'binary', 'password']);
+
 function createAjv(useDefaults: boolean, allErrors: boolean): Ajv {
   const ajv = new Ajv({ strict: true, allErrors, useDefaults, coerceTypes: false, allowUnionTypes: true, code: { regExp: linearRegExp } });
   addFormats(ajv);
+  capFormatLengths(ajv);
   return ajv;
+}
+
+/** Wraps every string format of ajv-formats so that a string over {@link MAX_FORMAT_STRING_LENGTH} fails without running it. */
+function capFormatLengths(ajv: Ajv): void {
+  for (const [name, format] of Object.entries(ajv.formats)) {
+    if (UNCAPPED_FORMATS.has(name)) continue;
+    const check = stringFormatCheck(format);
+    if (check === undefined) continue;
+    const compare = typeof format === 'object' && format !== null && 'compare' in format ? (format.compare as FormatCompare<string> | undefined) : undefined;
+    const capped: FormatDefinition<string> = { type: 'string', validate: (value: string) => value.length <= MAX_FORMAT_STRING_LENGTH && check(value) };
+    ajv.addFormat(name, compare === undefined ? capped : { ...capped, compare });
+  }
+}
+
+/** The synchronous string check of a format definition, or undefined for number, async and always-true formats. */
+function stringFormatCheck(format: unknown): ((value: string) => boolean) | undefined {
+  if (format instanceof RegExp) return (value) => format.test(value);
+  if (typeof format === 'function') return format as (value: string) => boolean;
+  if (typeof format !== 'object' || format === null) return undefined;
+  const definition = format as { type?: string; async?: boolean; validate?: unknown };
+  if ((definition.type !== undefined && definition.type !== 'string') || definition.async === true) return undefined;
+  return stringFormatCheck(definition.validate);
 }
 
 interface AjvPair {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { compileInputValidator, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, JsonSchema } from '../../lib';
-import { decodeToolArguments, MAX_REPORTED_ISSUES } from '../../lib/validation';
+import { decodeToolArguments, MAX_FORMAT_STRING_LENGTH, MAX_REPORTED_ISSUES } from '../../lib/validation';
 
 function keywords(input: unknown, limits = DEFAULT_ARGUMENT_LIMITS): string[] {
   const decoded = decodeToolArguments(input, limits);
@@ -83,10 +83,18 @@ describe('a bounded list of issues', () => {
 });
 
 describe('a validator that cannot finish', () => {
-  it('reports an issue instead of throwing (format uri on 8 MiB overflows the RegExp stack)', () => {
-    const validate = compileInputValidator({ type: 'object', properties: { u: { type: 'string', format: 'uri' } } });
+  it('refuses a format string over MAX_FORMAT_STRING_LENGTH without running the format (uri on 8 MiB overflowed the RegExp stack)', () => {
+    const validate = compileInputValidator({ type: 'object', properties: { u: { type: 'string', format: 'uri' }, d: { type: 'string', format: 'date-time' } } });
     const issues = validate({ u: 'http://' + 'a'.repeat(8 * 1024 * 1024 - 30) + '!' });
-    expect(issues).toEqual([{ pointer: '', message: expect.stringMatching(/^arguments could not be validated: /), keyword: 'validation' }]);
-    expect(validate({ u: 'http://example.com/a' })).toEqual([]);
+    expect(issues).toEqual([expect.objectContaining({ pointer: '/u', keyword: 'format' })]);
+    expect(validate({ u: 'http://example.com/' + 'a'.repeat(MAX_FORMAT_STRING_LENGTH - 19) })).toEqual([]);
+    expect(validate({ u: 'http://example.com/' + 'a'.repeat(MAX_FORMAT_STRING_LENGTH - 18) })).toEqual([expect.objectContaining({ pointer: '/u', keyword: 'format' })]);
+    expect(validate({ u: 'http://example.com/a', d: '2026-12-01T10:00:00Z' })).toEqual([]);
+    expect(validate({ d: 'yesterday' })).toEqual([expect.objectContaining({ pointer: '/d', keyword: 'format' })]);
+  });
+
+  it('leaves byte (base64) uncapped', () => {
+    const validate = compileInputValidator({ type: 'object', properties: { b: { type: 'string', format: 'byte' } } });
+    expect(validate({ b: 'QUJD'.repeat(MAX_FORMAT_STRING_LENGTH) })).toEqual([]);
   });
 });
