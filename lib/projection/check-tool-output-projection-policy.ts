@@ -4,7 +4,8 @@ import { JsonValue } from '../outcome/json-value';
 import { dataTruncationEnvelope } from './data-truncation-envelope';
 import { failureTruncationEnvelope } from './failure-truncation-envelope';
 import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
-import { describe, estimateTokensChecked, isTextTokenEstimator } from './measure-text';
+import { estimateTokensChecked, isTextTokenEstimator } from './measure-text';
+import { messageOf } from '../errors/message-of';
 import { TextTokenEstimator } from './text-token-estimator';
 import { textTruncationEnvelope } from './text-truncation-envelope';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
@@ -76,7 +77,7 @@ export function checkToolOutputProjectionPolicy(
     try {
       tokens = estimateTokensChecked(content, estimator);
     } catch (error) {
-      throw new ToolOutputProjectionPolicyError('estimator', [ToolOutputProjectionError.isInstance(error) ? error.reason : describe(error)]);
+      throw new ToolOutputProjectionPolicyError('estimator', [ToolOutputProjectionError.isInstance(error) ? error.reason : messageOf(error)]);
     }
     if (bytes > policy.maxBytes)
       problems.push(`the smallest ${shape} has ${bytes} bytes, over maxBytes ${policy.maxBytes}`);

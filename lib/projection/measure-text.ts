@@ -39,7 +39,7 @@ export function estimateTokensChecked(text: string, estimator: TextTokenEstimato
   try {
     tokens = estimator.estimateTokens(text);
   } catch (cause) {
-    throw new ToolOutputProjectionError('estimator', `the token estimator threw: ${describe(cause)}`, { cause });
+    throw new ToolOutputProjectionError('estimator', `the token estimator threw: ${messageOf(cause)}`, { cause });
   }
   if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0)
     throw new ToolOutputProjectionError(
@@ -52,9 +52,4 @@ export function estimateTokensChecked(text: string, estimator: TextTokenEstimato
 /** True when `estimator` is a valid estimator object. @internal */
 export function isTextTokenEstimator(estimator: unknown): estimator is TextTokenEstimator {
   return typeof estimator === 'object' && estimator !== null && typeof (estimator as TextTokenEstimator).estimateTokens === 'function';
-}
-
-/** A short description of a thrown value. @internal */
-export function describe(value: unknown): string {
-  return messageOf(value);
 }

@@ -6,7 +6,8 @@ import { dataTruncationEnvelope } from './data-truncation-envelope';
 import { failureTruncationEnvelope } from './failure-truncation-envelope';
 import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
 import { FittedContent, fitTruncationEnvelope, MAX_PREVIEW_CANDIDATES } from './fit-truncation-envelope';
-import { describe, isTextTokenEstimator, measureOriginal, TextMeasure } from './measure-text';
+import { isTextTokenEstimator, measureOriginal, TextMeasure } from './measure-text';
+import { messageOf } from '../errors/message-of';
 import { textTruncationEnvelope } from './text-truncation-envelope';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
 import {
@@ -50,7 +51,7 @@ export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: Tool
     const failure =
       ToolOutputProjectionError.isInstance(error)
         ? { kind: error.kind, message: error.reason }
-        : { kind: 'envelope' as const, message: `the truncation envelope could not be built: ${describe(error)}` };
+        : { kind: 'envelope' as const, message: `the truncation envelope could not be built: ${messageOf(error)}` };
     return { ok: false, error: failure };
   }
 }
@@ -89,7 +90,7 @@ function render(outcome: ToolOutcome): string {
   try {
     rendered = renderToolMessage(outcome);
   } catch (cause) {
-    throw new ToolOutputProjectionError('serialization', `the outcome could not be rendered as a Tool message: ${describe(cause)}`, { cause });
+    throw new ToolOutputProjectionError('serialization', `the outcome could not be rendered as a Tool message: ${messageOf(cause)}`, { cause });
   }
   if (typeof rendered !== 'string')
     throw new ToolOutputProjectionError('serialization', `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`);

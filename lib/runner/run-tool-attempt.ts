@@ -69,8 +69,7 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
   if (clock.now() >= attempt.deadlineAtMs) return attempt.blockedPastDeadline(pending, threw, thenable);
   if (threw) return thrownToToolOutcome(pending);
   if (!thenable) return attempt.convert(pending);
-  // Through Promise.resolve: a foreign thenable whose `then` throws is a rejection, not a throw here.
-  const running = Promise.resolve(pending as PromiseLike<unknown>).then((value) => attempt.convert(value), thrownToToolOutcome);
+  const running = attempt.outcomeOf(pending as PromiseLike<unknown>);
   return new Promise<ToolOutcome>((resolve) => {
     attempt.resolve = resolve;
     attempt.running = running;
@@ -137,6 +136,11 @@ class ToolAttempt implements AttemptHandle {
       : toToolOutcome(value);
   }
 
+  /** The outcome a pending answer settles to. Through `Promise.resolve`: a foreign thenable whose `then` throws is a rejection, not a throw here. */
+  outcomeOf(pending: PromiseLike<unknown>): Promise<ToolOutcome> {
+    return Promise.resolve(pending).then((value) => this.convert(value), thrownToToolOutcome);
+  }
+
   /** The tool held the thread past its deadline (synchronously, or before returning its promise): nothing of it counts. */
   blockedPastDeadline(pending: unknown, threw: boolean, thenable: boolean): ToolOutcome {
     this.settled = true;
@@ -144,7 +148,7 @@ class ToolAttempt implements AttemptHandle {
     const { onLateResult, onAbandoned } = this.options;
     if (!thenable) onLateResult?.(threw ? thrownToToolOutcome(pending) : this.convert(pending));
     else {
-      const late = Promise.resolve(pending as PromiseLike<unknown>).then((value) => this.convert(value), thrownToToolOutcome);
+      const late = this.outcomeOf(pending as PromiseLike<unknown>);
       onAbandoned?.(late.then(() => undefined));
       void late.then((lateOutcome) => onLateResult?.(lateOutcome));
     }

@@ -1,39 +1,15 @@
-import { LlmAgentEvent, LlmAgentRunner, RunnerClock, ScriptedModelClient, ToolInvocation, toolFailure } from '../../lib';
+import { LlmAgentEvent, LlmAgentRunner, ManualClock, ScriptedModelClient, ToolInvocation, toolFailure } from '../../lib';
 import { FunctionProvider } from './support';
 
-/** A manual clock: timers fire only when the test advances time. */
-class ManualClock implements RunnerClock {
-  nowMs = 1_000;
-  readonly timers = new Map<number, { at: number; callback: () => void }>();
+/** The library's manual clock, counting the timers it was asked for. */
+class CountingClock extends ManualClock {
   created = 0;
-  private nextId = 1;
-
-  now(): number {
-    return this.nowMs;
+  constructor() {
+    super(1_000);
   }
-  setTimeout(callback: () => void, delayMs: number): unknown {
-    const id = this.nextId++;
+  override setTimeout(callback: () => void, delayMs: number): unknown {
     this.created++;
-    this.timers.set(id, { at: this.nowMs + delayMs, callback });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  /** Moves time forward, firing due timers in order. */
-  async advance(ms: number): Promise<void> {
-    await flush();
-    const target = this.nowMs + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
-      if (due === undefined) break;
-      this.timers.delete(due[0]);
-      this.nowMs = due[1].at;
-      due[1].callback();
-      await flush();
-    }
-    this.nowMs = target;
-    await flush();
+    return super.setTimeout(callback, delayMs);
   }
 }
 
@@ -44,7 +20,7 @@ async function flush(): Promise<void> {
 
 describe('runner with an injected clock', () => {
   it('backs off by the documented formula without real waiting (maxDelayMs caps it)', async () => {
-    const clock = new ManualClock();
+    const clock = new CountingClock();
     const events: LlmAgentEvent[] = [];
     let calls = 0;
     const provider = new FunctionProvider().add('flaky', () => (++calls < 4 ? toolFailure({ code: 'rate_limited', message: 'slow down' }) : 'ok'), {
@@ -59,16 +35,16 @@ describe('runner with an injected clock', () => {
     const delays = events.filter((e) => e.type === 'tool_retry').map((e) => Math.round((e as any).delayMs));
     // 1000 * (1 - 0.5 + 0.999) = 1499; 3000 * 1.499 = 4497; min(5000, 9000) * 1.499 capped at 5000
     expect(delays).toEqual([1499, 4497, 5000]);
-    expect(clock.timers.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('a never-settling tool times out at the declared deadline; one timer per attempt, cleared', async () => {
-    const clock = new ManualClock();
+    const clock = new CountingClock();
     const provider = new FunctionProvider().add('stuck', () => new Promise(() => undefined), { timeoutMs: 30_000 });
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
     const pending = runner.invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { clock });
     await clock.advance(29_999);
-    expect(clock.timers.size).toBe(1);
+    expect(clock.pendingTimers).toBe(1);
     let settled = false;
     void pending.then(() => (settled = true));
     await flush();
@@ -77,11 +53,11 @@ describe('runner with an injected clock', () => {
     const record = await pending;
     expect(record.outcome.error?.code).toBe('timeout');
     expect(clock.created).toBe(1);
-    expect(clock.timers.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('a tool that answers in time leaves no timer behind; a synchronous one, or one settled within the turn, arms none', async () => {
-    const clock = new ManualClock();
+    const clock = new CountingClock();
     const provider = new FunctionProvider()
       .add('async', async () => 'a', { timeoutMs: 30_000 })
       .add('sync', () => 's')
@@ -93,11 +69,11 @@ describe('runner with an injected clock', () => {
     expect(clock.created).toBe(0);
     expect((await runner.invokeToolCall({ id: 'l', name: 'later', arguments: {} }, { clock })).outcome.text).toBe('l');
     expect(clock.created).toBe(1);
-    expect(clock.timers.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('heartbeats re-arm the single idle timer without ever passing the hard deadline', async () => {
-    const clock = new ManualClock();
+    const clock = new CountingClock();
     let report!: () => void;
     const provider = new FunctionProvider({ heartbeat: true }).add(
       'job',
@@ -113,15 +89,15 @@ describe('runner with an injected clock', () => {
       await clock.advance(6_000);
       report();
     }
-    expect(clock.timers.size).toBe(1);
+    expect(clock.pendingTimers).toBe(1);
     await clock.advance(1_000);
     const record = await pending;
     expect(record.outcome.error?.code).toBe('timeout');
-    expect(clock.nowMs - 1_000).toBe(25_000);
+    expect(clock.now() - 1_000).toBe(25_000);
   });
 
   it('compensation runs under the tool deadline: a compensation that never settles fails at the deadline and the call is not retried', async () => {
-    const clock = new ManualClock();
+    const clock = new CountingClock();
     const compensations: ToolInvocation[] = [];
     class HangingCompensation extends FunctionProvider {
       override compensate(invocation: ToolInvocation): Promise<{ ok: boolean }> {
@@ -139,18 +115,18 @@ describe('runner with an injected clock', () => {
     const pending = runner.invokeToolCall({ id: 'c', name: 'charge', arguments: {} }, { clock });
     await clock.advance(0);
     expect(compensations).toHaveLength(1);
-    expect(compensations[0].deadline.deadlineAtMs).toBe(clock.nowMs + 10_000);
+    expect(compensations[0].deadline.deadlineAtMs).toBe(clock.now() + 10_000);
     await clock.advance(10_000);
     const record = await pending;
     expect(record.outcome.compensation).toBe('failed');
     expect(record.attempts).toBe(1);
     expect(calls).toBe(1);
     expect(compensations[0].signal.aborted).toBe(true);
-    expect(clock.timers.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('an abort during the retry backoff ends the call as cancelled at once, keeping the last error, with no further attempt', async () => {
-    const clock = new ManualClock();
+    const clock = new CountingClock();
     const controller = new AbortController();
     let calls = 0;
     const provider = new FunctionProvider().add('flaky', () => (++calls, toolFailure({ code: 'unavailable', message: 'down' })), {
@@ -167,6 +143,6 @@ describe('runner with an injected clock', () => {
     expect(record.attempts).toBe(1);
     await clock.advance(60_000);
     expect(calls).toBe(1);
-    expect(clock.timers.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 });

@@ -1,45 +1,19 @@
-import { LlmAgentRunner, RunnerClock, ScriptedModelClient, toolFailure } from '../../lib';
+import { LlmAgentRunner, ManualClock, ScriptedModelClient, toolFailure } from '../../lib';
 import { MAX_TIMER_DELAY_MS, startTimer } from '../../lib/runner/runner-clock';
 import { FunctionProvider } from './support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A manual clock that records every delay it was asked for. */
-class RecordingClock implements RunnerClock {
-  nowMs = 1_000;
+/** The library's manual clock, recording every delay it was asked for. */
+class RecordingClock extends ManualClock {
   readonly delays: number[] = [];
-  readonly timers = new Map<number, { at: number; callback: () => void }>();
-  private nextId = 1;
-  now(): number {
-    return this.nowMs;
+  constructor() {
+    super(1_000);
   }
-  setTimeout(callback: () => void, delayMs: number): unknown {
+  override setTimeout(callback: () => void, delayMs: number): unknown {
     this.delays.push(delayMs);
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.nowMs + delayMs, callback });
-    return id;
+    return super.setTimeout(callback, delayMs);
   }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  async advance(ms: number): Promise<void> {
-    await flush();
-    const target = this.nowMs + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
-      if (due === undefined) break;
-      this.timers.delete(due[0]);
-      this.nowMs = due[1].at;
-      due[1].callback();
-      await flush();
-    }
-    this.nowMs = target;
-    await flush();
-  }
-}
-
-async function flush(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('timers above 2^31-1 ms', () => {
@@ -66,7 +40,7 @@ describe('timers above 2^31-1 ms', () => {
     expect((await pending).outcome.error?.code).toBe('timeout');
     expect(Math.max(...clock.delays)).toBeLessThanOrEqual(MAX_TIMER_DELAY_MS);
     expect(clock.delays.length).toBeLessThanOrEqual(3);
-    expect(clock.timers.size).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('a 40-day backoff waits 40 days before the retry', async () => {
