@@ -74,10 +74,11 @@ export type {
   ToolOutputProjectionOptions, ToolOutputProjectionPolicyProblemKind, ToolOutputProjectionReport,
   ToolOutputProjectionResult, ToolOutputProjectionTrigger,
 } from './projection';
-export { BaseModelClient, InMemoryMemory, ScriptedModelClient, ScriptedModelError } from './model';
+export { BaseModelClient, canStreamSteps, InMemoryMemory, ScriptedModelClient, ScriptedModelError } from './model';
 export type {
   BindableTools, ChatMessage, Memory, ModelClient, ModelRequest, ModelResponse, ModelStepper, ModelStopReason,
-  ModelToolCall, ModelUsage, ScriptedModelClientOptions, ScriptedReply, ScriptedTurn,
+  ModelStreamEvent, ModelToolCall, ModelUsage, ScriptedModelClientOptions, ScriptedReply, ScriptedTurn,
+  StreamingModelStepper,
 } from './model';
 export {
   AnthropicModelClient, assistantMessageFromResponse, DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_MODEL,

@@ -17,3 +17,5 @@ export type {
   ModelApiErrorCode, ModelApiErrorDetails, ModelClientOptionsErrorCode, PausedTurnsResult,
   ResolvedAnthropicModelClientOptions, StepThroughPausedTurnsOptions,
 } from './anthropic';
+export { canStreamSteps } from './model-stream';
+export type { ModelStreamEvent, StreamingModelStepper } from './model-stream';

@@ -1,4 +1,4 @@
-import { ModelClientOptionsError } from './model-client-options-error';
+import { ModelClientOptionsError } from '../model-client-options-error';
 
 /** The default model of {@link AnthropicModelClient}: the current Sonnet model. */
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';

@@ -9,9 +9,9 @@ export type {
   AnthropicExtraParams, AnthropicMessagesClient, AnthropicMessagesRequest, AnthropicModelClientOptions,
   ResolvedAnthropicModelClientOptions,
 } from './anthropic-model-client-options';
-export { ModelApiError } from './model-api-error';
-export type { ModelApiErrorCode, ModelApiErrorDetails } from './model-api-error';
-export { ModelClientOptionsError } from './model-client-options-error';
-export type { ModelClientOptionsErrorCode } from './model-client-options-error';
+export { ModelApiError } from '../model-api-error';
+export type { ModelApiErrorCode, ModelApiErrorDetails } from '../model-api-error';
+export { ModelClientOptionsError } from '../model-client-options-error';
+export type { ModelClientOptionsErrorCode } from '../model-client-options-error';
 export { assistantMessageFromResponse, stepThroughPausedTurns } from './paused-turns';
 export type { AssistantChatMessage, PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';

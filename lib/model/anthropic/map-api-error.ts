@@ -1,4 +1,4 @@
-import { ModelApiError, ModelApiErrorCode } from './model-api-error';
+import { ModelApiError, ModelApiErrorCode } from '../model-api-error';
 
 const PROVIDER = 'anthropic';
 

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { JsonObject } from '../../outcome/json-value';
 import { ChatMessage, ModelToolCall } from '../model-types';
-import { ModelApiError } from './model-api-error';
+import { ModelApiError } from '../model-api-error';
 
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;

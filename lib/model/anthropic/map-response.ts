@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { JsonObject } from '../../outcome/json-value';
 import { ModelResponse, ModelToolCall, ModelUsage } from '../model-types';
 import { fromAnthropicStopReason } from './map-stop-reason';
-import { ModelApiError } from './model-api-error';
+import { ModelApiError } from '../model-api-error';
 
 /** A mapped response, with the raw content blocks kept for replay. */
 export interface MappedAnthropicResponse {

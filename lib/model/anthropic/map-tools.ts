@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { LlmTool } from '../../contract/llm-tool';
-import { ModelApiError } from './model-api-error';
+import { ModelApiError } from '../model-api-error';
 
 /**
  * Maps wuwe tools to Messages API tool definitions: `name`, `description` and `input_schema`

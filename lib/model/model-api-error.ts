@@ -1,5 +1,5 @@
-import { WuweError } from '../../errors/wuwe-error';
-import { hasErrorMarker } from '../../errors/error-marker';
+import { WuweError } from '../errors/wuwe-error';
+import { hasErrorMarker } from '../errors/error-marker';
 
 /**
  * Codes of {@link ModelApiError}: why a model request failed, independent of the provider.
