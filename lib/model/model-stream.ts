@@ -26,6 +26,7 @@ export type ModelStreamEvent =
  * without one reports a `malformed_response` {@link ModelApiError}.
  */
 export interface StreamingModelStepper {
+  /** Sends one request and yields its deltas, then one `response` event with the whole step. */
   streamStep(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 
