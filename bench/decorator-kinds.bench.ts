@@ -6,7 +6,7 @@
  * - a class with legacy decorators and `design:type` (tsc, ts-node);
  * - the same class with TC39 standard decorators and explicit types, compiled here by tsc 5.9 and,
  *   for reference, by esbuild (whose lowered field initializers make `new Class()` itself several
- *   times slower than a plain class: a cost of that output, not of wuwe);
+ *   times slower than a plain class: a cost of that output, not of wuwe) and by swc (2023-11);
  * - `defineTool` with a zod 4 schema (ajv on the exported JSON Schema, then zod's own `validate`
  *   runs inside `invoke()`, so it is measured through `invokeReflectedTool` too).
  */
@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Ajv from 'ajv';
+import { transformSync as swcTransformSync } from '@swc/core';
 import { transformSync } from 'esbuild';
 import ts from 'typescript';
 import { z } from 'zod';
@@ -44,14 +45,21 @@ export class StandardWeather {
 }
 `;
 
-/** The standard-decorator class, compiled by tsc or esbuild into a temporary file and loaded. */
-function standardWeather(compiler: 'tsc' | 'esbuild'): new () => { invoke(): string } {
+/** The standard-decorator class, compiled by tsc, esbuild or swc into a temporary file and loaded. */
+function standardWeather(compiler: 'tsc' | 'esbuild' | 'swc'): new () => { invoke(): string } {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'wuwe-bench-'));
   const file = path.join(directory, 'standard-weather.js');
   const code =
     compiler === 'tsc'
       ? ts.transpileModule(STANDARD_SOURCE, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText
-      : transformSync(STANDARD_SOURCE, { loader: 'ts', format: 'cjs', target: 'es2022', tsconfigRaw: { compilerOptions: {} } }).code;
+      : compiler === 'esbuild'
+        ? transformSync(STANDARD_SOURCE, { loader: 'ts', format: 'cjs', target: 'es2022', tsconfigRaw: { compilerOptions: {} } }).code
+        : swcTransformSync(STANDARD_SOURCE, {
+            swcrc: false,
+            configFile: false,
+            module: { type: 'commonjs' },
+            jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { decoratorVersion: '2023-11' } },
+          }).code;
   fs.writeFileSync(file, code);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -96,10 +104,12 @@ function ajvBaseline(target: Function): () => void {
 export default async function decoratorKindsBench(): Promise<void> {
   const StandardWeather = standardWeather('tsc');
   const EsbuildWeather = standardWeather('esbuild');
+  const SwcWeather = standardWeather('swc');
   const kinds: ReadonlyArray<readonly [string, Function, () => unknown]> = [
     ['legacy decorators', LegacyWeather, () => (sink = parseToolArguments(LegacyWeather, ARGUMENTS).invoke())],
     ['standard decorators (tsc)', StandardWeather, () => (sink = parseToolArguments(StandardWeather, ARGUMENTS).invoke())],
     ['standard decorators (esbuild output, reference)', EsbuildWeather, () => (sink = parseToolArguments(EsbuildWeather, ARGUMENTS).invoke())],
+    ['standard decorators (swc output, reference)', SwcWeather, () => (sink = parseToolArguments(SwcWeather, ARGUMENTS).invoke())],
     ['defineTool (zod 4)', definedWeather, () => (sink = parseToolArguments(definedWeather, ARGUMENTS).args)],
   ];
   for (const [label, target, parse] of kinds) {

@@ -21,7 +21,7 @@ export {
   standardFailure, TOOL_ERROR_CATEGORIES, toolData, toolFailure, toolText,
 } from './outcome';
 export type {
-  CompensationState, JsonObject, JsonPrimitive, JsonValue, LlmToolResult, StandardToolErrorCode, ToolArtifact,
+  CheckedToolOutcome, CompensationState, JsonObject, JsonPrimitive, JsonValue, LlmToolResult, StandardToolErrorCode, ToolArtifact,
   ToolErrorCategory, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError, ToolOutcomeFields,
   ToolSuccessOutcome,
 } from './outcome';
@@ -32,7 +32,7 @@ export {
 export type {
   JsonSchema, LlmTool, ToolApprovalMode, ToolCapabilities, ToolCompensationPolicy, ToolContractErrorCode,
   ToolContractOptions, ToolDescriptor, ToolHeartbeatPolicy, ToolIdempotency, ToolOutputProjectionPolicy,
-  ToolOutputValidationMode, ToolResourceVersionPolicy, ToolRetryPolicy, ToolSideEffect,
+  ToolOutputClass, ToolOutputValidationMode, ToolResourceVersionPolicy, ToolRetryPolicy, ToolSideEffect,
 } from './contract';
 export {
   compileInputValidator, compileOutputValidator, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, SchemaCompileError,
@@ -53,7 +53,8 @@ export {
 export type {
   DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions, InferSchemaOutput, InstanceFactory,
   InvocableTool, InvokeReflectedToolOptions, ParsedToolArguments, ParseToolArgumentsOptions, StandardJsonSchemaV1,
-  StandardSchemaV1, ToolNameOf,
+  StandardSchemaV1, ToolCallResultOf, ToolNameOf, ToolOutcomeOf, ToolOutputData, ToolsOf, TypedToolCallResult,
+  UnknownToolCallResult,
 } from './tools';
 export {
   composeToolProviders, CompositeToolProvider, ReflectedToolProvider, SharedToolInstanceError, ToolContainerError,

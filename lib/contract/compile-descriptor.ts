@@ -1,4 +1,5 @@
 import { DEFAULT_RETRY_POLICY, DEFAULT_RESOURCE_VERSION_POLICY, DEFAULT_TOOL_CONTRACT, NO_CAPABILITIES } from './defaults';
+import { JsonSchema } from './json-schema';
 import { LlmTool } from './llm-tool';
 import { checkToolDescriptor } from './check-descriptor';
 import { ToolContractError } from './tool-contract-error';
@@ -33,9 +34,13 @@ const CONTRACT_OPTION_KEYS = {
  */
 export function descriptorFromLlmTool(tool: LlmTool, options: ToolContractOptions = {}): ToolDescriptor {
   checkToolContractOptionKeys(tool.name, options);
+  if (typeof options.outputSchema === 'function')
+    throw new ToolContractError('invalid_contract', tool.name, [
+      'outputSchema is a class: give its JSON Schema here (a class is reflected by @Contract, defineTool and toolDescriptorOf)',
+    ]);
   const descriptor: ToolDescriptor = {
     ...DEFAULT_TOOL_CONTRACT,
-    ...definedOnly(options),
+    ...definedOnly(options as ToolContractOptions<JsonSchema>),
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema,

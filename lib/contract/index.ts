@@ -3,7 +3,7 @@ export { TOOL_NAME_PATTERN } from './llm-tool';
 export type { LlmTool } from './llm-tool';
 export type {
   ToolApprovalMode, ToolCapabilities, ToolCompensationPolicy, ToolContractOptions, ToolDescriptor,
-  ToolHeartbeatPolicy, ToolIdempotency, ToolOutputProjectionPolicy, ToolOutputValidationMode,
+  ToolHeartbeatPolicy, ToolIdempotency, ToolOutputClass, ToolOutputProjectionPolicy, ToolOutputValidationMode,
   ToolResourceVersionPolicy, ToolRetryPolicy, ToolSideEffect,
 } from './tool-descriptor';
 export {

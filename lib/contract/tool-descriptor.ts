@@ -2,6 +2,9 @@ import { ToolErrorCategory } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
 import { JsonSchema } from './json-schema';
 
+/** A class whose `@Field`s describe a tool's structured output. */
+export type ToolOutputClass = abstract new (...args: never[]) => object;
+
 /** What a tool does to the world. */
 export type ToolSideEffect = 'none' | 'read' | 'write' | 'destructive';
 
@@ -114,10 +117,17 @@ export interface ToolDescriptor {
   readonly modelOutputProjection?: Partial<ToolOutputProjectionPolicy>;
 }
 
-/** What users write in `@Contract(...)`: every field optional, nested policies partial. */
-export interface ToolContractOptions {
+/**
+ * What users write in `@Contract(...)`: every field optional, nested policies partial. `Output` is
+ * the type of `outputSchema`, so `defineTool` can type a tool's outcome from its output class.
+ */
+export interface ToolContractOptions<Output extends JsonSchema | ToolOutputClass = JsonSchema | ToolOutputClass> {
   readonly version?: string;
-  readonly outputSchema?: JsonSchema;
+  /**
+   * Schema of structured output (`data`): a JSON Schema, or a class with `@Field`s reflected to one
+   * (by `@Contract`, `defineTool` and `toolDescriptorOf`; `descriptorFromLlmTool` takes JSON Schema only).
+   */
+  readonly outputSchema?: Output;
   readonly sideEffect?: ToolSideEffect;
   readonly idempotency?: ToolIdempotency;
   readonly approval?: ToolApprovalMode;

@@ -21,13 +21,18 @@ export abstract class BaseModelClient implements ModelClient {
   abstract readonly modelName: string;
   abstract step(request: ModelRequest): Promise<ModelResponse>;
 
-  bindTools(...tools: BindableTools[]): LlmAgentRunner {
+  /**
+   * A runner over tool classes (reflected) and/or providers, combined in the given order. Its
+   * results type each call after the tools given (see `ToolCallResultOf`): `toolName` is the union
+   * of their names when each has one at type level.
+   */
+  bindTools<const T extends readonly BindableTools[]>(...tools: T): LlmAgentRunner<T[number]> {
     return this.bindToolsWith({}, ...tools);
   }
 
   /** Like `bindTools` with default run options for every `complete()` of the runner. */
-  bindToolsWith(options: LlmAgentRunOptions, ...tools: BindableTools[]): LlmAgentRunner {
-    return new LlmAgentRunner(this, toProvider(tools), options);
+  bindToolsWith<const T extends readonly BindableTools[]>(options: LlmAgentRunOptions, ...tools: T): LlmAgentRunner<T[number]> {
+    return new LlmAgentRunner<T[number]>(this, toProvider(tools), options);
   }
 }
 

@@ -3,7 +3,7 @@ export { DEFAULT_RETRYABLE_CATEGORIES, STANDARD_TOOL_ERROR_CODES, TOOL_ERROR_CAT
 export type { StandardToolErrorCode, ToolErrorCategory } from './error-codes';
 export { isToolOutcome, normalizeToolOutcome, standardFailure, toolData, toolFailure, toolText } from './tool-outcome';
 export type {
-  CompensationState, LlmToolResult, ToolArtifact, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError,
+  CheckedToolOutcome, CompensationState, LlmToolResult, ToolArtifact, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError,
   ToolOutcomeFields, ToolSuccessOutcome,
 } from './tool-outcome';
 export { renderToolMessage, renderableFailure } from './render-tool-message';

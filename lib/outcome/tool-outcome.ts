@@ -42,12 +42,17 @@ export interface ToolOutcomeFields {
   readonly metadata?: Readonly<Record<string, JsonValue>>;
 }
 
-/** A successful {@link ToolOutcome}: `ok` is true and there is no `error`. */
-export interface ToolSuccessOutcome extends ToolOutcomeFields {
+/**
+ * A successful {@link ToolOutcome}: `ok` is true and there is no `error`. `Data` types `data`
+ * (a tool's typed output, see {@link CheckedToolOutcome}); it defaults to any JSON value.
+ */
+export interface ToolSuccessOutcome<Data extends JsonValue = JsonValue> extends ToolOutcomeFields {
   /** True for success. */
   readonly ok: true;
   /** Never present on a success. */
   readonly error?: undefined;
+  /** Structured JSON data of a success; when present it is what the model sees. */
+  readonly data?: Data;
 }
 
 /** A failed {@link ToolOutcome}: `ok` is false and `error` says why. */
@@ -63,7 +68,15 @@ export interface ToolFailureOutcome extends ToolOutcomeFields {
  * `if (!outcome.ok) outcome.error.code` type-checks. A plain-object type: a literal
  * `{ ok: false, error: {...} }` returned by a tool or provider is accepted wherever an outcome is.
  */
-export type ToolOutcome = ToolSuccessOutcome | ToolFailureOutcome;
+export type ToolOutcome<Data extends JsonValue = JsonValue> = ToolSuccessOutcome<Data> | ToolFailureOutcome;
+
+/**
+ * The outcome of a call to a tool whose contract has an `outputSchema` checked strictly (the
+ * default `outputValidation`): the runner turns a success without `data`, or with `data` that does
+ * not match, into an `output_validation` failure, so when `ok` is true `data` is there and has the
+ * output's type.
+ */
+export type CheckedToolOutcome<Data extends JsonValue> = (ToolSuccessOutcome<Data> & { readonly data: Data }) | ToolFailureOutcome;
 
 /** Alias of {@link ToolOutcome}, the seed's `llm_tool_result`. */
 export type LlmToolResult = ToolOutcome;

@@ -31,13 +31,14 @@ export interface ReflectedToolProviderOptions {
  * It declares none of the advanced capabilities: it calls `invoke()` from model arguments and
  * does not pass the idempotency key or a heartbeat reporter.
  */
-export class ReflectedToolProvider implements ToolProvider {
+export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<object>> implements ToolProvider {
+  private servedClasses: readonly Tool[] = [];
   private readonly byName = new Map<string, { target: ClassType<object>; descriptor: ToolDescriptor }>();
   private descriptors: readonly ToolDescriptor[] = [];
 
   /** Compiles every class now, so definition errors surface here and not at call time. */
   constructor(
-    classes: readonly ClassType<object>[],
+    classes: readonly Tool[],
     protected readonly options: ReflectedToolProviderOptions = {},
   ) {
     this.add(classes);
@@ -51,6 +52,12 @@ export class ReflectedToolProvider implements ToolProvider {
       this.byName.set(descriptor.name, { target, descriptor });
     }
     this.descriptors = Object.freeze([...this.byName.values()].map((entry) => entry.descriptor));
+    this.servedClasses = Object.freeze([...this.byName.values()].map((entry) => entry.target as Tool));
+  }
+
+  /** The tool classes served, in the order given; their static `toolName`s type a runner's results (see `ToolCallResultOf`). */
+  get reflectedClasses(): readonly Tool[] {
+    return this.servedClasses;
   }
 
   listTools(): readonly ToolDescriptor[] {

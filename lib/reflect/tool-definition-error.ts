@@ -14,7 +14,8 @@ export type ToolDefinitionErrorCode =
   | 'not_a_tool'
   | 'reflect_metadata_missing'
   | 'missing_design_type'
-  | 'missing_invoke';
+  | 'missing_invoke'
+  | 'static_mismatch';
 
 const TOOL_DEFINITION_ERROR_MARKER = Symbol.for('wuwe.error.ToolDefinitionError');
 

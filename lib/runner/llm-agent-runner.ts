@@ -16,6 +16,7 @@ import { SYSTEM_CLOCK } from './runner-clock';
 import { untilAborted } from './maybe-promise';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
+import type { ToolCallResultOf } from '../tools/tool-typing';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -28,27 +29,30 @@ export const DEFAULT_MAX_STEPS = 16;
  * capabilities, `allowToolCall`, approval, resource-version precondition, dispatch under the
  * deadline with bounded retries, `prepareToolResult` and output validation, `onToolResult`, then
  * render the Tool message for the model.
+ *
+ * `Call` types the calls of a result; `bindTools` and a `ReflectedToolProvider` infer it from their
+ * tools (`Tools`, see {@link ToolCallResultOf}), any other provider leaves it untyped.
  */
-export class LlmAgentRunner extends ToolCallPipeline {
+export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolCallResultOf<Tools>> extends ToolCallPipeline {
   protected readonly defaultMemory: Memory = new InMemoryMemory();
 
   /** @see ToolCallPipeline for the checks made on the provider's tools. */
   constructor(
     readonly model: ModelStepper,
-    provider: ToolProvider,
+    provider: ToolProvider & { readonly reflectedClasses?: readonly Tools[] },
     protected readonly defaults: LlmAgentRunOptions = {},
   ) {
     super(provider);
   }
 
   /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
-  async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
+  async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const run = this.startRun(options);
     await run.recorder?.store.createRun({ runId: run.runId });
     return this.runDurably(run, async () => {
       await this.recordMessage(run, { role: 'user', content: prompt });
       await this.runLoop(run);
-    });
+    }) as Promise<LlmAgentRunResult<Call>>; // the calls are those of the provider `Tools` was inferred from
   }
 
   /**
@@ -61,7 +65,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
    * is read after the lease is acquired and the decision is made from that read only, so a worker
    * delayed before its lease cannot continue a run another worker finished meanwhile.
    */
-  async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
+  async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
     if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
@@ -75,7 +79,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
       await run.recorder?.setStatus('running');
       await this.resumePendingCalls(run);
       await this.runLoop(run);
-    });
+    }) as Promise<LlmAgentRunResult<Call>>;
   }
 
   /** The loop: model steps until a stop reason is set. */

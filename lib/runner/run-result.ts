@@ -14,16 +14,19 @@ export type LlmAgentStopReason =
   | 'awaiting_approval'
   | 'other';
 
-/** One tool call of a run with its complete outcome. */
-export interface ToolCallResult {
+/**
+ * One tool call of a run with its complete outcome. `Name` and `Outcome` type the call to one tool
+ * (see `ToolCallResultOf`); by default any name and any outcome.
+ */
+export interface ToolCallResult<Name extends string = string, Outcome extends ToolOutcome = ToolOutcome> {
   readonly callId: string;
-  readonly toolName: string;
+  readonly toolName: Name;
   /** The arguments as the model sent them. */
   readonly rawArguments: string | JsonObject;
   /** The parsed and validated arguments, when they were valid. */
   readonly arguments?: JsonObject;
   /** The complete outcome (never truncated). */
-  readonly outcome: ToolOutcome;
+  readonly outcome: Outcome;
   /** Attempts made (0 when refused before dispatch). */
   readonly attempts: number;
   readonly idempotencyKey: string;
@@ -38,14 +41,14 @@ export interface ToolCallResult {
   readonly awaitingApproval?: boolean;
 }
 
-/** The result of `complete()`. */
-export interface LlmAgentRunResult {
+/** The result of `complete()`; `Call` types its tool calls (see `ToolCallResultOf`). */
+export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult> {
   readonly runId: string;
   /** The model's final text. */
   readonly text: string;
   /** The full message history, prompt first. */
   readonly messages: readonly ChatMessage[];
-  readonly toolCalls: readonly ToolCallResult[];
+  readonly toolCalls: readonly Call[];
   readonly usage: ModelUsage;
   readonly stopReason: LlmAgentStopReason;
   /** Model requests made. */

@@ -1,7 +1,7 @@
 import { checkToolContractOptionKeys } from '../contract/compile-descriptor';
 import { JsonSchema } from '../contract/json-schema';
 import { TOOL_NAME_PATTERN } from '../contract/llm-tool';
-import { ToolContractOptions } from '../contract/tool-descriptor';
+import { ToolContractOptions, ToolOutputClass } from '../contract/tool-descriptor';
 import { getToolMetadataStorage } from '../reflect/metadata-storage';
 import { ToolDefinitionError } from '../reflect/tool-definition-error';
 import { ValidationIssue, escapePointerToken } from '../validation/validation-issue';
@@ -19,8 +19,8 @@ export interface DefinedToolContext {
   readonly host?: unknown;
 }
 
-/** Options of {@link defineTool}. */
-export interface DefineToolOptions<S extends StandardSchemaV1, Name extends string = string> {
+/** Options of {@link defineTool}; `Output` is the type of `contract.outputSchema`. */
+export interface DefineToolOptions<S extends StandardSchemaV1, Name extends string = string, Output extends JsonSchema | ToolOutputClass = JsonSchema | ToolOutputClass> {
   /** Tool name; must match `^[a-zA-Z0-9_-]{1,64}$`. */
   readonly name: Name;
   /** Shown to the model. */
@@ -37,8 +37,11 @@ export interface DefineToolOptions<S extends StandardSchemaV1, Name extends stri
    * and defaults) and pass its output to `invoke`. @default true
    */
   readonly validate?: boolean;
-  /** Tool Contract 2.0 options; defaults fill the rest. */
-  readonly contract?: ToolContractOptions;
+  /**
+   * Tool Contract 2.0 options; defaults fill the rest. An `outputSchema` class (with `@Field`s) is
+   * reflected to its JSON Schema, becomes the tool's static `outputSchema` and types its outcome.
+   */
+  readonly contract?: ToolContractOptions<Output>;
   /** Does the work, with the arguments typed from the schema's output. */
   invoke(args: InferSchemaOutput<S>, context: DefinedToolContext | undefined): unknown;
 }
@@ -51,11 +54,14 @@ export interface DefinedToolInstance<Args> {
   invoke(context?: DefinedToolContext): Promise<unknown>;
 }
 
-/** A tool made by {@link defineTool}: a class, usable wherever a decorated tool class is; `toolName` keeps the name's literal type. */
-export type DefinedTool<Args, Name extends string = string> = (new () => DefinedToolInstance<Args>) & { readonly toolName: Name };
-
-/** The union of the names of defined tools: `ToolNameOf<typeof forecast | typeof greet>` is `'forecast' | 'greet'`. */
-export type ToolNameOf<T extends { readonly toolName: string }> = T['toolName'];
+/**
+ * A tool made by {@link defineTool}: a class, usable wherever a decorated tool class is; `toolName`
+ * keeps the name's literal type, and an output class given as `contract.outputSchema` is its static
+ * `outputSchema` (so `ToolCallResultOf` types its outcome's data).
+ */
+export type DefinedTool<Args, Name extends string = string, Output = undefined> = (new () => DefinedToolInstance<Args>) & {
+  readonly toolName: Name;
+} & (Output extends ToolOutputClass ? { readonly outputSchema: Output } : unknown);
 
 /**
  * Defines a tool from any Standard Schema with a JSON Schema export (zod 4, valibot through
@@ -80,9 +86,9 @@ export type ToolNameOf<T extends { readonly toolName: string }> = T['toolName'];
  * new ReflectedToolProvider([getWeather]);
  * ```
  */
-export function defineTool<S extends StandardSchemaV1, const Name extends string>(
-  options: DefineToolOptions<S, Name>,
-): DefinedTool<InferSchemaOutput<S>, Name> {
+export function defineTool<S extends StandardSchemaV1, const Name extends string, Output extends JsonSchema | ToolOutputClass = JsonSchema>(
+  options: DefineToolOptions<S, Name, Output>,
+): DefinedTool<InferSchemaOutput<S>, Name, Output> {
   const { name, description, input, contract } = options;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name))
     throw new ToolDefinitionError('invalid_tool_name', String(name), undefined, `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`);
@@ -109,6 +115,7 @@ export function defineTool<S extends StandardSchemaV1, const Name extends string
     }
   };
   Object.defineProperty(Defined, 'name', { value: name });
+  if (typeof contract?.outputSchema === 'function') Object.defineProperty(Defined, 'outputSchema', { value: contract.outputSchema, enumerable: false });
   const storage = getToolMetadataStorage();
   storage.addTool(Defined, { name, description });
   if (contract !== undefined) storage.setContract(Defined, { kind: 'options', options: contract });
@@ -123,7 +130,7 @@ export function defineTool<S extends StandardSchemaV1, const Name extends string
     },
   });
   registerSchemaTool(Defined, compiled);
-  return Defined;
+  return Defined as DefinedTool<Args, Name, Output>;
 }
 
 /** The JSON Schema of the arguments: given, or exported as draft-07 (ajv's dialect), without its `$schema` line. */

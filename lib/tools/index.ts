@@ -10,6 +10,9 @@ export { toolDescriptorOf } from './tool-descriptor-of';
 export { constructInstance } from './build-instance';
 export type { InstanceFactory } from './build-instance';
 export { defineTool } from './define-tool';
-export type { DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions, ToolNameOf } from './define-tool';
+export type { DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions } from './define-tool';
+export type {
+  ToolCallResultOf, ToolNameOf, ToolOutcomeOf, ToolOutputData, ToolsOf, TypedToolCallResult, UnknownToolCallResult,
+} from './tool-typing';
 export { isStandardSchema } from './standard-schema';
 export type { InferSchemaOutput, StandardJsonSchemaV1, StandardSchemaIssue, StandardSchemaProps, StandardSchemaResult, StandardSchemaV1 } from './standard-schema';

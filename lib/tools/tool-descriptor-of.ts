@@ -4,6 +4,7 @@ import { ToolDescriptor } from '../contract/tool-descriptor';
 import { LlmTool } from '../contract/llm-tool';
 import { getToolMetadataStorage } from '../reflect/metadata-storage';
 import { makeLlmTool } from './make-llm-tool';
+import { checkTypedToolStatics, reflectOutputSchema } from './typed-tool-statics';
 
 interface DescriptorEntry {
   revision: number;
@@ -17,7 +18,8 @@ const descriptors = new WeakMap<Function, DescriptorEntry>();
 
 /**
  * The Tool Contract 2.0 descriptor of a tool class: from its own `toolContract(Class, factory)`,
- * else from the nearest `@Contract(options)`, else every default. Checked and cached: the factory
+ * else from the nearest `@Contract(options)` (a class `outputSchema` reflected to its JSON Schema),
+ * else every default. The class's typed statics (`toolName`, `outputSchema`) must agree with it. Checked and cached: the factory
  * runs once per class, and again only when the metadata of that class (or of a class its schema
  * reaches) changes.
  */
@@ -38,8 +40,9 @@ export function toolDescriptorOf(target: Function): ToolDescriptor {
     descriptor = Object.freeze({ ...source.factory() });
     checkToolDescriptor(descriptor);
   } else {
-    descriptor = descriptorFromLlmTool(makeLlmTool(target), source?.options);
+    descriptor = descriptorFromLlmTool(makeLlmTool(target), reflectOutputSchema(target, source?.options));
   }
+  checkTypedToolStatics(target, descriptor, source?.kind === 'options' ? source.options : undefined, source?.kind === 'factory');
   descriptors.set(target, { revision, builtAt: revision, tool: reflectedTool(target), descriptor });
   return descriptor;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { transformSync as swcTransformSync } from '@swc/core';
 import { transformSync } from 'esbuild';
 import ts from 'typescript';
 import { makeLlmTool, parseToolArguments, toolDescriptorOf, ToolDefinitionError } from '../../lib';
@@ -38,11 +39,31 @@ function esbuild(experimentalDecorators: boolean): (source: string, fileName: st
     }).code;
 }
 
+/** swc: legacy decorators (with `decoratorMetadata` it emits `design:type` as tsc does, without it none) or TC39 standard ones (2023-11). */
+function swc(decorators: 'legacy' | 'legacy with metadata' | 'standard'): (source: string, fileName: string) => string {
+  return (source, fileName) =>
+    swcTransformSync(source, {
+      filename: fileName,
+      swcrc: false,
+      configFile: false,
+      module: { type: 'commonjs' },
+      jsc: {
+        target: 'es2022',
+        parser: { syntax: 'typescript', decorators: true },
+        transform:
+          decorators === 'standard' ? { decoratorVersion: '2023-11' } : { legacyDecorator: true, decoratorMetadata: decorators === 'legacy with metadata' },
+      },
+    }).code;
+}
+
 const TOOLCHAINS: readonly Toolchain[] = [
   { name: 'tsc, legacy decorators with emitDecoratorMetadata', emitsDesignType: true, compile: tsc(true) },
   { name: 'tsc, standard decorators', emitsDesignType: false, compile: tsc(false) },
   { name: 'esbuild, legacy decorators', emitsDesignType: false, compile: esbuild(true) },
   { name: 'esbuild, standard decorators', emitsDesignType: false, compile: esbuild(false) },
+  { name: 'swc, legacy decorators with decoratorMetadata', emitsDesignType: true, compile: swc('legacy with metadata') },
+  { name: 'swc, legacy decorators without decoratorMetadata', emitsDesignType: false, compile: swc('legacy') },
+  { name: 'swc, standard decorators (2023-11)', emitsDesignType: false, compile: swc('standard') },
 ];
 
 let directory: string;
