@@ -100,8 +100,12 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
     const strictTools = strictToolNames(tools);
     const reader = this.options.api === 'chat' ? new ChatStreamReader(strictTools) : new ResponsesStreamReader(strictTools);
     try {
-      for await (const chunk of stream) {
-        for (const event of reader.read(chunk)) yield event;
+      // Once aborted, chunks the SDK had already read are not passed on: the iteration ends with the abort.
+      reading: for await (const chunk of stream) {
+        for (const event of reader.read(chunk)) {
+          if (request.signal.aborted) break reading;
+          yield event;
+        }
       }
     } catch (error) {
       throw this.mapError(error, request.signal);
