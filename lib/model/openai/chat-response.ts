@@ -40,7 +40,7 @@ export function chatStopReason(finishReason: unknown, hasToolCalls: boolean, ref
 export function chatResponse(turn: ChatTurn): ModelResponse {
   const refused = turn.refusal !== undefined && turn.refusal.length > 0;
   return {
-    text: refused && turn.content.length === 0 ? (turn.refusal as string) : turn.content,
+    text: refused && turn.content.length === 0 ? (turn.refusal) : turn.content,
     toolCalls: turn.toolCalls,
     stopReason: chatStopReason(turn.finishReason, turn.toolCalls.length > 0, refused),
     usage: turn.usage,

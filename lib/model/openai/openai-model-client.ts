@@ -57,7 +57,7 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
     super();
     this.options = resolveOpenAIModelClientOptions(options, (settings) => {
       const { default: OpenAI } = loadOptionalDependency<{ default: typeof OpenAISdk }>('openai', 'OpenAIModelClient');
-      return new OpenAI(settings) as unknown as OpenAIApiClient;
+      return new OpenAI(settings);
     });
     this.modelName = this.options.model;
   }

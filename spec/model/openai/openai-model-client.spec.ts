@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { LlmTool } from '../../../lib/contract/llm-tool';
-import { ChatMessage, ModelRequest, ModelResponse } from '../../../lib/model/model-types';
+import { ChatMessage, ModelRequest, ModelResponse, ProviderContent } from '../../../lib/model/model-types';
 import { DEFAULT_OPENAI_MODEL, ModelClientOptionsError, OpenAIModelClient } from '../../../lib/model/openai';
 import { chatReply, responsesReply, ScriptedAnswer } from '../../support/openai-api-fixtures';
 import { OpenAIApiServer, startOpenAIApiServer } from '../../support/openai-api-server';
@@ -178,7 +178,7 @@ describe('OpenAIModelClient', () => {
     it('rebuilds a turn whose stored content belongs to other tool calls', async () => {
       const client = new OpenAIModelClient({ client: sdk, api: 'responses' });
       server.enqueue(responsesReply({ text: ['ok'] }));
-      const providerContent = { provider: 'openai', blocks: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { type: 'function_call', call_id: 'call_9', name: 'x', arguments: '{}' }] };
+      const providerContent: ProviderContent = { provider: 'openai', blocks: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { type: 'function_call', call_id: 'call_9', name: 'x', arguments: '{}' }] };
       await client.step(request([{ role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: '{}' }], providerContent }]));
       expect(server.requests[0].body.input).toEqual([{ type: 'function_call', call_id: 'call_0', name: 'get_weather', arguments: '{}' }]);
     });

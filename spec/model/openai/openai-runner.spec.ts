@@ -89,6 +89,14 @@ describe.each<Api>(['chat', 'responses'])('OpenAIModelClient through the runner 
     expect(result.text).toBe('Both.');
   });
 
+  it('runs call_0 of every turn: a reused id is a new call in a new turn (run without a store)', async () => {
+    server.enqueue(reply(api, { calls: [call('call_0', '{"city":"Oslo"}')] }), reply(api, { calls: [call('call_0', '{"city":"Rome"}')] }), reply(api, { text: ['Done.'] }));
+    const result = await client(false).bindTools(BookTable).complete('Book in Oslo, then in Rome.');
+    expect(booked.map((entry) => (entry as { city: string }).city)).toEqual(['Oslo', 'Rome']);
+    expect(result.toolCalls.map((entry) => [entry.callId, entry.outcome.ok])).toEqual([['call_0', true], ['call_0', true]]);
+    expect(result.text).toBe('Done.');
+  });
+
   it('never runs a tool call of an answer cut at the token limit: incomplete_tool_call', async () => {
     const cut: ScriptedAnswer = api === 'chat'
       ? { calls: [call('call_0', '{"city":"Oslo"}')], finish: 'length' }
