@@ -26,6 +26,7 @@ export type ModelStreamEvent =
  * without one reports a `malformed_response` {@link ModelApiError}.
  */
 export interface StreamingModelStepper {
+  /** Sends one step and yields its events: deltas, then one `response` event with the whole answer. */
   streamStep(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 

@@ -9,7 +9,9 @@ export type {
   OpenAIApi, OpenAIApiClient, OpenAIExtraParams, OpenAIModelClientOptions, OpenAIRequestBody, OpenAIRequestOptions,
   ResolvedOpenAIModelClientOptions,
 } from './openai-model-client-options';
+export type { OpenAIToolDefinition } from './map-tools';
 export { toStrictSchema } from './strict-schema';
+export { MissingDependencyError } from '../../errors/optional-dependency';
 export { ModelApiError } from '../model-api-error';
 export type { ModelApiErrorCode, ModelApiErrorDetails } from '../model-api-error';
 export { ModelClientOptionsError } from '../model-client-options-error';

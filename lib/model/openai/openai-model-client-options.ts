@@ -29,9 +29,18 @@ export interface OpenAIRequestOptions {
  */
 export interface OpenAIApiClient {
   /** Chat Completions (`POST /chat/completions`). */
-  readonly chat: { readonly completions: { create(body: OpenAIRequestBody, options?: OpenAIRequestOptions): PromiseLike<unknown> } };
+  readonly chat: {
+    /** The completions resource. */
+    readonly completions: {
+      /** Sends one request; resolves to a `ChatCompletion`, or to a stream of chunks when `body.stream` is true. */
+      create(body: OpenAIRequestBody, options?: OpenAIRequestOptions): PromiseLike<unknown>;
+    };
+  };
   /** The Responses API (`POST /responses`). */
-  readonly responses: { create(body: OpenAIRequestBody, options?: OpenAIRequestOptions): PromiseLike<unknown> };
+  readonly responses: {
+    /** Sends one request; resolves to a `Response`, or to a stream of events when `body.stream` is true. */
+    create(body: OpenAIRequestBody, options?: OpenAIRequestOptions): PromiseLike<unknown>;
+  };
 }
 
 /**
