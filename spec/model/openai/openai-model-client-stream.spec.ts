@@ -93,6 +93,14 @@ describe.each<Api>(['chat', 'responses'])('OpenAIModelClient.streamStep (%s)', (
     });
   });
 
+  it('marks the calls of tools sent strict, as step() does', async () => {
+    const strict = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), api, strict: true });
+    server.enqueue(streamReply(api, { calls: [{ id: 'call_0', name: 'get_weather', pieces: ['{"city":', '"Oslo"}'] }] }));
+    const events = await collect(strict.streamStep(request()));
+    const last = events[events.length - 1];
+    expect(last.type === 'response' && last.response.toolCalls).toEqual([{ id: 'call_0', name: 'get_weather', arguments: '{"city":"Oslo"}', nullsAreAbsent: true }]);
+  });
+
   it('streams a refusal as text and ends with stop reason refusal', async () => {
     server.enqueue(streamReply(api, { refusal: ["I can't ", 'help.'] }));
     const events = await collect(client.streamStep(request()));

@@ -115,3 +115,28 @@ describe.each<Api>(['chat', 'responses'])('OpenAIModelClient through the runner 
     expect(result.text).toBe('I cannot book that.');
   });
 });
+
+describe('OpenAIModelClient through the runner (responses only)', () => {
+  let server: OpenAIApiServer;
+
+  beforeEach(async () => {
+    booked.length = 0;
+    server = await startOpenAIApiServer();
+  });
+
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('sends Responses reasoning items back with their turn, through the runner', async () => {
+    server.enqueue(
+      responsesReply({ reasoning: { id: 'rs_1', encrypted: 'opaque==' }, calls: [call('call_0', '{"city":"Oslo"}')] }),
+      responsesReply({ text: ['Booked.'] }),
+    );
+    const result = await new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), api: 'responses' }).bindTools(BookTable).complete('Book in Oslo.');
+    expect(result.text).toBe('Booked.');
+    const input = server.requests[1].body.input;
+    expect(input.map((item: any) => item.type ?? item.role)).toEqual(['user', 'reasoning', 'function_call', 'function_call_output']);
+    expect(input[1]).toEqual({ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'opaque==' });
+  });
+});
