@@ -31,7 +31,7 @@ function walk(value: JsonValue, schema: unknown, root: JsonSchema, depth: number
   const result: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
-    if (item === null && propertySchema !== undefined && !required.includes(key) && !acceptsNullHere(propertySchema, root)) continue;
+    if (item === null && propertySchema !== undefined && !required.includes(key) && !schemaAcceptsNull(propertySchema, root)) continue;
     const kept = propertySchema === undefined ? item : walk(item, propertySchema, root, depth + 1);
     // defineProperty: a `__proto__` key stays an own data property, as JSON.parse made it.
     Object.defineProperty(result, key, { value: kept, enumerable: true, writable: true, configurable: true });
@@ -51,11 +51,10 @@ function resolve(schema: unknown, root: JsonSchema): SchemaNode | undefined {
 }
 
 /**
- * True when the property schema may accept `null` as a value: `type` names `null`, `enum` or `const`
- * holds it, a branch of `anyOf`/`oneOf` does, or the schema is `true`/unresolvable. Then `null` is kept
- * and validation decides.
+ * True when `schema` may accept `null` as a value: `type` names `null`, `enum` or `const` holds it, a
+ * branch of `anyOf`/`oneOf` does, or the schema is `true` or a `$ref` that does not resolve in `root`.
  */
-function acceptsNullHere(schema: unknown, root: JsonSchema): boolean {
+export function schemaAcceptsNull(schema: unknown, root: JsonSchema): boolean {
   if (schema === true) return true;
   const node = resolve(schema, root);
   if (node === undefined) return true;
@@ -65,7 +64,7 @@ function acceptsNullHere(schema: unknown, root: JsonSchema): boolean {
   if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const list = node[keyword];
-    if (Array.isArray(list) && list.some((branch) => acceptsNullHere(branch, root))) return true;
+    if (Array.isArray(list) && list.some((branch) => schemaAcceptsNull(branch, root))) return true;
   }
   return false;
 }

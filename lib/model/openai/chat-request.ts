@@ -41,7 +41,9 @@ export function toChatMessages(system: string | undefined, messages: readonly Ch
 }
 
 /**
- * The Chat Completions body of one request: `model`, `messages`, `stream`, then `tools`,
+ * The Chat Completions body of one request: `model`, `messages`, `stream`, then `tools` (with
+ * `strict: true` on the strict ones only: non-strict is the API's default, and some compatible servers
+ * refuse the field),
  * `parallel_tool_calls`, `max_completion_tokens` and `temperature` when set, `stream_options.include_usage`
  * when streaming (so the last chunk carries usage), and the `extraParams` option.
  */
@@ -62,7 +64,7 @@ export function buildChatBody(
       ? {
           tools: tools.map((tool) => ({
             type: 'function',
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strict },
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict ? { strict: true } : {}) },
           })),
         }
       : {}),

@@ -16,8 +16,8 @@ export interface OpenAIToolDefinition {
 /**
  * The tools of one request. With `strict`, each tool's input schema is rewritten by
  * {@link toStrictSchema} and sent with `strict: true`; a tool whose schema has no strict form (a free-form
- * object) is sent as it is with `strict: false`. Without `strict`, every tool is sent as it is with
- * `strict: false` (the Responses API would otherwise default to strict).
+ * object) is sent as it is, not strict. Without `strict`, every tool is sent as it is, not strict (the
+ * Responses API gets `strict: false`, as it would otherwise default to strict).
  *
  * @throws {@link ModelApiError} `invalid_request` when an input schema is not an object schema; nothing is sent.
  */

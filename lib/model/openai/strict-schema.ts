@@ -1,4 +1,5 @@
 import { JsonSchema } from '../../contract/json-schema';
+import { schemaAcceptsNull } from '../../validation/absent-nulls';
 
 type SchemaNode = { [keyword: string]: unknown };
 
@@ -25,7 +26,7 @@ const SUBSCHEMA_MAP_KEYWORDS = ['$defs', 'definitions'] as const;
  */
 export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
   try {
-    return rewrite(schema) as JsonSchema;
+    return rewrite(schema, schema) as JsonSchema;
   } catch (error) {
     if (error instanceof NotStrictError) return undefined;
     throw error;
@@ -34,26 +35,26 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
 
 class NotStrictError extends Error {}
 
-function rewrite(node: unknown): unknown {
+function rewrite(node: unknown, root: JsonSchema): unknown {
   if (!isNode(node)) return node;
   const result: SchemaNode = { ...node };
   for (const keyword of SUBSCHEMA_KEYWORDS) {
-    if (keyword in node) result[keyword] = rewrite(node[keyword]);
+    if (keyword in node) result[keyword] = rewrite(node[keyword], root);
   }
   for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
     const list = node[keyword];
-    if (Array.isArray(list)) result[keyword] = list.map(rewrite);
+    if (Array.isArray(list)) result[keyword] = list.map((sub) => rewrite(sub, root));
   }
   for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
     const map = node[keyword];
-    if (isNode(map)) result[keyword] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, rewrite(sub)]));
+    if (isNode(map)) result[keyword] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, rewrite(sub, root)]));
   }
-  if (isObjectSchema(node)) Object.assign(result, strictObject(node));
+  if (isObjectSchema(node)) Object.assign(result, strictObject(node, root));
   return result;
 }
 
 /** `properties`, `required` and `additionalProperties` of an object schema under strict rules. */
-function strictObject(node: SchemaNode): SchemaNode {
+function strictObject(node: SchemaNode, root: JsonSchema): SchemaNode {
   const properties = node.properties ?? {};
   const additional = node.additionalProperties;
   if (!isNode(properties) || (additional !== undefined && additional !== false)) throw new NotStrictError();
@@ -62,8 +63,8 @@ function strictObject(node: SchemaNode): SchemaNode {
   const required = new Set(Array.isArray(node.required) ? node.required : []);
   const strictProperties = Object.fromEntries(
     Object.entries(properties).map(([name, sub]) => {
-      const strict = rewrite(sub);
-      return [name, required.has(name) ? strict : nullable(strict)];
+      const strict = rewrite(sub, root);
+      return [name, required.has(name) ? strict : nullable(strict, root)];
     }),
   );
   return { properties: strictProperties, required: Object.keys(properties), additionalProperties: false };
@@ -75,8 +76,8 @@ function isObjectSchema(node: SchemaNode): boolean {
 }
 
 /** `schema` made to accept `null` too (unchanged when it already does). */
-export function nullable(schema: unknown): unknown {
-  if (!isNode(schema) || acceptsNull(schema)) return schema;
+function nullable(schema: unknown, root: JsonSchema): unknown {
+  if (!isNode(schema) || schemaAcceptsNull(schema, root)) return schema;
   const { type } = schema;
   const hasSimpleType = typeof type === 'string' || Array.isArray(type);
   if (!hasSimpleType || '$ref' in schema || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'const' in schema) {
@@ -85,24 +86,6 @@ export function nullable(schema: unknown): unknown {
   const result: SchemaNode = { ...schema, type: Array.isArray(type) ? [...(type as unknown[]), 'null'] : [type, 'null'] };
   if (Array.isArray(schema.enum)) result.enum = [...(schema.enum as unknown[]), null];
   return result;
-}
-
-/**
- * True when `schema` certainly accepts `null` on its own terms: `type` names `null`, `enum` or `const`
- * holds it, or a branch of `anyOf`/`oneOf` does. A `$ref` or an untyped schema is not looked into.
- */
-export function acceptsNull(schema: unknown): boolean {
-  if (schema === true) return true;
-  if (!isNode(schema)) return false;
-  if ('const' in schema) return schema.const === null;
-  if (Array.isArray(schema.enum)) return schema.enum.includes(null);
-  const { type } = schema;
-  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
-  for (const keyword of ['anyOf', 'oneOf'] as const) {
-    const list = schema[keyword];
-    if (Array.isArray(list) && list.some(acceptsNull)) return true;
-  }
-  return false;
 }
 
 function isNode(value: unknown): value is SchemaNode {

@@ -118,7 +118,7 @@ describe('OpenAIModelClient', () => {
           { role: 'tool', tool_call_id: 'call_0', content: '{"ok":true}' },
           { role: 'tool', tool_call_id: 'call_1', content: '{"ok":false}' },
         ],
-        tools: [{ type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema, strict: false } }],
+        tools: [{ type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema } }],
       });
     });
   });
