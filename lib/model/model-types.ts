@@ -6,6 +6,15 @@ export interface ModelToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: string | JsonObject;
+  /**
+   * Set by a client whose provider had to send every property of the tool's input (OpenAI strict
+   * function calling makes every property required, optional ones nullable). The runner then reads a
+   * `null` sent for an optional property (one not in its object's `required`, whose own schema does not
+   * accept `null`) as "absent" and removes it before validating against the tool's schema. A `null`
+   * for a required property is still refused. Other clients leave it unset: `null` is then just a value.
+   * @default false
+   */
+  readonly nullsAreAbsent?: boolean;
 }
 
 /**

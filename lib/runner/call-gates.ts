@@ -7,6 +7,7 @@ import { JsonObject } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { formatIssues } from '../tools/tool-argument-error';
+import { dropAbsentNulls } from '../validation/absent-nulls';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
 import { decodeToolArguments } from '../validation/decode-arguments';
 import { compileInputValidator } from '../validation/schema-validator';
@@ -44,7 +45,9 @@ export function resolveToolGate(descriptors: ReadonlyMap<string, ToolDescriptor>
 
 /** Step 2: arguments must decode and match the input schema; each issue goes back by JSON Pointer. */
 export function validateArgumentsGate(context: StepContext, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
-  const decoded = decodeToolArguments(call.arguments, context.run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+  const raw = decodeToolArguments(call.arguments, context.run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+  // A client that made the model send every property marks its calls: there a `null` for an optional property means absent.
+  const decoded = raw.ok && call.nullsAreAbsent === true ? { ...raw, value: dropAbsentNulls(raw.value, descriptor.inputSchema) } : raw;
   const issues = decoded.ok ? compileInputValidator(descriptor.inputSchema)(decoded.value) : decoded.issues;
   if (decoded.ok && issues.length === 0) {
     markValidated(decoded.value, descriptor.inputSchema);

@@ -74,13 +74,24 @@ describe('the packed package in a consumer project', () => {
     expect(output).toEqual(EXPECTED);
   });
 
-  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, class-validator, though all are installed", () => {
+  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, openai, class-validator, though all are installed", () => {
     // The repository has every optional back-end installed; `npm pack` built its dist/.
     const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
     const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
     expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
-    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|class-validator)[\\/]/.test(path));
+    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|openai|class-validator)[\\/]/.test(path));
     expect(heavy).toEqual([]);
+  });
+
+  it("require('wuwe/openai') loads the openai SDK only when a client is constructed", () => {
+    const script = `
+      const entry = require(${JSON.stringify(join(root, 'dist', 'model', 'openai', 'index.js'))});
+      const sdkLoaded = () => Object.keys(require.cache).some((path) => /[\\\\/]node_modules[\\\\/]openai[\\\\/]/.test(path));
+      const before = sdkLoaded();
+      new entry.OpenAIModelClient({ apiKey: 'key' });
+      process.stdout.write(JSON.stringify({ before, after: sdkLoaded() }));
+    `;
+    expect(JSON.parse(run(process.execPath, ['-e', script], root))).toEqual({ before: false, after: true });
   });
 
   it('a missing optional back-end is a MissingDependencyError naming the package to install', () => {
@@ -93,6 +104,7 @@ describe('the packed package in a consumer project', () => {
         SqliteMemory: () => new wuwe.SqliteMemory(':memory:'),
         KnowledgeIndex: () => new wuwe.KnowledgeIndex(),
         AnthropicModelClient: () => new wuwe.AnthropicModelClient({ apiKey: 'key' }),
+        OpenAIModelClient: () => new (require('wuwe/openai').OpenAIModelClient)({ apiKey: 'key' }),
       };
       (async () => {
         const report = {};
@@ -114,6 +126,7 @@ describe('the packed package in a consumer project', () => {
       SqliteMemory: 'better-sqlite3',
       KnowledgeIndex: 'better-sqlite3',
       AnthropicModelClient: '@anthropic-ai/sdk',
+      OpenAIModelClient: 'openai',
     };
     for (const [name, packageName] of Object.entries(expected)) {
       expect({ name, ...report[name] }).toEqual({

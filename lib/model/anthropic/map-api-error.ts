@@ -1,25 +1,7 @@
+import { codeOfHttpStatus, isErrorLike, isNetworkError, isRetryableCode, isRetryableFailure, networkDetail, retryAfterMs } from '../http-failure';
 import { ModelApiError, ModelApiErrorCode } from '../model-api-error';
 
 const PROVIDER = 'anthropic';
-
-/** Error codes of Node's network stack and of undici that mean the connection failed or was cut. */
-const NETWORK_ERROR_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_ABORTED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
 
 interface SdkErrorLike {
   readonly name: string;
@@ -78,16 +60,14 @@ export function toAnthropicModelApiError(error: unknown, signal?: AbortSignal): 
 }
 
 function fromStatusError(error: Error & SdkErrorLike, status: number): ModelApiError {
-  const code = codeOfStatus(status, error.type ?? undefined);
-  const shouldRetry = error.headers?.get('x-should-retry');
-  const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableCode(code);
+  const code = codeOfHttpStatus(status, error.type ?? undefined);
   return new ModelApiError(code, {
     provider: PROVIDER,
     detail: error.apiMessage ?? error.message,
     status,
     requestId: error.requestID ?? undefined,
     apiErrorType: error.type ?? undefined,
-    retryable,
+    retryable: isRetryableFailure(code, error.headers),
     retryAfterMs: retryAfterMs(error.headers),
     cause: error,
   });
@@ -103,15 +83,6 @@ function fromErrorType(error: Error & SdkErrorLike, type: string): ModelApiError
     retryable: isRetryableCode(code),
     cause: error,
   });
-}
-
-function codeOfStatus(status: number, type: string | undefined): ModelApiErrorCode {
-  if (status === 401 || status === 402 || status === 403) return 'authentication';
-  if (status === 429) return 'rate_limited';
-  if (status === 529 || type === 'overloaded_error') return 'overloaded';
-  if (status === 408 || status === 409 || status >= 500) return 'server_error';
-  if (status === 499) return 'connection';
-  return 'invalid_request';
 }
 
 function codeOfErrorType(type: string): ModelApiErrorCode {
@@ -130,47 +101,4 @@ function codeOfErrorType(type: string): ModelApiErrorCode {
     default:
       return 'invalid_request';
   }
-}
-
-function isRetryableCode(code: ModelApiErrorCode): boolean {
-  return code === 'rate_limited' || code === 'overloaded' || code === 'server_error' || code === 'connection';
-}
-
-/** Parses `retry-after-ms` (milliseconds) or `retry-after` (seconds or an HTTP date) into milliseconds. */
-function retryAfterMs(headers: SdkErrorLike['headers']): number | undefined {
-  const milliseconds = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
-  const header = headers?.get('retry-after');
-  if (header === null || header === undefined || header.trim() === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Checks shape, not prototype: errors from another realm (a test sandbox, a worker) count too. */
-function isErrorLike(value: unknown): value is Error {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Error).name === 'string' &&
-    typeof (value as Error).message === 'string'
-  );
-}
-
-function isNetworkError(error: Error): boolean {
-  for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
-    if (current.name === 'TypeError' && (current.message === 'terminated' || current.message === 'fetch failed')) return true;
-  }
-  return false;
-}
-
-function networkDetail(error: Error): string {
-  const messages: string[] = [];
-  for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
-    messages.push(current.message);
-  }
-  return messages.filter((message) => message.length > 0).join(': ') || error.name;
 }
