@@ -105,6 +105,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .requiredOption('--agent <module>', "module exporting 'runner' (or 'createRunner()'), and optionally 'runOptions'")
     .addOption(store())
     .option('--quiet', 'no progress lines on stderr')
+    .option('--events <file>', "append the run's events with their times to this file (for export --html --events)")
     .option('--json', 'print JSON')
     .action(act((runId: string, options: Parameters<typeof resumeRun>[2]) => resumeRun(io, runId, options)));
 
@@ -115,6 +116,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addOption(store())
     .option('--json <file>', 'the complete record as JSON (- for stdout)')
     .option('--html <file>', 'a self-contained HTML page of the run (- for stdout)')
+    .option('--events <file>', 'event journal of the run (JSON lines) for the timeline lanes of --html')
     .action(act((runId: string, options: Parameters<typeof exportRun>[2]) => exportRun(io, runId, options)));
 
   program

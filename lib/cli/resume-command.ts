@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { RunEventJournal } from '../runner/run-event-journal';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, loadRecord, StoreOptions, withStore } from './command-context';
@@ -11,6 +13,8 @@ export interface ResumeOptions extends StoreOptions {
   readonly json?: boolean;
   /** No progress lines on stderr. @default false */
   readonly quiet?: boolean;
+  /** Appends the resumed run's events, with their times, to this file (see `RunEventJournal`). @default none */
+  readonly events?: string;
 }
 
 /**
@@ -28,11 +32,13 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
       io.stderr(`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again\n`);
     const agent = await loadAgent(options.agent, context.cwd);
     const onEvent = agent.runOptions.onEvent;
+    const journal = options.events === undefined ? undefined : new RunEventJournal({ file: resolve(context.cwd, options.events) });
     const result = await agent.runner.resume(runId, {
       ...agent.runOptions,
       store: context.store,
       onEvent: (event) => {
         onEvent?.(event);
+        journal?.onEvent(event);
         const line = options.quiet === true ? undefined : formatProgress(event);
         if (line !== undefined) io.stderr(`${line}\n`);
       },
