@@ -4,6 +4,7 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadRecord, StoreOptions, withStore } from './command-context';
 import { renderRunHtml } from './html-timeline';
+import { progressLine } from './progress-line';
 import { JournalEntry, RunEventJournal, RunEventJournalError } from '../runner/run-event-journal';
 
 /** Options of `wuwe export`. */
@@ -26,10 +27,24 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
   if (options.json === '-' && options.html === '-') throw new CliError('usage', 'only one of --json and --html can write to stdout');
   if (options.events !== undefined && options.html === undefined) throw new CliError('usage', '--events is read for the HTML timeline: give --html <file> too');
   return withStore(io, { store: options.store }, async (context) => {
-    const record = await loadRecord(context.store, runId);
+    // Nothing on the terminal when a document goes to stdout.
+    const progress = progressLine(io, options.json !== '-' && options.html !== '-');
+    let record: Awaited<ReturnType<typeof loadRecord>>;
     const outputs: [string, string][] = [];
-    if (options.json !== undefined) outputs.push([options.json, `${JSON.stringify(record, null, 2)}\n`]);
-    if (options.html !== undefined) outputs.push([options.html, renderRunHtml(record, { journal: readJournal(context.cwd, options.events) })]);
+    try {
+      progress.update(`export ${runId}: loading the run`);
+      record = await loadRecord(context.store, runId);
+      if (options.json !== undefined) {
+        progress.update(`export ${runId}: serializing ${record.messages.length} message(s), ${record.toolCalls.length} call(s)`);
+        outputs.push([options.json, `${JSON.stringify(record, null, 2)}\n`]);
+      }
+      if (options.html !== undefined) {
+        progress.update(`export ${runId}: rendering the timeline of ${record.toolCalls.length} call(s)`);
+        outputs.push([options.html, renderRunHtml(record, { journal: readJournal(context.cwd, options.events) })]);
+      }
+    } finally {
+      progress.clear();
+    }
     // Confirmations go to stderr when stdout carries a document.
     const note = outputs.some(([target]) => target === '-') ? io.stderr : io.stdout;
     for (const [target, text] of outputs) {

@@ -4,6 +4,8 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, loadRecord, StoreOptions, withStore } from './command-context';
 import { formatProgress } from './format-event';
+import { progressLine } from './progress-line';
+import { LlmAgentEvent } from '../runner/runner-events';
 import { loadAgent } from './load-agent';
 
 /** Options of `wuwe resume`. */
@@ -33,19 +35,46 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
     const agent = await loadAgent(options.agent, context.cwd);
     const onEvent = agent.runOptions.onEvent;
     const journal = options.events === undefined ? undefined : new RunEventJournal({ file: resolve(context.cwd, options.events) });
-    const result = await agent.runner.resume(runId, {
-      ...agent.runOptions,
-      store: context.store,
-      onEvent: (event) => {
-        onEvent?.(event);
-        journal?.onEvent(event);
-        const line = options.quiet === true ? undefined : formatProgress(event);
-        if (line !== undefined) io.stderr(`${line}\n`);
-      },
-    });
+    const progress = progressLine(io, !context.json && options.quiet !== true);
+    let status = `resuming ${runId}`;
+    const result = await agent.runner
+      .resume(runId, {
+        ...agent.runOptions,
+        store: context.store,
+        onEvent: (event) => {
+          onEvent?.(event);
+          journal?.onEvent(event);
+          const line = options.quiet === true ? undefined : formatProgress(event);
+          if (line !== undefined) {
+            progress.clear();
+            io.stderr(`${line}\n`);
+          }
+          status = resumeStatus(runId, event, status);
+          progress.update(status);
+        },
+      })
+      .finally(() => progress.clear());
     const after = await loadRecord(context.store, runId);
     const summary = { runId, status: after.status, stopReason: result.stopReason, steps: result.steps, text: result.text };
     emit(context, summary, `run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests${result.text ? `\nassistant: ${result.text}` : ''}\n`);
     return after.status === 'failed' ? 1 : 0;
   });
+}
+
+/** The progress line of `resume` after an event: what the run is doing now. */
+function resumeStatus(runId: string, event: LlmAgentEvent, previous: string): string {
+  switch (event.type) {
+    case 'model_requested':
+      return `resuming ${runId}: waiting for model request ${event.step}`;
+    case 'tool_attempt_started':
+      return `resuming ${runId}: ${event.toolName} running (attempt ${event.attempt})`;
+    case 'tool_retry':
+      return `resuming ${runId}: ${event.toolName} retrying in ${Math.round(event.delayMs)} ms`;
+    case 'tool_heartbeat':
+      return `resuming ${runId}: ${event.toolName} running${event.progress?.fraction === undefined ? '' : ` ${Math.round(event.progress.fraction * 100)}%`}${event.progress?.message ? ` ${event.progress.message}` : ''}`;
+    case 'approval_requested':
+      return `resuming ${runId}: ${event.toolName} waiting for approval`;
+    default:
+      return previous;
+  }
 }
