@@ -57,11 +57,12 @@ export type {
 } from './tools';
 export {
   composeToolProviders, CompositeToolProvider, ReflectedToolProvider, SharedToolInstanceError, ToolContainerError,
-  ToolProviderError, ToolRegistry,
+  ToolProviderError, ToolRegistry, ToolsChangedEmitter,
 } from './providers';
 export type {
   CompensationResult, DependencyContainer, HeartbeatProgress, ReflectedToolContext, ReflectedToolProviderOptions,
   ToolDeadline, ToolInvocation, ToolProvider, ToolProviderCapabilities, ToolProviderErrorCode, ToolRegistryOptions,
+  ToolsChangedListener,
 } from './providers';
 export {
   checkToolOutputProjectionPolicy, DEFAULT_TOOL_OUTPUT_PROJECTION, effectiveToolOutputProjection,
