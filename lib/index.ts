@@ -58,11 +58,12 @@ export type {
 } from './tools';
 export {
   composeToolProviders, CompositeToolProvider, ReflectedToolProvider, SharedToolInstanceError, ToolContainerError,
-  ToolProviderError, ToolRegistry,
+  ToolProviderError, ToolRegistry, ToolsChangedEmitter,
 } from './providers';
 export type {
   CompensationResult, DependencyContainer, HeartbeatProgress, ReflectedToolContext, ReflectedToolProviderOptions,
   ToolDeadline, ToolInvocation, ToolProvider, ToolProviderCapabilities, ToolProviderErrorCode, ToolRegistryOptions,
+  ToolsChangedListener,
 } from './providers';
 export {
   checkToolOutputProjectionPolicy, DEFAULT_TOOL_OUTPUT_PROJECTION, effectiveToolOutputProjection,
@@ -92,12 +93,14 @@ export type {
 } from './model/anthropic';
 export {
   DEFAULT_MAX_STEPS, deriveIdempotencyKey, LlmAgentError, LlmAgentRunner, SYSTEM_CLOCK, ToolCallPipeline,
+  RunEventJournal, RunEventJournalError,
 } from './runner';
 export type {
   AdmittedCall, CompletedCall, LlmAgentErrorCode, LlmAgentEvent, LlmAgentEventType, LlmAgentHookName,
   LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, DispatchedCall, Gate,
   GateStop, ModelProjection, StepContext,
   ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
+  JournalEntry, RunEventJournalOptions,
 } from './runner';
 export {
   AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,

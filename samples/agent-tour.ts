@@ -5,7 +5,7 @@
  * question through AnthropicModelClient. Run it with `npm run demo`.
  */
 import 'reflect-metadata';
-import { AnthropicModelClient, LlmAgentRunResult, ModelStepper, RunStore, SqliteRunStore, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider } from '../lib';
+import { AnthropicModelClient, LlmAgentRunResult, ModelStepper, RunStore, SqliteRunStore, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider, LlmAgentEvent } from '../lib';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';
 
@@ -52,6 +52,8 @@ export interface TourOptions {
   readonly print?: (line: string) => void;
   /** The durable record. @default a SqliteRunStore at `.wuwe/runs.db` */
   readonly store?: RunStore;
+  /** Also receives every runner event (a `RunEventJournal`'s `onEvent`, for the HTML timeline). @default none */
+  readonly onEvent?: (event: LlmAgentEvent) => void;
 }
 
 /** Runs the tour and returns the trace lines and the run result. */
@@ -73,6 +75,7 @@ export async function main(options: TourOptions = {}): Promise<{ lines: string[]
     toolOutputProjection: { maxBytes: 4096, maxTokens: 1024 },
     approvalHandler: (request) => ({ approved: false, reason: `the demo approves nothing destructive (${request.toolName})`, decidedBy: 'demo policy' }),
     onEvent: (event) => {
+      options.onEvent?.(event);
       const line = formatEvent(event);
       if (line !== undefined) print(line);
     },

@@ -10,6 +10,10 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Waits between polls of `runs tail`. @default a timer */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** stderr is a terminal: long operations draw a progress line there (never with `--json`). @default false */
+  readonly stderrIsTTY?: boolean;
+  /** Width of that terminal, for the progress line. @default 80 */
+  readonly columns?: number;
 }
 
 /** The process's streams, working directory and environment. */
@@ -19,5 +23,7 @@ export function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stderr.columns,
   };
 }

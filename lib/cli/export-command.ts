@@ -1,9 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadRecord, StoreOptions, withStore } from './command-context';
 import { renderRunHtml } from './html-timeline';
+import { progressLine } from './progress-line';
+import { JournalEntry, RunEventJournal, RunEventJournalError } from '../runner/run-event-journal';
 
 /** Options of `wuwe export`. */
 export interface ExportOptions extends StoreOptions {
@@ -11,6 +13,8 @@ export interface ExportOptions extends StoreOptions {
   readonly json?: string;
   /** File to write a self-contained HTML page of the run to; `-` writes it to stdout. */
   readonly html?: string;
+  /** An event journal of the run (JSON lines of a `RunEventJournal`) for the HTML timeline's timed lanes. */
+  readonly events?: string;
 }
 
 /**
@@ -21,11 +25,26 @@ export interface ExportOptions extends StoreOptions {
 export async function exportRun(io: CliIo, runId: string, options: ExportOptions): Promise<number> {
   if (options.json === undefined && options.html === undefined) throw new CliError('usage', 'export needs --json <file> or --html <file> (- for stdout)');
   if (options.json === '-' && options.html === '-') throw new CliError('usage', 'only one of --json and --html can write to stdout');
+  if (options.events !== undefined && options.html === undefined) throw new CliError('usage', '--events is read for the HTML timeline: give --html <file> too');
   return withStore(io, { store: options.store }, async (context) => {
-    const record = await loadRecord(context.store, runId);
+    // Nothing on the terminal when a document goes to stdout.
+    const progress = progressLine(io, options.json !== '-' && options.html !== '-');
+    let record: Awaited<ReturnType<typeof loadRecord>>;
     const outputs: [string, string][] = [];
-    if (options.json !== undefined) outputs.push([options.json, `${JSON.stringify(record, null, 2)}\n`]);
-    if (options.html !== undefined) outputs.push([options.html, renderRunHtml(record)]);
+    try {
+      progress.update(`export ${runId}: loading the run`);
+      record = await loadRecord(context.store, runId);
+      if (options.json !== undefined) {
+        progress.update(`export ${runId}: serializing ${record.messages.length} message(s), ${record.toolCalls.length} call(s)`);
+        outputs.push([options.json, `${JSON.stringify(record, null, 2)}\n`]);
+      }
+      if (options.html !== undefined) {
+        progress.update(`export ${runId}: rendering the timeline of ${record.toolCalls.length} call(s)`);
+        outputs.push([options.html, renderRunHtml(record, { journal: readJournal(context.cwd, options.events) })]);
+      }
+    } finally {
+      progress.clear();
+    }
     // Confirmations go to stderr when stdout carries a document.
     const note = outputs.some(([target]) => target === '-') ? io.stderr : io.stdout;
     for (const [target, text] of outputs) {
@@ -43,4 +62,22 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
     }
     return 0;
   });
+}
+
+/** The journal file's entries; a missing file is `not_found`, a malformed one `usage`. */
+function readJournal(cwd: string, path: string | undefined): JournalEntry[] | undefined {
+  if (path === undefined) return undefined;
+  const file = resolve(cwd, path);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError('not_found', `cannot read the event journal ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return RunEventJournal.parse(text);
+  } catch (error) {
+    if (RunEventJournalError.isInstance(error)) throw new CliError('usage', `${file}: ${error.message}`, { cause: error });
+    throw error;
+  }
 }

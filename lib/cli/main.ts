@@ -7,6 +7,7 @@ import { exportRun } from './export-command';
 import { resumeRun } from './resume-command';
 import { runsList, runsShow } from './runs-commands';
 import { runsTail } from './runs-tail';
+import { McpCommandOptions, serveMcp } from './mcp-command';
 
 const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_STORE, else sqlite:.wuwe/runs.db)';
 
@@ -104,6 +105,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .requiredOption('--agent <module>', "module exporting 'runner' (or 'createRunner()'), and optionally 'runOptions'")
     .addOption(store())
     .option('--quiet', 'no progress lines on stderr')
+    .option('--events <file>', "append the run's events with their times to this file (for export --html --events)")
     .option('--json', 'print JSON')
     .action(act((runId: string, options: Parameters<typeof resumeRun>[2]) => resumeRun(io, runId, options)));
 
@@ -114,6 +116,15 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addOption(store())
     .option('--json <file>', 'the complete record as JSON (- for stdout)')
     .option('--html <file>', 'a self-contained HTML page of the run (- for stdout)')
+    .option('--events <file>', 'event journal of the run (JSON lines) for the timeline lanes of --html')
     .action(act((runId: string, options: Parameters<typeof exportRun>[2]) => exportRun(io, runId, options)));
+
+  program
+    .command('mcp')
+    .description('serve the tools a module exports over MCP (stdio, or Streamable HTTP with --http); the same as wuwe-mcp')
+    .argument('<module>', 'module exporting @Tool classes and/or ToolProviders')
+    .option('--http <port>', 'serve Streamable HTTP on this port (0: any free port) instead of stdio')
+    .option('--host <host>', 'address to bind with --http', '127.0.0.1')
+    .action(act((modulePath: string, options: McpCommandOptions) => serveMcp(io, modulePath, options)));
   return program;
 }

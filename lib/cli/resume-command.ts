@@ -1,7 +1,11 @@
+import { resolve } from 'node:path';
+import { RunEventJournal } from '../runner/run-event-journal';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, loadRecord, StoreOptions, withStore } from './command-context';
 import { formatProgress } from './format-event';
+import { progressLine } from './progress-line';
+import { LlmAgentEvent } from '../runner/runner-events';
 import { loadAgent } from './load-agent';
 
 /** Options of `wuwe resume`. */
@@ -11,6 +15,8 @@ export interface ResumeOptions extends StoreOptions {
   readonly json?: boolean;
   /** No progress lines on stderr. @default false */
   readonly quiet?: boolean;
+  /** Appends the resumed run's events, with their times, to this file (see `RunEventJournal`). @default none */
+  readonly events?: string;
 }
 
 /**
@@ -28,18 +34,47 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
       io.stderr(`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again\n`);
     const agent = await loadAgent(options.agent, context.cwd);
     const onEvent = agent.runOptions.onEvent;
-    const result = await agent.runner.resume(runId, {
-      ...agent.runOptions,
-      store: context.store,
-      onEvent: (event) => {
-        onEvent?.(event);
-        const line = options.quiet === true ? undefined : formatProgress(event);
-        if (line !== undefined) io.stderr(`${line}\n`);
-      },
-    });
+    const journal = options.events === undefined ? undefined : new RunEventJournal({ file: resolve(context.cwd, options.events) });
+    const progress = progressLine(io, !context.json && options.quiet !== true);
+    let status = `resuming ${runId}`;
+    const result = await agent.runner
+      .resume(runId, {
+        ...agent.runOptions,
+        store: context.store,
+        onEvent: (event) => {
+          onEvent?.(event);
+          journal?.onEvent(event);
+          const line = options.quiet === true ? undefined : formatProgress(event);
+          if (line !== undefined) {
+            progress.clear();
+            io.stderr(`${line}\n`);
+          }
+          status = resumeStatus(runId, event, status);
+          progress.update(status);
+        },
+      })
+      .finally(() => progress.clear());
     const after = await loadRecord(context.store, runId);
     const summary = { runId, status: after.status, stopReason: result.stopReason, steps: result.steps, text: result.text };
     emit(context, summary, `run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests${result.text ? `\nassistant: ${result.text}` : ''}\n`);
     return after.status === 'failed' ? 1 : 0;
   });
+}
+
+/** The progress line of `resume` after an event: what the run is doing now. */
+function resumeStatus(runId: string, event: LlmAgentEvent, previous: string): string {
+  switch (event.type) {
+    case 'model_requested':
+      return `resuming ${runId}: waiting for model request ${event.step}`;
+    case 'tool_attempt_started':
+      return `resuming ${runId}: ${event.toolName} running (attempt ${event.attempt})`;
+    case 'tool_retry':
+      return `resuming ${runId}: ${event.toolName} retrying in ${Math.round(event.delayMs)} ms`;
+    case 'tool_heartbeat':
+      return `resuming ${runId}: ${event.toolName} running${event.progress?.fraction === undefined ? '' : ` ${Math.round(event.progress.fraction * 100)}%`}${event.progress?.message ? ` ${event.progress.message}` : ''}`;
+    case 'approval_requested':
+      return `resuming ${runId}: ${event.toolName} waiting for approval`;
+    default:
+      return previous;
+  }
 }

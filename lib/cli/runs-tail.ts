@@ -3,6 +3,7 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadRecord, StoreOptions, withStore } from './command-context';
 import { parseMs } from './runs-commands';
+import { progressLine } from './progress-line';
 import { shorten } from './run-views';
 
 /** Options of `wuwe runs tail`. */
@@ -35,6 +36,7 @@ export async function runsTail(io: CliIo, runId: string, options: RunsTailOption
     const seen = new Set<string>();
     let lastStatus: AgentRunStatus | undefined;
     const started = Date.now();
+    const progress = progressLine(io, !context.json);
     for (;;) {
       const record = await loadRecord(context.store, runId);
       const events = tailEvents(record);
@@ -43,13 +45,29 @@ export async function runsTail(io: CliIo, runId: string, options: RunsTailOption
       for (const event of events) {
         if (event.type !== 'status' && seen.has(event.key)) continue;
         seen.add(event.key);
+        progress.clear();
         io.stdout(context.json ? `${JSON.stringify({ runId, type: event.type, text: event.text })}\n` : `${event.text}\n`);
       }
-      if (FINAL.includes(record.status)) return record.status === 'completed' ? 0 : 1;
-      if (timeout !== undefined && Date.now() - started >= timeout) throw new CliError('failed', `run '${runId}' is still ${record.status} after ${timeout} ms`);
+      if (FINAL.includes(record.status)) {
+        progress.clear();
+        return record.status === 'completed' ? 0 : 1;
+      }
+      if (timeout !== undefined && Date.now() - started >= timeout) {
+        progress.clear();
+        throw new CliError('failed', `run '${runId}' is still ${record.status} after ${timeout} ms`);
+      }
+      progress.update(tailProgress(record, Date.now() - started));
       await sleep(interval);
     }
   });
+}
+
+/** The progress line while `runs tail` waits: status, counts and time waited. */
+export function tailProgress(record: AgentRunRecord, waitedMs: number): string {
+  const steps = record.messages.filter((message) => message.role === 'assistant').length;
+  const open = record.toolCalls.filter((call) => call.status === 'started').length;
+  const pending = record.approvals.filter((approval) => approval.state === 'pending').length;
+  return `waiting on ${record.runId}: ${record.status}, ${steps} step(s), ${record.toolCalls.length} call(s) (${open} running), ${pending} approval(s) pending - ${Math.round(waitedMs / 1000)} s`;
 }
 
 /** The line saying the run's status. */

@@ -14,9 +14,10 @@ export type { McpToolServerOptions, McpServedCallOptions, McpRequestContext } fr
 export { serveToolsOverStdio } from './serve-stdio';
 export type { McpStdioServeOptions, McpServing } from './serve-stdio';
 export { McpHttpHandler } from './mcp-http-handler';
+export type { McpHttpHandlerOptions, McpHttpAuthorizer } from './mcp-http-handler';
 export { toolProviderOfModule } from './tool-module';
-export { parseWuweMcpArguments, loadToolModule, runWuweMcp } from './wuwe-mcp';
-export type { WuweMcpCommand } from './wuwe-mcp';
+export { parseWuweMcpArguments, loadToolModule, runWuweMcp, serveToolModule } from './wuwe-mcp';
+export type { WuweMcpCommand, ServeToolModuleIo } from './wuwe-mcp';
 export { McpToolProvider } from './mcp-tool-provider';
 export type { McpToolProviderOptions } from './mcp-tool-provider';
 export { descriptorFromMcpTool } from './mcp-tool-descriptor';

@@ -68,39 +68,81 @@ const NO_MODEL: ModelStepper = {
  * notifications; `notifications/cancelled` aborts the call's signal.
  */
 export class McpToolServer {
-  /** The runner whose per-call path serves every call. */
-  readonly runner: LlmAgentRunner;
-  private readonly tools: readonly McpTool[];
-  private readonly objectOutput = new Set<string>();
+  private current: { readonly runner: LlmAgentRunner; readonly tools: readonly McpTool[]; readonly objectOutput: ReadonlySet<string> };
+  private stale = false;
+  private readonly servers = new Set<Server>();
+  private readonly unsubscribe: (() => void) | undefined;
 
-  /** Checks every contract of the provider now (a bad one throws here, not at the first call). */
+  /**
+   * Checks every contract of the provider now (a bad one throws here, not at the first call). When
+   * the provider has `onToolsChanged`, the server follows it: the list is read again and every
+   * connected client gets `notifications/tools/list_changed`.
+   */
   constructor(
     readonly provider: ToolProvider,
     private readonly options: McpToolServerOptions = {},
   ) {
-    this.runner = new LlmAgentRunner(NO_MODEL, provider);
-    this.tools = provider.listTools().map((descriptor) => this.toMcpTool(descriptor));
+    this.current = this.build();
+    this.unsubscribe = provider.onToolsChanged?.(() => this.toolsChanged());
+  }
+
+  /** The runner whose per-call path serves every call (made again after the provider's tools changed). */
+  get runner(): LlmAgentRunner {
+    return this.state().runner;
   }
 
   /** The tools as `tools/list` answers them. */
   listTools(): readonly McpTool[] {
-    return this.tools;
+    return this.state().tools;
   }
 
   /** A new SDK `Server` answering `tools/list` and `tools/call`; connect it to one transport. */
   createServer(): Server {
     const { Server: SdkServer } = loadMcpSdk<SdkServerModule>('server/index.js', 'McpToolServer');
     const types = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolServer');
+    const listChanged = this.unsubscribe !== undefined;
     const server = new SdkServer(
       { name: this.options.name ?? 'wuwe', version: this.options.version ?? '0.1.0' },
-      { capabilities: { tools: {} }, ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }) },
+      { capabilities: { tools: listChanged ? { listChanged: true } : {} }, ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }) },
     );
     const runId = `mcp-${randomUUID()}`;
-    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: [...this.tools] }));
+    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: [...this.listTools()] }));
     server.setRequestHandler(types.CallToolRequestSchema, (request, extra) =>
       this.callTool(server, runId, request.params.name, request.params.arguments ?? {}, extra as unknown as McpRequestContext),
     );
+    if (listChanged) {
+      server.oninitialized = () => this.servers.add(server);
+      server.onclose = () => this.servers.delete(server);
+    }
     return server;
+  }
+
+  /** Stops following the provider's tool changes (connected clients stay connected). */
+  close(): void {
+    this.unsubscribe?.();
+    this.servers.clear();
+  }
+
+  /** The provider's list changed: read it again at the next request, and tell every connected client. */
+  private toolsChanged(): void {
+    this.stale = true;
+    for (const server of this.servers) server.sendToolListChanged().catch(() => undefined);
+  }
+
+  /** The runner and tools of the provider's current list; a bad new contract throws to the request that needs it. */
+  private state(): McpToolServer['current'] {
+    if (this.stale) {
+      this.current = this.build();
+      this.stale = false;
+    }
+    return this.current;
+  }
+
+  private build(): McpToolServer['current'] {
+    const runner = new LlmAgentRunner(NO_MODEL, this.provider);
+    const objectOutput = new Set<string>();
+    const tools = this.provider.listTools().map((descriptor) => this.toMcpTool(descriptor, objectOutput));
+    return { runner, tools, objectOutput };
   }
 
   /**
@@ -111,7 +153,8 @@ export class McpToolServer {
     const callId = `${context.sessionId ?? 'call'}-${String(context.requestId)}`;
     const host = this.options.callOptions ?? {};
     const progress = new ProgressForwarder(callId, context);
-    const result = await this.runner.invokeToolCall(
+    const { runner, objectOutput } = this.state();
+    const result = await runner.invokeToolCall(
       { id: callId, name, arguments: args as JsonObject },
       {
         ...host,
@@ -126,7 +169,7 @@ export class McpToolServer {
     );
     // Progress of a call is sent before its result: a client drops progress of a finished request.
     await progress.flushed();
-    return toMcpCallToolResult(result, this.objectOutput.has(name));
+    return toMcpCallToolResult(result, objectOutput.has(name));
   }
 
   /** Approval by the client's user through elicitation, or a denial when the client cannot be asked. */
@@ -151,10 +194,10 @@ export class McpToolServer {
     };
   }
 
-  private toMcpTool(descriptor: ToolDescriptor): McpTool {
+  private toMcpTool(descriptor: ToolDescriptor, objectOutputNames: Set<string>): McpTool {
     const outputSchema = descriptor.outputSchema;
     const objectOutput = isJsonObject(outputSchema) && outputSchema.type === 'object';
-    if (objectOutput) this.objectOutput.add(descriptor.name);
+    if (objectOutput) objectOutputNames.add(descriptor.name);
     return {
       name: descriptor.name,
       description: descriptor.description,

@@ -5,7 +5,7 @@ import { extname, resolve } from 'node:path';
 import { messageOf } from '../errors/message-of';
 import { McpHttpHandler } from './mcp-http-handler';
 import { McpSetupError } from './mcp-setup-error';
-import { serveToolsOverStdio } from './serve-stdio';
+import { McpServing, serveToolsOverStdio } from './serve-stdio';
 import { toolProviderOfModule } from './tool-module';
 
 /** What `wuwe-mcp` was asked to do. */
@@ -42,8 +42,8 @@ export function parseWuweMcpArguments(argv: readonly string[]): WuweMcpCommand {
 }
 
 /** Loads a module of tools; a TypeScript file is compiled on the fly with `ts-node` when it is installed. */
-export function loadToolModule(modulePath: string): unknown {
-  const absolute = resolve(process.cwd(), modulePath);
+export function loadToolModule(modulePath: string, cwd: string = process.cwd()): unknown {
+  const absolute = resolve(cwd, modulePath);
   const extension = extname(absolute);
   if (['.ts', '.mts', '.cts'].includes(extension) && require.extensions[extension] === undefined) {
     try {
@@ -57,24 +57,49 @@ export function loadToolModule(modulePath: string): unknown {
   return require(absolute);
 }
 
-/** Runs `wuwe-mcp`: serves the tools a module exports over stdio, or over HTTP with `--http <port>`. */
-export async function runWuweMcp(argv: readonly string[]): Promise<void> {
-  const command = parseWuweMcpArguments(argv);
-  const provider = toolProviderOfModule(loadToolModule(command.modulePath), command.modulePath);
-  if (command.httpPort === undefined) {
-    await serveToolsOverStdio(provider);
-    return;
-  }
+/** Where {@link serveToolModule} reads the module from and writes its one status line. */
+export interface ServeToolModuleIo {
+  /** @default process.cwd() */
+  readonly cwd?: string;
+  /** Receives the status line (never stdout: over stdio, stdout is the protocol). @default process.stderr */
+  readonly stderr?: (text: string) => void;
+}
+
+/**
+ * Serves the tools a module exports, over stdio or over Streamable HTTP (`httpPort`): the one
+ * implementation behind `wuwe-mcp <module>` and `wuwe mcp <module>`. Resolves once it listens;
+ * the answer's `close()` stops serving.
+ */
+export async function serveToolModule(command: WuweMcpCommand, io: ServeToolModuleIo = {}): Promise<McpServing> {
+  const log = io.stderr ?? ((text: string) => process.stderr.write(text));
+  const provider = toolProviderOfModule(loadToolModule(command.modulePath, io.cwd), command.modulePath);
+  if (command.httpPort === undefined) return serveToolsOverStdio(provider);
   const handler = new McpHttpHandler(provider);
   const server = createServer((request, response) => {
     handler.handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500).end(messageOf(error));
     });
   });
-  await new Promise<void>((done) => server.listen(command.httpPort, command.host, done));
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(command.httpPort, command.host, done);
+  });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : command.httpPort;
-  process.stderr.write(`wuwe-mcp: serving ${command.modulePath} on http://${command.host}:${port}/mcp\n`);
+  log(`wuwe-mcp: serving ${command.modulePath} on http://${command.host}:${port}/mcp\n`);
+  return {
+    toolServer: handler.toolServer,
+    close: async () => {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+/** Runs `wuwe-mcp`: serves the tools a module exports over stdio, or over HTTP with `--http <port>`. */
+export async function runWuweMcp(argv: readonly string[]): Promise<void> {
+  await serveToolModule(parseWuweMcpArguments(argv));
 }
 
 if (require.main === module) {

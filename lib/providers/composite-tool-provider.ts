@@ -3,7 +3,8 @@ import { ToolDescriptor } from '../contract/tool-descriptor';
 import { JsonObject } from '../outcome/json-value';
 import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from './tool-invocation';
-import { CompensationResult, ToolProvider, ToolProviderCapabilities } from './tool-provider';
+import { CompensationResult, ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from './tool-provider';
+import { ToolsChangedEmitter } from './tools-changed-emitter';
 import { ToolProviderError } from './tool-provider-error';
 
 /**
@@ -18,10 +19,18 @@ export class CompositeToolProvider implements ToolProvider {
   private descriptors: readonly ToolDescriptor[] = [];
   /** What each provider listed when the routing table was last built. */
   private listed: (readonly ToolDescriptor[])[] = [];
+  private readonly toolsChanged = new ToolsChangedEmitter();
 
   constructor(readonly providers: readonly ToolProvider[]) {
     for (const provider of providers) assertInvocable(provider);
     this.sync();
+    // Subscribed once for the composite's life: a change of any part is a change of the whole.
+    for (const provider of providers) provider.onToolsChanged?.(() => this.toolsChanged.emit());
+  }
+
+  /** Subscribes to changes of the combined list (any part's `onToolsChanged`); returns the unsubscribe function. */
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    return this.toolsChanged.subscribe(listener);
   }
 
   /** Rebuilds the routing table when a provider lists something else than last time. */

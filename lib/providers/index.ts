@@ -1,5 +1,6 @@
 export type { HeartbeatProgress, ToolDeadline, ToolInvocation } from './tool-invocation';
-export type { CompensationResult, ToolProvider, ToolProviderCapabilities } from './tool-provider';
+export type { CompensationResult, ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from './tool-provider';
+export { ToolsChangedEmitter } from './tools-changed-emitter';
 export { ToolProviderError } from './tool-provider-error';
 export type { ToolProviderErrorCode } from './tool-provider-error';
 export { ReflectedToolProvider } from './reflected-tool-provider';

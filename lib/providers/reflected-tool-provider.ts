@@ -8,7 +8,8 @@ import { invokeReflectedTool } from '../tools/invoke-reflected-tool';
 import { toolDescriptorOf } from '../tools/tool-descriptor-of';
 import { ToolProviderError } from './tool-provider-error';
 import { ToolInvocation } from './tool-invocation';
-import { ToolProvider, ToolProviderCapabilities } from './tool-provider';
+import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from './tool-provider';
+import { ToolsChangedEmitter } from './tools-changed-emitter';
 
 /** What a reflected tool's `invoke(context)` receives from a provider. */
 export interface ReflectedToolContext {
@@ -35,6 +36,7 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
   private servedClasses: readonly Tool[] = [];
   private readonly byName = new Map<string, { target: ClassType<object>; descriptor: ToolDescriptor }>();
   private descriptors: readonly ToolDescriptor[] = [];
+  private readonly toolsChanged = new ToolsChangedEmitter();
 
   /** Compiles every class now, so definition errors surface here and not at call time. */
   constructor(
@@ -62,6 +64,16 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
 
   listTools(): readonly ToolDescriptor[] {
     return this.descriptors;
+  }
+
+  /** Subscribes to changes of the tool list (classes registered later); returns the unsubscribe function. */
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    return this.toolsChanged.subscribe(listener);
+  }
+
+  /** Tells the `onToolsChanged` listeners that the list changed; subclasses call it after adding tools. */
+  protected notifyToolsChanged(): void {
+    this.toolsChanged.emit();
   }
 
   capabilities(_toolName: string): ToolProviderCapabilities {

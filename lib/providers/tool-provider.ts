@@ -33,4 +33,14 @@ export interface ToolProvider {
   invokeTool?(invocation: ToolInvocation): unknown;
   /** Undo the partial effect of a failed attempt whose outcome set compensation `required`. */
   compensate?(invocation: ToolInvocation, failure: ToolOutcome): Promise<CompensationResult> | CompensationResult;
+  /**
+   * Subscribes to changes of the tool list: the provider calls `listener` after `listTools()` starts
+   * answering something else (a tool added or removed). Returns the function that unsubscribes.
+   * Optional: a provider without it has a fixed list. Servers that publish the list (the MCP
+   * server's `notifications/tools/list_changed`) follow it.
+   */
+  onToolsChanged?(listener: ToolsChangedListener): () => void;
 }
+
+/** Called after a provider's tool list changed; read the new list with `listTools()`. */
+export type ToolsChangedListener = () => void;

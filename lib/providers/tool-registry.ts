@@ -89,9 +89,11 @@ export class ToolRegistry extends ReflectedToolProvider {
     super(classes, registryOptions);
   }
 
-  /** Registers more tool classes. */
+  /** Registers more tool classes; `onToolsChanged` listeners hear of it (an MCP server sends `tools/list_changed`). */
   register(...classes: ClassType<object>[]): this {
+    if (classes.length === 0) return this;
     this.add(classes);
+    this.notifyToolsChanged();
     return this;
   }
 

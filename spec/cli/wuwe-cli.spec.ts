@@ -211,9 +211,10 @@ describe('wuwe command line', () => {
     const html = readFileSync(join(dir.path, 'run.html'), 'utf8');
     for (const tool of ['get_weather', 'update_setting', 'build_report', 'read_log', 'reindex_search', 'delete_database']) expect(html).toContain(`<b>${tool}</b>`);
     expect(html.match(/<b>model step \d+<\/b>/g)).toHaveLength(4);
-    expect(html).toContain('approval: denied by demo policy');
-    expect(html).toMatch(/projection: truncated, \d+ -> \d+ bytes/);
-    expect(html.match(/full admitted outcome/g)).toHaveLength(5);
+    expect(html).toMatch(/data-lane="approval">.*denied by demo policy at /);
+    expect(html).toMatch(/data-lane="truncation">.*truncated: \d+ -&gt; \d+ bytes/);
+    expect(html.match(/<summary>full admitted outcome/g)).toHaveLength(5);
+    expect(html).toContain('no event journal given');
     expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
     expect(readFileSync(join(dir.path, 'both.json'), 'utf8')).toContain(`"runId": "${tourRunId}"`);
 

@@ -1,0 +1,135 @@
+import { AgentRunRecord, ApprovalRecord, ToolCallRecord, ToolOutputProjectionRecord } from '../durable';
+import { JournalEntry } from '../runner/run-event-journal';
+import { LlmAgentEvent } from '../runner/runner-events';
+
+/** The lanes of one tool call in the HTML timeline, in display order. */
+export const TIMELINE_LANES = ['attempts', 'backoff', 'heartbeats', 'timeouts', 'approval', 'truncation'] as const;
+
+/** One lane of the timeline. */
+export type TimelineLane = (typeof TIMELINE_LANES)[number];
+
+/** One thing drawn in a lane: a span (`endMs` after `startMs`) or a point. */
+export interface TimelineMark {
+  readonly startMs: number;
+  readonly endMs: number;
+  /** What the mark says, shown beside the lane and as its tooltip. */
+  readonly label: string;
+  /** A style variant (`late` for a late result in the timeouts lane, `error`/`ok` for attempts). */
+  readonly variant?: string;
+}
+
+/** The marks of one tool call, by lane; `timed` says whether an event journal supplied the timing. */
+export interface CallTimeline {
+  readonly callId: string;
+  readonly lanes: Readonly<Record<TimelineLane, readonly TimelineMark[]>>;
+  readonly timed: boolean;
+  /** The projection, when the call's output was projected. */
+  readonly projection?: ToolOutputProjectionRecord;
+}
+
+type ToolEvent = Extract<LlmAgentEvent, { callId: string }>;
+
+/**
+ * Works out the lanes of every call of a record. From the record alone: the call's span (started to
+ * admitted, with its attempt count), approvals (who, when), truncations (original and projected sizes)
+ * and a timeout outcome. With a journal of the run's events (see `RunEventJournal`): each attempt,
+ * the backoff before each retry, heartbeats, each timeout and each late result discarded, at their times.
+ */
+export function callTimelines(record: AgentRunRecord, journal: readonly JournalEntry[] = []): Map<string, CallTimeline> {
+  const byCall = new Map<string, { atMs: number; event: ToolEvent }[]>();
+  for (const entry of journal) {
+    const event = entry.event;
+    if (!('callId' in event) || event.runId !== record.runId) continue;
+    const list = byCall.get(event.callId) ?? [];
+    list.push({ atMs: entry.atMs, event });
+    byCall.set(event.callId, list);
+  }
+  const timelines = new Map<string, CallTimeline>();
+  const ids = new Set([...record.toolCalls.map((call) => call.callId), ...record.approvals.map((approval) => approval.callId), ...byCall.keys()]);
+  for (const callId of ids) {
+    const stored = record.toolCalls.find((call) => call.callId === callId);
+    const approval = record.approvals.find((candidate) => candidate.callId === callId);
+    const projection = record.toolOutputProjections.find((candidate) => candidate.callId === callId);
+    const events = byCall.get(callId) ?? [];
+    const lanes = events.length > 0 ? lanesFromJournal(events) : lanesFromRecord(stored);
+    if (approval !== undefined) lanes.approval = [approvalMark(approval, events)];
+    if (projection?.report.truncated === true) lanes.truncation = [projectionMark(projection, events)];
+    timelines.set(callId, { callId, lanes, timed: events.length > 0, ...(projection === undefined ? {} : { projection }) });
+  }
+  return timelines;
+}
+
+function emptyLanes(): Record<TimelineLane, TimelineMark[]> {
+  return { attempts: [], backoff: [], heartbeats: [], timeouts: [], approval: [], truncation: [] };
+}
+
+function ms(iso: string | undefined): number | undefined {
+  const value = iso === undefined ? NaN : Date.parse(iso);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function lanesFromRecord(stored: ToolCallRecord | undefined): Record<TimelineLane, TimelineMark[]> {
+  const lanes = emptyLanes();
+  const start = ms(stored?.startedAt);
+  if (stored === undefined || start === undefined) return lanes;
+  const end = ms(stored.admittedAt) ?? start;
+  const ok = stored.outcome?.ok;
+  lanes.attempts.push({ startMs: start, endMs: end, label: `${stored.attempts} attempt(s), ${stored.status}${ok === undefined ? '' : ok ? ', ok' : `, ${stored.outcome?.error?.code ?? 'error'}`}`, variant: ok === false ? 'error' : 'ok' });
+  if (stored.outcome?.error?.code === 'timeout') lanes.timeouts.push({ startMs: end, endMs: end, label: 'timed out' });
+  return lanes;
+}
+
+function lanesFromJournal(events: readonly { atMs: number; event: ToolEvent }[]): Record<TimelineLane, TimelineMark[]> {
+  const lanes = emptyLanes();
+  let open: { attempt: number; startMs: number } | undefined;
+  const close = (atMs: number, label: string, variant: string): void => {
+    if (open === undefined) return;
+    lanes.attempts.push({ startMs: open.startMs, endMs: atMs, label: `attempt ${open.attempt}: ${label}`, variant });
+    open = undefined;
+  };
+  for (const { atMs, event } of events) {
+    switch (event.type) {
+      case 'tool_attempt_started':
+        close(atMs, 'superseded', 'error');
+        open = { attempt: event.attempt, startMs: atMs };
+        break;
+      case 'tool_retry':
+        close(atMs, event.failure.ok ? 'ok' : (event.failure.error?.code ?? 'error'), 'error');
+        lanes.backoff.push({ startMs: atMs, endMs: atMs + event.delayMs, label: `retry after ${Math.round(event.delayMs)} ms (attempt ${event.attempt} failed: ${event.failure.ok ? 'ok' : (event.failure.error?.code ?? 'error')})` });
+        break;
+      case 'tool_timeout':
+        close(atMs, `${event.limit} passed`, 'error');
+        lanes.timeouts.push({ startMs: atMs, endMs: atMs, label: `attempt ${event.attempt}: ${event.limit} of ${event.limitMs} ms passed` });
+        break;
+      case 'tool_late_result_discarded':
+        lanes.timeouts.push({ startMs: atMs, endMs: atMs, label: `attempt ${event.attempt}: late result discarded (${event.outcome.ok ? 'ok' : (event.outcome.error?.code ?? 'error')})`, variant: 'late' });
+        break;
+      case 'tool_heartbeat': {
+        const fraction = event.progress?.fraction;
+        const text = [fraction === undefined ? undefined : `${Math.round(fraction * 100)}%`, event.progress?.message].filter((part) => part !== undefined).join(' ');
+        lanes.heartbeats.push({ startMs: atMs, endMs: atMs, label: text === '' ? 'heartbeat' : text });
+        break;
+      }
+      case 'tool_call_finished':
+        close(atMs, event.outcome.ok ? 'ok' : (event.outcome.error?.code ?? 'error'), event.outcome.ok ? 'ok' : 'error');
+        break;
+      default:
+        break;
+    }
+  }
+  return lanes;
+}
+
+function approvalMark(approval: ApprovalRecord, events: readonly { atMs: number; event: ToolEvent }[]): TimelineMark {
+  const requested = events.find((entry) => entry.event.type === 'approval_requested')?.atMs ?? ms(approval.requestedAt) ?? 0;
+  const decided = events.find((entry) => entry.event.type === 'approval_decided')?.atMs ?? ms(approval.decidedAt) ?? requested;
+  const who = approval.decidedBy === undefined ? '' : ` by ${approval.decidedBy}`;
+  const when = approval.decidedAt === undefined ? ` (requested ${approval.requestedAt})` : ` at ${approval.decidedAt}`;
+  return { startMs: requested, endMs: Math.max(requested, decided), label: `${approval.state}${who}${when}${approval.reason === undefined ? '' : `: ${approval.reason}`}`, variant: approval.state };
+}
+
+function projectionMark(projection: ToolOutputProjectionRecord, events: readonly { atMs: number; event: ToolEvent }[]): TimelineMark {
+  const at = events.find((entry) => entry.event.type === 'tool_output_truncated')?.atMs ?? events.find((entry) => entry.event.type === 'tool_call_finished')?.atMs ?? ms(projection.recordedAt) ?? 0;
+  const { truncated, originalBytes, projectedBytes, trigger } = projection.report;
+  return { startMs: at, endMs: at, label: `${truncated ? 'truncated' : 'complete'}: ${originalBytes} -> ${projectedBytes} bytes (${String(trigger)})`, variant: truncated ? 'truncated' : 'complete' };
+}
