@@ -9,6 +9,8 @@
  *   `JSON.stringify(value)`; target at most 1.5x. Also shown against `JSON.stringify` followed by
  *   `Buffer.byteLength`: measuring exact bytes makes V8 flatten the rope string `JSON.stringify`
  *   returns, a cost any consumer of the text pays too.
+ *
+ * One line per case says met / not met.
  */
 import { DEFAULT_TOOL_OUTPUT_PROJECTION, JsonValue, ToolOutcome, toolData, toolText, tryProjectToolOutputForModel } from '../lib';
 
@@ -62,6 +64,7 @@ function megabytesPerSecond(bytes: number, nsPerOp: number): string {
 /** Prints the projection figures. */
 export default async function projectionBench(): Promise<void> {
   const rows: Record<string, string>[] = [];
+  const verdicts: string[] = [];
   for (const size of [MIB, 10 * MIB]) {
     const samples = size === MIB ? 60 : 15;
     const label = size === MIB ? '1 MiB' : '10 MiB';
@@ -69,6 +72,8 @@ export default async function projectionBench(): Promise<void> {
       const bytes = Buffer.byteLength(text);
       const outcome = toolText(text);
       const [baselineNs, projectionNs] = timeTogether([() => Buffer.byteLength(text, 'utf8'), () => project(outcome)], samples);
+      const throughput = baselineNs / projectionNs;
+      verdicts.push(`target ${label} ${kind} throughput >= 0.33 of Buffer.byteLength: ${throughput.toFixed(2)}: ${throughput >= 0.33 ? 'met' : 'NOT MET'}`);
       rows.push({
         case: `${label} ${kind}`,
         'projection MB/s': megabytesPerSecond(bytes, projectionNs),
@@ -86,6 +91,8 @@ export default async function projectionBench(): Promise<void> {
         [() => JSON.stringify(value), () => Buffer.byteLength(JSON.stringify(value), 'utf8'), () => project(outcome)],
         Math.max(5, samples / 4),
       );
+      const cost = projectionNs / baselineNs;
+      verdicts.push(`target ${label} ${kind} cost <= 1.5x JSON.stringify: ${cost.toFixed(2)}x: ${cost <= 1.5 ? 'met' : 'NOT MET'}`);
       rows.push({
         case: `${label} ${kind} (${(bytes / MIB).toFixed(1)} MiB)`,
         'projection MB/s': megabytesPerSecond(bytes, projectionNs),
@@ -98,4 +105,5 @@ export default async function projectionBench(): Promise<void> {
     }
   }
   console.table(rows);
+  for (const verdict of verdicts) console.log(verdict);
 }

@@ -34,13 +34,13 @@ export class FallbackTextTokenEstimator implements TextTokenEstimator {
 export const fallbackTextTokenEstimator: FallbackTextTokenEstimator = Object.freeze(new FallbackTextTokenEstimator());
 
 const SLACK = 2;
-const SAMPLE_WINDOWS = 64;
-const WINDOW_UNITS = 1024;
+const SAMPLE_WINDOWS = 32;
+const WINDOW_UNITS = 512;
 
 /**
- * Tokens of a text too large to be sent whole, estimated by the fallback from 64 evenly spaced
- * windows of 1,024 code units (64 KiB read at most): their tokens per code unit, times the length,
- * plus 10%. Exact for shorter text. Not a bound for text whose parts differ (prose in the samples,
+ * Tokens of a text too large to be sent whole, estimated by the fallback from 32 evenly spaced
+ * windows of 512 code units (16 Ki code units read at most, about what one preview costs to score):
+ * their tokens per code unit, times the length, plus 10%. Exact for shorter text. Not a bound for text whose parts differ (prose in the samples,
  * base64 between them): the projection uses it only for the size it reports of an original it
  * truncates anyway, never for what it sends.
  */
