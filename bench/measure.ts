@@ -32,3 +32,24 @@ export function report(baseline: Measurement, others: readonly Measurement[]): v
   }));
   console.table(rows);
 }
+
+/**
+ * {@link measure} for several cases at once, their rounds taken in turn (round 1 of every case, then
+ * round 2, ...), so a change of load on a shared machine weighs on every case alike and the ratios
+ * between them hold. Returns the measurements in the order of `cases`.
+ */
+export async function measureTogether(cases: ReadonlyArray<readonly [name: string, fn: () => unknown]>, iterations = 20_000, rounds = 7): Promise<Measurement[]> {
+  for (const [, fn] of cases) for (let i = 0; i < Math.min(iterations, 5_000); i++) await fn();
+  const samples = cases.map((): number[] => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [index, [, fn]] of cases.entries()) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < iterations; i++) await fn();
+      const spent = process.cpuUsage(start);
+      samples[index].push(((spent.user + spent.system) * 1000) / iterations);
+    }
+  return cases.map(([name], index) => {
+    const sorted = samples[index].sort((a, b) => a - b);
+    return { name, nsPerOp: sorted[Math.floor(sorted.length / 2)] };
+  });
+}

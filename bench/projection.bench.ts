@@ -37,17 +37,19 @@ function project(outcome: ToolOutcome): string {
 }
 
 /**
- * Median nanoseconds per call of each function, timed in alternation so all see the same load on a
- * shared machine (after one warm-up call each).
+ * Median nanoseconds of CPU time per call of each function (the process's user + system time, so
+ * other processes sharing the machine do not count), timed in alternation so all see the same load
+ * (after one warm-up call each).
  */
 function timeTogether(functions: ReadonlyArray<() => unknown>, samples: number): number[] {
   for (const fn of functions) fn();
   const nanoseconds = functions.map((): number[] => []);
   for (let sample = 0; sample < samples; sample++)
     functions.forEach((fn, index) => {
-      const start = process.hrtime.bigint();
+      const start = process.cpuUsage();
       fn();
-      nanoseconds[index].push(Number(process.hrtime.bigint() - start));
+      const spent = process.cpuUsage(start);
+      nanoseconds[index].push((spent.user + spent.system) * 1000);
     });
   return nanoseconds.map(median);
 }
