@@ -8,8 +8,6 @@
  * The cases are timed in alternating rounds with the floor (`measureTogether`), so the ratios hold
  * on a shared machine whose load changes. One line per target says met / not met.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import {
   compileInputValidator,
   descriptorFromLlmTool,
@@ -22,7 +20,7 @@ import {
   ToolInvocation,
   ToolProvider,
 } from '../lib';
-import { measureTogether, report } from './measure';
+import { fullGc, measureTogether, report } from './measure';
 
 const inputSchema = {
   type: 'object',
@@ -60,14 +58,6 @@ class WeatherProvider implements ToolProvider {
   invokeTool(invocation: ToolInvocation): unknown {
     return weatherAsync(invocation.arguments as { city: string });
   }
-}
-
-/** `global.gc`, exposed at run time when node was started without `--expose-gc`. */
-function fullGc(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed !== undefined) return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }
 
 function line(name: string, ratio: number, limit: number): string {
