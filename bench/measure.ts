@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 /** Result of {@link measure}: CPU nanoseconds per operation (median of rounds). */
 export interface Measurement {
   readonly name: string;
@@ -23,6 +26,14 @@ export async function measure(name: string, fn: () => unknown, iterations = 20_0
   return { name, nsPerOp: samples[Math.floor(samples.length / 2)] };
 }
 
+/** `global.gc`, exposed at run time when node was started without `--expose-gc`. */
+export function fullGc(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed !== undefined) return exposed;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
 /** Prints a table of measurements with their ratio to `baseline`. */
 export function report(baseline: Measurement, others: readonly Measurement[]): void {
   const rows = [baseline, ...others].map((m) => ({
@@ -31,4 +42,28 @@ export function report(baseline: Measurement, others: readonly Measurement[]): v
     ratio: (m.nsPerOp / baseline.nsPerOp).toFixed(2) + 'x',
   }));
   console.table(rows);
+}
+
+/**
+ * {@link measure} for several cases at once, their rounds taken in turn (round 1 of every case, then
+ * round 2, ...), so a change of load on a shared machine weighs on every case alike and the ratios
+ * between them hold. Returns the measurements in the order of `cases`.
+ */
+export async function measureTogether(cases: ReadonlyArray<readonly [name: string, fn: () => unknown]>, iterations = 20_000, rounds = 7): Promise<Measurement[]> {
+  for (const [, fn] of cases) for (let i = 0; i < Math.min(iterations, 5_000); i++) await fn();
+  const samples = cases.map((): number[] => []);
+  const gc = fullGc();
+  for (let round = 0; round < rounds; round++)
+    for (const [index, [, fn]] of cases.entries()) {
+      // A full collection first (not timed): no case pays for the garbage the case before left.
+      gc();
+      const start = process.cpuUsage();
+      for (let i = 0; i < iterations; i++) await fn();
+      const spent = process.cpuUsage(start);
+      samples[index].push(((spent.user + spent.system) * 1000) / iterations);
+    }
+  return cases.map(([name], index) => {
+    const sorted = samples[index].sort((a, b) => a - b);
+    return { name, nsPerOp: sorted[Math.floor(sorted.length / 2)] };
+  });
 }

@@ -9,6 +9,8 @@
  *   `JSON.stringify(value)`; target at most 1.5x. Also shown against `JSON.stringify` followed by
  *   `Buffer.byteLength`: measuring exact bytes makes V8 flatten the rope string `JSON.stringify`
  *   returns, a cost any consumer of the text pays too.
+ *
+ * One line per case says met / not met.
  */
 import { DEFAULT_TOOL_OUTPUT_PROJECTION, JsonValue, ToolOutcome, toolData, toolText, tryProjectToolOutputForModel } from '../lib';
 
@@ -35,17 +37,19 @@ function project(outcome: ToolOutcome): string {
 }
 
 /**
- * Median nanoseconds per call of each function, timed in alternation so all see the same load on a
- * shared machine (after one warm-up call each).
+ * Median nanoseconds of CPU time per call of each function (the process's user + system time, so
+ * other processes sharing the machine do not count), timed in alternation so all see the same load
+ * (after one warm-up call each).
  */
 function timeTogether(functions: ReadonlyArray<() => unknown>, samples: number): number[] {
   for (const fn of functions) fn();
   const nanoseconds = functions.map((): number[] => []);
   for (let sample = 0; sample < samples; sample++)
     functions.forEach((fn, index) => {
-      const start = process.hrtime.bigint();
+      const start = process.cpuUsage();
       fn();
-      nanoseconds[index].push(Number(process.hrtime.bigint() - start));
+      const spent = process.cpuUsage(start);
+      nanoseconds[index].push((spent.user + spent.system) * 1000);
     });
   return nanoseconds.map(median);
 }
@@ -62,6 +66,7 @@ function megabytesPerSecond(bytes: number, nsPerOp: number): string {
 /** Prints the projection figures. */
 export default async function projectionBench(): Promise<void> {
   const rows: Record<string, string>[] = [];
+  const verdicts: string[] = [];
   for (const size of [MIB, 10 * MIB]) {
     const samples = size === MIB ? 60 : 15;
     const label = size === MIB ? '1 MiB' : '10 MiB';
@@ -69,6 +74,8 @@ export default async function projectionBench(): Promise<void> {
       const bytes = Buffer.byteLength(text);
       const outcome = toolText(text);
       const [baselineNs, projectionNs] = timeTogether([() => Buffer.byteLength(text, 'utf8'), () => project(outcome)], samples);
+      const throughput = baselineNs / projectionNs;
+      verdicts.push(`target ${label} ${kind} throughput >= 0.33 of Buffer.byteLength: ${throughput.toFixed(2)}: ${throughput >= 0.33 ? 'met' : 'NOT MET'}`);
       rows.push({
         case: `${label} ${kind}`,
         'projection MB/s': megabytesPerSecond(bytes, projectionNs),
@@ -86,6 +93,8 @@ export default async function projectionBench(): Promise<void> {
         [() => JSON.stringify(value), () => Buffer.byteLength(JSON.stringify(value), 'utf8'), () => project(outcome)],
         Math.max(5, samples / 4),
       );
+      const cost = projectionNs / baselineNs;
+      verdicts.push(`target ${label} ${kind} cost <= 1.5x JSON.stringify: ${cost.toFixed(2)}x: ${cost <= 1.5 ? 'met' : 'NOT MET'}`);
       rows.push({
         case: `${label} ${kind} (${(bytes / MIB).toFixed(1)} MiB)`,
         'projection MB/s': megabytesPerSecond(bytes, projectionNs),
@@ -98,4 +107,5 @@ export default async function projectionBench(): Promise<void> {
     }
   }
   console.table(rows);
+  for (const verdict of verdicts) console.log(verdict);
 }

@@ -5,10 +5,9 @@
  * contract; (a2) the same path with every policy on (deadline, output validation, retry contract);
  * (b) a full two-step `complete()` on ScriptedModelClient; (b2) the same with a new runner per run.
  * Then the heap after a full GC over many `complete()` runs (`--full`: 1,000,000; default 20,000).
- * One line per target says met / not met.
+ * The cases are timed in alternating rounds with the floor (`measureTogether`), so the ratios hold
+ * on a shared machine whose load changes. One line per target says met / not met.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import {
   compileInputValidator,
   descriptorFromLlmTool,
@@ -21,7 +20,7 @@ import {
   ToolInvocation,
   ToolProvider,
 } from '../lib';
-import { measure, report } from './measure';
+import { fullGc, measureTogether, report } from './measure';
 
 const inputSchema = {
   type: 'object',
@@ -61,14 +60,6 @@ class WeatherProvider implements ToolProvider {
   }
 }
 
-/** `global.gc`, exposed at run time when node was started without `--expose-gc`. */
-function fullGc(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed !== undefined) return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
 function line(name: string, ratio: number, limit: number): string {
   return `target ${name}: ${ratio.toFixed(2)}x the floor (limit ${limit}x): ${ratio <= limit ? 'met' : 'NOT MET'}`;
 }
@@ -78,24 +69,35 @@ export default async function runnerBench(): Promise<void> {
   const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
   const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
   const validate = compileInputValidator(inputSchema);
-  const floor = await measure('floor: JSON.parse + precompiled ajv + awaited call', async () => {
-    const args = JSON.parse(call.arguments) as { city: string };
-    if (validate(args).length > 0) throw new Error('invalid');
-    return await weatherAsync(args);
-  });
-  const raw = await measure('raw awaited tool call', async () => weatherAsync(JSON.parse(call.arguments)));
-  const dispatch = await measure('(a) runner.invokeToolCall, reflected tool, default contract', () => runner.invokeToolCall(call, { runId: 'bench' }));
   const everyPolicy = new LlmAgentRunner(new ScriptedModelClient([]), new WeatherProvider());
-  const strict = await measure('(a2) runner.invokeToolCall, every policy on', () => everyPolicy.invokeToolCall(call, { runId: 'bench' }));
   const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
   const model = new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false });
   const bound = new LlmAgentRunner(model, reflected);
   const prompt = "What's the weather in Tokyo?";
-  const complete = await measure('(b) complete(): two-step run on ScriptedModelClient', () => bound.complete(prompt), 5_000);
-  const bindAndComplete = await measure('(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(turns), reflected).complete(prompt), 5_000);
-  report(floor, [raw, dispatch, strict, complete, bindAndComplete]);
+  const floorCase = async (): Promise<unknown> => {
+    const args = JSON.parse(call.arguments) as { city: string };
+    if (validate(args).length > 0) throw new Error('invalid');
+    return await weatherAsync(args);
+  };
+  // Rounds in turn: a change of load on the machine weighs on the floor and the runner alike.
+  const [floor, raw, dispatch, strict] = await measureTogether([
+    ['floor: JSON.parse + precompiled ajv + awaited call', floorCase],
+    ['raw awaited tool call', async () => weatherAsync(JSON.parse(call.arguments))],
+    ['(a) runner.invokeToolCall, reflected tool, default contract', () => runner.invokeToolCall(call, { runId: 'bench' })],
+    ['(a2) runner.invokeToolCall, every policy on', () => everyPolicy.invokeToolCall(call, { runId: 'bench' })],
+  ]);
+  const [floorAgain, complete, bindAndComplete] = await measureTogether(
+    [
+      ['floor, measured beside (b)', floorCase],
+      ['(b) complete(): two-step run on ScriptedModelClient', () => bound.complete(prompt)],
+      ['(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(turns), reflected).complete(prompt)],
+    ],
+    5_000,
+  );
+  report(floor, [raw, dispatch, strict]);
+  report(floorAgain, [complete, bindAndComplete]);
   console.log(line('(a) invokeToolCall, default contract', dispatch.nsPerOp / floor.nsPerOp, 3));
-  console.log(line('(b) two-step complete()', complete.nsPerOp / floor.nsPerOp, 10));
+  console.log(line('(b) two-step complete()', complete.nsPerOp / floorAgain.nsPerOp, 10));
 
   const runs = process.argv.includes('--full') ? 1_000_000 : 20_000;
   const gc = fullGc();

@@ -34,13 +34,13 @@ export class FallbackTextTokenEstimator implements TextTokenEstimator {
 export const fallbackTextTokenEstimator: FallbackTextTokenEstimator = Object.freeze(new FallbackTextTokenEstimator());
 
 const SLACK = 2;
-const SAMPLE_WINDOWS = 64;
-const WINDOW_UNITS = 1024;
+const SAMPLE_WINDOWS = 32;
+const WINDOW_UNITS = 512;
 
 /**
- * Tokens of a text too large to be sent whole, estimated by the fallback from 64 evenly spaced
- * windows of 1,024 code units (64 KiB read at most): their tokens per code unit, times the length,
- * plus 10%. Exact for shorter text. Not a bound for text whose parts differ (prose in the samples,
+ * Tokens of a text too large to be sent whole, estimated by the fallback from 32 evenly spaced
+ * windows of 512 code units (16 Ki code units read at most, about what one preview costs to score):
+ * their tokens per code unit, times the length, plus 10%. Exact for shorter text. Not a bound for text whose parts differ (prose in the samples,
  * base64 between them): the projection uses it only for the size it reports of an original it
  * truncates anyway, never for what it sends.
  */
@@ -55,48 +55,62 @@ export function estimateLargeTextTokens(text: string): number {
   return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * text.length) * 1.1) + SLACK;
 }
 
-/** Tokens charged to `text[start..end)` (see {@link FallbackTextTokenEstimator}). */
+/** Tokens charged to `text[start..end)` (see {@link FallbackTextTokenEstimator}). Classes and letter traits come from tables, and a letter run is scored without branches per letter. */
 function countPieces(text: string, start: number, end: number): number {
   let tokens = 0;
   let at = start;
   while (at < end) {
     const code = text.charCodeAt(at);
-    if (isLetter(code)) {
+    const kind = code < 0x80 ? CLASS[code] : 0;
+    if (kind === LETTER) {
       const before = at > start ? text.charCodeAt(at - 1) : SPACE;
       let length = 0;
       let humps = 0;
       let vowels = 0;
       let cluster = 0;
       let longestCluster = 0;
-      let hexOnly = true;
-      let previous = 0;
+      let nonHex = 0;
+      let previousLower = 0;
       for (; at < end; at++) {
         const letter = text.charCodeAt(at);
-        if (!isLetter(letter)) break;
-        if (letter <= Z && previous >= LOWER_A) humps++;
-        const lower = letter | 0x20;
-        if (lower === 0x61 || lower === 0x65 || lower === 0x69 || lower === 0x6f || lower === 0x75) {
-          vowels++;
-          cluster = 0;
-        } else if (++cluster > longestCluster) longestCluster = cluster;
-        if (lower > 0x66) hexOnly = false;
-        previous = letter;
+        if (letter >= 0x80 || CLASS[letter] !== LETTER) break;
+        const flags = LETTER_FLAGS[letter];
+        const upper = flags & UPPER;
+        humps += upper & previousLower;
+        previousLower = upper ^ 1;
+        const vowel = (flags >> 1) & 1;
+        vowels += vowel;
+        cluster = (cluster + 1) * (vowel ^ 1);
+        longestCluster = cluster > longestCluster ? cluster : longestCluster;
+        nonHex |= flags;
         length++;
       }
-      const after = at < end ? text.charCodeAt(at) : SPACE;
-      const random = hexOnly || humps > 2 || joinsRandomRun(before) || joinsRandomRun(after);
-      tokens += random ? length : Math.max(1 + Math.floor(length / 6), length - 2 * vowels, longestCluster) + humps;
-    } else if (isDigit(code)) {
-      let length = 0;
-      for (; at < end && isDigit(text.charCodeAt(at)); at++) length++;
-      tokens += Math.ceil(length / 3);
-    } else if (code === SPACE || code === 0x09 || code === 0x0a || code === 0x0d) {
-      let length = 0;
-      for (let unit = code; at < end && (unit === SPACE || unit === 0x09 || unit === 0x0a || unit === 0x0d); unit = text.charCodeAt(++at)) length++;
+      if ((nonHex & NON_HEX) === 0 || humps > 2 || joinsRandomRun(before) || (at < end && joinsRandomRun(text.charCodeAt(at)))) tokens += length;
+      else {
+        let charge = 1 + ((length / 6) | 0);
+        const unvoiced = length - 2 * vowels;
+        if (unvoiced > charge) charge = unvoiced;
+        if (longestCluster > charge) charge = longestCluster;
+        tokens += charge + humps;
+      }
+    } else if (kind === DIGIT) {
+      const from = at;
+      for (at++; at < end; at++) {
+        const digit = text.charCodeAt(at);
+        if (digit < 0x30 || digit > 0x39) break;
+      }
+      tokens += Math.ceil((at - from) / 3);
+    } else if (kind === WHITE) {
+      const from = at;
+      for (at++; at < end; at++) {
+        const unit = text.charCodeAt(at);
+        if (unit >= 0x80 || CLASS[unit] !== WHITE) break;
+      }
+      const length = at - from;
       const next = at < end ? text.charCodeAt(at) : 0;
-      const joinsNext = next > SPACE && next < 0x80 && !isDigit(next);
+      const joinsNext = next > SPACE && next < 0x80 && CLASS[next] !== DIGIT;
       if (!(length === 1 && code === SPACE && joinsNext)) tokens += 1 + Math.floor(length / 8) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
-    } else if (code < 0x80) {
+    } else if (kind === OTHER) {
       tokens++;
       at++;
     } else if (code < 0x800) {
@@ -113,19 +127,31 @@ function countPieces(text: string, start: number, end: number): number {
   return tokens;
 }
 
+/** Classes of ASCII code units (anything else is not ASCII). */
+const LETTER = 1;
+const DIGIT = 2;
+const WHITE = 3;
+const OTHER = 4;
+/** Traits of an ASCII letter: upper case, a vowel, a letter past `f` (not hex). */
+const UPPER = 1;
+const VOWEL = 2;
+const NON_HEX = 4;
+
+const CLASS = new Uint8Array(128).fill(OTHER);
+const LETTER_FLAGS = new Uint8Array(128);
+for (let code = 0x30; code <= 0x39; code++) CLASS[code] = DIGIT;
+for (const code of [0x20, 0x09, 0x0a, 0x0d]) CLASS[code] = WHITE;
+for (let lower = 0x61; lower <= 0x7a; lower++) {
+  const flags = ('aeiou'.includes(String.fromCharCode(lower)) ? VOWEL : 0) | (lower > 0x66 ? NON_HEX : 0);
+  CLASS[lower] = LETTER;
+  CLASS[lower - 0x20] = LETTER;
+  LETTER_FLAGS[lower] = flags;
+  LETTER_FLAGS[lower - 0x20] = flags | UPPER;
+}
+
 const SPACE = 0x20;
-const Z = 0x5a;
-const LOWER_A = 0x61;
-
-function isLetter(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
 
 /** A digit, `+`, `/` or `=`: letters touching one are part of an id, a hash or base64. */
 function joinsRandomRun(code: number): boolean {
-  return isDigit(code) || code === 0x2b || code === 0x2f || code === 0x3d;
+  return (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2f || code === 0x3d;
 }

@@ -38,8 +38,14 @@ export interface RetrySteps {
 /** Steps 7 and 8: the first attempt, then the retry loop only when it may be needed; synchronous when the first attempt settles the call. */
 export function dispatchWithRetries(call: AdmittedCall, steps: DispatchSteps): MaybePromise<DispatchedCall> {
   const first = steps.dispatchAttempt(1);
-  if (!isPromiseLike(first) && (first.ok || call.request.descriptor.retry.maxAttempts <= 1)) return { outcome: first, attempts: 1 };
-  return steps.retryAttempts(first);
+  const single = call.request.descriptor.retry.maxAttempts <= 1;
+  if (!isPromiseLike(first)) return first.ok || single ? { outcome: first, attempts: 1 } : steps.retryAttempts(first);
+  // One attempt at most: nothing to retry, so no retry loop to enter once it settles.
+  return single ? Promise.resolve(first).then(asFirstAttempt) : steps.retryAttempts(first);
+}
+
+function asFirstAttempt(outcome: ToolOutcome): DispatchedCall {
+  return { outcome, attempts: 1 };
 }
 
 /**

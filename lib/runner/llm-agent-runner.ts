@@ -13,7 +13,7 @@ import { RunRecorder } from './run-recorder';
 import { checkRunLimits, defaultWorkerId, stopReasonOf, storedStatusOf } from './runner-rules';
 import { LlmAgentError } from './runner-error';
 import { SYSTEM_CLOCK } from './runner-clock';
-import { untilAborted } from './maybe-promise';
+import { isPromiseLike, untilAborted } from './maybe-promise';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
 import type { ToolCallResultOf } from '../tools/tool-typing';
@@ -48,7 +48,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
   async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const run = this.startRun(options);
-    await run.recorder?.store.createRun({ runId: run.runId });
+    if (run.recorder !== undefined) await run.recorder.store.createRun({ runId: run.runId });
     return this.runDurably(run, async () => {
       await this.recordMessage(run, { role: 'user', content: prompt });
       await this.runLoop(run);
@@ -265,8 +265,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
   protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
     run.messages.push(message);
-    await run.recorder?.appendMessage(message, projection);
-    await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
+    if (run.recorder !== undefined) await run.recorder.appendMessage(message, projection);
+    // A synchronous memory (the default) is not awaited: no turn of the microtask queue per message.
+    const appended = (run.options.memory ?? this.defaultMemory).append(run.runId, message);
+    if (isPromiseLike(appended)) await appended;
   }
 
   /** Builds the result and reports the end of the run. */

@@ -74,7 +74,8 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
     attempt.resolve = resolve;
     attempt.running = running;
     if (runSignal !== undefined) runSignal.addEventListener('abort', attempt, { once: true });
-    unarmed.add(attempt);
+    unarmed.push(attempt);
+    if (unarmed.length >= compactAt) compactUnarmed();
     if (!sweepScheduled) {
       sweepScheduled = true;
       setImmediate(armUnsettled);
@@ -83,14 +84,29 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
   });
 }
 
-/** Attempts that went asynchronous and have no timer yet; armed together once the turn's reactions have run. */
-const unarmed = new Set<ToolAttempt>();
+/**
+ * Attempts that went asynchronous and have no timer yet; armed together once the turn's reactions
+ * have run. An array, not a set: a settled attempt stays in it (and is skipped) until the sweep or
+ * a compaction, so a call adds no hash entry. Compacted when it doubles, so a loop that never yields
+ * to the event loop (every tool settling in its own reactions) keeps it small.
+ */
+let unarmed: ToolAttempt[] = [];
+const MIN_COMPACT_AT = 64;
+let compactAt = MIN_COMPACT_AT;
 let sweepScheduled = false;
 
 function armUnsettled(): void {
   sweepScheduled = false;
-  for (const attempt of unarmed) attempt.arm();
-  unarmed.clear();
+  const attempts = unarmed;
+  unarmed = [];
+  compactAt = MIN_COMPACT_AT;
+  for (const attempt of attempts) attempt.arm();
+}
+
+/** Drops settled attempts from {@link unarmed}. */
+function compactUnarmed(): void {
+  unarmed = unarmed.filter((attempt) => !attempt.isSettled);
+  compactAt = Math.max(MIN_COMPACT_AT, 2 * unarmed.length);
 }
 
 /** The state of one attempt; its methods live on the prototype, so a call allocates no closures over it. */
@@ -104,6 +120,11 @@ class ToolAttempt implements AttemptHandle {
   private settled = false;
   private armed = false;
   private cancelTimer: (() => void) | undefined = undefined;
+
+  /** True once the attempt has its outcome (or was given up). */
+  get isSettled(): boolean {
+    return this.settled;
+  }
 
   constructor(private readonly options: ToolAttemptOptions) {
     const startedAt = options.clock.now();
@@ -183,7 +204,6 @@ class ToolAttempt implements AttemptHandle {
     if (this.settled) return;
     this.settled = true;
     if (this.armed) this.cancelTimer?.();
-    else unarmed.delete(this);
     this.options.runSignal?.removeEventListener('abort', this);
     if (abandoned && this.running !== undefined) this.options.onAbandoned?.(this.running.then(() => undefined));
     this.resolve!(outcome);

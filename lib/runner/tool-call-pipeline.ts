@@ -77,6 +77,12 @@ export abstract class ToolCallPipeline {
    * work of the turn is left running unobserved.
    */
   protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+    if (calls.length === 1) {
+      // The usual turn of one call: nothing to check for duplicates, nothing else to wait for.
+      const only = await this.executeToolCall(run, calls[0]);
+      run.toolCalls.push(only);
+      return [only];
+    }
     const ids = new Set<string>();
     const settled = await Promise.allSettled(
       calls.map((call) => {

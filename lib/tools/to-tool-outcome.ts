@@ -20,12 +20,16 @@ const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER, maxEle
  * proxy trap throws while it is read is a `tool_error` failure.
  */
 export function toToolOutcome(value: unknown): ToolOutcome {
+  const made = lastMade;
+  lastMade = undefined;
+  // Made by the conversion just before (a reflected tool's result, converted again by the runner's attempt).
+  if (value === made && made !== undefined) return made;
   if (typeof value === 'string') return toolText(value);
   if (value === undefined) return toolText('');
   try {
     if (isToolOutcome(value)) return checkedOutcome(normalizeToolOutcome(value));
     const json = toJsonValue(value);
-    if (json.ok) return toolData(json.value);
+    if (json.ok) return (lastMade = toolData(json.value));
     return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${json.reason}` });
   } catch (error) {
     // A getter or a proxy trap of the returned value threw while it was read: never let that escape,
@@ -33,6 +37,13 @@ export function toToolOutcome(value: unknown): ToolOutcome {
     return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that could not be read: ${messageOf(error)}` });
   }
 }
+
+/**
+ * The structured success the conversion just before built from a plain value: a fresh object
+ * around a fresh copy of the value, so converting it again (next) would find it as it is. Any
+ * conversion empties the slot: a conversion in between only means the check runs again.
+ */
+let lastMade: ToolOutcome | undefined;
 
 type JsonConversion = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
 

@@ -14,15 +14,36 @@ export function escapePointerToken(token: string | number): string {
 /** Resolves a JSON Pointer in a JSON value; `undefined` when absent. Never walks prototypes. */
 export function resolveJsonPointer(value: unknown, pointer: string): unknown {
   if (pointer === '') return value;
-  if (!pointer.startsWith('/')) return undefined;
+  const tokens = pointerTokens(pointer);
+  if (tokens === undefined) return undefined;
   let current: unknown = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const token of tokens) {
     if (typeof current !== 'object' || current === null) return undefined;
     if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
     current = (current as Record<string, unknown>)[token];
   }
   return current;
+}
+
+/** Unescaped reference tokens of pointers resolved before (contracts resolve the same few on every call). */
+const parsedPointers = new Map<string, readonly string[]>();
+const MAX_PARSED_POINTERS = 256;
+const MAX_CACHED_POINTER_LENGTH = 1024;
+
+/** The unescaped reference tokens of a non-empty pointer; `undefined` when it does not start with `/`. */
+function pointerTokens(pointer: string): readonly string[] | undefined {
+  if (!pointer.startsWith('/')) return undefined;
+  let tokens = parsedPointers.get(pointer);
+  if (tokens === undefined) {
+    tokens = pointer
+      .slice(1)
+      .split('/')
+      .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (pointer.length > MAX_CACHED_POINTER_LENGTH) return tokens;
+    if (parsedPointers.size >= MAX_PARSED_POINTERS) parsedPointers.clear();
+    parsedPointers.set(pointer, tokens);
+  }
+  return tokens;
 }
 
 /** At most this many issues are reported for one value; the rest are counted in one last `moreIssues` issue. */

@@ -60,3 +60,50 @@ describe('per-call hot path', () => {
     expect(result.outcome.error?.code).toBe('invalid_arguments');
   });
 });
+
+describe('per-call hot path under load', () => {
+  it('still fires the deadline of a tool that ignores its signal while hundreds of other calls settle in the same turns', async () => {
+    const provider = new FunctionProvider()
+      .add('quick', async () => 'ok', { timeoutMs: 5_000 })
+      .add('stuck', () => new Promise(() => undefined), { timeoutMs: 50 });
+    const runner = new LlmAgentRunner(model(), provider);
+    const stuck = runner.invokeToolCall({ id: 's', name: 'stuck', arguments: {} });
+    const quick = Array.from({ length: 500 }, (_, index) => runner.invokeToolCall({ id: `q${index}`, name: 'quick', arguments: {} }));
+    const results = await Promise.all(quick);
+    expect(results.every((result) => result.outcome.ok)).toBe(true);
+    expect((await stuck).outcome.error?.code).toBe('timeout');
+  });
+
+  it('validates the arguments of each of many interleaved calls, more than the runner keeps marks for', async () => {
+    const runner = new LlmAgentRunner(model(), new ReflectedToolProvider([TagCity]), { allowToolCall: async () => ({ allowed: true }) });
+    const cities = Array.from({ length: 12 }, (_, index) => `City${index}`);
+    const results = await Promise.all(cities.map((city, index) => runner.invokeToolCall({ id: `c${index}`, name: 'tag', arguments: JSON.stringify({ city }) })));
+    expect(results.map((result) => result.outcome.text)).toEqual(cities.map((city) => `${city}/celsius/1`));
+    const bad = await Promise.all([runner.invokeToolCall({ id: 'b1', name: 'tag', arguments: '{"city":1}' }), runner.invokeToolCall({ id: 'b2', name: 'tag', arguments: '{}' })]);
+    expect(bad.map((result) => result.outcome.error?.code)).toEqual(['invalid_arguments', 'invalid_arguments']);
+  });
+
+  it('checks an outcome a reflected tool returns itself, even right after converting a plain result', async () => {
+    @Tool({ name: 'plain', description: 'Returns data.' })
+    class Plain {
+      invoke(): unknown {
+        return { n: 1 };
+      }
+    }
+    @Tool({ name: 'malformed', description: 'Returns a malformed outcome.' })
+    class Malformed {
+      invoke(): unknown {
+        return { ok: true, data: { n: Number.NaN } };
+      }
+    }
+    const runner = new LlmAgentRunner(model(), new ReflectedToolProvider([Plain, Malformed]));
+    const [plain, malformed] = await Promise.all([
+      runner.invokeToolCall({ id: 'p', name: 'plain', arguments: {} }),
+      runner.invokeToolCall({ id: 'm', name: 'malformed', arguments: {} }),
+    ]);
+    expect(plain.outcome).toEqual({ ok: true, data: { n: 1 } });
+    expect(malformed.outcome.error?.code).toBe('tool_error');
+    expect(malformed.outcome).not.toHaveProperty('data');
+    expect(malformed.content).toContain('malformed outcome');
+  });
+});
