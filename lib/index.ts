@@ -98,6 +98,7 @@ export type {
   GateStop, ModelProjection, StepContext,
   ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
 } from './runner';
+export type { LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './runner';
 export {
   AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,
   MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,

@@ -4,7 +4,7 @@ import { withRunLease } from '../durable/with-run-lease';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
-import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
+import { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
@@ -16,6 +16,9 @@ import { SYSTEM_CLOCK } from './runner-clock';
 import { untilAborted } from './maybe-promise';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
+import { RunStreamChannel } from './run-stream';
+import { LlmAgentRunStream } from './stream-events';
+import { streamModelStep } from './stream-model-step';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -31,6 +34,8 @@ export const DEFAULT_MAX_STEPS = 16;
  */
 export class LlmAgentRunner extends ToolCallPipeline {
   protected readonly defaultMemory: Memory = new InMemoryMemory();
+  /** The stream of each run started by `stream()`. */
+  private readonly streams = new WeakMap<RunState, RunStreamChannel>();
 
   /** @see ToolCallPipeline for the checks made on the provider's tools. */
   constructor(
@@ -43,7 +48,26 @@ export class LlmAgentRunner extends ToolCallPipeline {
 
   /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
   async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
-    const run = this.startRun(options);
+    return this.completeRun(this.startRun(options), prompt);
+  }
+
+  /**
+   * Runs like `complete()` (the same loop, every policy, the same durable record) and streams it: text
+   * and tool-call argument deltas as the model sends them (with `streamStep` when the model has it,
+   * else synthesized from `step()`), each call's outcome, each step's end, then the result. Partial
+   * arguments never run. Aborting (`signal`, `stream.abort()`) or leaving the loop early aborts the run.
+   * Invalid options throw here, before anything starts.
+   */
+  stream(prompt: string, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
+    const channel = new RunStreamChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal);
+    const run = this.startRun(channel.runOptions(options));
+    this.streams.set(run, channel);
+    channel.bind(() => this.completeRun(run, prompt));
+    return channel;
+  }
+
+  /** The body of `complete()` and `stream()` for a started run: the prompt, then the loop. */
+  protected async completeRun(run: RunState, prompt: string): Promise<LlmAgentRunResult> {
     await run.recorder?.store.createRun({ runId: run.runId });
     return this.runDurably(run, async () => {
       await this.recordMessage(run, { role: 'user', content: prompt });
@@ -249,13 +273,24 @@ export class LlmAgentRunner extends ToolCallPipeline {
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
-    const response = await untilAborted(this.model.step({ system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal }), run.options.signal);
+    const response = await untilAborted(this.stepModel(run, { system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal }), run.options.signal);
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,
     };
     this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
     return response;
+  }
+
+  /**
+   * The model request itself: `step()`, or in a run of `stream()` a streamed step whose deltas reach
+   * the stream as they arrive (`stream()` and `complete()` differ in this step only).
+   */
+  protected stepModel(run: RunState, request: ModelRequest): Promise<ModelResponse> {
+    const channel = this.streams.get(run);
+    if (channel === undefined) return this.model.step(request);
+    const step = run.steps;
+    return streamModelStep(this.model, request, (event) => channel.modelEvent(step, event));
   }
 
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
