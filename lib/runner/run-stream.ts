@@ -69,7 +69,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
   }
 
   async next(): Promise<IteratorResult<LlmAgentStreamEvent, undefined>> {
-    void this.start().catch(() => undefined);
+    if (this.running === undefined) this.start().catch(() => undefined);
     for (;;) {
       const event = this.queue.shift();
       if (event !== undefined) return { done: false, value: event };
