@@ -98,7 +98,9 @@ export type {
   GateStop, ModelProjection, StepContext,
   ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
 } from './runner';
-export type { LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './runner';
+export type { LlmAgentRunInput, LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './runner';
+export type { UserContentPart } from './model/model-types';
+export { textOfUserContent } from './model/user-content';
 export {
   AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,
   MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,

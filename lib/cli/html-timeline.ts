@@ -1,3 +1,4 @@
+import { textOfUserContent } from '../model/user-content';
 import { AgentRunRecord } from '../durable';
 import { runView } from './run-views';
 
@@ -27,7 +28,7 @@ export function renderRunHtml(record: AgentRunRecord): string {
   const body: string[] = [];
   let step = 0;
   for (const message of record.messages) {
-    if (message.role === 'user') body.push(`<div class="step"><b>user</b><pre>${escapeHtml(message.content)}</pre></div>`);
+    if (message.role === 'user') body.push(`<div class="step"><b>user</b><pre>${escapeHtml(textOfUserContent(message.content))}</pre></div>`);
     if (message.role !== 'assistant') continue;
     step++;
     const lanes = message.toolCalls.map((modelCall) => {

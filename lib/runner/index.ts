@@ -14,3 +14,4 @@ export { DEFAULT_MAX_STEPS, LlmAgentRunner } from './llm-agent-runner';
 export { ToolCallPipeline } from './tool-call-pipeline';
 export type { AdmittedCall, CompletedCall, DispatchedCall, Gate, GateStop, ModelProjection, StepContext } from './tool-call-pipeline';
 export type { LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './stream-events';
+export type { LlmAgentRunInput } from './run-input';

@@ -7,6 +7,7 @@ import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunOptions } from './run-options';
+import { checkContinuable, inputMessages, LlmAgentRunInput } from './run-input';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { RunRecorder } from './run-recorder';
@@ -46,9 +47,14 @@ export class LlmAgentRunner extends ToolCallPipeline {
     super(provider);
   }
 
-  /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
-  async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
-    return this.completeRun(this.startRun(options), prompt);
+  /**
+   * Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts.
+   * The input is a prompt or a message list ending with a user message (`invalid_input` otherwise);
+   * with `continueFrom`, a stored conversation comes before it.
+   */
+  async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
+    const messages = inputMessages(input);
+    return this.completeRun(this.startRun(options), messages);
   }
 
   /**
@@ -58,21 +64,34 @@ export class LlmAgentRunner extends ToolCallPipeline {
    * arguments never run. Aborting (`signal`, `stream.abort()`) or leaving the loop early aborts the run.
    * Invalid options throw here, before anything starts.
    */
-  stream(prompt: string, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
+  stream(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
+    const messages = inputMessages(input);
     const channel = new RunStreamChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal);
     const run = this.startRun(channel.runOptions(options));
     this.streams.set(run, channel);
-    channel.bind(() => this.completeRun(run, prompt));
+    channel.bind(() => this.completeRun(run, messages));
     return channel;
   }
 
-  /** The body of `complete()` and `stream()` for a started run: the prompt, then the loop. */
-  protected async completeRun(run: RunState, prompt: string): Promise<LlmAgentRunResult> {
+  /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
+  protected async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    const earlier = await this.continuedConversation(run);
     await run.recorder?.store.createRun({ runId: run.runId });
     return this.runDurably(run, async () => {
-      await this.recordMessage(run, { role: 'user', content: prompt });
+      for (const message of [...earlier, ...input]) await this.recordMessage(run, message);
       await this.runLoop(run);
     });
+  }
+
+  /** The conversation `continueFrom` names, from the store or else the memory; empty without it. */
+  protected async continuedConversation(run: RunState): Promise<readonly ChatMessage[]> {
+    const { continueFrom, store, memory } = run.options;
+    if (continueFrom === undefined) return [];
+    if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
+    const messages = store !== undefined ? (await store.loadRun(continueFrom))?.messages : await memory!.messages(continueFrom);
+    if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
+    checkContinuable(continueFrom, messages);
+    return messages;
   }
 
   /**

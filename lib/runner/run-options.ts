@@ -112,6 +112,15 @@ export interface LlmAgentRunOptions {
    * @default none
    */
   readonly store?: RunStore;
+  /**
+   * Id of an earlier run whose conversation this run continues, in this process or another: its
+   * messages (read from `store` when there is one, else from `memory`) come before the input, and
+   * this run records them as its own start. The earlier run is left as it is; this run has its own
+   * id, record and idempotency keys. A conversation whose last turn has tool calls without results
+   * is refused (`run_conflict`: `resume()` it), an unknown one too (`conversation_not_found`).
+   * @default none: the run starts with its input
+   */
+  readonly continueFrom?: string;
   /** This worker's id for the run's lease. @default host name, process id and a random suffix */
   readonly workerId?: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */
