@@ -15,3 +15,7 @@ export { ToolCallPipeline } from './tool-call-pipeline';
 export type { AdmittedCall, CompletedCall, DispatchedCall, Gate, GateStop, ModelProjection, StepContext } from './tool-call-pipeline';
 export type { LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './stream-events';
 export type { LlmAgentRunInput } from './run-input';
+export { compileStructuredOutput, DEFAULT_STRUCTURED_OUTPUT_POLICY } from './structured-output';
+export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
+export { StructuredOutputError } from './structured-output-error';
+export type { StructuredOutputErrorCode } from './structured-output-error';

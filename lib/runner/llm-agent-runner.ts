@@ -4,10 +4,15 @@ import { withRunLease } from '../durable/with-run-lease';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
+import { LlmTool } from '../contract/llm-tool';
 import { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunOptions } from './run-options';
 import { checkContinuable, inputMessages, LlmAgentRunInput } from './run-input';
+import { askForFinalAnswer, FinalAnswerState, judgeFinalAnswers } from './final-answer';
+import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
+import { deriveIdempotencyKey } from './idempotency-key';
+import { ToolOutcome } from '../outcome/tool-outcome';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { RunRecorder } from './run-recorder';
@@ -37,6 +42,8 @@ export class LlmAgentRunner extends ToolCallPipeline {
   protected readonly defaultMemory: Memory = new InMemoryMemory();
   /** The stream of each run started by `stream()`. */
   private readonly streams = new WeakMap<RunState, RunStreamChannel>();
+  /** The final-answer state of each run with `output`. */
+  private readonly outputs = new WeakMap<RunState, FinalAnswerState>();
 
   /** @see ToolCallPipeline for the checks made on the provider's tools. */
   constructor(
@@ -52,9 +59,11 @@ export class LlmAgentRunner extends ToolCallPipeline {
    * The input is a prompt or a message list ending with a user message (`invalid_input` otherwise);
    * with `continueFrom`, a stored conversation comes before it.
    */
+  complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<StructuredOutputOf<S>>>;
+  complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult>;
   async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
     const messages = inputMessages(input);
-    return this.completeRun(this.startRun(options), messages);
+    return this.completeRun(this.startOutputRun(options), messages);
   }
 
   /**
@@ -67,7 +76,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
   stream(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
     const messages = inputMessages(input);
     const channel = new RunStreamChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal);
-    const run = this.startRun(channel.runOptions(options));
+    const run = this.startOutputRun(channel.runOptions(options));
     this.streams.set(run, channel);
     channel.bind(() => this.completeRun(run, messages));
     return channel;
@@ -80,7 +89,65 @@ export class LlmAgentRunner extends ToolCallPipeline {
     return this.runDurably(run, async () => {
       for (const message of [...earlier, ...input]) await this.recordMessage(run, message);
       await this.runLoop(run);
+      await this.insistOnFinalAnswer(run);
     });
+  }
+
+  /** `startRun`, plus the compiled `output` of a run that has one (`invalid_run_options` for one that cannot work). */
+  protected startOutputRun(options: LlmAgentRunOptions): RunState {
+    const merged = { ...this.defaults, ...options };
+    const compiled = merged.output === undefined ? undefined : compileStructuredOutput(merged.output, merged.outputPolicy);
+    if (compiled !== undefined && this.descriptors.has(compiled.tool.name))
+      throw new LlmAgentError('invalid_run_options', `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`);
+    const run = this.startRun(options);
+    if (compiled !== undefined) this.outputs.set(run, { compiled, repairs: 0 });
+    return run;
+  }
+
+  /** The tools the model is offered in a run: the provider's, and the final-answer tool of a run with `output`. */
+  protected toolsOf(run: RunState): readonly LlmTool[] {
+    const output = this.outputs.get(run);
+    return output === undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
+  }
+
+  /**
+   * A run with `output` whose model ended its turn without the final answer: asks for it (a user
+   * message; one repair) and goes on, until it comes or the repairs are used up (`StructuredOutputError`).
+   */
+  protected async insistOnFinalAnswer(run: RunState): Promise<void> {
+    const output = this.outputs.get(run);
+    while (output !== undefined && output.accepted === undefined && run.stopReason === 'end_turn') {
+      await this.recordMessage(run, { role: 'user', content: askForFinalAnswer(output) });
+      run.stopReason = undefined;
+      await this.runLoop(run);
+    }
+  }
+
+  /** Final-answer calls of a run with `output` are judged here (never dispatched); every other call goes through the pipeline. */
+  protected override async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+    const output = this.outputs.get(run);
+    const name = output?.compiled.tool.name;
+    if (output === undefined || !calls.some((call) => call.name === name)) return super.executeToolCalls(run, calls);
+    const finals = calls.filter((call) => call.name === name);
+    const others = calls.filter((call) => call.name !== name);
+    const outcomes = await judgeFinalAnswers(output, finals, others.length === 0);
+    const results = new Map<ModelToolCall, ToolCallResult>();
+    if (others.length > 0) (await super.executeToolCalls(run, others)).forEach((result, index) => results.set(others[index], result));
+    for (const call of finals) {
+      const result = this.finalAnswerResult(run, call, outcomes.get(call)!);
+      run.toolCalls.push(result);
+      results.set(call, result);
+    }
+    if (output.accepted !== undefined) run.stopReason = 'end_turn';
+    return calls.map((call) => results.get(call)!);
+  }
+
+  /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
+  private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
+    const { content, report } = this.projectForModel(run, call, outcome);
+    const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
+    return { callId: call.id, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey, content, projection: report, durationMs: 0 };
   }
 
   /** The conversation `continueFrom` names, from the store or else the memory; empty without it. */
@@ -292,7 +359,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
-    const response = await untilAborted(this.stepModel(run, { system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal }), run.options.signal);
+    const response = await untilAborted(this.stepModel(run, { system: run.options.system, messages: [...run.messages], tools: this.toolsOf(run), signal }), run.options.signal);
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,
@@ -331,8 +398,14 @@ export class LlmAgentRunner extends ToolCallPipeline {
       usage: run.usage,
       stopReason,
       steps: run.steps,
+      ...outputOf(this.outputs.get(run)),
     };
   }
+}
+
+/** `{ output }` of a run whose final answer was accepted, else nothing. */
+function outputOf(state: FinalAnswerState | undefined): { readonly output?: unknown } {
+  return state?.accepted === undefined ? {} : { output: state.accepted.value };
 }
 
 /** The signal of runs without one: never aborts. */

@@ -38,8 +38,8 @@ export interface ToolCallResult {
   readonly awaitingApproval?: boolean;
 }
 
-/** The result of `complete()`. */
-export interface LlmAgentRunResult {
+/** The result of `complete()`; `Output` is the type of `output` for a run with `output`. */
+export interface LlmAgentRunResult<Output = unknown> {
   readonly runId: string;
   /** The model's final text. */
   readonly text: string;
@@ -50,4 +50,6 @@ export interface LlmAgentRunResult {
   readonly stopReason: LlmAgentStopReason;
   /** Model requests made. */
   readonly steps: number;
+  /** The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`). */
+  readonly output?: Output;
 }
