@@ -2,6 +2,7 @@ import { ModelToolCall } from '../model/model-types';
 import { toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { CompiledStructuredOutput } from './structured-output';
 import { StructuredOutputError } from './structured-output-error';
+import { ToolCallResult } from './run-result';
 
 /** The structured-output state of one run. */
 export interface FinalAnswerState {
@@ -39,6 +40,29 @@ export async function judgeFinalAnswers(state: FinalAnswerState, calls: readonly
   }
   outcomes.set(first, toolFailure({ code: 'invalid_arguments', category: 'validation', retryable: true, message: `the final answer does not match its schema: ${parsed.issues}; call '${name}' again with a corrected answer` }));
   return countRepair(state, first.arguments, parsed.issues, outcomes);
+}
+
+/**
+ * Runs one turn of a run with `output` that has final-answer calls: those are judged (never
+ * dispatched) and turned into results by `finalResult`; the other calls go to `executeOthers` (the
+ * pipeline, every policy). The results come back in the order of the calls.
+ */
+export async function executeWithFinalAnswers(
+  state: FinalAnswerState,
+  calls: readonly ModelToolCall[],
+  steps: {
+    readonly executeOthers: (calls: readonly ModelToolCall[]) => Promise<ToolCallResult[]>;
+    readonly finalResult: (call: ModelToolCall, outcome: ToolOutcome) => ToolCallResult;
+  },
+): Promise<ToolCallResult[]> {
+  const name = state.compiled.tool.name;
+  const finals = calls.filter((call) => call.name === name);
+  const others = calls.filter((call) => call.name !== name);
+  const outcomes = await judgeFinalAnswers(state, finals, others.length === 0);
+  const results = new Map<ModelToolCall, ToolCallResult>();
+  if (others.length > 0) (await steps.executeOthers(others)).forEach((result, index) => results.set(others[index], result));
+  for (const call of finals) results.set(call, steps.finalResult(call, outcomes.get(call)!));
+  return calls.map((call) => results.get(call)!);
 }
 
 /**

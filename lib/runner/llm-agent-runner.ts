@@ -8,8 +8,8 @@ import { LlmTool } from '../contract/llm-tool';
 import { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunOptions } from './run-options';
-import { checkContinuable, inputMessages, LlmAgentRunInput } from './run-input';
-import { askForFinalAnswer, FinalAnswerState, judgeFinalAnswers } from './final-answer';
+import { inputMessages, LlmAgentRunInput, loadContinuedConversation } from './run-input';
+import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './final-answer';
 import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { ToolOutcome } from '../outcome/tool-outcome';
@@ -126,39 +126,27 @@ export class LlmAgentRunner extends ToolCallPipeline {
   /** Final-answer calls of a run with `output` are judged here (never dispatched); every other call goes through the pipeline. */
   protected override async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const output = this.outputs.get(run);
-    const name = output?.compiled.tool.name;
-    if (output === undefined || !calls.some((call) => call.name === name)) return super.executeToolCalls(run, calls);
-    const finals = calls.filter((call) => call.name === name);
-    const others = calls.filter((call) => call.name !== name);
-    const outcomes = await judgeFinalAnswers(output, finals, others.length === 0);
-    const results = new Map<ModelToolCall, ToolCallResult>();
-    if (others.length > 0) (await super.executeToolCalls(run, others)).forEach((result, index) => results.set(others[index], result));
-    for (const call of finals) {
-      const result = this.finalAnswerResult(run, call, outcomes.get(call)!);
-      run.toolCalls.push(result);
-      results.set(call, result);
-    }
+    if (output === undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
+    const results = await executeWithFinalAnswers(output, calls, {
+      executeOthers: (others) => super.executeToolCalls(run, others),
+      finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),
+    });
     if (output.accepted !== undefined) run.stopReason = 'end_turn';
-    return calls.map((call) => results.get(call)!);
+    return results;
   }
 
   /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
   private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
     this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
     const { content, report } = this.projectForModel(run, call, outcome);
-    const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
-    return { callId: call.id, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey, content, projection: report, durationMs: 0 };
+    const result: ToolCallResult = { callId: call.id, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), content, projection: report, durationMs: 0 };
+    run.toolCalls.push(result);
+    return result;
   }
 
   /** The conversation `continueFrom` names, from the store or else the memory; empty without it. */
-  protected async continuedConversation(run: RunState): Promise<readonly ChatMessage[]> {
-    const { continueFrom, store, memory } = run.options;
-    if (continueFrom === undefined) return [];
-    if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
-    const messages = store !== undefined ? (await store.loadRun(continueFrom))?.messages : await memory!.messages(continueFrom);
-    if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
-    checkContinuable(continueFrom, messages);
-    return messages;
+  protected continuedConversation(run: RunState): Promise<readonly ChatMessage[]> {
+    return loadContinuedConversation(run.options);
   }
 
   /**

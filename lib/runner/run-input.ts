@@ -1,5 +1,6 @@
 import { ChatMessage } from '../model/model-types';
 import { userContentProblem } from '../model/user-content';
+import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentError } from './runner-error';
 
 /**
@@ -39,6 +40,23 @@ export function checkContinuable(runId: string, messages: readonly ChatMessage[]
   const open = messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : [])).filter((call) => !answered.has(call.id));
   if (open.length > 0)
     throw new LlmAgentError('run_conflict', `the conversation of run '${runId}' has tool calls without results (${open.map((call) => call.id).join(', ')}); resume() that run instead`);
+}
+
+/**
+ * The conversation `options.continueFrom` names: the stored run's messages when there is a `store`,
+ * else the `memory`'s; empty without `continueFrom`.
+ *
+ * @throws {@link LlmAgentError} `invalid_run_options` without a store or memory,
+ * `conversation_not_found` for an unknown or empty conversation, `run_conflict` for one with open calls.
+ */
+export async function loadContinuedConversation(options: LlmAgentRunOptions): Promise<readonly ChatMessage[]> {
+  const { continueFrom, store, memory } = options;
+  if (continueFrom === undefined) return [];
+  if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
+  const messages = store !== undefined ? (await store.loadRun(continueFrom))?.messages : await memory!.messages(continueFrom);
+  if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
+  checkContinuable(continueFrom, messages);
+  return messages;
 }
 
 function messageProblem(message: unknown): string | undefined {
