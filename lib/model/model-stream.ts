@@ -26,6 +26,7 @@ export type ModelStreamEvent =
  * without one reports a `malformed_response` {@link ModelApiError}.
  */
 export interface StreamingModelStepper {
+  /** Streams one step: its deltas as they arrive, then the whole response. */
   streamStep(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 
