@@ -102,6 +102,11 @@ export type {
   ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
   JournalEntry, RunEventJournalOptions,
 } from './runner';
+export type { LlmAgentRunInput, LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './runner';
+export type { UserContentPart } from './model/model-types';
+export { DEFAULT_STRUCTURED_OUTPUT_POLICY, StructuredOutputError } from './runner';
+export type { StructuredOutputErrorCode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './runner';
+export { textOfUserContent } from './model/user-content';
 export {
   AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,
   MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,

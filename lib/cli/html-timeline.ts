@@ -1,3 +1,4 @@
+import { textOfUserContent } from '../model/user-content';
 import { AgentRunRecord } from '../durable';
 import { JournalEntry } from '../runner/run-event-journal';
 import { runView, ToolCallView } from './run-views';
@@ -47,7 +48,7 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
   const body: string[] = [];
   let step = 0;
   for (const message of record.messages) {
-    if (message.role === 'user') body.push(`<div class="step"><b>user</b><pre>${escapeHtml(message.content)}</pre></div>`);
+    if (message.role === 'user') body.push(`<div class="step"><b>user</b><pre>${escapeHtml(textOfUserContent(message.content))}</pre></div>`);
     if (message.role !== 'assistant') continue;
     step++;
     const stepTimelines = message.toolCalls.map((modelCall) => timelines.get(modelCall.id));

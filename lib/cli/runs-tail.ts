@@ -1,3 +1,4 @@
+import { textOfUserContent } from '../model/user-content';
 import { AgentRunRecord, AgentRunStatus } from '../durable';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
@@ -81,7 +82,7 @@ export function tailEvents(record: AgentRunRecord): TailEvent[] {
   const events: TailEvent[] = [];
   record.messages.forEach((message, index) => {
     const key = `message:${index}`;
-    if (message.role === 'user') events.push({ key, type: 'message', text: `[user] ${shorten(message.content)}` });
+    if (message.role === 'user') events.push({ key, type: 'message', text: `[user] ${shorten(textOfUserContent(message.content))}` });
     else if (message.role === 'assistant') {
       const calls = message.toolCalls.map((call) => call.name).join(', ');
       events.push({ key, type: 'message', text: `[assistant] ${shorten(message.content)}${calls ? ` (asks for: ${calls})` : ''}` });

@@ -28,9 +28,22 @@ export interface ProviderContent {
   readonly blocks: readonly JsonValue[];
 }
 
-/** One message of the conversation, in wuwe's provider-neutral form. */
+/**
+ * A part of a user message: text, an image, or a document. Media come inline (`data`, base64) or by
+ * `url`; which media types a model accepts is the provider's (Anthropic: JPEG, PNG, GIF and WebP
+ * images; PDF and plain-text documents). A client that cannot send a part refuses the request
+ * (`ModelApiError` `invalid_request`) rather than dropping it.
+ */
+export type UserContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly mediaType: string; readonly data: string }
+  | { readonly type: 'image'; readonly url: string }
+  | { readonly type: 'document'; readonly mediaType: string; readonly data: string; readonly title?: string }
+  | { readonly type: 'document'; readonly url: string; readonly title?: string };
+
+/** One message of the conversation, in wuwe's provider-neutral form. A user message is text, or parts (text, images, documents). */
 export type ChatMessage =
-  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly UserContentPart[] }
   | { readonly role: 'assistant'; readonly content: string; readonly toolCalls: readonly ModelToolCall[]; readonly providerContent?: ProviderContent }
   | {
       readonly role: 'tool';
@@ -69,3 +82,4 @@ export interface ModelResponse {
   /** Content the provider needs back exactly as it came (see {@link ProviderContent}); only when the turn has some. */
   readonly providerContent?: ProviderContent;
 }
+

@@ -2,6 +2,7 @@ import { WuweError } from '../errors/wuwe-error';
 import { JsonObject } from '../outcome/json-value';
 import { BaseModelClient } from './base-model-client';
 import { ChatMessage, ModelRequest, ModelResponse, ModelStopReason } from './model-types';
+import { ModelStreamEvent, StreamingModelStepper } from './model-stream';
 import { hasErrorMarker } from '../errors/error-marker';
 
 /** One scripted model turn: text, tool calls, or both. */
@@ -44,14 +45,23 @@ export interface ScriptedModelClientOptions {
   readonly whenExhausted?: 'error' | 'end_turn' | 'repeat';
   /** Keep every request in `requests`. Turn it off for long load tests. @default true */
   readonly recordRequests?: boolean;
+  /** `streamStep`: how many deltas each text and each tool call's argument text is split into (at most). @default 3 */
+  readonly streamDeltas?: number;
+  /**
+   * `streamStep`: wait for the next macrotask before each delta, as a network stream would, so a
+   * consumer (or an abort) can act between deltas. Turn it off to measure the runner alone. @default true
+   */
+  readonly streamPauses?: boolean;
 }
 
 /**
  * A deterministic model for offline runs and tests. It answers scripted turns in order and records
  * every request it got (`requests`). It honours `request.signal` like a real client: an abort while
- * a turn function is still pending rejects the step at once (`aborted`).
+ * a turn function is still pending rejects the step at once (`aborted`). `streamStep` streams the same
+ * reply: its text and each tool call's argument text split into a few deltas (`streamDeltas`), then
+ * the response; an abort between deltas rejects with `aborted`.
  */
-export class ScriptedModelClient extends BaseModelClient {
+export class ScriptedModelClient extends BaseModelClient implements StreamingModelStepper {
   readonly modelName: string;
   /** Every request received, in order. */
   readonly requests: ModelRequest[] = [];
@@ -89,6 +99,34 @@ export class ScriptedModelClient extends BaseModelClient {
       model: this.modelName,
     };
   }
+
+  /** The next scripted turn as a stream: text deltas, then each call started and its argument deltas, then the response. */
+  async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const response = await this.step(request);
+    const pieces = Math.max(1, Math.floor(this.options.streamDeltas ?? 3));
+    const pause = this.options.streamPauses !== false;
+    const deltas: ModelStreamEvent[] = splitText(response.text, pieces).map((text) => ({ type: 'text_delta', text }));
+    response.toolCalls.forEach((call, index) => {
+      deltas.push({ type: 'tool_call_started', index, id: call.id, name: call.name });
+      const argumentText = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+      for (const argumentsDelta of splitText(argumentText, pieces)) deltas.push({ type: 'tool_call_delta', index, argumentsDelta });
+    });
+    for (const delta of deltas) {
+      if (pause) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (request.signal.aborted) throw new ScriptedModelError('aborted', 'the request was aborted');
+      yield delta;
+    }
+    yield { type: 'response', response };
+  }
+}
+
+/** `text` in at most `pieces` parts of about equal length (none for an empty text). */
+function splitText(text: string, pieces: number): string[] {
+  if (text.length === 0) return [];
+  const size = Math.ceil(text.length / pieces);
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; start += size) parts.push(text.slice(start, start + size));
+  return parts;
 }
 
 /** The reply, or a rejection with `aborted` as soon as the signal aborts, whichever comes first. */

@@ -4,9 +4,15 @@ import { withRunLease } from '../durable/with-run-lease';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
-import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
+import { LlmTool } from '../contract/llm-tool';
+import { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunOptions } from './run-options';
+import { inputMessages, LlmAgentRunInput, loadContinuedConversation } from './run-input';
+import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './final-answer';
+import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
+import { deriveIdempotencyKey } from './idempotency-key';
+import { ToolOutcome } from '../outcome/tool-outcome';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { RunRecorder } from './run-recorder';
@@ -17,6 +23,9 @@ import { isPromiseLike, untilAborted } from './maybe-promise';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
 import type { ToolCallResultOf } from '../tools/tool-typing';
+import { RunStreamChannel } from './run-stream';
+import { LlmAgentRunStream } from './stream-events';
+import { streamModelStep } from './stream-model-step';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -35,6 +44,10 @@ export const DEFAULT_MAX_STEPS = 16;
  */
 export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolCallResultOf<Tools>> extends ToolCallPipeline {
   protected readonly defaultMemory: Memory = new InMemoryMemory();
+  /** The stream of each run started by `stream()`. */
+  private readonly streams = new WeakMap<RunState, RunStreamChannel>();
+  /** The final-answer state of each run with `output`. */
+  private readonly outputs = new WeakMap<RunState, FinalAnswerState>();
 
   /** @see ToolCallPipeline for the checks made on the provider's tools. */
   constructor(
@@ -45,14 +58,100 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     super(provider);
   }
 
-  /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
-  async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
-    const run = this.startRun(options);
+  /**
+   * Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts.
+   * The input is a prompt or a message list ending with a user message (`invalid_input` otherwise);
+   * with `continueFrom`, a stored conversation comes before it.
+   */
+  complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
+  complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
+  async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
+    const messages = inputMessages(input);
+    // the calls are those of the provider `Tools` was inferred from
+    return this.completeRun(this.startOutputRun(options), messages) as Promise<LlmAgentRunResult<Call>>;
+  }
+
+  /**
+   * Runs like `complete()` (the same loop, every policy, the same durable record) and streams it: text
+   * and tool-call argument deltas as the model sends them (with `streamStep` when the model has it,
+   * else synthesized from `step()`), each call's outcome, each step's end, then the result. Partial
+   * arguments never run. Aborting (`signal`, `stream.abort()`) or leaving the loop early aborts the run.
+   * Invalid options throw here, before anything starts.
+   */
+  stream(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
+    const messages = inputMessages(input);
+    const channel = new RunStreamChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal);
+    const run = this.startOutputRun(channel.runOptions(options));
+    this.streams.set(run, channel);
+    channel.bind(() => this.completeRun(run, messages));
+    return channel;
+  }
+
+  /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
+  protected async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    const earlier = await this.continuedConversation(run);
     if (run.recorder !== undefined) await run.recorder.store.createRun({ runId: run.runId });
     return this.runDurably(run, async () => {
-      await this.recordMessage(run, { role: 'user', content: prompt });
+      for (const message of [...earlier, ...input]) await this.recordMessage(run, message);
       await this.runLoop(run);
-    }) as Promise<LlmAgentRunResult<Call>>; // the calls are those of the provider `Tools` was inferred from
+      await this.insistOnFinalAnswer(run);
+    });
+  }
+
+  /** `startRun`, plus the compiled `output` of a run that has one (`invalid_run_options` for one that cannot work). */
+  protected startOutputRun(options: LlmAgentRunOptions): RunState {
+    const merged = { ...this.defaults, ...options };
+    const compiled = merged.output === undefined ? undefined : compileStructuredOutput(merged.output, merged.outputPolicy);
+    if (compiled !== undefined && this.descriptors.has(compiled.tool.name))
+      throw new LlmAgentError('invalid_run_options', `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`);
+    const run = this.startRun(options);
+    if (compiled !== undefined) this.outputs.set(run, { compiled, repairs: 0 });
+    return run;
+  }
+
+  /** The tools the model is offered in a run: the provider's, and the final-answer tool of a run with `output`. */
+  protected toolsOf(run: RunState): readonly LlmTool[] {
+    const output = this.outputs.get(run);
+    return output === undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
+  }
+
+  /**
+   * A run with `output` whose model ended its turn without the final answer: asks for it (a user
+   * message; one repair) and goes on, until it comes or the repairs are used up (`StructuredOutputError`).
+   */
+  protected async insistOnFinalAnswer(run: RunState): Promise<void> {
+    const output = this.outputs.get(run);
+    while (output !== undefined && output.accepted === undefined && run.stopReason === 'end_turn') {
+      await this.recordMessage(run, { role: 'user', content: askForFinalAnswer(output) });
+      run.stopReason = undefined;
+      await this.runLoop(run);
+    }
+  }
+
+  /** Final-answer calls of a run with `output` are judged here (never dispatched); every other call goes through the pipeline. */
+  protected override async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+    const output = this.outputs.get(run);
+    if (output === undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
+    const results = await executeWithFinalAnswers(output, calls, {
+      executeOthers: (others) => super.executeToolCalls(run, others),
+      finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),
+    });
+    if (output.accepted !== undefined) run.stopReason = 'end_turn';
+    return results;
+  }
+
+  /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
+  private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
+    const { content, report } = this.projectForModel(run, call, outcome);
+    const result: ToolCallResult = { callId: call.id, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), content, projection: report, durationMs: 0 };
+    run.toolCalls.push(result);
+    return result;
+  }
+
+  /** The conversation `continueFrom` names, from the store or else the memory; empty without it. */
+  protected continuedConversation(run: RunState): Promise<readonly ChatMessage[]> {
+    return loadContinuedConversation(run.options);
   }
 
   /**
@@ -253,13 +352,24 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
-    const response = await untilAborted(this.model.step({ system: run.options.system, messages: [...run.messages], tools: this.llmTools, signal }), run.options.signal);
+    const response = await untilAborted(this.stepModel(run, { system: run.options.system, messages: [...run.messages], tools: this.toolsOf(run), signal }), run.options.signal);
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,
     };
     this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
     return response;
+  }
+
+  /**
+   * The model request itself: `step()`, or in a run of `stream()` a streamed step whose deltas reach
+   * the stream as they arrive (`stream()` and `complete()` differ in this step only).
+   */
+  protected stepModel(run: RunState, request: ModelRequest): Promise<ModelResponse> {
+    const channel = this.streams.get(run);
+    if (channel === undefined) return this.model.step(request);
+    const step = run.steps;
+    return streamModelStep(this.model, request, (event) => channel.modelEvent(step, event));
   }
 
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
@@ -283,8 +393,14 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       usage: run.usage,
       stopReason,
       steps: run.steps,
+      ...outputOf(this.outputs.get(run)),
     };
   }
+}
+
+/** `{ output }` of a run whose final answer was accepted, else nothing. */
+function outputOf(state: FinalAnswerState | undefined): { readonly output?: unknown } {
+  return state?.accepted === undefined ? {} : { output: state.accepted.value };
 }
 
 /** The signal of runs without one: never aborts. */

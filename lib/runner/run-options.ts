@@ -8,6 +8,7 @@ import { ToolOutcome } from '../outcome/tool-outcome';
 import { ArgumentLimits } from '../validation/argument-limits';
 import { LlmAgentEvent } from './runner-events';
 import { RunnerClock } from './runner-clock';
+import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
 
 /** A validated call as host hooks see it: the one parsed argument object approval, audit and execution share. */
 export interface ToolCallRequest {
@@ -112,6 +113,25 @@ export interface LlmAgentRunOptions {
    * @default none
    */
   readonly store?: RunStore;
+  /**
+   * Id of an earlier run whose conversation this run continues, in this process or another: its
+   * messages (read from `store` when there is one, else from `memory`) come before the input, and
+   * this run records them as its own start. The earlier run is left as it is; this run has its own
+   * id, record and idempotency keys. A conversation whose last turn has tool calls without results
+   * is refused (`run_conflict`: `resume()` it), an unknown one too (`conversation_not_found`).
+   * @default none: the run starts with its input
+   */
+  readonly continueFrom?: string;
+  /**
+   * The shape of the run's final answer: a class with `@Field()` properties or a Standard Schema.
+   * The model gets a final-answer tool with its JSON Schema; a valid call ends the run and its value
+   * (the class instance, or the schema's output) is `result.output`. Bad answers are sent back for
+   * repair under `outputPolicy`, then the run fails with `StructuredOutputError`.
+   * @default none: the answer is the model's text
+   */
+  readonly output?: StructuredOutputSchema;
+  /** @default DEFAULT_STRUCTURED_OUTPUT_POLICY (tool `final_answer`, 2 repairs) */
+  readonly outputPolicy?: StructuredOutputPolicy;
   /** This worker's id for the run's lease. @default host name, process id and a random suffix */
   readonly workerId?: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */

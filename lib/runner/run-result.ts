@@ -41,8 +41,11 @@ export interface ToolCallResult<Name extends string = string, Outcome extends To
   readonly awaitingApproval?: boolean;
 }
 
-/** The result of `complete()`; `Call` types its tool calls (see `ToolCallResultOf`). */
-export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult> {
+/**
+ * The result of `complete()`; `Call` types its tool calls (see `ToolCallResultOf`), `Output` is the type
+ * of `output` for a run with `output`.
+ */
+export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult, Output = unknown> {
   readonly runId: string;
   /** The model's final text. */
   readonly text: string;
@@ -53,4 +56,6 @@ export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult>
   readonly stopReason: LlmAgentStopReason;
   /** Model requests made. */
   readonly steps: number;
+  /** The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`). */
+  readonly output?: Output;
 }

@@ -2,7 +2,15 @@ import { WuweError } from '../errors/wuwe-error';
 import { hasErrorMarker } from '../errors/error-marker';
 
 /** Codes of {@link LlmAgentError}. */
-export type LlmAgentErrorCode = 'invalid_run_options' | 'tool_output_projection_failed' | 'model_failed' | 'run_conflict';
+export type LlmAgentErrorCode =
+  | 'invalid_run_options'
+  | 'tool_output_projection_failed'
+  | 'model_failed'
+  | 'run_conflict'
+  /** `complete()` / `stream()` got an input that is not a prompt or a well-formed message list. */
+  | 'invalid_input'
+  /** `continueFrom` names a conversation the store (or memory) does not have. */
+  | 'conversation_not_found';
 
 const LLM_AGENT_ERROR_MARKER = Symbol.for('wuwe.error.LlmAgentError');
 

@@ -1,9 +1,11 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
+import { encodeSse, messageStreamEvents } from './messages-api-sse';
 
 /**
- * A local stand-in for the Anthropic Messages API (`POST /v1/messages`, JSON responses, no streaming)
- * for tests that drive the real `Anthropic` SDK client through `baseURL`.
+ * A local stand-in for the Anthropic Messages API (`POST /v1/messages`) for tests that drive the real
+ * `Anthropic` SDK client through `baseURL`. A request with `stream: true` gets a 200 `json` reply as
+ * server-sent events (see `messages-api-sse.ts`); `sse` replies script a stream that fails midway.
  *
  * It records every request (headers and parsed body) and answers from a queue of scripted replies,
  * one reply per request, in order. A request that finds the queue empty gets a 500 whose message says
@@ -46,7 +48,18 @@ export type ScriptedReply =
   /** The socket is destroyed before any response byte: a connection reset. */
   | { readonly kind: 'reset' }
   /** No answer at all, until the client goes away (aborts or times out). */
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  /**
+   * A streamed answer (`text/event-stream`) of `body` (default `messageBody()`): its first `events`
+   * events (default all), then `then`: `end` closes the response there, `cut` destroys the socket,
+   * `hang` sends nothing more until the client goes away, and `{ error }` sends an `error` event.
+   */
+  | {
+      readonly kind: 'sse';
+      readonly body?: Record<string, unknown>;
+      readonly events?: number;
+      readonly then?: 'end' | 'cut' | 'hang' | { readonly error: { readonly type: string; readonly message: string } };
+    };
 
 /** A running fake Messages API. */
 export interface MessagesApiServer {
@@ -101,6 +114,8 @@ export async function startMessagesApiServer(): Promise<MessagesApiServer> {
       sendJson(response, 500, body, { 'x-should-retry': 'false' });
       return;
     }
+    const recorded = requests[requests.length - 1];
+    (request as IncomingMessage & { streamed?: boolean }).streamed = recorded.body?.stream === true;
     answer(reply, request, response, onHangUp);
   };
 
@@ -166,10 +181,17 @@ export function errorBody(type: string, message: string): Record<string, unknown
 }
 
 function answer(reply: ScriptedReply, request: IncomingMessage, response: ServerResponse, onHangUp: () => void): void {
+  const streamed = (request as IncomingMessage & { streamed?: boolean }).streamed === true;
   switch (reply.kind) {
     case 'json':
-      sendJson(response, reply.status ?? 200, reply.body, reply.headers ?? {});
+      if (streamed && (reply.status ?? 200) === 200) sendSse(response, messageStreamEvents(reply.body as Record<string, unknown>), reply.headers ?? {}, 'end', request, onHangUp);
+      else sendJson(response, reply.status ?? 200, reply.body, reply.headers ?? {});
       return;
+    case 'sse': {
+      const events = messageStreamEvents(reply.body ?? messageBody());
+      sendSse(response, events.slice(0, reply.events ?? events.length), {}, reply.then ?? 'end', request, onHangUp);
+      return;
+    }
     case 'rate_limited':
       sendJson(response, 429, errorBody('rate_limit_error', 'Number of requests has exceeded your rate limit.'), {
         'retry-after': String(reply.retryAfterSeconds ?? 0.01),
@@ -209,6 +231,23 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
       response.on('close', onHangUp);
       return;
   }
+}
+
+function sendSse(
+  response: ServerResponse,
+  events: ReturnType<typeof messageStreamEvents>,
+  headers: Record<string, string>,
+  then: Extract<ScriptedReply, { kind: 'sse' }>['then'] & {},
+  request: IncomingMessage,
+  onHangUp: () => void,
+): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_test_stream', ...headers });
+  response.write(events.map(encodeSse).join(''), () => {
+    if (then === 'end') response.end();
+    else if (then === 'cut') setTimeout(() => request.socket.destroy(), 20);
+    else if (then === 'hang') response.on('close', onHangUp);
+    else response.end(encodeSse({ event: 'error', data: { type: 'error', error: then.error } }));
+  });
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {

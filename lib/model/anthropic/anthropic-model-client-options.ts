@@ -63,7 +63,7 @@ export interface AnthropicModelClientOptions {
   readonly model?: string;
   /**
    * `max_tokens` of every request: the most output tokens one step may produce. A positive integer.
-   * Requests the SDK estimates at over ten minutes (about 21,000 tokens) need streaming, which this client does not use.
+   * Requests the SDK estimates at over ten minutes (about 21,000 tokens) need streaming: `step` refuses them, `streamStep` (`runner.stream()`) does not.
    * @default DEFAULT_ANTHROPIC_MAX_TOKENS (4096)
    */
   readonly maxTokens?: number;

@@ -1,6 +1,8 @@
 import type AnthropicSdk from '@anthropic-ai/sdk';
 import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { BaseModelClient } from '../base-model-client';
+import { ModelApiError } from '../model-api-error';
+import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
 import { ModelRequest, ModelResponse } from '../model-types';
 import {
   AnthropicMessagesClient,
@@ -13,11 +15,13 @@ import { anthropicProviderContent, AnthropicTurnReplay, storedAnthropicContent }
 import { toAnthropicModelApiError } from './map-api-error';
 import { toAnthropicMessages } from './map-messages';
 import { fromAnthropicMessage } from './map-response';
+import { AnthropicStreamAssembler } from './map-stream';
 import { toAnthropicTools } from './map-tools';
 
 /**
  * A {@link ModelStepper} backed by Claude through the official `@anthropic-ai/sdk` Messages API
- * (`POST /v1/messages`, non-streaming).
+ * (`POST /v1/messages`): `step` sends one request and waits for the whole answer, `streamStep` streams
+ * it (`stream: true`), which `runner.stream()` uses.
  *
  * ```ts
  * const model = new AnthropicModelClient(); // reads ANTHROPIC_API_KEY
@@ -38,7 +42,7 @@ import { toAnthropicTools } from './map-tools';
  * message and step again (see {@link stepThroughPausedTurns}). The client remembers turns whose content
  * the neutral messages cannot hold (thinking, server tool blocks) and sends them back unchanged.
  */
-export class AnthropicModelClient extends BaseModelClient {
+export class AnthropicModelClient extends BaseModelClient implements StreamingModelStepper {
   /** The model every request names (`model` option). */
   readonly modelName: string;
   /** The checked options, every default filled. */
@@ -81,6 +85,38 @@ export class AnthropicModelClient extends BaseModelClient {
     } catch (error) {
       throw toAnthropicModelApiError(error, request.signal) ?? error;
     }
+    return this.mapAnswer(body);
+  }
+
+  /**
+   * Sends one Messages API request with `stream: true`: yields text deltas, each `tool_use` block's
+   * start and its input JSON deltas as they arrive, then the whole answer as `step` would have
+   * returned it. A stream cut before `message_stop` is a `connection` error (retryable); an `error`
+   * event is mapped like an HTTP error of its type; an abort is `aborted`.
+   *
+   * @throws {@link ModelApiError} as `step` does, and for a stream that fails midway.
+   */
+  async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const params = { ...this.buildParams(request), stream: true };
+    const assembler = new AnthropicStreamAssembler();
+    try {
+      const events = await this.options.client.messages.create(params, { signal: request.signal });
+      if (!isAsyncIterable(events))
+        throw new ModelApiError('malformed_response', { provider: 'anthropic', detail: 'a streaming request did not answer with a stream of events', retryable: false });
+      for await (const raw of events) {
+        // Events already received are not delivered after an abort; nor does the SDK's quiet end pass for an answer.
+        if (request.signal.aborted) break;
+        yield* assembler.add(raw);
+      }
+    } catch (error) {
+      throw toAnthropicModelApiError(error, request.signal) ?? error;
+    }
+    if (request.signal.aborted) throw new ModelApiError('aborted', { provider: 'anthropic', detail: 'the request was aborted', retryable: false });
+    yield { type: 'response', response: this.mapAnswer(assembler.finish()) };
+  }
+
+  /** Maps a whole answer and remembers the content the neutral messages cannot hold, to send it back. */
+  private mapAnswer(body: unknown): ModelResponse {
     const { response, content } = fromAnthropicMessage(body);
     this.replay.remember(response.toolCalls, response.text, content);
     const providerContent = anthropicProviderContent(content);
@@ -107,4 +143,8 @@ export class AnthropicModelClient extends BaseModelClient {
       ...(stopSequences !== undefined && stopSequences.length > 0 ? { stop_sequences: [...stopSequences] } : {}),
     };
   }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 }

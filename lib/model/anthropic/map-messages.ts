@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { JsonObject } from '../../outcome/json-value';
-import { ChatMessage, ModelToolCall } from '../model-types';
+import { ChatMessage, ModelToolCall, UserContentPart } from '../model-types';
 import { ModelApiError } from '../model-api-error';
 
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -12,7 +12,8 @@ export type AssistantContentLookup = (message: AssistantMessage) => readonly Con
 /**
  * Maps wuwe messages to Messages API `messages`.
  *
- * - a `user` message becomes a `text` block of a user turn;
+ * - a `user` message becomes a `text` block of a user turn, or one block per part: `text`, `image`
+ *   (base64 or url source) and `document` (base64 PDF, plain text, or url source);
  * - an `assistant` message becomes a `text` block (when its text is not empty) followed by one
  *   `tool_use` block per tool call, in order; its remembered content is sent instead when `lookup` has it;
  *   an assistant message with neither text nor tool calls is left out (the API refuses empty turns);
@@ -39,7 +40,7 @@ export function toAnthropicMessages(
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        append('user', [{ type: 'text', text: message.content }]);
+        append('user', typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.map(userBlock));
         break;
       case 'assistant':
         append('assistant', lookup?.(message) ?? assistantBlocks(message));
@@ -57,6 +58,35 @@ export function toAnthropicMessages(
     }
   }
   return turns;
+}
+
+/** The image media types the Messages API accepts. */
+const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/** One part of a user message as a Messages API block. */
+function userBlock(part: UserContentPart): ContentBlockParam {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      if ('url' in part) return { type: 'image', source: { type: 'url', url: part.url } };
+      if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupported(`an image of type ${part.mediaType} (Anthropic takes ${IMAGE_TYPES.join(', ')})`);
+      return { type: 'image', source: { type: 'base64', media_type: part.mediaType as 'image/png', data: part.data } };
+    case 'document': {
+      const title = part.title === undefined ? {} : { title: part.title };
+      if ('url' in part) return { type: 'document', source: { type: 'url', url: part.url }, ...title };
+      if (part.mediaType === 'text/plain')
+        return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') }, ...title };
+      if (part.mediaType !== 'application/pdf') throw unsupported(`a document of type ${part.mediaType} (Anthropic takes application/pdf and text/plain)`);
+      return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...title };
+    }
+    default:
+      throw unsupported(`a user content part of type ${JSON.stringify((part as { type?: unknown }).type)}`);
+  }
+}
+
+function unsupported(what: string): ModelApiError {
+  return new ModelApiError('invalid_request', { provider: 'anthropic', detail: `cannot send ${what}`, retryable: false });
 }
 
 function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {

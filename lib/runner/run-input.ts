@@ -1,0 +1,85 @@
+import { ChatMessage } from '../model/model-types';
+import { userContentProblem } from '../model/user-content';
+import { LlmAgentRunOptions } from './run-options';
+import { LlmAgentError } from './runner-error';
+
+/**
+ * What `complete()` and `stream()` take: a prompt (one user message), or a list of messages (a
+ * conversation to go on from, ending with a user message; its user messages may carry images and
+ * documents).
+ */
+export type LlmAgentRunInput = string | readonly ChatMessage[];
+
+/**
+ * The messages an input adds to a run, checked: a string is one user message; a list must be
+ * non-empty, well formed (roles, user content parts, tool calls) and end with a user message.
+ *
+ * @throws {@link LlmAgentError} `invalid_input`, before anything runs.
+ */
+export function inputMessages(input: LlmAgentRunInput): ChatMessage[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (!Array.isArray(input) || input.length === 0) throw invalid('the input must be a prompt or a non-empty list of messages');
+  const messages = input as readonly unknown[];
+  messages.forEach((message, index) => {
+    const problem = messageProblem(message);
+    if (problem !== undefined) throw invalid(`message ${index}: ${problem}`);
+  });
+  const last = input[input.length - 1];
+  if (last.role !== 'user') throw invalid(`the last message must be a user message (it is a ${last.role} message)`);
+  return [...input];
+}
+
+/**
+ * Checks that a stored conversation can be continued: every tool call of its last assistant turn has
+ * its Tool message (a turn left open, say awaiting approval, is continued with `resume()`).
+ *
+ * @throws {@link LlmAgentError} `run_conflict`.
+ */
+export function checkContinuable(runId: string, messages: readonly ChatMessage[]): void {
+  const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  const open = messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : [])).filter((call) => !answered.has(call.id));
+  if (open.length > 0)
+    throw new LlmAgentError('run_conflict', `the conversation of run '${runId}' has tool calls without results (${open.map((call) => call.id).join(', ')}); resume() that run instead`);
+}
+
+/**
+ * The conversation `options.continueFrom` names: the stored run's messages when there is a `store`,
+ * else the `memory`'s; empty without `continueFrom`.
+ *
+ * @throws {@link LlmAgentError} `invalid_run_options` without a store or memory,
+ * `conversation_not_found` for an unknown or empty conversation, `run_conflict` for one with open calls.
+ */
+export async function loadContinuedConversation(options: LlmAgentRunOptions): Promise<readonly ChatMessage[]> {
+  const { continueFrom, store, memory } = options;
+  if (continueFrom === undefined) return [];
+  if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
+  const messages = store !== undefined ? (await store.loadRun(continueFrom))?.messages : await memory!.messages(continueFrom);
+  if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
+  checkContinuable(continueFrom, messages);
+  return messages;
+}
+
+function messageProblem(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return 'not an object';
+  const { role, content } = message as Record<string, unknown>;
+  switch (role) {
+    case 'user':
+      return userContentProblem(content);
+    case 'assistant': {
+      const { toolCalls } = message as { toolCalls?: unknown };
+      if (typeof content !== 'string') return 'an assistant message needs `content` text';
+      return Array.isArray(toolCalls) ? undefined : 'an assistant message needs a `toolCalls` list';
+    }
+    case 'tool': {
+      const { toolCallId, toolName, isError } = message as Record<string, unknown>;
+      const ok = typeof toolCallId === 'string' && typeof toolName === 'string' && typeof content === 'string' && typeof isError === 'boolean';
+      return ok ? undefined : 'a tool message needs `toolCallId`, `toolName`, `content` and `isError`';
+    }
+    default:
+      return `unknown role ${JSON.stringify(role)} (user, assistant or tool)`;
+  }
+}
+
+function invalid(message: string): LlmAgentError {
+  return new LlmAgentError('invalid_input', message);
+}
