@@ -65,7 +65,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     const options = this.buildCallOptions(request);
     let result: unknown;
     try {
-      result = await untilAborted(this.options.model.doGenerate(options), request.signal);
+      result = await untilAborted(this.options.model.doGenerate(options), request.signal, this.options.model.provider);
     } catch (error) {
       throw this.mapError(error, request.signal);
     }
@@ -86,7 +86,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     const { signal } = request;
     let reader: AiSdkStreamReader;
     try {
-      const result = await untilAborted(this.options.model.doStream(options), signal);
+      const result = await untilAborted(this.options.model.doStream(options), signal, this.options.model.provider);
       if (!isRecord(result) || !isRecord(result.stream) || typeof result.stream.getReader !== 'function') {
         throw new ModelApiError('malformed_response', { provider: this.options.model.provider, detail: 'the model returned no stream', retryable: false });
       }
@@ -102,7 +102,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
       while (!done) {
         let next: { readonly done: boolean; readonly value?: unknown };
         try {
-          next = await untilAborted(reader.read(), signal);
+          next = await untilAborted(reader.read(), signal, this.options.model.provider);
         } catch (error) {
           throw this.mapError(error, signal);
         }
@@ -124,7 +124,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
    */
   protected buildCallOptions(request: ModelRequest): AiSdkCallOptions {
     const { model, system, maxOutputTokens, temperature, stopSequences, providerOptions, headers } = this.options;
-    if (request.signal.aborted) throw this.mapError(request.signal.reason, request.signal);
+    if (request.signal.aborted) throw abortedError(model.provider, request.signal);
     return {
       prompt: toAiSdkPrompt(request.system ?? system, request.messages, model.provider),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
@@ -149,7 +149,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
       type: 'function',
       name: tool.name,
       ...(tool.description !== undefined ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
+      inputSchema: tool.inputSchema,
     };
   }
 
@@ -158,11 +158,11 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   }
 }
 
-/** `promise`, or a rejection with the signal's reason as soon as `signal` aborts (a model may not watch it). */
-function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** `promise`, or an `aborted` {@link ModelApiError} as soon as `signal` aborts (a model may not watch its signal). */
+function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal, provider: string): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortedError(provider, signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
+    const onAbort = (): void => reject(abortedError(provider, signal));
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(promise).then(
       (value) => {
@@ -171,8 +171,13 @@ function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the model's rejection on unchanged
         reject(error);
       },
     );
   });
+}
+
+function abortedError(provider: string, signal: AbortSignal): ModelApiError {
+  return new ModelApiError('aborted', { provider, detail: 'the request was aborted', retryable: false, cause: signal.reason });
 }
