@@ -29,7 +29,8 @@ interface ApiCallErrorLike {
  *   `overloaded_error` type) `overloaded`, 408/409/5xx `server_error`, other 4xx `invalid_request`, and a
  *   2xx whose body could not be read `malformed_response`; `status`, the request id (`x-request-id`
  *   or `request-id` header), the API's error type and `retry-after` are kept;
- * - `APICallError` without a status, or a network error: `connection`;
+ * - `APICallError` without a status, or any error caused by a network failure (a connection refused,
+ *   reset, or cut while the body was read): `connection`;
  * - `LoadAPIKeyError`: `authentication`; invalid prompt or argument, unsupported functionality:
  *   `invalid_request`; JSON parse, type validation, invalid or empty response: `malformed_response`;
  * - anything at all while `signal` is aborted, or an `AbortError`: `aborted`.
@@ -47,8 +48,10 @@ export function toAiSdkModelApiError(error: unknown, provider: string, signal?: 
   if (failure.name === 'AI_RetryError' && isErrorLike((failure as { lastError?: unknown }).lastError)) {
     return toAiSdkModelApiError((failure as { lastError?: unknown }).lastError, provider, signal);
   }
-  if (failure.name === 'AI_APICallError' && typeof failure.statusCode === 'number') return fromStatus(failure, failure.statusCode, provider);
-  if (failure.name === 'AI_APICallError' || isNetworkError(failure)) {
+  // A network failure first: a connection cut while reading a 200 body is an APICallError with status 200 and a network cause.
+  const networkFailure = isNetworkError(failure);
+  if (failure.name === 'AI_APICallError' && typeof failure.statusCode === 'number' && !networkFailure) return fromStatus(failure, failure.statusCode, provider);
+  if (failure.name === 'AI_APICallError' || networkFailure) {
     return new ModelApiError('connection', { provider, detail: `the connection failed (${networkDetail(failure)})`, retryable: true, cause: error });
   }
   if (failure.name === 'AI_LoadAPIKeyError') return new ModelApiError('authentication', { provider, detail: failure.message, retryable: false, cause: error });
