@@ -128,7 +128,7 @@ describe('the packed package in a consumer project', () => {
     expect(output).toEqual({ text: 'Tokyo is 22 degrees.', outcome: { ok: true, text: 'Tokyo is 22 degrees.' }, usage: { inputTokens: 2, outputTokens: 4 } });
   });
 
-  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, class-validator, though all are installed", () => {
+  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, @ai-sdk/provider, class-validator, nor wuwe/ai-sdk, though all are installed", () => {
     // The repository has every optional back-end installed; `npm pack` built its dist/.
     const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
     const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
