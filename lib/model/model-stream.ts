@@ -26,6 +26,7 @@ export type ModelStreamEvent =
  * without one reports a `malformed_response` {@link ModelApiError}.
  */
 export interface StreamingModelStepper {
+  /** Streams one step: deltas, then exactly one `response` event; must honour `request.signal`. */
   streamStep(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }
 

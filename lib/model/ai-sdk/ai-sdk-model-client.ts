@@ -11,9 +11,9 @@ import { toAiSdkPrompt } from './map-prompt';
 import { fromAiSdkGenerateResult, isRecord } from './map-response';
 
 /**
- * A {@link ModelStepper} over any AI SDK language model (the `LanguageModelV3` interface of
- * `@ai-sdk/provider`): OpenAI, Anthropic, Google, Mistral, Amazon Bedrock, Groq, Ollama and every
- * other AI SDK provider.
+ * A model client (a `ModelStepper` that can also stream its steps) over any AI SDK language model
+ * (the `LanguageModelV3` interface of `@ai-sdk/provider`): OpenAI, Anthropic, Google, Mistral,
+ * Amazon Bedrock, Groq, Ollama and every other AI SDK provider.
  *
  * ```ts
  * import { createOpenAI } from '@ai-sdk/openai';
