@@ -1,11 +1,13 @@
 /**
  * The agent tour: one run that shows every policy of the runner in a readable trace.
  *
- * Offline it runs on ScriptedModelClient; with ANTHROPIC_API_KEY set it asks Claude the same
- * question through AnthropicModelClient. Run it with `npm run demo`.
+ * Offline it runs on ScriptedModelClient; when the environment names a model (ANTHROPIC_API_KEY,
+ * OPENAI_API_KEY or OPENAI_BASE_URL: see demo-model.ts) it asks that model the same question.
+ * Run it with `npm run demo`.
  */
 import 'reflect-metadata';
-import { AnthropicModelClient, LlmAgentRunResult, ModelStepper, RunStore, SqliteRunStore, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider, LlmAgentEvent } from '../lib';
+import { LlmAgentRunResult, ModelStepper, RunStore, SqliteRunStore, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider, LlmAgentEvent } from '../lib';
+import { demoModel } from './demo-model';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';
 
@@ -46,7 +48,7 @@ export function scriptedTourModel(): ScriptedModelClient {
 
 /** Options of {@link main}. */
 export interface TourOptions {
-  /** @default Claude when ANTHROPIC_API_KEY is set, else the scripted model */
+  /** @default the model the environment names (see demo-model.ts), else the scripted model */
   readonly model?: ModelStepper;
   /** Where trace lines go. @default console.log */
   readonly print?: (line: string) => void;
@@ -63,8 +65,10 @@ export async function main(options: TourOptions = {}): Promise<{ lines: string[]
     lines.push(line);
     (options.print ?? console.log)(line);
   };
-  const model = options.model ?? (process.env.ANTHROPIC_API_KEY ? new AnthropicModelClient() : scriptedTourModel());
-  print(`model: ${model.modelName}${model instanceof ScriptedModelClient ? ' (offline, scripted; set ANTHROPIC_API_KEY to use Claude)' : ''}`);
+  const picked = options.model === undefined ? demoModel(scriptedTourModel) : undefined;
+  const model = options.model ?? picked!.model;
+  const description = picked?.description ?? (model instanceof ScriptedModelClient ? 'offline, scripted' : 'given by the caller');
+  print(`model: ${model.modelName} (${description})`);
   const provider = composeToolProviders(new ReflectedToolProvider([GetWeather, UpdateSetting, BuildReport, ReadLog, DeleteDatabase]), new ReindexProvider());
   const runner = new LlmAgentRunner(model, provider);
   const store = options.store ?? new SqliteRunStore('.wuwe/runs.db');

@@ -1,10 +1,14 @@
 /** `npm run demo`: runs every sample in turn. */
 import 'reflect-metadata';
-import { WuweError } from '../lib';
+import { ScriptedModelClient, WuweError } from '../lib';
+import { demoModel } from './demo-model';
 import { main as weather } from './weather';
 import { main as tour } from './agent-tour';
 
 async function runAll(): Promise<void> {
+  // Which model the samples run on (each sample picks the same way).
+  const { model, description } = demoModel(() => new ScriptedModelClient([]));
+  console.log(`== model: ${model.modelName} (${description})\n`);
   console.log('== samples/weather.ts');
   await weather();
   console.log('\n== samples/agent-tour.ts');

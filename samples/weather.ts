@@ -1,12 +1,14 @@
 /**
  * The README example, runnable offline: define the weather tool, show what the model sees, call
  * it with the arguments a model would send, show a call refused for bad arguments, then run
- * `bindTools(GetWeather).complete(...)` on the scripted model (Claude when ANTHROPIC_API_KEY is set).
+ * `bindTools(GetWeather).complete(...)` on the scripted model (a real one when the environment names
+ * one: see demo-model.ts).
  *
  * Run: `npx ts-node --transpile-only samples/weather.ts`
  */
 import 'reflect-metadata';
-import { AnthropicModelClient, Field, invokeReflectedTool, LlmAgentRunResult, LlmTool, makeLlmTool, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../lib';
+import { Field, invokeReflectedTool, LlmAgentRunResult, LlmTool, makeLlmTool, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../lib';
+import { demoModel } from './demo-model';
 
 export enum TemperatureUnit {
   Celsius = 'celsius',
@@ -40,9 +42,13 @@ export interface WeatherSampleOutput {
   readonly lines: readonly string[];
 }
 
-/** The model of the sample: Claude with an API key, else a scripted model answering like one. */
+/** The model of the sample: the one the environment names (see {@link demoModel}), else a scripted model answering like one. */
 export function weatherModel(): ModelClient {
-  if (process.env.ANTHROPIC_API_KEY) return new AnthropicModelClient();
+  return demoModel(scriptedWeatherModel).model;
+}
+
+/** The offline model of the sample: one tool call, then an answer quoting the tool. */
+export function scriptedWeatherModel(): ModelClient {
   return new ScriptedModelClient([
     { toolCalls: [{ name: 'GetWeather', arguments: '{"city":"Tokyo"}' }] },
     (messages) => {

@@ -51,6 +51,49 @@ main().then((line) => process.stdout.write(line), (error: unknown) => {
 });
 `;
 
+/** A consumer of `wuwe/ai-sdk` without the AI SDK installed: a hand-written model answering in two steps. */
+const AI_SDK_MAIN_TS = `
+import 'reflect-metadata';
+import { Field, Tool } from 'wuwe';
+import { AiSdkLanguageModel, AiSdkModelClient } from 'wuwe/ai-sdk';
+
+@Tool({ description: 'Get the current weather for a city.' })
+class GetWeather {
+  @Field({ description: 'City name.' })
+  city!: string;
+
+  invoke(): string {
+    return \`\${this.city} is 22 degrees.\`;
+  }
+}
+
+let step = 0;
+const model: AiSdkLanguageModel = {
+  specificationVersion: 'v3',
+  provider: 'hand-written',
+  modelId: 'two-steps',
+  async doGenerate() {
+    step += 1;
+    const usage = { inputTokens: { total: 1 }, outputTokens: { total: 2 } };
+    if (step === 1) {
+      return { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'GetWeather', input: '{"city":"Tokyo"}' }], finishReason: { unified: 'tool-calls' }, usage };
+    }
+    return { content: [{ type: 'text', text: 'Tokyo is 22 degrees.' }], finishReason: { unified: 'stop' }, usage };
+  },
+  doStream() {
+    return Promise.reject(new Error('not streamed'));
+  },
+};
+
+new AiSdkModelClient(model).bindTools(GetWeather).complete('Weather in Tokyo?').then(
+  (result) => process.stdout.write(JSON.stringify({ text: result.text, outcome: result.toolCalls[0].outcome, usage: result.usage })),
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);
+`;
+
 const EXPECTED = { text: 'done', outcome: { ok: true, text: 'Tokyo is 22 degrees.' }, code: 'ok', same: true };
 
 describe('the packed package in a consumer project', () => {
@@ -74,13 +117,25 @@ describe('the packed package in a consumer project', () => {
     expect(output).toEqual(EXPECTED);
   });
 
-  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, openai, class-validator, though all are installed", () => {
+  it('wuwe/ai-sdk compiles under strict without skipLibCheck and without @ai-sdk/provider, and runs a hand-written LanguageModelV3', () => {
+    const project = join(packed.consumer, 'ai-sdk');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(README_TSCONFIG));
+    writeFileSync(join(project, 'main.ts'), AI_SDK_MAIN_TS);
+    run(process.execPath, [tsc, '-p', '.'], project);
+    const output = JSON.parse(run(process.execPath, [join('out', 'main.js')], project)) as unknown;
+    expect(output).toEqual({ text: 'Tokyo is 22 degrees.', outcome: { ok: true, text: 'Tokyo is 22 degrees.' }, usage: { inputTokens: 2, outputTokens: 4 } });
+  });
+
+  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, openai, @ai-sdk/provider, class-validator, nor wuwe/ai-sdk, though all are installed", () => {
     // The repository has every optional back-end installed; `npm pack` built its dist/.
     const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
     const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
     expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
-    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|openai|class-validator)[\\/]/.test(path));
+    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|openai|@ai-sdk[\\/]provider|class-validator)[\\/]/.test(path));
     expect(heavy).toEqual([]);
+    expect(loaded.filter((path) => path.includes(`${root}/dist/model/ai-sdk/`))).toEqual([]);
   });
 
   it("require('wuwe/openai') loads the openai SDK only when a client is constructed", () => {

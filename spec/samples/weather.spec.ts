@@ -36,8 +36,9 @@ describe('samples/weather', () => {
 
 describe('samples/weather: the README runner example', () => {
   it('binds the tool and completes a two-step run offline', async () => {
-    const saved = process.env.ANTHROPIC_API_KEY;
-    delete process.env.ANTHROPIC_API_KEY;
+    const names = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'];
+    const saved = names.map((name) => process.env[name]);
+    for (const name of names) delete process.env[name];
     try {
       const { run, lines } = await main(() => undefined);
       expect(run.stopReason).toBe('end_turn');
@@ -45,7 +46,9 @@ describe('samples/weather: the README runner example', () => {
       expect(run.text).toBe('According to the tool: Tokyo is 22 degrees.');
       expect(lines[lines.length - 1]).toContain('According to the tool: Tokyo is 22 degrees.');
     } finally {
-      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+      names.forEach((name, index) => {
+        if (saved[index] !== undefined) process.env[name] = saved[index];
+      });
     }
   });
 });

@@ -1,10 +1,11 @@
 import { ChatMessage, ModelRequest } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
+import { toChatUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 
 /**
  * Maps wuwe messages to Chat Completions `messages`: the system prompt first as a `system` message; a
- * `user` message as is; an `assistant` message with its text (`null` when empty) and one `function` tool
+ * `user` message as its text or parts (see `toChatUserContent`); an `assistant` message with its text (`null` when empty) and one `function` tool
  * call per {@link ModelToolCall}, in order (one with neither is left out); a `tool` message as a `tool`
  * message answering its `tool_call_id`.
  */
@@ -14,7 +15,7 @@ export function toChatMessages(system: string | undefined, messages: readonly Ch
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        result.push({ role: 'user', content: message.content });
+        result.push({ role: 'user', content: toChatUserContent(message.content) });
         break;
       case 'assistant':
         if (message.content.length === 0 && message.toolCalls.length === 0) break;

@@ -1,6 +1,7 @@
 import { JsonValue } from '../../outcome/json-value';
 import { ChatMessage, ModelRequest, ProviderContent } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
+import { toResponsesUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -20,7 +21,7 @@ export function toResponsesInput(messages: readonly ChatMessage[]): unknown[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        input.push({ role: 'user', content: message.content });
+        input.push({ role: 'user', content: toResponsesUserContent(message.content) });
         break;
       case 'assistant': {
         const stored = storedOpenAIItems(message);

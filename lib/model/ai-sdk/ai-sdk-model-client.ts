@@ -1,0 +1,183 @@
+import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
+import { BaseModelClient } from '../base-model-client';
+import { ModelApiError } from '../model-api-error';
+import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
+import { ModelRequest, ModelResponse } from '../model-types';
+import { AiSdkCallOptions, AiSdkLanguageModel, AiSdkStreamReader } from './ai-sdk-language-model';
+import { AiSdkModelClientOptions, ResolvedAiSdkModelClientOptions, resolveAiSdkModelClientOptions } from './ai-sdk-model-client-options';
+import { AiSdkStreamAssembler } from './ai-sdk-stream-assembler';
+import { toAiSdkModelApiError } from './map-api-error';
+import { toAiSdkPrompt } from './map-prompt';
+import { fromAiSdkGenerateResult, isRecord } from './map-response';
+
+/**
+ * A model client (a `ModelStepper` that can also stream its steps) over any AI SDK language model
+ * (the `LanguageModelV3` interface of `@ai-sdk/provider`): OpenAI, Anthropic, Google, Mistral,
+ * Amazon Bedrock, Groq, Ollama and every other AI SDK provider.
+ *
+ * ```ts
+ * import { createOpenAI } from '@ai-sdk/openai';
+ * const model = new AiSdkModelClient(createOpenAI({ apiKey }).chat('gpt-4o-mini'), { maxOutputTokens: 1024 });
+ * const result = await model.bindTools(GetWeather).complete("What's the weather in Tokyo?");
+ * ```
+ *
+ * One `step` is one `doGenerate` call and one `streamStep` one `doStream` call: `request.messages`
+ * and `request.system` become the `LanguageModelV3Prompt`, `request.tools` function tools with their
+ * JSON Schema, and `request.signal` is the call's `abortSignal` (an abort ends the step at once,
+ * even when the model does not watch its signal). Every failure is a {@link ModelApiError} with the
+ * codes of every wuwe client. There are no retries: a provider's `doGenerate` sends one request.
+ *
+ * What the neutral messages cannot hold (reasoning parts with their signatures, provider metadata,
+ * provider-executed tools) is returned as `providerContent` (provider `'ai-sdk'`); the runner stores it
+ * with the assistant message, and the client sends it back unchanged on the next steps, in any process.
+ *
+ * `@ai-sdk/provider` is an optional peer dependency: its types describe the model; nothing of it is
+ * loaded at run time.
+ */
+export class AiSdkModelClient extends BaseModelClient implements StreamingModelStepper {
+  /** The model id of the wrapped model, e.g. `'gpt-4o-mini'`. */
+  readonly modelName: string;
+  /** The checked options, with the model. */
+  protected readonly options: ResolvedAiSdkModelClientOptions;
+
+  /**
+   * @param model - an AI SDK language model, e.g. `openai('gpt-4o-mini')` or `anthropic('claude-sonnet-4-5')`.
+   * @throws {@link ModelClientOptionsError} when the model is not a `LanguageModelV3` or an option cannot work.
+   */
+  constructor(model: AiSdkLanguageModel, options: AiSdkModelClientOptions = {}) {
+    super();
+    this.options = resolveAiSdkModelClientOptions(model, options);
+    this.modelName = model.modelId;
+  }
+
+  /** The wrapped AI SDK model. */
+  get model(): AiSdkLanguageModel {
+    return this.options.model;
+  }
+
+  /**
+   * One `doGenerate` call, mapped to a {@link ModelResponse}.
+   *
+   * @throws {@link ModelApiError} when the call cannot be built, the provider rejects it, the network
+   * fails, `request.signal` aborts it, or the result is malformed.
+   */
+  async step(request: ModelRequest): Promise<ModelResponse> {
+    const options = this.buildCallOptions(request);
+    let result: unknown;
+    try {
+      result = await untilAborted(this.options.model.doGenerate(options), request.signal, this.options.model.provider);
+    } catch (error) {
+      throw this.mapError(error, request.signal);
+    }
+    return fromAiSdkGenerateResult(result, this.options.model.provider);
+  }
+
+  /**
+   * One `doStream` call: text and tool-call deltas as they arrive, then one `response` event with the
+   * whole step, mapped exactly as {@link step} maps `doGenerate`. Stopping the iteration early cancels
+   * the provider's stream.
+   *
+   * @throws {@link ModelApiError} (as the iteration's rejection) when the call cannot be built, the
+   * provider rejects it or sends an error part, the connection is cut, `request.signal` aborts it, or
+   * the stream ends without a `finish` part.
+   */
+  async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const options = this.buildCallOptions(request);
+    const { signal } = request;
+    let reader: AiSdkStreamReader;
+    try {
+      const result = await untilAborted(this.options.model.doStream(options), signal, this.options.model.provider);
+      if (!isRecord(result) || !isRecord(result.stream) || typeof result.stream.getReader !== 'function') {
+        throw new ModelApiError('malformed_response', { provider: this.options.model.provider, detail: 'the model returned no stream', retryable: false });
+      }
+      reader = result.stream.getReader();
+    } catch (error) {
+      throw this.mapError(error, signal);
+    }
+    const cancel = (): void => void reader.cancel(signal.reason).catch(() => undefined);
+    signal.addEventListener('abort', cancel, { once: true });
+    const assembler = new AiSdkStreamAssembler(this.options.model.provider);
+    let done = false;
+    try {
+      while (!done) {
+        let next: { readonly done: boolean; readonly value?: unknown };
+        try {
+          next = await untilAborted(reader.read(), signal, this.options.model.provider);
+        } catch (error) {
+          throw this.mapError(error, signal);
+        }
+        done = next.done;
+        if (!done) yield* assembler.accept(next.value);
+      }
+      yield { type: 'response', response: assembler.finish() };
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      if (!done) await reader.cancel().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` when there
+   * are any, and the sampling options, provider options and headers of the client's options.
+   *
+   * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
+   */
+  protected buildCallOptions(request: ModelRequest): AiSdkCallOptions {
+    const { model, system, maxOutputTokens, temperature, stopSequences, providerOptions, headers } = this.options;
+    if (request.signal.aborted) throw abortedError(model.provider, request.signal);
+    return {
+      prompt: toAiSdkPrompt(request.system ?? system, request.messages, model.provider),
+      ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
+      abortSignal: request.signal,
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(stopSequences !== undefined && stopSequences.length > 0 ? { stopSequences: [...stopSequences] } : {}),
+      ...(providerOptions !== undefined ? { providerOptions } : {}),
+      ...(headers !== undefined ? { headers: { ...headers } } : {}),
+    };
+  }
+
+  private toFunctionTool(tool: ModelRequest['tools'][number]): LanguageModelV3FunctionTool {
+    if (tool.inputSchema?.type !== 'object') {
+      throw new ModelApiError('invalid_request', {
+        provider: this.options.model.provider,
+        detail: `tool '${tool.name}' has an input schema whose type is not 'object'`,
+        retryable: false,
+      });
+    }
+    return {
+      type: 'function',
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema,
+    };
+  }
+
+  private mapError(error: unknown, signal: AbortSignal): unknown {
+    return toAiSdkModelApiError(error, this.options.model.provider, signal) ?? error;
+  }
+}
+
+/** `promise`, or an `aborted` {@link ModelApiError} as soon as `signal` aborts (a model may not watch its signal). */
+function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal, provider: string): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortedError(provider, signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortedError(provider, signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(promise).then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the model's rejection on unchanged
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortedError(provider: string, signal: AbortSignal): ModelApiError {
+  return new ModelApiError('aborted', { provider, detail: 'the request was aborted', retryable: false, cause: signal.reason });
+}

@@ -1,0 +1,103 @@
+import type {
+  LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolCallPart, LanguageModelV3ToolResultPart,
+} from '@ai-sdk/provider';
+import { JsonObject } from '../../outcome/json-value';
+import { ModelApiError } from '../model-api-error';
+import { ChatMessage, ModelToolCall, UserContentPart } from '../model-types';
+import { AssistantPromptPart, storedAiSdkContent } from './ai-sdk-provider-content';
+
+type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+/**
+ * Maps a request's system prompt and wuwe messages to a `LanguageModelV3Prompt`.
+ *
+ * - the system prompt (when not empty) becomes the first message, `role: 'system'`;
+ * - a `user` message becomes a user message with one `text` part;
+ * - an `assistant` message becomes a `text` part (when its text is not empty) followed by one
+ *   `tool-call` part per call (its `input` the decoded arguments object), in order; when the message
+ *   carries this client's {@link ProviderContent} for the same tool calls and text, those parts are sent
+ *   instead, unchanged (reasoning and the provider's metadata included); an assistant message with
+ *   neither text nor tool calls is left out;
+ * - consecutive `tool` messages become ONE tool message of `tool-result` parts, in order, with
+ *   output `{ type: 'text' }` or, for a failure, `{ type: 'error-text' }`.
+ *
+ * `provider` names the model's provider in errors.
+ *
+ * @throws {@link ModelApiError} `invalid_request` when a tool call's `arguments` is not a JSON object
+ * (or JSON text of one); nothing is sent.
+ */
+export function toAiSdkPrompt(system: string | undefined, messages: readonly ChatMessage[], provider: string): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Message[] = [];
+  if (system !== undefined && system.length > 0) prompt.push({ role: 'system', content: system });
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        prompt.push({ role: 'user', content: userParts(message.content) });
+        break;
+      case 'assistant': {
+        const content = storedAiSdkContent(message) ?? assistantParts(message, provider);
+        if (content.length > 0) prompt.push({ role: 'assistant', content: [...content] });
+        break;
+      }
+      case 'tool': {
+        const last = prompt[prompt.length - 1];
+        if (last?.role === 'tool') last.content.push(toolResultPart(message));
+        else prompt.push({ role: 'tool', content: [toolResultPart(message)] });
+        break;
+      }
+    }
+  }
+  return prompt;
+}
+
+function assistantParts(message: AssistantMessage, provider: string): AssistantPromptPart[] {
+  const parts: AssistantPromptPart[] = [];
+  if (message.content.length > 0) parts.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls) parts.push(toolCallPart(call, provider));
+  return parts;
+}
+
+function toolCallPart(call: ModelToolCall, provider: string): LanguageModelV3ToolCallPart {
+  return { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: toolInput(call, provider) };
+}
+
+function toolResultPart(message: ToolMessage): LanguageModelV3ToolResultPart {
+  return {
+    type: 'tool-result',
+    toolCallId: message.toolCallId,
+    toolName: message.toolName,
+    output: message.isError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+  };
+}
+
+/** The arguments of a call as the JSON object the AI SDK sends; empty text is a call without arguments. */
+function toolInput(call: ModelToolCall, provider: string): JsonObject {
+  let input: unknown = call.arguments;
+  if (typeof input === 'string') {
+    try {
+      input = input.trim() === '' ? {} : JSON.parse(input);
+    } catch {
+      input = undefined;
+    }
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new ModelApiError('invalid_request', {
+      provider,
+      detail: `the arguments of tool call '${call.id}' (${call.name}) are not a JSON object`,
+      retryable: false,
+    });
+  }
+  return input as JsonObject;
+}
+
+/** A user message's content as AI SDK parts: text parts, and images and documents as `file` parts (a URL, or base64 data). */
+function userParts(content: string | readonly UserContentPart[]): Extract<LanguageModelV3Message, { role: 'user' }>['content'] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((part) => {
+    if (part.type === 'text') return { type: 'text' as const, text: part.text };
+    const fallback = part.type === 'image' ? 'image/*' : 'application/octet-stream';
+    if ('url' in part) return { type: 'file' as const, data: new URL(part.url), mediaType: fallback };
+    return { type: 'file' as const, data: part.data, mediaType: part.mediaType, ...(part.type === 'document' && part.title !== undefined ? { filename: part.title } : {}) };
+  });
+}

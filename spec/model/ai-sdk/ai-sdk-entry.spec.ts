@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as wuwe from 'wuwe';
+import * as aiSdk from '../../../lib/model/ai-sdk';
+
+const root = join(__dirname, '../../..');
+const json = (file: string): any => JSON.parse(readFileSync(join(root, file), 'utf8'));
+
+describe("the 'wuwe/ai-sdk' entry", () => {
+  it('is a package export and an API reference entry, with @ai-sdk/provider an optional peer', () => {
+    const pkg = json('package.json');
+    expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/model/ai-sdk/index.d.ts', default: './dist/model/ai-sdk/index.js' });
+    expect(pkg.peerDependencies['@ai-sdk/provider']).toBe('^3.0.0');
+    expect(pkg.peerDependenciesMeta['@ai-sdk/provider']).toEqual({ optional: true });
+    expect(json('typedoc.json').entryPoints).toContain('lib/model/ai-sdk/index.ts');
+  });
+
+  it('exposes the client and the same error classes as the core entry, which does not expose the client', () => {
+    expect(typeof aiSdk.AiSdkModelClient).toBe('function');
+    expect(aiSdk.ModelApiError).toBe(wuwe.ModelApiError);
+    expect(aiSdk.ModelClientOptionsError).toBe(wuwe.ModelClientOptionsError);
+    expect('AiSdkModelClient' in wuwe).toBe(false);
+  });
+});
