@@ -212,7 +212,7 @@ export class RunQueue {
     this.checkOpen();
     const rows = await this.sql(this.statements.deadLettersOfRun, [this.deadLetterName, runId]);
     if (rows.length === 0) return false;
-    await this.boss.complete(this.deadLetterName, rows.map((row) => String(row.id)));
+    await this.boss.cancel(this.deadLetterName, rows.map((row) => String(row.id)));
     await this.send({ runId, agent: agentOf(await this.loadRecord(runId)), reason: 'dead_letter_retried' });
     return true;
   }

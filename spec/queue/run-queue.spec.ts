@@ -47,3 +47,100 @@ describePostgres('RunQueue with an in-process worker', () => {
     expect((await f.store.listRuns()).map((run) => run.runId)).toEqual(['taken']);
   });
 });
+
+/** Runs `body` with environment variables set for the ledger agent of this process. */
+async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  Object.assign(process.env, env);
+  try {
+    return await body();
+  } finally {
+    for (const name of Object.keys(env)) delete process.env[name];
+  }
+}
+
+describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () => {
+  it('cancel of a queued run cancels its job and the run; no worker executes it', async () => {
+    const f = await fixture();
+    const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
+    expect(await f.queue.cancel(runId)).toEqual({ runId, result: 'cancelled', status: 'cancelled' });
+    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await worker.stop();
+    expect(await statusOf(f, runId)).toBe('cancelled');
+    expect(await f.ledger(runId)).toEqual([]);
+    expect(await f.queue.cancel(runId)).toEqual({ runId, result: 'finished', status: 'cancelled' });
+  });
+
+  it('cancel of a running run: the worker holding it stops the run, recorded as cancelled', async () => {
+    const f = await fixture();
+    await withEnv({ HANG_TOOL: 'lookup' }, async () => {
+      const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50, cancelCheckIntervalMs: 50 });
+      const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
+      await waitFor(async () => (await f.store.loadRun(runId))!.toolCalls.some((call) => call.callId === 'call_3'), 30_000, 'lookup started');
+      expect(await f.queue.cancel(runId)).toMatchObject({ runId, result: 'cancelling' });
+      await waitFor(async () => (await statusOf(f, runId)) === 'cancelled', 30_000, 'run cancelled');
+      expect(await worker.stop({ timeoutMs: 10_000 })).toEqual({ drained: true, abandonedRunIds: [] });
+    });
+  });
+
+  it('a run suspended for approval is resumed by decideApproval and completes; a second decision enqueues nothing', async () => {
+    const f = await fixture();
+    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50 });
+    const runId = await f.queue.enqueue({ agent: 'ledger', input: 'refund it' });
+    await waitFor(async () => (await statusOf(f, runId)) === 'awaiting_approval', 30_000, 'awaiting approval');
+    expect(await f.ledger(runId)).toEqual([]);
+    await expect(f.queue.decideApproval(runId, 'call_9', { approved: true })).rejects.toMatchObject({ code: 'approval_not_pending' });
+    await expect(f.queue.decideApproval(runId, 'call_1', { approved: true, argumentsSha256: '0'.repeat(64) })).rejects.toMatchObject({ code: 'approval_mismatch' });
+    const decided = await f.queue.decideApproval(runId, 'call_1', { approved: true, decidedBy: 'ops' });
+    expect(decided).toMatchObject({ approval: { state: 'approved', decidedBy: 'ops' }, resumeEnqueued: true });
+    await waitFor(async () => (await statusOf(f, runId)) === 'completed', 30_000, 'completed after approval');
+    expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['refund', 'notify']);
+    expect(await f.queue.resumeAfterApproval(runId)).toBe(false);
+    await worker.stop();
+  });
+
+  it('a run that fails maxAttempts times goes to the dead letters, with its last error; retryDeadLetter takes it out', async () => {
+    const f = await fixture({ maxAttempts: 2 });
+    const errors: unknown[] = [];
+    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50, onError: (error) => errors.push(error) });
+    const runId = await f.queue.enqueue({ agent: 'ledger', input: 'explode now' });
+    await waitFor(async () => (await f.queue.deadLetters()).length === 1, 30_000, 'a dead letter');
+    const [dead] = await f.queue.deadLetters();
+    expect(dead).toMatchObject({ runId, agent: 'ledger', lastError: { message: 'the model exploded' } });
+    expect(errors).toHaveLength(2);
+    expect(await statusOf(f, runId)).toBe('failed');
+    await worker.stop();
+    expect(await f.queue.retryDeadLetter(runId)).toBe(true);
+    expect(await f.queue.deadLetters()).toEqual([]);
+    expect(await f.queue.retryDeadLetter(runId)).toBe(false);
+  });
+
+  it('stop() drains: the runs being executed finish, and no new job is taken', async () => {
+    const f = await fixture();
+    await withEnv({ TOOL_DELAY_MS: '400' }, async () => {
+      const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, concurrency: 2, pollIntervalMs: 50 });
+      const runIds = [await f.queue.enqueue({ agent: 'ledger', input: 'a' }), await f.queue.enqueue({ agent: 'ledger', input: 'b' })];
+      await waitFor(() => worker.runningRunIds().length === 2, 30_000, 'two runs executing');
+      expect(await worker.stop()).toEqual({ drained: true, abandonedRunIds: [] });
+      for (const runId of runIds) expect(await statusOf(f, runId)).toBe('completed');
+      const later = await f.queue.enqueue({ agent: 'ledger', input: 'c' });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await f.store.loadRun(later))!.messages).toHaveLength(1);
+    });
+  });
+
+  it('a job that expires while its worker is alive: the second worker finds the lease held, follows up, and nothing runs twice', async () => {
+    const f = await fixture({ expireAfterSeconds: 1 });
+    await withEnv({ TOOL_DELAY_MS: '1200' }, async () => {
+      const agents = { ledger: ledgerAgent(f.pool, f.storeSchema) };
+      const first = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000 });
+      const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
+      await waitFor(() => first.runningRunIds().length === 1, 30_000, 'first worker executing');
+      const second = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000 });
+      await waitFor(async () => (await statusOf(f, runId)) === 'completed', 40_000, 'completed');
+      await Promise.all([first.stop(), second.stop()]);
+      expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
+      expect(await f.queue.deadLetters()).toEqual([]);
+    });
+  });
+});
