@@ -1,7 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { PostgresRunStore } from '../../lib/durable/postgres';
 import { RunQueue, RunQueueOptions } from '../../lib/queue';
-import { requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
 import { createLedger } from './ledger-agent';
 import type { WorkerProcessConfig } from './queue-worker-process';
 
@@ -20,9 +20,42 @@ export interface QueueFixture {
   close(): Promise<void>;
 }
 
+/** Hands out fresh schema names and drops them afterwards (as TestSchemas does, without jest, for the benchmark). */
+export interface FreshSchemas {
+  fresh(): string;
+  dropAll(): Promise<void>;
+}
+
+/** The test server's URL; throws when `WUWE_TEST_POSTGRES_URL` is unset. */
+export function testPostgresUrl(): string {
+  const url = process.env.WUWE_TEST_POSTGRES_URL;
+  if (!url) throw new Error('WUWE_TEST_POSTGRES_URL is not set; run through .ci/postgres.sh');
+  return url;
+}
+
+/** Schema names for one chaos run, dropped by `dropAll`. */
+export function freshSchemas(): FreshSchemas {
+  const names: string[] = [];
+  return {
+    fresh() {
+      const name = `wuwe_q_${randomBytes(6).toString('hex')}`;
+      names.push(name);
+      return name;
+    },
+    async dropAll() {
+      const pool = new Pool({ connectionString: testPostgresUrl(), max: 1 });
+      try {
+        for (const name of names.splice(0)) await pool.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+      } finally {
+        await pool.end();
+      }
+    },
+  };
+}
+
 /** Opens a fixture; `options` go to the test's own RunQueue. */
-export async function openQueueFixture(schemas: TestSchemas, options: Partial<RunQueueOptions> = {}): Promise<QueueFixture> {
-  const url = requirePostgresUrl();
+export async function openQueueFixture(schemas: FreshSchemas, options: Partial<RunQueueOptions> = {}): Promise<QueueFixture> {
+  const url = testPostgresUrl();
   const storeSchema = schemas.fresh();
   const queueSchema = schemas.fresh();
   const pool = new Pool({ connectionString: url, max: 4 });

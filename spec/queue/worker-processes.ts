@@ -9,6 +9,8 @@ export interface WorkerProcess {
   readonly child: ChildProcess;
   /** Resolves once the worker wrote `ready`. */
   readonly ready: Promise<void>;
+  /** Whether the worker wrote `ready` and has not exited. */
+  isReady(): boolean;
   /** Resolves when the process exits, with its code (null when killed by a signal) and output. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
@@ -21,8 +23,10 @@ export function spawnWorker(config: WorkerProcessConfig, env: Record<string, str
   });
   let stdout = '';
   let stderr = '';
+  let readyNow = false;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  ready.then(() => (readyNow = child.exitCode === null && child.signalCode === null), () => undefined);
   child.stdout!.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     if (stdout.includes('ready\n')) markReady();
@@ -30,11 +34,12 @@ export function spawnWorker(config: WorkerProcessConfig, env: Record<string, str
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.on('exit', (code, signal) => {
+      readyNow = false;
       markReady();
       resolve({ code, signal, stdout, stderr });
     }),
   );
-  return { child, ready, exited };
+  return { child, ready, exited, isReady: () => readyNow };
 }
 
 /** Polls `condition` every 50 ms until it holds; throws after `timeoutMs`. */
