@@ -71,6 +71,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         if (up.length === 0) return;
         const index = up[Math.floor(Math.random() * up.length)];
         workers[index].child.kill('SIGKILL');
+        void workers[index].exited.then((exited) => exited.stderr !== '' && log(`killed worker's stderr: ${exited.stderr.slice(0, 2000)}`));
         workers[index] = spawnWorker(config, env);
         kills++;
       }, options.killEveryMs);
@@ -87,7 +88,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const ended = counts.rows.filter((row) => row.status === 'completed' || row.status === 'cancelled').reduce((sum, row) => sum + Number(row.count), 0);
       const dead = (await fixture.queue.deadLetters()).length;
       if (Date.now() - lastLog > 5_000) {
-        log(`${ended}/${options.runs} ended, ${dead} dead letters, ${kills} kills, ${Math.round((Date.now() - started) / 1000)} s`);
+        const jobs = await fixture.pool.query<{ state: string; count: string }>(`SELECT state, count(*) AS count FROM "${fixture.queueSchema}".job GROUP BY state ORDER BY state`);
+        const up = workers.filter((worker) => worker.isReady()).length;
+        log(`${ended}/${options.runs} ended, ${dead} dead letters, ${kills} kills, ${up} workers up, jobs ${jobs.rows.map((row) => `${row.state} ${row.count}`).join(', ')}, ${Math.round((Date.now() - started) / 1000)} s`);
         lastLog = Date.now();
       }
       if (ended + dead >= options.runs) {

@@ -1,8 +1,28 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
 import type { WorkerProcessConfig } from './queue-worker-process';
 
-const script = join(__dirname, 'queue-worker-process.ts');
+const root = resolve(__dirname, '../..');
+let bundled: string | undefined;
+
+/**
+ * The worker script bundled once per process into one CommonJS file (packages left external), so that
+ * a (re)started worker loads in a fraction of a second: under ts-node it took 25 s on a loaded machine,
+ * longer than the chaos killer's interval. The directory is removed when this process exits.
+ */
+function workerBundle(): string {
+  if (bundled !== undefined) return bundled;
+  const directory = mkdtempSync(join(tmpdir(), 'wuwe-queue-worker-'));
+  symlinkSync(join(root, 'node_modules'), join(directory, 'node_modules'), 'dir');
+  const outfile = join(directory, 'queue-worker.js');
+  buildSync({ entryPoints: [join(__dirname, 'queue-worker-process.ts')], bundle: true, platform: 'node', format: 'cjs', packages: 'external', outfile, logLevel: 'error' });
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  bundled = outfile;
+  return outfile;
+}
 
 /** A spawned worker process. */
 export interface WorkerProcess {
@@ -15,10 +35,10 @@ export interface WorkerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Spawns a worker process (TypeScript through ts-node, transpile only) with `env` added. */
+/** Spawns a worker process (the bundled worker script) with `env` added. */
 export function spawnWorker(config: WorkerProcessConfig, env: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', script], {
-    env: { ...process.env, ...env, TS_NODE_TRANSPILE_ONLY: '1', WUWE_QUEUE_WORKER: JSON.stringify(config) },
+  const child = spawn(process.execPath, [workerBundle()], {
+    env: { ...process.env, ...env, WUWE_QUEUE_WORKER: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
