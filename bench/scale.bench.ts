@@ -5,7 +5,7 @@
  * duplicate side effects and lost admitted outcomes (both must be 0), throughput and p50/p99 run latency
  * (enqueue to end), and the scaling efficiency: throughput with N workers / (N x throughput with 1).
  * Needs WUWE_TEST_POSTGRES_URL (`.ci/postgres.sh npm run bench -- scale`). Sizes: SCALE_RUNS (default
- * 2000), SCALE_WORKERS (default 1,2,4), SCALE_KILL_EVERY_MS (default 4000), SCALE_CONCURRENCY (default 8),
+ * 2000; a comma-separated list gives each round its own count), SCALE_WORKERS (default 1,2,4), SCALE_KILL_EVERY_MS (default 4000), SCALE_CONCURRENCY (default 8),
  * SCALE_TOOL_DELAY_MS (default 20).
  */
 import { ChaosReport, runChaos } from '../spec/queue/chaos';
@@ -15,13 +15,14 @@ export default async function scale(): Promise<void> {
     console.log('skipped: WUWE_TEST_POSTGRES_URL is not set (run it through .ci/postgres.sh)');
     return;
   }
-  const runs = Number(process.env.SCALE_RUNS ?? 2000);
   const workerCounts = (process.env.SCALE_WORKERS ?? '1,2,4').split(',').map(Number);
+  const runCounts = (process.env.SCALE_RUNS ?? '2000').split(',').map(Number);
   const killEveryMs = Number(process.env.SCALE_KILL_EVERY_MS ?? 4000);
   const concurrency = Number(process.env.SCALE_CONCURRENCY ?? 8);
   const toolDelayMs = Number(process.env.SCALE_TOOL_DELAY_MS ?? 20);
   const reports: ChaosReport[] = [];
-  for (const workers of workerCounts) {
+  for (const [round, workers] of workerCounts.entries()) {
+    const runs = runCounts[Math.min(round, runCounts.length - 1)];
     console.log(`-- ${workers} worker(s), ${runs} runs, concurrency ${concurrency}, a SIGKILL every ${killEveryMs} ms`);
     const report = await runChaos({ runs, workers, concurrency, killEveryMs, toolDelayMs, timeoutMs: 30 * 60_000, log: (line) => console.log(`   ${line}`) });
     reports.push(report);
