@@ -5,7 +5,8 @@
  * duplicate side effects and lost admitted outcomes (both must be 0), throughput and p50/p99 run latency
  * (enqueue to end), and the scaling efficiency: throughput with N workers / (N x throughput with 1).
  * Needs WUWE_TEST_POSTGRES_URL (`.ci/postgres.sh npm run bench -- scale`). Sizes: SCALE_RUNS (default
- * 2000; a comma-separated list gives each round its own count), SCALE_WORKERS (default 1,2,4), SCALE_KILL_EVERY_MS (default 4000), SCALE_CONCURRENCY (default 8),
+ * 2000; a comma-separated list gives each round its own count), SCALE_WORKERS (default 1,2,4), SCALE_KILL_EVERY_MS (default 4000, for the round with the most workers; a round
+ * with fewer workers kills proportionally less often, so that each worker lives as long on average), SCALE_CONCURRENCY (default 8),
  * SCALE_TOOL_DELAY_MS (default 20).
  */
 import { ChaosReport, runChaos } from '../spec/queue/chaos';
@@ -21,10 +22,13 @@ export default async function scale(): Promise<void> {
   const concurrency = Number(process.env.SCALE_CONCURRENCY ?? 8);
   const toolDelayMs = Number(process.env.SCALE_TOOL_DELAY_MS ?? 20);
   const reports: ChaosReport[] = [];
+  const mostWorkers = Math.max(...workerCounts);
   for (const [round, workers] of workerCounts.entries()) {
     const runs = runCounts[Math.min(round, runCounts.length - 1)];
-    console.log(`-- ${workers} worker(s), ${runs} runs, concurrency ${concurrency}, a SIGKILL every ${killEveryMs} ms`);
-    const report = await runChaos({ runs, workers, concurrency, killEveryMs, toolDelayMs, timeoutMs: 30 * 60_000, log: (line) => console.log(`   ${line}`) });
+    // Each worker is killed as often in every round: fewer workers, rarer kills.
+    const roundKillEveryMs = Math.round((killEveryMs * mostWorkers) / workers);
+    console.log(`-- ${workers} worker(s), ${runs} runs, concurrency ${concurrency}, a SIGKILL every ${roundKillEveryMs} ms`);
+    const report = await runChaos({ runs, workers, concurrency, killEveryMs: roundKillEveryMs, toolDelayMs, timeoutMs: 30 * 60_000, log: (line) => console.log(`   ${line}`) });
     reports.push(report);
   }
   const single = reports.find((report) => report.workers === 1);

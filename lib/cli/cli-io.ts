@@ -10,6 +10,8 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Waits between polls of `runs tail`. @default a timer */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Aborted when a long-running command (`wuwe worker`) should stop gracefully. @default on the process's SIGINT or SIGTERM */
+  readonly shutdown?: AbortSignal;
 }
 
 /** The process's streams, working directory and environment. */
