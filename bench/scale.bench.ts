@@ -30,6 +30,7 @@ export default async function scale(): Promise<void> {
     console.log(`-- ${workers} worker(s), ${runs} runs, concurrency ${concurrency}, a SIGKILL every ${roundKillEveryMs} ms`);
     const report = await runChaos({ runs, workers, concurrency, killEveryMs: roundKillEveryMs, toolDelayMs, timeoutMs: 30 * 60_000, log: (line) => console.log(`   ${line}`) });
     reports.push(report);
+    console.log(`   ${JSON.stringify(report)}`);
   }
   const single = reports.find((report) => report.workers === 1);
   console.table(

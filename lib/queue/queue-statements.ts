@@ -8,6 +8,11 @@ export interface QueueStatements {
   readonly cancelledAmong: string;
   /** (queue name, run_id): ids of the run's jobs not yet taken by a worker. */
   readonly waitingJobsOfRun: string;
+  /**
+   * (queue name, job ids uuid[]): the worker's heartbeat on the jobs it executes: moves their start to now,
+   * so that pg-boss expires a job `expireAfterSeconds` after its worker's last heartbeat, not after its start.
+   */
+  readonly touchJobs: string;
   /** (dead-letter queue name): the dead letters not yet retried or dismissed, oldest first. */
   readonly deadLetters: string;
   /** (dead-letter queue name, run_id): ids of the run's dead letters still waiting. */
@@ -23,6 +28,7 @@ export function queueStatements(schema: string): QueueStatements {
     requestCancellation: `INSERT INTO ${cancellations} (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING`,
     cancelledAmong: `SELECT run_id FROM ${cancellations} WHERE run_id = ANY($1::text[])`,
     waitingJobsOfRun: `SELECT id FROM ${quoted}.job WHERE name = $1 AND data->>'runId' = $2 AND state < 'active'`,
+    touchJobs: `UPDATE ${quoted}.job SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
     deadLetters: `SELECT id, data, output, created_on FROM ${quoted}.job WHERE name = $1 AND state = 'created' ORDER BY created_on, id`,
     deadLettersOfRun: `SELECT id FROM ${quoted}.job WHERE name = $1 AND data->>'runId' = $2 AND state = 'created'`,
   };

@@ -16,9 +16,9 @@ export interface QueueWorkerOptions {
   readonly concurrency?: number;
   /** How long an idle worker waits before asking for jobs again. @default 250 */
   readonly pollIntervalMs?: number;
-  /** How often the worker checks whether a run it executes was asked to cancel. @default 1000 */
+  /** How often the worker beats for the jobs it executes and checks whether their runs were asked to cancel. Keep it well below the queue's `expireAfterSeconds`. @default 1000 */
   readonly cancelCheckIntervalMs?: number;
-  /** The lease of each run it executes (`leaseTtlMs` of the run). Keep it below the queue's `expireAfterSeconds`. @default 60000 */
+  /** The lease of each run it executes (`leaseTtlMs` of the run): how long after a crash its run stays fenced off from other workers. @default 60000 */
   readonly leaseTtlMs?: number;
   /** This worker's id on the leases it takes. @default host name, process id and a random suffix */
   readonly workerId?: string;
@@ -78,6 +78,7 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
   let wake: () => void = () => undefined;
 
   const cancelTimer = setInterval(() => {
+    queue.touchJobs([...running.keys()]).catch((error: unknown) => report(error));
     const runIds = [...running.values()].map((entry) => entry.runId);
     queue.cancellationsAmong(runIds).then(
       (cancelled) => running.forEach((entry) => cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),

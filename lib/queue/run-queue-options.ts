@@ -18,9 +18,10 @@ export interface RunQueueOptions {
    */
   readonly maxAttempts?: number;
   /**
-   * How long a job may stay taken by a worker before it counts as abandoned and is given to another
-   * worker: set it above the longest run. (A job that expires while its worker is alive costs nothing:
-   * the store's lease keeps the second worker off the run.) @default 900
+   * How long after its worker's last heartbeat a taken job counts as abandoned and is given to another
+   * worker (a worker beats for its jobs every `cancelCheckIntervalMs`, so a long run does not expire while
+   * its worker lives). A job that expires while its worker is alive anyway (a stalled process) costs an
+   * attempt but nothing else: the store's lease keeps the second worker off the run. @default 60
    */
   readonly expireAfterSeconds?: number;
   /** Wait before a failed job is tried again. @default 5 */
@@ -47,7 +48,7 @@ export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQue
     schema: 'wuwe_queue',
     name: 'wuwe-runs',
     maxAttempts: 5,
-    expireAfterSeconds: 900,
+    expireAfterSeconds: 60,
     retryDelaySeconds: 5,
     superviseIntervalSeconds: 30,
     maxConnections: 10,

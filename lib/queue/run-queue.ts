@@ -156,6 +156,11 @@ export class RunQueue {
     }
   }
 
+  /** The worker's heartbeat on the jobs it executes (see {@link QueueStatements.touchJobs}). @internal */
+  async touchJobs(jobIds: readonly string[]): Promise<void> {
+    if (jobIds.length > 0) await this.sql(this.statements.touchJobs, [this.options.name, jobIds]);
+  }
+
   /** The runs among `runIds` whose cancellation was requested. @internal */
   async cancellationsAmong(runIds: readonly string[]): Promise<Set<string>> {
     if (runIds.length === 0) return new Set();
@@ -203,7 +208,7 @@ export class RunQueue {
       const data = row.data as RunJobData;
       const output = row.output as { value?: JsonValue } | JsonValue | null;
       const lastError = output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output ? (output.value ?? null) : (output ?? null);
-      return { runId: data.runId, agent: data.agent, lastError: lastError as JsonValue | null, deadAt: new Date(row.created_on as string).toISOString() };
+      return { runId: data.runId, agent: data.agent, lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
     });
   }
 

@@ -59,6 +59,23 @@ async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): 
 }
 
 describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () => {
+  it('a worker beats for its jobs: a run longer than expireAfterSeconds is not taken up again while its worker lives', async () => {
+    const f = await fixture({ expireAfterSeconds: 1 });
+    await withEnv({ TOOL_DELAY_MS: '1200' }, async () => {
+      const agents = { ledger: ledgerAgent(f.pool, f.storeSchema) };
+      const first = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, cancelCheckIntervalMs: 200 });
+      const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
+      await waitFor(() => first.runningRunIds().length === 1, 30_000, 'first worker executing');
+      const taken: string[] = [];
+      const second = startWorker({ queue: f.queue, agents: { ledger: { runner: { resume: (id) => (taken.push(id), agents.ledger.runner.resume(id)) } } }, concurrency: 1, pollIntervalMs: 50 });
+      await waitFor(async () => (await statusOf(f, runId)) === 'completed', 40_000, 'completed');
+      await Promise.all([first.stop(), second.stop()]);
+      expect(taken).toEqual([]);
+      const jobs = await f.pool.query(`SELECT retry_count FROM "${f.queueSchema}".job WHERE name = 'wuwe-runs'`);
+      expect(jobs.rows).toEqual([{ retry_count: 0 }]);
+    });
+  });
+
   it('cancel of a queued run cancels its job and the run; no worker executes it', async () => {
     const f = await fixture();
     const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
@@ -133,10 +150,11 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
     const f = await fixture({ expireAfterSeconds: 1 });
     await withEnv({ TOOL_DELAY_MS: '1200' }, async () => {
       const agents = { ledger: ledgerAgent(f.pool, f.storeSchema) };
-      const first = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000 });
+      // No heartbeat within the test (cancelCheckIntervalMs of a minute), so the job expires while its worker lives.
+      const first = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000, cancelCheckIntervalMs: 60_000 });
       const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
       await waitFor(() => first.runningRunIds().length === 1, 30_000, 'first worker executing');
-      const second = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000 });
+      const second = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000, cancelCheckIntervalMs: 60_000 });
       await waitFor(async () => (await statusOf(f, runId)) === 'completed', 40_000, 'completed');
       await Promise.all([first.stop(), second.stop()]);
       expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);

@@ -47,11 +47,11 @@ export function spawnWorker(config: WorkerProcessConfig, env: Record<string, str
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   ready.then(() => (readyNow = child.exitCode === null && child.signalCode === null), () => undefined);
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     if (stdout.includes('ready\n')) markReady();
   });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.on('exit', (code, signal) => {
       readyNow = false;
