@@ -3,6 +3,7 @@ import type { LlmAgentRunResult } from '../runner/run-result';
 
 /** A runner a worker can continue stored runs with (an `LlmAgentRunner`). */
 export interface ResumingRunner {
+  /** Continues the stored run `runId` (see `LlmAgentRunner.resume`). */
   resume(runId: string, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult>;
 }
 

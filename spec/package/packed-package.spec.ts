@@ -79,7 +79,7 @@ describe('the packed package in a consumer project', () => {
     const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
     const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
     expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
-    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|class-validator)[\\/]/.test(path));
+    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|pg-boss|@anthropic-ai[\\/]sdk|class-validator)[\\/]/.test(path));
     expect(heavy).toEqual([]);
   });
 
@@ -93,6 +93,7 @@ describe('the packed package in a consumer project', () => {
         SqliteMemory: () => new wuwe.SqliteMemory(':memory:'),
         KnowledgeIndex: () => new wuwe.KnowledgeIndex(),
         AnthropicModelClient: () => new wuwe.AnthropicModelClient({ apiKey: 'key' }),
+        RunQueue: () => require('wuwe/queue').RunQueue.open({ store: {}, connectionString: 'postgres://127.0.0.1:1/none' }),
       };
       (async () => {
         const report = {};
@@ -114,6 +115,7 @@ describe('the packed package in a consumer project', () => {
       SqliteMemory: 'better-sqlite3',
       KnowledgeIndex: 'better-sqlite3',
       AnthropicModelClient: '@anthropic-ai/sdk',
+      RunQueue: 'pg-boss',
     };
     for (const [name, packageName] of Object.entries(expected)) {
       expect({ name, ...report[name] }).toEqual({
