@@ -8,6 +8,7 @@ import { resumeRun } from './resume-command';
 import { runsList, runsShow } from './runs-commands';
 import { runsTail } from './runs-tail';
 import { McpCommandOptions, serveMcp } from './mcp-command';
+import { runWorker } from './worker-command';
 
 const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_STORE, else sqlite:.wuwe/runs.db)';
 
@@ -108,6 +109,17 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--events <file>', "append the run's events with their times to this file (for export --html --events)")
     .option('--json', 'print JSON')
     .action(act((runId: string, options: Parameters<typeof resumeRun>[2]) => resumeRun(io, runId, options)));
+
+  program
+    .command('worker')
+    .description('take queued runs (wuwe/queue) and execute them with the agents\' runners until SIGINT or SIGTERM, then drain')
+    .requiredOption('--agent <module...>', "agent module ('runner' or 'createRunner()', optionally 'runOptions'), as <module> or <name>=<module>; repeatable")
+    .addOption(new Option('--store <spec>', 'run store: postgres://... (default: $WUWE_STORE)'))
+    .option('--concurrency <n>', 'runs executed at once (default: 4)')
+    .option('--queue-schema <name>', "PostgreSQL schema of the queue's tables (default: wuwe_queue)")
+    .option('--queue-name <name>', 'name of the job queue (default: wuwe-runs)')
+    .option('--lease-ttl-ms <ms>', 'lease of each run (default: 60000)')
+    .action(act((options: Parameters<typeof runWorker>[1]) => runWorker(io, options)));
 
   program
     .command('export')

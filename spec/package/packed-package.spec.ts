@@ -133,7 +133,7 @@ describe('the packed package in a consumer project', () => {
     const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
     const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
     expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
-    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|openai|@ai-sdk[\\/]provider|class-validator)[\\/]/.test(path));
+    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|pg-boss|openai|@ai-sdk[\\/]provider|class-validator)[\\/]/.test(path));
     expect(heavy).toEqual([]);
     expect(loaded.filter((path) => path.includes(`${root}/dist/model/ai-sdk/`))).toEqual([]);
   });
@@ -160,6 +160,7 @@ describe('the packed package in a consumer project', () => {
         KnowledgeIndex: () => new wuwe.KnowledgeIndex(),
         AnthropicModelClient: () => new wuwe.AnthropicModelClient({ apiKey: 'key' }),
         OpenAIModelClient: () => new (require('wuwe/openai').OpenAIModelClient)({ apiKey: 'key' }),
+        RunQueue: () => require('wuwe/queue').RunQueue.open({ store: {}, connectionString: 'postgres://127.0.0.1:1/none' }),
       };
       (async () => {
         const report = {};
@@ -182,6 +183,7 @@ describe('the packed package in a consumer project', () => {
       KnowledgeIndex: 'better-sqlite3',
       AnthropicModelClient: '@anthropic-ai/sdk',
       OpenAIModelClient: 'openai',
+      RunQueue: 'pg-boss',
     };
     for (const [name, packageName] of Object.entries(expected)) {
       expect({ name, ...report[name] }).toEqual({

@@ -1,0 +1,159 @@
+import { defaultWorkerId } from '../runner/runner-rules';
+import { messageOf } from '../errors/message-of';
+import type { QueueAgent } from './queue-agent';
+import { executeRunJob, RunJobResult, TakenRunJob } from './run-job';
+import { RunQueue } from './run-queue';
+import { integerAtLeast } from './run-queue-options';
+import { RunQueueError } from './run-queue-error';
+import type { RunJobData } from './run-queue-types';
+
+/** Options of {@link startWorker}. */
+export interface QueueWorkerOptions {
+  readonly queue: RunQueue;
+  /** The agents this worker can execute, by the name runs were enqueued with. */
+  readonly agents: Readonly<Record<string, QueueAgent>>;
+  /** Runs executed at once by this worker. @default 4 */
+  readonly concurrency?: number;
+  /** How long an idle worker waits before asking for jobs again. @default 250 */
+  readonly pollIntervalMs?: number;
+  /** How often the worker beats for the jobs it executes and checks whether their runs were asked to cancel. Keep it well below the queue's `expireAfterSeconds`. @default 1000 */
+  readonly cancelCheckIntervalMs?: number;
+  /** The lease of each run it executes (`leaseTtlMs` of the run): how long after a crash its run stays fenced off from other workers. @default 60000 */
+  readonly leaseTtlMs?: number;
+  /** This worker's id on the leases it takes. @default host name, process id and a random suffix */
+  readonly workerId?: string;
+  /** Hears failures of the worker itself (the queue unreachable) and of jobs it fails. @default ignored */
+  readonly onError?: (error: unknown, runId?: string) => void;
+}
+
+/** What {@link QueueWorker.stop} reports. */
+export interface QueueWorkerStopResult {
+  /** True when every run this worker executed ended before the timeout. */
+  readonly drained: boolean;
+  /** The runs still executing at the timeout (their jobs are taken up again after they expire). */
+  readonly abandonedRunIds: readonly string[];
+}
+
+/** A started worker. */
+export interface QueueWorker {
+  readonly workerId: string;
+  /** The runs it is executing now. */
+  runningRunIds(): readonly string[];
+  /**
+   * Graceful shutdown: takes no more jobs and waits for the runs it executes to end (drain), at most
+   * `timeoutMs`. A run still executing then is left to its lease and its job's expiry: another worker
+   * resumes it after this process exits.
+   * @param options.timeoutMs @default unlimited
+   */
+  stop(options?: { readonly timeoutMs?: number }): Promise<QueueWorkerStopResult>;
+}
+
+interface Running {
+  readonly runId: string;
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+}
+
+/**
+ * Starts a worker that takes jobs of the queue and executes their runs with the agents' runners:
+ * `concurrency` runs at a time, each a `resume()` under the run's lease (see {@link RunQueue}).
+ * Throws `invalid_queue_options` for a bad option and `unknown_agent` when `agents` is empty.
+ */
+export function startWorker(options: QueueWorkerOptions): QueueWorker {
+  const concurrency = options.concurrency ?? 4;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const cancelCheckIntervalMs = options.cancelCheckIntervalMs ?? 1_000;
+  const leaseTtlMs = options.leaseTtlMs ?? 60_000;
+  integerAtLeast('concurrency', concurrency, 1);
+  integerAtLeast('pollIntervalMs', pollIntervalMs, 10);
+  integerAtLeast('cancelCheckIntervalMs', cancelCheckIntervalMs, 10);
+  integerAtLeast('leaseTtlMs', leaseTtlMs, 100);
+  if (Object.keys(options.agents).length === 0) throw new RunQueueError('unknown_agent', 'startWorker needs at least one agent');
+  options.queue.checkOpen();
+  const queue = options.queue;
+  const workerId = options.workerId ?? defaultWorkerId();
+  const report = options.onError ?? (() => undefined);
+  const running = new Map<string, Running>();
+  let stopping = false;
+  let wake: () => void = () => undefined;
+
+  const cancelTimer = setInterval(() => {
+    queue.touchJobs([...running.keys()]).catch((error: unknown) => report(error));
+    const runIds = [...running.values()].map((entry) => entry.runId);
+    queue.cancellationsAmong(runIds).then(
+      (cancelled) => running.forEach((entry) => cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),
+      (error: unknown) => report(error),
+    );
+  }, cancelCheckIntervalMs);
+  cancelTimer.unref();
+
+  const take = (job: TakenRunJob): void => {
+    const controller = new AbortController();
+    const context = { queue, agents: options.agents, workerId, leaseTtlMs, signal: controller.signal };
+    const done = executeRunJob(context, job)
+      .then((result) => settle(job, result))
+      .catch((error: unknown) => report(error, job.data.runId))
+      .finally(() => {
+        running.delete(job.id);
+        wake();
+      });
+    running.set(job.id, { runId: job.data.runId, controller, done });
+  };
+
+  const settle = async (job: TakenRunJob, result: RunJobResult): Promise<void> => {
+    if (result.kind === 'complete') {
+      await queue.boss.complete(queue.options.name, job.id, result.output);
+      return;
+    }
+    report(result.error, job.data.runId);
+    await queue.boss.fail(queue.options.name, job.id, { message: messageOf(result.error), ...codeOf(result.error) });
+  };
+
+  const loop = async (): Promise<void> => {
+    while (!stopping) {
+      const free = concurrency - running.size;
+      if (free > 0) {
+        try {
+          const jobs = await queue.boss.fetch<RunJobData>(queue.options.name, { batchSize: free, includeMetadata: true });
+          for (const job of jobs) take({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit });
+          if (jobs.length === free) continue;
+        } catch (error) {
+          report(error);
+        }
+      }
+      if (stopping) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = () => undefined;
+    }
+  };
+  const looping = loop();
+
+  return {
+    workerId,
+    runningRunIds: () => [...running.values()].map((entry) => entry.runId),
+    async stop(stopOptions = {}) {
+      stopping = true;
+      wake();
+      await looping;
+      clearInterval(cancelTimer);
+      const drained = Promise.all([...running.values()].map((entry) => entry.done)).then(() => true);
+      const timeoutMs = stopOptions.timeoutMs;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = timeoutMs === undefined ? new Promise<boolean>(() => undefined) : new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      const result = await Promise.race([drained, timedOut]);
+      if (timer !== undefined) clearTimeout(timer);
+      return { drained: result, abandonedRunIds: result ? [] : [...running.values()].map((entry) => entry.runId) };
+    },
+  };
+}
+
+function codeOf(error: unknown): { code?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? { code } : {};
+}

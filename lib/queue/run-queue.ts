@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentRunRecord } from '../durable/agent-run-record';
+import type { RunStore } from '../durable/run-store';
+import { RunStoreError } from '../durable/run-store-error';
+import { withRunLease } from '../durable/with-run-lease';
+import type { JsonValue } from '../outcome/json-value';
+import { loadPgBoss, PgBoss } from './load-pg-boss';
+import { QueueStatements, queueStatements } from './queue-statements';
+import { RunQueueError } from './run-queue-error';
+import { ResolvedRunQueueOptions, resolveRunQueueOptions, RunQueueOptions } from './run-queue-options';
+import {
+  DeadLetter,
+  EnqueueRunRequest,
+  QueueApprovalDecision,
+  QueueApprovalResult,
+  QueuedRunMetadata,
+  RunCancellation,
+  RunJobData,
+} from './run-queue-types';
+
+/** How long the queue holds a run's lease while it cancels the run in the store. */
+const CANCEL_LEASE_TTL_MS = 10_000;
+
+/**
+ * A queue of agent runs on PostgreSQL, on the job queue pg-boss (an optional peer dependency, pinned
+ * to 10.4.2; loaded on the first `open`). The runs live in the given store; the queue only says which
+ * run a worker should take up next. A run is created in the store when it is enqueued (its prompt is
+ * its first message, `metadata.queue` names its agent), so every job a worker takes is a `resume()`:
+ * the first, a retry after a worker died (its job expired), a follow-up behind another worker's
+ * lease, or the continuation after an approval.
+ *
+ * Workers: {@link startWorker}. Operators: {@link RunQueue.cancel}, {@link RunQueue.deadLetters},
+ * {@link RunQueue.retryDeadLetter}.
+ */
+export class RunQueue {
+  /** The store the runs live in. */
+  readonly store: RunStore;
+  /** The options, every default filled. @internal */
+  readonly options: ResolvedRunQueueOptions;
+  /** The pg-boss instance. @internal */
+  readonly boss: PgBoss;
+  /** The dead-letter queue's name: the queue's name with `-dead`. */
+  readonly deadLetterName: string;
+  private readonly statements: QueueStatements;
+  private closed = false;
+
+  private constructor(options: ResolvedRunQueueOptions, boss: PgBoss) {
+    this.store = options.store;
+    this.options = options;
+    this.boss = boss;
+    this.deadLetterName = `${options.name}-dead`;
+    this.statements = queueStatements(options.schema);
+  }
+
+  /**
+   * Validates the options (`invalid_queue_options`), connects, creates or migrates pg-boss's tables and
+   * the queue's own, and starts looking for abandoned jobs every `superviseIntervalSeconds`.
+   * @throws MissingDependencyError when `pg-boss` is not installed.
+   */
+  static async open(options: RunQueueOptions): Promise<RunQueue> {
+    const resolved = resolveRunQueueOptions(options);
+    const PgBossClass = loadPgBoss('RunQueue');
+    const boss = new PgBossClass({
+      connectionString: resolved.connectionString,
+      schema: resolved.schema,
+      max: resolved.maxConnections,
+      supervise: true,
+      maintenanceIntervalSeconds: resolved.superviseIntervalSeconds,
+      schedule: false,
+      migrate: true,
+    });
+    // pg-boss reports background failures (a lost connection) as 'error' events; unheard, they would end the process.
+    boss.on('error', resolved.onError ?? (() => undefined));
+    await boss.start();
+    const queue = new RunQueue(resolved, boss);
+    try {
+      await boss.createQueue(queue.deadLetterName, { name: queue.deadLetterName, policy: 'standard' });
+      await boss.createQueue(resolved.name, {
+        name: resolved.name,
+        policy: 'standard',
+        retryLimit: resolved.maxAttempts - 1,
+        retryDelay: resolved.retryDelaySeconds,
+        expireInSeconds: resolved.expireAfterSeconds,
+        deadLetter: queue.deadLetterName,
+      });
+      await queue.sql(queue.statements.createCancellations, []);
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      throw error;
+    }
+    return queue;
+  }
+
+  /**
+   * Creates the run in the store (status `running`, the prompt as its first message) and sends a job
+   * for it; returns the run id. Throws `unknown_agent` when the queue was given `agents` without this
+   * one, `run_exists` when `options.runId` is taken, `invalid_queue_options` for a bad `maxSteps`.
+   * When sending the job fails after the run was created, the run is marked `failed` and the error is thrown.
+   */
+  async enqueue(request: EnqueueRunRequest): Promise<string> {
+    this.checkOpen();
+    const { agent, input, options = {} } = request;
+    if (typeof agent !== 'string' || agent === '' || (this.options.agents !== undefined && !this.options.agents.includes(agent)))
+      throw new RunQueueError('unknown_agent', `the queue knows no agent '${String(agent)}'${this.options.agents ? ` (known: ${this.options.agents.join(', ')})` : ''}`);
+    if (typeof input !== 'string') throw new RunQueueError('invalid_queue_options', 'input must be a string (the prompt)');
+    if (options.maxSteps !== undefined && !(Number.isInteger(options.maxSteps) && options.maxSteps >= 1))
+      throw new RunQueueError('invalid_queue_options', `maxSteps must be a positive integer, got ${String(options.maxSteps)}`);
+    const runId = options.runId ?? randomUUID();
+    const queueMetadata: QueuedRunMetadata = { agent, maxSteps: options.maxSteps ?? null, enqueuedAt: new Date().toISOString() };
+    try {
+      await this.store.createRun({ runId, status: 'running', metadata: { ...options.metadata, queue: queueMetadata }, messages: [{ role: 'user', content: input }] });
+    } catch (error) {
+      if (RunStoreError.isInstance(error) && error.code === 'run_exists') throw new RunQueueError('run_exists', `run '${runId}' already exists`, { runId, cause: error });
+      throw error;
+    }
+    try {
+      await this.send({ runId, agent, reason: 'enqueued' }, { priority: options.priority ?? 0 });
+    } catch (error) {
+      await this.store.setStatus(runId, 'failed').catch(() => undefined);
+      throw error;
+    }
+    return runId;
+  }
+
+  /**
+   * Cancels a run that is queued or running. The request is stored first, then the run's waiting jobs
+   * are cancelled, then the run is set `cancelled` in the store under its lease. When a worker holds
+   * the lease (the run is executing) the result is `cancelling`: that worker sees the request within
+   * its `cancelCheckIntervalMs` and stops the run, which it records as `cancelled`. A run that ended
+   * before is left as it is (`finished`). Throws `run_not_found`.
+   */
+  async cancel(runId: string): Promise<RunCancellation> {
+    this.checkOpen();
+    const record = await this.loadRecord(runId);
+    if (isFinal(record)) return { runId, result: 'finished', status: record.status };
+    await this.sql(this.statements.requestCancellation, [runId]);
+    const waiting = await this.sql(this.statements.waitingJobsOfRun, [this.options.name, runId]);
+    if (waiting.length > 0) await this.boss.cancel(this.options.name, waiting.map((row) => String(row.id)));
+    return this.cancelInStore(runId, `wuwe-queue-cancel:${randomUUID()}`);
+  }
+
+  /**
+   * Sets a run whose cancellation was requested `cancelled` in the store, under its lease (so no worker
+   * writes to it meanwhile). `cancelling` when another worker holds the lease. @internal
+   */
+  async cancelInStore(runId: string, workerId: string): Promise<RunCancellation> {
+    try {
+      return await withRunLease(this.store, runId, { workerId, ttlMs: CANCEL_LEASE_TTL_MS }, async (_signal, held) => {
+        if (isFinal(held.record)) return { runId, result: 'finished', status: held.record.status };
+        await this.store.setStatus(runId, 'cancelled', { fencingToken: held.fencingToken });
+        return { runId, result: 'cancelled', status: 'cancelled' };
+      });
+    } catch (error) {
+      if (RunStoreError.isInstance(error) && error.code === 'lease_held') return { runId, result: 'cancelling', status: (await this.loadRecord(runId)).status };
+      throw error;
+    }
+  }
+
+  /** The worker's heartbeat on the jobs it executes (see {@link QueueStatements.touchJobs}). @internal */
+  async touchJobs(jobIds: readonly string[]): Promise<void> {
+    if (jobIds.length > 0) await this.sql(this.statements.touchJobs, [this.options.name, jobIds]);
+  }
+
+  /** The runs among `runIds` whose cancellation was requested. @internal */
+  async cancellationsAmong(runIds: readonly string[]): Promise<Set<string>> {
+    if (runIds.length === 0) return new Set();
+    const rows = await this.sql(this.statements.cancelledAmong, [runIds]);
+    return new Set(rows.map((row) => String(row.run_id)));
+  }
+
+  /**
+   * Stores a decision on a pending approval of a run, bound to the request's tool name and arguments
+   * hash (a given `argumentsSha256` must be the request's: `approval_mismatch`), and when no approval
+   * of the run is pending any more, enqueues its resume. Throws `run_not_found`, `approval_not_pending`.
+   */
+  async decideApproval(runId: string, callId: string, decision: QueueApprovalDecision): Promise<QueueApprovalResult> {
+    this.checkOpen();
+    const record = await this.loadRecord(runId);
+    const request = record.approvals.find((approval) => approval.callId === callId);
+    if (request === undefined) throw new RunQueueError('approval_not_pending', `run '${runId}' has no approval request for call '${callId}'`, { runId });
+    const approval = await this.store.decideApproval(runId, callId, {
+      approved: decision.approved,
+      toolName: request.toolName,
+      argumentsSha256: decision.argumentsSha256 ?? request.argumentsSha256,
+      ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
+      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    });
+    return { approval, resumeEnqueued: await this.resumeAfterApproval(runId) };
+  }
+
+  /**
+   * Enqueues the resume of a run waiting on approvals once none is pending (decided elsewhere, e.g.
+   * with `wuwe approvals approve`); returns whether it did. Throws `run_not_found`.
+   */
+  async resumeAfterApproval(runId: string): Promise<boolean> {
+    this.checkOpen();
+    const record = await this.loadRecord(runId);
+    if (record.status !== 'awaiting_approval' || record.approvals.some((approval) => approval.state === 'pending')) return false;
+    await this.send({ runId, agent: agentOf(record), reason: 'approval_decided' });
+    return true;
+  }
+
+  /** The runs that failed `maxAttempts` times and wait for an operator, oldest first. */
+  async deadLetters(): Promise<readonly DeadLetter[]> {
+    this.checkOpen();
+    const rows = await this.sql(this.statements.deadLetters, [this.deadLetterName]);
+    return rows.map((row) => {
+      const data = row.data as RunJobData;
+      const output = row.output as { value?: JsonValue } | JsonValue | null;
+      const lastError = output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output ? (output.value ?? null) : (output ?? null);
+      return { runId: data.runId, agent: data.agent, lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
+    });
+  }
+
+  /** Takes a run out of the dead letters and enqueues it again with a fresh count of attempts; returns whether it was there. */
+  async retryDeadLetter(runId: string): Promise<boolean> {
+    this.checkOpen();
+    const rows = await this.sql(this.statements.deadLettersOfRun, [this.deadLetterName, runId]);
+    if (rows.length === 0) return false;
+    await this.boss.cancel(this.deadLetterName, rows.map((row) => String(row.id)));
+    await this.send({ runId, agent: agentOf(await this.loadRecord(runId)), reason: 'dead_letter_retried' });
+    return true;
+  }
+
+  /** Sends a job for a run, optionally not before `startAfter`, with `retryLimit` retries (default `maxAttempts - 1`). @internal */
+  async send(data: RunJobData, options: { readonly priority?: number; readonly startAfter?: Date; readonly retryLimit?: number } = {}): Promise<void> {
+    await this.boss.send(this.options.name, { ...data }, {
+      retryLimit: options.retryLimit ?? this.options.maxAttempts - 1,
+      retryDelay: this.options.retryDelaySeconds,
+      expireInSeconds: this.options.expireAfterSeconds,
+      deadLetter: this.deadLetterName,
+      ...(options.priority === undefined ? {} : { priority: options.priority }),
+      ...(options.startAfter === undefined ? {} : { startAfter: options.startAfter }),
+    });
+  }
+
+  /** Stops the queue's background work and closes its connections; later calls throw `queue_closed`. The store stays open. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.boss.stop({ graceful: false, wait: true, close: true });
+  }
+
+  /** Throws `queue_closed` after `close()`. @internal */
+  checkOpen(): void {
+    if (this.closed) throw new RunQueueError('queue_closed', 'the run queue was closed');
+  }
+
+  private async loadRecord(runId: string): Promise<AgentRunRecord> {
+    const record = await this.store.loadRun(runId);
+    if (record === undefined) throw new RunQueueError('run_not_found', `no stored run '${runId}'`, { runId });
+    return record;
+  }
+
+  private async sql(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const result = await this.boss.getDb().executeSql(text, values);
+    return result.rows as Record<string, unknown>[];
+  }
+}
+
+/** Whether the run has ended for good (`completed` or `cancelled`). @internal */
+export function isFinal(record: AgentRunRecord): boolean {
+  return record.status === 'completed' || record.status === 'cancelled';
+}
+
+/** The agent a queued run was enqueued for, from `metadata.queue.agent`. @internal */
+export function agentOf(record: AgentRunRecord): string {
+  const queue = record.metadata?.queue;
+  const agent = queue !== null && typeof queue === 'object' && !Array.isArray(queue) ? queue.agent : undefined;
+  if (typeof agent !== 'string') throw new RunQueueError('unknown_agent', `run '${record.runId}' was not enqueued by a RunQueue (no metadata.queue.agent)`, { runId: record.runId });
+  return agent;
+}
+
+/** `metadata.queue.maxSteps` of a queued run, when one was given. @internal */
+export function maxStepsOf(record: AgentRunRecord): number | undefined {
+  const queue = record.metadata?.queue;
+  const maxSteps = queue !== null && typeof queue === 'object' && !Array.isArray(queue) ? queue.maxSteps : undefined;
+  return typeof maxSteps === 'number' ? maxSteps : undefined;
+}
