@@ -94,7 +94,7 @@ export {
 } from './runner';
 export type {
   AdmittedCall, CompletedCall, LlmAgentErrorCode, LlmAgentEvent, LlmAgentEventType, LlmAgentHookName,
-  LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, DispatchedCall, Gate,
+  InvokeToolCallOptions, LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, DispatchedCall, Gate,
   GateStop, ModelProjection, StepContext,
   ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
 } from './runner';

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AgentRunRecord } from '../durable/agent-run-record';
+import { callKey } from '../durable/record-rules';
 import { withRunLease } from '../durable/with-run-lease';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
-import { LlmAgentRunOptions } from './run-options';
+import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { RunRecorder } from './run-recorder';
@@ -72,6 +73,8 @@ export class LlmAgentRunner extends ToolCallPipeline {
         throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
       run.messages.push(...record.messages);
       run.steps = record.messages.filter((message) => message.role === 'assistant').length;
+      run.turn = run.steps;
+      run.recordedKeys = new Map(record.toolCalls.flatMap((call) => (call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]])));
       await run.recorder?.setStatus('running');
       await this.resumePendingCalls(run);
       await this.runLoop(run);
@@ -151,12 +154,16 @@ export class LlmAgentRunner extends ToolCallPipeline {
    * with its own loop would. The run options apply as in `complete()`. With a `store`, the run
    * (`runId`) must already exist in it (`store.createRun`, else `run_not_found`), and no lease is
    * taken: the host's loop owns the run. The admitted outcome's projection audit is stored before
-   * the result is returned, since the host sends its `content` to the model.
+   * the result is returned, since the host sends its `content` to the model. The call belongs to
+   * `options.turn` (default 1): a host whose loop reuses call ids across its turns passes each turn's number.
    */
-  async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallResult> {
-    const run = this.startRun(options);
+  async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
+    const { turn = 1, ...runOptions } = options;
+    if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+    const run = this.startRun(runOptions);
+    run.turn = turn;
     const result = await this.executeToolCall(run, call);
-    if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.toolName, result.content, result.projection);
+    if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
     return result;
   }
 
@@ -175,6 +182,8 @@ export class LlmAgentRunner extends ToolCallPipeline {
     // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
     const providerContent = response.providerContent === undefined ? {} : { providerContent: response.providerContent };
     await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...providerContent });
+    // The calls of this answer belong to this step's turn: a call id the model reuses later is another call.
+    run.turn = run.steps;
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
@@ -236,6 +245,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
       toolCalls: [],
       usage: { inputTokens: 0, outputTokens: 0 },
       steps: 0,
+      turn: 1,
       text: '',
     };
     this.checkProjectionPolicies(run);
@@ -261,7 +271,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
   protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
     run.messages.push(message);
-    await run.recorder?.appendMessage(message, projection);
+    await run.recorder?.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
     await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 

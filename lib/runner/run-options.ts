@@ -13,6 +13,11 @@ import { RunnerClock } from './runner-clock';
 export interface ToolCallRequest {
   readonly runId: string;
   readonly callId: string;
+  /**
+   * The turn that asked for the call: the model step (from 1), the ordinal of its assistant message in the
+   * conversation. With the call id it identifies the call: a call id reused in a later turn is another call.
+   */
+  readonly turn: number;
   readonly toolName: string;
   readonly arguments: JsonObject;
   readonly descriptor: ToolDescriptor;
@@ -118,4 +123,10 @@ export interface LlmAgentRunOptions {
   readonly leaseTtlMs?: number;
   /** Sees the report of every projection (truncated or not). An observer: a throw is reported as `hook_failed` and changes nothing. */
   readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly toolName: string }) => void;
+}
+
+/** Options of `LlmAgentRunner.invokeToolCall`: the run options, and the turn of the host's loop the call belongs to. */
+export interface InvokeToolCallOptions extends LlmAgentRunOptions {
+  /** The turn that asked for the call (see {@link ToolCallRequest.turn}); a positive integer. @default 1 */
+  readonly turn?: number;
 }

@@ -59,17 +59,19 @@ export class RunRecorder {
    * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
    * transaction: the audit never describes content the model did not get.
    */
-  async appendMessage(message: ChatMessage, report?: ToolOutputProjectionReport): Promise<void> {
+  async appendMessage(message: ChatMessage, report?: { readonly turn: number; readonly report: ToolOutputProjectionReport }): Promise<void> {
     this.fence();
     const projections =
-      report !== undefined && message.role === 'tool' ? [{ callId: message.toolCallId, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report }] : undefined;
+      report !== undefined && message.role === 'tool'
+        ? [{ callId: message.toolCallId, turn: report.turn, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report: report.report }]
+        : undefined;
     await this.store.appendMessages(this.runId, [message], { ...this.fencing, projections });
   }
 
   /**
-   * Records that a call starts. A call admitted before is reused; one started but never admitted is
-   * re-executed (same call id and idempotency key) only when the tool is idempotent, otherwise it is
-   * `outcome_unknown` and admitted as such, for reconciliation.
+   * Records that a call starts, identified by its turn and call id. A call admitted before is reused; one
+   * started but never admitted is re-executed (same call and idempotency key) only when the tool is idempotent,
+   * otherwise it is `outcome_unknown` and admitted as such, for reconciliation.
    */
   async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
     this.fence();
@@ -78,6 +80,7 @@ export class RunRecorder {
     try {
       started = await this.store.recordCallStarted(this.runId, {
         callId: request.callId,
+        turn: request.turn,
         toolName: request.toolName,
         idempotencyKey,
         attempts: 1,
@@ -99,31 +102,31 @@ export class RunRecorder {
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
     );
     this.fence();
-    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, this.fencing);
+    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, { ...this.fencing, turn: request.turn });
     return { kind: 'unknown', outcome, attempts: call.attempts };
   }
 
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
-  async recordAttempt(callId: string, attempts: number): Promise<void> {
+  async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
     this.fence();
-    await this.store.recordAttempt(this.runId, callId, attempts, this.fencing);
+    await this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn });
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
-  async admit(callId: string, outcome: ToolOutcome, attempts: number): Promise<void> {
+  async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
     this.fence();
-    await this.store.admitOutcome(this.runId, callId, outcome, attempts, this.fencing);
+    await this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn });
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
-  async recordProjection(callId: string, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
+  async recordProjection(callId: string, turn: number, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
     this.fence();
-    await this.store.recordProjection(this.runId, { callId, toolName, projectedSha256: sha256Hex(content), report }, this.fencing);
+    await this.store.recordProjection(this.runId, { callId, turn, toolName, projectedSha256: sha256Hex(content), report }, this.fencing);
   }
 
   /**
-   * The stored approval of a call, bound to its tool name and argument hash. Creates a pending
-   * request when there is none. A request for the same call id with other arguments is denied.
+   * The stored approval of a call (its turn and call id), bound to its tool name and argument hash. Creates a
+   * pending request when there is none. A request for the same call with other arguments is denied.
    */
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
     this.fence();
@@ -149,7 +152,7 @@ export class RunRecorder {
       argumentsSha256: approvalRequest.argumentsSha256,
       decidedBy: decision.decidedBy,
       reason: decision.reason,
-    }, this.fencing);
+    }, { ...this.fencing, turn: request.turn });
   }
 
   /** Sets the run's status. */
@@ -159,6 +162,6 @@ export class RunRecorder {
   }
 
   private approvalRequest(request: ToolCallRequest) {
-    return { callId: request.callId, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
+    return { callId: request.callId, turn: request.turn, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
   }
 }
