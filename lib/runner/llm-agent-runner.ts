@@ -90,11 +90,15 @@ export class LlmAgentRunner extends ToolCallPipeline {
     }
   }
 
-  /** Runs the calls of the last assistant turn that have no Tool message yet (a resumed run). */
+  /**
+   * Runs the calls of the last assistant turn that have no Tool message yet (a resumed run). Only the Tool
+   * messages after that assistant message answer its calls: a call id answered in an earlier turn may be reused.
+   */
   protected async resumePendingCalls(run: RunState): Promise<void> {
-    const lastAssistant = run.messages.map((message) => message).reverse().find((message) => message.role === 'assistant');
+    const index = run.messages.findLastIndex((message) => message.role === 'assistant');
+    const lastAssistant = run.messages[index];
     if (lastAssistant === undefined || lastAssistant.role !== 'assistant') return;
-    const answered = new Set(run.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+    const answered = new Set(run.messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
     const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
     if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
     else if (lastAssistant.toolCalls.length === 0) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseAgentRunRecord, PostgresRunStore, RunStoreError } from '../../lib/durable';
 import { toolText } from '../../lib/outcome';
 import { describePostgres, requirePostgresUrl, TestSchemas } from './postgres-env';
+import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore, identity } from './run-store-suite';
 
 const schemas = new TestSchemas();
@@ -18,6 +19,7 @@ describePostgres('PostgresRunStore', () => {
   describeRunStore('PostgresRunStore', (clock) =>
     PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), clock, maxConnections: 3 }),
   );
+  describeCallIdentity('PostgresRunStore', () => PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), maxConnections: 3 }));
 
   let admin: Pool;
   beforeAll(() => {

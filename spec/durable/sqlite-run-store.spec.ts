@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAgentRunRecord, RunStoreError, SqliteRunStore } from '../../lib/durable';
 import { toolText } from '../../lib/outcome';
+import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore, identity } from './run-store-suite';
 import { makeTempDir } from './temp-dir';
 
@@ -13,6 +14,7 @@ let counter = 0;
 const nextPath = (): string => join(dir.path, `db-${++counter}`, 'runs.db');
 
 describeRunStore('SqliteRunStore', async (clock) => new SqliteRunStore({ path: nextPath(), clock }));
+describeCallIdentity('SqliteRunStore', async () => new SqliteRunStore({ path: nextPath() }));
 
 describe('SqliteRunStore file', () => {
   it('creates missing directories, uses WAL, and keeps runs across reopening', async () => {
