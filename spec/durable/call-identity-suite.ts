@@ -70,6 +70,33 @@ export function describeCallIdentity(name: string, factory: CallIdentityStoreFac
       ]);
     });
 
+    it('still refuses an id repeated within one turn (duplicate_call_id, nothing runs), and runs it again in the next turn', async () => {
+      const provider = lookupProvider('non_idempotent');
+      const model = new ScriptedModelClient([
+        {
+          toolCalls: [
+            { id: 'call_0', name: 'lookup', arguments: { n: 1 } },
+            { id: 'call_0', name: 'lookup', arguments: { n: 2 } },
+          ],
+        },
+        { toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { n: 3 } }] },
+        { text: 'done' },
+      ]);
+      const result = await new LlmAgentRunner(model, provider).complete('look', { store, runId: 'dup-in-turn' });
+      expect(result.stopReason).toBe('end_turn');
+      expect(provider.calls.map((call) => call.arguments)).toEqual([{ n: 1 }, { n: 3 }]);
+      expect(result.toolCalls.map((call) => [call.turn, call.outcome.ok ? call.content : call.outcome.error?.code])).toEqual([
+        [1, 'ran 1'],
+        [1, 'duplicate_call_id'],
+        [2, 'ran 3'],
+      ]);
+      const record = (await store.loadRun('dup-in-turn'))!;
+      expect(record.toolCalls.map((call) => [call.turn, call.arguments])).toEqual([
+        [1, { n: 1 }],
+        [2, { n: 3 }],
+      ]);
+    });
+
     it('keeps the approvals of the two turns apart: an approval given in turn 1 does not approve turn 2', async () => {
       const provider = new FunctionProvider().add('wipe', (invocation) => `wiped ${String(invocation.arguments.n)}`, { sideEffect: 'destructive' }, { n: { type: 'integer' } });
       const model = new ScriptedModelClient([
