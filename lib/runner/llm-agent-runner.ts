@@ -15,6 +15,7 @@ import { checkRunLimits, defaultWorkerId, stopReasonOf, storedStatusOf } from '.
 import { LlmAgentError } from './runner-error';
 import { SYSTEM_CLOCK } from './runner-clock';
 import { untilAborted } from './maybe-promise';
+import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './abort-grace';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
 
@@ -45,7 +46,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
   /** Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts. */
   async complete(prompt: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult> {
     const run = this.startRun(options);
-    await run.recorder?.store.createRun({ runId: run.runId });
+    await run.recorder?.createRun();
     return this.runDurably(run, async () => {
       await this.recordMessage(run, { role: 'user', content: prompt });
       await this.runLoop(run);
@@ -135,7 +136,8 @@ export class LlmAgentRunner extends ToolCallPipeline {
       return this.finishRun(run);
     }
     const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
-    return withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
+    // Bounded once the run aborts: a store that stops answering (the lease, a write, the release) cannot keep it pending.
+    return recorder.settle(withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
       recorder.holdLease(leaseSignal, held.fencingToken);
       const userSignal = run.options.signal;
       run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
@@ -150,7 +152,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
       }
       await recorder.setStatus(storedStatusOf(run.stopReason));
       return this.finishRun(run);
-    });
+    }));
   }
 
   /**
@@ -243,7 +245,7 @@ export class LlmAgentRunner extends ToolCallPipeline {
     const run: RunState = {
       runId,
       options: merged,
-      recorder: merged.store === undefined ? undefined : new RunRecorder(merged.store, runId),
+      recorder: merged.store === undefined ? undefined : new RunRecorder(merged.store, runId, abortGraceOf(merged, runId)),
       clock: merged.clock ?? SYSTEM_CLOCK,
       messages: [],
       toolCalls: [],
@@ -297,3 +299,18 @@ export class LlmAgentRunner extends ToolCallPipeline {
 
 /** The signal of runs without one: never aborts. */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/** The bound on a run's store operations once its signal aborts (`abortedWriteGraceMs`). */
+function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | undefined {
+  const signal = options.signal;
+  if (signal === undefined) return undefined;
+  const graceMs = options.abortedWriteGraceMs ?? DEFAULT_ABORTED_WRITE_GRACE_MS;
+  return new AbortGrace(signal, graceMs, options.clock ?? SYSTEM_CLOCK, () =>
+    new LlmAgentError(
+      'store_write_abandoned',
+      `run '${runId}' was aborted and its store did not answer within ${graceMs} ms; the runner stopped waiting (the write may still land, ` +
+        'fenced by the lease). Resume the run as after a crash.',
+      { cause: signal.reason },
+    ),
+  );
+}

@@ -102,6 +102,15 @@ export interface LlmAgentRunOptions {
    * @default 5000
    */
   readonly abandonedAttemptGraceMs?: number;
+  /**
+   * Once the run's signal aborts, how long the runner still waits for the store (a write pending at the abort,
+   * the writes after it such as the final status, the lease release). A store that has not answered by then is
+   * abandoned: `complete()`/`resume()` rejects with `LlmAgentError` `store_write_abandoned`. The abandoned write
+   * may still land later (a lease takeover's fencing token refuses it); the record keeps whatever it held
+   * (usually status `running`), so resume the run as after a crash.
+   * @default 1000
+   */
+  readonly abortedWriteGraceMs?: number;
   /** Randomness of backoff jitter, in [0, 1). @default Math.random */
   readonly random?: () => number;
   /** @default DEFAULT_ARGUMENT_LIMITS */

@@ -5,6 +5,7 @@ import { RunStoreError } from '../durable/run-store-error';
 import { ChatMessage } from '../model/model-types';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { AbortGrace } from './abort-grace';
 import { ToolApprovalDecision, ToolCallRequest } from './run-options';
 
 /** What the durable record says about a call that is about to run. */
@@ -35,10 +36,25 @@ export class RunRecorder {
   /** Carried by every write once the lease is held: the store refuses it when the lease was taken over. */
   private fencing: RunWriteOptions = {};
 
+  /**
+   * `grace` bounds every store operation once the run aborts (see {@link AbortGrace}); without it the recorder
+   * waits for the store as long as it takes.
+   */
   constructor(
     readonly store: RunStore,
     readonly runId: string,
+    private readonly grace?: AbortGrace,
   ) {}
+
+  /** Waits for a store operation, at most until the grace after the run's abort runs out. */
+  settle<T>(operation: Promise<T>): Promise<T> {
+    return this.grace === undefined ? operation : this.grace.guard(operation);
+  }
+
+  /** Creates the run in the store. */
+  async createRun(): Promise<void> {
+    await this.settle(this.store.createRun({ runId: this.runId }));
+  }
 
   /**
    * From now on, writes are allowed only while `signal` (the run's lease) has not aborted, and each carries
@@ -65,7 +81,7 @@ export class RunRecorder {
       report !== undefined && message.role === 'tool'
         ? [{ callId: message.toolCallId, turn: report.turn, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report: report.report }]
         : undefined;
-    await this.store.appendMessages(this.runId, [message], { ...this.fencing, projections });
+    await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections }));
   }
 
   /**
@@ -78,7 +94,7 @@ export class RunRecorder {
     const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
     let started;
     try {
-      started = await this.store.recordCallStarted(this.runId, {
+      started = await this.settle(this.store.recordCallStarted(this.runId, {
         callId: request.callId,
         turn: request.turn,
         toolName: request.toolName,
@@ -86,7 +102,7 @@ export class RunRecorder {
         attempts: 1,
         argumentsSha256,
         arguments: request.arguments,
-      }, this.fencing);
+      }, this.fencing));
     } catch (error) {
       if (RunStoreError.isInstance(error) && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
         return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
@@ -102,26 +118,26 @@ export class RunRecorder {
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
     );
     this.fence();
-    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, { ...this.fencing, turn: request.turn });
+    await this.settle(this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, { ...this.fencing, turn: request.turn }));
     return { kind: 'unknown', outcome, attempts: call.attempts };
   }
 
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
   async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
     this.fence();
-    await this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn });
+    await this.settle(this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn }));
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
   async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
     this.fence();
-    await this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn });
+    await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn }));
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
   async recordProjection(callId: string, turn: number, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
     this.fence();
-    await this.store.recordProjection(this.runId, { callId, turn, toolName, projectedSha256: sha256Hex(content), report }, this.fencing);
+    await this.settle(this.store.recordProjection(this.runId, { callId, turn, toolName, projectedSha256: sha256Hex(content), report }, this.fencing));
   }
 
   /**
@@ -131,7 +147,7 @@ export class RunRecorder {
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
     this.fence();
     try {
-      const approval = await this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing);
+      const approval = await this.settle(this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing));
       if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
       if (approval.state === 'cancelled') return { state: 'denied', reason: 'the approval request was cancelled with its run' };
       return { state: approval.state };
@@ -145,20 +161,20 @@ export class RunRecorder {
   async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
     this.fence();
     const approvalRequest = this.approvalRequest(request);
-    await this.store.requestApproval(this.runId, approvalRequest, this.fencing);
-    await this.store.decideApproval(this.runId, request.callId, {
+    await this.settle(this.store.requestApproval(this.runId, approvalRequest, this.fencing));
+    await this.settle(this.store.decideApproval(this.runId, request.callId, {
       approved: decision.approved,
       toolName: approvalRequest.toolName,
       argumentsSha256: approvalRequest.argumentsSha256,
       decidedBy: decision.decidedBy,
       reason: decision.reason,
-    }, { ...this.fencing, turn: request.turn });
+    }, { ...this.fencing, turn: request.turn }));
   }
 
   /** Sets the run's status. */
   async setStatus(status: AgentRunStatus): Promise<void> {
     this.fence();
-    await this.store.setStatus(this.runId, status, this.fencing);
+    await this.settle(this.store.setStatus(this.runId, status, this.fencing));
   }
 
   private approvalRequest(request: ToolCallRequest) {

@@ -1,8 +1,11 @@
 import { WuweError } from '../errors/wuwe-error';
 import { hasErrorMarker } from '../errors/error-marker';
 
-/** Codes of {@link LlmAgentError}. */
-export type LlmAgentErrorCode = 'invalid_run_options' | 'tool_output_projection_failed' | 'model_failed' | 'run_conflict';
+/**
+ * Codes of {@link LlmAgentError}. `store_write_abandoned`: the run was aborted and its store did not answer within
+ * `abortedWriteGraceMs`, so the runner stopped waiting for it.
+ */
+export type LlmAgentErrorCode = 'invalid_run_options' | 'tool_output_projection_failed' | 'model_failed' | 'run_conflict' | 'store_write_abandoned';
 
 const LLM_AGENT_ERROR_MARKER = Symbol.for('wuwe.error.LlmAgentError');
 
