@@ -1,9 +1,8 @@
 import { hash } from 'node:crypto';
-import type { ToolCallIdentity } from '../durable/agent-run-record';
 
 /**
  * The idempotency key of a call: derived from the run, the call's turn (the model step that asked for it, see
- * {@link ToolCallIdentity.turn}) and the call id, so it is the same on every attempt and after a resume, and a
+ * `ToolCallIdentity.turn`) and the call id, so it is the same on every attempt and after a resume, and a
  * model that reuses a call id in a later turn gets a fresh key. `wuwe-` followed by 32 hex digits of SHA-256.
  *
  * Since schema version 2 the turn is part of the key (it was `(runId, callId)` before); a call recorded before

@@ -2,7 +2,6 @@ import { ChatMessage, ModelUsage } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
-import type { ToolCallRequest } from './run-options';
 
 /** Why a run ended. */
 export type LlmAgentStopReason =
@@ -18,7 +17,7 @@ export type LlmAgentStopReason =
 /** One tool call of a run with its complete outcome. */
 export interface ToolCallResult {
   readonly callId: string;
-  /** The turn that asked for the call (see {@link ToolCallRequest.turn}). */
+  /** The turn that asked for the call (see `ToolCallRequest.turn`). */
   readonly turn: number;
   readonly toolName: string;
   /** The arguments as the model sent them. */

@@ -8,7 +8,7 @@ type Idempotency = 'idempotent' | 'non_idempotent';
 
 /** A provider with one tool, `lookup`, that answers `ran <n>` and receives the idempotency key. */
 function lookupProvider(idempotency: Idempotency): FunctionProvider {
-  return new FunctionProvider({ idempotencyKey: true }).add('lookup', (invocation) => `ran ${String(invocation.arguments.n)}`, { sideEffect: 'write', idempotency }, { n: { type: 'integer' } });
+  return new FunctionProvider({ idempotencyKey: true }).add('lookup', (invocation) => `ran ${(invocation.arguments.n as number)}`, { sideEffect: 'write', idempotency }, { n: { type: 'integer' } });
 }
 
 /** A model that sends `call_0` in turn 1 and again in turn 2 (as several OpenAI-compatible servers do), then finishes. */
@@ -98,7 +98,7 @@ export function describeCallIdentity(name: string, factory: CallIdentityStoreFac
     });
 
     it('keeps the approvals of the two turns apart: an approval given in turn 1 does not approve turn 2', async () => {
-      const provider = new FunctionProvider().add('wipe', (invocation) => `wiped ${String(invocation.arguments.n)}`, { sideEffect: 'destructive' }, { n: { type: 'integer' } });
+      const provider = new FunctionProvider().add('wipe', (invocation) => `wiped ${(invocation.arguments.n as number)}`, { sideEffect: 'destructive' }, { n: { type: 'integer' } });
       const model = new ScriptedModelClient([
         { toolCalls: [{ id: 'call_0', name: 'wipe', arguments: { n: 1 } }] },
         { toolCalls: [{ id: 'call_0', name: 'wipe', arguments: { n: 1 } }] },

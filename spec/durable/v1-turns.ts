@@ -67,7 +67,7 @@ export async function expectMigratedTurns(store: RunStore): Promise<void> {
   expect(record.toolOutputProjections.map((audit) => [audit.callId, audit.turn])).toEqual([['call_a', 1]]);
   expect(record.approvals.map((approval) => [approval.callId, approval.turn, approval.state])).toEqual([['call_b', 2, 'approved']]);
 
-  const provider = new FunctionProvider({ idempotencyKey: true }).add('lookup', (invocation) => `ran ${String(invocation.arguments.n)}`, { idempotency: 'idempotent' }, { n: { type: 'integer' } });
+  const provider = new FunctionProvider({ idempotencyKey: true }).add('lookup', (invocation) => `ran ${(invocation.arguments.n as number)}`, { idempotency: 'idempotent' }, { n: { type: 'integer' } });
   const model = new ScriptedModelClient([{ text: 'done' }]);
   const result = await new LlmAgentRunner(model, provider).resume(V1_TURNS_RUN_ID, { store });
   expect(result.stopReason).toBe('end_turn');
