@@ -29,7 +29,8 @@ export type StoredApproval = { readonly state: 'pending' } | { readonly state: '
  *
  * Fenced by the run's lease: once the lease signal given to {@link RunRecorder.holdLease} aborts
  * (the lease was taken over or could not be renewed), every write throws the lease's reason, so a
- * worker that lost its run writes nothing more into the run another worker now owns.
+ * worker that lost its run writes nothing more into the run another worker now owns. Once the run aborts,
+ * each store operation is awaited only until its {@link AbortGrace} runs out (`store_write_abandoned`).
  */
 export class RunRecorder {
   private lease?: AbortSignal;
