@@ -7,7 +7,7 @@ export const DEFAULT_ABORTED_WRITE_GRACE_MS = 1_000;
  * How long a run still waits for its store once its signal has aborted. Before the abort, {@link AbortGrace.guard}
  * waits for a store operation as long as it takes; from the abort on, every operation (one pending at the abort,
  * or one started after it, such as the final status or the lease release) is waited for until `graceMs` after the
- * abort at most, then abandoned with `abandoned()`. So a store that never answers cannot keep an aborted run
+ * abort was first seen at most, then abandoned with `abandoned()`. So a store that never answers cannot keep an aborted run
  * pending, while a healthy one still records how the run ended.
  */
 export class AbortGrace {
@@ -18,11 +18,7 @@ export class AbortGrace {
     private readonly graceMs: number,
     private readonly clock: RunnerClock,
     private readonly abandoned: () => Error,
-  ) {
-    if (signal === undefined) return;
-    if (signal.aborted) this.deadlineAtMs = clock.now() + graceMs;
-    else signal.addEventListener('abort', () => (this.deadlineAtMs = clock.now() + graceMs), { once: true });
-  }
+  ) {}
 
   /** Settles as `operation` does, or rejects with `abandoned()` when the grace after an abort ran out first. */
   guard<T>(operation: PromiseLike<T>): Promise<T> {
@@ -31,7 +27,9 @@ export class AbortGrace {
     return new Promise<T>((resolve, reject) => {
       let cancelTimer: (() => void) | undefined;
       const arm = (): void => {
-        cancelTimer = startTimer(this.clock, () => reject(this.abandoned()), Math.max(0, (this.deadlineAtMs ?? this.clock.now() + this.graceMs) - this.clock.now()));
+        // The grace starts when an operation first sees the abort (no listener outlives an operation).
+        this.deadlineAtMs ??= this.clock.now() + this.graceMs;
+        cancelTimer = startTimer(this.clock, () => reject(this.abandoned()), Math.max(0, this.deadlineAtMs - this.clock.now()));
       };
       const finish = (): void => {
         signal.removeEventListener('abort', arm);
