@@ -12,7 +12,7 @@ export type { ArgumentRule } from './modules/process/argument-rules';
 export type { StandardSchemaIssue, StandardSchemaProps, StandardSchemaResult } from './tools/standard-schema';
 export type { Checked, FieldCheck, FieldDecorator } from './reflect/field-check';
 export type { InvocableToolClass, ToolDecorator } from './reflect/tool-decorator';
-export type { AppendMessagesOptions, RunWriteOptions } from './durable/run-store';
+export type { AppendMessagesOptions, CallWriteOptions, RunWriteOptions } from './durable/run-store';
 export type { HeldRunLease } from './durable/with-run-lease';
 export { MAX_REPORTED_ISSUES, UnsupportedPatternError } from './validation';
 export { PERMITTED_ENVIRONMENT_NAMES } from './modules/process';
@@ -97,7 +97,7 @@ export {
 } from './runner';
 export type {
   AdmittedCall, CompletedCall, LlmAgentErrorCode, LlmAgentEvent, LlmAgentEventType, LlmAgentHookName,
-  LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, DispatchedCall, Gate,
+  InvokeToolCallOptions, LlmAgentRunOptions, LlmAgentRunResult, LlmAgentStopReason, MaybePromise, RunnerClock, RunState, DispatchedCall, Gate,
   GateStop, ModelProjection, StepContext,
   ToolApprovalDecision, ToolCallEventBase, ToolCallPermission, ToolCallRequest, ToolCallResult,
   JournalEntry, RunEventJournalOptions,

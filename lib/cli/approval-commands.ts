@@ -52,7 +52,8 @@ export async function approvalsDecide(io: CliIo, approved: boolean, runId: strin
   if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) throw new CliError('usage', `--arguments-sha256 must be 64 hex digits, not '${options.argumentsSha256}'`);
   return withStore(io, options, async (context) => {
     const record = await loadRecord(context.store, runId);
-    const approval = approvalViews(record).find((candidate) => candidate.callId === callId);
+    // A call id can repeat across turns: the latest turn's approval is the one a run waits for.
+    const approval = approvalViews(record).filter((candidate) => candidate.callId === callId).sort((a, b) => b.turn - a.turn)[0];
     if (approval === undefined) throw new CliError('not_found', `no approval was requested for call '${callId}' in run '${runId}'`);
     if (!context.json) io.stdout(formatApproval(approval));
     if (given !== undefined && given !== approval.argumentsSha256)
@@ -75,7 +76,7 @@ export async function approvalsDecide(io: CliIo, approved: boolean, runId: strin
       argumentsSha256: approval.argumentsSha256,
       decidedBy: options.by ?? defaultDecider(),
       ...(options.reason === undefined ? {} : { reason: options.reason }),
-    });
+    }, { turn: approval.turn });
     const decided: ApprovalView = { ...approval, state: stored.state, decidedBy: stored.decidedBy, reason: stored.reason, decidedAt: stored.decidedAt };
     const after = await loadRecord(context.store, runId);
     const pending = after.approvals.filter((candidate) => candidate.state === 'pending').length;

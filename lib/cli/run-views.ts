@@ -37,6 +37,8 @@ export interface ToolCallView {
 export interface ApprovalView {
   readonly runId: string;
   readonly callId: string;
+  /** The turn of the call (a call id can repeat across turns). */
+  readonly turn: number;
   readonly toolName: string;
   readonly state: ApprovalState;
   /** The stored hash the decision is bound to. */
@@ -97,9 +99,9 @@ export function runListRow(record: AgentRunRecord): RunListRow {
   };
 }
 
-/** The arguments of a call as recorded in the run (store record first, then the model's message), decoded. */
-export function argumentsOf(record: AgentRunRecord, callId: string): JsonValue | undefined {
-  const stored = record.toolCalls.find((call) => call.callId === callId);
+/** The arguments of a call as recorded in the run (store record first, then the model's message), decoded; `turn` picks among calls that share the id. */
+export function argumentsOf(record: AgentRunRecord, callId: string, turn?: number): JsonValue | undefined {
+  const stored = record.toolCalls.find((call) => call.callId === callId && (turn === undefined || call.turn === turn));
   if (stored) return stored.arguments;
   const call = modelCalls(record.messages).find((candidate) => candidate.id === callId);
   if (!call) return undefined;
@@ -124,10 +126,11 @@ export function hashOf(value: JsonValue | undefined): string | undefined {
 /** Every approval of a record, with the arguments it is bound to. */
 export function approvalViews(record: AgentRunRecord): ApprovalView[] {
   return record.approvals.map((approval) => {
-    const args = argumentsOf(record, approval.callId);
+    const args = argumentsOf(record, approval.callId, approval.turn);
     return {
       runId: record.runId,
       callId: approval.callId,
+      turn: approval.turn,
       toolName: approval.toolName,
       state: approval.state,
       argumentsSha256: approval.argumentsSha256,

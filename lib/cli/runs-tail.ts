@@ -89,19 +89,19 @@ export function tailEvents(record: AgentRunRecord): TailEvent[] {
     } else events.push({ key, type: 'message', text: `[tool] ${message.toolName} ${message.isError ? 'error' : 'ok'}: ${shorten(message.content, 80)}` });
   });
   for (const call of record.toolCalls) {
-    events.push({ key: `call:${call.callId}:started`, type: 'call_started', text: `[call] ${call.toolName} ${call.callId} started` });
+    events.push({ key: `call:${call.turn}:${call.callId}:started`, type: 'call_started', text: `[call] ${call.toolName} ${call.callId} started` });
     if (call.status === 'admitted')
       events.push({
-        key: `call:${call.callId}:admitted`,
+        key: `call:${call.turn}:${call.callId}:admitted`,
         type: 'call_admitted',
         text: `[call] ${call.toolName} ${call.callId} admitted after ${call.attempts} attempt(s): ${call.outcome?.ok ? 'ok' : `error ${call.outcome?.error?.code ?? ''}`.trimEnd()}`,
       });
   }
   for (const approval of record.approvals) {
-    events.push({ key: `approval:${approval.callId}`, type: 'approval_requested', text: `[approval] ${approval.toolName} ${approval.callId} needs approval` });
+    events.push({ key: `approval:${approval.turn}:${approval.callId}`, type: 'approval_requested', text: `[approval] ${approval.toolName} ${approval.callId} needs approval` });
     if (approval.state !== 'pending')
       events.push({
-        key: `approval:${approval.callId}:${approval.state}`,
+        key: `approval:${approval.turn}:${approval.callId}:${approval.state}`,
         type: 'approval_decided',
         text: `[approval] ${approval.toolName} ${approval.callId} ${approval.state}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}${approval.reason ? `: ${approval.reason}` : ''}`,
       });

@@ -18,8 +18,14 @@ export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze(['run
 
 /** What identifies one tool call before it runs; recorded by {@link RunStore.recordCallStarted}. */
 export interface ToolCallIdentity {
-  /** The model's tool call id, unique within the run. */
+  /** The model's tool call id, unique within its turn. */
   readonly callId: string;
+  /**
+   * The turn that asked for the call: the ordinal (from 1) of the assistant message carrying it. A call is
+   * identified by (run, turn, call id), so a model that sends `call_0` in every turn gets a new call each turn
+   * (schema version 2). @default 1
+   */
+  readonly turn?: number;
   /** Name of the tool called. */
   readonly toolName: string;
   /** Key under which the effect may be performed at most once, across all runs of the store. */
@@ -39,6 +45,8 @@ export interface ToolCallIdentity {
 export interface ToolCallRecord extends ToolCallIdentity {
   /** The run the call belongs to. */
   readonly runId: string;
+  /** The turn that asked for the call (a version-1 record's calls get the turn of the first assistant message carrying their id). */
+  readonly turn: number;
   /** `started` before the outcome is admitted, `admitted` after. */
   readonly status: 'started' | 'admitted';
   /** The complete raw outcome, once admitted (parsed from `outcomeJson`). */
@@ -54,6 +62,8 @@ export interface ToolCallRecord extends ToolCallIdentity {
 /** A projection to record: the call, the SHA-256 of the projected Tool message content and the report. */
 export interface ToolOutputProjectionInput {
   readonly callId: string;
+  /** The turn of the call (see {@link ToolCallIdentity.turn}). @default 1 */
+  readonly turn?: number;
   readonly toolName: string;
   /** Lowercase hex SHA-256 of the projected content's UTF-8 bytes (the content itself is not stored). */
   readonly projectedSha256: string;
@@ -63,6 +73,8 @@ export interface ToolOutputProjectionInput {
 
 /** Audit entry linking a successful projection to its admitted raw outcome. */
 export interface ToolOutputProjectionRecord extends ToolOutputProjectionInput {
+  /** The turn of the call. */
+  readonly turn: number;
   /** When the projection was first recorded (ISO 8601). */
   readonly recordedAt: string;
 }
@@ -70,9 +82,11 @@ export interface ToolOutputProjectionRecord extends ToolOutputProjectionInput {
 /** State of an approval. A request still pending when its run is cancelled becomes `cancelled` (schema version 2). */
 export type ApprovalState = 'pending' | 'approved' | 'denied' | 'cancelled';
 
-/** An approval of one call, bound to the call id, tool name and arguments hash it was requested for. */
+/** An approval of one call, bound to the call (turn and call id), tool name and arguments hash it was requested for. */
 export interface ApprovalRecord {
   readonly callId: string;
+  /** The turn of the call (see {@link ToolCallIdentity.turn}). */
+  readonly turn: number;
   readonly toolName: string;
   readonly argumentsSha256: string;
   readonly state: ApprovalState;

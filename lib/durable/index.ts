@@ -4,7 +4,7 @@ export type {
   ToolOutputProjectionInput, ToolOutputProjectionRecord,
 } from './agent-run-record';
 export type {
-  ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary,
+  ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary,
 } from './run-store';
 export { RunStoreError } from './run-store-error';
 export type { RunStoreErrorCode, RunStoreErrorDetails } from './run-store-error';

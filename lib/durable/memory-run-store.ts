@@ -2,7 +2,7 @@ import { ChatMessage } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from './agent-run-record';
 import * as rules from './record-rules';
-import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from './run-store';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from './run-store';
 import { RunStoreError } from './run-store-error';
 import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow, summaryFromRow } from './stored-rows';
 
@@ -12,6 +12,7 @@ export interface MemoryRunStoreOptions {
   readonly clock?: () => number;
 }
 
+/** Calls, projections and approvals are keyed by {@link rules.callKey}: turn and call id. */
 interface RunState {
   run: RunRow;
   messages: string[];
@@ -79,7 +80,7 @@ export class MemoryRunStore implements RunStore {
     const texts = rules.serializeJson(runId, messages, 'message');
     // Every check before any change: the messages and their projection audits are stored together or not at all.
     const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection));
-    for (const audit of audits) if (audit.row) state.projections.set(audit.row.call_id, audit.row);
+    for (const audit of audits) if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
     state.messages.push(...texts);
     this.touch(state);
   }
@@ -104,7 +105,8 @@ export class MemoryRunStore implements RunStore {
   async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const state = this.state(runId, options);
     const argumentsJson = rules.checkIdentity(runId, identity);
-    const existing = state.calls.get(identity.callId) ?? (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
+    const turn = rules.checkTurn(identity.turn);
+    const existing = state.calls.get(rules.callKey(turn, identity.callId)) ?? (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
     if (existing) {
       const call = callFromRow(existing);
       rules.checkSameCall(runId, call, identity);
@@ -122,18 +124,19 @@ export class MemoryRunStore implements RunStore {
       outcome_json: null,
       started_at: rules.isoTime(this.clock),
       admitted_at: null,
+      turn,
     };
-    state.calls.set(identity.callId, row);
+    state.calls.set(rules.callKey(turn, identity.callId), row);
     if (identity.idempotencyKey !== undefined) this.idempotencyKeys.set(identity.idempotencyKey, row);
     this.touch(state);
     return { created: true, call: callFromRow(row) };
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
-  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
     const state = this.state(runId, options);
-    const row = state.calls.get(callId);
+    const row = state.calls.get(rules.callKey(rules.checkTurn(options?.turn), callId));
     if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
     if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
     row.attempts = Math.max(Number(row.attempts), attempts);
@@ -141,11 +144,11 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord> {
     const state = this.state(runId, options);
     rules.checkAttempts(attempts);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
-    const row = state.calls.get(callId);
+    const row = state.calls.get(rules.callKey(rules.checkTurn(options?.turn), callId));
     if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row!);
     row!.status = 'admitted';
     row!.outcome_json = outcomeJson;
@@ -170,7 +173,7 @@ export class MemoryRunStore implements RunStore {
     const state = this.state(runId, options);
     const audit = this.checkedProjection(state, runId, projection);
     if (!audit.row) return projectionFromRow(audit.stored, runId);
-    state.projections.set(projection.callId, audit.row);
+    state.projections.set(rules.callKey(Number(audit.row.turn), projection.callId), audit.row);
     this.touch(state);
     return projectionFromRow(audit.row, runId);
   }
@@ -178,7 +181,8 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const stored = state.approvals.get(request.callId);
+    const turn = rules.checkTurn(request.turn);
+    const stored = state.approvals.get(rules.callKey(turn, request.callId));
     rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
     if (stored) return approvalFromRow(stored);
     const row: ApprovalRow = {
@@ -190,16 +194,17 @@ export class MemoryRunStore implements RunStore {
       reason: null,
       requested_at: rules.isoTime(this.clock),
       decided_at: null,
+      turn,
     };
-    state.approvals.set(request.callId, row);
+    state.approvals.set(rules.callKey(turn, request.callId), row);
     this.touch(state);
     return approvalFromRow(row);
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const row = state.approvals.get(callId);
+    const row = state.approvals.get(rules.callKey(rules.checkTurn(options?.turn), callId));
     if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row!);
     row!.state = decision.approved ? 'approved' : 'denied';
     row!.decided_by = decision.decidedBy ?? null;
@@ -258,9 +263,10 @@ export class MemoryRunStore implements RunStore {
 
   /** Checks a projection audit; `row` is the one to store, absent when the same audit is already stored. */
   private checkedProjection(state: RunState, runId: string, projection: ToolOutputProjectionInput): { row?: ProjectionRow; stored: ProjectionRow } {
-    const call = state.calls.get(projection.callId);
+    const turn = rules.checkTurn(projection.turn);
+    const call = state.calls.get(rules.callKey(turn, projection.callId));
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-    const stored = state.projections.get(projection.callId);
+    const stored = state.projections.get(rules.callKey(turn, projection.callId));
     if (stored) {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return { stored };
@@ -271,6 +277,7 @@ export class MemoryRunStore implements RunStore {
       projected_sha256: projection.projectedSha256,
       report_json: reportJson,
       recorded_at: rules.isoTime(this.clock),
+      turn,
     };
     return { row, stored: row };
   }

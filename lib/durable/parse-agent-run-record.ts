@@ -1,11 +1,13 @@
 import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord, RunLease } from './agent-run-record';
+import { firstTurnOfCallIds } from './call-turns';
 import { RunStoreError } from './run-store-error';
 import { checkSchemaVersion } from './schema-version';
 
 /**
  * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
- * and brings it to the current schema version: a version-1 record's lease gets fencing token 0, as the stores'
- * migration gives it.
+ * and brings it to the current schema version: a version-1 record's lease gets fencing token 0, and its calls,
+ * projections and approvals the turn of the first assistant message carrying their call id (else 1), as the
+ * stores' migration gives them.
  *
  * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
  * `record_invalid` when the value does not have a record's shape.
@@ -25,10 +27,24 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   const runId = typeof record.runId === 'string' ? record.runId : undefined;
   const problem = findShapeProblem(record);
   if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
-  const upgraded = { ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION };
+  const upgraded = withTurns({ ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION });
   const lease = record.lease as Partial<RunLease> | undefined;
   if (lease !== undefined && lease.fencingToken === undefined) return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
   return upgraded;
+}
+
+/** Gives every call, projection and approval without a turn the one its call id has in the messages (else 1). */
+function withTurns(record: AgentRunRecord): AgentRunRecord {
+  const loose = record as unknown as { toolCalls: { callId: string; turn?: number }[]; toolOutputProjections: { callId: string; turn?: number }[]; approvals: { callId: string; turn?: number }[] };
+  if ([...loose.toolCalls, ...loose.toolOutputProjections, ...loose.approvals].every((entry) => typeof entry !== 'object' || entry === null || entry.turn !== undefined)) return record;
+  const turns = firstTurnOfCallIds(record.messages);
+  const turned = <T extends { callId: string; turn?: number }>(entry: T): T => (typeof entry !== 'object' || entry === null || entry.turn !== undefined ? entry : { ...entry, turn: turns.get(entry.callId) ?? 1 });
+  return {
+    ...record,
+    toolCalls: loose.toolCalls.map(turned),
+    toolOutputProjections: loose.toolOutputProjections.map(turned),
+    approvals: loose.approvals.map(turned),
+  } as unknown as AgentRunRecord;
 }
 
 function findShapeProblem(record: Record<string, unknown>): string | undefined {

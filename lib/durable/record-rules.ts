@@ -51,6 +51,7 @@ export function checkId(value: unknown, what: string): void {
  */
 export function checkIdentity(runId: string, identity: ToolCallIdentity): string {
   checkId(identity.callId, 'callId');
+  checkTurn(identity.turn);
   checkId(identity.toolName, 'toolName');
   if (identity.idempotencyKey !== undefined) checkId(identity.idempotencyKey, 'idempotencyKey');
   checkAttempts(identity.attempts);
@@ -59,6 +60,18 @@ export function checkIdentity(runId: string, identity: ToolCallIdentity): string
     throw new RunStoreError('record_invalid', 'argumentsSha256 is not the canonical SHA-256 of the arguments', { runId, callId: identity.callId });
   }
   return argumentsJson;
+}
+
+/** The turn of a call named by a store caller: `turn`, or 1 when it is not given. Throws `record_invalid` unless it is a positive integer. */
+export function checkTurn(turn: number | undefined): number {
+  if (turn === undefined) return 1;
+  if (!Number.isSafeInteger(turn) || turn < 1) throw new RunStoreError('record_invalid', `turn must be a positive integer, got ${String(turn)}`);
+  return turn;
+}
+
+/** The key of a call within its run: its turn and call id (a call id repeats across turns). */
+export function callKey(turn: number, callId: string): string {
+  return `${turn}\u0000${callId}`;
 }
 
 /** Throws `record_invalid` unless `attempts` is a positive integer. */
@@ -75,7 +88,7 @@ export function checkSameCall(runId: string, existing: ToolCallRecord, identity:
   if (key !== undefined && existing.idempotencyKey === key && existing.argumentsSha256 !== identity.argumentsSha256) {
     throw new RunStoreError('idempotency_conflict', `Idempotency key '${key}' was already used with different arguments`, { runId, callId: identity.callId });
   }
-  const sameCall = existing.runId === runId && existing.callId === identity.callId;
+  const sameCall = existing.runId === runId && existing.callId === identity.callId && existing.turn === checkTurn(identity.turn);
   if (!sameCall && key !== undefined && existing.idempotencyKey === key && existing.toolName === identity.toolName) return;
   if (sameCall && existing.toolName === identity.toolName && existing.argumentsSha256 === identity.argumentsSha256 && existing.idempotencyKey === key) return;
   throw new RunStoreError('call_conflict', `Call was already recorded with another tool, arguments or idempotency key`, { runId, callId: identity.callId });
@@ -122,6 +135,7 @@ export function checkAdmission(runId: string, call: ToolCallRecord | undefined, 
 /** Validates a projection and returns the canonical JSON of its report. */
 export function checkProjection(runId: string, projection: ToolOutputProjectionInput, call: ToolCallRecord | undefined): string {
   checkId(projection.callId, 'callId');
+  checkTurn(projection.turn);
   if (!call) throw new RunStoreError('call_not_found', 'No call to record a projection for', { runId, callId: projection.callId });
   if (call.status !== 'admitted') throw new RunStoreError('call_not_admitted', 'A projection needs an admitted outcome', { runId, callId: projection.callId });
   if (!SHA256_HEX.test(projection.projectedSha256)) throw new RunStoreError('record_invalid', 'projectedSha256 must be lowercase hex SHA-256', { runId, callId: call.callId });
@@ -143,6 +157,7 @@ export function checkSameProjection(runId: string, stored: { toolName: string; p
 /** Validates an approval request; throws `approval_mismatch` when it differs from the stored one. */
 export function checkApprovalRequest(runId: string, request: ApprovalRequest, stored: ApprovalRecord | undefined): void {
   checkId(request.callId, 'callId');
+  checkTurn(request.turn);
   checkId(request.toolName, 'toolName');
   if (!SHA256_HEX.test(request.argumentsSha256)) throw new RunStoreError('record_invalid', 'argumentsSha256 must be lowercase hex SHA-256', { runId });
   if (stored && (stored.toolName !== request.toolName || stored.argumentsSha256 !== request.argumentsSha256)) {

@@ -47,6 +47,8 @@ export interface ApprovalDecision {
 /** A request for approval of one call. */
 export interface ApprovalRequest {
   readonly callId: string;
+  /** The turn of the call (see {@link ToolCallIdentity.turn}). @default 1 */
+  readonly turn?: number;
   readonly toolName: string;
   readonly argumentsSha256: string;
 }
@@ -59,6 +61,12 @@ export interface ApprovalRequest {
  */
 export interface RunWriteOptions {
   readonly fencingToken?: number;
+}
+
+/** Options of the writes that address a stored call by its id: which turn's call it is. */
+export interface CallWriteOptions extends RunWriteOptions {
+  /** The turn of the call (see {@link ToolCallIdentity.turn}). @default 1 */
+  readonly turn?: number;
 }
 
 /** Options of {@link RunStore.appendMessages}. */
@@ -107,12 +115,13 @@ export interface RunStore {
 
   /**
    * Records that a call is about to execute; call it before executing, and execute only when the result says
-   * `created: true`. Returns the existing call with `created: false` when the call id is already recorded with
-   * the same identity, or the idempotency key is already bound to the same arguments hash (in any run).
+   * `created: true`. Returns the existing call with `created: false` when the call (its turn and call id) is
+   * already recorded with the same identity, or the idempotency key is already bound to the same arguments hash (in any run).
    *
-   * Throws `run_not_found`; `call_conflict` when the call id is recorded with another tool name, arguments
-   * hash or idempotency key; `idempotency_conflict` when the key is bound to a different arguments hash.
-   * Uniqueness of (run, call id) and of idempotency keys is enforced by the database.
+   * Throws `run_not_found`; `call_conflict` when the call id is recorded in the same turn with another tool
+   * name, arguments hash or idempotency key; `idempotency_conflict` when the key is bound to a different
+   * arguments hash. The same call id in another turn is another call. Uniqueness of (run, turn, call id) and of
+   * idempotency keys is enforced by the database.
    */
   recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult>;
 
@@ -120,7 +129,7 @@ export interface RunStore {
    * Raises the attempt count of a started call before a retry, so a crash mid-retry is visible.
    * Never lowers it. Throws `call_not_found`, or `outcome_conflict` when the call is already admitted.
    */
-  recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void>;
+  recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void>;
 
   /**
    * Admits the complete raw outcome of a started call, before anything is projected for the model. The
@@ -128,7 +137,7 @@ export interface RunStore {
    * returns the stored record; a different one throws `outcome_conflict`. Also throws `call_not_found` and
    * `invalid_outcome` (not an outcome, or not JSON-serializable).
    */
-  admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord>;
+  admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord>;
 
   /**
    * Looks up the admitted call bound to an idempotency key. Returns `undefined` when the key is unknown or its
@@ -156,7 +165,7 @@ export interface RunStore {
    * cannot be replayed for other arguments or another call (`approval_mismatch`). Deciding the same way again
    * is a no-op; reversing a decision throws `approval_mismatch`. Throws `approval_not_found`.
    */
-  decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord>;
+  decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord>;
 
   /**
    * Takes the run's lease for `ttlMs` when no live lease is held by another worker, atomically. Returns true

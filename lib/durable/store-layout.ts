@@ -20,14 +20,20 @@ export const STORE_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = 
     'outcome_json',
     'started_at',
     'admitted_at',
+    'turn',
   ],
-  wuwe_tool_output_projections: ['run_id', 'call_id', 'tool_name', 'projected_sha256', 'report_json', 'recorded_at'],
-  wuwe_approvals: ['run_id', 'call_id', 'tool_name', 'arguments_sha256', 'state', 'decided_by', 'reason', 'requested_at', 'decided_at'],
+  wuwe_tool_output_projections: ['run_id', 'call_id', 'tool_name', 'projected_sha256', 'report_json', 'recorded_at', 'turn'],
+  wuwe_approvals: ['run_id', 'call_id', 'tool_name', 'arguments_sha256', 'state', 'decided_by', 'reason', 'requested_at', 'decided_at', 'turn'],
   wuwe_leases: ['run_id', 'worker_id', 'expires_at_ms'],
 });
 
-/** Columns schema version 2 added, by table. */
-const COLUMNS_ADDED_IN_V2: Readonly<Record<string, readonly string[]>> = Object.freeze({ wuwe_runs: ['fencing_token'] });
+/** Columns schema version 2 added, by table: the fencing token, and the turn that with the call id identifies a call. */
+const COLUMNS_ADDED_IN_V2: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  wuwe_runs: ['fencing_token'],
+  wuwe_tool_calls: ['turn'],
+  wuwe_tool_output_projections: ['turn'],
+  wuwe_approvals: ['turn'],
+});
 
 /**
  * Names the first table of {@link STORE_TABLE_COLUMNS} missing from `actual` or missing a column, or returns

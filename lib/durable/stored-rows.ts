@@ -40,6 +40,8 @@ export interface CallRow {
   outcome_json: string | null;
   started_at: string;
   admitted_at: string | null;
+  /** The turn of the call (schema version 2). */
+  turn: number | string;
 }
 
 /** A projection audit row. */
@@ -49,6 +51,8 @@ export interface ProjectionRow {
   projected_sha256: string;
   report_json: string;
   recorded_at: string;
+  /** The turn of the call (schema version 2). */
+  turn: number | string;
 }
 
 /** An approval row. */
@@ -61,6 +65,8 @@ export interface ApprovalRow {
   reason: string | null;
   requested_at: string;
   decided_at: string | null;
+  /** The turn of the call (schema version 2). */
+  turn: number | string;
 }
 
 /** A lease row. */
@@ -79,6 +85,7 @@ export function callFromRow(row: CallRow): ToolCallRecord {
   const call: { -readonly [K in keyof ToolCallRecord]: ToolCallRecord[K] } = {
     runId: row.run_id,
     callId: row.call_id,
+    turn: Number(row.turn),
     toolName: row.tool_name,
     attempts: Number(row.attempts),
     argumentsSha256: row.arguments_sha256,
@@ -99,6 +106,7 @@ export function callFromRow(row: CallRow): ToolCallRecord {
 export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
   const approval: { -readonly [K in keyof ApprovalRecord]: ApprovalRecord[K] } = {
     callId: row.call_id,
+    turn: Number(row.turn),
     toolName: row.tool_name,
     argumentsSha256: row.arguments_sha256,
     state: row.state as ApprovalState,
@@ -114,6 +122,7 @@ export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
 export function projectionFromRow(row: ProjectionRow, runId: string): ToolOutputProjectionRecord {
   return {
     callId: row.call_id,
+    turn: Number(row.turn),
     toolName: row.tool_name,
     projectedSha256: row.projected_sha256,
     report: parseJson(row.report_json, runId) as unknown as ToolOutputProjectionReport,

@@ -1,6 +1,14 @@
 import { AgentRunRecord } from './agent-run-record';
 import { RunStore } from './run-store';
 import { RunStoreError } from './run-store-error';
+import { RunnerClock, startTimer, SYSTEM_CLOCK } from '../runner/runner-clock';
+
+/** The system clock with timers that do not keep the process alive: a held lease alone must not. */
+const UNREF_CLOCK: RunnerClock = Object.freeze({
+  now: () => Date.now(),
+  setTimeout: (callback: () => void, delayMs: number): unknown => (SYSTEM_CLOCK.setTimeout(callback, delayMs) as NodeJS.Timeout).unref(),
+  clearTimeout: (handle: unknown) => SYSTEM_CLOCK.clearTimeout(handle),
+});
 
 /** Options of {@link withRunLease}. */
 export interface RunLeaseOptions {
@@ -8,7 +16,7 @@ export interface RunLeaseOptions {
   readonly workerId: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. */
   readonly ttlMs: number;
-  /** How often the lease is renewed while `work` runs. @default ttlMs / 3 */
+  /** How often the lease is renewed while `work` runs (any length: one above 2^31-1 ms is waited in steps). @default ttlMs / 3 */
   readonly renewEveryMs?: number;
 }
 
@@ -48,14 +56,25 @@ export async function withRunLease<T>(store: RunStore, runId: string, options: R
       controller.abort(error);
     }
   };
-  const timer = setInterval(() => {
-    if (!controller.signal.aborted) renewing = renewing.then(renew);
-  }, options.renewEveryMs ?? Math.max(1, Math.floor(options.ttlMs / 3)));
-  timer.unref();
+  // One renewal at a time, the next armed when the last is done; through startTimer, so a long interval (a lease of
+  // months) is waited in steps instead of overflowing setTimeout into a renewal every millisecond.
+  const everyMs = options.renewEveryMs ?? Math.max(1, Math.floor(options.ttlMs / 3));
+  let cancelTimer = (): void => undefined;
+  let stopped = false;
+  const schedule = (): void => {
+    cancelTimer = startTimer(UNREF_CLOCK, () => {
+      if (stopped || controller.signal.aborted) return;
+      renewing = renewing.then(renew).then(() => {
+        if (!stopped && !controller.signal.aborted) schedule();
+      });
+    }, everyMs);
+  };
+  schedule();
   try {
     return await work(controller.signal, held);
   } finally {
-    clearInterval(timer);
+    stopped = true;
+    cancelTimer();
     await renewing;
     if (!controller.signal.aborted) await store.releaseLease(runId, options.workerId).catch(() => false);
   }

@@ -110,7 +110,7 @@ async function completeObserved(
   project: ProjectStep,
 ): Promise<ToolCallResult> {
   const { run } = context;
-  if (admits && result.admitted !== true) await run.recorder?.admit(call.id, result.outcome, result.attempts);
+  if (admits && result.admitted !== true) await run.recorder?.admit(call.id, run.turn, result.outcome, result.attempts);
   const observe = run.options.onToolResult;
   if (observe !== undefined) {
     const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
@@ -129,6 +129,7 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
   const { content, report } = project(call, outcome);
   return {
     callId: call.id,
+    turn: run.turn,
     toolName: call.name,
     rawArguments: call.arguments,
     arguments: result.args,
@@ -146,6 +147,7 @@ export function suspendedToolCall(context: StepContext, call: ModelToolCall, res
   const outcome = toolFailure({ code: 'approval_pending', category: 'permission', retryable: false, message: `'${call.name}' waits for an approval decision` });
   return {
     callId: call.id,
+    turn: context.run.turn,
     toolName: call.name,
     rawArguments: call.arguments,
     arguments: result.args,

@@ -85,7 +85,7 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
     ]);
     if (!slept || run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
     if (!drained) return { outcome: stillRunning(outcome, graceMs), attempts: attempt };
-    await run.recorder?.recordAttempt(request.callId, attempt + 1);
+    await run.recorder?.recordAttempt(request.callId, request.turn, attempt + 1);
   }
 }
 

@@ -2,7 +2,7 @@ export { SYSTEM_CLOCK, sleepOnClock } from './runner-clock';
 export type { RunnerClock } from './runner-clock';
 export type { LlmAgentEvent, LlmAgentEventType, LlmAgentHookName, ToolCallEventBase } from './runner-events';
 export type { MaybePromise } from './maybe-promise';
-export type { LlmAgentRunOptions, ToolApprovalDecision, ToolCallPermission, ToolCallRequest } from './run-options';
+export type { InvokeToolCallOptions, LlmAgentRunOptions, ToolApprovalDecision, ToolCallPermission, ToolCallRequest } from './run-options';
 export type { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 export { LlmAgentError } from './runner-error';
 export type { LlmAgentErrorCode } from './runner-error';

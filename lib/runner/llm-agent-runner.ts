@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentRunRecord } from '../durable/agent-run-record';
+import { callKey } from '../durable/record-rules';
 import { withRunLease } from '../durable/with-run-lease';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
@@ -7,7 +8,7 @@ import { ModelStepper } from '../model/model-stepper';
 import { LlmTool } from '../contract/llm-tool';
 import { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
-import { LlmAgentRunOptions } from './run-options';
+import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
 import { inputMessages, LlmAgentRunInput, loadContinuedConversation } from './run-input';
 import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './final-answer';
 import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
@@ -20,6 +21,7 @@ import { checkRunLimits, defaultWorkerId, stopReasonOf, storedStatusOf } from '.
 import { LlmAgentError } from './runner-error';
 import { SYSTEM_CLOCK } from './runner-clock';
 import { isPromiseLike, untilAborted } from './maybe-promise';
+import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './abort-grace';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
 import type { ToolCallResultOf } from '../tools/tool-typing';
@@ -90,7 +92,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
   protected async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
     const earlier = await this.continuedConversation(run);
-    if (run.recorder !== undefined) await run.recorder.store.createRun({ runId: run.runId });
+    if (run.recorder !== undefined) await run.recorder.createRun();
     return this.runDurably(run, async () => {
       for (const message of [...earlier, ...input]) await this.recordMessage(run, message);
       await this.runLoop(run);
@@ -144,7 +146,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
     this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
     const { content, report } = this.projectForModel(run, call, outcome);
-    const result: ToolCallResult = { callId: call.id, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), content, projection: report, durationMs: 0 };
+    const result: ToolCallResult = { callId: call.id, turn: run.turn, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, run.turn, call.id), content, projection: report, durationMs: 0 };
     run.toolCalls.push(result);
     return result;
   }
@@ -175,6 +177,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
         throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
       run.messages.push(...record.messages);
       run.steps = record.messages.filter((message) => message.role === 'assistant').length;
+      run.turn = run.steps;
+      run.recordedKeys = new Map(record.toolCalls.flatMap((call) => (call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]])));
       await run.recorder?.setStatus('running');
       await this.resumePendingCalls(run);
       await this.runLoop(run);
@@ -190,11 +194,15 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     }
   }
 
-  /** Runs the calls of the last assistant turn that have no Tool message yet (a resumed run). */
+  /**
+   * Runs the calls of the last assistant turn that have no Tool message yet (a resumed run). Only the Tool
+   * messages after that assistant message answer its calls: a call id answered in an earlier turn may be reused.
+   */
   protected async resumePendingCalls(run: RunState): Promise<void> {
-    const lastAssistant = run.messages.map((message) => message).reverse().find((message) => message.role === 'assistant');
+    const index = run.messages.findLastIndex((message) => message.role === 'assistant');
+    const lastAssistant = run.messages[index];
     if (lastAssistant === undefined || lastAssistant.role !== 'assistant') return;
-    const answered = new Set(run.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+    const answered = new Set(run.messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
     const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
     if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
     else if (lastAssistant.toolCalls.length === 0) {
@@ -231,7 +239,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       return this.finishRun(run);
     }
     const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
-    return withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
+    // Bounded once the run aborts: a store that stops answering (the lease, a write, the release) cannot keep it pending.
+    return recorder.settle(withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
       recorder.holdLease(leaseSignal, held.fencingToken);
       const userSignal = run.options.signal;
       run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
@@ -246,7 +255,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       }
       await recorder.setStatus(storedStatusOf(run.stopReason));
       return this.finishRun(run);
-    });
+    }));
   }
 
   /**
@@ -254,12 +263,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * with its own loop would. The run options apply as in `complete()`. With a `store`, the run
    * (`runId`) must already exist in it (`store.createRun`, else `run_not_found`), and no lease is
    * taken: the host's loop owns the run. The admitted outcome's projection audit is stored before
-   * the result is returned, since the host sends its `content` to the model.
+   * the result is returned, since the host sends its `content` to the model. The call belongs to
+   * `options.turn` (default 1): a host whose loop reuses call ids across its turns passes each turn's number.
    */
-  async invokeToolCall(call: ModelToolCall, options: LlmAgentRunOptions = {}): Promise<ToolCallResult> {
-    const run = this.startRun(options);
+  async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
+    const { turn = 1, ...runOptions } = options;
+    if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+    const run = this.startRun(runOptions);
+    run.turn = turn;
     const result = await this.executeToolCall(run, call);
-    if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.toolName, result.content, result.projection);
+    if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
     return result;
   }
 
@@ -278,6 +291,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
     const providerContent = response.providerContent === undefined ? {} : { providerContent: response.providerContent };
     await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...providerContent });
+    // The calls of this answer belong to this step's turn: a call id the model reuses later is another call.
+    run.turn = run.steps;
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
@@ -333,12 +348,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const run: RunState = {
       runId,
       options: merged,
-      recorder: merged.store === undefined ? undefined : new RunRecorder(merged.store, runId),
+      recorder: merged.store === undefined ? undefined : new RunRecorder(merged.store, runId, abortGraceOf(merged, runId)),
       clock: merged.clock ?? SYSTEM_CLOCK,
       messages: [],
       toolCalls: [],
       usage: { inputTokens: 0, outputTokens: 0 },
       steps: 0,
+      turn: 1,
       text: '',
     };
     this.checkProjectionPolicies(run);
@@ -375,7 +391,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
   protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
     run.messages.push(message);
-    if (run.recorder !== undefined) await run.recorder.appendMessage(message, projection);
+    if (run.recorder !== undefined) await run.recorder.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
     // A synchronous memory (the default) is not awaited: no turn of the microtask queue per message.
     const appended = (run.options.memory ?? this.defaultMemory).append(run.runId, message);
     if (isPromiseLike(appended)) await appended;
@@ -405,3 +421,18 @@ function outputOf(state: FinalAnswerState | undefined): { readonly output?: unkn
 
 /** The signal of runs without one: never aborts. */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/** The bound on a run's store operations once its signal aborts (`abortedWriteGraceMs`). */
+function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | undefined {
+  const signal = options.signal;
+  if (signal === undefined) return undefined;
+  const graceMs = options.abortedWriteGraceMs ?? DEFAULT_ABORTED_WRITE_GRACE_MS;
+  return new AbortGrace(signal, graceMs, options.clock ?? SYSTEM_CLOCK, () =>
+    new LlmAgentError(
+      'store_write_abandoned',
+      `run '${runId}' was aborted and its store did not answer within ${graceMs} ms; the runner stopped waiting (the write may still land, ` +
+        'fenced by the lease). Resume the run as after a crash.',
+      { cause: signal.reason },
+    ),
+  );
+}

@@ -14,6 +14,11 @@ import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-out
 export interface ToolCallRequest {
   readonly runId: string;
   readonly callId: string;
+  /**
+   * The turn that asked for the call: the model step (from 1), the ordinal of its assistant message in the
+   * conversation. With the call id it identifies the call: a call id reused in a later turn is another call.
+   */
+  readonly turn: number;
   readonly toolName: string;
   readonly arguments: JsonObject;
   readonly descriptor: ToolDescriptor;
@@ -98,6 +103,15 @@ export interface LlmAgentRunOptions {
    * @default 5000
    */
   readonly abandonedAttemptGraceMs?: number;
+  /**
+   * Once the run's signal aborts, how long the runner still waits for the store (a write pending at the abort,
+   * the writes after it such as the final status, the lease release). A store that has not answered by then is
+   * abandoned: `complete()`/`resume()` rejects with `LlmAgentError` `store_write_abandoned`. The abandoned write
+   * may still land later (a lease takeover's fencing token refuses it); the record keeps whatever it held
+   * (usually status `running`), so resume the run as after a crash.
+   * @default 1000
+   */
+  readonly abortedWriteGraceMs?: number;
   /** Randomness of backoff jitter, in [0, 1). @default Math.random */
   readonly random?: () => number;
   /** @default DEFAULT_ARGUMENT_LIMITS */
@@ -138,4 +152,10 @@ export interface LlmAgentRunOptions {
   readonly leaseTtlMs?: number;
   /** Sees the report of every projection (truncated or not). An observer: a throw is reported as `hook_failed` and changes nothing. */
   readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly toolName: string }) => void;
+}
+
+/** Options of `LlmAgentRunner.invokeToolCall`: the run options, and the turn of the host's loop the call belongs to. */
+export interface InvokeToolCallOptions extends LlmAgentRunOptions {
+  /** The turn that asked for the call (see {@link ToolCallRequest.turn}); a positive integer. @default 1 */
+  readonly turn?: number;
 }

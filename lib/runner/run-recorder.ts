@@ -5,6 +5,7 @@ import { RunStoreError } from '../durable/run-store-error';
 import { ChatMessage } from '../model/model-types';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { AbortGrace } from './abort-grace';
 import { ToolApprovalDecision, ToolCallRequest } from './run-options';
 
 /** What the durable record says about a call that is about to run. */
@@ -28,17 +29,33 @@ export type StoredApproval = { readonly state: 'pending' } | { readonly state: '
  *
  * Fenced by the run's lease: once the lease signal given to {@link RunRecorder.holdLease} aborts
  * (the lease was taken over or could not be renewed), every write throws the lease's reason, so a
- * worker that lost its run writes nothing more into the run another worker now owns.
+ * worker that lost its run writes nothing more into the run another worker now owns. Once the run aborts,
+ * each store operation is awaited only until its {@link AbortGrace} runs out (`store_write_abandoned`).
  */
 export class RunRecorder {
   private lease?: AbortSignal;
   /** Carried by every write once the lease is held: the store refuses it when the lease was taken over. */
   private fencing: RunWriteOptions = {};
 
+  /**
+   * `grace` bounds every store operation once the run aborts (see {@link AbortGrace}); without it the recorder
+   * waits for the store as long as it takes.
+   */
   constructor(
     readonly store: RunStore,
     readonly runId: string,
+    private readonly grace?: AbortGrace,
   ) {}
+
+  /** Waits for a store operation, at most until the grace after the run's abort runs out. */
+  settle<T>(operation: Promise<T>): Promise<T> {
+    return this.grace === undefined ? operation : this.grace.guard(operation);
+  }
+
+  /** Creates the run in the store. */
+  async createRun(): Promise<void> {
+    await this.settle(this.store.createRun({ runId: this.runId }));
+  }
 
   /**
    * From now on, writes are allowed only while `signal` (the run's lease) has not aborted, and each carries
@@ -59,31 +76,34 @@ export class RunRecorder {
    * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
    * transaction: the audit never describes content the model did not get.
    */
-  async appendMessage(message: ChatMessage, report?: ToolOutputProjectionReport): Promise<void> {
+  async appendMessage(message: ChatMessage, report?: { readonly turn: number; readonly report: ToolOutputProjectionReport }): Promise<void> {
     this.fence();
     const projections =
-      report !== undefined && message.role === 'tool' ? [{ callId: message.toolCallId, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report }] : undefined;
-    await this.store.appendMessages(this.runId, [message], { ...this.fencing, projections });
+      report !== undefined && message.role === 'tool'
+        ? [{ callId: message.toolCallId, turn: report.turn, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report: report.report }]
+        : undefined;
+    await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections }));
   }
 
   /**
-   * Records that a call starts. A call admitted before is reused; one started but never admitted is
-   * re-executed (same call id and idempotency key) only when the tool is idempotent, otherwise it is
-   * `outcome_unknown` and admitted as such, for reconciliation.
+   * Records that a call starts, identified by its turn and call id. A call admitted before is reused; one
+   * started but never admitted is re-executed (same call and idempotency key) only when the tool is idempotent,
+   * otherwise it is `outcome_unknown` and admitted as such, for reconciliation.
    */
   async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
     this.fence();
     const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
     let started;
     try {
-      started = await this.store.recordCallStarted(this.runId, {
+      started = await this.settle(this.store.recordCallStarted(this.runId, {
         callId: request.callId,
+        turn: request.turn,
         toolName: request.toolName,
         idempotencyKey,
         attempts: 1,
         argumentsSha256,
         arguments: request.arguments,
-      }, this.fencing);
+      }, this.fencing));
     } catch (error) {
       if (RunStoreError.isInstance(error) && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
         return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
@@ -99,36 +119,36 @@ export class RunRecorder {
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
     );
     this.fence();
-    await this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, this.fencing);
+    await this.settle(this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, { ...this.fencing, turn: request.turn }));
     return { kind: 'unknown', outcome, attempts: call.attempts };
   }
 
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
-  async recordAttempt(callId: string, attempts: number): Promise<void> {
+  async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
     this.fence();
-    await this.store.recordAttempt(this.runId, callId, attempts, this.fencing);
+    await this.settle(this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn }));
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
-  async admit(callId: string, outcome: ToolOutcome, attempts: number): Promise<void> {
+  async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
     this.fence();
-    await this.store.admitOutcome(this.runId, callId, outcome, attempts, this.fencing);
+    await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn }));
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
-  async recordProjection(callId: string, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
+  async recordProjection(callId: string, turn: number, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
     this.fence();
-    await this.store.recordProjection(this.runId, { callId, toolName, projectedSha256: sha256Hex(content), report }, this.fencing);
+    await this.settle(this.store.recordProjection(this.runId, { callId, turn, toolName, projectedSha256: sha256Hex(content), report }, this.fencing));
   }
 
   /**
-   * The stored approval of a call, bound to its tool name and argument hash. Creates a pending
-   * request when there is none. A request for the same call id with other arguments is denied.
+   * The stored approval of a call (its turn and call id), bound to its tool name and argument hash. Creates a
+   * pending request when there is none. A request for the same call with other arguments is denied.
    */
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
     this.fence();
     try {
-      const approval = await this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing);
+      const approval = await this.settle(this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing));
       if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
       if (approval.state === 'cancelled') return { state: 'denied', reason: 'the approval request was cancelled with its run' };
       return { state: approval.state };
@@ -142,23 +162,23 @@ export class RunRecorder {
   async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
     this.fence();
     const approvalRequest = this.approvalRequest(request);
-    await this.store.requestApproval(this.runId, approvalRequest, this.fencing);
-    await this.store.decideApproval(this.runId, request.callId, {
+    await this.settle(this.store.requestApproval(this.runId, approvalRequest, this.fencing));
+    await this.settle(this.store.decideApproval(this.runId, request.callId, {
       approved: decision.approved,
       toolName: approvalRequest.toolName,
       argumentsSha256: approvalRequest.argumentsSha256,
       decidedBy: decision.decidedBy,
       reason: decision.reason,
-    }, this.fencing);
+    }, { ...this.fencing, turn: request.turn }));
   }
 
   /** Sets the run's status. */
   async setStatus(status: AgentRunStatus): Promise<void> {
     this.fence();
-    await this.store.setStatus(this.runId, status, this.fencing);
+    await this.settle(this.store.setStatus(this.runId, status, this.fencing));
   }
 
   private approvalRequest(request: ToolCallRequest) {
-    return { callId: request.callId, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
+    return { callId: request.callId, turn: request.turn, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
   }
 }

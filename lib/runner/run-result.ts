@@ -20,6 +20,8 @@ export type LlmAgentStopReason =
  */
 export interface ToolCallResult<Name extends string = string, Outcome extends ToolOutcome = ToolOutcome> {
   readonly callId: string;
+  /** The turn that asked for the call (see `ToolCallRequest.turn`). */
+  readonly turn: number;
   readonly toolName: Name;
   /** The arguments as the model sent them. */
   readonly rawArguments: string | JsonObject;

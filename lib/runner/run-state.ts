@@ -16,6 +16,16 @@ export interface RunState {
   readonly toolCalls: ToolCallResult[];
   usage: ModelUsage;
   steps: number;
+  /**
+   * The turn of the calls now executing: the model step that asked for them (the ordinal of its assistant
+   * message). Set by `runStep`, by `resume` for the last turn's pending calls, and from `invokeToolCall`'s option.
+   */
+  turn: number;
+  /**
+   * Idempotency keys of calls the resumed record already holds, by turn and call id: a call keeps the key it was
+   * recorded with (one recorded before schema version 2 has a key derived without its turn).
+   */
+  recordedKeys?: ReadonlyMap<string, string>;
   text: string;
   stopReason?: LlmAgentStopReason;
 }

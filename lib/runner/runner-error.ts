@@ -10,7 +10,9 @@ export type LlmAgentErrorCode =
   /** `complete()` / `stream()` got an input that is not a prompt or a well-formed message list. */
   | 'invalid_input'
   /** `continueFrom` names a conversation the store (or memory) does not have. */
-  | 'conversation_not_found';
+  | 'conversation_not_found'
+  /** The run was aborted and its store did not answer within `abortedWriteGraceMs`, so the runner stopped waiting for it. */
+  | 'store_write_abandoned';
 
 const LLM_AGENT_ERROR_MARKER = Symbol.for('wuwe.error.LlmAgentError');
 

@@ -56,14 +56,16 @@ export function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescri
 /**
  * Throws `invalid_run_options` for limits a run cannot work with: `maxSteps` must be a positive
  * integer (NaN would never stop the loop), `leaseTtlMs` a positive finite number,
- * `abandonedAttemptGraceMs` a finite number >= 0.
+ * `abandonedAttemptGraceMs` and `abortedWriteGraceMs` finite numbers >= 0.
  */
 export function checkRunLimits(options: LlmAgentRunOptions): void {
-  const { maxSteps, leaseTtlMs, abandonedAttemptGraceMs } = options;
+  const { maxSteps, leaseTtlMs, abandonedAttemptGraceMs, abortedWriteGraceMs } = options;
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1))
     throw new LlmAgentError('invalid_run_options', `maxSteps must be a positive integer, got ${messageOf(maxSteps)}`);
   if (leaseTtlMs !== undefined && !(Number.isFinite(leaseTtlMs) && leaseTtlMs > 0))
     throw new LlmAgentError('invalid_run_options', `leaseTtlMs must be a positive number of milliseconds, got ${messageOf(leaseTtlMs)}`);
   if (abandonedAttemptGraceMs !== undefined && !(Number.isFinite(abandonedAttemptGraceMs) && abandonedAttemptGraceMs >= 0))
     throw new LlmAgentError('invalid_run_options', `abandonedAttemptGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abandonedAttemptGraceMs)}`);
+  if (abortedWriteGraceMs !== undefined && !(Number.isFinite(abortedWriteGraceMs) && abortedWriteGraceMs >= 0))
+    throw new LlmAgentError('invalid_run_options', `abortedWriteGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abortedWriteGraceMs)}`);
 }

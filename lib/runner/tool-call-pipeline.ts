@@ -14,6 +14,7 @@ import * as completion from './call-completion';
 import * as dispatch from './call-dispatch';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './call-gates';
+import { callKey } from '../durable/record-rules';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { checkProjectionPolicies, projectForModel } from './model-projection';
@@ -70,7 +71,7 @@ export abstract class ToolCallPipeline {
   }
 
   /**
-   * Runs the calls of one turn concurrently; the records come back in the order of the calls. A call
+   * Runs the calls of one turn (`run.turn`) concurrently; the records come back in the order of the calls. A call
    * id that repeats within the turn is refused (`duplicate_call_id`, nothing runs) after its first
    * call, whose result alone the id could be bound to. When a call fails the run (a store error, a
    * lost lease), every other call of the turn is still awaited before the error is thrown, so no
@@ -107,14 +108,14 @@ export abstract class ToolCallPipeline {
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */
   protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
     this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
-    const result = { outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, call.id), startedAt: run.clock.now() };
+    const result = { outcome, attempts: 0, idempotencyKey: this.idempotencyKeyOf(run, call), startedAt: run.clock.now() };
     return completion.toolCallResult(this.stepContext(run), call, result, this.projectStep(run));
   }
 
   /** The per-call path: every gate in order, then dispatch, the finished outcome, and the result for the model. */
   protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
-    const idempotencyKey = deriveIdempotencyKey(run.runId, call.id);
+    const idempotencyKey = this.idempotencyKeyOf(run, call);
     const stop = (gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> => {
       const args = request?.arguments;
       if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
@@ -127,7 +128,7 @@ export abstract class ToolCallPipeline {
     const validated = this.validateArguments(run, call, descriptor);
     if (validated.kind !== 'continue') return stop(validated);
     const args = validated.value;
-    const request: ToolCallRequest = { runId: run.runId, callId: call.id, toolName: call.name, arguments: args, descriptor };
+    const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args, descriptor };
     if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
     const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
     if (declared.kind !== 'continue') return stop(declared, request);
@@ -152,6 +153,15 @@ export abstract class ToolCallPipeline {
     const finishing = this.finishOutcome(run, request, outcome);
     const finished = isPromiseLike(finishing) ? await finishing : finishing;
     return this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey, args, startedAt, request });
+  }
+
+  /**
+   * The idempotency key of a call of the run's current turn: the one the resumed record holds for it, else
+   * {@link deriveIdempotencyKey} of (run, turn, call id). The turn is part of the key, so a model that reuses a
+   * call id in a later turn (several OpenAI-compatible servers send `call_0` every turn) gets a fresh call.
+   */
+  protected idempotencyKeyOf(run: RunState, call: ModelToolCall): string {
+    return run.recordedKeys?.get(callKey(run.turn, call.id)) ?? deriveIdempotencyKey(run.runId, run.turn, call.id);
   }
 
   /** Step 1: the tool must exist (`unknown_tool`). */

@@ -18,6 +18,30 @@ describe('parseAgentRunRecord', () => {
     expect(record.approvals.map((approval) => approval.state)).toEqual(['approved', 'pending']);
   });
 
+  it('gives a version-1 record\'s calls, projections and approvals the turn of the first assistant message carrying their id, else 1', () => {
+    const fixture = JSON.parse(fixtureText) as { messages: unknown[]; toolCalls: Record<string, unknown>[]; approvals: Record<string, unknown>[] };
+    const later = { ...fixture.toolCalls[1], callId: 'call_later' };
+    const stray = { ...fixture.toolCalls[1], callId: 'call_stray' };
+    const record = parseAgentRunRecord({
+      ...fixture,
+      messages: [...fixture.messages, { role: 'assistant', content: '', toolCalls: [{ id: 'call_later', name: 'send_email', arguments: {} }] }],
+      toolCalls: [...fixture.toolCalls, later, stray],
+      approvals: [...fixture.approvals, { ...fixture.approvals[1], callId: 'call_later' }],
+    });
+    expect(record.toolCalls.map((call) => [call.callId, call.turn])).toEqual([
+      ['call_refund', 1],
+      ['call_email', 1],
+      ['call_later', 2],
+      ['call_stray', 1],
+    ]);
+    expect(record.toolOutputProjections.map((audit) => audit.turn)).toEqual([1]);
+    expect(record.approvals.map((approval) => [approval.callId, approval.turn])).toEqual([
+      ['call_refund', 1],
+      ['call_email', 1],
+      ['call_later', 2],
+    ]);
+  });
+
   it('keeps the argument hashes stored by version 1 valid: canonicalization must never change', () => {
     const record: AgentRunRecord = parseAgentRunRecord(fixtureText);
     for (const call of record.toolCalls) expect(canonicalArgumentsSha256(call.arguments)).toBe(call.argumentsSha256);

@@ -1,4 +1,6 @@
 import { MemoryRunStore } from '../../lib/durable';
+import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore } from './run-store-suite';
 
 describeRunStore('MemoryRunStore', async (clock) => new MemoryRunStore({ clock }));
+describeCallIdentity('MemoryRunStore', async () => new MemoryRunStore());

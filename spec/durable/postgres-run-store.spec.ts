@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { parseAgentRunRecord, PostgresRunStore, RunStoreError } from '../../lib/durable';
 import { toolText } from '../../lib/outcome';
 import { describePostgres, requirePostgresUrl, TestSchemas } from './postgres-env';
+import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore, identity } from './run-store-suite';
+import { expectMigratedTurns, version1TurnsSql } from './v1-turns';
 
 const schemas = new TestSchemas();
 afterAll(() => schemas.dropAll());
@@ -18,6 +20,7 @@ describePostgres('PostgresRunStore', () => {
   describeRunStore('PostgresRunStore', (clock) =>
     PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), clock, maxConnections: 3 }),
   );
+  describeCallIdentity('PostgresRunStore', () => PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), maxConnections: 3 }));
 
   let admin: Pool;
   beforeAll(() => {
@@ -32,8 +35,8 @@ describePostgres('PostgresRunStore', () => {
     const [a, b] = await Promise.all([open(schema), open(schema)]);
     await a.createRun({ runId: 'r' });
     await b.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' }));
-    const insert = `INSERT INTO "${schema}".wuwe_tool_calls (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, started_at)
-                    VALUES ('r', $1, 't', $2, 1, 'h', '{}', 'started', 'now')`;
+    const insert = `INSERT INTO "${schema}".wuwe_tool_calls (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, started_at, turn)
+                    VALUES ('r', $1, 't', $2, 1, 'h', '{}', 'started', 'now', 1)`;
     await expect(admin.query(insert, ['c1', null])).rejects.toMatchObject({ code: '23505' });
     await expect(admin.query(insert, ['c2', 'k'])).rejects.toMatchObject({ code: '23505' });
     await expect(admin.query(`UPDATE "${schema}".wuwe_tool_calls SET status = 'admitted'`)).rejects.toMatchObject({ code: '23514' });
@@ -63,6 +66,20 @@ describePostgres('PostgresRunStore', () => {
     const reopened = await open(schema);
     expect((await reopened.loadRun(expected.runId))!.status).toBe('stopped');
     await reopened.close();
+  });
+
+  it('gives each migrated call, projection audit and approval the turn of its call id in the messages, keeps its key, and resumes the right turn', async () => {
+    const schema = schemas.fresh();
+    await admin.query(readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema));
+    await admin.query(version1TurnsSql((name) => `"${schema}".${name}`));
+    const store = await open(schema);
+    await expectMigratedTurns(store);
+    await store.close();
+    const pk = await admin.query(
+      `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+       WHERE i.indrelid = '"${schema}".wuwe_tool_calls'::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
+    );
+    expect(pk.rows.map((row: { attname: string }) => row.attname)).toEqual(['run_id', 'turn', 'call_id']);
   });
 
   it('rejects a damaged or headless wuwe layout as store_corrupt', async () => {

@@ -122,6 +122,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         expect(first.call).toEqual({
           runId: 'r',
           callId: 'c1',
+          turn: 1,
           toolName: 'send_email',
           idempotencyKey: 'k1',
           attempts: 1,
@@ -141,6 +142,42 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         await expect(store.recordCallStarted('r', identity('c1', { to: 'b' }))).rejects.toEqual(code('call_conflict'));
         await expect(store.recordCallStarted('r', identity('c1', { to: 'a' }, { toolName: 'delete_all' }))).rejects.toBeInstanceOf(RunStoreError);
         await expect(store.recordCallStarted('nope', identity('c1', { to: 'a' }))).rejects.toEqual(code('run_not_found'));
+      });
+
+      it('identifies a call by turn and call id: the same id in another turn is another call, addressed by its turn', async () => {
+        await store.createRun({ runId: 'r' });
+        const first = await store.recordCallStarted('r', identity('call_0', { to: 'a' }, { turn: 1, idempotencyKey: 'k-1' }));
+        const second = await store.recordCallStarted('r', identity('call_0', { to: 'b' }, { turn: 2, idempotencyKey: 'k-2' }));
+        expect([first.created, second.created]).toEqual([true, true]);
+        expect(second.call).toMatchObject({ callId: 'call_0', turn: 2, arguments: { to: 'b' }, idempotencyKey: 'k-2' });
+        // Within one turn the id still binds: other arguments are a conflict.
+        await expect(store.recordCallStarted('r', identity('call_0', { to: 'c' }, { turn: 2, idempotencyKey: 'k-3' }))).rejects.toEqual(code('call_conflict'));
+        await store.recordAttempt('r', 'call_0', 3, { turn: 2 });
+        await store.admitOutcome('r', 'call_0', toolText('turn two'), 3, { turn: 2 });
+        await expect(store.recordProjection('r', { ...projection('call_0'), turn: 1 })).rejects.toEqual(code('call_not_admitted'));
+        await store.recordProjection('r', { ...projection('call_0'), turn: 2 });
+        await store.admitOutcome('r', 'call_0', toolText('turn one'), 1);
+        await store.requestApproval('r', { callId: 'call_0', turn: 1, toolName: 'send_email', argumentsSha256: canonicalArgumentsSha256({ to: 'a' }) });
+        await store.requestApproval('r', { callId: 'call_0', turn: 2, toolName: 'send_email', argumentsSha256: canonicalArgumentsSha256({ to: 'b' }) });
+        await store.decideApproval('r', 'call_0', { approved: false, toolName: 'send_email', argumentsSha256: canonicalArgumentsSha256({ to: 'b' }) }, { turn: 2 });
+        await expect(store.admitOutcome('r', 'call_0', toolText('x'), 1, { turn: 3 })).rejects.toEqual(code('call_not_found'));
+        const record = (await store.loadRun('r'))!;
+        expect(record.toolCalls.map((call) => [call.turn, call.callId, call.attempts, call.outcome])).toEqual([
+          [1, 'call_0', 1, toolText('turn one')],
+          [2, 'call_0', 3, toolText('turn two')],
+        ]);
+        expect(record.toolOutputProjections.map((audit) => [audit.turn, audit.callId])).toEqual([[2, 'call_0']]);
+        expect(record.approvals.map((approval) => [approval.turn, approval.state])).toEqual([
+          [1, 'pending'],
+          [2, 'denied'],
+        ]);
+      });
+
+      it('rejects a turn that is not a positive integer', async () => {
+        await store.createRun({ runId: 'r' });
+        for (const turn of [0, -1, 1.5, Number.NaN])
+          await expect(store.recordCallStarted('r', identity('c1', { to: 'a' }, { turn }))).rejects.toEqual(code('record_invalid'));
+        expect((await store.loadRun('r'))!.toolCalls).toEqual([]);
       });
 
       it('rejects a hash that is not the canonical hash of the arguments, and ill-formed strings', async () => {
@@ -238,7 +275,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         await store.admitOutcome('r', 'c1', toolText('x'.repeat(90_000)), 1);
         clock.now += 7;
         const recorded = await store.recordProjection('r', projection('c1'));
-        expect(recorded).toEqual({ ...projection('c1'), recordedAt: '2026-01-01T00:00:00.007Z' });
+        expect(recorded).toEqual({ ...projection('c1'), turn: 1, recordedAt: '2026-01-01T00:00:00.007Z' });
         clock.now += 7;
         expect(await store.recordProjection('r', { ...projection('c1'), report: { ...report, trigger: 'bytes' } })).toEqual(recorded);
         expect((await store.loadRun('r'))!.toolOutputProjections).toEqual([recorded]);
@@ -263,7 +300,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
       it('persists a pending approval and applies a decision that names the same call', async () => {
         await store.createRun({ runId: 'r' });
         const pending = await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash });
-        expect(pending).toEqual({ callId: 'c1', toolName: 'send_email', argumentsSha256: hash, state: 'pending', requestedAt: '2026-01-01T00:00:00.000Z' });
+        expect(pending).toEqual({ callId: 'c1', turn: 1, toolName: 'send_email', argumentsSha256: hash, state: 'pending', requestedAt: '2026-01-01T00:00:00.000Z' });
         expect(await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash })).toEqual(pending);
         clock.now += 60_000;
         const decided = await store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: hash, decidedBy: 'ops', reason: 'ok' });

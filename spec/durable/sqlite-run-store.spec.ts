@@ -4,8 +4,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAgentRunRecord, RunStoreError, SqliteRunStore } from '../../lib/durable';
 import { toolText } from '../../lib/outcome';
+import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore, identity } from './run-store-suite';
 import { makeTempDir } from './temp-dir';
+import { expectMigratedTurns, version1TurnsSql } from './v1-turns';
 
 const dir = makeTempDir('sqlite');
 afterAll(() => dir.cleanup());
@@ -13,6 +15,7 @@ let counter = 0;
 const nextPath = (): string => join(dir.path, `db-${++counter}`, 'runs.db');
 
 describeRunStore('SqliteRunStore', async (clock) => new SqliteRunStore({ path: nextPath(), clock }));
+describeCallIdentity('SqliteRunStore', async () => new SqliteRunStore({ path: nextPath() }));
 
 describe('SqliteRunStore file', () => {
   it('creates missing directories, uses WAL, and keeps runs across reopening', async () => {
@@ -40,7 +43,7 @@ describe('SqliteRunStore file', () => {
     await store.close();
     const raw = new Database(path);
     const insert = raw.prepare(
-      "INSERT INTO wuwe_tool_calls (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, started_at) VALUES ('r', ?, 't', ?, 1, 'h', '{}', 'started', 'now')",
+      "INSERT INTO wuwe_tool_calls (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, started_at, turn) VALUES ('r', ?, 't', ?, 1, 'h', '{}', 'started', 'now', 1)",
     );
     expect(() => insert.run('c1', null)).toThrow(/UNIQUE/);
     expect(() => insert.run('c2', 'k')).toThrow(/UNIQUE/);
@@ -152,5 +155,22 @@ describe('SqliteRunStore version-1 fixture', () => {
     const reopened = new SqliteRunStore(path);
     expect((await reopened.loadRun(expected.runId))!.toolCalls).toHaveLength(2);
     await reopened.close();
+  });
+
+  it('gives each migrated call, projection audit and approval the turn of its call id in the messages, keeps its key, and resumes the right turn', async () => {
+    const path = join(dir.path, 'fixture-v1-turns.db');
+    const raw = new Database(path);
+    raw.exec(readFileSync(join(__dirname, 'fixtures', 'sqlite-v1.sql'), 'utf8'));
+    raw.exec(version1TurnsSql((name) => name));
+    raw.close();
+    const store = new SqliteRunStore(path);
+    await expectMigratedTurns(store);
+    await store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('foreign_key_check')).toEqual([]);
+    // The identity is (run, turn, call id) in the database itself.
+    const pk = (check.pragma('table_info(wuwe_tool_calls)') as { name: string; pk: number }[]).filter((column) => column.pk > 0).sort((a, b) => a.pk - b.pk);
+    expect(pk.map((column) => column.name)).toEqual(['run_id', 'turn', 'call_id']);
+    check.close();
   });
 });

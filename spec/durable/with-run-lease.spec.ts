@@ -16,6 +16,25 @@ describe('withRunLease', () => {
     expect((await store.loadRun('r'))!.lease).toBeUndefined();
   });
 
+  it('renews a lease of months on time: no overflowing timer, so no TimeoutOverflowWarning and no renewal every millisecond', async () => {
+    const store = new MemoryRunStore();
+    await store.createRun({ runId: 'r' });
+    const renew = jest.spyOn(store, 'renewLease');
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const ninetyDays = 90 * 24 * 3600 * 1000;
+      // Renewing every ttl/3 is 30 days, above the 2^31-1 ms one setTimeout can wait.
+      await withRunLease(store, 'r', { workerId: 'w1', ttlMs: ninetyDays }, async () => sleep(80));
+      await withRunLease(store, 'r', { workerId: 'w1', ttlMs: 1000, renewEveryMs: 2 ** 31 + 10 }, async () => sleep(40));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(renew).not.toHaveBeenCalled();
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('runs nothing when another worker holds the lease', async () => {
     const store = new MemoryRunStore();
     await store.createRun({ runId: 'r' });

@@ -69,6 +69,34 @@ async function killAndResume(dir: string, runId: string, hang: 'charge' | 'repor
 }
 
 describe('resume after a real crash (SIGKILL)', () => {
+  it('a model reusing call_0: killed during turn 2, the resume answers turn 2 as its own call (outcome_unknown) and keeps turn 1 as it was', async () => {
+    const dir = tempDir('crash-reuse');
+    const runId = 'run-kill-reuse';
+    const first = startWorker(dir, 'start', runId, { REUSE_IDS: '1', HANG_CHARGE_CENTS: '700' });
+    await waitFor(() => lines(dir, 'charge').length === 2);
+    first.child.kill('SIGKILL');
+    expect((await first.done).code).toBeNull();
+    const keys = lines(dir, 'charge');
+    expect(new Set(keys).size).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the dead worker's lease expires
+    const second = startWorker(dir, 'resume', runId, { REUSE_IDS: '1' });
+    const finished = await second.done;
+    expect(finished.stderr).toBe('');
+    expect(finished.code).toBe(0);
+    const result = JSON.parse(finished.stdout) as { stopReason: string; toolCalls: { outcome: any }[] };
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.toolCalls.map((call) => call.outcome.error?.code)).toEqual(['outcome_unknown']);
+    expect(lines(dir, 'charge')).toEqual(keys);
+    const store = new SqliteRunStore(join(dir, 'runs.db'));
+    const record = (await store.loadRun(runId))!;
+    await store.close();
+    expect(record.toolCalls.map((call) => [call.turn, call.callId, call.arguments, call.idempotencyKey])).toEqual([
+      [1, 'call_0', { cents: 500 }, keys[0]],
+      [2, 'call_0', { cents: 700 }, keys[1]],
+    ]);
+    expect(record.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []))).toEqual(['{"charged":500}', expect.stringContaining('outcome_unknown')]);
+  });
+
   it('a non-idempotent call killed mid-call is outcome_unknown, never re-run; the admitted one is reused', async () => {
     const dir = tempDir('crash-charge');
     const result = await killAndResume(dir, 'run-kill-charge', 'charge', 'call_report');

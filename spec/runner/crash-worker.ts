@@ -5,7 +5,8 @@
  * afterwards when the environment asks, so the test can SIGKILL the process mid-call. With
  * `PAUSE_BEFORE_LEASE=1` the store is proxied so that the worker stops right before it asks for the
  * run's lease (after anything it read before), writes `paused` in the directory, and goes on once the
- * test creates `go` there.
+ * test creates `go` there. With `REUSE_IDS=1` the model sends `call_0` in two turns; `HANG_CHARGE_CENTS`
+ * hangs only the charge of that amount.
  */
 import 'reflect-metadata';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -29,13 +30,20 @@ class CrashProvider implements ToolProvider {
   async invokeTool(invocation: ToolInvocation): Promise<unknown> {
     appendFileSync(join(dir, `${invocation.toolName}.count`), `${invocation.idempotencyKey}\n`);
     if (process.env[`HANG_${invocation.toolName.toUpperCase()}`] === '1') await never;
+    if (process.env.HANG_CHARGE_CENTS !== undefined && invocation.arguments.cents === Number(process.env.HANG_CHARGE_CENTS)) await never;
     const slowMs = Number(process.env.SLOW_TOOLS_MS ?? 0);
     if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
     return invocation.toolName === 'charge' ? { charged: invocation.arguments.cents } : 'report written';
   }
 }
 
-const model = new ScriptedModelClient(
+/** With `REUSE_IDS=1`: `call_0` charges 500 in turn 1 and, under the same id, 700 in turn 2 (as OpenAI-compatible servers number calls). */
+const reusingIds = (messages: readonly ChatMessage[]) => {
+  const turn = messages.filter((message) => message.role === 'assistant').length + 1;
+  return turn <= 2 ? { toolCalls: [{ id: 'call_0', name: 'charge', arguments: { cents: turn === 1 ? 500 : 700 } }] } : { text: 'done' };
+};
+
+const model = process.env.REUSE_IDS === '1' ? new ScriptedModelClient(Array.from({ length: 4 }, () => reusingIds)) : new ScriptedModelClient(
   Array.from({ length: 4 }, () => (messages: readonly ChatMessage[]) =>
     messages.some((message) => message.role === 'tool')
       ? { text: 'done' }

@@ -57,7 +57,7 @@ describe('resume of a run whose last assistant turn is half answered', () => {
       await store.recordCallStarted(runId, {
         callId: call.id,
         toolName: call.name,
-        idempotencyKey: deriveIdempotencyKey(runId, call.id),
+        idempotencyKey: deriveIdempotencyKey(runId, 1, call.id),
         attempts: 1,
         argumentsSha256: canonicalArgumentsSha256({}),
         arguments: {},
@@ -85,7 +85,7 @@ describe('resume of a run whose last assistant turn is half answered', () => {
     const { provider, result } = await halfAnswered('idempotent');
     expect(provider.calls.map((call) => call.callId)).toEqual(['b']);
     expect(result.toolCalls.map((call) => [call.callId, call.content])).toEqual([['b', 'written']]);
-    expect(result.toolCalls[0].idempotencyKey).toBe(deriveIdempotencyKey('half-idempotent', 'b'));
+    expect(result.toolCalls[0].idempotencyKey).toBe(deriveIdempotencyKey('half-idempotent', 1, 'b'));
   });
 });
 

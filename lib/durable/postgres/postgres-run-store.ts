@@ -5,7 +5,7 @@ import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
 import * as rules from '../record-rules';
-import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
@@ -155,13 +155,14 @@ export class PostgresRunStore implements RunStore {
   /** {@inheritDoc RunStore.recordCallStarted} */
   async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
+    const turn = rules.checkTurn(identity.turn);
     return this.write({ runId, callId: identity.callId }, options, async (client) => {
       const startedAt = rules.isoTime(this.clock);
-      const values = [runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt];
+      const values = [runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt, turn];
       const inserted = (await client.query<RunStoreStatementRows['selectCall']>(this.statements.insertCall, values)).rows[0];
       if (inserted) return { created: true, call: callFromRow(inserted) };
       const existing =
-        (await this.select(client, 'selectCall', runId, identity.callId))[0] ??
+        (await this.select(client, 'selectCall', runId, identity.callId, turn))[0] ??
         (identity.idempotencyKey !== undefined ? (await this.select(client, 'selectCallByKey', identity.idempotencyKey))[0] : undefined);
       if (!existing) throw new RunStoreError('store_unavailable', 'A conflicting call vanished during the insert; retry', { runId, callId: identity.callId });
       const call = callFromRow(existing);
@@ -171,24 +172,26 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
-  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
+    const turn = rules.checkTurn(options?.turn);
     await this.write({ runId, callId }, options, async (client) => {
-      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId))[0];
+      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn))[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
-      await client.query(this.statements.raiseAttempts, [runId, callId, attempts]);
+      await client.query(this.statements.raiseAttempts, [runId, callId, attempts, turn]);
     });
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord> {
     rules.checkAttempts(attempts);
+    const turn = rules.checkTurn(options?.turn);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
     return this.write({ runId, callId }, options, async (client) => {
-      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId))[0];
+      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn))[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
-      const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [runId, callId, outcomeJson, attempts, rules.isoTime(this.clock)]);
+      const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [runId, callId, outcomeJson, attempts, rules.isoTime(this.clock), turn]);
       return callFromRow(updated.rows[0]);
     });
   }
@@ -209,24 +212,26 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    const turn = rules.checkTurn(request.turn);
     return this.write({ runId, callId: request.callId }, options, async (client) => {
       await this.lockRun(client, runId);
-      const stored = (await this.select(client, 'selectApproval', runId, request.callId))[0];
+      const stored = (await this.select(client, 'selectApproval', runId, request.callId, turn))[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
-      const values = [runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock)];
+      const values = [runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock), turn];
       const inserted = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.insertApproval, values);
       return approvalFromRow(inserted.rows[0]);
     });
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
+    const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, async (client) => {
-      const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId))[0];
+      const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId, turn))[0];
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      const values = [runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock)];
+      const values = [runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn];
       const updated = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.decideApproval, values);
       return approvalFromRow(updated.rows[0]);
     });
@@ -315,14 +320,15 @@ export class PostgresRunStore implements RunStore {
 
   /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
   private async insertProjection(client: PoolClient, runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
-    const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId))[0];
+    const turn = rules.checkTurn(projection.turn);
+    const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId, turn))[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-    const stored = (await this.select(client, 'selectProjection', runId, projection.callId))[0];
+    const stored = (await this.select(client, 'selectProjection', runId, projection.callId, turn))[0];
     if (stored) {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return projectionFromRow(stored, runId);
     }
-    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock)];
+    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn];
     const inserted = await client.query<RunStoreStatementRows['selectProjection']>(this.statements.insertProjection, values);
     return projectionFromRow(inserted.rows[0], runId);
   }

@@ -8,14 +8,44 @@ const RUN_STATUS_CHECK = "status IN ('running', 'awaiting_approval', 'completed'
 const APPROVAL_STATE_CHECK = "state IN ('pending', 'approved', 'denied', 'cancelled')";
 
 /**
+ * The turn of a version-1 row of `alias` (a call, projection or approval): the ordinal among its run's assistant
+ * messages of the first one that carries its call id (version 1 bound a call id to its first call), else 1.
+ */
+function turnOfVersion1Row(schema: string, alias: string): string {
+  return `COALESCE((
+    SELECT (SELECT count(*) FROM ${schema}.wuwe_messages AS earlier
+            WHERE earlier.run_id = m.run_id AND earlier.seq <= m.seq AND earlier.message_json::jsonb ->> 'role' = 'assistant')
+    FROM ${schema}.wuwe_messages AS m
+    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(m.message_json::jsonb -> 'toolCalls') = 'array'
+                                                 THEN m.message_json::jsonb -> 'toolCalls' ELSE '[]'::jsonb END) AS tc(value)
+    WHERE m.run_id = ${alias}.run_id AND m.message_json::jsonb ->> 'role' = 'assistant' AND tc.value ->> 'id' = ${alias}.call_id
+    ORDER BY m.seq LIMIT 1), 1)`;
+}
+
+/**
  * Schema version 1 to 2, in the caller's transaction: the fencing token column, the `stopped` status and the
- * `cancelled` approval state (version 1 named its CHECK constraints by PostgreSQL's default rule).
+ * `cancelled` approval state (version 1 named its CHECK constraints by PostgreSQL's default rule), and the turn
+ * that with the call id identifies a call, derived for each existing row from its run's messages.
  */
 function migrationV1ToV2(schema: string): string {
+  const calls = `${schema}.wuwe_tool_calls`;
+  const projections = `${schema}.wuwe_tool_output_projections`;
+  const approvals = `${schema}.wuwe_approvals`;
   return `
 ALTER TABLE ${schema}.wuwe_runs ADD COLUMN fencing_token BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE ${schema}.wuwe_runs DROP CONSTRAINT wuwe_runs_status_check, ADD CONSTRAINT wuwe_runs_status_check CHECK (${RUN_STATUS_CHECK});
-ALTER TABLE ${schema}.wuwe_approvals DROP CONSTRAINT wuwe_approvals_state_check, ADD CONSTRAINT wuwe_approvals_state_check CHECK (${APPROVAL_STATE_CHECK});
+ALTER TABLE ${approvals} DROP CONSTRAINT wuwe_approvals_state_check, ADD CONSTRAINT wuwe_approvals_state_check CHECK (${APPROVAL_STATE_CHECK});
+ALTER TABLE ${calls} ADD COLUMN turn INTEGER NOT NULL DEFAULT 1 CHECK (turn >= 1);
+ALTER TABLE ${projections} ADD COLUMN turn INTEGER NOT NULL DEFAULT 1 CHECK (turn >= 1);
+ALTER TABLE ${approvals} ADD COLUMN turn INTEGER NOT NULL DEFAULT 1 CHECK (turn >= 1);
+UPDATE ${calls} AS old SET turn = ${turnOfVersion1Row(schema, 'old')};
+UPDATE ${projections} AS old SET turn = ${turnOfVersion1Row(schema, 'old')};
+UPDATE ${approvals} AS old SET turn = ${turnOfVersion1Row(schema, 'old')};
+ALTER TABLE ${projections} DROP CONSTRAINT wuwe_tool_output_projections_run_id_call_id_fkey, DROP CONSTRAINT wuwe_tool_output_projections_pkey;
+ALTER TABLE ${calls} DROP CONSTRAINT wuwe_tool_calls_pkey, ADD CONSTRAINT wuwe_tool_calls_pkey PRIMARY KEY (run_id, turn, call_id), ALTER COLUMN turn DROP DEFAULT;
+ALTER TABLE ${projections} ADD CONSTRAINT wuwe_tool_output_projections_pkey PRIMARY KEY (run_id, turn, call_id), ALTER COLUMN turn DROP DEFAULT,
+  ADD CONSTRAINT wuwe_tool_output_projections_call_fkey FOREIGN KEY (run_id, turn, call_id) REFERENCES ${calls} (run_id, turn, call_id) ON DELETE CASCADE;
+ALTER TABLE ${approvals} DROP CONSTRAINT wuwe_approvals_pkey, ADD CONSTRAINT wuwe_approvals_pkey PRIMARY KEY (run_id, turn, call_id), ALTER COLUMN turn DROP DEFAULT;
 UPDATE ${schema}.wuwe_schema SET version = 2;
 `;
 }
@@ -56,7 +86,8 @@ CREATE TABLE ${schema}.wuwe_tool_calls (
   outcome_json TEXT,
   started_at TEXT NOT NULL,
   admitted_at TEXT,
-  PRIMARY KEY (run_id, call_id),
+  turn INTEGER NOT NULL CHECK (turn >= 1),
+  PRIMARY KEY (run_id, turn, call_id),
   CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
 );
 CREATE TABLE ${schema}.wuwe_tool_output_projections (
@@ -67,8 +98,9 @@ CREATE TABLE ${schema}.wuwe_tool_output_projections (
   projected_sha256 TEXT NOT NULL,
   report_json TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
-  PRIMARY KEY (run_id, call_id),
-  FOREIGN KEY (run_id, call_id) REFERENCES ${schema}.wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
+  turn INTEGER NOT NULL CHECK (turn >= 1),
+  PRIMARY KEY (run_id, turn, call_id),
+  CONSTRAINT wuwe_tool_output_projections_call_fkey FOREIGN KEY (run_id, turn, call_id) REFERENCES ${schema}.wuwe_tool_calls (run_id, turn, call_id) ON DELETE CASCADE
 );
 CREATE TABLE ${schema}.wuwe_approvals (
   run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
@@ -81,7 +113,8 @@ CREATE TABLE ${schema}.wuwe_approvals (
   reason TEXT,
   requested_at TEXT NOT NULL,
   decided_at TEXT,
-  PRIMARY KEY (run_id, call_id)
+  turn INTEGER NOT NULL CHECK (turn >= 1),
+  PRIMARY KEY (run_id, turn, call_id)
 );
 CREATE TABLE ${schema}.wuwe_leases (
   run_id TEXT PRIMARY KEY REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,

@@ -13,9 +13,9 @@ export interface PostgresStatements extends RunStoreStatements {
   readonly lockRun: string;
   /** (run_id, after, message_json[]): inserts the messages with sequence numbers after `after`. */
   readonly insertMessages: string;
-  /** (run_id, call_id) -> CallRow, locked. */
+  /** (run_id, call_id, turn) -> CallRow, locked. */
   readonly lockCall: string;
-  /** (run_id, call_id) -> ApprovalRow, locked. */
+  /** (run_id, call_id, turn) -> ApprovalRow, locked. */
   readonly lockApproval: string;
 }
 
@@ -45,25 +45,25 @@ export function postgresStatements(schema: string): PostgresStatements {
     deleteMessages: `DELETE FROM ${messages} WHERE run_id = $1`,
     insertMessages: `INSERT INTO ${messages} (run_id, seq, message_json)
       SELECT $1, $2 + item.ordinality, item.text FROM unnest($3::text[]) WITH ORDINALITY AS item(text, ordinality)`,
-    // DO NOTHING covers both unique constraints, (run_id, call_id) and idempotency_key, and waits for a
+    // DO NOTHING covers both unique constraints, (run_id, turn, call_id) and idempotency_key, and waits for a
     // concurrent insert of the same key to commit or roll back.
-    insertCall: `INSERT INTO ${calls} (${CALLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, 'started', NULL, $8, NULL)
+    insertCall: `INSERT INTO ${calls} (${CALLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, 'started', NULL, $8, NULL, $9)
       ON CONFLICT DO NOTHING RETURNING ${CALLS}`,
     selectCalls: `SELECT ${CALLS} FROM ${calls} WHERE run_id = $1 ORDER BY seq`,
-    selectCall: `SELECT ${CALLS} FROM ${calls} WHERE run_id = $1 AND call_id = $2`,
-    lockCall: `SELECT ${CALLS} FROM ${calls} WHERE run_id = $1 AND call_id = $2 FOR UPDATE`,
+    selectCall: `SELECT ${CALLS} FROM ${calls} WHERE run_id = $1 AND call_id = $2 AND turn = $3`,
+    lockCall: `SELECT ${CALLS} FROM ${calls} WHERE run_id = $1 AND call_id = $2 AND turn = $3 FOR UPDATE`,
     selectCallByKey: `SELECT ${CALLS} FROM ${calls} WHERE idempotency_key = $1`,
-    raiseAttempts: `UPDATE ${calls} SET attempts = GREATEST(attempts, $3) WHERE run_id = $1 AND call_id = $2`,
+    raiseAttempts: `UPDATE ${calls} SET attempts = GREATEST(attempts, $3) WHERE run_id = $1 AND call_id = $2 AND turn = $4`,
     admitCall: `UPDATE ${calls} SET status = 'admitted', outcome_json = $3, attempts = GREATEST(attempts, $4), admitted_at = $5
-      WHERE run_id = $1 AND call_id = $2 RETURNING ${CALLS}`,
+      WHERE run_id = $1 AND call_id = $2 AND turn = $6 RETURNING ${CALLS}`,
     selectProjections: `SELECT ${PROJECTIONS} FROM ${projections} WHERE run_id = $1 ORDER BY seq`,
-    selectProjection: `SELECT ${PROJECTIONS} FROM ${projections} WHERE run_id = $1 AND call_id = $2`,
-    insertProjection: `INSERT INTO ${projections} (${PROJECTIONS}) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${PROJECTIONS}`,
+    selectProjection: `SELECT ${PROJECTIONS} FROM ${projections} WHERE run_id = $1 AND call_id = $2 AND turn = $3`,
+    insertProjection: `INSERT INTO ${projections} (${PROJECTIONS}) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${PROJECTIONS}`,
     selectApprovals: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 ORDER BY seq`,
-    selectApproval: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND call_id = $2`,
-    lockApproval: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND call_id = $2 FOR UPDATE`,
-    insertApproval: `INSERT INTO ${approvals} (${APPROVALS}) VALUES ($1, $2, $3, $4, 'pending', NULL, NULL, $5, NULL) RETURNING ${APPROVALS}`,
-    decideApproval: `UPDATE ${approvals} SET state = $3, decided_by = $4, reason = $5, decided_at = $6 WHERE run_id = $1 AND call_id = $2 RETURNING ${APPROVALS}`,
+    selectApproval: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND call_id = $2 AND turn = $3`,
+    lockApproval: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND call_id = $2 AND turn = $3 FOR UPDATE`,
+    insertApproval: `INSERT INTO ${approvals} (${APPROVALS}) VALUES ($1, $2, $3, $4, 'pending', NULL, NULL, $5, NULL, $6) RETURNING ${APPROVALS}`,
+    decideApproval: `UPDATE ${approvals} SET state = $3, decided_by = $4, reason = $5, decided_at = $6 WHERE run_id = $1 AND call_id = $2 AND turn = $7 RETURNING ${APPROVALS}`,
     selectLease: `SELECT ${LEASES} FROM ${leases} WHERE run_id = $1`,
     acquireLease: `INSERT INTO ${leases} AS lease (${LEASES}) VALUES ($1, $2, $3)
       ON CONFLICT (run_id) DO UPDATE SET worker_id = EXCLUDED.worker_id, expires_at_ms = EXCLUDED.expires_at_ms

@@ -4,7 +4,7 @@ import type { ApprovalRow, CallRow, LeaseRow, ProjectionRow, RunRow } from '../s
  * The statements both SQL run stores run, keyed by what they do. Each dialect supplies the text
  * (`sqlite-statements.ts`, `postgres-statements.ts`); parameters are numbered (`?1` in SQLite, `$1` in
  * PostgreSQL) and come in the order documented on each key, so the two stores call them the same way.
- * Column lists come from {@link STORE_TABLE_COLUMNS}. What cannot be shared (locking, bulk inserts,
+ * Column lists come from {@link STORE_TABLE_COLUMNS}. A call is addressed by (run_id, call_id, turn): a call id repeats across turns. What cannot be shared (locking, bulk inserts,
  * check-then-insert against `ON CONFLICT`) stays in each dialect's own table and store.
  */
 export interface RunStoreStatements {
@@ -30,31 +30,31 @@ export interface RunStoreStatements {
   readonly lastMessageSeq: string;
   /** (run_id). */
   readonly deleteMessages: string;
-  /** (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, started_at). */
+  /** (run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, started_at, turn). */
   readonly insertCall: string;
   /** (run_id) -> {@link CallRow} in start order. */
   readonly selectCalls: string;
-  /** (run_id, call_id) -> {@link CallRow}. */
+  /** (run_id, call_id, turn) -> {@link CallRow}. */
   readonly selectCall: string;
   /** (idempotency_key) -> {@link CallRow}. */
   readonly selectCallByKey: string;
-  /** (run_id, call_id, attempts): raises the attempt count, never lowers it. */
+  /** (run_id, call_id, attempts, turn): raises the attempt count, never lowers it. */
   readonly raiseAttempts: string;
-  /** (run_id, call_id, outcome_json, attempts, admitted_at). */
+  /** (run_id, call_id, outcome_json, attempts, admitted_at, turn). */
   readonly admitCall: string;
   /** (run_id) -> {@link ProjectionRow} in record order. */
   readonly selectProjections: string;
-  /** (run_id, call_id) -> {@link ProjectionRow}. */
+  /** (run_id, call_id, turn) -> {@link ProjectionRow}. */
   readonly selectProjection: string;
-  /** (run_id, call_id, tool_name, projected_sha256, report_json, recorded_at). */
+  /** (run_id, call_id, tool_name, projected_sha256, report_json, recorded_at, turn). */
   readonly insertProjection: string;
   /** (run_id) -> {@link ApprovalRow} in request order. */
   readonly selectApprovals: string;
-  /** (run_id, call_id) -> {@link ApprovalRow}. */
+  /** (run_id, call_id, turn) -> {@link ApprovalRow}. */
   readonly selectApproval: string;
-  /** (run_id, call_id, tool_name, arguments_sha256, requested_at): a pending approval. */
+  /** (run_id, call_id, tool_name, arguments_sha256, requested_at, turn): a pending approval. */
   readonly insertApproval: string;
-  /** (run_id, call_id, state, decided_by, reason, decided_at). */
+  /** (run_id, call_id, state, decided_by, reason, decided_at, turn). */
   readonly decideApproval: string;
   /** (run_id) -> {@link LeaseRow}. */
   readonly selectLease: string;

@@ -6,7 +6,7 @@ import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
 import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
 import * as rules from '../record-rules';
-import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
+import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
 import { mapSqliteError } from './sqlite-errors';
@@ -135,40 +135,43 @@ export class SqliteRunStore implements RunStore {
   /** {@inheritDoc RunStore.recordCallStarted} */
   async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
+    const turn = rules.checkTurn(identity.turn);
     return this.write({ runId, callId: identity.callId }, options, () => {
       const existing =
-        this.statements.select('selectCall', runId, identity.callId)[0] ?? (identity.idempotencyKey !== undefined ? this.statements.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
+        this.statements.select('selectCall', runId, identity.callId, turn)[0] ?? (identity.idempotencyKey !== undefined ? this.statements.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
       if (existing) {
         const call = callFromRow(existing);
         rules.checkSameCall(runId, call, identity);
         return { created: false, call };
       }
       const startedAt = rules.isoTime(this.clock);
-      this.statements.run('insertCall', runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt);
-      return { created: true, call: callFromRow(this.statements.select('selectCall', runId, identity.callId)[0]) };
+      this.statements.run('insertCall', runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt, turn);
+      return { created: true, call: callFromRow(this.statements.select('selectCall', runId, identity.callId, turn)[0]) };
     });
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
-  async recordAttempt(runId: string, callId: string, attempts: number, options?: RunWriteOptions): Promise<void> {
+  async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
+    const turn = rules.checkTurn(options?.turn);
     this.write({ runId, callId }, options, () => {
-      const row = this.statements.select('selectCall', runId, callId)[0];
+      const row = this.statements.select('selectCall', runId, callId, turn)[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
-      this.statements.run('raiseAttempts', runId, callId, attempts);
+      this.statements.run('raiseAttempts', runId, callId, attempts, turn);
     });
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: RunWriteOptions): Promise<ToolCallRecord> {
+  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord> {
     rules.checkAttempts(attempts);
+    const turn = rules.checkTurn(options?.turn);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
     return this.write({ runId, callId }, options, () => {
-      const row = this.statements.select('selectCall', runId, callId)[0];
+      const row = this.statements.select('selectCall', runId, callId, turn)[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
-      this.statements.run('admitCall', runId, callId, outcomeJson, attempts, rules.isoTime(this.clock));
-      return callFromRow(this.statements.select('selectCall', runId, callId)[0]);
+      this.statements.run('admitCall', runId, callId, outcomeJson, attempts, rules.isoTime(this.clock), turn);
+      return callFromRow(this.statements.select('selectCall', runId, callId, turn)[0]);
     });
   }
 
@@ -188,23 +191,25 @@ export class SqliteRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
+    const turn = rules.checkTurn(request.turn);
     return this.write({ runId, callId: request.callId }, options, () => {
-      const stored = this.statements.select('selectApproval', runId, request.callId)[0];
+      const stored = this.statements.select('selectApproval', runId, request.callId, turn)[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
-      this.statements.run('insertApproval', runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock));
-      return approvalFromRow(this.statements.select('selectApproval', runId, request.callId)[0]);
+      this.statements.run('insertApproval', runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock), turn);
+      return approvalFromRow(this.statements.select('selectApproval', runId, request.callId, turn)[0]);
     });
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: RunWriteOptions): Promise<ApprovalRecord> {
+  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
+    const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, () => {
-      const stored = this.statements.select('selectApproval', runId, callId)[0];
+      const stored = this.statements.select('selectApproval', runId, callId, turn)[0];
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      this.statements.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock));
-      return approvalFromRow(this.statements.select('selectApproval', runId, callId)[0]);
+      this.statements.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn);
+      return approvalFromRow(this.statements.select('selectApproval', runId, callId, turn)[0]);
     });
   }
 
@@ -289,15 +294,16 @@ export class SqliteRunStore implements RunStore {
 
   /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
   private insertProjection(runId: string, projection: ToolOutputProjectionInput): ToolOutputProjectionRecord {
-    const call = this.statements.select('selectCall', runId, projection.callId)[0];
+    const turn = rules.checkTurn(projection.turn);
+    const call = this.statements.select('selectCall', runId, projection.callId, turn)[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-    const stored = this.statements.select('selectProjection', runId, projection.callId)[0];
+    const stored = this.statements.select('selectProjection', runId, projection.callId, turn)[0];
     if (stored) {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return projectionFromRow(stored, runId);
     }
-    this.statements.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock));
-    return projectionFromRow(this.statements.select('selectProjection', runId, projection.callId)[0], runId);
+    this.statements.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn);
+    return projectionFromRow(this.statements.select('selectProjection', runId, projection.callId, turn)[0], runId);
   }
 
   private insertMessages(runId: string, after: number, texts: readonly string[]): void {

@@ -17,7 +17,7 @@ function runsTable(name: string): string {
 );`;
 }
 
-/** The approvals table of schema version 2: state `cancelled`. */
+/** The approvals table of schema version 2: state `cancelled`, keyed by turn and call id. */
 function approvalsTable(name: string): string {
   return `CREATE TABLE ${name} (
   run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
@@ -29,8 +29,57 @@ function approvalsTable(name: string): string {
   reason TEXT,
   requested_at TEXT NOT NULL,
   decided_at TEXT,
-  PRIMARY KEY (run_id, call_id)
+  turn INTEGER NOT NULL CHECK (turn >= 1),
+  PRIMARY KEY (run_id, turn, call_id)
 );`;
+}
+
+/** The tool calls table of schema version 2: a call is identified by (run, turn, call id). */
+function toolCallsTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  idempotency_key TEXT UNIQUE,
+  attempts INTEGER NOT NULL CHECK (attempts >= 1),
+  arguments_sha256 TEXT NOT NULL,
+  arguments_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('started', 'admitted')),
+  outcome_json TEXT,
+  started_at TEXT NOT NULL,
+  admitted_at TEXT,
+  turn INTEGER NOT NULL CHECK (turn >= 1),
+  PRIMARY KEY (run_id, turn, call_id),
+  CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
+);`;
+}
+
+/** The projection audit table of schema version 2, keyed like its call. */
+function projectionsTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  projected_sha256 TEXT NOT NULL,
+  report_json TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  turn INTEGER NOT NULL CHECK (turn >= 1),
+  PRIMARY KEY (run_id, turn, call_id),
+  FOREIGN KEY (run_id, turn, call_id) REFERENCES wuwe_tool_calls (run_id, turn, call_id) ON DELETE CASCADE
+);`;
+}
+
+/**
+ * The turn of a version-1 row of `alias` (a call, projection or approval): the ordinal among its run's assistant
+ * messages of the first one that carries its call id (version 1 bound a call id to its first call), else 1.
+ */
+function turnOfVersion1Row(alias: string): string {
+  return `COALESCE((
+    SELECT (SELECT COUNT(*) FROM wuwe_messages AS earlier
+            WHERE earlier.run_id = m.run_id AND earlier.seq <= m.seq AND json_extract(earlier.message_json, '$.role') = 'assistant')
+    FROM wuwe_messages AS m, json_each(m.message_json, '$.toolCalls') AS tc
+    WHERE m.run_id = ${alias}.run_id AND json_extract(m.message_json, '$.role') = 'assistant' AND json_extract(tc.value, '$.id') = ${alias}.call_id
+    ORDER BY m.seq LIMIT 1), 1)`;
 }
 
 /** DDL of schema version 2 for SQLite. */
@@ -47,31 +96,8 @@ CREATE TABLE wuwe_messages (
   message_json TEXT NOT NULL,
   PRIMARY KEY (run_id, seq)
 );
-CREATE TABLE wuwe_tool_calls (
-  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
-  call_id TEXT NOT NULL,
-  tool_name TEXT NOT NULL,
-  idempotency_key TEXT UNIQUE,
-  attempts INTEGER NOT NULL CHECK (attempts >= 1),
-  arguments_sha256 TEXT NOT NULL,
-  arguments_json TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('started', 'admitted')),
-  outcome_json TEXT,
-  started_at TEXT NOT NULL,
-  admitted_at TEXT,
-  PRIMARY KEY (run_id, call_id),
-  CHECK ((status = 'admitted') = (outcome_json IS NOT NULL))
-);
-CREATE TABLE wuwe_tool_output_projections (
-  run_id TEXT NOT NULL,
-  call_id TEXT NOT NULL,
-  tool_name TEXT NOT NULL,
-  projected_sha256 TEXT NOT NULL,
-  report_json TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  PRIMARY KEY (run_id, call_id),
-  FOREIGN KEY (run_id, call_id) REFERENCES wuwe_tool_calls (run_id, call_id) ON DELETE CASCADE
-);
+${toolCallsTable('wuwe_tool_calls')}
+${projectionsTable('wuwe_tool_output_projections')}
 ${approvalsTable('wuwe_approvals')}
 CREATE TABLE wuwe_leases (
   run_id TEXT PRIMARY KEY REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
@@ -96,9 +122,15 @@ export function identifySqliteFile(db: Database.Database): SqliteFileKind {
   return db.transaction(() => inspect(db)).deferred();
 }
 
+/** Columns a version-1 table and its version-2 rebuild share, in order. */
+const V1_CALL_COLUMNS = 'run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, outcome_json, started_at, admitted_at';
+const V1_PROJECTION_COLUMNS = 'run_id, call_id, tool_name, projected_sha256, report_json, recorded_at';
+const V1_APPROVAL_COLUMNS = 'run_id, call_id, tool_name, arguments_sha256, state, decided_by, reason, requested_at, decided_at';
+
 /**
  * Schema version 1 to 2: the runs and approvals tables are rebuilt with their new CHECK constraints (SQLite
- * cannot alter one), keeping their rows in order; the runs get a fencing token of 0.
+ * cannot alter one), keeping their rows in order; the runs get a fencing token of 0. The calls, projections and
+ * approvals are rebuilt keyed by (run, turn, call id), each row's turn derived from the run's messages.
  */
 const SQLITE_MIGRATION_V1_TO_V2 = `
 ${runsTable('wuwe_runs_v2')}
@@ -107,9 +139,20 @@ INSERT INTO wuwe_runs_v2 (run_id, status, metadata_json, created_at, updated_at)
 DROP TABLE wuwe_runs;
 ALTER TABLE wuwe_runs_v2 RENAME TO wuwe_runs;
 CREATE INDEX wuwe_runs_by_status ON wuwe_runs (status);
+${toolCallsTable('wuwe_tool_calls_v2')}
+INSERT INTO wuwe_tool_calls_v2 (${V1_CALL_COLUMNS}, turn)
+  SELECT ${V1_CALL_COLUMNS}, ${turnOfVersion1Row('old')} FROM wuwe_tool_calls AS old ORDER BY rowid;
+${projectionsTable('wuwe_tool_output_projections_v2')}
+INSERT INTO wuwe_tool_output_projections_v2 (${V1_PROJECTION_COLUMNS}, turn)
+  SELECT ${V1_PROJECTION_COLUMNS}, ${turnOfVersion1Row('old')} FROM wuwe_tool_output_projections AS old ORDER BY rowid;
 ${approvalsTable('wuwe_approvals_v2')}
-INSERT INTO wuwe_approvals_v2 SELECT * FROM wuwe_approvals ORDER BY rowid;
+INSERT INTO wuwe_approvals_v2 (${V1_APPROVAL_COLUMNS}, turn)
+  SELECT ${V1_APPROVAL_COLUMNS}, ${turnOfVersion1Row('old')} FROM wuwe_approvals AS old ORDER BY rowid;
+DROP TABLE wuwe_tool_output_projections;
+DROP TABLE wuwe_tool_calls;
 DROP TABLE wuwe_approvals;
+ALTER TABLE wuwe_tool_calls_v2 RENAME TO wuwe_tool_calls;
+ALTER TABLE wuwe_tool_output_projections_v2 RENAME TO wuwe_tool_output_projections;
 ALTER TABLE wuwe_approvals_v2 RENAME TO wuwe_approvals;
 UPDATE wuwe_schema SET version = 2;
 `;
