@@ -265,15 +265,21 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * taken: the host's loop owns the run. The admitted outcome's projection audit is stored before
    * the result is returned, since the host sends its `content` to the model. The call belongs to
    * `options.turn` (default 1): a host whose loop reuses call ids across its turns passes each turn's number.
+   * Listeners see `run_started` and, however the call ends, `run_finished` (stop reason `other`).
    */
   async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
     const { turn = 1, ...runOptions } = options;
     if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
     const run = this.startRun(runOptions);
     run.turn = turn;
-    const result = await this.executeToolCall(run, call);
-    if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
-    return result;
+    try {
+      const result = await this.executeToolCall(run, call);
+      if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
+      return result;
+    } finally {
+      // The call is a run of its own for listeners and traces: it ends, whatever happened (stop reason `other`).
+      this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
+    }
   }
 
   /** One model request and the tool calls it asked for. */

@@ -26,7 +26,7 @@ describe('per-call hot path', () => {
     }
     const provider = new FunctionProvider().add('echo', () => 'ok');
     await new Observing(model(), provider).invokeToolCall({ id: 'c', name: 'echo', arguments: {} });
-    expect(seen).toEqual(['run_started', 'tool_call_started', 'tool_attempt_started', 'tool_call_finished']);
+    expect(seen).toEqual(['run_started', 'tool_call_started', 'tool_attempt_started', 'tool_call_finished', 'run_finished']);
   });
 
   it('a reflected tool gets the arguments the runner validated, defaults applied, and cannot change the recorded ones', async () => {

@@ -45,6 +45,22 @@ describe('wuwe/telemetry wiring', () => {
     expect(heartbeat?.attributes).toEqual({ 'wuwe.tool.attempt': 1, 'wuwe.heartbeat.fraction': 0.5 });
   });
 
+  it('invokeToolCall ends its invoke_agent span, on success and when the call cannot start', async () => {
+    harness = telemetryHarness();
+    const provider = new FunctionProvider().add('work', () => 'ok');
+    const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
+    const events: string[] = [];
+    const result = await runner.invokeToolCall({ id: 'c1', name: 'work', arguments: '{}' }, harness.telemetry.runOptions({ onEvent: (event) => void events.push(event.type) }));
+    expect(result.outcome.ok).toBe(true);
+    expect(events[0]).toBe('run_started');
+    expect(events.at(-1)).toBe('run_finished');
+    expect(harness.span('invoke_agent').ended).toBe(true);
+    expect(harness.span('execute_tool work').parentSpanContext?.spanId).toBe(harness.span('invoke_agent').spanContext().spanId);
+
+    await expect(runner.invokeToolCall({ id: 'c2', name: 'work', arguments: '{}' }, harness.telemetry.runOptions({ store: { broken: true } as never }))).rejects.toThrow();
+    expect(harness.spans().filter((span) => span.name === 'invoke_agent')).toHaveLength(2);
+  });
+
   it('is a no-op through the global API when no SDK is registered', async () => {
     const telemetry = createTelemetry();
     const model = new ScriptedModelClient([{ toolCalls: [{ id: 'a', name: 'echo' }] }, { text: 'done' }]);
