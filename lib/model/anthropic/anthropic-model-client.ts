@@ -3,6 +3,7 @@ import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
+import { requestSignal } from '../request-signal';
 import { ModelRequest, ModelResponse } from '../model-types';
 import {
   AnthropicMessagesClient,
@@ -80,10 +81,13 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   async step(request: ModelRequest): Promise<ModelResponse> {
     const params = this.buildParams(request);
     let body: unknown;
+    const own = requestSignal(request.signal);
     try {
-      body = await this.options.client.messages.create(params, { signal: request.signal });
+      body = await this.options.client.messages.create(params, { signal: own.signal });
     } catch (error) {
       throw toAnthropicModelApiError(error, request.signal) ?? error;
+    } finally {
+      own.release();
     }
     return this.mapAnswer(body);
   }
@@ -99,8 +103,9 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const params = { ...this.buildParams(request), stream: true };
     const assembler = new AnthropicStreamAssembler();
+    const own = requestSignal(request.signal);
     try {
-      const events = await this.options.client.messages.create(params, { signal: request.signal });
+      const events = await this.options.client.messages.create(params, { signal: own.signal });
       if (!isAsyncIterable(events))
         throw new ModelApiError('malformed_response', { provider: 'anthropic', detail: 'a streaming request did not answer with a stream of events', retryable: false });
       for await (const raw of events) {
@@ -110,6 +115,8 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
       }
     } catch (error) {
       throw toAnthropicModelApiError(error, request.signal) ?? error;
+    } finally {
+      own.release();
     }
     if (request.signal.aborted) throw new ModelApiError('aborted', { provider: 'anthropic', detail: 'the request was aborted', retryable: false });
     yield { type: 'response', response: this.mapAnswer(assembler.finish()) };

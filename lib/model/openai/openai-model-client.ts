@@ -3,6 +3,7 @@ import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
+import { requestSignal } from '../request-signal';
 import { ModelRequest, ModelResponse } from '../model-types';
 import { buildChatBody } from './chat-request';
 import { fromChatCompletion } from './chat-response';
@@ -95,11 +96,12 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
    */
   async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const tools = toOpenAITools(request.tools, this.options.strict);
-    const stream = await this.send(this.buildBody(request, tools, true), request.signal);
-    if (!isAsyncIterable(stream)) throw malformed('the streaming request did not answer with a stream');
+    const own = requestSignal(request.signal);
+    const stream = await this.send(this.buildBody(request, tools, true), request.signal, own, false);
     const strictTools = strictToolNames(tools);
     const reader = this.options.api === 'chat' ? new ChatStreamReader(strictTools) : new ResponsesStreamReader(strictTools);
     try {
+      if (!isAsyncIterable(stream)) throw malformed('the streaming request did not answer with a stream');
       // Once aborted, chunks the SDK had already read are not passed on: the iteration ends with the abort.
       reading: for await (const chunk of stream) {
         for (const event of reader.read(chunk)) {
@@ -109,6 +111,8 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
       }
     } catch (error) {
       throw this.mapError(error, request.signal);
+    } finally {
+      own.release();
     }
     // The SDK ends a stream quietly when its request is aborted: an unfinished stream of an aborted request is an abort.
     if (request.signal.aborted) throw this.mapError(request.signal.reason, request.signal);
@@ -126,12 +130,17 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
       : buildResponsesBody(this.options, request, tools, stream);
   }
 
-  private async send(body: OpenAIRequestBody, signal: AbortSignal): Promise<unknown> {
+  /** Sends one request under a signal of its own (see `requestSignal`), released when `release` is true (a whole answer) or by the stream's reader. */
+  private async send(body: OpenAIRequestBody, signal: AbortSignal, own = requestSignal(signal), release = true): Promise<unknown> {
     const { client, api } = this.options;
     try {
-      return await (api === 'chat' ? client.chat.completions.create(body, { signal }) : client.responses.create(body, { signal }));
+      const options = { signal: own.signal };
+      return await (api === 'chat' ? client.chat.completions.create(body, options) : client.responses.create(body, options));
     } catch (error) {
+      own.release();
       throw this.mapError(error, signal);
+    } finally {
+      if (release) own.release();
     }
   }
 
