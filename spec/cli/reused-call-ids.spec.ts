@@ -81,7 +81,7 @@ describe('a call id reused in a later turn', () => {
       [1, 'call_0', 'turn 1'],
       [2, 'call_0', 'turn 2'],
     ]);
-    const approvals = await runCli(['approvals', 'list', '--run', runId, '--store', store], dir.path);
+    const approvals = await runCli(['approvals', 'list', '--run', runId, '--all', '--store', store], dir.path);
     expect(approvals.stdout).toMatch(/RUN\s+TURN\s+CALL/);
     expect(approvals.stdout).toMatch(/reused-ids\s+1\s+call_0.*Oslo/);
     expect(approvals.stdout).toMatch(/reused-ids\s+2\s+call_0.*Rome/);
@@ -104,15 +104,36 @@ describe('a call id reused in a later turn', () => {
       expect(calls).toHaveLength(2);
       expect(html).toContain('data-turn="1"');
       expect(html).toContain('data-turn="2"');
-      const blocks = html.split('<div class="call ').slice(1);
+      const blocks = html.split('<div class="call ').slice(1).map((block) => block.split('<div class="step">')[0]);
       expect(blocks[0]).toContain('Oslo');
       expect(blocks[0]).not.toContain('Rome');
       expect(blocks[1]).toContain('Rome');
       expect(blocks[1]).not.toContain('Oslo');
-      expect(blocks[0].match(/attempt 1: ok/g)).toHaveLength(1);
-      expect(blocks[1].match(/attempt 1: ok/g)).toHaveLength(1);
+      expect(blocks[0].match(/title="attempt 1: ok"/g)).toHaveLength(1);
+      expect(blocks[1].match(/title="attempt 1: ok"/g)).toHaveLength(1);
+
+      // A journal written before events carried a turn: its events go to the earliest call with their id.
+      const untimed = journal.entries.map((entry) => ({ ...entry, event: { ...entry.event, turn: undefined } as unknown as LlmAgentEvent }));
+      const old = renderRunHtml(record, { journal: untimed }).split('<div class="call ').slice(1);
+      expect(old).toHaveLength(2);
+      expect(old[0]).toContain('Oslo');
+      expect(old[1]).toContain('Rome');
+      expect(old[0]).toContain('title="attempt 1: ok"');
+      expect(old[1]).toContain('1 attempt(s), admitted, ok');
     } finally {
       await db.close();
     }
+  });
+
+  it('carries the turn on the tool-call events of runner.stream()', async () => {
+    const turns: [string, number, string][] = [];
+    const stream = new LlmAgentRunner(script(), new ToolRegistry([GetWeather])).stream('Weather in Oslo and Rome?', { approvalHandler: () => ({ approved: true }) });
+    for await (const event of stream) if (event.type === 'tool_call_started' || event.type === 'tool_call_finished') turns.push([event.type, event.turn, event.callId]);
+    expect(turns).toEqual([
+      ['tool_call_started', 1, 'call_0'],
+      ['tool_call_finished', 1, 'call_0'],
+      ['tool_call_started', 2, 'call_0'],
+      ['tool_call_finished', 2, 'call_0'],
+    ]);
   });
 });
