@@ -24,9 +24,10 @@ export function formatRunList(rows: readonly RunListRow[]): string {
 export function formatApprovalList(approvals: readonly ApprovalView[]): string {
   if (approvals.length === 0) return 'no approvals\n';
   return table(
-    ['RUN', 'CALL', 'TOOL', 'STATE', 'ARGUMENTS SHA-256', 'ARGUMENTS'],
+    ['RUN', 'TURN', 'CALL', 'TOOL', 'STATE', 'ARGUMENTS SHA-256', 'ARGUMENTS'],
     approvals.map((approval) => [
       approval.runId,
+      String(approval.turn),
       approval.callId,
       approval.toolName,
       approval.state,
@@ -41,6 +42,7 @@ export function formatApproval(approval: ApprovalView): string {
   const lines = [
     `run:               ${approval.runId}`,
     `call:              ${approval.callId}`,
+    `turn:              ${approval.turn}`,
     `tool:              ${approval.toolName}`,
     `arguments:         ${approval.arguments === undefined ? '(not recorded in the run)' : JSON.stringify(approval.arguments)}`,
     `arguments SHA-256: ${approval.argumentsSha256}${approval.argumentsMatch ? '' : '  (does NOT match the recorded arguments)'}`,
@@ -70,8 +72,9 @@ export function formatRunView(view: RunView): string {
     out.push(
       indent(
         table(
-          ['CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'],
+          ['TURN', 'CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'],
           view.toolCalls.map((call) => [
+            String(call.turn),
             call.callId,
             call.toolName,
             call.recorded,
@@ -87,8 +90,8 @@ export function formatRunView(view: RunView): string {
     out.push(
       indent(
         table(
-          ['CALL', 'TOOL', 'STATE', 'BY', 'REASON'],
-          view.approvals.map((approval) => [approval.callId, approval.toolName, approval.state, approval.decidedBy ?? '', approval.reason ?? '']),
+          ['TURN', 'CALL', 'TOOL', 'STATE', 'BY', 'REASON'],
+          view.approvals.map((approval) => [String(approval.turn), approval.callId, approval.toolName, approval.state, approval.decidedBy ?? '', approval.reason ?? '']),
         ),
       ),
     );
@@ -97,8 +100,9 @@ export function formatRunView(view: RunView): string {
     out.push(
       indent(
         table(
-          ['CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'],
+          ['TURN', 'CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'],
           view.projections.map((projection) => [
+            String(projection.turn),
             projection.callId,
             projection.toolName,
             projection.truncated ? 'yes' : 'no',

@@ -2,7 +2,7 @@ import { textOfUserContent } from '../model/user-content';
 import { AgentRunRecord } from '../durable';
 import { JournalEntry } from '../runner/run-event-journal';
 import { runView, ToolCallView } from './run-views';
-import { CallTimeline, callTimelines, TIMELINE_LANES, TimelineLane, TimelineMark } from './timeline-model';
+import { CallTimeline, callTimelines, TIMELINE_LANES, TimelineLane, TimelineMark, timelineKey } from './timeline-model';
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}h1{font-size:18px}
 .step{border-left:3px solid #5b6ee1;margin:12px 0;padding:4px 12px}.axis{color:#667;font-size:12px}
@@ -42,31 +42,34 @@ export interface RunHtmlOptions {
  */
 export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = {}): string {
   const view = runView(record);
-  const calls = new Map(view.toolCalls.map((call) => [call.callId, call]));
+  // A call is its turn and id: a model may reuse `call_0` every turn. The turn is the step (assistant message ordinal).
+  const calls = new Map(view.toolCalls.map((call) => [timelineKey(call.turn, call.callId), call]));
   const timelines = callTimelines(record, options.journal);
-  const stored = new Map(record.toolCalls.map((call) => [call.callId, call]));
+  const stored = new Map(record.toolCalls.map((call) => [timelineKey(call.turn, call.callId), call]));
   const body: string[] = [];
   let step = 0;
   for (const message of record.messages) {
     if (message.role === 'user') body.push(`<div class="step"><b>user</b><pre>${escapeHtml(textOfUserContent(message.content))}</pre></div>`);
     if (message.role !== 'assistant') continue;
     step++;
-    const stepTimelines = message.toolCalls.map((modelCall) => timelines.get(modelCall.id));
+    const turn = step;
+    const stepTimelines = message.toolCalls.map((modelCall) => timelines.get(timelineKey(turn, modelCall.id)));
     const axis = axisOf(stepTimelines);
     const lanes = message.toolCalls.map((modelCall, index) => {
-      const call = calls.get(modelCall.id);
+      const call = calls.get(timelineKey(turn, modelCall.id));
       const timeline = stepTimelines[index];
-      const outcomeJson = stored.get(modelCall.id)?.outcomeJson;
+      const outcomeJson = stored.get(timelineKey(turn, modelCall.id))?.outcomeJson;
+      const anchor = `outcome-${turn}-${modelCall.id}`;
       const parts = [
         `<b>${escapeHtml(modelCall.name)}</b> <span class="meta">${escapeHtml(modelCall.id)}</span>`,
         `<pre>${escapeHtml(JSON.stringify(call?.arguments ?? modelCall.arguments))}</pre>`,
         `<div>${escapeHtml(summaryOf(call))}</div>`,
-        timeline === undefined ? '' : lanesHtml(timeline, axis, outcomeJson === undefined ? undefined : `outcome-${modelCall.id}`),
+        timeline === undefined ? '' : lanesHtml(timeline, axis, outcomeJson === undefined ? undefined : anchor),
       ];
       if (call?.toolMessage !== undefined) parts.push(`<div class="meta">model saw: ${escapeHtml(call.toolMessage)}</div>`);
       if (outcomeJson !== undefined)
-        parts.push(`<details><summary>full admitted outcome (${Buffer.byteLength(outcomeJson)} bytes)</summary><pre id="outcome-${escapeHtml(modelCall.id)}">${escapeHtml(outcomeJson)}</pre></details>`);
-      return `<div class="call ${escapeHtml(call?.outcome ?? 'pending')}" data-call="${escapeHtml(modelCall.id)}">${parts.join('')}</div>`;
+        parts.push(`<details><summary>full admitted outcome (${Buffer.byteLength(outcomeJson)} bytes)</summary><pre id="${escapeHtml(anchor)}">${escapeHtml(outcomeJson)}</pre></details>`);
+      return `<div class="call ${escapeHtml(call?.outcome ?? 'pending')}" data-call="${escapeHtml(modelCall.id)}" data-turn="${turn}">${parts.join('')}</div>`;
     });
     const axisText = axis === undefined ? '' : `<div class="axis">time axis: ${new Date(axis.from).toISOString()} + ${Math.round(axis.to - axis.from)} ms</div>`;
     body.push(`<div class="step"><b>model step ${step}</b>${message.content ? `<pre>${escapeHtml(message.content)}</pre>` : ''}${lanes.length ? axisText + lanes.join('') : ''}</div>`);

@@ -1,5 +1,5 @@
 import { AgentRunRecord, AgentRunStatus, ApprovalState, RunLease, canonicalArgumentsSha256 } from '../durable';
-import { ChatMessage } from '../model/model-types';
+import { ChatMessage, ModelToolCall } from '../model/model-types';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 
 /** One row of `wuwe runs list`. */
@@ -14,8 +14,10 @@ export interface RunListRow {
   readonly pendingApprovals: number;
 }
 
-/** A tool call as `wuwe runs show` reports it. */
+/** A tool call as `wuwe runs show` reports it; identified by `turn` and `callId` (a model may reuse `call_0` every turn). */
 export interface ToolCallView {
+  /** The turn that asked for the call: the ordinal (from 1) of the assistant message carrying it. */
+  readonly turn: number;
   readonly callId: string;
   readonly toolName: string;
   /** The decoded arguments (the raw text when the model sent text that is not JSON). */
@@ -55,6 +57,8 @@ export interface ApprovalView {
 
 /** A projection audit entry as `wuwe runs show` reports it. */
 export interface ProjectionView {
+  /** The turn of the call. */
+  readonly turn: number;
   readonly callId: string;
   readonly toolName: string;
   readonly truncated: boolean;
@@ -103,7 +107,7 @@ export function runListRow(record: AgentRunRecord): RunListRow {
 export function argumentsOf(record: AgentRunRecord, callId: string, turn?: number): JsonValue | undefined {
   const stored = record.toolCalls.find((call) => call.callId === callId && (turn === undefined || call.turn === turn));
   if (stored) return stored.arguments;
-  const call = modelCalls(record.messages).find((candidate) => candidate.id === callId);
+  const call = modelCalls(record.messages).find((candidate) => candidate.call.id === callId && (turn === undefined || candidate.turn === turn))?.call;
   if (!call) return undefined;
   if (typeof call.arguments !== 'string') return call.arguments;
   try {
@@ -165,6 +169,7 @@ export function runView(record: AgentRunRecord): RunView {
     toolCalls: toolCallViews(record),
     approvals: approvalViews(record),
     projections: record.toolOutputProjections.map((projection) => ({
+      turn: projection.turn,
       callId: projection.callId,
       toolName: projection.toolName,
       truncated: projection.report.truncated,
@@ -176,22 +181,50 @@ export function runView(record: AgentRunRecord): RunView {
   };
 }
 
-function modelCalls(messages: readonly ChatMessage[]) {
-  return messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : []));
+/** The key of a call within a run: its turn and its id. */
+function callKey(turn: number, callId: string): string {
+  return `${turn}\u0000${callId}`;
+}
+
+/** Every call the model asked for, in order, with its turn (the ordinal of the assistant message carrying it). */
+function modelCalls(messages: readonly ChatMessage[]): { readonly turn: number; readonly call: ModelToolCall }[] {
+  const calls: { turn: number; call: ModelToolCall }[] = [];
+  let turn = 0;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    turn++;
+    for (const call of message.toolCalls) calls.push({ turn, call });
+  }
+  return calls;
+}
+
+/** The Tool messages of a record by turn and call id: an answer belongs to the turn of the assistant message before it. */
+function answersOf(messages: readonly ChatMessage[]): Map<string, Extract<ChatMessage, { role: 'tool' }>> {
+  const answers = new Map<string, Extract<ChatMessage, { role: 'tool' }>>();
+  let turn = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') turn++;
+    if (message.role === 'tool') answers.set(callKey(turn, message.toolCallId), message);
+  }
+  return answers;
 }
 
 /** Every call the model asked for, in order, then any stored call the conversation does not show. */
 function toolCallViews(record: AgentRunRecord): ToolCallView[] {
-  const answers = new Map(record.messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message] as const] : [])));
+  const answers = answersOf(record.messages);
   const seen = new Set<string>();
-  const ids = [...modelCalls(record.messages).map((call) => ({ id: call.id, name: call.name })), ...record.toolCalls.map((call) => ({ id: call.callId, name: call.toolName }))];
+  const calls = [
+    ...modelCalls(record.messages).map(({ turn, call }) => ({ turn, id: call.id, name: call.name })),
+    ...record.toolCalls.map((call) => ({ turn: call.turn, id: call.callId, name: call.toolName })),
+  ];
   const views: ToolCallView[] = [];
-  for (const { id, name } of ids) {
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const stored = record.toolCalls.find((call) => call.callId === id);
-    const answer = answers.get(id);
-    const args = argumentsOf(record, id) ?? null;
+  for (const { turn, id, name } of calls) {
+    const key = callKey(turn, id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const stored = record.toolCalls.find((call) => call.callId === id && call.turn === turn);
+    const answer = answers.get(key);
+    const args = argumentsOf(record, id, turn) ?? null;
     const hash = hashOf(args);
     let outcome: ToolCallView['outcome'] = 'pending';
     let errorCode: string | undefined;
@@ -202,6 +235,7 @@ function toolCallViews(record: AgentRunRecord): ToolCallView[] {
     else if (stored?.status === 'started') outcome = 'unknown';
     if (outcome === 'error' && errorCode === undefined && answer) errorCode = errorCodeOf(answer.content);
     views.push({
+      turn,
       callId: id,
       toolName: stored?.toolName ?? name,
       arguments: args,

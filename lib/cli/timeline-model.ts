@@ -20,6 +20,8 @@ export interface TimelineMark {
 
 /** The marks of one tool call, by lane; `timed` says whether an event journal supplied the timing. */
 export interface CallTimeline {
+  /** The turn of the call (with `callId` it identifies the call: a model may reuse `call_0` every turn). */
+  readonly turn: number;
   readonly callId: string;
   readonly lanes: Readonly<Record<TimelineLane, readonly TimelineMark[]>>;
   readonly timed: boolean;
@@ -29,34 +31,55 @@ export interface CallTimeline {
 
 type ToolEvent = Extract<LlmAgentEvent, { callId: string }>;
 
+/** The key of a call in the map {@link callTimelines} returns: its turn and its id. */
+export function timelineKey(turn: number, callId: string): string {
+  return `${turn}\u0000${callId}`;
+}
+
 /**
  * Works out the lanes of every call of a record. From the record alone: the call's span (started to
  * admitted, with its attempt count), approvals (who, when), truncations (original and projected sizes)
  * and a timeout outcome. With a journal of the run's events (see `RunEventJournal`): each attempt,
  * the backoff before each retry, heartbeats, each timeout and each late result discarded, at their times.
+ * Calls are keyed by {@link timelineKey} (turn and call id). A journal event without a turn (written before
+ * events carried one) goes to the earliest turn of a recorded call with its id.
  */
 export function callTimelines(record: AgentRunRecord, journal: readonly JournalEntry[] = []): Map<string, CallTimeline> {
+  const calls = new Map<string, { turn: number; callId: string }>();
+  const note = (turn: number, callId: string): void => void calls.set(timelineKey(turn, callId), { turn, callId });
+  for (const call of record.toolCalls) note(call.turn, call.callId);
+  for (const approval of record.approvals) note(approval.turn, approval.callId);
   const byCall = new Map<string, { atMs: number; event: ToolEvent }[]>();
   for (const entry of journal) {
     const event = entry.event;
     if (!('callId' in event) || event.runId !== record.runId) continue;
-    const list = byCall.get(event.callId) ?? [];
+    const written: unknown = (event as { readonly turn?: unknown }).turn;
+    const turn = typeof written === 'number' ? written : earliestTurn(record, event.callId);
+    const key = timelineKey(turn, event.callId);
+    if (!calls.has(key)) note(turn, event.callId);
+    const list = byCall.get(key) ?? [];
     list.push({ atMs: entry.atMs, event });
-    byCall.set(event.callId, list);
+    byCall.set(key, list);
   }
   const timelines = new Map<string, CallTimeline>();
-  const ids = new Set([...record.toolCalls.map((call) => call.callId), ...record.approvals.map((approval) => approval.callId), ...byCall.keys()]);
-  for (const callId of ids) {
-    const stored = record.toolCalls.find((call) => call.callId === callId);
-    const approval = record.approvals.find((candidate) => candidate.callId === callId);
-    const projection = record.toolOutputProjections.find((candidate) => candidate.callId === callId);
-    const events = byCall.get(callId) ?? [];
+  for (const [key, { turn, callId }] of calls) {
+    const same = (candidate: { readonly turn: number; readonly callId: string }): boolean => candidate.turn === turn && candidate.callId === callId;
+    const stored = record.toolCalls.find(same);
+    const approval = record.approvals.find(same);
+    const projection = record.toolOutputProjections.find(same);
+    const events = byCall.get(key) ?? [];
     const lanes = events.length > 0 ? lanesFromJournal(events) : lanesFromRecord(stored);
     if (approval !== undefined) lanes.approval = [approvalMark(approval, events)];
     if (projection?.report.truncated === true) lanes.truncation = [projectionMark(projection, events)];
-    timelines.set(callId, { callId, lanes, timed: events.length > 0, ...(projection === undefined ? {} : { projection }) });
+    timelines.set(key, { turn, callId, lanes, timed: events.length > 0, ...(projection === undefined ? {} : { projection }) });
   }
   return timelines;
+}
+
+/** The earliest turn of a recorded call with this id (1 when none is recorded). */
+function earliestTurn(record: AgentRunRecord, callId: string): number {
+  const turns = record.toolCalls.filter((call) => call.callId === callId).map((call) => call.turn);
+  return turns.length === 0 ? 1 : Math.min(...turns);
 }
 
 function emptyLanes(): Record<TimelineLane, TimelineMark[]> {

@@ -171,12 +171,14 @@ export class RunQueue {
   /**
    * Stores a decision on a pending approval of a run, bound to the request's tool name and arguments
    * hash (a given `argumentsSha256` must be the request's: `approval_mismatch`), and when no approval
-   * of the run is pending any more, enqueues its resume. Throws `run_not_found`, `approval_not_pending`.
+   * of the run is pending any more, enqueues its resume. A call id the model used in several turns means
+   * the latest turn's call. Throws `run_not_found`, `approval_not_pending`.
    */
   async decideApproval(runId: string, callId: string, decision: QueueApprovalDecision): Promise<QueueApprovalResult> {
     this.checkOpen();
     const record = await this.loadRecord(runId);
-    const request = record.approvals.find((approval) => approval.callId === callId);
+    // A call id can repeat across turns: the latest turn's request is the one the run waits for.
+    const request = record.approvals.filter((approval) => approval.callId === callId).sort((a, b) => b.turn - a.turn)[0];
     if (request === undefined) throw new RunQueueError('approval_not_pending', `run '${runId}' has no approval request for call '${callId}'`, { runId });
     const approval = await this.store.decideApproval(runId, callId, {
       approved: decision.approved,
@@ -184,7 +186,7 @@ export class RunQueue {
       argumentsSha256: decision.argumentsSha256 ?? request.argumentsSha256,
       ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
       ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-    });
+    }, { turn: request.turn });
     return { approval, resumeEnqueued: await this.resumeAfterApproval(runId) };
   }
 

@@ -22,7 +22,7 @@ export function requestApprovalGate(context: StepContext, request: ToolCallReque
  */
 async function decideApproval(context: StepContext, request: ToolCallRequest): Promise<Gate<void>> {
   const { run } = context;
-  const base = { runId: run.runId, callId: request.callId, toolName: request.toolName };
+  const base = { runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
   const handler = run.options.approvalHandler;
   const stored = await run.recorder?.approvalOf(request);
   let decision: ToolApprovalDecision;

@@ -82,7 +82,7 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
       details: { issues: plainIssues },
     });
   const { run } = context;
-  context.emit({ type: 'output_validation_warning', runId: run.runId, callId: request.callId, toolName: request.toolName, issues: plainIssues });
+  context.emit({ type: 'output_validation_warning', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, issues: plainIssues });
   return { ...outcome, metadata: { ...outcome.metadata, outputValidationIssues: plainIssues } };
 }
 
@@ -125,7 +125,7 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
   const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
-  if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts, durationMs });
+  if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
   const { content, report } = project(call, outcome);
   return {
     callId: call.id,

@@ -75,7 +75,7 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
       if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
     }
     const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
-    context.emit({ type: 'tool_retry', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, delayMs, failure: outcome });
+    context.emit({ type: 'tool_retry', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, attempt, delayMs, failure: outcome });
     const abandoned = abandonedAttempts.get(call);
     abandonedAttempts.delete(call);
     const graceMs = run.options.abandonedAttemptGraceMs ?? DEFAULT_ABANDONED_ATTEMPT_GRACE_MS;
@@ -94,7 +94,7 @@ export function dispatchAttempt(context: StepContext, provider: ToolProvider, ca
   const { run } = context;
   const { request } = call;
   // Without a listener no event is built, and the attempt gets no hooks to call.
-  const base = context.listening ? { runId: run.runId, callId: request.callId, toolName: request.toolName } : undefined;
+  const base = context.listening ? { runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName } : undefined;
   if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
   return runToolAttempt({
     clock: run.clock,
@@ -142,7 +142,7 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
   } else {
     message = 'compensation is not enabled for this tool';
   }
-  context.emit({ type: 'compensation_finished', runId: run.runId, callId: request.callId, toolName: request.toolName, attempt, ok, message });
+  context.emit({ type: 'compensation_finished', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, attempt, ok, message });
   return { ...failure, compensation: ok ? 'completed' : 'failed' };
 }
 

@@ -144,7 +144,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
   private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
-    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
+    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
     const { content, report } = this.projectForModel(run, call, outcome);
     const result: ToolCallResult = { callId: call.id, turn: run.turn, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, run.turn, call.id), content, projection: report, durationMs: 0 };
     run.toolCalls.push(result);

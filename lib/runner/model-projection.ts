@@ -26,7 +26,7 @@ export function projectForModel(context: StepContext, descriptor: ToolDescriptor
   }
   const observe = run.options.onToolOutputProjection;
   if (observe !== undefined) {
-    const target = { callId: call.id, toolName: call.name };
+    const target = { callId: call.id, turn: run.turn, toolName: call.name };
     try {
       const observed: unknown = observe(projected.report, target);
       if (isPromiseLike(observed)) observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
@@ -34,7 +34,7 @@ export function projectForModel(context: StepContext, descriptor: ToolDescriptor
       context.hookFailed(target, 'onToolOutputProjection', error);
     }
   }
-  if (projected.report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, toolName: call.name, report: projected.report });
+  if (projected.report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, report: projected.report });
   return { content: projected.content, report: projected.report };
 }
 

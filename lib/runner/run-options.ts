@@ -151,7 +151,7 @@ export interface LlmAgentRunOptions {
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */
   readonly leaseTtlMs?: number;
   /** Sees the report of every projection (truncated or not). An observer: a throw is reported as `hook_failed` and changes nothing. */
-  readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly toolName: string }) => void;
+  readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly turn: number; readonly toolName: string }) => void;
 }
 
 /** Options of `LlmAgentRunner.invokeToolCall`: the run options, and the turn of the host's loop the call belongs to. */

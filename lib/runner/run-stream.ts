@@ -105,12 +105,12 @@ export class RunStreamChannel implements LlmAgentRunStream {
         return;
       case 'tool_call_started':
         this.openCalls.set(event.index, { callId: event.id, toolName: event.name, step });
-        this.push({ type: 'tool_call_started', runId, step, index: event.index, callId: event.id, toolName: event.name });
+        this.push({ type: 'tool_call_started', runId, step, turn: step, index: event.index, callId: event.id, toolName: event.name });
         return;
       case 'tool_call_delta': {
         const call = this.openCalls.get(event.index);
         if (call !== undefined && event.argumentsDelta.length > 0)
-          this.push({ type: 'tool_call_delta', runId, step, index: event.index, callId: call.callId, argumentsDelta: event.argumentsDelta });
+          this.push({ type: 'tool_call_delta', runId, step, turn: step, index: event.index, callId: call.callId, argumentsDelta: event.argumentsDelta });
         return;
       }
       case 'response':
@@ -137,8 +137,8 @@ export class RunStreamChannel implements LlmAgentRunStream {
         this.stepResponse = event.response;
         break;
       case 'tool_call_finished': {
-        const { callId, toolName, outcome, attempts, durationMs } = event;
-        this.push({ type: 'tool_call_finished', runId, step: this.step, callId, toolName, outcome, attempts, durationMs });
+        const { callId, turn, toolName, outcome, attempts, durationMs } = event;
+        this.push({ type: 'tool_call_finished', runId, step: this.step, turn, callId, toolName, outcome, attempts, durationMs });
         break;
       }
       default:
@@ -172,7 +172,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
   private finishRun(): void {
     for (const call of this.openCalls.values()) {
       const outcome = standardFailure('cancelled', `the model's answer with '${call.toolName}' never completed, so the call was not run`);
-      this.push({ type: 'tool_call_finished', runId: this.runId, step: call.step, callId: call.callId, toolName: call.toolName, outcome, attempts: 0, durationMs: 0 });
+      this.push({ type: 'tool_call_finished', runId: this.runId, step: call.step, turn: call.step, callId: call.callId, toolName: call.toolName, outcome, attempts: 0, durationMs: 0 });
     }
     this.openCalls.clear();
     this.finishStep();

@@ -7,6 +7,8 @@ import { ModelResponse } from '../model/model-types';
 export interface ToolCallEventBase {
   readonly runId: string;
   readonly callId: string;
+  /** The turn that asked for the call; with `runId` and `callId` it identifies the call (a model may reuse `call_0` every turn). */
+  readonly turn: number;
   readonly toolName: string;
 }
 

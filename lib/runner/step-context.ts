@@ -12,5 +12,5 @@ export interface StepContext {
   /** Delivers an event through the pipeline's `emit`. */
   readonly emit: (event: LlmAgentEvent) => void;
   /** Reports a host hook that threw or rejected (`hook_failed`). */
-  readonly hookFailed: (call: { readonly callId: string; readonly toolName: string }, hook: LlmAgentHookName, error: unknown) => void;
+  readonly hookFailed: (call: { readonly callId: string; readonly turn: number; readonly toolName: string }, hook: LlmAgentHookName, error: unknown) => void;
 }

@@ -15,7 +15,8 @@ import { LlmAgentRunResult } from './run-result';
  * - `tool_call_finished`: the call's outcome (executed or refused). Every `tool_call_started` gets one:
  *   a call whose response never completed (the run was aborted, or the stream failed) finishes
  *   `cancelled` with `attempts: 0`. A call suspended for a stored approval gets none (the run ends
- *   `awaiting_approval`).
+ *   `awaiting_approval`). The three tool-call events carry `turn`, the step that asked for the call:
+ *   a call is identified by (`runId`, `turn`, `callId`), since a model may reuse `call_0` every turn.
  * - `step_finished`: the step's response and all its tool calls are done; `response` is absent when
  *   the step ended before the model answered (an abort).
  * - `run_finished`: the last event of a run that returned; `result` is what `complete()` would have
@@ -24,12 +25,14 @@ import { LlmAgentRunResult } from './run-result';
 export type LlmAgentStreamEvent =
   | { readonly type: 'run_started'; readonly runId: string }
   | { readonly type: 'text_delta'; readonly runId: string; readonly step: number; readonly text: string }
-  | { readonly type: 'tool_call_started'; readonly runId: string; readonly step: number; readonly index: number; readonly callId: string; readonly toolName: string }
-  | { readonly type: 'tool_call_delta'; readonly runId: string; readonly step: number; readonly index: number; readonly callId: string; readonly argumentsDelta: string }
+  | { readonly type: 'tool_call_started'; readonly runId: string; readonly step: number; readonly turn: number; readonly index: number; readonly callId: string; readonly toolName: string }
+  | { readonly type: 'tool_call_delta'; readonly runId: string; readonly step: number; readonly turn: number; readonly index: number; readonly callId: string; readonly argumentsDelta: string }
   | {
       readonly type: 'tool_call_finished';
       readonly runId: string;
       readonly step: number;
+      /** The turn of the call; with `runId` and `callId` it identifies the call (a model may reuse an id every turn). */
+      readonly turn: number;
       readonly callId: string;
       readonly toolName: string;
       readonly outcome: ToolOutcome;

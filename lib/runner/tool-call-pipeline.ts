@@ -107,7 +107,7 @@ export abstract class ToolCallPipeline {
 
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */
   protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
-    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome });
+    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome });
     const result = { outcome, attempts: 0, idempotencyKey: this.idempotencyKeyOf(run, call), startedAt: run.clock.now() };
     return completion.toolCallResult(this.stepContext(run), call, result, this.projectStep(run));
   }
@@ -119,7 +119,7 @@ export abstract class ToolCallPipeline {
     const stop = (gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> => {
       const args = request?.arguments;
       if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
-      this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, toolName: call.name, outcome: gate.outcome });
+      this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
       return this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, args, startedAt, request, refused: true });
     };
     const resolved = this.resolveTool(run, call);
@@ -147,7 +147,7 @@ export abstract class ToolCallPipeline {
     if (beginning.kind === 'refuse') return stop(beginning, request);
     if (beginning.kind !== 'execute')
       return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey, args, startedAt, request, admitted: true });
-    if (this.stepContext(run).listening) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, toolName: call.name, arguments: args });
+    if (this.stepContext(run).listening) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
     const dispatched = this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
     const { outcome, attempts } = isPromiseLike(dispatched) ? await dispatched : dispatched;
     const finishing = this.finishOutcome(run, request, outcome);
@@ -312,7 +312,7 @@ export abstract class ToolCallPipeline {
       listening: run.options.onEvent !== undefined || this.emit !== ToolCallPipeline.prototype.emit,
       emit: (event) => this.emit(run, event),
       hookFailed: (call, hook, error) =>
-        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, toolName: call.toolName, hook, message: messageOf(error) }),
+        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) }),
     };
     this.lastStepContext = context;
     return context;

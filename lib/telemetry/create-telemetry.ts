@@ -49,11 +49,11 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         }
       },
       onToolResult: (outcome, request) => {
-        tracker.onToolResult(outcome, request.descriptor, request.callId);
+        tracker.onToolResult(outcome, request.descriptor, request.callId, request.turn);
         return onToolResult?.(outcome, request);
       },
       onToolOutputProjection: (report, call) => {
-        tracker.onProjection(report, call.callId);
+        tracker.onProjection(report, call.callId, call.turn);
         return onToolOutputProjection?.(report, call);
       },
     };

@@ -28,6 +28,7 @@ export class RunTracker {
   private run: Span | undefined;
   private runContext: Context | undefined;
   private chat: Span | undefined;
+  /** Open `execute_tool` spans by {@link callKey} (turn and call id: a model may reuse an id every turn). */
   private readonly tools = new Map<string, Span>();
 
   constructor(private readonly shared: TrackerShared) {}
@@ -49,8 +50,8 @@ export class RunTracker {
   }
 
   /** Contract attributes of a call with a validated request (from `onToolResult`). */
-  onToolResult(outcome: ToolOutcome, descriptor: ToolDescriptor, callId: string): void {
-    const span = this.tools.get(callId);
+  onToolResult(outcome: ToolOutcome, descriptor: ToolDescriptor, callId: string, turn: number): void {
+    const span = this.tools.get(callKey(turn, callId));
     if (span === undefined) return;
     span.setAttribute(N.sideEffect, descriptor.sideEffect);
     span.setAttribute(N.idempotency, descriptor.idempotency);
@@ -58,8 +59,8 @@ export class RunTracker {
   }
 
   /** The projection report of a call (from `onToolOutputProjection`), on its span. */
-  onProjection(report: ToolOutputProjectionReport, callId: string): void {
-    const span = this.tools.get(callId);
+  onProjection(report: ToolOutputProjectionReport, callId: string, turn: number): void {
+    const span = this.tools.get(callKey(turn, callId));
     if (span === undefined) return;
     span.setAttributes({
       [N.projectionTruncated]: report.truncated,
@@ -204,20 +205,22 @@ export class RunTracker {
     // step: the span ends a microtask later (at the time of this event) so it carries the report.
     const endTime: HrTime = hrNow();
     queueMicrotask(() => {
-      if (this.tools.get(event.callId) !== span) return;
-      this.tools.delete(event.callId);
+      const key = callKey(event.turn, event.callId);
+      if (this.tools.get(key) !== span) return;
+      this.tools.delete(key);
       span.end(endTime);
     });
   }
 
   /** The span of a call, started at its first event. */
   private toolSpan(event: ToolEvent): Span {
-    let span = this.tools.get(event.callId);
+    const key = callKey(event.turn, event.callId);
+    let span = this.tools.get(key);
     if (span === undefined) {
       const { api, tracer } = this.shared;
-      const attributes: Attributes = { [N.operationName]: 'execute_tool', [N.toolName]: event.toolName, [N.toolCallId]: event.callId, [N.toolType]: 'function' };
+      const attributes: Attributes = { [N.operationName]: 'execute_tool', [N.toolName]: event.toolName, [N.toolCallId]: event.callId, [N.toolCallTurn]: event.turn, [N.toolType]: 'function' };
       span = tracer.startSpan(`execute_tool ${event.toolName}`, { kind: api.SpanKind.INTERNAL, attributes }, this.parent());
-      this.tools.set(event.callId, span);
+      this.tools.set(key, span);
     }
     return span;
   }
@@ -225,6 +228,11 @@ export class RunTracker {
   private parent(): Context {
     return this.runContext ?? this.shared.api.context.active();
   }
+}
+
+/** The key of a call within a run: its turn and its id. */
+function callKey(turn: number, callId: string): string {
+  return `${turn}\u0000${callId}`;
 }
 
 function errorCodeOf(outcome: ToolOutcome): string {

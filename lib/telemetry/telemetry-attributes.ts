@@ -15,6 +15,8 @@ export const TELEMETRY_NAMES = {
   outputMessages: 'gen_ai.output.messages',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
+  /** The turn of the call: with the call id it identifies the call in its run. */
+  toolCallTurn: 'wuwe.tool.call.turn',
   toolType: 'gen_ai.tool.type',
   toolArguments: 'gen_ai.tool.call.arguments',
   toolResult: 'gen_ai.tool.call.result',

@@ -13,10 +13,10 @@ describe('RunEventJournal', () => {
     let now = 1000;
     const journal = new RunEventJournal({ now: () => now++ });
     journal.onEvent({ type: 'run_started', runId: 'r' });
-    journal.onEvent({ type: 'tool_heartbeat', runId: 'r', callId: 'c', toolName: 't', attempt: 1, progress: { fraction: 0.5 } });
+    journal.onEvent({ type: 'tool_heartbeat', runId: 'r', callId: 'c', turn: 1, toolName: 't', attempt: 1, progress: { fraction: 0.5 } });
     expect(RunEventJournal.parse(`${journal.toJsonLines()}\n`)).toEqual([
       { atMs: 1000, event: { type: 'run_started', runId: 'r' } },
-      { atMs: 1001, event: { type: 'tool_heartbeat', runId: 'r', callId: 'c', toolName: 't', attempt: 1, progress: { fraction: 0.5 } } },
+      { atMs: 1001, event: { type: 'tool_heartbeat', runId: 'r', callId: 'c', turn: 1, toolName: 't', attempt: 1, progress: { fraction: 0.5 } } },
     ]);
   });
 
