@@ -297,8 +297,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
     const providerContent = response.providerContent === undefined ? {} : { providerContent: response.providerContent };
     await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...providerContent });
-    // The calls of this answer belong to this step's turn: a call id the model reuses later is another call.
-    run.turn = run.steps;
+    // The calls of this answer belong to its turn, the ordinal of its assistant message in the whole record (a run
+    // started from an earlier conversation carries its assistant messages over): a call id reused later is another call.
+    run.turn = assistantMessageCount(run.messages);
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
@@ -391,7 +392,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const channel = this.streams.get(run);
     if (channel === undefined) return this.model.step(request);
     const step = run.steps;
-    return streamModelStep(this.model, request, (event) => channel.modelEvent(step, event));
+    // The turn its calls will have: the ordinal of the assistant message this step is about to add.
+    const turn = assistantMessageCount(run.messages) + 1;
+    return streamModelStep(this.model, request, (event) => channel.modelEvent(step, turn, event));
   }
 
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
@@ -441,4 +444,11 @@ function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | 
       { cause: signal.reason },
     ),
   );
+}
+
+/** How many assistant messages `messages` holds: the turn of the last one. */
+function assistantMessageCount(messages: readonly ChatMessage[]): number {
+  let count = 0;
+  for (const message of messages) if (message.role === 'assistant') count++;
+  return count;
 }

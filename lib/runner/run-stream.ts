@@ -11,6 +11,7 @@ interface OpenCall {
   readonly callId: string;
   readonly toolName: string;
   readonly step: number;
+  readonly turn: number;
 }
 
 /**
@@ -96,21 +97,21 @@ export class RunStreamChannel implements LlmAgentRunStream {
     return { done: true, value: undefined };
   }
 
-  /** A model delta of the current step (`step` as the runner counts). */
-  modelEvent(step: number, event: ModelStreamEvent): void {
+  /** A model delta of the current step (`step` as the runner counts; `turn`, the turn its calls will have). */
+  modelEvent(step: number, turn: number, event: ModelStreamEvent): void {
     const runId = this.runId;
     switch (event.type) {
       case 'text_delta':
         if (event.text.length > 0) this.push({ type: 'text_delta', runId, step, text: event.text });
         return;
       case 'tool_call_started':
-        this.openCalls.set(event.index, { callId: event.id, toolName: event.name, step });
-        this.push({ type: 'tool_call_started', runId, step, turn: step, index: event.index, callId: event.id, toolName: event.name });
+        this.openCalls.set(event.index, { callId: event.id, toolName: event.name, step, turn });
+        this.push({ type: 'tool_call_started', runId, step, turn, index: event.index, callId: event.id, toolName: event.name });
         return;
       case 'tool_call_delta': {
         const call = this.openCalls.get(event.index);
         if (call !== undefined && event.argumentsDelta.length > 0)
-          this.push({ type: 'tool_call_delta', runId, step, turn: step, index: event.index, callId: call.callId, argumentsDelta: event.argumentsDelta });
+          this.push({ type: 'tool_call_delta', runId, step, turn: call.turn, index: event.index, callId: call.callId, argumentsDelta: event.argumentsDelta });
         return;
       }
       case 'response':
@@ -172,7 +173,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
   private finishRun(): void {
     for (const call of this.openCalls.values()) {
       const outcome = standardFailure('cancelled', `the model's answer with '${call.toolName}' never completed, so the call was not run`);
-      this.push({ type: 'tool_call_finished', runId: this.runId, step: call.step, turn: call.step, callId: call.callId, toolName: call.toolName, outcome, attempts: 0, durationMs: 0 });
+      this.push({ type: 'tool_call_finished', runId: this.runId, step: call.step, turn: call.turn, callId: call.callId, toolName: call.toolName, outcome, attempts: 0, durationMs: 0 });
     }
     this.openCalls.clear();
     this.finishStep();

@@ -90,3 +90,60 @@ describe('LlmAgentRunOptions.continueFrom', () => {
     await store.close();
   });
 });
+
+describe('turns of a run that starts from an earlier conversation', () => {
+  it('numbers its calls after the assistant messages it carries over, so an approval decided for them resumes', async () => {
+    const store = new SqliteRunStore(join(temp.path, 'turns.db'));
+    const shipped: string[] = [];
+    const provider = new FunctionProvider().add(
+      'ship',
+      (invocation) => {
+        shipped.push(JSON.stringify(invocation.arguments.order));
+        return 'shipped';
+      },
+      { sideEffect: 'write', idempotency: 'non_idempotent', approval: 'always' },
+      { order: { type: 'string' } },
+    );
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Ship order 1.' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'ship', arguments: { order: '1' } }] },
+      { role: 'tool', toolCallId: 'call_0', toolName: 'ship', content: 'shipped', isError: false },
+      { role: 'assistant', content: 'Order 1 shipped.', toolCalls: [] },
+      { role: 'user', content: 'Now ship order 2.' },
+    ];
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_0', name: 'ship', arguments: { order: '2' } }] }, { text: 'Order 2 shipped.' }]);
+    const runner = new LlmAgentRunner(model, provider);
+    const suspended = await runner.complete(history, { store, runId: 'carried' });
+    expect(suspended.stopReason).toBe('awaiting_approval');
+    const record = (await store.loadRun('carried'))!;
+    const assistantTurn = record.messages.filter((message) => message.role === 'assistant').length;
+    expect(assistantTurn).toBe(3);
+    expect(record.approvals.map((approval) => [approval.callId, approval.turn])).toEqual([['call_0', 3]]);
+    expect(suspended.toolCalls.map((call) => call.turn)).toEqual([3]);
+
+    await store.decideApproval('carried', 'call_0', { approved: true, toolName: 'ship', argumentsSha256: record.approvals[0].argumentsSha256 }, { turn: 3 });
+    const resumed = await runner.resume('carried', { store });
+    expect(resumed.stopReason).toBe('end_turn');
+    expect(shipped).toEqual(['"2"']);
+    await store.close();
+  });
+});
+
+describe('streamed turns of a run that starts from an earlier conversation', () => {
+  it('streams its calls under the turn they are recorded with', async () => {
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Look up order 1.' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { order: '1' } }] },
+      { role: 'tool', toolCallId: 'call_0', toolName: 'lookup', content: 'shipped', isError: false },
+      { role: 'assistant', content: 'Shipped.', toolCalls: [] },
+      { role: 'user', content: 'And order 2?' },
+    ];
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { order: '2' } }] }, { text: 'Shipped too.' }]);
+    const stream = new LlmAgentRunner(model, lookupProvider()).stream(history);
+    const turns: [string, number][] = [];
+    for await (const event of stream) if ('turn' in event) turns.push([event.type, event.turn]);
+    expect(new Set(turns.map(([, turn]) => turn))).toEqual(new Set([3]));
+    expect(turns.map(([type]) => type)).toEqual(expect.arrayContaining(['tool_call_started', 'tool_call_finished']));
+    expect((await stream.result).toolCalls.map((call) => call.turn)).toEqual([3]);
+  });
+});
