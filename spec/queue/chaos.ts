@@ -15,6 +15,11 @@ export interface ChaosOptions {
   readonly concurrency: number;
   /** A random worker is SIGKILLed (and a new one started) this often; 0 for none. */
   readonly killEveryMs: number;
+  /**
+   * Also kill a random worker when this many runs have ended, once each (retried at the next check while no
+   * worker is up): kills that happen however fast the machine is, where a timer may fire after the last run.
+   */
+  readonly killAtEnded?: readonly number[];
   /** Each tool call takes this long (simulated work). */
   readonly toolDelayMs: number;
   /** Gives up (and reports what it has) after this long. */
@@ -64,17 +69,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (let index = 0; index < options.workers; index++) workers.push(spawnWorker(config, env));
     await Promise.all(workers.map((worker) => worker.ready));
     log(`${options.workers} workers ready`);
-    if (options.killEveryMs > 0)
-      killer = setInterval(() => {
-        // Only a worker that is up is killed: one still starting (ts-node takes seconds) counts as down already.
-        const up = workers.flatMap((worker, index) => (worker.isReady() ? [index] : []));
-        if (up.length === 0) return;
-        const index = up[Math.floor(Math.random() * up.length)];
-        workers[index].child.kill('SIGKILL');
-        void workers[index].exited.then((exited) => exited.stderr !== '' && log(`killed worker's stderr: ${exited.stderr.slice(0, 2000)}`));
-        workers[index] = spawnWorker(config, env);
-        kills++;
-      }, options.killEveryMs);
+    /** Kills a random worker that is up and starts a new one; false when none is up. */
+    const killOne = (): boolean => {
+      // Only a worker that is up is killed: one still starting counts as down already.
+      const up = workers.flatMap((worker, index) => (worker.isReady() ? [index] : []));
+      if (up.length === 0) return false;
+      const index = up[Math.floor(Math.random() * up.length)];
+      workers[index].child.kill('SIGKILL');
+      void workers[index].exited.then((exited) => exited.stderr !== '' && log(`killed worker's stderr: ${exited.stderr.slice(0, 2000)}`));
+      workers[index] = spawnWorker(config, env);
+      kills++;
+      return true;
+    };
+    const killAt = [...(options.killAtEnded ?? [])].sort((a, b) => a - b);
+    if (options.killEveryMs > 0) killer = setInterval(() => void killOne(), options.killEveryMs);
     const started = Date.now();
     const prompts = Array.from({ length: options.runs }, (_, index) => `charge order ${index}`);
     for (let offset = 0; offset < prompts.length; offset += 16)
@@ -97,6 +105,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         finished = true;
         break;
       }
+      if (killAt.length > 0 && ended >= killAt[0] && killOne()) killAt.shift();
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     if (killer !== undefined) clearInterval(killer);
