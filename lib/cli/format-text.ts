@@ -67,52 +67,35 @@ export function formatRunView(view: RunView): string {
   if (view.metadata !== undefined) out.push(`metadata: ${JSON.stringify(view.metadata)}`);
   if (view.lease !== undefined) out.push(`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
   if (view.messages.lastAssistantText !== undefined) out.push(`last answer: ${shorten(view.messages.lastAssistantText)}`);
-  out.push('', `tool calls (${view.toolCalls.length}):`);
-  if (view.toolCalls.length > 0)
-    out.push(
-      indent(
-        table(
-          ['TURN', 'CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'],
-          view.toolCalls.map((call) => [
-            String(call.turn),
-            call.callId,
-            call.toolName,
-            call.recorded,
-            String(call.attempts),
-            call.errorCode ? `${call.outcome} ${call.errorCode}` : call.outcome,
-            shorten(JSON.stringify(call.arguments), 60),
-          ]),
-        ),
-      ),
-    );
-  out.push(`approvals (${view.approvals.length}):`);
-  if (view.approvals.length > 0)
-    out.push(
-      indent(
-        table(
-          ['TURN', 'CALL', 'TOOL', 'STATE', 'BY', 'REASON'],
-          view.approvals.map((approval) => [String(approval.turn), approval.callId, approval.toolName, approval.state, approval.decidedBy ?? '', approval.reason ?? '']),
-        ),
-      ),
-    );
-  out.push(`projections (${view.projections.length}):`);
-  if (view.projections.length > 0)
-    out.push(
-      indent(
-        table(
-          ['TURN', 'CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'],
-          view.projections.map((projection) => [
-            String(projection.turn),
-            projection.callId,
-            projection.toolName,
-            projection.truncated ? 'yes' : 'no',
-            `${projection.originalBytes} -> ${projection.projectedBytes}`,
-            projection.trigger,
-          ]),
-        ),
-      ),
-    );
+  out.push('');
+  out.push(
+    ...section('tool calls', ['TURN', 'CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'], view.toolCalls.map((call) => [
+      String(call.turn),
+      call.callId,
+      call.toolName,
+      call.recorded,
+      String(call.attempts),
+      call.errorCode ? `${call.outcome} ${call.errorCode}` : call.outcome,
+      shorten(JSON.stringify(call.arguments), 60),
+    ])),
+    ...section('approvals', ['TURN', 'CALL', 'TOOL', 'STATE', 'BY', 'REASON'], view.approvals.map((approval) => [
+      String(approval.turn), approval.callId, approval.toolName, approval.state, approval.decidedBy ?? '', approval.reason ?? '',
+    ])),
+    ...section('projections', ['TURN', 'CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'], view.projections.map((projection) => [
+      String(projection.turn),
+      projection.callId,
+      projection.toolName,
+      projection.truncated ? 'yes' : 'no',
+      `${projection.originalBytes} -> ${projection.projectedBytes}`,
+      projection.trigger,
+    ])),
+  );
   return out.join('\n').trimEnd() + '\n';
+}
+
+/** A titled section of `runs show`: `title (count):`, then its table indented when it has rows. */
+function section(title: string, header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  return rows.length === 0 ? [`${title} (0):`] : [`${title} (${rows.length}):`, indent(table(header, rows))];
 }
 
 function indent(text: string): string {

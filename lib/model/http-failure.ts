@@ -85,16 +85,16 @@ export function isNetworkError(error: Error): boolean {
   for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
-    if (current.name === 'TypeError' && (current.message === 'terminated' || current.message === 'fetch failed')) return true;
+    if (current.name === 'TypeError' && /^(terminated|fetch failed|failed to fetch)$/i.test(current.message)) return true;
   }
   return false;
 }
 
-/** The messages of `error` and its causes, joined: what a network failure says about itself. */
+/** The distinct messages of `error` and its causes, joined: what a network failure says about itself. */
 export function networkDetail(error: Error): string {
   const messages: string[] = [];
   for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
-    messages.push(current.message);
+    if (!messages.includes(current.message)) messages.push(current.message);
   }
   return messages.filter((message) => message.length > 0).join(': ') || error.name;
 }

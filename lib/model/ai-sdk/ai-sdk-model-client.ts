@@ -9,6 +9,8 @@ import { AiSdkStreamAssembler } from './ai-sdk-stream-assembler';
 import { toAiSdkModelApiError } from './map-api-error';
 import { toAiSdkPrompt } from './map-prompt';
 import { fromAiSdkGenerateResult, isRecord } from './map-response';
+// An abort rejects with the signal's reason at once (a model may not watch its signal); `mapError` makes it `aborted`.
+import { untilAborted } from '../../runner/maybe-promise';
 
 /**
  * A model client (a `ModelStepper` that can also stream its steps) over any AI SDK language model
@@ -65,7 +67,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     const options = this.buildCallOptions(request);
     let result: unknown;
     try {
-      result = await untilAborted(this.options.model.doGenerate(options), request.signal, this.options.model.provider);
+      result = await untilAborted(this.options.model.doGenerate(options), request.signal);
     } catch (error) {
       throw this.mapError(error, request.signal);
     }
@@ -86,7 +88,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     const { signal } = request;
     let reader: AiSdkStreamReader;
     try {
-      const result = await untilAborted(this.options.model.doStream(options), signal, this.options.model.provider);
+      const result = await untilAborted(this.options.model.doStream(options), signal);
       if (!isRecord(result) || !isRecord(result.stream) || typeof result.stream.getReader !== 'function') {
         throw new ModelApiError('malformed_response', { provider: this.options.model.provider, detail: 'the model returned no stream', retryable: false });
       }
@@ -102,7 +104,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
       while (!done) {
         let next: { readonly done: boolean; readonly value?: unknown };
         try {
-          next = await untilAborted(reader.read(), signal, this.options.model.provider);
+          next = await untilAborted(reader.read(), signal);
         } catch (error) {
           throw this.mapError(error, signal);
         }
@@ -156,26 +158,6 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   private mapError(error: unknown, signal: AbortSignal): unknown {
     return toAiSdkModelApiError(error, this.options.model.provider, signal) ?? error;
   }
-}
-
-/** `promise`, or an `aborted` {@link ModelApiError} as soon as `signal` aborts (a model may not watch its signal). */
-function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal, provider: string): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortedError(provider, signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedError(provider, signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve(promise).then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the model's rejection on unchanged
-        reject(error);
-      },
-    );
-  });
 }
 
 function abortedError(provider: string, signal: AbortSignal): ModelApiError {

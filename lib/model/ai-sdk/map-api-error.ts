@@ -1,10 +1,5 @@
+import { codeOfHttpStatus, HeaderReader, isErrorLike, isNetworkError, isRetryableFailure, networkDetail, retryAfterMs } from '../http-failure';
 import { ModelApiError, ModelApiErrorCode } from '../model-api-error';
-
-/** Error codes of Node's network stack and of undici that mean the connection failed or was cut. */
-const NETWORK_ERROR_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_ABORTED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
-]);
 
 /** AI SDK errors (by `name`) about the request or the configuration: never sent, or refused before sending. */
 const REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgumentError', 'AI_UnsupportedFunctionalityError', 'AI_LoadSettingError', 'AI_NoSuchModelError']);
@@ -74,35 +69,20 @@ export function fromStreamErrorValue(value: unknown, provider: string): ModelApi
 
 function fromStatus(error: Error & ApiCallErrorLike, status: number, provider: string): ModelApiError {
   const apiErrorType = errorTypeOf(error.data);
-  const code = codeOfStatus(status, apiErrorType);
-  const headers = lowerCaseHeaders(error.responseHeaders);
-  const shouldRetry = headers['x-should-retry'];
-  const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableCode(code);
+  // A 2xx whose body could not be read is the answer's fault, not the request's.
+  const code: ModelApiErrorCode = status >= 200 && status < 300 ? 'malformed_response' : codeOfHttpStatus(status, apiErrorType);
+  const headers = headerReader(error.responseHeaders);
   const detail = code === 'malformed_response' ? `the response body could not be read (${causeMessage(error)})` : error.message;
   return new ModelApiError(code, {
     provider,
     detail,
     status,
-    requestId: headers['x-request-id'] ?? headers['request-id'],
+    requestId: headers.get('x-request-id') ?? headers.get('request-id') ?? undefined,
     apiErrorType,
-    retryable,
+    retryable: isRetryableFailure(code, headers),
     retryAfterMs: retryAfterMs(headers),
     cause: error,
   });
-}
-
-function codeOfStatus(status: number, type: string | undefined): ModelApiErrorCode {
-  if (status >= 200 && status < 300) return 'malformed_response';
-  if (status === 401 || status === 402 || status === 403) return 'authentication';
-  if (status === 429) return 'rate_limited';
-  if (status === 529 || type === 'overloaded_error') return 'overloaded';
-  if (status === 408 || status === 409 || status >= 500) return 'server_error';
-  if (status === 499) return 'connection';
-  return 'invalid_request';
-}
-
-function isRetryableCode(code: ModelApiErrorCode): boolean {
-  return code === 'rate_limited' || code === 'overloaded' || code === 'server_error' || code === 'connection';
 }
 
 /** The API's error type from the parsed error body: `{ error: { type } }` (OpenAI, Anthropic) or `{ type }`. */
@@ -113,44 +93,10 @@ function errorTypeOf(data: unknown): string | undefined {
   return typeof type === 'string' && type.length > 0 ? type : undefined;
 }
 
-function lowerCaseHeaders(headers: Record<string, string> | undefined): Record<string, string | undefined> {
-  const result: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
-  return result;
-}
-
-/** Parses `retry-after-ms` (milliseconds) or `retry-after` (seconds or an HTTP date) into milliseconds. */
-function retryAfterMs(headers: Record<string, string | undefined>): number | undefined {
-  const milliseconds = Number.parseFloat(headers['retry-after-ms'] ?? '');
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
-  const header = headers['retry-after'];
-  if (header === undefined || header.trim() === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Checks shape, not prototype: errors from another realm count too. */
-function isErrorLike(value: unknown): value is Error {
-  return typeof value === 'object' && value !== null && typeof (value as Error).name === 'string' && typeof (value as Error).message === 'string';
-}
-
-function isNetworkError(error: Error): boolean {
-  for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
-    if (current.name === 'TypeError' && /^(terminated|fetch failed|failed to fetch)$/i.test(current.message)) return true;
-  }
-  return false;
-}
-
-function networkDetail(error: Error): string {
-  const messages: string[] = [];
-  for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
-    if (!messages.includes(current.message)) messages.push(current.message);
-  }
-  return messages.filter((message) => message.length > 0).join(': ') || error.name;
+/** The AI SDK's response headers (a plain record) read case-insensitively. */
+function headerReader(headers: Record<string, string> | undefined): HeaderReader {
+  const lower = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return { get: (name) => lower.get(name) ?? null };
 }
 
 function causeMessage(error: Error): string {
