@@ -1,4 +1,5 @@
 import { LlmAgentRunOptions } from '../runner/run-options';
+import { LlmAgentEvent } from '../runner/runner-events';
 import { loadOtelApi } from './load-otel-api';
 import { RunTracker, TrackerShared } from './run-tracker';
 import { createTelemetryInstruments } from './telemetry-instruments';
@@ -39,9 +40,9 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const attach = <T extends LlmAgentRunOptions>(tracker: RunTracker, base: T | undefined): T & TelemetryRunOptions => {
     const host = base ?? ({} as T);
     const { onEvent, onToolResult, onToolOutputProjection } = host;
-    return {
-      ...host,
-      onEvent: (event) => {
+    // Object.assign, not a spread followed by properties: on Node 20 that literal costs microseconds.
+    return Object.assign({}, host, {
+      onEvent: (event: LlmAgentEvent) => {
         try {
           onEvent?.(event);
         } finally {
@@ -56,7 +57,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         tracker.onProjection(report, call.callId, call.turn);
         return onToolOutputProjection?.(report, call);
       },
-    };
+    } satisfies TelemetryRunOptions);
   };
   return {
     runOptions: (base) => attach(new RunTracker(shared), base),
