@@ -113,7 +113,7 @@ export {
 } from './durable';
 export type {
   AgentRunRecord, AgentRunStatus, ApprovalDecision, ApprovalRecord, ApprovalRequest, ApprovalState, CallStartResult,
-  CreateRunOptions, MemoryRunStoreOptions, PostgresPool, PostgresRunStoreOptions, RunLease, RunLeaseOptions, RunStore,
+  CreateRunOptions, MemoryRunStoreOptions, PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor, RunLease, RunLeaseOptions, RunStore,
   RunStoreErrorCode, RunStoreErrorDetails, RunSummary, SqliteRunStoreOptions, ToolCallIdentity, ToolCallRecord,
   ToolOutputProjectionInput, ToolOutputProjectionRecord,
 } from './durable';

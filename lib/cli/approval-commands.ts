@@ -2,7 +2,8 @@ import { userInfo } from 'node:os';
 import { AgentRunRecord } from '../durable';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
-import { emit, loadRecord, StoreOptions, withStore } from './command-context';
+import { CommandContext, emit, loadRecord, StoreOptions, withStore } from './command-context';
+import { enqueueResumeOfQueuedRun, QueuedResume } from './queued-resume';
 import { formatApproval, formatApprovalList } from './format-text';
 import { approvalViews, ApprovalView } from './run-views';
 
@@ -80,11 +81,29 @@ export async function approvalsDecide(io: CliIo, approved: boolean, runId: strin
     const decided: ApprovalView = { ...approval, state: stored.state, decidedBy: stored.decidedBy, reason: stored.reason, decidedAt: stored.decidedAt };
     const after = await loadRecord(context.store, runId);
     const pending = after.approvals.filter((candidate) => candidate.state === 'pending').length;
-    const hint =
-      pending === 0 && after.status === 'awaiting_approval' ? `run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>\n` : '';
-    emit(context, { ...decided, runStatus: after.status, pendingApprovals: pending }, `${approval.state === state ? 'already ' : ''}${state}: ${approval.toolName} ${callId}\n${hint}`);
+    const resume = pending === 0 && after.status === 'awaiting_approval' ? await enqueueResume(context, after) : undefined;
+    emit(
+      context,
+      { ...decided, runStatus: after.status, pendingApprovals: pending, resumeEnqueued: resume?.enqueued === true, ...(resume?.error === undefined ? {} : { resumeError: resume.error }) },
+      `${approval.state === state ? 'already ' : ''}${state}: ${approval.toolName} ${callId}\n${resumeHint(runId, resume)}`,
+    );
+    if (resume?.error !== undefined) {
+      context.io.stderr(`the decision is stored, but the resume of queued run ${runId} was not enqueued: ${resume.error}\n`);
+      return 1;
+    }
     return 0;
   });
+}
+
+/** Enqueues the resume of a run a `RunQueue` started; `undefined` for a run that was not queued. */
+async function enqueueResume(context: CommandContext, record: AgentRunRecord): Promise<QueuedResume | undefined> {
+  return enqueueResumeOfQueuedRun(context.store, context.storeSpec, context.cwd, record);
+}
+
+function resumeHint(runId: string, resume: QueuedResume | undefined): string {
+  if (resume === undefined) return `run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>\n`;
+  if (resume.enqueued) return `resume of run ${runId} enqueued on queue ${resume.queueName}: a worker continues it\n`;
+  return resume.error === undefined ? `run ${runId} was already enqueued for resume\n` : '';
 }
 
 function defaultDecider(): string {

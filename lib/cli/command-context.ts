@@ -15,6 +15,8 @@ export interface CommandContext {
   readonly cwd: string;
   readonly json: boolean;
   readonly store: RunStore;
+  /** The store's `--store` value (or `WUWE_STORE`, or the default). */
+  readonly storeSpec: string;
 }
 
 /** Opens the store named by the options, runs `body`, and closes the store whatever happens. */
@@ -23,7 +25,7 @@ export async function withStore<T>(io: CliIo, options: StoreOptions & { readonly
   const spec = options.store ?? (io.env?.WUWE_STORE || DEFAULT_STORE_SPEC);
   const store = await openStore(spec, cwd);
   try {
-    return await body({ io, cwd, json: options.json === true, store });
+    return await body({ io, cwd, json: options.json === true, store, storeSpec: spec });
   } finally {
     await store.close().catch(() => undefined);
   }

@@ -16,6 +16,6 @@ export type { MemoryRunStoreOptions } from './memory-run-store';
 export { SqliteRunStore } from './sqlite';
 export type { SqliteRunStoreOptions } from './sqlite';
 export { PostgresRunStore } from './postgres';
-export type { PostgresPool, PostgresRunStoreOptions } from './postgres';
+export type { PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres';
 export { withRunLease } from './with-run-lease';
 export type { HeldRunLease, RunLeaseOptions } from './with-run-lease';

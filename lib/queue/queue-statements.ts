@@ -4,6 +4,8 @@ export interface QueueStatements {
   readonly createCancellations: string;
   /** (run_id): records a cancellation request; a second one is a no-op. */
   readonly requestCancellation: string;
+  /** (run_id): removes a cancellation request (the probe `open` writes). */
+  readonly forgetCancellation: string;
   /** (run_ids text[]): the runs among them whose cancellation was requested. */
   readonly cancelledAmong: string;
   /** (queue name, run_id): ids of the run's jobs not yet taken by a worker. */
@@ -26,6 +28,7 @@ export function queueStatements(schema: string): QueueStatements {
   return {
     createCancellations: `CREATE TABLE IF NOT EXISTS ${cancellations} (run_id TEXT PRIMARY KEY, requested_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
     requestCancellation: `INSERT INTO ${cancellations} (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING`,
+    forgetCancellation: `DELETE FROM ${cancellations} WHERE run_id = $1`,
     cancelledAmong: `SELECT run_id FROM ${cancellations} WHERE run_id = ANY($1::text[])`,
     waitingJobsOfRun: `SELECT id FROM ${quoted}.job WHERE name = $1 AND data->>'runId' = $2 AND state < 'active'`,
     touchJobs: `UPDATE ${quoted}.job SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,

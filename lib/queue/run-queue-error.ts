@@ -13,8 +13,17 @@ const RUN_QUEUE_ERROR_MARKER = Symbol.for('wuwe.error.RunQueueError');
  * - `approval_not_pending`: the call named by `decideApproval` has no approval request in the run.
  * - `run_cancelled`: the reason a worker's run is aborted with when its cancellation was requested.
  * - `queue_closed`: the queue was used after `close()`.
+ * - `enqueue_failed`: the job queue did not accept a run's job (with an atomic enqueue, the run was not created either).
  */
-export type RunQueueErrorCode = 'invalid_queue_options' | 'unknown_agent' | 'run_not_found' | 'run_exists' | 'approval_not_pending' | 'run_cancelled' | 'queue_closed';
+export type RunQueueErrorCode =
+  | 'invalid_queue_options'
+  | 'unknown_agent'
+  | 'run_not_found'
+  | 'run_exists'
+  | 'approval_not_pending'
+  | 'run_cancelled'
+  | 'queue_closed'
+  | 'enqueue_failed';
 
 /** An error of the run queue or its workers; `runId` names the run when there is one. */
 export class RunQueueError extends WuweError<RunQueueErrorCode> {

@@ -27,6 +27,10 @@ export interface QueuedRunMetadata extends JsonObject {
   readonly agent: string;
   readonly maxSteps: number | null;
   readonly enqueuedAt: string;
+  /** The job queue's name (read as the default when a run stored earlier lacks it). */
+  readonly queueName: string;
+  /** The schema of the job queue's tables (read as the default when a run stored earlier lacks it). */
+  readonly queueSchema: string;
 }
 
 /** The data of one job: the run to start or continue. @internal */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentRunRecord } from '../durable/agent-run-record';
+import { PostgresRunStore, PostgresSqlExecutor } from '../durable/postgres/postgres-run-store';
 import type { RunStore } from '../durable/run-store';
 import { RunStoreError } from '../durable/run-store-error';
 import { withRunLease } from '../durable/with-run-lease';
@@ -41,11 +42,19 @@ export class RunQueue {
   readonly boss: PgBoss;
   /** The dead-letter queue's name: the queue's name with `-dead`. */
   readonly deadLetterName: string;
+  /**
+   * Whether `enqueue` creates the run and sends its first job in one transaction: true when the store is
+   * a `PostgresRunStore` on the queue's own database (checked by `open`). Otherwise a run is created first
+   * and its job sent after; a failed send marks the run `failed`, but a crash between the two leaves the
+   * run `running` without a job.
+   */
+  readonly atomicEnqueue: boolean;
   private readonly statements: QueueStatements;
   private closed = false;
 
-  private constructor(options: ResolvedRunQueueOptions, boss: PgBoss) {
+  private constructor(options: ResolvedRunQueueOptions, boss: PgBoss, atomicEnqueue: boolean) {
     this.store = options.store;
+    this.atomicEnqueue = atomicEnqueue;
     this.options = options;
     this.boss = boss;
     this.deadLetterName = `${options.name}-dead`;
@@ -72,7 +81,7 @@ export class RunQueue {
     // pg-boss reports background failures (a lost connection) as 'error' events; unheard, they would end the process.
     boss.on('error', resolved.onError ?? (() => undefined));
     await boss.start();
-    const queue = new RunQueue(resolved, boss);
+    let queue = new RunQueue(resolved, boss, false);
     try {
       await boss.createQueue(queue.deadLetterName, { name: queue.deadLetterName, policy: 'standard' });
       await boss.createQueue(resolved.name, {
@@ -84,6 +93,7 @@ export class RunQueue {
         deadLetter: queue.deadLetterName,
       });
       await queue.sql(queue.statements.createCancellations, []);
+      if (await queue.sharesDatabaseWithStore()) queue = new RunQueue(resolved, boss, true);
     } catch (error) {
       await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
       throw error;
@@ -106,15 +116,27 @@ export class RunQueue {
     if (options.maxSteps !== undefined && !(Number.isInteger(options.maxSteps) && options.maxSteps >= 1))
       throw new RunQueueError('invalid_queue_options', `maxSteps must be a positive integer, got ${String(options.maxSteps)}`);
     const runId = options.runId ?? randomUUID();
-    const queueMetadata: QueuedRunMetadata = { agent, maxSteps: options.maxSteps ?? null, enqueuedAt: new Date().toISOString() };
+    const queueMetadata: QueuedRunMetadata = {
+      agent,
+      maxSteps: options.maxSteps ?? null,
+      enqueuedAt: new Date().toISOString(),
+      queueName: this.options.name,
+      queueSchema: this.options.schema,
+    };
+    const run = { runId, status: 'running' as const, metadata: { ...options.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
+    const job: RunJobData = { runId, agent, reason: 'enqueued' };
     try {
-      await this.store.createRun({ runId, status: 'running', metadata: { ...options.metadata, queue: queueMetadata }, messages: [{ role: 'user', content: input }] });
+      if (this.atomicEnqueue && this.store instanceof PostgresRunStore) {
+        await this.store.createRunWith(run, (db) => this.send(job, { priority: options.priority ?? 0 }, db));
+        return runId;
+      }
+      await this.store.createRun(run);
     } catch (error) {
       if (RunStoreError.isInstance(error) && error.code === 'run_exists') throw new RunQueueError('run_exists', `run '${runId}' already exists`, { runId, cause: error });
       throw error;
     }
     try {
-      await this.send({ runId, agent, reason: 'enqueued' }, { priority: options.priority ?? 0 });
+      await this.send(job, { priority: options.priority ?? 0 });
     } catch (error) {
       await this.store.setStatus(runId, 'failed').catch(() => undefined);
       throw error;
@@ -224,9 +246,17 @@ export class RunQueue {
     return true;
   }
 
-  /** Sends a job for a run, optionally not before `startAfter`, with `retryLimit` retries (default `maxAttempts - 1`). @internal */
-  async send(data: RunJobData, options: { readonly priority?: number; readonly startAfter?: Date; readonly retryLimit?: number } = {}): Promise<void> {
-    await this.boss.send(this.options.name, { ...data }, {
+  /**
+   * Sends a job for a run, optionally not before `startAfter`, with `retryLimit` retries (default
+   * `maxAttempts - 1`), on `db` when given (a transaction of the store). @internal
+   */
+  async send(
+    data: RunJobData,
+    options: { readonly priority?: number; readonly startAfter?: Date; readonly retryLimit?: number } = {},
+    db?: PostgresSqlExecutor,
+  ): Promise<void> {
+    const id = await this.boss.send(this.options.name, { ...data }, {
+      ...(db === undefined ? {} : { db: { executeSql: (text: string, values: unknown[]) => db.executeSql(text, values) } }),
       retryLimit: options.retryLimit ?? this.options.maxAttempts - 1,
       retryDelay: this.options.retryDelaySeconds,
       expireInSeconds: this.options.expireAfterSeconds,
@@ -234,6 +264,7 @@ export class RunQueue {
       ...(options.priority === undefined ? {} : { priority: options.priority }),
       ...(options.startAfter === undefined ? {} : { startAfter: options.startAfter }),
     });
+    if (id === null) throw new RunQueueError('enqueue_failed', `the job queue did not accept the job of run '${data.runId}'`, { runId: data.runId });
   }
 
   /** Stops the queue's background work and closes its connections; later calls throw `queue_closed`. The store stays open. */
@@ -246,6 +277,25 @@ export class RunQueue {
   /** Throws `queue_closed` after `close()`. @internal */
   checkOpen(): void {
     if (this.closed) throw new RunQueueError('queue_closed', 'the run queue was closed');
+  }
+
+  /**
+   * Whether the store is a `PostgresRunStore` on this queue's database: a probe row written through the
+   * queue's connection must be visible through the store's. Any failure means no.
+   */
+  private async sharesDatabaseWithStore(): Promise<boolean> {
+    const store = this.store;
+    if (!(store instanceof PostgresRunStore)) return false;
+    const probe = `wuwe-probe:${randomUUID()}`;
+    try {
+      await this.sql(this.statements.requestCancellation, [probe]);
+      const rows = await store.readWith((db) => db.executeSql(this.statements.cancelledAmong, [[probe]]));
+      return rows.rows.length === 1;
+    } catch {
+      return false;
+    } finally {
+      await this.sql(this.statements.forgetCancellation, [probe]).catch(() => undefined);
+    }
   }
 
   private async loadRecord(runId: string): Promise<AgentRunRecord> {

@@ -25,6 +25,12 @@ export interface PostgresPool {
   end(): Promise<void>;
 }
 
+/** Runs SQL on one transaction of the store's database (the shape pg-boss calls a `db`). */
+export interface PostgresSqlExecutor {
+  /** Runs one statement with `$1`-style parameters. */
+  executeSql(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
+}
+
 /** Options of {@link PostgresRunStore.open}: a pool or a connection string. */
 export interface PostgresRunStoreOptions {
   /** A pool the caller owns: not ended by `close()`. Attach your own `'error'` listener to it. */
@@ -92,13 +98,29 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
+    return this.createRunWith(options, async () => undefined);
+  }
+
+  /**
+   * Creates a run as {@link PostgresRunStore.createRun} does and, in the same transaction, runs
+   * `alsoInTransaction` with an executor on that transaction: both are stored, or neither (a throw rolls
+   * the run back). `RunQueue` sends a run's first job this way, so no crash can leave a run without its job.
+   * Errors of `alsoInTransaction` are mapped like the store's own (`store_unavailable` for a lost connection).
+   */
+  async createRunWith(options: CreateRunOptions, alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
     await this.transaction({ runId: run.runId }, async (client) => {
       const inserted = await client.query(this.statements.insertRun, [run.runId, run.status, run.metadataJson, rules.isoTime(this.clock)]);
       if (inserted.rowCount !== 1) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
       await this.insertMessages(client, run.runId, 0, run.messageTexts);
+      await alsoInTransaction({ executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }) });
     });
     return (await this.loadRun(run.runId))!;
+  }
+
+  /** Runs `body` with an executor on one read-only transaction of the store's database. */
+  async readWith<T>(body: (db: PostgresSqlExecutor) => Promise<T>): Promise<T> {
+    return this.read({}, (client) => body({ executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }) }));
   }
 
   /** {@inheritDoc RunStore.loadRun} */
