@@ -14,7 +14,9 @@ export type { McpToolServerOptions, McpServedCallOptions, McpRequestContext } fr
 export { serveToolsOverStdio } from './serve-stdio';
 export type { McpStdioServeOptions, McpServing } from './serve-stdio';
 export { McpHttpHandler } from './mcp-http-handler';
-export type { McpHttpHandlerOptions, McpHttpAuthorizer } from './mcp-http-handler';
+export type { McpHttpHandlerOptions, McpHttpAuthorizer, McpHttpAuthorization } from './mcp-http-handler';
+export { DEFAULT_MCP_SESSION_LIMITS } from './mcp-session-limits';
+export type { McpSessionLimits } from './mcp-session-limits';
 export { toolProviderOfModule } from './tool-module';
 export { parseWuweMcpArguments, loadToolModule, runWuweMcp, serveToolModule } from './wuwe-mcp';
 export type { WuweMcpCommand, ServeToolModuleIo } from './wuwe-mcp';

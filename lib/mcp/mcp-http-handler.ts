@@ -3,38 +3,65 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ToolProvider } from '../providers/tool-provider';
 import { loadMcpSdk } from './load-mcp-sdk';
+import { McpSessionLimits, resolveMcpSessionLimits } from './mcp-session-limits';
 import { McpToolServer, McpToolServerOptions } from './mcp-tool-server';
 
 type SdkHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
-/** Decides whether an HTTP request may reach the MCP endpoint (a bearer token, a client certificate, ...). */
-export type McpHttpAuthorizer = (request: IncomingMessage) => boolean | Promise<boolean>;
+/**
+ * The answer of an {@link McpHttpAuthorizer}: `false` refuses; `true` admits; a non-empty string admits
+ * the request as that principal (a user or client id), and binds a session it opens to it.
+ */
+export type McpHttpAuthorization = boolean | string;
+
+/** Decides whether an HTTP request may reach the MCP endpoint (a bearer token, a client certificate, ...), and as whom. */
+export type McpHttpAuthorizer = (request: IncomingMessage) => McpHttpAuthorization | Promise<McpHttpAuthorization>;
 
 /** Options of {@link McpHttpHandler}: the server's options, plus the endpoint's own. */
-export interface McpHttpHandlerOptions extends McpToolServerOptions {
+export interface McpHttpHandlerOptions extends McpToolServerOptions, McpSessionLimits {
   /**
    * Asked for every request (initialize, calls, streams, session deletion) before anything else: a
-   * request it answers `false` for, or throws on, gets `401` and reaches no session and no tool.
+   * request it answers `false` (or an empty string) for, or throws on, gets `401` and reaches no session
+   * and no tool. When it names a principal, a session belongs to the principal that opened it: a request
+   * of another principal (or of none) naming that session gets the `404` of an unknown session.
    * @default none: every request is served (bind to localhost)
    */
   readonly authorize?: McpHttpAuthorizer;
 }
 
+/** One open session: its transport, whom it belongs to, and when it was last used. */
+interface McpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly principal: string | undefined;
+  lastSeen: number;
+  /** Requests of the session still being answered (an open event stream counts until it closes). */
+  active: number;
+}
+
+const REFUSED = Symbol('refused');
+
 /**
  * Serves a provider's tools over MCP Streamable HTTP, one session per client: mount
  * {@link McpHttpHandler.handle} on the MCP endpoint of a `node:http` server (or Express, which
  * hands over the same objects). Give it an `authorize` hook, or bind it to localhost: anyone who
- * reaches the endpoint can call the tools the host policy allows.
+ * reaches the endpoint can call the tools the host policy allows. Sessions are bounded
+ * (`maxSessions`) and closed after `sessionIdleTimeoutMs` without a request.
  */
 export class McpHttpHandler {
   /** The server every session uses. */
   readonly toolServer: McpToolServer;
-  private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
-
+  private readonly sessions = new Map<string, McpSession>();
   private readonly authorize: McpHttpAuthorizer | undefined;
+  private readonly limits: Readonly<Required<McpSessionLimits>>;
+  private opening = 0;
+  private sweeper: NodeJS.Timeout | undefined;
 
-  /** Serves `provider` (a server built with `options`), or an existing {@link McpToolServer}. */
+  /**
+   * Serves `provider` (a server built with `options`), or an existing {@link McpToolServer}.
+   * @throws McpSetupError `invalid_server_options` for session limits out of range.
+   */
   constructor(provider: ToolProvider | McpToolServer, options: McpHttpHandlerOptions = {}) {
+    this.limits = resolveMcpSessionLimits(options);
     this.toolServer = provider instanceof McpToolServer ? provider : new McpToolServer(provider, options);
     this.authorize = options.authorize;
   }
@@ -46,27 +73,54 @@ export class McpHttpHandler {
 
   /**
    * Answers one HTTP request (POST, GET or DELETE on the endpoint). A request naming an unknown
-   * session gets 404, as the protocol says, so the client starts a new one. A request the
-   * `authorize` hook refuses gets 401.
+   * session, or a session of another principal, gets 404, as the protocol says, so the client starts a
+   * new one. A request the `authorize` hook refuses gets 401; a new session beyond `maxSessions`, 503.
    */
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (this.authorize !== undefined && !(await this.authorized(request))) {
-      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'unauthorized' }, id: null }));
-      return;
-    }
+    const principal = this.authorize === undefined ? undefined : await this.principalOf(request);
+    if (principal === REFUSED) return refuse(response, 401, 'unauthorized');
     const header = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
-    const known = sessionId === undefined ? undefined : this.sessions.get(sessionId);
-    if (known !== undefined) return known.handleRequest(request, response);
     if (sessionId !== undefined) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'unknown MCP session' }, id: null }));
-      return;
+      const session = this.sessions.get(sessionId);
+      if (session === undefined || session.principal !== principal) return refuse(response, 404, 'unknown MCP session');
+      return this.serve(session, request, response);
     }
+    if (this.sessions.size + this.opening >= this.limits.maxSessions) this.closeIdle();
+    if (this.sessions.size + this.opening >= this.limits.maxSessions) {
+      response.setHeader('retry-after', '5');
+      return refuse(response, 503, `too many MCP sessions (at most ${this.limits.maxSessions})`);
+    }
+    this.opening++;
+    try {
+      await this.open(principal, request, response);
+    } finally {
+      this.opening--;
+    }
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(open.map((session) => session.transport.close()));
+  }
+
+  private async open(principal: string | undefined, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const { StreamableHTTPServerTransport: Transport } = loadMcpSdk<SdkHttpModule>('server/streamableHttp.js', 'McpHttpHandler');
     const transport: StreamableHTTPServerTransport = new Transport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, transport);
+        // The initialize request is the session's first: it is active until its response is done.
+        const session: McpSession = { transport, principal, lastSeen: Date.now(), active: 1 };
+        response.once('close', () => {
+          session.active--;
+          session.lastSeen = Date.now();
+        });
+        this.sessions.set(id, session);
+        this.startSweeping();
       },
     });
     transport.onclose = () => {
@@ -79,19 +133,48 @@ export class McpHttpHandler {
     if (transport.sessionId === undefined) await server.close();
   }
 
-  /** The hook's answer; a hook that throws refuses (fail closed). */
-  private async authorized(request: IncomingMessage): Promise<boolean> {
+  private async serve(session: McpSession, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    session.active++;
+    session.lastSeen = Date.now();
+    response.once('close', () => {
+      session.active--;
+      session.lastSeen = Date.now();
+    });
+    return session.transport.handleRequest(request, response);
+  }
+
+  /** The hook's principal (`undefined` for a plain `true`), or {@link REFUSED}; a hook that throws refuses (fail closed). */
+  private async principalOf(request: IncomingMessage): Promise<string | undefined | typeof REFUSED> {
     try {
-      return (await this.authorize!(request)) === true;
+      const answer = await this.authorize!(request);
+      if (answer === true) return undefined;
+      return typeof answer === 'string' && answer !== '' ? answer : REFUSED;
     } catch {
-      return false;
+      return REFUSED;
     }
   }
 
-  /** Closes every session. */
-  async close(): Promise<void> {
-    const open = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(open.map((transport) => transport.close()));
+  /** Closes the sessions idle for `sessionIdleTimeoutMs` (no request, no open stream). */
+  private closeIdle(): void {
+    const before = Date.now() - this.limits.sessionIdleTimeoutMs;
+    for (const [id, session] of this.sessions)
+      if (session.active === 0 && session.lastSeen <= before) {
+        this.sessions.delete(id);
+        void session.transport.close().catch(() => undefined);
+      }
+    if (this.sessions.size === 0 && this.sweeper !== undefined) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
+
+  private startSweeping(): void {
+    if (this.sweeper !== undefined) return;
+    this.sweeper = setInterval(() => this.closeIdle(), Math.max(10, Math.min(this.limits.sessionIdleTimeoutMs / 4, 60_000)));
+    this.sweeper.unref();
+  }
+}
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
