@@ -42,6 +42,8 @@ export interface McpConnection {
    * routing runs a tick later and drops progress read together with its request's result.
    */
   readonly progressListeners: Map<string, (progress: McpProgress) => void>;
+  /** Called for each `notifications/tools/list_changed` the server sends (set it after connecting). */
+  onToolListChanged?: () => void;
 }
 
 /** One `notifications/progress`. */
@@ -79,9 +81,14 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
   };
   await client.connect(transport);
   const progressListeners = new Map<string, (progress: McpProgress) => void>();
+  const connection: McpConnection = { client, closed: () => closed, pid: transport.pid ?? undefined, progressListeners };
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const params = (message as { method?: string; params?: Record<string, unknown> }).params;
+    if ((message as { method?: string }).method === 'notifications/tools/list_changed') {
+      connection.onToolListChanged?.();
+      return;
+    }
     if ((message as { method?: string }).method === 'notifications/progress' && typeof params?.progressToken === 'string') {
       const listener = progressListeners.get(params.progressToken);
       if (listener !== undefined && typeof params.progress === 'number')
@@ -94,5 +101,5 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
     }
     deliver?.(message, extra);
   };
-  return { client, closed: () => closed, pid: transport.pid ?? undefined, progressListeners };
+  return connection;
 }

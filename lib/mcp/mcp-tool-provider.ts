@@ -5,7 +5,7 @@ import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
-import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
 import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { loadMcpSdk } from './load-mcp-sdk';
 import { outcomeFromMcpResult } from './mcp-call-outcome';
@@ -34,22 +34,31 @@ const MCP_CAPABILITIES: ToolProviderCapabilities = Object.freeze({ ...NO_CAPABIL
  * become heartbeats. When the server crashes (the child exits, the session ends), calls in flight get
  * `unavailable` (read-only or idempotent tools: safe to retry) or `outcome_unknown` (the effect may
  * have happened), and the next call starts the server again.
+ *
+ * The provider follows the server's tool list: on `notifications/tools/list_changed`, and after the
+ * server was started again, it lists the tools anew (schemas checked as on `connect`) and tells its
+ * `onToolsChanged` listeners; a list that fails the checks leaves the previous one in place
+ * ({@link McpToolProvider.lastRefreshError} says why).
  */
 export class McpToolProvider implements ToolProvider {
   private connection: McpConnection | undefined;
   private reconnecting: Promise<McpConnection> | undefined;
   private restartCount = 0;
   private closing = false;
+  private readonly listeners = new Set<ToolsChangedListener>();
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private refreshError: Error | undefined;
 
   private constructor(
     private readonly options: McpToolProviderOptions,
     /** The name of the server, from the options or its announcement. */
     readonly serverName: string,
     connection: McpConnection,
-    private readonly descriptors: readonly ToolDescriptor[],
-    private readonly remoteNames: ReadonlyMap<string, string>,
+    private toolList: ToolList,
   ) {
     this.connection = connection;
+    this.follow(connection);
   }
 
   /**
@@ -67,16 +76,7 @@ export class McpToolProvider implements ToolProvider {
     }
     try {
       const serverName = options.name ?? connection.client.getServerVersion()?.name ?? 'mcp';
-      const tools = await listAllTools(connection);
-      const descriptors: ToolDescriptor[] = [];
-      const remoteNames = new Map<string, string>();
-      for (const tool of tools) {
-        const descriptor = describe(tool, serverName, options);
-        if (remoteNames.has(descriptor.name)) throw new McpSetupError('duplicate_tool', `the MCP server '${serverName}' lists tool '${descriptor.name}' twice`);
-        remoteNames.set(descriptor.name, tool.name);
-        descriptors.push(descriptor);
-      }
-      return new McpToolProvider(options, serverName, connection, Object.freeze(descriptors), remoteNames);
+      return new McpToolProvider(options, serverName, connection, await readToolList(connection, serverName, options));
     } catch (error) {
       await connection.client.close().catch(() => undefined);
       throw error;
@@ -94,7 +94,38 @@ export class McpToolProvider implements ToolProvider {
   }
 
   listTools(): readonly ToolDescriptor[] {
-    return this.descriptors;
+    return this.toolList.descriptors;
+  }
+
+  /** Subscribes to changes of the server's tool list (see the class notes); returns the unsubscribe function. */
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Why the last reading of the tool list was refused (the previous list stays), or `undefined` after a good one. */
+  get lastRefreshError(): Error | undefined {
+    return this.refreshError;
+  }
+
+  /**
+   * Lists the server's tools again now (as a `list_changed` notification does); resolves once the list
+   * is read, whether it was taken or refused. Listeners hear of a list that changed.
+   */
+  refreshTools(): Promise<void> {
+    if (this.refreshing !== undefined) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await this.readAgain();
+      } while (this.refreshAgain && !this.closing);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
   }
 
   capabilities(): ToolProviderCapabilities {
@@ -103,7 +134,7 @@ export class McpToolProvider implements ToolProvider {
 
   /** Calls the tool on the server. Never rejects: every failure is an outcome. */
   async invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
-    const remoteName = this.remoteNames.get(invocation.toolName);
+    const remoteName = this.toolList.remoteNames.get(invocation.toolName);
     if (remoteName === undefined) return standardFailure('unknown_tool', `the MCP server '${this.serverName}' has no tool '${invocation.toolName}'`);
     let connection: McpConnection;
     try {
@@ -162,12 +193,71 @@ export class McpToolProvider implements ToolProvider {
       const fresh = await connectMcpServer(this.options.server, 'wuwe');
       this.connection = fresh;
       this.restartCount++;
+      this.follow(fresh);
+      // The server that came back may serve other tools.
+      void this.refreshTools();
       return fresh;
     })().finally(() => {
       this.reconnecting = undefined;
     });
     return this.reconnecting;
   }
+
+  /** Reads the list once; keeps the previous one when this one fails its checks or cannot be read. */
+  private async readAgain(): Promise<void> {
+    const connection = this.connection;
+    if (connection === undefined || connection.closed() || this.closing) return;
+    let next: ToolList;
+    try {
+      next = await readToolList(connection, this.serverName, this.options);
+    } catch (error) {
+      this.refreshError = error instanceof Error ? error : new Error(String(error));
+      return;
+    }
+    this.refreshError = undefined;
+    if (sameTools(this.toolList.descriptors, next.descriptors)) return;
+    this.toolList = next;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own; the others still hear of the change.
+      }
+    }
+  }
+
+  private follow(connection: McpConnection): void {
+    connection.onToolListChanged = () => {
+      if (connection === this.connection) void this.refreshTools();
+    };
+  }
+}
+
+/** The checked tools of a server: their descriptors and the server's name of each. */
+interface ToolList {
+  readonly descriptors: readonly ToolDescriptor[];
+  readonly remoteNames: ReadonlyMap<string, string>;
+}
+
+/**
+ * Lists and checks every tool of the server.
+ * @throws McpSetupError `duplicate_tool`, `invalid_server_options` (a schema that cannot be compiled).
+ */
+async function readToolList(connection: McpConnection, serverName: string, options: McpToolContractOptions): Promise<ToolList> {
+  const descriptors: ToolDescriptor[] = [];
+  const remoteNames = new Map<string, string>();
+  for (const tool of await listAllTools(connection)) {
+    const descriptor = describe(tool, serverName, options);
+    if (remoteNames.has(descriptor.name)) throw new McpSetupError('duplicate_tool', `the MCP server '${serverName}' lists tool '${descriptor.name}' twice`);
+    remoteNames.set(descriptor.name, tool.name);
+    descriptors.push(descriptor);
+  }
+  return { descriptors: Object.freeze(descriptors), remoteNames };
+}
+
+/** Whether two lists describe the same tools (names, schemas and contracts). */
+function sameTools(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): boolean {
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 async function listAllTools(connection: McpConnection): Promise<McpTool[]> {
