@@ -148,7 +148,7 @@ export abstract class ToolCallPipeline {
     if (beginning.kind === 'refuse') return stop(beginning, request);
     if (beginning.kind !== 'execute')
       return this.completeToolCall(run, call, new KeyedCompletedCall(key, beginning.outcome, beginning.attempts, startedAt, args, request, 'admitted'));
-    if (this.stepContext(run).listening) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
+    if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
     const dispatched = this.dispatchWithRetries(run, new KeyedAdmittedCall(request, capabilities, key));
     const { outcome, attempts } = isPromiseLike(dispatched) ? await dispatched : dispatched;
     const finishing = this.finishOutcome(run, request, outcome);
@@ -305,6 +305,11 @@ export abstract class ToolCallPipeline {
     } catch {
       // Observers must not change what runs.
     }
+  }
+
+  /** False when no event of the run would be delivered (no `onEvent`, `emit` not overridden): events need not be built. */
+  protected isListening(run: RunState): boolean {
+    return this.stepContext(run).listening;
   }
 
   /** This pipeline's `projectForModel`, bound to a run, for the steps that project. */
