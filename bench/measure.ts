@@ -34,6 +34,11 @@ export function fullGc(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
+/** Waits 10 ms of wall time (no CPU spent here) for background work such as concurrent sweeping. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /** Prints a table of measurements with their ratio to `baseline`. */
 export function report(baseline: Measurement, others: readonly Measurement[]): void {
   const rows = [baseline, ...others].map((m) => ({
@@ -55,8 +60,11 @@ export async function measureTogether(cases: ReadonlyArray<readonly [name: strin
   const gc = fullGc();
   for (let round = 0; round < rounds; round++)
     for (const [index, [, fn]] of cases.entries()) {
-      // A full collection first (not timed): no case pays for the garbage the case before left.
+      // A full collection first (not timed): no case pays for the garbage the case before left. Then
+      // a short idle wait, so the collector's background threads (concurrent sweeping, counted in
+      // the process's CPU time) finish before the clock starts instead of billing the next case.
       gc();
+      await settle();
       const start = process.cpuUsage();
       for (let i = 0; i < iterations; i++) await fn();
       const spent = process.cpuUsage(start);

@@ -6,6 +6,7 @@ import { ToolOutputProjectionReport } from '../projection/tool-output-projection
 import { formatIssues } from '../tools/tool-argument-error';
 import { compileOutputValidator } from '../validation/schema-validator';
 import { callHook, HookResult } from './call-hook';
+import { DeferredKeyToolCallResult } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
@@ -116,30 +117,18 @@ async function completeObserved(
     const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
     if (observed.kind === 'failed') context.hookFailed(request, 'onToolResult', observed.error);
   }
-  const done = toolCallResult(context, call, result, project);
-  return admits ? { ...done, admitted: true } : done;
+  return toolCallResult(context, call, result, project, admits);
 }
 
 /** Reports the finished call, projects its outcome for the model (through `project`) and builds the result. */
-export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep): ToolCallResult {
+export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep, admitted = false): ToolCallResult {
   const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
   if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
   const { content, report } = project(call, outcome);
-  return {
-    callId: call.id,
-    turn: run.turn,
-    toolName: call.name,
-    rawArguments: call.arguments,
-    arguments: result.args,
-    outcome,
-    attempts,
-    idempotencyKey: result.idempotencyKey,
-    content,
-    projection: report,
-    durationMs,
-  };
+  // The key is derived when first read (see DeferredKeyToolCallResult), not for every call.
+  return new DeferredKeyToolCallResult(call, run.turn, result, content, report, durationMs, admitted);
 }
 
 /** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */

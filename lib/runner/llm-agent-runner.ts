@@ -278,7 +278,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       return result;
     } finally {
       // The call is a run of its own for listeners and traces: it ends, whatever happened (stop reason `other`).
-      this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
+      if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
     }
   }
 
@@ -365,14 +365,14 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       text: '',
     };
     this.checkProjectionPolicies(run);
-    this.emit(run, { type: 'run_started', runId: run.runId });
+    if (this.isListening(run)) this.emit(run, { type: 'run_started', runId: run.runId });
     return run;
   }
 
   /** Sends the conversation to the model; when the run aborts first, rejects at once with the abort reason. */
   protected async requestModel(run: RunState): Promise<ModelResponse> {
     run.steps++;
-    this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
+    if (this.isListening(run)) this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
     const response = await untilAborted(this.stepModel(run, { system: run.options.system, messages: [...run.messages], tools: this.toolsOf(run), signal }), run.options.signal);
@@ -380,7 +380,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,
     };
-    this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
+    if (this.isListening(run)) this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
     return response;
   }
 
@@ -409,7 +409,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** Builds the result and reports the end of the run. */
   protected finishRun(run: RunState): LlmAgentRunResult {
     const stopReason: LlmAgentStopReason = run.stopReason ?? 'other';
-    this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
+    if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
     return {
       runId: run.runId,
       text: run.text,

@@ -69,10 +69,11 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
   if (clock.now() >= attempt.deadlineAtMs) return attempt.blockedPastDeadline(pending, threw, thenable);
   if (threw) return thrownToToolOutcome(pending);
   if (!thenable) return attempt.convert(pending);
-  const running = attempt.outcomeOf(pending as PromiseLike<unknown>);
   return new Promise<ToolOutcome>((resolve) => {
     attempt.resolve = resolve;
-    attempt.running = running;
+    // One reaction converts and settles: the outcome reaches the caller one microtask sooner than
+    // through a converted promise and a second reaction on it. `running` settles with the tool.
+    attempt.running = attempt.settleOn(pending as PromiseLike<unknown>);
     if (runSignal !== undefined) runSignal.addEventListener('abort', attempt, { once: true });
     unarmed.push(attempt);
     if (unarmed.length >= compactAt) compactUnarmed();
@@ -80,7 +81,6 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
       sweepScheduled = true;
       setImmediate(armUnsettled);
     }
-    void running.then((outcome) => attempt.settle(outcome));
   });
 }
 
@@ -113,7 +113,7 @@ function compactUnarmed(): void {
 class ToolAttempt implements AttemptHandle {
   readonly deadlineAtMs: number;
   resolve: ((outcome: ToolOutcome) => void) | undefined = undefined;
-  running: Promise<ToolOutcome> | undefined = undefined;
+  running: Promise<void> | undefined = undefined;
   private controller: AbortController | undefined = undefined;
   private reporter: ((progress?: HeartbeatProgress) => void) | undefined = undefined;
   private idleAt: number;
@@ -160,6 +160,14 @@ class ToolAttempt implements AttemptHandle {
   /** The outcome a pending answer settles to. Through `Promise.resolve`: a foreign thenable whose `then` throws is a rejection, not a throw here. */
   outcomeOf(pending: PromiseLike<unknown>): Promise<ToolOutcome> {
     return Promise.resolve(pending).then((value) => this.convert(value), thrownToToolOutcome);
+  }
+
+  /** Settles the attempt with the outcome `pending` settles to (see {@link outcomeOf}); the promise settles with it. */
+  settleOn(pending: PromiseLike<unknown>): Promise<void> {
+    return Promise.resolve(pending).then(
+      (value) => this.settle(this.convert(value)),
+      (error: unknown) => this.settle(thrownToToolOutcome(error)),
+    );
   }
 
   /** The tool held the thread past its deadline (synchronously, or before returning its promise): nothing of it counts. */

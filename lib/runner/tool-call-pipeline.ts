@@ -15,7 +15,8 @@ import * as dispatch from './call-dispatch';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './call-gates';
 import { callKey } from '../durable/record-rules';
-import { deriveIdempotencyKey } from './idempotency-key';
+import { CallKey, deriveIdempotencyKey } from './idempotency-key';
+import { KeyedAdmittedCall, KeyedCompletedCall } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { checkProjectionPolicies, projectForModel } from './model-projection';
 import { CallBeginning } from './run-recorder';
@@ -115,12 +116,12 @@ export abstract class ToolCallPipeline {
   /** The per-call path: every gate in order, then dispatch, the finished outcome, and the result for the model. */
   protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
-    const idempotencyKey = this.idempotencyKeyOf(run, call);
+    const key = this.callKey(run, call);
     const stop = (gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> => {
       const args = request?.arguments;
-      if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
+      if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey: key.value, args, startedAt });
       this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
-      return this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, args, startedAt, request, refused: true });
+      return this.completeToolCall(run, call, new KeyedCompletedCall(key, gate.outcome, 0, startedAt, args, request, 'refused'));
     };
     const resolved = this.resolveTool(run, call);
     if (resolved.kind !== 'continue') return stop(resolved);
@@ -143,16 +144,25 @@ export abstract class ToolCallPipeline {
     if (approved.kind !== 'continue') return stop(approved, request);
     const precondition = this.checkPrecondition(run, request);
     if (precondition.kind !== 'continue') return stop(precondition, request);
-    const beginning: CallBeginning = run.recorder === undefined ? EXECUTE : await run.recorder.beginCall(request, idempotencyKey);
+    const beginning: CallBeginning = run.recorder === undefined ? EXECUTE : await run.recorder.beginCall(request, key.value);
     if (beginning.kind === 'refuse') return stop(beginning, request);
     if (beginning.kind !== 'execute')
-      return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey, args, startedAt, request, admitted: true });
-    if (this.stepContext(run).listening) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
-    const dispatched = this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
+      return this.completeToolCall(run, call, new KeyedCompletedCall(key, beginning.outcome, beginning.attempts, startedAt, args, request, 'admitted'));
+    if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
+    const dispatched = this.dispatchWithRetries(run, new KeyedAdmittedCall(request, capabilities, key));
     const { outcome, attempts } = isPromiseLike(dispatched) ? await dispatched : dispatched;
     const finishing = this.finishOutcome(run, request, outcome);
     const finished = isPromiseLike(finishing) ? await finishing : finishing;
-    return this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey, args, startedAt, request });
+    return this.completeToolCall(run, call, new KeyedCompletedCall(key, finished, attempts, startedAt, args, request));
+  }
+
+  /**
+   * The call's key, to be derived when first read: what {@link idempotencyKeyOf} would answer, taken
+   * now when that is not the plain derivation (a resumed run's recorded keys, an override).
+   */
+  private callKey(run: RunState, call: ModelToolCall): CallKey {
+    if (run.recordedKeys === undefined && this.idempotencyKeyOf === ToolCallPipeline.prototype.idempotencyKeyOf) return new CallKey(run.runId, run.turn, call.id);
+    return new CallKey(run.runId, run.turn, call.id, this.idempotencyKeyOf(run, call));
   }
 
   /**
@@ -295,6 +305,11 @@ export abstract class ToolCallPipeline {
     } catch {
       // Observers must not change what runs.
     }
+  }
+
+  /** False when no event of the run would be delivered (no `onEvent`, `emit` not overridden): events need not be built. */
+  protected isListening(run: RunState): boolean {
+    return this.stepContext(run).listening;
   }
 
   /** This pipeline's `projectForModel`, bound to a run, for the steps that project. */
