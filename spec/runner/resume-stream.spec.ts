@@ -6,6 +6,7 @@ import {
   MemoryRunStore,
   RunStore,
   ScriptedModelClient,
+  ScriptedTurn,
   SqliteRunStore,
   ToolInvocation,
 } from '../../lib';
@@ -27,7 +28,7 @@ function tools(onBook?: (invocation: ToolInvocation) => unknown): FunctionProvid
     .add('book', (invocation) => onBook?.(invocation) ?? 'booked', { sideEffect: 'destructive' });
 }
 
-const planTurn = { text: 'Checking.', toolCalls: [{ id: 'w', name: 'weather', arguments: { city: 'Rome' } }, { id: 'b', name: 'book', arguments: {} }] };
+const planTurn: ScriptedTurn = { text: 'Checking.', toolCalls: [{ id: 'w', name: 'weather', arguments: { city: 'Rome' } }, { id: 'b', name: 'book', arguments: {} }] };
 
 /** A run that suspended on `book`'s approval, with the approval stored; `w` ran and was admitted. */
 async function suspended(store: RunStore, runId: string, options: { output?: typeof Verdict } = {}): Promise<void> {
