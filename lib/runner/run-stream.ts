@@ -92,7 +92,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
     for (;;) {
       const event = this.queue.shift();
       if (event !== undefined) {
-        if (this.queue.length < this.bufferSize) this.releaseProducers();
+        if (this.roomWaiters.length > 0 && this.queue.length < this.bufferSize) this.releaseProducers();
         return { done: false, value: event };
       }
       if (this.settled || this.closed) {
@@ -256,7 +256,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
   }
 
   private mustWait(): boolean {
-    return this.reading && !this.closed && !this.signal.aborted && this.queue.length >= this.bufferSize;
+    return this.queue.length >= this.bufferSize && this.reading && !this.closed && !this.signal.aborted;
   }
 
   private releaseProducers(): void {
