@@ -103,6 +103,8 @@ export type {
   JournalEntry, RunEventJournalOptions,
 } from './runner';
 export type { LlmAgentRunInput, LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './runner';
+export { DEFAULT_STREAM_BUFFER_POLICY } from './runner';
+export type { StreamBufferPolicy } from './runner';
 export type { UserContentPart } from './model/model-types';
 export { DEFAULT_STRUCTURED_OUTPUT_POLICY, StructuredOutputError } from './runner';
 export type { StructuredOutputErrorCode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './runner';

@@ -16,6 +16,8 @@ export type { AdmittedCall, CompletedCall, DispatchedCall, Gate, GateStop, Model
 export { RunEventJournal, RunEventJournalError } from './run-event-journal';
 export type { JournalEntry, RunEventJournalOptions } from './run-event-journal';
 export type { LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './stream-events';
+export { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
+export type { StreamBufferPolicy } from './stream-buffer-policy';
 export type { LlmAgentRunInput } from './run-input';
 export { compileStructuredOutput, DEFAULT_STRUCTURED_OUTPUT_POLICY } from './structured-output';
 export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';

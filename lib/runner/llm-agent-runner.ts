@@ -28,6 +28,8 @@ import type { ToolCallResultOf } from '../tools/tool-typing';
 import { RunStreamChannel } from './run-stream';
 import { LlmAgentRunStream } from './stream-events';
 import { streamModelStep } from './stream-model-step';
+import { streamBufferSizeOf } from './stream-buffer-policy';
+import { restoreFinalAnswer } from './resumed-final-answer';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -82,11 +84,17 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   stream(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
     const messages = inputMessages(input);
-    const channel = new RunStreamChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal);
+    const channel = this.openChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options);
     const run = this.startOutputRun(channel.runOptions(options));
     this.streams.set(run, channel);
     channel.bind(() => this.completeRun(run, messages));
     return channel;
+  }
+
+  /** The stream of a run of `stream()` or `resumeStream()`: its listener, signal and buffer size from the options. */
+  private openChannel(runId: string, options: LlmAgentRunOptions): RunStreamChannel {
+    const bufferSize = streamBufferSizeOf(options.streamBuffer ?? this.defaults.streamBuffer);
+    return new RunStreamChannel(runId, options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal, bufferSize);
   }
 
   /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
@@ -165,12 +173,45 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * it with a larger `maxSteps`); `completed` and `cancelled` runs cannot (`run_conflict`). The record
    * is read after the lease is acquired and the decision is made from that read only, so a worker
    * delayed before its lease cannot continue a run another worker finished meanwhile.
+   *
+   * `output` (and `outputPolicy`) work as in `complete()`: pass those the run started with. Repairs the
+   * record already holds count against `maxRepairs`, and a final answer recorded as accepted before the
+   * run stopped is taken again without a model request. Without `output` the run goes on as a plain run:
+   * the final-answer tool is not offered, a final-answer call still open in the record is refused like
+   * any call of a tool the runner does not have (`unknown_tool`), and the result has no `output`.
    */
+  resume<S extends StructuredOutputSchema>(runId: string, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
+  resume(runId: string, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
     if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
-    const run = this.startRun({ ...options, store, runId });
+    const run = this.startOutputRun({ ...options, store, runId });
+    return this.resumeRun(run) as Promise<LlmAgentRunResult<Call>>;
+  }
+
+  /**
+   * Resumes like `resume()` (the same rules, the same durable record) and streams it like `stream()`: the
+   * calls of the resumed turn still without a Tool message are reported started and finished as they run,
+   * then every model step streams. Invalid options (no store among them) throw here; a run the store
+   * does not have, or cannot resume, ends the iteration with `run_conflict` after `run_started`.
+   */
+  resumeStream(runId: string, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
+    const store = options.store ?? this.defaults.store;
+    if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resumeStream() needs a store');
+    const channel = this.openChannel(runId, options);
+    const run = this.startOutputRun(channel.runOptions({ ...options, store, runId }));
+    this.streams.set(run, channel);
+    channel.bind(async () => {
+      if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
+      return this.resumeRun(run);
+    });
+    return channel;
+  }
+
+  /** The body of `resume()` and `resumeStream()` for a started run: the record, under the lease, continued. */
+  protected resumeRun(run: RunState): Promise<LlmAgentRunResult> {
+    const runId = run.runId;
     return this.runDurably(run, async (record) => {
       if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
       if (record.status === 'completed' || record.status === 'cancelled')
@@ -180,9 +221,20 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       run.turn = run.steps;
       run.recordedKeys = new Map(record.toolCalls.flatMap((call) => (call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]])));
       await run.recorder?.setStatus('running');
+      await this.restoreOutput(run);
       await this.resumePendingCalls(run);
       await this.runLoop(run);
-    }) as Promise<LlmAgentRunResult<Call>>;
+      await this.insistOnFinalAnswer(run);
+    });
+  }
+
+  /** A resumed run with `output`: the repairs its record holds, and its final answer when the record already accepted it. */
+  protected async restoreOutput(run: RunState): Promise<void> {
+    const output = this.outputs.get(run);
+    const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
+    if (accepted === undefined) return;
+    run.text = accepted.text;
+    run.stopReason = 'end_turn';
   }
 
   /** The loop: model steps until a stop reason is set. */
@@ -204,6 +256,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (lastAssistant === undefined || lastAssistant.role !== 'assistant') return;
     const answered = new Set(run.messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
     const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
+    if (pending.length > 0) await this.streams.get(run)?.resumedCalls(run.steps, run.turn, lastAssistant.toolCalls, pending);
     if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
     else if (lastAssistant.toolCalls.length === 0) {
       run.text = lastAssistant.content;

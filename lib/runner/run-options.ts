@@ -9,6 +9,7 @@ import { ArgumentLimits } from '../validation/argument-limits';
 import { LlmAgentEvent } from './runner-events';
 import { RunnerClock } from './runner-clock';
 import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
+import { StreamBufferPolicy } from './stream-buffer-policy';
 
 /** A validated call as host hooks see it: the one parsed argument object approval, audit and execution share. */
 export interface ToolCallRequest {
@@ -146,6 +147,12 @@ export interface LlmAgentRunOptions {
   readonly output?: StructuredOutputSchema;
   /** @default DEFAULT_STRUCTURED_OUTPUT_POLICY (tool `final_answer`, 2 repairs) */
   readonly outputPolicy?: StructuredOutputPolicy;
+  /**
+   * Backpressure of `stream()` / `resumeStream()`: how many events wait for a slow consumer before the run
+   * waits for it (ignored by `complete()` and `resume()`).
+   * @default DEFAULT_STREAM_BUFFER_POLICY (256 events)
+   */
+  readonly streamBuffer?: StreamBufferPolicy;
   /** This worker's id for the run's lease. @default host name, process id and a random suffix */
   readonly workerId?: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */

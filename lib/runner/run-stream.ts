@@ -1,10 +1,11 @@
-import { ModelResponse } from '../model/model-types';
+import { ModelResponse, ModelToolCall } from '../model/model-types';
 import { ModelStreamEvent } from '../model/model-stream';
 import { standardFailure } from '../outcome/tool-outcome';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentRunResult } from './run-result';
 import { LlmAgentEvent } from './runner-events';
 import { LlmAgentRunStream, LlmAgentStreamEvent } from './stream-events';
+import { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
 
 /** A call the model began in the current step whose response has not arrived yet. */
 interface OpenCall {
@@ -17,7 +18,9 @@ interface OpenCall {
 /**
  * The implementation of {@link LlmAgentRunStream}: a queue the run writes into (runner events through
  * the run's `onEvent`, model deltas through {@link RunStreamChannel.modelEvent}) and one consumer
- * reads. The run never waits for the consumer. @internal
+ * reads. Bounded (see {@link StreamBufferPolicy}): with `bufferSize` events queued for an iterating
+ * consumer, model events and the run's closing events wait until the consumer takes one; runner events
+ * (tool outcomes, a step's end) never wait. @internal
  */
 export class RunStreamChannel implements LlmAgentRunStream {
   private readonly queue: LlmAgentStreamEvent[] = [];
@@ -33,12 +36,18 @@ export class RunStreamChannel implements LlmAgentRunStream {
   private step = 0;
   private stepResponse: ModelResponse | undefined;
   private stepOpen = false;
+  /** A consumer has called `next()`: from then on the run waits for it when the buffer is full. */
+  private reading = false;
+  /** Producers waiting for room, released when the consumer takes an event, leaves, or the run aborts. */
+  private readonly roomWaiters: (() => void)[] = [];
+  private peak = 0;
   readonly runId: string;
 
   constructor(
     runId: string,
     private readonly onEvent: LlmAgentRunOptions['onEvent'],
     userSignal: AbortSignal | undefined,
+    private readonly bufferSize: number = DEFAULT_STREAM_BUFFER_POLICY.streamBufferSize,
   ) {
     this.runId = runId;
     this.signal = userSignal === undefined ? this.controller.signal : AbortSignal.any([userSignal, this.controller.signal]);
@@ -65,19 +74,31 @@ export class RunStreamChannel implements LlmAgentRunStream {
     this.controller.abort(reason);
   }
 
+  get buffered(): number {
+    return this.queue.length;
+  }
+
+  get maxBuffered(): number {
+    return this.peak;
+  }
+
   [Symbol.asyncIterator](): this {
     return this;
   }
 
   async next(): Promise<IteratorResult<LlmAgentStreamEvent, undefined>> {
+    this.reading = true;
     if (this.running === undefined) this.start().catch(() => undefined);
     for (;;) {
       const event = this.queue.shift();
-      if (event !== undefined) return { done: false, value: event };
+      if (event !== undefined) {
+        if (this.roomWaiters.length > 0 && this.queue.length < this.bufferSize) this.releaseProducers();
+        return { done: false, value: event };
+      }
       if (this.settled || this.closed) {
         const failure = this.failure;
         this.failure = undefined;
-        this.closed = true;
+        this.close();
         if (failure !== undefined) throw failure.error;
         return { done: true, value: undefined };
       }
@@ -87,7 +108,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
 
   /** The consumer stopped: abort the run, wait until it settled, drop what is left. */
   async return(): Promise<IteratorResult<LlmAgentStreamEvent, undefined>> {
-    this.closed = true;
+    this.close();
     if (this.running !== undefined && !this.settled) {
       this.controller.abort();
       await this.running.catch(() => undefined);
@@ -97,8 +118,42 @@ export class RunStreamChannel implements LlmAgentRunStream {
     return { done: true, value: undefined };
   }
 
-  /** A model delta of the current step (`step` as the runner counts; `turn`, the turn its calls will have). */
-  modelEvent(step: number, turn: number, event: ModelStreamEvent): void {
+  /**
+   * A model event of the current step (`step` as the runner counts; `turn`, the turn its calls will have),
+   * taken once the buffer has room: a promise while the run waits for the consumer, else nothing. After
+   * the run aborted it throws the abort's reason, which ends the model's stream.
+   */
+  modelEvent(step: number, turn: number, event: ModelStreamEvent): Promise<void> | undefined {
+    const room = this.waitForRoom();
+    if (room === undefined) {
+      this.takeModelEvent(step, turn, event);
+      return undefined;
+    }
+    return room.then(() => this.takeModelEvent(step, turn, event));
+  }
+
+  /**
+   * The calls of a resumed turn that run before any model step (`resumeStream()`): the turn opens as step
+   * `step`, and each call is reported started, with its whole argument text as one delta, as a model that
+   * can only `step()` would have it. Their outcomes come from the pipeline; the step ends without a response.
+   */
+  async resumedCalls(step: number, turn: number, calls: readonly ModelToolCall[], pending: readonly ModelToolCall[]): Promise<void> {
+    this.finishStep();
+    this.step = step;
+    this.stepOpen = true;
+    this.stepResponse = undefined;
+    const runId = this.runId;
+    for (const call of pending) {
+      const index = calls.indexOf(call);
+      await this.waitForRoom();
+      this.push({ type: 'tool_call_started', runId, step, turn, index, callId: call.id, toolName: call.name });
+      const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+      if (text.length > 0) this.push({ type: 'tool_call_delta', runId, step, turn, index, callId: call.id, argumentsDelta: text });
+    }
+  }
+
+  private takeModelEvent(step: number, turn: number, event: ModelStreamEvent): void {
+    if (this.signal.aborted) throw abortReasonOf(this.signal);
     const runId = this.runId;
     switch (event.type) {
       case 'text_delta':
@@ -154,14 +209,15 @@ export class RunStreamChannel implements LlmAgentRunStream {
     const body = this.body;
     if (body === undefined) throw new Error('RunStreamChannel.bind() was not called');
     this.running = body().then(
-      (result) => {
-        this.finishRun();
+      async (result) => {
+        await this.finishRun();
+        await this.waitForRoom();
         this.push({ type: 'run_finished', runId: this.runId, result });
         this.settle();
         return result;
       },
-      (error: unknown) => {
-        this.finishRun();
+      async (error: unknown) => {
+        await this.finishRun();
         this.failure = { error };
         this.settle();
         throw error;
@@ -170,13 +226,46 @@ export class RunStreamChannel implements LlmAgentRunStream {
     return this.running;
   }
 
-  private finishRun(): void {
-    for (const call of this.openCalls.values()) {
+  /** The closing events of the run: each started call still open finishes `cancelled`, then the open step ends. */
+  private async finishRun(): Promise<void> {
+    for (const call of [...this.openCalls.values()]) {
+      await this.waitForRoom();
       const outcome = standardFailure('cancelled', `the model's answer with '${call.toolName}' never completed, so the call was not run`);
       this.push({ type: 'tool_call_finished', runId: this.runId, step: call.step, turn: call.turn, callId: call.callId, toolName: call.toolName, outcome, attempts: 0, durationMs: 0 });
     }
     this.openCalls.clear();
+    await this.waitForRoom();
     this.finishStep();
+  }
+
+  /** Resolves once the buffer has room, or nothing when it has room now (or nobody reads, the consumer left, the run aborted). */
+  private waitForRoom(): Promise<void> | undefined {
+    if (!this.mustWait()) return undefined;
+    return (async () => {
+      while (this.mustWait()) {
+        await new Promise<void>((resolve) => {
+          const release = (): void => {
+            this.signal.removeEventListener('abort', release);
+            resolve();
+          };
+          this.roomWaiters.push(release);
+          this.signal.addEventListener('abort', release, { once: true });
+        });
+      }
+    })();
+  }
+
+  private mustWait(): boolean {
+    return this.queue.length >= this.bufferSize && this.reading && !this.closed && !this.signal.aborted;
+  }
+
+  private releaseProducers(): void {
+    for (const release of this.roomWaiters.splice(0)) release();
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.releaseProducers();
   }
 
   private finishStep(): void {
@@ -194,6 +283,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
   private push(event: LlmAgentStreamEvent): void {
     if (this.closed) return;
     this.queue.push(event);
+    if (this.queue.length > this.peak) this.peak = this.queue.length;
     this.signalConsumer();
   }
 
@@ -202,4 +292,9 @@ export class RunStreamChannel implements LlmAgentRunStream {
     this.wake = undefined;
     wake?.();
   }
+}
+
+/** The reason an aborted signal carries, or an `AbortError` when it carries none. */
+function abortReasonOf(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }

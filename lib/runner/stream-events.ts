@@ -1,6 +1,8 @@
 import { ModelResponse } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { LlmAgentRunResult } from './run-result';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced from TSDoc
+import type { StreamBufferPolicy } from './stream-buffer-policy';
 
 /**
  * One event of `runner.stream()`, in the order the run produces them.
@@ -18,7 +20,12 @@ import { LlmAgentRunResult } from './run-result';
  *   `awaiting_approval`). The three tool-call events carry `turn`, the step that asked for the call:
  *   a call is identified by (`runId`, `turn`, `callId`), since a model may reuse `call_0` every turn.
  * - `step_finished`: the step's response and all its tool calls are done; `response` is absent when
- *   the step ended before the model answered (an abort).
+ *   the step ended before the model answered (an abort), and for the resumed turn of `resumeStream()`
+ *   (the model answered it before the resume).
+ *
+ * `resumeStream()` reports the calls of the resumed turn that run before its first model step (those
+ * without a Tool message in the record) as `tool_call_started`, one `tool_call_delta` with their whole
+ * argument text and `tool_call_finished`, in a step numbered as that turn.
  * - `run_finished`: the last event of a run that returned; `result` is what `complete()` would have
  *   returned. A run that fails (a model or store error) ends the iteration with that error instead.
  */
@@ -46,19 +53,27 @@ export type LlmAgentStreamEvent =
 export type LlmAgentStreamEventType = LlmAgentStreamEvent['type'];
 
 /**
- * What `runner.stream()` returns: an async iterable of {@link LlmAgentStreamEvent}s. The run starts
- * when iteration (or `result`) starts. Breaking out of the loop (or calling `return()`) aborts the run
- * and waits until it has settled, so no tool call is left running unobserved. One consumer: the
- * events are delivered once.
+ * What `runner.stream()` and `runner.resumeStream()` return: an async iterable of
+ * {@link LlmAgentStreamEvent}s. The run starts when iteration (or `result`) starts. Breaking out of the
+ * loop (or calling `return()`) aborts the run and waits until it has settled, so no tool call is left
+ * running unobserved. One consumer: the events are delivered once. The buffer is bounded
+ * ({@link StreamBufferPolicy}): a consumer that reads slowly makes the model stream wait; a consumer
+ * that stops reading without leaving the loop keeps the run waiting until it reads, leaves or aborts.
  */
 export interface LlmAgentRunStream extends AsyncIterableIterator<LlmAgentStreamEvent> {
   /** The run's id (known before the run starts). */
   readonly runId: string;
   /**
    * The run's result, as `complete()` would return it; starts the run when iteration has not. Events
-   * not consumed stay queued, so a caller that wants only the result should call `complete()`.
+   * not consumed stay queued (without a bound while no iteration started), so a caller that wants only
+   * the result should call `complete()`. Awaited by a consumer that iterated and stopped reading
+   * without leaving the loop, it waits as the run does: leave the loop first.
    */
   readonly result: Promise<LlmAgentRunResult>;
   /** Aborts the run (as its `signal` would); the iteration then ends with `run_finished`, stop reason `aborted`. */
   abort(reason?: unknown): void;
+  /** How many events are buffered now, waiting for the consumer (see {@link StreamBufferPolicy}). */
+  readonly buffered: number;
+  /** The most events the buffer has held at once so far: at most `streamBufferSize` plus one step's tool calls for an iterating consumer. */
+  readonly maxBuffered: number;
 }

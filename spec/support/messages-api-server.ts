@@ -59,6 +59,8 @@ export type ScriptedReply =
       readonly body?: Record<string, unknown>;
       readonly events?: number;
       readonly then?: 'end' | 'cut' | 'hang' | { readonly error: { readonly type: string; readonly message: string } };
+      /** How many deltas each text and tool input is split into (at most). @default 3 */
+      readonly pieces?: number;
     };
 
 /** A running fake Messages API. */
@@ -188,7 +190,7 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
       else sendJson(response, reply.status ?? 200, reply.body, reply.headers ?? {});
       return;
     case 'sse': {
-      const events = messageStreamEvents(reply.body ?? messageBody());
+      const events = messageStreamEvents(reply.body ?? messageBody(), reply.pieces);
       sendSse(response, events.slice(0, reply.events ?? events.length), {}, reply.then ?? 'end', request, onHangUp);
       return;
     }
