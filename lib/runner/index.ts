@@ -18,6 +18,6 @@ export type { JournalEntry, RunEventJournalOptions } from './run-event-journal';
 export type { LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './stream-events';
 export type { LlmAgentRunInput } from './run-input';
 export { compileStructuredOutput, DEFAULT_STRUCTURED_OUTPUT_POLICY } from './structured-output';
-export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
+export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputMode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
 export { StructuredOutputError } from './structured-output-error';
 export type { StructuredOutputErrorCode } from './structured-output-error';
