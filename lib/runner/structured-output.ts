@@ -12,7 +12,6 @@ import { decodeToolArguments } from '../validation/decode-arguments';
 import { compileInputValidator } from '../validation/schema-validator';
 import { LlmAgentError } from './runner-error';
 import { ModelResponseFormat } from '../model/model-types';
-import { JsonObject } from '../outcome/json-value';
 import { dropAbsentNulls } from '../validation/absent-nulls';
 
 /** What `output` takes: a class whose fields are decorated with `@Field()` (no `@Tool` or `invoke` needed), or a Standard Schema (zod 4, valibot, arktype) of an object. */
@@ -119,7 +118,7 @@ function compileUncached(output: unknown, policy: StructuredOutputPolicy): Compi
 function decodeAnswer(args: unknown, schema: JsonSchema, options: ParseOutputOptions | undefined): ReturnType<typeof decodeToolArguments> {
   const decoded = decodeToolArguments(args, DEFAULT_ARGUMENT_LIMITS);
   if (!decoded.ok || options?.nullsAreAbsent !== true) return decoded;
-  return { ok: true, value: dropAbsentNulls(decoded.value, schema) as JsonObject };
+  return { ok: true, value: dropAbsentNulls(decoded.value, schema) };
 }
 
 function fromStandardSchema(schema: StandardSchemaV1, toolName: string, description: string, maxRepairs: number): Omit<CompiledStructuredOutput, 'format'> {
