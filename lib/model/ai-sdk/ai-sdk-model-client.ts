@@ -2,7 +2,7 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
-import { ModelRequest, ModelResponse } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
 import { AiSdkCallOptions, AiSdkLanguageModel, AiSdkStreamReader } from './ai-sdk-language-model';
 import { AiSdkModelClientOptions, ResolvedAiSdkModelClientOptions, resolveAiSdkModelClientOptions } from './ai-sdk-model-client-options';
 import { AiSdkStreamAssembler } from './ai-sdk-stream-assembler';
@@ -55,6 +55,16 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   /** The wrapped AI SDK model. */
   get model(): AiSdkLanguageModel {
     return this.options.model;
+  }
+
+  /**
+   * Native structured output through the call's `responseFormat` (`{ type: 'json', schema, name,
+   * description }`): what the provider does with it is the provider's (OpenAI sends `response_format`,
+   * Anthropic `output_config.format`; one without JSON mode warns and ignores it). The runner validates
+   * the answer either way; `outputPolicy.mode: 'tool'` gives a final-answer tool instead.
+   */
+  supportsResponseFormat(format: ModelResponseFormat): boolean {
+    return format.type === 'json_schema';
   }
 
   /**
@@ -119,8 +129,8 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   }
 
   /**
-   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` when there
-   * are any, and the sampling options, provider options and headers of the client's options.
+   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` and
+   * `responseFormat` when there are any, and the sampling options, provider options and headers of the client's options.
    *
    * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
@@ -130,6 +140,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     return {
       prompt: toAiSdkPrompt(request.system ?? system, request.messages, model.provider),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
+      ...(request.responseFormat === undefined ? {} : { responseFormat: aiSdkResponseFormat(request.responseFormat) }),
       abortSignal: request.signal,
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -158,6 +169,11 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   private mapError(error: unknown, signal: AbortSignal): unknown {
     return toAiSdkModelApiError(error, this.options.model.provider, signal) ?? error;
   }
+}
+
+/** `LanguageModelV3CallOptions.responseFormat` of a response format. */
+function aiSdkResponseFormat(format: ModelResponseFormat): NonNullable<AiSdkCallOptions['responseFormat']> {
+  return { type: 'json', schema: format.schema, name: format.name, ...(format.description === undefined ? {} : { description: format.description }) };
 }
 
 function abortedError(provider: string, signal: AbortSignal): ModelApiError {
