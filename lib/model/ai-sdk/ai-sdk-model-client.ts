@@ -9,6 +9,7 @@ import { AiSdkStreamAssembler } from './ai-sdk-stream-assembler';
 import { toAiSdkModelApiError } from './map-api-error';
 import { toAiSdkPrompt } from './map-prompt';
 import { fromAiSdkGenerateResult, isRecord } from './map-response';
+import { toStrictSchema } from '../openai/strict-schema';
 // An abort rejects with the signal's reason at once (a model may not watch its signal); `mapError` makes it `aborted`.
 import { untilAborted } from '../../runner/maybe-promise';
 
@@ -140,7 +141,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     return {
       prompt: toAiSdkPrompt(request.system ?? system, request.messages, model.provider),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
-      ...(request.responseFormat === undefined ? {} : { responseFormat: aiSdkResponseFormat(request.responseFormat) }),
+      ...(request.responseFormat === undefined ? {} : { responseFormat: aiSdkResponseFormat(request.responseFormat, model.provider) }),
       abortSignal: request.signal,
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -171,9 +172,14 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   }
 }
 
-/** `LanguageModelV3CallOptions.responseFormat` of a response format. */
-function aiSdkResponseFormat(format: ModelResponseFormat): NonNullable<AiSdkCallOptions['responseFormat']> {
-  return { type: 'json', schema: format.schema, name: format.name, ...(format.description === undefined ? {} : { description: format.description }) };
+/**
+ * `LanguageModelV3CallOptions.responseFormat` of a response format. OpenAI providers (`openai.*`) send it
+ * with `strict: true`, so the schema goes in its strict form when it has one (every property required,
+ * optional ones nullable: the runner reads a `null` sent for one as absent).
+ */
+function aiSdkResponseFormat(format: ModelResponseFormat, provider: string): NonNullable<AiSdkCallOptions['responseFormat']> {
+  const schema = provider.startsWith('openai') ? (toStrictSchema(format.schema) ?? format.schema) : format.schema;
+  return { type: 'json', schema, name: format.name, ...(format.description === undefined ? {} : { description: format.description }) };
 }
 
 function abortedError(provider: string, signal: AbortSignal): ModelApiError {
