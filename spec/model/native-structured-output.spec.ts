@@ -3,6 +3,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV
 import { createOpenAI } from '@ai-sdk/openai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import OpenAI from 'openai';
+import { z } from 'zod';
 import { AnthropicModelClient, BaseModelClient, Field, LlmAgentRunOptions, LlmAgentRunResult, StructuredOutputError, Tool, ToolCallResult } from '../../lib';
 import { AiSdkModelClient } from '../../lib/model/ai-sdk';
 import { OpenAIModelClient } from '../../lib/model/openai';
@@ -206,6 +207,39 @@ describe.each(Object.keys(CLIENTS))('native structured output through %s', (name
       expect(offeredTools(name, body)).toEqual(['GetWeather', 'final_answer']);
     } finally {
       await harness.close();
+    }
+  });
+});
+
+describe('an output schema with a free-form (record) field', () => {
+  const Tally = z.object({ city: z.string(), counts: z.record(z.string(), z.number()) });
+
+  it("Anthropic cannot express it natively: 'auto' gives the final-answer tool, 'native' is refused before any request", async () => {
+    const server = await startMessagesApiServer();
+    server.enqueue(messageReply({ content: [{ type: 'tool_use', id: 'toolu_1', name: 'final_answer', input: { city: 'Oslo', counts: { sun: 3 } } }], stop_reason: 'tool_use' }));
+    try {
+      const runner = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }) }).bindTools(GetWeather);
+      const result = await runner.complete('Tally?', { output: Tally });
+      expect(result.output).toEqual({ city: 'Oslo', counts: { sun: 3 } });
+      expect(server.requests[0].body.output_config).toBeUndefined();
+      expect(offeredTools('anthropic', server.requests[0].body)).toEqual(['GetWeather', 'final_answer']);
+      await expect(runner.complete('Tally?', { output: Tally, outputPolicy: { mode: 'native' } })).rejects.toMatchObject({ code: 'invalid_run_options' });
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('OpenAI sends it natively without strict (the schema as it is)', async () => {
+    const server = await startOpenAIApiServer();
+    server.enqueue(chatReply({ text: ['{"city":"Oslo","counts":{"sun":3}}'] }));
+    try {
+      const client = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), api: 'chat' });
+      const result = await client.bindTools(GetWeather).complete('Tally?', { output: Tally });
+      expect(result.output).toEqual({ city: 'Oslo', counts: { sun: 3 } });
+      expect(server.requests[0].body.response_format.json_schema).toMatchObject({ name: 'final_answer', strict: false, schema: { properties: { counts: { additionalProperties: { type: 'number' } } } } });
+    } finally {
+      await server.close();
     }
   });
 });
