@@ -218,7 +218,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const answered = new Set(run.messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
     const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
     if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
-    else if (lastAssistant.toolCalls.length === 0) {
+    // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is asked again.
+    else if (lastAssistant.toolCalls.length === 0 && index === run.messages.length - 1) {
       run.text = lastAssistant.content;
       run.stopReason = 'end_turn';
     }

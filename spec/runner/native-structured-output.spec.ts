@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Field, LlmAgentRunner, LlmAgentStreamEvent, ScriptedModelClient, SqliteRunStore, StructuredOutputError } from '../../lib';
+import { Field, LlmAgentRunner, LlmAgentStreamEvent, MemoryRunStore, ScriptedModelClient, SqliteRunStore, StructuredOutputError } from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 
@@ -134,6 +134,27 @@ describe('complete(input, { output }) on a model with native structured output',
     expect(record.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
     expect(record.messages.at(-1)).toMatchObject({ role: 'assistant', content: '{"city":"Lima","degrees":19}' });
     await store.close();
+  });
+});
+
+describe('a durable native-mode run that failed after a repair was asked for', () => {
+  it('resumes by asking the model again, not by taking the refused answer as the end of the run', async () => {
+    const store = new MemoryRunStore();
+    const outage = (): never => {
+      throw new Error('model outage');
+    };
+    const first = new ScriptedModelClient([{ text: 'not JSON' }, outage], native);
+    await expect(new LlmAgentRunner(first, weatherProvider()).complete('Weather?', { output: Verdict, store, runId: 'n' })).rejects.toThrow('model outage');
+    const failed = (await store.loadRun('n'))!;
+    expect(failed.status).toBe('failed');
+    expect(failed.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('not accepted') });
+
+    const second = new ScriptedModelClient([{ text: '{"city":"Oslo","degrees":2}' }], native);
+    const resumed = await new LlmAgentRunner(second, weatherProvider()).resume('n', { store });
+    expect(second.requests).toHaveLength(1);
+    expect(second.requests[0].messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('not accepted') });
+    expect(resumed.text).toBe('{"city":"Oslo","degrees":2}');
+    expect((await store.loadRun('n'))!.status).toBe('completed');
   });
 });
 
