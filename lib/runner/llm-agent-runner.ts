@@ -143,10 +143,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     }
   }
 
-  /** Final-answer calls of a run with `output` are judged here (never dispatched); every other call goes through the pipeline. */
+  /** Final-answer calls of a run with `output` (not in native mode, which has no such tool) are judged here (never dispatched); every other call goes through the pipeline. */
   protected override async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const output = this.outputs.get(run);
-    if (output === undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
+    if (output === undefined || output.native !== undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
     const results = await executeWithFinalAnswers(output, calls, {
       executeOthers: (others) => super.executeToolCalls(run, others),
       finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),

@@ -109,9 +109,11 @@ describe('complete(input, { output }) on a model with native structured output',
 
   it('lets a tool share the final-answer name in native mode (there is no final-answer tool)', async () => {
     const provider = new FunctionProvider().add('final_answer', () => 'ok', {}, {});
-    const model = new ScriptedModelClient([{ text: '{"city":"Oslo","degrees":1}' }], native);
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 't', name: 'final_answer', arguments: {} }] }, { text: '{"city":"Oslo","degrees":1}' }], native);
     const result = await new LlmAgentRunner(model, provider).complete('x', { output: Verdict });
     expect(result.output).toMatchObject({ city: 'Oslo', degrees: 1 });
+    expect(provider.calls.map((call) => call.toolName)).toEqual(['final_answer']);
+    expect(result.toolCalls[0]).toMatchObject({ callId: 't', outcome: { ok: true }, attempts: 1 });
   });
 
   it('works through stream() (text deltas of the JSON) and records the repair in a durable run', async () => {
