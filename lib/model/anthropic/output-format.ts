@@ -30,10 +30,22 @@ export function toClaudeOutputSchema(schema: JsonSchema): JsonSchema | undefined
 }
 
 /** The `output_config.format` of a request's response format; `undefined` when its schema has no Claude form (see `toClaudeOutputSchema`). */
-export function toClaudeOutputFormat(format: ModelResponseFormat): { readonly type: 'json_schema'; readonly schema: JsonSchema } | undefined {
+export function toClaudeOutputFormat(format: ModelResponseFormat): ClaudeOutputFormat | undefined {
+  // A run's format is one object for all its steps (and runs of the same `output`): rewritten once.
+  if (claudeFormats.has(format)) return claudeFormats.get(format);
   const schema = toClaudeOutputSchema(format.schema);
-  return schema === undefined ? undefined : { type: 'json_schema', schema };
+  const claude: ClaudeOutputFormat | undefined = schema === undefined ? undefined : Object.freeze({ type: 'json_schema', schema });
+  claudeFormats.set(format, claude);
+  return claude;
 }
+
+/** `output_config.format` of the Messages API. */
+export interface ClaudeOutputFormat {
+  readonly type: 'json_schema';
+  readonly schema: JsonSchema;
+}
+
+const claudeFormats = new WeakMap<ModelResponseFormat, ClaudeOutputFormat | undefined>();
 
 class NoClaudeFormError extends Error {}
 

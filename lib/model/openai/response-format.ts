@@ -17,6 +17,18 @@ export interface OpenAIJsonSchemaFormat {
  * schema as it is with `strict: false`.
  */
 export function toOpenAIJsonSchemaFormat(format: ModelResponseFormat): OpenAIJsonSchemaFormat {
+  // A run's format is one object for all its steps (and runs of the same `output`): rewritten once.
+  let mapped = openAIFormats.get(format);
+  if (mapped === undefined) {
+    mapped = Object.freeze(mapFormat(format));
+    openAIFormats.set(format, mapped);
+  }
+  return mapped;
+}
+
+const openAIFormats = new WeakMap<ModelResponseFormat, OpenAIJsonSchemaFormat>();
+
+function mapFormat(format: ModelResponseFormat): OpenAIJsonSchemaFormat {
   const strict = toStrictSchema(format.schema);
   return {
     name: format.name,
