@@ -243,3 +243,29 @@ describe('an output schema with a free-form (record) field', () => {
     }
   });
 });
+
+describe('bad native answers on the wire', () => {
+  it('an OpenAI refusal and a Claude answer cut at max_tokens are repaired', async () => {
+    const openai = await startOpenAIApiServer();
+    openai.enqueue(chatReply({ refusal: ['I cannot help with that.'] }), chatReply({ text: ['{"city":"Oslo","degrees":1,"note":null}'] }));
+    const claude = await startMessagesApiServer();
+    claude.enqueue(
+      messageReply({ content: [{ type: 'text', text: '{"city":"Os' }], stop_reason: 'max_tokens' }),
+      messageReply({ content: [{ type: 'text', text: '{"city":"Oslo","degrees":1}' }], stop_reason: 'end_turn' }),
+    );
+    try {
+      const chat = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: openai.baseURL, maxRetries: 0 }), api: 'chat' });
+      const refused = await chat.bindTools(GetWeather).complete('Forecast?', { output: Forecast });
+      expect(refused.output).toBeInstanceOf(Forecast);
+      expect(openai.requests[1].body.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('refused') });
+
+      const anthropic = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: claude.baseURL, maxRetries: 0 }) });
+      const cut = await anthropic.bindTools(GetWeather).complete('Forecast?', { output: Forecast });
+      expect(cut.output!.line()).toBe('Oslo: 1');
+      expect(JSON.stringify(claude.requests[1].body.messages.at(-1))).toContain('token limit');
+    } finally {
+      await openai.close();
+      await claude.close();
+    }
+  });
+});
