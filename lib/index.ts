@@ -78,7 +78,7 @@ export type {
 } from './projection';
 export { BaseModelClient, canStreamSteps, InMemoryMemory, ScriptedModelClient, ScriptedModelError } from './model';
 export type {
-  BindableTools, ChatMessage, Memory, ModelClient, ModelRequest, ModelResponse, ModelStepper, ModelStopReason,
+  BindableTools, ChatMessage, Memory, ModelClient, ModelRequest, ModelResponse, ModelResponseFormat, ModelStepper, ModelStopReason,
   ModelStreamEvent, ModelToolCall, ModelUsage, ScriptedModelClientOptions, ScriptedReply, ScriptedTurn,
   StreamingModelStepper,
 } from './model';
@@ -107,7 +107,7 @@ export { DEFAULT_STREAM_BUFFER_POLICY } from './runner';
 export type { StreamBufferPolicy } from './runner';
 export type { UserContentPart } from './model/model-types';
 export { DEFAULT_STRUCTURED_OUTPUT_POLICY, StructuredOutputError } from './runner';
-export type { StructuredOutputErrorCode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './runner';
+export type { StructuredOutputErrorCode, StructuredOutputMode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './runner';
 export { textOfUserContent } from './model/user-content';
 export {
   AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,

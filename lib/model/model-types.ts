@@ -1,3 +1,4 @@
+import { JsonSchema } from '../contract/json-schema';
 import { LlmTool } from '../contract/llm-tool';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 
@@ -63,12 +64,28 @@ export interface ModelUsage {
   readonly outputTokens: number;
 }
 
+/**
+ * Asks for the model's final text to be a JSON value matching `schema`, through the provider's native
+ * structured output (Anthropic `output_config.format`, OpenAI `response_format` / `text.format`, AI SDK
+ * `responseFormat`). Only sent to a client whose `supportsResponseFormat` accepts it.
+ */
+export interface ModelResponseFormat {
+  readonly type: 'json_schema';
+  /** A name for the schema (OpenAI requires one), e.g. `final_answer`. */
+  readonly name: string;
+  /** The JSON Schema of the answer, as wuwe builds it (a client rewrites it to its provider's rules). */
+  readonly schema: JsonSchema;
+  readonly description?: string;
+}
+
 /** One request to the model. */
 export interface ModelRequest {
   readonly system?: string;
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly LlmTool[];
   readonly signal: AbortSignal;
+  /** The shape of the final text (native structured output); tools stay available. @default none: free text */
+  readonly responseFormat?: ModelResponseFormat;
 }
 
 /** One response of the model. */

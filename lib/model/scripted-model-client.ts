@@ -1,7 +1,7 @@
 import { WuweError } from '../errors/wuwe-error';
 import { JsonObject } from '../outcome/json-value';
 import { BaseModelClient } from './base-model-client';
-import { ChatMessage, ModelRequest, ModelResponse, ModelStopReason } from './model-types';
+import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason } from './model-types';
 import { ModelStreamEvent, StreamingModelStepper } from './model-stream';
 import { hasErrorMarker } from '../errors/error-marker';
 
@@ -52,6 +52,12 @@ export interface ScriptedModelClientOptions {
    * consumer (or an abort) can act between deltas. Turn it off to measure the runner alone. @default true
    */
   readonly streamPauses?: boolean;
+  /**
+   * Act as a model with native structured output: `supportsResponseFormat` says yes, so a run with
+   * `output` (mode `auto` or `native`) sends `request.responseFormat` (see `requests`) and takes the
+   * scripted final text as the JSON answer. Off, such a run gets the final-answer tool. @default false
+   */
+  readonly supportsResponseFormat?: boolean;
 }
 
 /**
@@ -73,6 +79,11 @@ export class ScriptedModelClient extends BaseModelClient implements StreamingMod
   ) {
     super();
     this.modelName = options.modelName ?? 'scripted';
+  }
+
+  /** The `supportsResponseFormat` option: whether runs with `output` ask this model for native structured output. */
+  supportsResponseFormat(format: ModelResponseFormat): boolean {
+    return this.options.supportsResponseFormat === true && format.type === 'json_schema';
   }
 
   async step(request: ModelRequest): Promise<ModelResponse> {

@@ -1,4 +1,4 @@
-import { ModelToolCall } from '../model/model-types';
+import { ModelResponseFormat, ModelToolCall } from '../model/model-types';
 import { toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { CompiledStructuredOutput } from './structured-output';
 import { StructuredOutputError } from './structured-output-error';
@@ -13,6 +13,8 @@ export interface FinalAnswerState {
   accepted?: { readonly value: unknown };
   lastAnswer?: unknown;
   lastIssues?: string;
+  /** Set in native mode: the response format every request carries; there is no final-answer tool. */
+  native?: ModelResponseFormat;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function judgeFinalAnswers(state: FinalAnswerState, calls: readonly
     outcomes.set(first, refusal(`'${name}' was called beside other tool calls, so it was not taken: finish your other tool calls, then call '${name}' alone`));
     return countRepair(state, first.arguments, 'the final answer was given beside other tool calls', outcomes);
   }
-  const parsed = await state.compiled.parse(first.arguments);
+  const parsed = await state.compiled.parse(first.arguments, { nullsAreAbsent: first.nullsAreAbsent === true });
   if (parsed.ok) {
     state.accepted = { value: parsed.value };
     outcomes.set(first, toolText('Final answer accepted.'));

@@ -20,6 +20,6 @@ export { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
 export type { StreamBufferPolicy } from './stream-buffer-policy';
 export type { LlmAgentRunInput } from './run-input';
 export { compileStructuredOutput, DEFAULT_STRUCTURED_OUTPUT_POLICY } from './structured-output';
-export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
+export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputMode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
 export { StructuredOutputError } from './structured-output-error';
 export type { StructuredOutputErrorCode } from './structured-output-error';

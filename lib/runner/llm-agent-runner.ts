@@ -12,6 +12,7 @@ import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
 import { inputMessages, LlmAgentRunInput, loadContinuedConversation } from './run-input';
 import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './final-answer';
 import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
+import { endedWithNativeAnswer, judgeNativeAnswer, nativeFormatOf } from './native-answer';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
@@ -112,17 +113,18 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   protected startOutputRun(options: LlmAgentRunOptions): RunState {
     const merged = { ...this.defaults, ...options };
     const compiled = merged.output === undefined ? undefined : compileStructuredOutput(merged.output, merged.outputPolicy);
-    if (compiled !== undefined && this.descriptors.has(compiled.tool.name))
+    const native = compiled === undefined ? undefined : nativeFormatOf(this.model, compiled, merged.outputPolicy?.mode);
+    if (compiled !== undefined && native === undefined && this.descriptors.has(compiled.tool.name))
       throw new LlmAgentError('invalid_run_options', `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`);
     const run = this.startRun(options);
-    if (compiled !== undefined) this.outputs.set(run, { compiled, repairs: 0 });
+    if (compiled !== undefined) this.outputs.set(run, { compiled, repairs: 0, ...(native === undefined ? {} : { native }) });
     return run;
   }
 
-  /** The tools the model is offered in a run: the provider's, and the final-answer tool of a run with `output`. */
+  /** The tools the model is offered in a run: the provider's, and the final-answer tool of a run with `output` (not in native mode). */
   protected toolsOf(run: RunState): readonly LlmTool[] {
     const output = this.outputs.get(run);
-    return output === undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
+    return output === undefined || output.native !== undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
   }
 
   /**
@@ -131,6 +133,17 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   protected async insistOnFinalAnswer(run: RunState): Promise<void> {
     const output = this.outputs.get(run);
+    // Native mode: the final text is the answer; a bad one is sent back (a user message; one repair).
+    while (output !== undefined && endedWithNativeAnswer(output, run.stopReason)) {
+      const repair = await judgeNativeAnswer(output, run.text, run.stopReason ?? 'other');
+      if (repair === undefined) {
+        run.stopReason = 'end_turn';
+        return;
+      }
+      await this.recordMessage(run, { role: 'user', content: repair });
+      run.stopReason = undefined;
+      await this.runLoop(run);
+    }
     while (output !== undefined && output.accepted === undefined && run.stopReason === 'end_turn') {
       await this.recordMessage(run, { role: 'user', content: askForFinalAnswer(output) });
       run.stopReason = undefined;
@@ -138,10 +151,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     }
   }
 
-  /** Final-answer calls of a run with `output` are judged here (never dispatched); every other call goes through the pipeline. */
+  /** Final-answer calls of a run with `output` (not in native mode, which has no such tool) are judged here (never dispatched); every other call goes through the pipeline. */
   protected override async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const output = this.outputs.get(run);
-    if (output === undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
+    if (output === undefined || output.native !== undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
     const results = await executeWithFinalAnswers(output, calls, {
       executeOthers: (others) => super.executeToolCalls(run, others),
       finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),
@@ -258,7 +271,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
     if (pending.length > 0) await this.streams.get(run)?.resumedCalls(run.steps, run.turn, lastAssistant.toolCalls, pending);
     if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
-    else if (lastAssistant.toolCalls.length === 0) {
+    // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is asked again.
+    else if (lastAssistant.toolCalls.length === 0 && index === run.messages.length - 1) {
       run.text = lastAssistant.content;
       run.stopReason = 'end_turn';
     }
@@ -428,7 +442,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (this.isListening(run)) this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
-    const response = await untilAborted(this.stepModel(run, { system: run.options.system, messages: [...run.messages], tools: this.toolsOf(run), signal }), run.options.signal);
+    const format = this.outputs.get(run)?.native;
+    const request: ModelRequest = { system: run.options.system, messages: [...run.messages], tools: this.toolsOf(run), signal, ...(format === undefined ? {} : { responseFormat: format }) };
+    const response = await untilAborted(this.stepModel(run, request), run.options.signal);
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,

@@ -139,13 +139,14 @@ export interface LlmAgentRunOptions {
   readonly continueFrom?: string;
   /**
    * The shape of the run's final answer: a class with `@Field()` properties or a Standard Schema.
-   * The model gets a final-answer tool with its JSON Schema; a valid call ends the run and its value
-   * (the class instance, or the schema's output) is `result.output`. Bad answers are sent back for
+   * The model gets its JSON Schema as the provider's native structured output (the final text is the
+   * answer) when the client supports it, else a final-answer tool (see `outputPolicy.mode`); a valid
+   * answer ends the run and its value (the class instance, or the schema's output) is `result.output`. Bad answers are sent back for
    * repair under `outputPolicy`, then the run fails with `StructuredOutputError`.
    * @default none: the answer is the model's text
    */
   readonly output?: StructuredOutputSchema;
-  /** @default DEFAULT_STRUCTURED_OUTPUT_POLICY (tool `final_answer`, 2 repairs) */
+  /** @default DEFAULT_STRUCTURED_OUTPUT_POLICY (mode `auto`, name `final_answer`, 2 repairs) */
   readonly outputPolicy?: StructuredOutputPolicy;
   /**
    * Backpressure of `stream()` / `resumeStream()`: how many events wait for a slow consumer before the run

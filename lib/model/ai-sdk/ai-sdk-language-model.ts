@@ -20,7 +20,7 @@ export interface AiSdkLanguageModel {
 
 /**
  * The call options {@link AiSdkModelClient} sends (`LanguageModelV3CallOptions`): the prompt, the
- * function tools, the abort signal and the sampling settings of the client's options.
+ * function tools, the response format, the abort signal and the sampling settings of the client's options.
  */
 export interface AiSdkCallOptions {
   /** The conversation, as `LanguageModelV3Prompt` messages. */
@@ -39,6 +39,8 @@ export interface AiSdkCallOptions {
   readonly providerOptions?: AiSdkProviderOptions;
   /** Extra HTTP headers for providers that send HTTP requests. */
   readonly headers?: Record<string, string | undefined>;
+  /** The shape of the final text (`{ type: 'json', schema, name, description }`), when the request has a response format. */
+  readonly responseFormat?: { readonly type: 'text' } | { readonly type: 'json'; readonly schema?: unknown; readonly name?: string; readonly description?: string };
 }
 
 /** Provider-specific options, by provider name (`SharedV3ProviderOptions`), e.g. `{ openai: { parallelToolCalls: false } }`. */

@@ -2,13 +2,14 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
-import { ModelRequest, ModelResponse } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
 import { AiSdkCallOptions, AiSdkLanguageModel, AiSdkStreamReader } from './ai-sdk-language-model';
 import { AiSdkModelClientOptions, ResolvedAiSdkModelClientOptions, resolveAiSdkModelClientOptions } from './ai-sdk-model-client-options';
 import { AiSdkStreamAssembler } from './ai-sdk-stream-assembler';
 import { toAiSdkModelApiError } from './map-api-error';
 import { toAiSdkPrompt } from './map-prompt';
 import { fromAiSdkGenerateResult, isRecord } from './map-response';
+import { toStrictSchema } from '../openai/strict-schema';
 // An abort rejects with the signal's reason at once (a model may not watch its signal); `mapError` makes it `aborted`.
 import { untilAborted } from '../../runner/maybe-promise';
 
@@ -55,6 +56,16 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   /** The wrapped AI SDK model. */
   get model(): AiSdkLanguageModel {
     return this.options.model;
+  }
+
+  /**
+   * Native structured output through the call's `responseFormat` (`{ type: 'json', schema, name,
+   * description }`): what the provider does with it is the provider's (OpenAI sends `response_format`,
+   * Anthropic `output_config.format`; one without JSON mode warns and ignores it). The runner validates
+   * the answer either way; `outputPolicy.mode: 'tool'` gives a final-answer tool instead.
+   */
+  supportsResponseFormat(format: ModelResponseFormat): boolean {
+    return format.type === 'json_schema';
   }
 
   /**
@@ -119,8 +130,8 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   }
 
   /**
-   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` when there
-   * are any, and the sampling options, provider options and headers of the client's options.
+   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` and
+   * `responseFormat` when there are any, and the sampling options, provider options and headers of the client's options.
    *
    * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
@@ -130,6 +141,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     return {
       prompt: toAiSdkPrompt(request.system ?? system, request.messages, model.provider),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
+      ...(request.responseFormat === undefined ? {} : { responseFormat: aiSdkResponseFormat(request.responseFormat, model.provider) }),
       abortSignal: request.signal,
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -158,6 +170,16 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   private mapError(error: unknown, signal: AbortSignal): unknown {
     return toAiSdkModelApiError(error, this.options.model.provider, signal) ?? error;
   }
+}
+
+/**
+ * `LanguageModelV3CallOptions.responseFormat` of a response format. OpenAI providers (`openai.*`) send it
+ * with `strict: true`, so the schema goes in its strict form when it has one (every property required,
+ * optional ones nullable: the runner reads a `null` sent for one as absent).
+ */
+function aiSdkResponseFormat(format: ModelResponseFormat, provider: string): NonNullable<AiSdkCallOptions['responseFormat']> {
+  const schema = provider.startsWith('openai') ? (toStrictSchema(format.schema) ?? format.schema) : format.schema;
+  return { type: 'json', schema, name: format.name, ...(format.description === undefined ? {} : { description: format.description }) };
 }
 
 function abortedError(provider: string, signal: AbortSignal): ModelApiError {

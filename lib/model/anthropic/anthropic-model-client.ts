@@ -4,7 +4,7 @@ import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
 import { requestSignal } from '../request-signal';
-import { ModelRequest, ModelResponse } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
 import {
   AnthropicMessagesClient,
   AnthropicMessagesRequest,
@@ -18,6 +18,7 @@ import { toAnthropicMessages } from './map-messages';
 import { fromAnthropicMessage } from './map-response';
 import { AnthropicStreamAssembler } from './map-stream';
 import { toAnthropicTools } from './map-tools';
+import { toClaudeOutputFormat } from './output-format';
 
 /**
  * A {@link ModelStepper} backed by Claude through the official `@anthropic-ai/sdk` Messages API
@@ -70,6 +71,15 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   /** The SDK client requests go through: the one passed in, or the one created from the API key. */
   get client(): AnthropicMessagesClient {
     return this.options.client;
+  }
+
+  /**
+   * Native structured output (`output_config.format`) for every schema Claude's structured outputs can
+   * express (see `toClaudeOutputSchema`); a record or map field has no such form, so such an `output`
+   * gets the final-answer tool.
+   */
+  supportsResponseFormat(format: ModelResponseFormat): boolean {
+    return toClaudeOutputFormat(format) !== undefined;
   }
 
   /**
@@ -132,7 +142,8 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
 
   /**
    * The Messages API body of one request: `model`, `max_tokens`, `messages`, then `system`, `tools`,
-   * `temperature` and `stop_sequences` when there are any, and the `extraParams` option.
+   * `temperature`, `stop_sequences` and `output_config.format` (the response format) when there are any,
+   * and the `extraParams` option.
    *
    * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
@@ -148,7 +159,21 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(stopSequences !== undefined && stopSequences.length > 0 ? { stop_sequences: [...stopSequences] } : {}),
+      ...(request.responseFormat === undefined ? {} : { output_config: this.outputConfig(request.responseFormat) }),
     };
+  }
+
+  /**
+   * `output_config` with the response format (beside an `output_config` of `extraParams`, e.g. `effort`).
+   *
+   * @throws {@link ModelApiError} `invalid_request` when the schema has no form under Claude's rules.
+   */
+  private outputConfig(format: ModelResponseFormat): Record<string, unknown> {
+    const claudeFormat = toClaudeOutputFormat(format);
+    if (claudeFormat === undefined)
+      throw new ModelApiError('invalid_request', { provider: 'anthropic', detail: `the response format '${format.name}' has a free-form object, which Claude's structured outputs cannot express`, retryable: false });
+    const extra = this.options.extraParams.output_config;
+    return { ...(typeof extra === 'object' && extra !== null ? extra : {}), format: claudeFormat };
   }
 }
 

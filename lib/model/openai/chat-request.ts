@@ -2,6 +2,7 @@ import { ChatMessage, ModelRequest } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
 import { toChatUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
+import { chatResponseFormat } from './response-format';
 
 /**
  * Maps wuwe messages to Chat Completions `messages`: the system prompt first as a `system` message; a
@@ -45,7 +46,7 @@ export function toChatMessages(system: string | undefined, messages: readonly Ch
  * The Chat Completions body of one request: `model`, `messages`, `stream`, then `tools` (with
  * `strict: true` on the strict ones only: non-strict is the API's default, and some compatible servers
  * refuse the field),
- * `parallel_tool_calls`, `max_completion_tokens` and `temperature` when set, `stream_options.include_usage`
+ * `parallel_tool_calls`, `max_completion_tokens`, `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`) when set, `stream_options.include_usage`
  * when streaming (so the last chunk carries usage), and the `extraParams` option.
  */
 export function buildChatBody(
@@ -72,5 +73,6 @@ export function buildChatBody(
     ...(tools.length > 0 && parallelToolCalls !== undefined ? { parallel_tool_calls: parallelToolCalls } : {}),
     ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
+    ...chatResponseFormat(request.responseFormat),
   };
 }

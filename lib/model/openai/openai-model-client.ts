@@ -4,7 +4,7 @@ import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
 import { requestSignal } from '../request-signal';
-import { ModelRequest, ModelResponse } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
 import { buildChatBody } from './chat-request';
 import { fromChatCompletion } from './chat-response';
 import { ChatStreamReader } from './chat-stream';
@@ -71,6 +71,15 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
   /** Which API requests go to. */
   get api(): 'chat' | 'responses' {
     return this.options.api;
+  }
+
+  /**
+   * Native structured output for every schema: `response_format` (Chat Completions) or `text.format`
+   * (Responses), strict when the schema has a strict form (see `toOpenAIJsonSchemaFormat`). A compatible
+   * server without it needs `outputPolicy.mode: 'tool'`.
+   */
+  supportsResponseFormat(format: ModelResponseFormat): boolean {
+    return format.type === 'json_schema';
   }
 
   /**

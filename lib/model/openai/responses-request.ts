@@ -3,6 +3,7 @@ import { ChatMessage, ModelRequest, ProviderContent } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
 import { toResponsesUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
+import { responsesTextFormat } from './response-format';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
@@ -58,7 +59,7 @@ export function storedOpenAIItems(message: AssistantMessage): readonly JsonValue
 
 /**
  * The Responses API body of one request: `model`, `input`, `stream`, `store`, then `instructions`,
- * `tools`, `parallel_tool_calls`, `max_output_tokens` and `temperature` when set, `include:
+ * `tools`, `parallel_tool_calls`, `max_output_tokens`, `temperature` and `text.format` (the response format) when set, `include:
  * ['reasoning.encrypted_content']` when not stored (so reasoning can be sent back), and `extraParams`.
  */
 export function buildResponsesBody(
@@ -83,5 +84,6 @@ export function buildResponsesBody(
     ...(tools.length > 0 && parallelToolCalls !== undefined ? { parallel_tool_calls: parallelToolCalls } : {}),
     ...(maxTokens !== undefined ? { max_output_tokens: maxTokens } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
+    ...responsesTextFormat(request.responseFormat),
   };
 }
