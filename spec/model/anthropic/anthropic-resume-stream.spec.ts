@@ -57,12 +57,12 @@ describe('resumeStream() and stream backpressure over AnthropicModelClient (real
   it('resumes a run with output suspended on an approval as a stream: the resumed calls, the streamed answer, the validated output (SQLite)', async () => {
     const store = new SqliteRunStore(`${temp.path}/anthropic.db`);
     server.enqueue(messageReply(planTurn));
-    const first = await new LlmAgentRunner(client, tools()).complete('Plan a trip to Rome', { store, runId: 'trip', output: Trip });
+    const first = await new LlmAgentRunner(client, tools()).complete('Plan a trip to Rome', { store, runId: 'trip', output: Trip, outputPolicy: { mode: 'tool' } });
     expect(first.stopReason).toBe('awaiting_approval');
     await store.decideApproval('trip', 'toolu_b', { approved: true, toolName: 'book', argumentsSha256: canonicalArgumentsSha256({}) });
 
     server.enqueue(messageReply(answerTurn));
-    const stream = new LlmAgentRunner(client, tools()).resumeStream('trip', { store, output: Trip });
+    const stream = new LlmAgentRunner(client, tools()).resumeStream('trip', { store, output: Trip, outputPolicy: { mode: 'tool' } });
     const events: LlmAgentStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const result = await stream.result;
