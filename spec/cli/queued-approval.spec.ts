@@ -1,22 +1,15 @@
 import { startWorker } from '../../lib/queue';
-import { describePostgres, TestSchemas } from '../durable/postgres-env';
+import { describePostgres } from '../durable/postgres-env';
 import { ledgerAgent } from '../queue/ledger-agent';
-import { openQueueFixture, QueueFixture } from '../queue/queue-fixture';
+import { useQueueFixtures } from '../queue/queue-fixture';
 import { waitFor } from '../queue/worker-processes';
 import { runCli } from './cli-harness';
 
-jest.setTimeout(60_000);
-const schemas = new TestSchemas();
-const fixtures: QueueFixture[] = [];
-afterAll(async () => {
-  await Promise.all(fixtures.map((fixture) => fixture.close().catch(() => undefined)));
-  await schemas.dropAll();
-});
+const fixture = useQueueFixtures();
 
 describePostgres('wuwe approvals approve on a queued run', () => {
   it('enqueues the resume on the run’s own queue, and a worker completes the run', async () => {
-    const f = await openQueueFixture(schemas, { name: 'billing-runs' });
-    fixtures.push(f);
+    const f = await fixture({ name: 'billing-runs' });
     const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50 });
     try {
       const runId = await f.queue.enqueue({ agent: 'ledger', input: 'refund it' });

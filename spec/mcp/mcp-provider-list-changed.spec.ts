@@ -7,38 +7,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpHandler, McpToolProvider } from '../../lib/mcp';
 import { ToolRegistry } from '../../lib/providers';
-import { Field, Tool } from '../../lib/reflect';
 import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { eventually, Shout, Whisper } from './fixtures/changing-tools';
 import { Echo } from './fixtures/served-tools';
 import { listenHttp } from './mcp-support';
-
-@Tool({ description: 'Shouts a text.' })
-class Shout {
-  @Field({ description: 'Text to shout.' })
-  text!: string;
-
-  invoke(): string {
-    return this.text.toUpperCase();
-  }
-}
-
-@Tool({ description: 'Whispers a text.' })
-class Whisper {
-  @Field({ description: 'Text to whisper.' })
-  text!: string;
-
-  invoke(): string {
-    return this.text.toLowerCase();
-  }
-}
-
-async function eventually(check: () => boolean): Promise<void> {
-  for (let wait = 0; wait < 250; wait++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the condition did not hold within 5 s');
-}
 
 describe('McpToolProvider follows the tool list of the server it consumes', () => {
   it('lists the tools again on notifications/tools/list_changed, tells its listeners, and runs the new tool', async () => {

@@ -3,28 +3,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpHandler, McpToolServer } from '../../lib/mcp';
 import { composeToolProviders, ToolRegistry } from '../../lib/providers';
-import { Field, Tool } from '../../lib/reflect';
+import { eventually, Shout } from './fixtures/changing-tools';
 import { Echo, provider } from './fixtures/served-tools';
 import { connectHttp, listenHttp, sdkClient } from './mcp-support';
-
-@Tool({ description: 'Shouts a text.' })
-class Shout {
-  @Field({ description: 'Text to shout.' })
-  text!: string;
-
-  invoke(): string {
-    return this.text.toUpperCase();
-  }
-}
-
-/** Resolves when `check` holds, polling; rejects after two seconds. */
-async function eventually(check: () => boolean): Promise<void> {
-  for (let wait = 0; wait < 100; wait++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the condition did not hold within 2 s');
-}
 
 describe('listChanged: a provider whose tools change', () => {
   it('sends notifications/tools/list_changed to every connected client and serves the new tool', async () => {

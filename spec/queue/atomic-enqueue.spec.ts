@@ -1,21 +1,9 @@
 import { MemoryRunStore } from '../../lib/durable';
 import { RunQueue } from '../../lib/queue';
-import { describePostgres, TestSchemas } from '../durable/postgres-env';
-import { openQueueFixture, QueueFixture, testPostgresUrl } from './queue-fixture';
+import { describePostgres } from '../durable/postgres-env';
+import { QueueFixture, testPostgresUrl, useQueueFixtures } from './queue-fixture';
 
-jest.setTimeout(60_000);
-const schemas = new TestSchemas();
-const fixtures: QueueFixture[] = [];
-afterAll(async () => {
-  await Promise.all(fixtures.map((fixture) => fixture.close().catch(() => undefined)));
-  await schemas.dropAll();
-});
-
-async function fixture(): Promise<QueueFixture> {
-  const opened = await openQueueFixture(schemas);
-  fixtures.push(opened);
-  return opened;
-}
+const fixture = useQueueFixtures();
 
 /** Makes every insert into the queue's job table fail, as a full disk or a lost connection would. */
 async function breakJobInserts(f: QueueFixture): Promise<void> {

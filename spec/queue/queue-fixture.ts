@@ -81,3 +81,22 @@ export async function openQueueFixture(schemas: FreshSchemas, options: Partial<R
     },
   };
 }
+
+/**
+ * For a spec file: a 60 s test timeout, and `fixture(options)` that opens a fixture on fresh schemas;
+ * every fixture is closed and every schema dropped after the file's tests.
+ */
+export function useQueueFixtures(): (options?: Partial<RunQueueOptions>) => Promise<QueueFixture> {
+  jest.setTimeout(60_000);
+  const schemas = freshSchemas();
+  const fixtures: QueueFixture[] = [];
+  afterAll(async () => {
+    await Promise.all(fixtures.map((fixture) => fixture.close().catch(() => undefined)));
+    await schemas.dropAll();
+  });
+  return async (options = {}) => {
+    const opened = await openQueueFixture(schemas, options);
+    fixtures.push(opened);
+    return opened;
+  };
+}

@@ -1,22 +1,10 @@
 import { RunQueueError, startWorker } from '../../lib/queue';
-import { describePostgres, TestSchemas } from '../durable/postgres-env';
+import { describePostgres } from '../durable/postgres-env';
 import { ledgerAgent } from './ledger-agent';
-import { openQueueFixture, QueueFixture } from './queue-fixture';
+import { QueueFixture, useQueueFixtures } from './queue-fixture';
 import { waitFor } from './worker-processes';
 
-jest.setTimeout(60_000);
-const schemas = new TestSchemas();
-const fixtures: QueueFixture[] = [];
-afterAll(async () => {
-  await Promise.all(fixtures.map((fixture) => fixture.close().catch(() => undefined)));
-  await schemas.dropAll();
-});
-
-async function fixture(options: Parameters<typeof openQueueFixture>[1] = {}): Promise<QueueFixture> {
-  const opened = await openQueueFixture(schemas, options);
-  fixtures.push(opened);
-  return opened;
-}
+const fixture = useQueueFixtures();
 
 async function statusOf(f: QueueFixture, runId: string): Promise<string | undefined> {
   return (await f.store.loadRun(runId))?.status;
