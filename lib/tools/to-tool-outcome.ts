@@ -1,6 +1,7 @@
 import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
+import { toolImagesProblem } from '../outcome/tool-image';
 import { messageOf } from '../errors/message-of';
 import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
@@ -102,6 +103,8 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   if (outcome.compensation !== undefined && !COMPENSATION_STATES.includes(outcome.compensation))
     problems.push(`compensation must be one of ${COMPENSATION_STATES.join(', ')}`);
   if (outcome.artifacts !== undefined && !Array.isArray(outcome.artifacts)) problems.push('artifacts must be an array');
+  const imagesProblem = outcome.images === undefined ? undefined : toolImagesProblem(outcome.images);
+  if (imagesProblem !== undefined) problems.push(imagesProblem);
   const metadata: unknown = outcome.metadata;
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok))
     problems.push('metadata must be a JSON object');
