@@ -52,7 +52,7 @@ export function toolImageProblem(image: unknown, allowed: readonly string[] = []
   if (!(TOOL_IMAGE_MEDIA_TYPES as readonly unknown[]).includes(mediaType))
     return `media type ${JSON.stringify(mediaType)} is not one of ${TOOL_IMAGE_MEDIA_TYPES.join(', ')}`;
   if (typeof data !== 'string' || data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) return 'data must be non-empty, padded base64';
-  if (!signatureMatches(mediaType as ToolImageMediaType, data)) return `data is not a ${String(mediaType)} image (its first bytes do not match)`;
+  if (!signatureMatches(mediaType as ToolImageMediaType, data)) return `data does not start with the signature of ${String(mediaType)}`;
   return undefined;
 }
 
