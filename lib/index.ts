@@ -20,6 +20,8 @@ export {
   DEFAULT_RETRYABLE_CATEGORIES, isToolOutcome, normalizeToolOutcome, renderToolMessage, STANDARD_TOOL_ERROR_CODES,
   standardFailure, TOOL_ERROR_CATEGORIES, toolData, toolFailure, toolText,
 } from './outcome';
+export { TOOL_IMAGE_MEDIA_TYPES, toolImage } from './outcome';
+export type { ToolImage, ToolImageMediaType } from './outcome';
 export type {
   CheckedToolOutcome, CompensationState, JsonObject, JsonPrimitive, JsonValue, LlmToolResult, StandardToolErrorCode, ToolArtifact,
   ToolErrorCategory, ToolFailureOptions, ToolFailureOutcome, ToolOutcome, ToolOutcomeError, ToolOutcomeFields,
@@ -76,6 +78,8 @@ export type {
   ToolOutputProjectionOptions, ToolOutputProjectionPolicyProblemKind, ToolOutputProjectionReport,
   ToolOutputProjectionResult, ToolOutputProjectionTrigger,
 } from './projection';
+export { checkToolImagePolicy, DEFAULT_TOOL_IMAGE_POLICY, projectToolImages } from './projection';
+export type { ToolImageOmission, ToolImagePolicy, ToolImageProjection, ToolImageProjectionReport } from './projection';
 export { BaseModelClient, canStreamSteps, InMemoryMemory, ScriptedModelClient, ScriptedModelError } from './model';
 export type {
   BindableTools, ChatMessage, Memory, ModelClient, ModelRequest, ModelResponse, ModelResponseFormat, ModelStepper, ModelStopReason,
@@ -105,7 +109,7 @@ export type {
 export type { LlmAgentRunInput, LlmAgentRunStream, LlmAgentStreamEvent, LlmAgentStreamEventType } from './runner';
 export { DEFAULT_STREAM_BUFFER_POLICY } from './runner';
 export type { StreamBufferPolicy } from './runner';
-export type { UserContentPart } from './model/model-types';
+export type { ToolMessagePart, UserContentPart } from './model/model-types';
 export { DEFAULT_STRUCTURED_OUTPUT_POLICY, StructuredOutputError } from './runner';
 export type { StructuredOutputErrorCode, StructuredOutputMode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './runner';
 export { textOfUserContent } from './model/user-content';

@@ -1,4 +1,5 @@
 import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord, RunLease } from './agent-run-record';
+import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { firstTurnOfCallIds } from './call-turns';
 import { RunStoreError } from './run-store-error';
 import { checkSchemaVersion } from './schema-version';
@@ -55,6 +56,10 @@ function findShapeProblem(record: Record<string, unknown>): string | undefined {
   }
   for (const key of ['createdAt', 'updatedAt']) {
     if (typeof record[key] !== 'string') return `${key} must be an ISO 8601 string`;
+  }
+  for (const [index, message] of (record.messages as Record<string, unknown>[]).entries()) {
+    const problem = message?.role === 'tool' ? toolMessagePartsProblem(message.parts) : undefined;
+    if (problem !== undefined) return `message ${index}: ${problem}`;
   }
   for (const call of record.toolCalls as Record<string, unknown>[]) {
     if (typeof call?.callId !== 'string' || typeof call.toolName !== 'string' || typeof call.argumentsSha256 !== 'string') {

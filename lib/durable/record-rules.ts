@@ -4,6 +4,7 @@ import { ApprovalDecision, ApprovalRequest, CreateRunOptions, RunWriteOptions } 
 import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput } from './agent-run-record';
 import { canonicalJson, sha256Hex } from './canonical-arguments';
 import { RunStoreError } from './run-store-error';
+import { toolMessagePartsProblem } from '../model/tool-message-parts';
 
 /** The rules every {@link RunStore} applies the same way, apart from its storage. */
 
@@ -201,9 +202,15 @@ export function checkTtl(ttlMs: number): void {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RunStoreError('record_invalid', `ttlMs must be positive, got ${String(ttlMs)}`);
 }
 
-/** The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form. */
+/**
+ * The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form,
+ * or a Tool message with malformed `parts` (a store never writes what it would refuse to load).
+ */
 export function serializeJson(runId: string, values: readonly unknown[], what: string): string[] {
   return values.map((value) => {
+    const role = what === 'message' && typeof value === 'object' && value !== null ? (value as { role?: unknown }).role : undefined;
+    const problem = role === 'tool' ? toolMessagePartsProblem((value as { parts?: unknown }).parts) : undefined;
+    if (problem !== undefined) throw new RunStoreError('record_invalid', `A tool message is malformed: ${problem}`, { runId });
     let text: string | undefined;
     try {
       text = JSON.stringify(value);

@@ -1,4 +1,5 @@
 import { ChatMessage } from '../model/model-types';
+import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import {
@@ -140,14 +141,14 @@ export interface RunRows {
   lease?: LeaseRow;
 }
 
-/** Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse. */
+/** Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse, or a Tool message's `parts` are malformed. */
 export function recordFromRows(rows: RunRows): AgentRunRecord {
   const runId = rows.run.run_id;
   const record: { -readonly [K in keyof AgentRunRecord]: AgentRunRecord[K] } = {
     schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION,
     runId,
     status: rows.run.status as AgentRunStatus,
-    messages: rows.messages.map((text) => parseJson(text, runId) as unknown as ChatMessage),
+    messages: rows.messages.map((text) => messageFromJson(text, runId)),
     toolCalls: rows.calls.map(callFromRow),
     toolOutputProjections: rows.projections.map((row) => projectionFromRow(row, runId)),
     approvals: rows.approvals.map(approvalFromRow),
@@ -157,6 +158,14 @@ export function recordFromRows(rows: RunRows): AgentRunRecord {
   if (rows.run.metadata_json !== null) record.metadata = parseJson(rows.run.metadata_json, runId) as JsonObject;
   if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms), fencingToken: Number(rows.run.fencing_token) };
   return record;
+}
+
+/** A stored message; a Tool message's image parts are checked again, so a damaged row never reaches a model. */
+function messageFromJson(text: string, runId: string): ChatMessage {
+  const message = parseJson(text, runId) as unknown as ChatMessage;
+  const problem = message?.role === 'tool' ? toolMessagePartsProblem(message.parts) : undefined;
+  if (problem !== undefined) throw new RunStoreError('record_invalid', `A stored tool message is malformed: ${problem}`, { runId });
+  return message;
 }
 
 function parseJson(text: string, runId: string): JsonValue {

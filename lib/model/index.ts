@@ -1,5 +1,5 @@
 export type {
-  ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason, ModelToolCall, ModelUsage,
+  ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason, ModelToolCall, ModelUsage, ToolMessagePart,
 } from './model-types';
 export type { ModelStepper } from './model-stepper';
 export { InMemoryMemory } from './memory';

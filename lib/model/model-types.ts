@@ -42,6 +42,15 @@ export type UserContentPart =
   | { readonly type: 'document'; readonly mediaType: string; readonly data: string; readonly title?: string }
   | { readonly type: 'document'; readonly url: string; readonly title?: string };
 
+/**
+ * A part of a Tool message beyond its text `content`: an image of the outcome (see `ToolOutcome.images`),
+ * or a short text note (e.g. that an image over the run's `toolImages` limits was omitted). Each client
+ * sends them as its provider allows (see the README's client table).
+ */
+export type ToolMessagePart =
+  | { readonly type: 'image'; readonly mediaType: string; readonly data: string }
+  | { readonly type: 'text'; readonly text: string };
+
 /** One message of the conversation, in wuwe's provider-neutral form. A user message is text, or parts (text, images, documents). */
 export type ChatMessage =
   | { readonly role: 'user'; readonly content: string | readonly UserContentPart[] }
@@ -53,6 +62,8 @@ export type ChatMessage =
       /** The projected Tool message: exactly what the model sees. */
       readonly content: string;
       readonly isError: boolean;
+      /** Images (and notes about omitted ones) sent after `content`; absent when the outcome had none. */
+      readonly parts?: readonly ToolMessagePart[];
     };
 
 /** Why the model stopped. */

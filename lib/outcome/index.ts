@@ -7,3 +7,5 @@ export type {
   ToolOutcomeFields, ToolSuccessOutcome,
 } from './tool-outcome';
 export { renderToolMessage, renderableFailure } from './render-tool-message';
+export { base64ByteLength, TOOL_IMAGE_MEDIA_TYPES, toolImage, toolImagesProblem } from './tool-image';
+export type { ToolImage, ToolImageMediaType } from './tool-image';

@@ -1,5 +1,6 @@
 import { DEFAULT_RETRYABLE_CATEGORIES, STANDARD_TOOL_ERROR_CODES, StandardToolErrorCode, ToolErrorCategory } from './error-codes';
 import { JsonValue } from './json-value';
+import { ToolImage } from './tool-image';
 
 /** Partial-effect compensation state of an outcome. */
 export type CompensationState = 'none' | 'required' | 'completed' | 'failed';
@@ -18,7 +19,7 @@ export interface ToolOutcomeError {
   readonly details?: JsonValue;
 }
 
-/** A file or blob a tool produced, referenced rather than inlined. */
+/** A file or blob a tool produced, referenced rather than inlined; never sent to the model (images the model should see go in `images`). */
 export interface ToolArtifact {
   readonly name: string;
   readonly uri?: string;
@@ -38,6 +39,12 @@ export interface ToolOutcomeFields {
   readonly compensation?: CompensationState;
   /** Artifacts produced by the call. */
   readonly artifacts?: readonly ToolArtifact[];
+  /**
+   * Images the model sees with a success's text or data (inline base64, see {@link ToolImage}), on
+   * clients whose provider takes images in tool results. Counted against the run's `toolImages`
+   * policy, not the text ceilings; a failure's images are not sent.
+   */
+  readonly images?: readonly ToolImage[];
   /** Host metadata (validation warnings, timings). Never sent to the model. */
   readonly metadata?: Readonly<Record<string, JsonValue>>;
 }
@@ -126,7 +133,7 @@ export function standardFailure(code: StandardToolErrorCode, message: string, de
   return toolFailure({ code, message, details });
 }
 
-const OUTCOME_KEYS = new Set(['ok', 'text', 'data', 'error', 'resourceVersion', 'compensation', 'artifacts', 'metadata']);
+const OUTCOME_KEYS = new Set(['ok', 'text', 'data', 'error', 'resourceVersion', 'compensation', 'artifacts', 'images', 'metadata']);
 
 /**
  * True when `value` has the shape of a {@link ToolOutcome}: an object with a boolean `ok`, no keys

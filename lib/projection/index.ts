@@ -15,3 +15,7 @@ export {
   projectToolOutputForModel,
   tryProjectToolOutputForModel,
 } from './project-tool-output-for-model';
+export { checkToolImagePolicy, DEFAULT_TOOL_IMAGE_POLICY } from './tool-image-policy';
+export type { ToolImagePolicy } from './tool-image-policy';
+export { projectToolImages } from './project-tool-images';
+export type { ToolImageOmission, ToolImageProjection, ToolImageProjectionReport } from './project-tool-images';

@@ -1,4 +1,5 @@
 import { ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
+import type { ToolImageProjectionReport } from './project-tool-images';
 import { TextTokenEstimator } from './text-token-estimator';
 
 /**
@@ -32,6 +33,8 @@ export interface ToolOutputProjectionReport {
   readonly maxTokens: number;
   /** The ceiling(s) the original exceeded, or `null` when it fit. */
   readonly trigger: ToolOutputProjectionTrigger;
+  /** What became of the outcome's images (sent, omitted and why); only for an outcome with images. */
+  readonly images?: ToolImageProjectionReport;
 }
 
 /** The model-facing content and its report. */

@@ -1,4 +1,4 @@
-import { ModelToolCall } from '../model/model-types';
+import { ModelToolCall, ToolMessagePart } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { renderToolMessage } from '../outcome/render-tool-message';
 import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
@@ -32,6 +32,8 @@ export interface CompletedCall {
 export interface ModelProjection {
   readonly content: string;
   readonly report?: ToolOutputProjectionReport;
+  /** The outcome's images (and notes about omitted ones), when it had any. */
+  readonly parts?: readonly ToolMessagePart[];
 }
 
 /** The projection step as completion calls it (a pipeline passes its own, possibly overridden, `projectForModel`). */
@@ -126,9 +128,9 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
   if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
-  const { content, report } = project(call, outcome);
+  const { content, report, parts } = project(call, outcome);
   // The key is derived when first read (see DeferredKeyToolCallResult), not for every call.
-  return new DeferredKeyToolCallResult(call, run.turn, result, content, report, durationMs, admitted);
+  return new DeferredKeyToolCallResult(call, run.turn, result, content, report, durationMs, admitted, parts);
 }
 
 /** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */

@@ -1,4 +1,4 @@
-import { ModelToolCall } from '../model/model-types';
+import { ModelToolCall, ToolMessagePart } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
@@ -87,6 +87,7 @@ export class DeferredKeyToolCallResult implements ToolCallResult {
   readonly rawArguments: string | JsonObject;
   readonly arguments: JsonObject | undefined;
   declare readonly admitted?: boolean;
+  declare readonly parts?: readonly ToolMessagePart[];
   private readonly [RESULT_KEY]: CallKey | string;
 
   constructor(
@@ -97,6 +98,7 @@ export class DeferredKeyToolCallResult implements ToolCallResult {
     readonly projection: ToolOutputProjectionReport | undefined,
     readonly durationMs: number,
     admitted: boolean,
+    parts?: readonly ToolMessagePart[],
   ) {
     this.callId = call.id;
     this.turn = turn;
@@ -107,6 +109,7 @@ export class DeferredKeyToolCallResult implements ToolCallResult {
     this.attempts = completed.attempts;
     this[RESULT_KEY] = callKeyOf(completed);
     if (admitted) (this as { admitted?: boolean }).admitted = true;
+    if (parts !== undefined) (this as { parts?: readonly ToolMessagePart[] }).parts = parts;
   }
 
   readonly outcome: ToolOutcome;
@@ -119,7 +122,10 @@ export class DeferredKeyToolCallResult implements ToolCallResult {
   /** The result as a plain object, the key included (what `JSON.stringify` writes). */
   toJSON(): ToolCallResult {
     const { callId, turn, toolName, rawArguments, outcome, attempts, idempotencyKey, content, projection, durationMs } = this;
-    const plain = { callId, turn, toolName, rawArguments, arguments: this.arguments, outcome, attempts, idempotencyKey, content, projection, durationMs };
+    const plain: ToolCallResult = {
+      ...(this.parts === undefined ? {} : { parts: this.parts }),
+      callId, turn, toolName, rawArguments, arguments: this.arguments, outcome, attempts, idempotencyKey, content, projection, durationMs,
+    };
     return this.admitted === true ? { ...plain, admitted: true } : plain;
   }
 }

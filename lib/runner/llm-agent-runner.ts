@@ -410,7 +410,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     }
     for (const record of records) {
       const audited = record.admitted === true ? record.projection : undefined;
-      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok || record.projection === undefined }, audited);
+      const parts = record.parts === undefined || record.parts.length === 0 ? {} : { parts: record.parts };
+      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok || record.projection === undefined, ...parts }, audited);
     }
   }
 

@@ -6,6 +6,8 @@ import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output
 import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
 import { effectiveToolOutputProjection } from '../projection/effective-tool-output-projection';
 import { tryProjectToolOutputForModel } from '../projection/project-tool-output-for-model';
+import { projectToolImages } from '../projection/project-tool-images';
+import { DEFAULT_TOOL_IMAGE_POLICY } from '../projection/tool-image-policy';
 import { ModelProjection } from './call-completion';
 import { isPromiseLike } from './maybe-promise';
 import { RunState } from './run-state';
@@ -13,13 +15,16 @@ import { StepContext } from './step-context';
 
 /**
  * The one place the model-facing Tool message is made: the rendered outcome, projected within the
- * effective ceilings of `descriptor` (undefined for a call of no known tool). A projection failure
- * becomes a short `tool_output_projection_failed` failure; the failed content is never sent.
+ * effective ceilings of `descriptor` (undefined for a call of no known tool), and its images within the
+ * run's `toolImages` limits (their own, apart from the text's; the report says what was omitted). A
+ * projection failure becomes a short `tool_output_projection_failed` failure; the failed content is never sent.
  */
 export function projectForModel(context: StepContext, descriptor: ToolDescriptor | undefined, call: ModelToolCall, outcome: ToolOutcome): ModelProjection {
   const { run } = context;
   const policy = projectionPolicyOf(run, descriptor);
-  const projected = tryProjectToolOutputForModel(outcome, { policy, estimator: run.options.contextTokenEstimator });
+  const text = tryProjectToolOutputForModel(outcome, { policy, estimator: run.options.contextTokenEstimator });
+  const images = text.ok ? projectToolImages(outcome, run.options.toolImages ?? DEFAULT_TOOL_IMAGE_POLICY) : undefined;
+  const projected = images === undefined || !text.ok ? text : { ...text, report: { ...text.report, images: images.report } };
   if (!projected.ok) {
     const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${projected.error.kind})`);
     return { content: renderToolMessage(failure) };
@@ -35,7 +40,7 @@ export function projectForModel(context: StepContext, descriptor: ToolDescriptor
     }
   }
   if (projected.report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, report: projected.report });
-  return { content: projected.content, report: projected.report };
+  return images === undefined ? { content: projected.content, report: projected.report } : { content: projected.content, report: projected.report, parts: images.parts };
 }
 
 /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */

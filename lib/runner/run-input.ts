@@ -1,4 +1,5 @@
 import { ChatMessage } from '../model/model-types';
+import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { userContentProblem } from '../model/user-content';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentError } from './runner-error';
@@ -73,7 +74,7 @@ function messageProblem(message: unknown): string | undefined {
     case 'tool': {
       const { toolCallId, toolName, isError } = message as Record<string, unknown>;
       const ok = typeof toolCallId === 'string' && typeof toolName === 'string' && typeof content === 'string' && typeof isError === 'boolean';
-      return ok ? undefined : 'a tool message needs `toolCallId`, `toolName`, `content` and `isError`';
+      return ok ? toolMessagePartsProblem((message as { parts?: unknown }).parts) : 'a tool message needs `toolCallId`, `toolName`, `content` and `isError`';
     }
     default:
       return `unknown role ${JSON.stringify(role)} (user, assistant or tool)`;

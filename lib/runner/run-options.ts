@@ -1,5 +1,6 @@
 import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
 import { TextTokenEstimator } from '../projection/text-token-estimator';
+import { ToolImagePolicy } from '../projection/tool-image-policy';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { RunStore } from '../durable/run-store';
 import { Memory } from '../model/memory';
@@ -119,6 +120,8 @@ export interface LlmAgentRunOptions {
   readonly argumentLimits?: ArgumentLimits;
   /** Ceilings of the model-visible Tool message; a contract can only tighten them. @default DEFAULT_TOOL_OUTPUT_PROJECTION (64 KiB, 10,000 tokens) */
   readonly toolOutputProjection?: ToolOutputProjectionPolicy;
+  /** Limits of the images tool outcomes send to the model (`ToolOutcome.images`), apart from the text ceilings. @default DEFAULT_TOOL_IMAGE_POLICY (5 MiB per image, 8 images) */
+  readonly toolImages?: ToolImagePolicy;
   /** Token estimator of the model's context. @default the UTF-8-aware fallback estimator */
   readonly contextTokenEstimator?: TextTokenEstimator;
   /**

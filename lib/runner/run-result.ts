@@ -1,4 +1,4 @@
-import { ChatMessage, ModelUsage } from '../model/model-types';
+import { ChatMessage, ModelUsage, ToolMessagePart } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
@@ -36,6 +36,8 @@ export interface ToolCallResult<Name extends string = string, Outcome extends To
   readonly content: string;
   /** What the projection did; absent when projection failed. */
   readonly projection?: ToolOutputProjectionReport;
+  /** The images (and notes about omitted ones) the model saw after `content`; absent when the outcome had none. */
+  readonly parts?: readonly ToolMessagePart[];
   readonly durationMs: number;
   /** True when the complete outcome is admitted to the run's store (durable runs). */
   readonly admitted?: boolean;

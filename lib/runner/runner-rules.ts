@@ -4,6 +4,7 @@ import { ToolDescriptor } from '../contract/tool-descriptor';
 import { AgentRunStatus } from '../durable/agent-run-record';
 import { ModelResponse } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
+import { checkToolImagePolicy } from '../projection/tool-image-policy';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { LlmAgentStopReason } from './run-result';
 import { LlmAgentRunOptions } from './run-options';
@@ -56,7 +57,8 @@ export function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescri
 /**
  * Throws `invalid_run_options` for limits a run cannot work with: `maxSteps` must be a positive
  * integer (NaN would never stop the loop), `leaseTtlMs` a positive finite number,
- * `abandonedAttemptGraceMs` and `abortedWriteGraceMs` finite numbers >= 0.
+ * `abandonedAttemptGraceMs` and `abortedWriteGraceMs` finite numbers >= 0. A malformed `toolImages`
+ * policy throws `ToolOutputProjectionPolicyError` (`invalid_policy`), as a text projection policy does.
  */
 export function checkRunLimits(options: LlmAgentRunOptions): void {
   const { maxSteps, leaseTtlMs, abandonedAttemptGraceMs, abortedWriteGraceMs } = options;
@@ -68,4 +70,5 @@ export function checkRunLimits(options: LlmAgentRunOptions): void {
     throw new LlmAgentError('invalid_run_options', `abandonedAttemptGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abandonedAttemptGraceMs)}`);
   if (abortedWriteGraceMs !== undefined && !(Number.isFinite(abortedWriteGraceMs) && abortedWriteGraceMs >= 0))
     throw new LlmAgentError('invalid_run_options', `abortedWriteGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abortedWriteGraceMs)}`);
+  if (options.toolImages !== undefined) checkToolImagePolicy(options.toolImages);
 }

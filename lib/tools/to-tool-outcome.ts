@@ -1,6 +1,7 @@
 import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
 import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
+import { toolImagesProblem } from '../outcome/tool-image';
 import { messageOf } from '../errors/message-of';
 import { guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
@@ -15,7 +16,8 @@ const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER, maxEle
  * says the tool returned something that is not JSON: a BigInt, a cycle, a function, NaN or Infinity,
  * a Map, Set or class instance without `toJSON`. An outcome-shaped object whose fields break the {@link ToolOutcome} type (a `text` that
  * is not a string, an unknown error category, a non-boolean `retryable`, `data` that is not JSON)
- * is a `tool_error` failure too, naming each problem and keeping the tool's own error message;
+ * is a `tool_error` failure too, naming each problem and keeping the tool's own error message (so are
+ * malformed `images`: not PNG, JPEG, GIF or WebP, not base64, other keys, see `toolImagesProblem`);
  * `data` and `details` with `toJSON` (a Date) are serialized. Never throws: a value whose getter or
  * proxy trap throws while it is read is a `tool_error` failure.
  */
@@ -102,6 +104,10 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   if (outcome.compensation !== undefined && !COMPENSATION_STATES.includes(outcome.compensation))
     problems.push(`compensation must be one of ${COMPENSATION_STATES.join(', ')}`);
   if (outcome.artifacts !== undefined && !Array.isArray(outcome.artifacts)) problems.push('artifacts must be an array');
+  const imagesProblem = outcome.images === undefined ? undefined : toolImagesProblem(outcome.images);
+  if (imagesProblem !== undefined) problems.push(imagesProblem);
+  // A copy of the checked images: the tool cannot change them after the check.
+  else if (outcome.images !== undefined) checked = { ...checked, images: outcome.images.map(({ mediaType, data }) => ({ mediaType, data })) };
   const metadata: unknown = outcome.metadata;
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok))
     problems.push('metadata must be a JSON object');

@@ -1,6 +1,7 @@
 import { canonicalArgumentsSha256, CanonicalJsonError, RunStore, RunStoreError, sha256Hex, ToolCallIdentity, ToolOutputProjectionInput } from '../../lib/durable';
 import { toolData, toolFailure, toolText } from '../../lib/outcome';
 import { ToolOutputProjectionReport } from '../../lib/projection';
+import { PNG_1X1 } from '../support/tiny-images';
 
 /** A clock tests move by hand. */
 export interface TestClock {
@@ -89,6 +90,37 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
           { role: 'user', content: 'compacted' },
           { role: 'user', content: 'next' },
         ]);
+      });
+
+      it('round-trips a tool message with image parts and the images report of its projection', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.recordCallStarted('r', identity('c1', { to: 'x' }));
+        await store.admitOutcome('r', 'c1', toolText('shot', { images: [{ mediaType: 'image/png', data: PNG_1X1 }] }), 1);
+        const message = {
+          role: 'tool' as const, toolCallId: 'c1', toolName: 'send_email', content: 'shot', isError: false,
+          parts: [{ type: 'image' as const, mediaType: 'image/png', data: PNG_1X1 }, { type: 'text' as const, text: '[image 1 omitted]' }],
+        };
+        const images = { sent: 1, sentBytes: 70, omitted: [{ index: 1, bytes: 9_000_000, reason: 'too_large' as const }], maxImageBytes: 5_242_880, maxImages: 8 };
+        await store.appendMessages('r', [{ role: 'user', content: 'go' }, message], { projections: [{ ...projection('c1', 'shot'), report: { ...report, images } }] });
+        const record = (await store.loadRun('r'))!;
+        expect(record.messages[1]).toEqual(message);
+        expect(record.toolOutputProjections[0].report.images).toEqual(images);
+        const admitted = record.toolCalls[0].outcome;
+        expect(admitted?.ok && admitted.images).toEqual([{ mediaType: 'image/png', data: PNG_1X1 }]);
+      });
+
+      it('refuses a tool message whose parts are malformed (bad base64, other media type, __proto__ key), writing nothing', async () => {
+        await store.createRun({ runId: 'r' });
+        const tool = (parts: unknown) => ({ role: 'tool', toolCallId: 'c1', toolName: 'send_email', content: 'x', isError: false, parts }) as never;
+        for (const parts of [
+          [{ type: 'image', mediaType: 'image/png', data: 'not base64!' }],
+          [{ type: 'image', mediaType: 'image/svg+xml', data: PNG_1X1 }],
+          JSON.parse(`[{"type":"image","mediaType":"image/png","data":"${PNG_1X1}","__proto__":{"polluted":true}}]`),
+          [{ type: 'image', url: 'file:///etc/passwd' }],
+        ]) {
+          await expect(store.appendMessages('r', [tool(parts)])).rejects.toEqual(code('record_invalid'));
+        }
+        expect((await store.loadRun('r'))!.messages).toEqual([]);
       });
 
       it('rejects an unknown run and a message with no JSON form, writing nothing', async () => {

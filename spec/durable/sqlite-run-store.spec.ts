@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAgentRunRecord, RunStoreError, SqliteRunStore } from '../../lib/durable';
 import { toolText } from '../../lib/outcome';
+import { PNG_1X1 } from '../support/tiny-images';
 import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore, identity } from './run-store-suite';
 import { makeTempDir } from './temp-dir';
@@ -94,6 +95,22 @@ describe('SqliteRunStore bad input', () => {
       expect(readFileSync(path).equals(before)).toBe(true);
       expect(existsSync(`${path}-wal`)).toBe(false);
     }
+  });
+
+  it('refuses to load a run whose stored tool message has damaged image parts (record_invalid), so they never reach a model', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore(path);
+    await store.createRun({ runId: 'r' });
+    await store.appendMessages('r', [{ role: 'tool', toolCallId: 'c1', toolName: 't', content: 'x', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: PNG_1X1 }] }]);
+    await store.close();
+    const raw = new Database(path);
+    raw.prepare('UPDATE wuwe_messages SET message_json = replace(message_json, ?, ?)').run('image/png', 'image/svg+xml');
+    raw.close();
+    const reopened = new SqliteRunStore(path);
+    await expect(reopened.loadRun('r')).rejects.toMatchObject({ code: 'record_invalid', message: expect.stringContaining('image/svg+xml') });
+    await reopened.close();
+    const exported = { schemaVersion: 2, runId: 'r', status: 'running', messages: [{ role: 'tool', toolCallId: 'c1', toolName: 't', content: 'x', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: '???' }] }], toolCalls: [], toolOutputProjections: [], approvals: [], createdAt: 'x', updatedAt: 'x' };
+    expect(() => parseAgentRunRecord(exported)).toThrow(expect.objectContaining({ code: 'record_invalid', message: expect.stringContaining('message 0: part 0') }));
   });
 
   it('rejects a damaged wuwe layout as store_corrupt', () => {

@@ -47,6 +47,14 @@ describe('McpToolProvider against @modelcontextprotocol/server-everything (stdio
     expect(structured.outcome.metadata).toBeUndefined();
   });
 
+  it('turns the PNG of an image block into outcome images, sent to the model as a Tool message part', async () => {
+    const result = await call(everything, 'get-tiny-image', {});
+    expect(result.outcome).toMatchObject({ ok: true, text: expect.stringContaining('[image]') });
+    expect(result.outcome.images).toEqual([{ mediaType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) }]);
+    expect(result.parts).toEqual([{ type: 'image', mediaType: 'image/png', data: result.outcome.images![0].data }]);
+    expect(result.projection!.images).toMatchObject({ sent: 1, omitted: [] });
+  });
+
   it('turns progress notifications into heartbeats', async () => {
     const events: LlmAgentEvent[] = [];
     const result = await call(everything, 'trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onEvent: (event) => events.push(event) });

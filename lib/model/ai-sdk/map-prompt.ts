@@ -20,7 +20,9 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
  *   instead, unchanged (reasoning and the provider's metadata included); an assistant message with
  *   neither text nor tool calls is left out;
  * - consecutive `tool` messages become ONE tool message of `tool-result` parts, in order, with
- *   output `{ type: 'text' }` or, for a failure, `{ type: 'error-text' }`.
+ *   output `{ type: 'text' }` or, for a failure, `{ type: 'error-text' }`; a tool message with `parts`
+ *   (images of the outcome) has output `{ type: 'content' }`: a `text` item of its content (when not
+ *   empty), then one `image-data` (base64) or `text` item per part.
  *
  * `provider` names the model's provider in errors.
  *
@@ -67,8 +69,17 @@ function toolResultPart(message: ToolMessage): LanguageModelV3ToolResultPart {
     type: 'tool-result',
     toolCallId: message.toolCallId,
     toolName: message.toolName,
-    output: message.isError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+    output: toolResultOutput(message),
   };
+}
+
+function toolResultOutput(message: ToolMessage): LanguageModelV3ToolResultPart['output'] {
+  if (message.parts !== undefined && message.parts.length > 0) {
+    const value: Extract<LanguageModelV3ToolResultPart['output'], { type: 'content' }>['value'] = message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
+    for (const part of message.parts) value.push(part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image-data', data: part.data, mediaType: part.mediaType });
+    return { type: 'content', value };
+  }
+  return message.isError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content };
 }
 
 /** The arguments of a call as the JSON object the AI SDK sends; empty text is a call without arguments. */

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { JsonObject } from '../../outcome/json-value';
-import { ChatMessage, ModelToolCall, UserContentPart } from '../model-types';
+import { ChatMessage, ModelToolCall, ToolMessagePart, UserContentPart } from '../model-types';
 import { ModelApiError } from '../model-api-error';
 
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -18,7 +18,9 @@ export type AssistantContentLookup = (message: AssistantMessage) => readonly Con
  *   `tool_use` block per tool call, in order; its remembered content is sent instead when `lookup` has it;
  *   an assistant message with neither text nor tool calls is left out (the API refuses empty turns);
  * - a `tool` message becomes a `tool_result` block (`tool_use_id`, the content string, and
- *   `is_error: true` for a failure).
+ *   `is_error: true` for a failure); with `parts` (images of the outcome), its content is a list of
+ *   blocks instead: a `text` block of the content (when not empty), then one `image` block (base64
+ *   source) or `text` block per part.
  *
  * Consecutive messages of the same API role share one turn, so consecutive tool messages become ONE
  * user turn of `tool_result` blocks, in order.
@@ -50,7 +52,7 @@ export function toAnthropicMessages(
           {
             type: 'tool_result',
             tool_use_id: message.toolCallId,
-            content: message.content,
+            content: message.parts === undefined || message.parts.length === 0 ? message.content : toolResultBlocks(message.content, message.parts),
             ...(message.isError ? { is_error: true } : {}),
           },
         ]);
@@ -58,6 +60,17 @@ export function toAnthropicMessages(
     }
   }
   return turns;
+}
+
+/** A Tool message's content with its parts as `tool_result` content blocks: text, then images and notes. */
+function toolResultBlocks(content: string, parts: readonly ToolMessagePart[]): Anthropic.Messages.ToolResultBlockParam['content'] {
+  const blocks: Exclude<Anthropic.Messages.ToolResultBlockParam['content'], string | undefined> = content.length > 0 ? [{ type: 'text', text: content }] : [];
+  for (const part of parts) {
+    if (part.type === 'text') blocks.push({ type: 'text', text: part.text });
+    else if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupported(`an image of type ${part.mediaType} in a tool result (Anthropic takes ${IMAGE_TYPES.join(', ')})`);
+    else blocks.push({ type: 'image', source: { type: 'base64', media_type: part.mediaType as 'image/png', data: part.data } });
+  }
+  return blocks;
 }
 
 /** The image media types the Messages API accepts. */

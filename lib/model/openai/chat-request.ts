@@ -1,6 +1,6 @@
 import { ChatMessage, ModelRequest } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
-import { toChatUserContent } from './map-user-content';
+import { chatToolImagesMessage, toChatToolContent, toChatUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 import { chatResponseFormat } from './response-format';
 
@@ -8,12 +8,21 @@ import { chatResponseFormat } from './response-format';
  * Maps wuwe messages to Chat Completions `messages`: the system prompt first as a `system` message; a
  * `user` message as its text or parts (see `toChatUserContent`); an `assistant` message with its text (`null` when empty) and one `function` tool
  * call per {@link ModelToolCall}, in order (one with neither is left out); a `tool` message as a `tool`
- * message answering its `tool_call_id`.
+ * message answering its `tool_call_id`. Tool messages take text only, so the images of a run of tool
+ * messages follow them as one `user` message (see `chatToolImagesMessage`); notes about omitted
+ * images stay in the tool message.
  */
 export function toChatMessages(system: string | undefined, messages: readonly ChatMessage[]): Record<string, unknown>[] {
   const result: Record<string, unknown>[] = [];
   if (system !== undefined && system.length > 0) result.push({ role: 'system', content: system });
+  let toolRun: Extract<ChatMessage, { role: 'tool' }>[] = [];
+  const endToolRun = (): void => {
+    const images = chatToolImagesMessage(toolRun);
+    if (images !== undefined) result.push(images);
+    toolRun = [];
+  };
   for (const message of messages) {
+    if (message.role !== 'tool') endToolRun();
     switch (message.role) {
       case 'user':
         result.push({ role: 'user', content: toChatUserContent(message.content) });
@@ -35,10 +44,12 @@ export function toChatMessages(system: string | undefined, messages: readonly Ch
         });
         break;
       case 'tool':
-        result.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+        result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toChatToolContent(message) });
+        toolRun.push(message);
         break;
     }
   }
+  endToolRun();
   return result;
 }
 

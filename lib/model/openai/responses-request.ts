@@ -1,7 +1,7 @@
 import { JsonValue } from '../../outcome/json-value';
 import { ChatMessage, ModelRequest, ProviderContent } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
-import { toResponsesUserContent } from './map-user-content';
+import { toResponsesToolOutput, toResponsesUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 import { responsesTextFormat } from './response-format';
 
@@ -15,7 +15,8 @@ export const OPENAI_PROVIDER_CONTENT = 'openai';
  * `assistant` message as its stored output items when it carries this client's {@link ProviderContent}
  * for the same tool calls (reasoning items are sent back as they came), otherwise as an assistant
  * message item (when it has text) and one `function_call` item per tool call; a `tool` message as a
- * `function_call_output` item.
+ * `function_call_output` item (its output a list of `input_text` and `input_image` items when it has
+ * images, see `toResponsesToolOutput`).
  */
 export function toResponsesInput(messages: readonly ChatMessage[]): unknown[] {
   const input: unknown[] = [];
@@ -37,7 +38,7 @@ export function toResponsesInput(messages: readonly ChatMessage[]): unknown[] {
         break;
       }
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.toolCallId, output: message.content });
+        input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toResponsesToolOutput(message) });
         break;
     }
   }
