@@ -1,26 +1,10 @@
-import { z } from 'zod';
-import { Field, LlmAgentRunner, LlmAgentStreamEvent, MemoryRunStore, ScriptedModelClient, SqliteRunStore, StructuredOutputError } from '../../lib';
+import { LlmAgentRunner, LlmAgentStreamEvent, MemoryRunStore, ScriptedModelClient, SqliteRunStore, StructuredOutputError } from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
+import { Verdict, VerdictSchema, weatherProvider } from './verdict-output';
 
 const temp = makeTempDir('native-output');
 afterAll(() => temp.cleanup());
-
-class Verdict {
-  @Field({ description: 'The city.' }) city!: string;
-  @Field({ description: 'Degrees Celsius.' }) degrees!: number;
-  @Field({ description: 'Worth going out?', optional: true }) goOut?: boolean;
-
-  summary(): string {
-    return `${this.city}: ${this.degrees}`;
-  }
-}
-
-const VerdictSchema = z.object({ city: z.string(), degrees: z.number().min(-90).max(60), goOut: z.boolean().default(true) });
-
-function weatherProvider(): FunctionProvider {
-  return new FunctionProvider().add('weather', () => ({ degrees: 22 }), {}, { city: { type: 'string' } });
-}
 
 const native = { supportsResponseFormat: true } as const;
 

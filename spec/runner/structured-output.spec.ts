@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import {
   DEFAULT_STRUCTURED_OUTPUT_POLICY,
-  Field,
   LlmAgentRunner,
   LlmAgentStreamEvent,
   ScriptedModelClient,
@@ -9,26 +7,10 @@ import {
   StructuredOutputError,
 } from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
-import { FunctionProvider } from './support';
+import { Verdict, VerdictSchema, weatherProvider } from './verdict-output';
 
 const temp = makeTempDir('structured-output');
 afterAll(() => temp.cleanup());
-
-class Verdict {
-  @Field({ description: 'The city.' }) city!: string;
-  @Field({ description: 'Degrees Celsius.' }) degrees!: number;
-  @Field({ description: 'Worth going out?', optional: true }) goOut?: boolean;
-
-  summary(): string {
-    return `${this.city}: ${this.degrees}`;
-  }
-}
-
-const VerdictSchema = z.object({ city: z.string(), degrees: z.number().min(-90).max(60), goOut: z.boolean().default(true) });
-
-function weatherProvider(): FunctionProvider {
-  return new FunctionProvider().add('weather', () => ({ degrees: 22 }), {}, { city: { type: 'string' } });
-}
 
 describe("complete(input, { output }): structured final output through a final-answer tool", () => {
   it('returns an instance of a decorated class, typed, after the tools ran', async () => {
