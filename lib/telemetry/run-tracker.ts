@@ -52,7 +52,7 @@ export class RunTracker {
   /** Contract attributes of a call with a validated request (from `onToolResult`). */
   onToolResult(outcome: ToolOutcome, descriptor: ToolDescriptor, callId: string, turn: number): void {
     const span = this.tools.get(callKey(turn, callId));
-    if (span === undefined) return;
+    if (span === undefined || !span.isRecording()) return;
     span.setAttribute(N.sideEffect, descriptor.sideEffect);
     span.setAttribute(N.idempotency, descriptor.idempotency);
     if (this.shared.options.recordContent === true) span.setAttribute(N.toolResult, safeJson(outcome));
@@ -61,7 +61,7 @@ export class RunTracker {
   /** The projection report of a call (from `onToolOutputProjection`), on its span. */
   onProjection(report: ToolOutputProjectionReport, callId: string, turn: number): void {
     const span = this.tools.get(callKey(turn, callId));
-    if (span === undefined) return;
+    if (span === undefined || !span.isRecording()) return;
     span.setAttributes({
       [N.projectionTruncated]: report.truncated,
       [N.projectionOriginalBytes]: report.originalBytes,
@@ -111,13 +111,15 @@ export class RunTracker {
     const span = this.chat;
     if (span === undefined) return;
     const { inputTokens, outputTokens } = response.usage;
-    span.setAttributes({ [N.finishReasons]: [response.stopReason], [N.inputTokens]: inputTokens, [N.outputTokens]: outputTokens });
-    if (response.model !== undefined) {
-      span.setAttribute(N.responseModel, response.model);
-      if (this.shared.options.requestModel === undefined) span.setAttribute(N.requestModel, response.model);
+    if (span.isRecording()) {
+      span.setAttributes({ [N.finishReasons]: [response.stopReason], [N.inputTokens]: inputTokens, [N.outputTokens]: outputTokens });
+      if (response.model !== undefined) {
+        span.setAttribute(N.responseModel, response.model);
+        if (this.shared.options.requestModel === undefined) span.setAttribute(N.requestModel, response.model);
+      }
+      if (this.shared.options.recordContent === true)
+        span.setAttribute(N.outputMessages, safeJson([{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }]));
     }
-    if (this.shared.options.recordContent === true)
-      span.setAttribute(N.outputMessages, safeJson([{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }]));
     const model = response.model === undefined ? {} : { [N.responseModel]: response.model };
     this.shared.instruments.tokens.add(inputTokens, { ...model, [N.tokenType]: 'input' });
     this.shared.instruments.tokens.add(outputTokens, { ...model, [N.tokenType]: 'output' });
@@ -139,8 +141,13 @@ export class RunTracker {
 
   private onToolEvent(event: ToolEvent): void {
     const span = this.toolSpan(event);
+    // Metrics are counted whether or not the trace is sampled; span events and attributes only on a recorded span.
+    if (event.type === 'tool_call_finished') return this.finishTool(span, event);
     const { instruments } = this.shared;
-    const tool = { [N.toolName]: event.toolName };
+    if (event.type === 'tool_retry') instruments.retries.add(1, { [N.toolName]: event.toolName, [N.errorType]: errorCodeOf(event.failure) });
+    else if (event.type === 'tool_timeout') instruments.timeouts.add(1, { [N.toolName]: event.toolName, 'wuwe.timeout.limit': event.limit });
+    else if (event.type === 'tool_output_truncated') instruments.truncations.add(1, { [N.toolName]: event.toolName });
+    if (!span.isRecording()) return;
     switch (event.type) {
       case 'tool_call_started':
         if (this.shared.options.recordContent === true) span.setAttribute(N.toolArguments, safeJson(event.arguments));
@@ -153,11 +160,9 @@ export class RunTracker {
         return;
       case 'tool_retry':
         span.addEvent(E.retry, { [N.attempt]: event.attempt, 'wuwe.retry.delay_ms': event.delayMs, [N.errorType]: errorCodeOf(event.failure) });
-        instruments.retries.add(1, { ...tool, [N.errorType]: errorCodeOf(event.failure) });
         return;
       case 'tool_timeout':
         span.addEvent(E.timeout, { [N.attempt]: event.attempt, 'wuwe.timeout.limit': event.limit, 'wuwe.timeout.limit_ms': event.limitMs });
-        instruments.timeouts.add(1, { ...tool, 'wuwe.timeout.limit': event.limit });
         return;
       case 'tool_heartbeat':
         span.addEvent(E.heartbeat, heartbeatAttributes(event.attempt, event.progress, this.shared.options.recordContent === true));
@@ -167,7 +172,6 @@ export class RunTracker {
         return;
       case 'tool_output_truncated':
         span.addEvent(E.truncated, truncationAttributes(event.report));
-        instruments.truncations.add(1, tool);
         return;
       case 'approval_requested':
         span.addEvent(E.approvalRequested);
@@ -186,26 +190,28 @@ export class RunTracker {
       case 'hook_failed':
         span.addEvent(E.hookFailed, { 'wuwe.hook': event.hook });
         return;
-      case 'tool_call_finished':
-        return this.finishTool(span, event);
     }
   }
 
   private finishTool(span: Span, event: Extract<LlmAgentEvent, { type: 'tool_call_finished' }>): void {
     const errorType = event.outcome.ok ? undefined : errorCodeOf(event.outcome);
+    const metricAttributes: Attributes = errorType === undefined ? { [N.toolName]: event.toolName } : { [N.toolName]: event.toolName, [N.errorType]: errorType };
+    this.shared.instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
+    const key = callKey(event.turn, event.callId);
+    if (!span.isRecording()) {
+      this.tools.delete(key);
+      span.end();
+      return;
+    }
     span.setAttribute(N.attempts, event.attempts);
     if (errorType !== undefined) {
       span.setAttribute(N.errorType, errorType);
       span.setStatus({ code: this.shared.api.SpanStatusCode.ERROR, message: event.outcome.error?.message });
     }
-    const metricAttributes: Attributes = { [N.toolName]: event.toolName };
-    if (errorType !== undefined) metricAttributes[N.errorType] = errorType;
-    this.shared.instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
     // The projection of this outcome is reported right after this event, in the same synchronous
     // step: the span ends a microtask later (at the time of this event) so it carries the report.
     const endTime: HrTime = hrNow();
     queueMicrotask(() => {
-      const key = callKey(event.turn, event.callId);
       if (this.tools.get(key) !== span) return;
       this.tools.delete(key);
       span.end(endTime);

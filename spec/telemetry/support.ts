@@ -1,4 +1,4 @@
-import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, ReadableSpan, Sampler, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { createTelemetry, Telemetry, TelemetryOptions } from '../../lib/telemetry';
 
@@ -11,10 +11,10 @@ export interface TelemetryHarness {
   shutdown(): Promise<void>;
 }
 
-/** Builds a harness; `options` go to `createTelemetry` with the SDK's tracer and meter. */
-export function telemetryHarness(options: Omit<TelemetryOptions, 'tracer' | 'meter'> = {}): TelemetryHarness {
+/** Builds a harness; `options` go to `createTelemetry` with the SDK's tracer and meter; `sampler` to the tracer provider. */
+export function telemetryHarness(options: Omit<TelemetryOptions, 'tracer' | 'meter'> = {}, sampler?: Sampler): TelemetryHarness {
   const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)], ...(sampler === undefined ? {} : { sampler }) });
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
   const meterProvider = new MeterProvider({ readers: [reader] });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import { Contract, Field, LlmAgentEvent, LlmAgentRunner, ScriptedModelClient, Tool, ToolRegistry } from '../../lib';
 import { TELEMETRY_EVENTS, TELEMETRY_METRICS } from '../../lib/telemetry';
 import { FunctionProvider } from '../runner/support';
@@ -126,6 +127,27 @@ describe('wuwe/telemetry', () => {
     expect(metrics.get(TELEMETRY_METRICS.retries)).toEqual([{ value: 1, attributes: { 'gen_ai.tool.name': 'flaky', 'error.type': 'unavailable' } }]);
     expect(metrics.get(TELEMETRY_METRICS.timeouts)).toEqual([{ value: 1, attributes: { 'gen_ai.tool.name': 'slow', 'wuwe.timeout.limit': 'deadline' } }]);
     expect(metrics.get(TELEMETRY_METRICS.truncations)).toEqual([{ value: 1, attributes: { 'gen_ai.tool.name': 'big' } }]);
+  });
+
+  it('counts every metric of a run whose trace is not sampled, and exports none of its spans', async () => {
+    harness = telemetryHarness({}, new AlwaysOffSampler());
+    let flaky = 0;
+    const provider = new FunctionProvider()
+      .add('flaky', () => (++flaky === 1 ? { ok: false, error: { code: 'unavailable', category: 'unavailable', message: 'down', retryable: true } } : 'up'), {
+        idempotency: 'idempotent', retry: { maxAttempts: 2, initialDelayMs: 1, jitter: 0 },
+      })
+      .add('slow', () => new Promise(() => undefined), { timeoutMs: 20, idempotency: 'idempotent' })
+      .add('big', () => 'x'.repeat(5_000), { modelOutputProjection: { maxBytes: 512 } });
+    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'f', name: 'flaky' }, { id: 's', name: 'slow' }, { id: 'b', name: 'big' }] }, { text: 'done' }]);
+    await new LlmAgentRunner(model, provider).complete('go', harness.telemetry.runOptions());
+    await Promise.resolve();
+    expect(harness.spans()).toEqual([]);
+    const metrics = await harness.metrics();
+    expect(metrics.get(TELEMETRY_METRICS.retries)).toEqual([{ value: 1, attributes: { 'gen_ai.tool.name': 'flaky', 'error.type': 'unavailable' } }]);
+    expect(metrics.get(TELEMETRY_METRICS.timeouts)).toEqual([{ value: 1, attributes: { 'gen_ai.tool.name': 'slow', 'wuwe.timeout.limit': 'deadline' } }]);
+    expect(metrics.get(TELEMETRY_METRICS.truncations)).toEqual([{ value: 1, attributes: { 'gen_ai.tool.name': 'big' } }]);
+    expect(metrics.get(TELEMETRY_METRICS.toolDuration)!.map((point) => point.attributes['gen_ai.tool.name']).sort()).toEqual(['big', 'flaky', 'slow']);
+    expect(metrics.get(TELEMETRY_METRICS.tokens)!.length).toBeGreaterThan(0);
   });
 
   it('ends every open span with an error status when the run rejects', async () => {
