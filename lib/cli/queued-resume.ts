@@ -1,5 +1,7 @@
 import { AgentRunRecord, RunStore } from '../durable';
 import { RunQueue } from '../queue';
+import { queuedRunMetadataOf } from '../queue/run-queue';
+import { DEFAULT_RUN_QUEUE_NAME, DEFAULT_RUN_QUEUE_SCHEMA } from '../queue/run-queue-options';
 import { parseStoreSpec } from './open-store';
 
 /** What deciding the last pending approval of a queued run did about its resume. */
@@ -19,22 +21,14 @@ export interface QueuedResume {
  * `undefined` for a run no queue started.
  */
 export async function enqueueResumeOfQueuedRun(store: RunStore, storeSpec: string, cwd: string, record: AgentRunRecord): Promise<QueuedResume | undefined> {
-  const queued = record.metadata?.queue;
-  if (queued === null || typeof queued !== 'object' || Array.isArray(queued) || typeof queued.agent !== 'string') return undefined;
-  const name = typeof queued.queueName === 'string' ? queued.queueName : undefined;
-  const schema = typeof queued.queueSchema === 'string' ? queued.queueSchema : undefined;
-  const queueName = name ?? 'wuwe-runs';
+  const queued = queuedRunMetadataOf(record);
+  if (queued === undefined) return undefined;
+  const queueName = queued.queueName ?? DEFAULT_RUN_QUEUE_NAME;
   const spec = parseStoreSpec(storeSpec, cwd);
   if (spec.kind !== 'postgres') return { queueName, enqueued: false, error: 'the run was queued, but the store is not PostgreSQL, where its queue lives' };
   let queue: RunQueue | undefined;
   try {
-    queue = await RunQueue.open({
-      store,
-      connectionString: spec.connectionString,
-      maxConnections: 2,
-      ...(name === undefined ? {} : { name }),
-      ...(schema === undefined ? {} : { schema }),
-    });
+    queue = await RunQueue.open({ store, connectionString: spec.connectionString, maxConnections: 2, name: queueName, schema: queued.queueSchema ?? DEFAULT_RUN_QUEUE_SCHEMA });
     return { queueName, enqueued: await queue.resumeAfterApproval(record.runId) };
   } catch (error) {
     return { queueName, enqueued: false, error: error instanceof Error ? error.message : String(error) };

@@ -36,6 +36,11 @@ export interface RunQueueOptions {
   readonly onError?: (error: Error) => void;
 }
 
+/** The queue's name when none is given. */
+export const DEFAULT_RUN_QUEUE_NAME = 'wuwe-runs';
+/** The schema of the queue's tables when none is given. */
+export const DEFAULT_RUN_QUEUE_SCHEMA = 'wuwe_queue';
+
 /** {@link RunQueueOptions} with every default filled. @internal */
 export interface ResolvedRunQueueOptions extends Required<Omit<RunQueueOptions, 'agents' | 'onError'>> {
   readonly agents?: readonly string[];
@@ -45,8 +50,8 @@ export interface ResolvedRunQueueOptions extends Required<Omit<RunQueueOptions, 
 /** Validates the options and fills the defaults; throws `invalid_queue_options`. @internal */
 export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQueueOptions {
   const resolved: ResolvedRunQueueOptions = {
-    schema: 'wuwe_queue',
-    name: 'wuwe-runs',
+    schema: DEFAULT_RUN_QUEUE_SCHEMA,
+    name: DEFAULT_RUN_QUEUE_NAME,
     maxAttempts: 5,
     expireAfterSeconds: 60,
     retryDelaySeconds: 5,

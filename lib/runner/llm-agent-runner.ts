@@ -111,9 +111,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** `startRun`, plus the compiled `output` of a run that has one (`invalid_run_options` for one that cannot work). */
   protected startOutputRun(options: LlmAgentRunOptions): RunState {
-    const merged = { ...this.defaults, ...options };
-    const compiled = merged.output === undefined ? undefined : compileStructuredOutput(merged.output, merged.outputPolicy);
-    const native = compiled === undefined ? undefined : nativeFormatOf(this.model, compiled, merged.outputPolicy?.mode);
+    // The two options as `startRun` merges them, without merging every option a second time per run.
+    const output = Object.hasOwn(options, 'output') ? options.output : this.defaults.output;
+    const outputPolicy = Object.hasOwn(options, 'outputPolicy') ? options.outputPolicy : this.defaults.outputPolicy;
+    const compiled = output === undefined ? undefined : compileStructuredOutput(output, outputPolicy);
+    const native = compiled === undefined ? undefined : nativeFormatOf(this.model, compiled, outputPolicy?.mode);
     if (compiled !== undefined && native === undefined && this.descriptors.has(compiled.tool.name))
       throw new LlmAgentError('invalid_run_options', `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`);
     const run = this.startRun(options);

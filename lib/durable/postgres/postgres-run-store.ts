@@ -113,14 +113,14 @@ export class PostgresRunStore implements RunStore {
       const inserted = await client.query(this.statements.insertRun, [run.runId, run.status, run.metadataJson, rules.isoTime(this.clock)]);
       if (inserted.rowCount !== 1) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
       await this.insertMessages(client, run.runId, 0, run.messageTexts);
-      await alsoInTransaction({ executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }) });
+      await alsoInTransaction(executorOn(client));
     });
     return (await this.loadRun(run.runId))!;
   }
 
   /** Runs `body` with an executor on one read-only transaction of the store's database. */
   async readWith<T>(body: (db: PostgresSqlExecutor) => Promise<T>): Promise<T> {
-    return this.read({}, (client) => body({ executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }) }));
+    return this.read({}, (client) => body(executorOn(client)));
   }
 
   /** {@inheritDoc RunStore.loadRun} */
@@ -379,4 +379,9 @@ export class PostgresRunStore implements RunStore {
       throw mapPostgresError(error, context);
     }
   }
+}
+
+/** An executor on the transaction `client` is in. */
+function executorOn(client: PoolClient): PostgresSqlExecutor {
+  return { executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }) };
 }
