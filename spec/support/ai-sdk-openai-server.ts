@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { listenScriptedHttp, sendJson } from './scripted-http-server';
 
 /**
  * A small local stand-in for the OpenAI Chat Completions API (`POST /v1/chat/completions`, JSON and
@@ -54,45 +54,22 @@ export interface ChatCompletionsServer {
 export async function startChatCompletionsServer(): Promise<ChatCompletionsServer> {
   const requests: ChatRequest[] = [];
   const queue: ChatReply[] = [];
-  const sockets = new Set<Socket>();
-  let hangUps = 0;
-  const hangUpWaiters: (() => void)[] = [];
-  const onHangUp = (): void => {
-    hangUps += 1;
-    hangUpWaiters.splice(0).forEach((resolve) => resolve());
-  };
-
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({ path: request.url ?? '', headers: { ...request.headers }, body: text.length > 0 ? JSON.parse(text) : undefined });
-      if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-        sendJson(response, 404, errorBody(`No route for ${request.method} ${request.url}`, 'invalid_request_error'));
-        return;
-      }
-      const reply = queue.shift();
-      if (reply === undefined) sendJson(response, 500, errorBody('ai-sdk-openai-server: no scripted reply left', 'server_error'), { 'x-should-retry': 'false' });
-      else answer(reply, request, response, onHangUp);
-    });
+  const http = await listenScriptedHttp((request, response, text, onHangUp) => {
+    requests.push({ path: request.url ?? '', headers: { ...request.headers }, body: text.length > 0 ? JSON.parse(text) : undefined });
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+      sendJson(response, 404, errorBody(`No route for ${request.method} ${request.url}`, 'invalid_request_error'));
+      return;
+    }
+    const reply = queue.shift();
+    if (reply === undefined) sendJson(response, 500, errorBody('ai-sdk-openai-server: no scripted reply left', 'server_error'), { 'x-should-retry': 'false' });
+    else answer(reply, request, response, onHangUp);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://127.0.0.1:${http.port}/v1`,
     requests,
     enqueue: (...replies) => void queue.push(...replies),
-    waitForHangUp: () => new Promise<void>((resolve) => (hangUps > 0 ? resolve() : hangUpWaiters.push(resolve))),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const socket of sockets) socket.destroy();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    waitForHangUp: http.waitForHangUp,
+    close: http.close,
   };
 }
 
@@ -208,8 +185,3 @@ function answer(reply: ChatReply, request: IncomingMessage, response: ServerResp
   }
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
-  response.end(text);
-}

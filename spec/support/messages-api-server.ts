@@ -1,6 +1,6 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { encodeSse, messageStreamEvents } from './messages-api-sse';
+import { listenScriptedHttp, sendJson } from './scripted-http-server';
 
 /**
  * A local stand-in for the Anthropic Messages API (`POST /v1/messages`) for tests that drive the real
@@ -85,10 +85,7 @@ export interface MessagesApiServer {
 export async function startMessagesApiServer(): Promise<MessagesApiServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
-  const sockets = new Set<Socket>();
   const requestWaiters: { count: number; resolve: () => void }[] = [];
-  let hangUps = 0;
-  const hangUpWaiters: (() => void)[] = [];
 
   const notifyRequests = (): void => {
     for (const waiter of [...requestWaiters]) {
@@ -99,11 +96,7 @@ export async function startMessagesApiServer(): Promise<MessagesApiServer> {
     }
   };
 
-  const onHangUp = (): void => {
-    hangUps += 1;
-    hangUpWaiters.splice(0).forEach((resolve) => resolve());
-  };
-  const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string): void => {
+  const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string, onHangUp: () => void): void => {
     requests.push(recordRequest(request, rawBody));
     notifyRequests();
     if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/messages') {
@@ -121,21 +114,10 @@ export async function startMessagesApiServer(): Promise<MessagesApiServer> {
     answer(reply, request, response, onHangUp);
   };
 
-  const server: Server = createServer((request, response) => {
-    readBody(request).then(
-      (rawBody) => handle(request, response, rawBody),
-      () => request.socket.destroy(),
-    );
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const http = await listenScriptedHttp(handle);
 
   return {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${http.port}`,
     requests,
     get pendingReplies() {
       return queue.length;
@@ -148,12 +130,8 @@ export async function startMessagesApiServer(): Promise<MessagesApiServer> {
         requestWaiters.push({ count, resolve });
         notifyRequests();
       }),
-    waitForHangUp: () => new Promise<void>((resolve) => (hangUps > 0 ? resolve() : hangUpWaiters.push(resolve))),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const socket of sockets) socket.destroy();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    waitForHangUp: http.waitForHangUp,
+    close: http.close,
   };
 }
 
@@ -249,25 +227,6 @@ function sendSse(
     else if (then === 'cut') setTimeout(() => request.socket.destroy(), 20);
     else if (then === 'hang') response.on('close', onHangUp);
     else response.end(encodeSse({ event: 'error', data: { type: 'error', error: then.error } }));
-  });
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  response.end(text);
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
   });
 }
 

@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { listenScriptedHttp, sendJson } from './scripted-http-server';
 
 /**
  * A local stand-in for the OpenAI API that speaks Chat Completions (`POST /v1/chat/completions`) and the
@@ -80,15 +80,7 @@ const ROUTES = new Set(['/v1/chat/completions', '/v1/responses']);
 export async function startOpenAIApiServer(): Promise<OpenAIApiServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
-  const sockets = new Set<Socket>();
-  let hangUps = 0;
-  const hangUpWaiters: (() => void)[] = [];
-  const onHangUp = (): void => {
-    hangUps += 1;
-    hangUpWaiters.splice(0).forEach((resolve) => resolve());
-  };
-
-  const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string): void => {
+  const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string, onHangUp: () => void): void => {
     requests.push({ method: request.method ?? '', path: request.url ?? '', headers: { ...request.headers }, body: parseJson(rawBody) });
     if (request.method !== 'POST' || !ROUTES.has(request.url?.split('?')[0] ?? '')) {
       sendJson(response, 404, errorBody(`No route for ${request.method} ${request.url}`, 'invalid_request_error'), {});
@@ -102,21 +94,10 @@ export async function startOpenAIApiServer(): Promise<OpenAIApiServer> {
     answer(reply, request, response, onHangUp);
   };
 
-  const server: Server = createServer((request, response) => {
-    readBody(request).then(
-      (rawBody) => handle(request, response, rawBody),
-      () => request.socket.destroy(),
-    );
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const http = await listenScriptedHttp(handle);
 
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://127.0.0.1:${http.port}/v1`,
     requests,
     get pendingReplies() {
       return queue.length;
@@ -124,12 +105,8 @@ export async function startOpenAIApiServer(): Promise<OpenAIApiServer> {
     enqueue: (...replies) => {
       queue.push(...replies);
     },
-    waitForHangUp: () => new Promise<void>((resolve) => (hangUps > 0 ? resolve() : hangUpWaiters.push(resolve))),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const socket of sockets) socket.destroy();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    waitForHangUp: http.waitForHangUp,
+    close: http.close,
   };
 }
 
@@ -194,21 +171,6 @@ async function streamEvents(
 
 function write(response: ServerResponse, text: string): Promise<void> {
   return new Promise((resolve) => (response.destroyed ? resolve() : response.write(text, () => resolve())));
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
-  response.end(text);
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function parseJson(text: string): unknown {
