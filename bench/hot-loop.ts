@@ -1,0 +1,75 @@
+/**
+ * A plain loop over one runner bench case, for profiling (`node --cpu-prof`) and for steady-state
+ * figures without the forced collections of `npm run bench`: prints wall and CPU microseconds per
+ * call for each round.
+ *
+ *   npx ts-node --transpile-only bench/hot-loop.ts <floor|a|b> [calls per round] [rounds]
+ *
+ * `a` is `runner.invokeToolCall` of a reflected tool under the default contract, `b` a two-step
+ * `complete()` on ScriptedModelClient, `floor` JSON.parse + precompiled ajv + the awaited call
+ * (the same cases as `runner.bench.ts`). Set `GC=1` (and run node with `--expose-gc`) to take a
+ * full collection before every round, as the bench does.
+ */
+import 'reflect-metadata';
+import { compileInputValidator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
+
+async function weatherAsync(args: { city: string }): Promise<{ city: string; degrees: number }> {
+  return { city: args.city, degrees: 22 };
+}
+
+@Tool({ name: 'get_weather', description: 'Get the weather.' })
+class GetWeather {
+  @Field({ description: 'City name.' }) city!: string;
+  @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: string;
+  async invoke(): Promise<{ city: string; degrees: number }> {
+    return weatherAsync(this);
+  }
+}
+
+const inputSchema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } },
+  required: ['city'],
+  additionalProperties: false,
+};
+
+async function main(): Promise<void> {
+  const which = process.argv[2] ?? 'a';
+  const calls = Number(process.argv[3] ?? 100_000);
+  const rounds = Number(process.argv[4] ?? 5);
+  const reflected = new ReflectedToolProvider([GetWeather]);
+  const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
+  const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
+  const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
+  const bound = new LlmAgentRunner(new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }), reflected);
+  const validate = compileInputValidator(inputSchema);
+  const cases: Record<string, () => Promise<unknown>> = {
+    floor: async () => {
+      const args = JSON.parse(call.arguments) as { city: string };
+      if (validate(args).length > 0) throw new Error('invalid');
+      return await weatherAsync(args);
+    },
+    a: () => runner.invokeToolCall(call, { runId: 'bench' }),
+    b: () => bound.complete("What's the weather in Tokyo?"),
+  };
+  const fn = cases[which];
+  if (fn === undefined) throw new Error(`unknown case '${which}': floor, a or b`);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let round = 0; round < rounds; round++) {
+    if (process.env.GC !== undefined && gc !== undefined) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const wall = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < calls; i++) await fn();
+    const spent = process.cpuUsage(cpu);
+    const wallUs = Number(process.hrtime.bigint() - wall) / 1000 / calls;
+    console.log(`${which}: ${wallUs.toFixed(3)} us wall, ${((spent.user + spent.system) / calls).toFixed(3)} us CPU per call`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
