@@ -36,9 +36,6 @@ export interface ModelProjection {
   readonly parts?: readonly ToolMessagePart[];
 }
 
-/** The projection step as completion calls it (a pipeline passes its own, possibly overridden, `projectForModel`). */
-export type ProjectStep = (call: ModelToolCall, outcome: ToolOutcome) => ModelProjection;
-
 /**
  * Step 9: `prepareToolResult`, then output validation (through `validateOutput`, the pipeline's
  * step) and the returned resource version. When the hook throws or rejects, the outcome becomes a
@@ -46,15 +43,10 @@ export type ProjectStep = (call: ModelToolCall, outcome: ToolOutcome) => ModelPr
  * may exist to redact it. So does a hook that returns something that is not an outcome. An abort
  * of the run while the hook is pending ends the call as `cancelled` at once (the tool ran).
  */
-export function finishOutcome(
-  context: StepContext,
-  request: ToolCallRequest,
-  outcome: ToolOutcome,
-  validateOutput: (prepared: ToolOutcome) => ToolOutcome,
-): MaybePromise<ToolOutcome> {
-  const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(validateOutput(prepared), request.descriptor);
+export function finishOutcome(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
   const prepare = context.run.options.prepareToolResult;
-  if (prepare === undefined) return validate(outcome);
+  if (prepare === undefined) return withResourceVersion(context.validateOutput(request, outcome), request.descriptor);
+  const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(context.validateOutput(request, prepared), request.descriptor);
   const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
     if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
     if (answer.kind === 'aborted')
@@ -95,12 +87,12 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
  * still pending when the run aborts is not waited for), then the projected result; its projection
  * audit is stored with its Tool message.
  */
-export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep): MaybePromise<ToolCallResult> {
+export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall): MaybePromise<ToolCallResult> {
   const { run } = context;
   const { request } = result;
   const admits = result.refused !== true && run.recorder !== undefined;
-  if (request !== undefined && (admits || run.options.onToolResult !== undefined)) return completeObserved(context, call, result, request, admits, project);
-  return toolCallResult(context, call, result, project);
+  if (request !== undefined && (admits || run.options.onToolResult !== undefined)) return completeObserved(context, call, result, request, admits);
+  return toolCallResult(context, call, result);
 }
 
 /** {@link completeToolCall} for a call that is admitted or observed. */
@@ -110,7 +102,6 @@ async function completeObserved(
   result: CompletedCall,
   request: ToolCallRequest,
   admits: boolean,
-  project: ProjectStep,
 ): Promise<ToolCallResult> {
   const { run } = context;
   if (admits && result.admitted !== true) await run.recorder?.admit(call.id, run.turn, result.outcome, result.attempts);
@@ -119,16 +110,16 @@ async function completeObserved(
     const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
     if (observed.kind === 'failed') context.hookFailed(request, 'onToolResult', observed.error);
   }
-  return toolCallResult(context, call, result, project, admits);
+  return toolCallResult(context, call, result, admits);
 }
 
-/** Reports the finished call, projects its outcome for the model (through `project`) and builds the result. */
-export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, project: ProjectStep, admitted = false): ToolCallResult {
+/** Reports the finished call, projects its outcome for the model (through the pipeline's `projectForModel`) and builds the result. */
+export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, admitted = false): ToolCallResult {
   const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
   if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
-  const { content, report, parts } = project(call, outcome);
+  const { content, report, parts } = context.project(call, outcome);
   // The key is derived when first read (see DeferredKeyToolCallResult), not for every call.
   return new DeferredKeyToolCallResult(call, run.turn, result, content, report, durationMs, admitted, parts);
 }

@@ -337,9 +337,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Listeners see `run_started` and, however the call ends, `run_finished` (stop reason `other`).
    */
   async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
-    const { turn = 1, ...runOptions } = options;
+    const turn = options.turn ?? 1;
     if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
-    const run = this.startRun(runOptions);
+    // `turn` is not a run option: copied out only when given (a rest copy of the options costs on every call).
+    const run = this.startRun(options.turn === undefined ? options : withoutTurn(options));
     run.turn = turn;
     try {
       const result = await this.executeToolCall(run, call);
@@ -523,4 +524,10 @@ function assistantMessageCount(messages: readonly ChatMessage[]): number {
   let count = 0;
   for (const message of messages) if (message.role === 'assistant') count++;
   return count;
+}
+
+/** The run options of an `invokeToolCall` without its `turn`. */
+function withoutTurn(options: InvokeToolCallOptions): LlmAgentRunOptions {
+  const { turn: _turn, ...runOptions } = options;
+  return runOptions;
 }

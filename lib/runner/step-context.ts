@@ -1,3 +1,7 @@
+import { ModelToolCall } from '../model/model-types';
+import { ToolOutcome } from '../outcome/tool-outcome';
+import type { ModelProjection } from './call-completion';
+import { ToolCallRequest } from './run-options';
 import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
 import { RunState } from './run-state';
 
@@ -13,4 +17,8 @@ export interface StepContext {
   readonly emit: (event: LlmAgentEvent) => void;
   /** Reports a host hook that threw or rejected (`hook_failed`). */
   readonly hookFailed: (call: { readonly callId: string; readonly turn: number; readonly toolName: string }, hook: LlmAgentHookName, error: unknown) => void;
+  /** The pipeline's `projectForModel` for this run. */
+  readonly project: (call: ModelToolCall, outcome: ToolOutcome) => ModelProjection;
+  /** The pipeline's `validateOutput` for this run. */
+  readonly validateOutput: (request: ToolCallRequest, outcome: ToolOutcome) => ToolOutcome;
 }

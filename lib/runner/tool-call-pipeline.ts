@@ -23,7 +23,7 @@ import { CallBeginning } from './run-recorder';
 import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
 import { RunState } from './run-state';
-import { LlmAgentEvent } from './runner-events';
+import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
 import { StepContext } from './step-context';
 
 export type { Gate, GateStop } from './call-gates';
@@ -110,42 +110,36 @@ export abstract class ToolCallPipeline {
   protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
     this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome });
     const result = { outcome, attempts: 0, idempotencyKey: this.idempotencyKeyOf(run, call), startedAt: run.clock.now() };
-    return completion.toolCallResult(this.stepContext(run), call, result, this.projectStep(run));
+    return completion.toolCallResult(this.stepContext(run), call, result);
   }
 
   /** The per-call path: every gate in order, then dispatch, the finished outcome, and the result for the model. */
   protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
     const key = this.callKey(run, call);
-    const stop = (gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> => {
-      const args = request?.arguments;
-      if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey: key.value, args, startedAt });
-      this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
-      return this.completeToolCall(run, call, new KeyedCompletedCall(key, gate.outcome, 0, startedAt, args, request, 'refused'));
-    };
     const resolved = this.resolveTool(run, call);
-    if (resolved.kind !== 'continue') return stop(resolved);
+    if (resolved.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, resolved);
     const descriptor = resolved.value;
     const validated = this.validateArguments(run, call, descriptor);
-    if (validated.kind !== 'continue') return stop(validated);
+    if (validated.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, validated);
     const args = validated.value;
     const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args, descriptor };
-    if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
+    if (run.options.signal?.aborted) return this.stopToolCall(run, call, key, startedAt, refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
     const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
-    if (declared.kind !== 'continue') return stop(declared, request);
+    if (declared.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, declared, request);
     const capabilities = declared.value;
     const capable = this.checkCapabilities(run, request, capabilities);
-    if (capable.kind !== 'continue') return stop(capable, request);
+    if (capable.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, capable, request);
     const authorizing = this.authorize(run, request);
     const authorized = isPromiseLike(authorizing) ? await authorizing : authorizing;
-    if (authorized.kind !== 'continue') return stop(authorized, request);
+    if (authorized.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, authorized, request);
     const approving = this.requestApproval(run, request);
     const approved = isPromiseLike(approving) ? await approving : approving;
-    if (approved.kind !== 'continue') return stop(approved, request);
+    if (approved.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, approved, request);
     const precondition = this.checkPrecondition(run, request);
-    if (precondition.kind !== 'continue') return stop(precondition, request);
+    if (precondition.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, precondition, request);
     const beginning: CallBeginning = run.recorder === undefined ? EXECUTE : await run.recorder.beginCall(request, key.value);
-    if (beginning.kind === 'refuse') return stop(beginning, request);
+    if (beginning.kind === 'refuse') return this.stopToolCall(run, call, key, startedAt, beginning, request);
     if (beginning.kind !== 'execute')
       return this.completeToolCall(run, call, new KeyedCompletedCall(key, beginning.outcome, beginning.attempts, startedAt, args, request, 'admitted'));
     if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
@@ -154,6 +148,14 @@ export abstract class ToolCallPipeline {
     const finishing = this.finishOutcome(run, request, outcome);
     const finished = isPromiseLike(finishing) ? await finishing : finishing;
     return this.completeToolCall(run, call, new KeyedCompletedCall(key, finished, attempts, startedAt, args, request));
+  }
+
+  /** A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's failure). */
+  private stopToolCall(run: RunState, call: ModelToolCall, key: CallKey, startedAt: number, gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> {
+    const args = request?.arguments;
+    if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey: key.value, args, startedAt });
+    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
+    return this.completeToolCall(run, call, new KeyedCompletedCall(key, gate.outcome, 0, startedAt, args, request, 'refused'));
   }
 
   /**
@@ -257,7 +259,7 @@ export abstract class ToolCallPipeline {
    * it. So does a hook that returns something that is not an outcome (say `undefined`, from a forgotten `return`).
    */
   protected finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
-    return completion.finishOutcome(this.stepContext(run), request, outcome, (prepared) => this.validateOutput(run, request, prepared));
+    return completion.finishOutcome(this.stepContext(run), request, outcome);
   }
 
   /** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
@@ -271,7 +273,7 @@ export abstract class ToolCallPipeline {
    * Tool message (`recordToolResults`).
    */
   protected completeToolCall(run: RunState, call: ModelToolCall, result: completion.CompletedCall): MaybePromise<ToolCallResult> {
-    return completion.completeToolCall(this.stepContext(run), call, result, this.projectStep(run));
+    return completion.completeToolCall(this.stepContext(run), call, result);
   }
 
   /**
@@ -312,25 +314,54 @@ export abstract class ToolCallPipeline {
     return this.stepContext(run).listening;
   }
 
-  /** This pipeline's `projectForModel`, bound to a run, for the steps that project. */
-  private projectStep(run: RunState): completion.ProjectStep {
-    return (call, outcome) => this.projectForModel(run, call, outcome);
-  }
-
-  /** The run and this pipeline's `emit` and hook report, as step functions get them; one per run. */
+  /** The run and this pipeline's steps, as step functions get them; one per run. */
   private stepContext(run: RunState): StepContext {
     const last = this.lastStepContext;
     if (last !== undefined && last.run === run) return last;
     // Contexts hold nothing but the run and this pipeline: one made again for an interleaved run is as good.
-    const context: StepContext = {
-      run,
-      listening: run.options.onEvent !== undefined || this.emit !== ToolCallPipeline.prototype.emit,
-      emit: (event) => this.emit(run, event),
-      hookFailed: (call, hook, error) =>
-        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) }),
-    };
+    const listening = run.options.onEvent !== undefined || this.emit !== ToolCallPipeline.prototype.emit;
+    const context = new RunStepContext(run, listening, this.boundSteps);
     this.lastStepContext = context;
     return context;
+  }
+
+  /** This pipeline's overridable steps with the run as an argument, made once per pipeline (no closure per run or call). */
+  private readonly boundSteps: PipelineSteps = {
+    emit: (run, event) => this.emit(run, event),
+    project: (run, call, outcome) => this.projectForModel(run, call, outcome),
+    validateOutput: (run, request, outcome) => this.validateOutput(run, request, outcome),
+  };
+}
+
+/** A pipeline's steps that step functions call back, each taking the run. */
+interface PipelineSteps {
+  readonly emit: (run: RunState, event: LlmAgentEvent) => void;
+  readonly project: (run: RunState, call: ModelToolCall, outcome: ToolOutcome) => completion.ModelProjection;
+  readonly validateOutput: (run: RunState, request: ToolCallRequest, outcome: ToolOutcome) => ToolOutcome;
+}
+
+/** The {@link StepContext} of one run: its methods live on the prototype and call the pipeline's steps with the run. */
+class RunStepContext implements StepContext {
+  constructor(
+    readonly run: RunState,
+    readonly listening: boolean,
+    private readonly steps: PipelineSteps,
+  ) {}
+
+  emit(event: LlmAgentEvent): void {
+    this.steps.emit(this.run, event);
+  }
+
+  hookFailed(call: { readonly callId: string; readonly turn: number; readonly toolName: string }, hook: LlmAgentHookName, error: unknown): void {
+    this.steps.emit(this.run, { type: 'hook_failed', runId: this.run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) });
+  }
+
+  project(call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
+    return this.steps.project(this.run, call, outcome);
+  }
+
+  validateOutput(request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+    return this.steps.validateOutput(this.run, request, outcome);
   }
 }
 
