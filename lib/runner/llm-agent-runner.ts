@@ -336,14 +336,29 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * `options.turn` (default 1): a host whose loop reuses call ids across its turns passes each turn's number.
    * Listeners see `run_started` and, however the call ends, `run_finished` (stop reason `other`).
    */
-  async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
-    const turn = options.turn ?? 1;
-    if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
-    // `turn` is not a run option: copied out only when given (a rest copy of the options costs on every call).
-    const run = this.startRun(options.turn === undefined ? options : withoutTurn(options));
-    run.turn = turn;
+  invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
+    let run: RunState;
+    let executing: Promise<ToolCallResult>;
     try {
-      const result = await this.executeToolCall(run, call);
+      const turn = options.turn ?? 1;
+      if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+      // `turn` is not a run option: copied out only when given (a rest copy of the options costs on every call).
+      run = this.startRun(options.turn === undefined ? options : withoutTurn(options));
+      run.turn = turn;
+      executing = this.executeToolCall(run, call);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    // Without a store and a listener nothing follows the call: its promise is the answer.
+    if (run.recorder === undefined && !this.isListening(run)) return executing;
+    return this.finishInvokedCall(run, executing);
+  }
+
+  /** The end of an `invokeToolCall` with a store or a listener: the projection audit stored, `run_finished` reported. */
+  private async finishInvokedCall(run: RunState, executing: Promise<ToolCallResult>): Promise<ToolCallResult> {
+    try {
+      const result = await executing;
       if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
       return result;
     } finally {
@@ -351,6 +366,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
     }
   }
+
 
   /** One model request and the tool calls it asked for. */
   protected async runStep(run: RunState): Promise<void> {

@@ -16,10 +16,10 @@ import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCa
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './call-gates';
 import { callKey } from '../durable/record-rules';
 import { CallKey, deriveIdempotencyKey } from './idempotency-key';
+import { RunRecorder } from './run-recorder';
 import { KeyedAdmittedCall, KeyedCompletedCall } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { checkProjectionPolicies, projectForModel } from './model-projection';
-import { CallBeginning } from './run-recorder';
 import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
 import { RunState } from './run-state';
@@ -113,41 +113,104 @@ export abstract class ToolCallPipeline {
     return completion.toolCallResult(this.stepContext(run), call, result);
   }
 
-  /** The per-call path: every gate in order, then dispatch, the finished outcome, and the result for the model. */
-  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
-    const startedAt = run.clock.now();
-    const key = this.callKey(run, call);
-    const resolved = this.resolveTool(run, call);
-    if (resolved.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, resolved);
-    const descriptor = resolved.value;
-    const validated = this.validateArguments(run, call, descriptor);
-    if (validated.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, validated);
-    const args = validated.value;
-    const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args, descriptor };
-    if (run.options.signal?.aborted) return this.stopToolCall(run, call, key, startedAt, refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
-    const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
-    if (declared.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, declared, request);
-    const capabilities = declared.value;
-    const capable = this.checkCapabilities(run, request, capabilities);
-    if (capable.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, capable, request);
-    const authorizing = this.authorize(run, request);
-    const authorized = isPromiseLike(authorizing) ? await authorizing : authorizing;
-    if (authorized.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, authorized, request);
-    const approving = this.requestApproval(run, request);
-    const approved = isPromiseLike(approving) ? await approving : approving;
-    if (approved.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, approved, request);
-    const precondition = this.checkPrecondition(run, request);
-    if (precondition.kind !== 'continue') return this.stopToolCall(run, call, key, startedAt, precondition, request);
-    const beginning: CallBeginning = run.recorder === undefined ? EXECUTE : await run.recorder.beginCall(request, key.value);
-    if (beginning.kind === 'refuse') return this.stopToolCall(run, call, key, startedAt, beginning, request);
+  /**
+   * The per-call path: every gate in order, then dispatch, the finished outcome, and the result for the model.
+   * The gates run synchronously while they answer synchronously (the usual case: no hook, no store); the
+   * first asynchronous step continues in an `async` method, so a call pays for one suspended frame, not one per step.
+   */
+  protected executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
+    try {
+      const startedAt = run.clock.now();
+      const key = this.callKey(run, call);
+      const resolved = this.resolveTool(run, call);
+      if (resolved.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, resolved));
+      const descriptor = resolved.value;
+      const validated = this.validateArguments(run, call, descriptor);
+      if (validated.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, validated));
+      const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
+      const started = new StartedCall(call, key, startedAt, request);
+      if (run.options.signal?.aborted) return settle(this.stopStarted(run, started, refuse(standardFailure('cancelled', 'the run was aborted before the tool started'))));
+      const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
+      if (declared.kind !== 'continue') return settle(this.stopStarted(run, started, declared));
+      const capabilities = declared.value;
+      const capable = this.checkCapabilities(run, request, capabilities);
+      if (capable.kind !== 'continue') return settle(this.stopStarted(run, started, capable));
+      const authorizing = this.authorize(run, request);
+      if (isPromiseLike(authorizing)) return this.executeAuthorizing(run, started, capabilities, authorizing);
+      if (authorizing.kind !== 'continue') return settle(this.stopStarted(run, started, authorizing));
+      return this.executeAuthorized(run, started, capabilities);
+    } catch (error) {
+      // A step that threw (an override, say) rejects the call with what it threw, as an async method's throw would.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+  }
+
+  /** {@link executeToolCall} once `allowToolCall` answered asynchronously. */
+  private async executeAuthorizing(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, authorizing: PromiseLike<Gate<void>>): Promise<ToolCallResult> {
+    const authorized = await authorizing;
+    if (authorized.kind !== 'continue') return this.stopStarted(run, started, authorized);
+    return this.executeAuthorized(run, started, capabilities);
+  }
+
+  /** {@link executeToolCall} from the approval on. */
+  private executeAuthorized(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
+    const approving = this.requestApproval(run, started.request);
+    if (isPromiseLike(approving)) return this.executeApproving(run, started, capabilities, approving);
+    if (approving.kind !== 'continue') return settle(this.stopStarted(run, started, approving));
+    return this.executeApproved(run, started, capabilities);
+  }
+
+  /** {@link executeToolCall} once the approval step answered asynchronously. */
+  private async executeApproving(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, approving: PromiseLike<Gate<void>>): Promise<ToolCallResult> {
+    const approved = await approving;
+    if (approved.kind !== 'continue') return this.stopStarted(run, started, approved);
+    return this.executeApproved(run, started, capabilities);
+  }
+
+  /** {@link executeToolCall} from the precondition on: the store's admission (when there is one), then dispatch. */
+  private executeApproved(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
+    const precondition = this.checkPrecondition(run, started.request);
+    if (precondition.kind !== 'continue') return settle(this.stopStarted(run, started, precondition));
+    if (run.recorder !== undefined) return this.executeRecorded(run, run.recorder, started, capabilities);
+    return this.dispatchStarted(run, started, capabilities);
+  }
+
+  /** A durable run's call: the store admits it first (or has its outcome already, or refuses it). */
+  private async executeRecorded(run: RunState, recorder: RunRecorder, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
+    const { call, key, startedAt, request } = started;
+    const beginning = await recorder.beginCall(request, key.value);
+    if (beginning.kind === 'refuse') return this.stopStarted(run, started, beginning);
     if (beginning.kind !== 'execute')
-      return this.completeToolCall(run, call, new KeyedCompletedCall(key, beginning.outcome, beginning.attempts, startedAt, args, request, 'admitted'));
-    if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: args });
+      return this.completeToolCall(run, call, new KeyedCompletedCall(key, beginning.outcome, beginning.attempts, startedAt, request.arguments, request, 'admitted'));
+    return this.dispatchStarted(run, started, capabilities);
+  }
+
+  /**
+   * Dispatch (attempts, retries), then the finished outcome and the result. Chained with `then` where a
+   * step is asynchronous, so a call carries no suspended frame of its own across the tool's await.
+   */
+  private dispatchStarted(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
+    const { call, key, request } = started;
+    if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
     const dispatched = this.dispatchWithRetries(run, new KeyedAdmittedCall(request, capabilities, key));
-    const { outcome, attempts } = isPromiseLike(dispatched) ? await dispatched : dispatched;
-    const finishing = this.finishOutcome(run, request, outcome);
-    const finished = isPromiseLike(finishing) ? await finishing : finishing;
-    return this.completeToolCall(run, call, new KeyedCompletedCall(key, finished, attempts, startedAt, args, request));
+    if (!isPromiseLike(dispatched)) return settle(this.finishDispatched(run, started, dispatched));
+    return Promise.resolve(dispatched).then((done) => this.finishDispatched(run, started, done));
+  }
+
+  /** The dispatched outcome finished (`finishOutcome`) and completed into the call's result. */
+  private finishDispatched(run: RunState, started: StartedCall, dispatched: dispatch.DispatchedCall): MaybePromise<ToolCallResult> {
+    const { call, key, startedAt, request } = started;
+    const { attempts } = dispatched;
+    const finishing = this.finishOutcome(run, request, dispatched.outcome);
+    if (isPromiseLike(finishing))
+      return Promise.resolve(finishing).then((finished) => this.completeToolCall(run, call, new KeyedCompletedCall(key, finished, attempts, startedAt, request.arguments, request)));
+    return this.completeToolCall(run, call, new KeyedCompletedCall(key, finishing, attempts, startedAt, request.arguments, request));
+  }
+
+  /** A call with a validated request that a gate stopped. */
+  private stopStarted(run: RunState, started: StartedCall, gate: GateStop): MaybePromise<ToolCallResult> {
+    return this.stopToolCall(run, started.call, started.key, started.startedAt, gate, started.request);
   }
 
   /** A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's failure). */
@@ -370,4 +433,17 @@ function ignoreRejection(value: unknown): void {
   if (isPromiseLike(value)) value.then(undefined, () => undefined);
 }
 
-const EXECUTE: CallBeginning = Object.freeze({ kind: 'execute' });
+/** A call whose request passed validation, on its way through the remaining gates. */
+class StartedCall {
+  constructor(
+    readonly call: ModelToolCall,
+    readonly key: CallKey,
+    readonly startedAt: number,
+    readonly request: ToolCallRequest,
+  ) {}
+}
+
+/** A result as a promise (the one given, when it is one). */
+function settle(result: MaybePromise<ToolCallResult>): Promise<ToolCallResult> {
+  return Promise.resolve(result);
+}
