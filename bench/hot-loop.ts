@@ -8,7 +8,8 @@
  * `a` is `runner.invokeToolCall` of a reflected tool under the default contract, `b` a two-step
  * `complete()` on ScriptedModelClient, `floor` JSON.parse + precompiled ajv + the awaited call
  * (the same cases as `runner.bench.ts`). Set `GC=1` (and run node with `--expose-gc`) to take a
- * full collection before every round, as the bench does.
+ * full collection before every round, and `WARM=<calls>` for untimed calls before each round (the
+ * bench takes both: a GC, then 5,000 calls).
  */
 import 'reflect-metadata';
 import { compileInputValidator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       gc();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    for (let i = 0; i < Number(process.env.WARM ?? 0); i++) await fn();
     const wall = process.hrtime.bigint();
     const cpu = process.cpuUsage();
     for (let i = 0; i < calls; i++) await fn();

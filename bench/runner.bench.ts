@@ -5,8 +5,11 @@
  * contract; (a2) the same path with every policy on (deadline, output validation, retry contract);
  * (b) a full two-step `complete()` on ScriptedModelClient; (b2) the same with a new runner per run.
  * Then the heap after a full GC over many `complete()` runs (`--full`: 1,000,000; default 20,000).
- * The cases are timed in alternating rounds with the floor (`measureTogether`), so the ratios hold
- * on a shared machine whose load changes; one floor, measured once, is the baseline of both targets. One line per target says met / not met.
+ * The cases are timed in alternating rounds with the floor (`measureTogether`: each round after a
+ * full GC and 5,000 untimed calls of its case), so the ratios hold on a shared machine whose load
+ * changes; one floor, measured once, is the baseline of both targets. One line per target says met / not met.
+ * `bench/hot-loop.ts` runs one case in a plain loop (for profiles), `bench/alloc-profile.ts` shows
+ * what a case allocates per call.
  */
 import {
   compileInputValidator,
