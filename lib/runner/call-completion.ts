@@ -8,7 +8,7 @@ import { compileOutputValidator } from '../validation/schema-validator';
 import { callHook, HookResult } from './call-hook';
 import { DeferredKeyToolCallResult } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
-import { ToolCallRequest } from './run-options';
+import { LlmAgentRunOptions, ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
 import { withResourceVersion } from './runner-rules';
 import { StepContext } from './step-context';
@@ -46,6 +46,16 @@ export interface ModelProjection {
 export function finishOutcome(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
   const prepare = context.run.options.prepareToolResult;
   if (prepare === undefined) return withResourceVersion(context.validateOutput(request, outcome), request.descriptor);
+  return prepareThenValidate(context, request, outcome, prepare);
+}
+
+/** {@link finishOutcome} with a `prepareToolResult` hook (apart, so a call without one allocates none of its closures). */
+function prepareThenValidate(
+  context: StepContext,
+  request: ToolCallRequest,
+  outcome: ToolOutcome,
+  prepare: NonNullable<LlmAgentRunOptions['prepareToolResult']>,
+): MaybePromise<ToolOutcome> {
   const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(context.validateOutput(request, prepared), request.descriptor);
   const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
     if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);

@@ -15,7 +15,7 @@ import { markValidated } from '../validation/validated-arguments';
 import { resolveJsonPointer } from '../validation/validation-issue';
 import { callHook, HookResult } from './call-hook';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
-import { ToolCallPermission, ToolCallRequest } from './run-options';
+import { LlmAgentRunOptions, ToolCallPermission, ToolCallRequest } from './run-options';
 import { StepContext } from './step-context';
 
 /**
@@ -90,9 +90,12 @@ export function checkCapabilitiesGate(needed: readonly (keyof ToolProviderCapabi
  * call; an abort of the run while the hook is pending refuses it as `cancelled`.
  */
 export function authorizeGate(context: StepContext, request: ToolCallRequest): MaybePromise<Gate<void>> {
-  const { run } = context;
-  const hook = run.options.allowToolCall;
-  if (hook === undefined) return PASS;
+  const hook = context.run.options.allowToolCall;
+  return hook === undefined ? PASS : askHostPolicy(context, request, hook);
+}
+
+/** {@link authorizeGate} with a hook (apart, so a call without one allocates none of its closures). */
+function askHostPolicy(context: StepContext, request: ToolCallRequest, hook: NonNullable<LlmAgentRunOptions['allowToolCall']>): MaybePromise<Gate<void>> {
   const gateOf = (answer: HookResult<ToolCallPermission>): Gate<void> => {
     if (answer.kind === 'aborted') return refuse(standardFailure('cancelled', 'the run was aborted while host policy decided on the call'));
     if (answer.kind === 'failed') {
@@ -105,7 +108,7 @@ export function authorizeGate(context: StepContext, request: ToolCallRequest): M
     const reason = typeof permission === 'object' && permission?.reason !== undefined ? `: ${permission.reason}` : '';
     return refuse(standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`));
   };
-  const answer = callHook(() => hook(request), run.options.signal);
+  const answer = callHook(() => hook(request), context.run.options.signal);
   return isPromiseLike(answer) ? answer.then(gateOf) : gateOf(answer);
 }
 
