@@ -195,7 +195,7 @@ export async function langchainTurn(): Promise<string> {
     const reply = await chatModel.invoke(messages);
     messages.push(reply);
     if (reply.tool_calls === undefined || reply.tool_calls.length === 0) return reply.text;
-    for (const call of reply.tool_calls) messages.push((await langchainJsonTool.invoke(call)) as ToolMessage);
+    for (const call of reply.tool_calls) messages.push(await langchainJsonTool.invoke(call));
   }
   throw new Error('no answer after two steps');
 }
