@@ -12,6 +12,7 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langcha
 import type { ChatResult } from '@langchain/core/outputs';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { Agent, RunContext, Runner, Usage, run, setTraceProcessors, tool as agentsTool, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents-core';
+import Ajv from 'ajv';
 import { asSchema, generateText, jsonSchema, stepCountIs, tool as aiTool, type Tool as AiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
@@ -81,6 +82,21 @@ function aiModel(): MockLanguageModelV3 {
 
 /** AI SDK tool with a `jsonSchema(...)` input schema (no `validate` option: the SDK checks nothing). */
 export const aiJsonTool = aiTool({ description: 'Get the weather.', inputSchema: jsonSchema<WeatherArgs>(weatherInputSchema), execute: weatherAsync });
+
+const ajv = new Ajv();
+const ajvWeather = ajv.compile<WeatherArgs>(weatherInputSchema);
+
+/**
+ * AI SDK tool with a `jsonSchema(...)` input schema and a `validate` option that runs a precompiled
+ * ajv validator of the same schema (how a host gets the input checked against a JSON Schema).
+ */
+export const aiCheckedTool = aiTool({
+  description: 'Get the weather.',
+  inputSchema: jsonSchema<WeatherArgs>(weatherInputSchema, {
+    validate: (value) => (ajvWeather(value) ? { success: true, value } : { success: false, error: new Error(ajv.errorsText(ajvWeather.errors)) }),
+  }),
+  execute: weatherAsync,
+});
 
 /** AI SDK tool with a zod input schema (validated with zod's `safeParseAsync`). */
 export const aiZodTool = aiTool({ description: 'Get the weather.', inputSchema: weatherZod, execute: weatherAsync });

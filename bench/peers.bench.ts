@@ -13,8 +13,9 @@
  * - AI SDK (`ai` 6): what `generateText` does for one call, with the SDK's public exports:
  *   `asSchema(tool.inputSchema)`, `safeParseJSON({ text, schema })` from `@ai-sdk/provider-utils`
  *   (secure-json-parse, then `safeValidateTypes`), then `tool.execute(input, { toolCallId, messages })`;
- *   once with a `jsonSchema(...)` schema (which has no `validate`: the input is not checked at all)
- *   and once with a zod schema (checked with zod). Without the telemetry span, callbacks and
+ *   with a `jsonSchema(...)` schema (which has no `validate`: the input is not checked at all), with
+ *   `jsonSchema(schema, { validate })` running a precompiled ajv validator of the same schema, and with
+ *   a zod schema (checked with zod). Without the telemetry span, callbacks and
  *   `executeTool` stream wrapper that `generateText` adds around a call: this is less than the SDK does;
  * - OpenAI Agents SDK (`@openai/agents-core` 0.14.3, the last release on openai 6 / Node 20):
  *   `tool.invoke(runContext, argumentsJsonText)` of a `tool({ parameters, execute })`, once with JSON
@@ -47,6 +48,7 @@ import {
   agentsTurn,
   agentsUntracedTurn,
   agentsZodTool,
+  aiCheckedTool,
   aiJsonTool,
   aiSdkToolCall,
   aiSdkTurn,
@@ -105,6 +107,7 @@ export default async function peersBench(): Promise<void> {
   const perCall: Array<readonly [string, () => unknown]> = [
     ['wuwe runner.invokeToolCall', () => runner.invokeToolCall(weatherCall, { runId: 'bench' })],
     ['AI SDK (jsonSchema, unchecked)', () => aiSdkToolCall(aiJsonTool)],
+    ['AI SDK (jsonSchema + ajv validate)', () => aiSdkToolCall(aiCheckedTool)],
     ['AI SDK (zod)', () => aiSdkToolCall(aiZodTool)],
     ['OpenAI Agents tool.invoke (JSON Schema, unchecked)', () => agentsJsonTool.invoke(agentsRunContext, weatherCall.arguments)],
     ['OpenAI Agents tool.invoke (zod)', () => agentsZodTool.invoke(agentsRunContext, weatherCall.arguments)],
