@@ -13,6 +13,7 @@ import { textTruncationEnvelope } from './text-truncation-envelope';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
 import {
   ToolOutputProjection,
+  ToolOutputProjectionFailure,
   ToolOutputProjectionOptions,
   ToolOutputProjectionReport,
   ToolOutputProjectionResult,
@@ -46,24 +47,8 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  * `maxBytes` has its tokens estimated by the fallback from samples (see `estimateLargeTextTokens`).
  */
 export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjectionResult {
-  return tryProjectWithin(outcome, options?.policy, options?.estimator);
-}
-
-/**
- * {@link tryProjectToolOutputForModel} with the policy and the estimator as arguments (no options
- * object per call): the form the runner calls for every tool result.
- * @internal
- */
-export function tryProjectWithin(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator | undefined): ToolOutputProjectionResult {
-  try {
-    return projectOrThrow(outcome, policy, estimator ?? fallbackTextTokenEstimator);
-  } catch (error) {
-    const failure =
-      ToolOutputProjectionError.isInstance(error)
-        ? { kind: error.kind, message: error.reason }
-        : { kind: 'envelope' as const, message: `the truncation envelope could not be built: ${messageOf(error)}` };
-    return { ok: false, error: failure };
-  }
+  const projected = projectWithin(outcome, options?.policy, options?.estimator);
+  return isProjectionFailure(projected) ? { ok: false, error: projected } : { ok: true, content: projected.content, report: projected.report };
 }
 
 /**
@@ -71,9 +56,34 @@ export function tryProjectWithin(outcome: ToolOutcome, policy: ToolOutputProject
  * a {@link ToolOutputProjectionError} (code `tool_output_projection_failed`) with the same `kind`.
  */
 export function projectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjection {
-  const result = tryProjectToolOutputForModel(outcome, options);
-  if (!result.ok) throw new ToolOutputProjectionError(result.error.kind, result.error.message);
-  return { content: result.content, report: result.report };
+  const projected = projectWithin(outcome, options?.policy, options?.estimator);
+  if (isProjectionFailure(projected)) throw new ToolOutputProjectionError(projected.kind, projected.message);
+  return projected;
+}
+
+/**
+ * {@link tryProjectToolOutputForModel} with the policy and the estimator as arguments, returning the
+ * projection itself or the failure (no options object and no result wrapper per call): the form the
+ * runner calls for every tool result. Never throws.
+ * @internal
+ */
+export function projectWithin(
+  outcome: ToolOutcome,
+  policy: ToolOutputProjectionPolicy,
+  estimator: TextTokenEstimator | undefined,
+): ToolOutputProjection | ToolOutputProjectionFailure {
+  try {
+    return projectOrThrow(outcome, policy, estimator ?? fallbackTextTokenEstimator);
+  } catch (error) {
+    return ToolOutputProjectionError.isInstance(error)
+      ? { kind: error.kind, message: error.reason }
+      : { kind: 'envelope', message: `the truncation envelope could not be built: ${messageOf(error)}` };
+  }
+}
+
+/** True for the failure form of {@link projectWithin}'s answer. @internal */
+export function isProjectionFailure(projected: ToolOutputProjection | ToolOutputProjectionFailure): projected is ToolOutputProjectionFailure {
+  return (projected as Partial<ToolOutputProjection>).content === undefined;
 }
 
 /**
@@ -82,7 +92,7 @@ export function projectToolOutputForModel(outcome: ToolOutcome, options: ToolOut
  * only whether the trigger says `both`) are the fallback's sampled estimate (`estimateLargeTextTokens`):
  * the estimator counts only text that may be sent.
  */
-function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ProjectedOutput {
+function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
   if (!isWellFormedProjectionPolicy(policy)) throw new ToolOutputProjectionError('invalid_policy', projectionPolicyProblems(policy).join('; '));
   if (!isTextTokenEstimator(estimator))
     throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
@@ -91,19 +101,16 @@ function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy
   const bytes = Buffer.byteLength(rendered, 'utf8');
   if (bytes <= policy.maxBytes) {
     const tokens = estimateTokensChecked(rendered, estimator);
-    if (tokens <= policy.maxTokens) return { ok: true, content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
+    if (tokens <= policy.maxTokens) return { content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
     return truncated(outcome, rendered, { bytes, tokens }, policy, estimator);
   }
   return truncated(outcome, rendered, { bytes, tokens: estimateLargeTextTokens(rendered) }, policy, estimator);
 }
 
-/** The ok form of a projection result. */
-type ProjectedOutput = { readonly ok: true } & ToolOutputProjection;
-
-function truncated(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ProjectedOutput {
+function truncated(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
   const trigger = triggerOf(original, policy);
   const fitted: FittedContent = fitTruncationEnvelope(envelopeOf(outcome, rendered, original, policy), original, policy, estimator);
-  return { ok: true, content: fitted.content, report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger) };
+  return { content: fitted.content, report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger) };
 }
 
 function render(outcome: ToolOutcome): string {

@@ -5,7 +5,7 @@ import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
 import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
 import { effectiveToolOutputProjection } from '../projection/effective-tool-output-projection';
-import { tryProjectWithin } from '../projection/project-tool-output-for-model';
+import { isProjectionFailure, projectWithin } from '../projection/project-tool-output-for-model';
 import { projectToolImages, ToolImageProjectionReport } from '../projection/project-tool-images';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { DEFAULT_TOOL_IMAGE_POLICY } from '../projection/tool-image-policy';
@@ -23,12 +23,12 @@ import { StepContext } from './step-context';
 export function projectForModel(context: StepContext, descriptor: ToolDescriptor | undefined, call: ModelToolCall, outcome: ToolOutcome): ModelProjection {
   const { run } = context;
   const { options } = run;
-  const text = tryProjectWithin(outcome, projectionPolicyOf(run, descriptor), options.contextTokenEstimator);
-  if (!text.ok) {
-    const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${text.error.kind})`);
+  const text = projectWithin(outcome, projectionPolicyOf(run, descriptor), options.contextTokenEstimator);
+  if (isProjectionFailure(text)) {
+    const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${text.kind})`);
     return { content: renderToolMessage(failure) };
   }
-  // Most outcomes have no images: no image projection, and the text's report as it is.
+  // Most outcomes have no images: no image projection, and the text's projection as it is.
   const images = outcome.images === undefined ? undefined : projectToolImages(outcome, options.toolImages ?? DEFAULT_TOOL_IMAGE_POLICY);
   const report = images === undefined ? text.report : withImages(text.report, images.report);
   const observe = options.onToolOutputProjection;
@@ -42,7 +42,7 @@ export function projectForModel(context: StepContext, descriptor: ToolDescriptor
     }
   }
   if (report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, report });
-  return images === undefined ? { content: text.content, report } : { content: text.content, report, parts: images.parts };
+  return images === undefined ? text : { content: text.content, report, parts: images.parts };
 }
 
 /** A text report with what became of the outcome's images. */
@@ -53,6 +53,17 @@ function withImages(report: ToolOutputProjectionReport, images: ToolImageProject
 /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
 function projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   const runPolicy = run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+  if (runPolicy === last.runPolicy && descriptor === last.descriptor) return last.policy;
+  const policy = cachedPolicyOf(runPolicy, descriptor);
+  last.runPolicy = runPolicy;
+  last.descriptor = descriptor;
+  last.policy = policy;
+  return policy;
+}
+
+const last: { runPolicy: object | undefined; descriptor: ToolDescriptor | undefined; policy: ToolOutputProjectionPolicy } = { runPolicy: undefined, descriptor: undefined, policy: DEFAULT_TOOL_OUTPUT_PROJECTION };
+
+function cachedPolicyOf(runPolicy: ToolOutputProjectionPolicy, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   let perDescriptor = effectivePolicies.get(runPolicy);
   if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
   const key = descriptor ?? runPolicy;
