@@ -61,8 +61,17 @@ function projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefine
   return policy;
 }
 
-const last: { runPolicy: object | undefined; descriptor: ToolDescriptor | undefined; policy: ToolOutputProjectionPolicy } = { runPolicy: undefined, descriptor: undefined, policy: DEFAULT_TOOL_OUTPUT_PROJECTION };
+/**
+ * The last policy looked up, with its keys: consecutive calls of one tool under one run policy skip
+ * both `WeakMap` lookups. Holds one run policy and one descriptor alive until the next lookup.
+ */
+const last: { runPolicy: object | undefined; descriptor: ToolDescriptor | undefined; policy: ToolOutputProjectionPolicy } = {
+  runPolicy: undefined,
+  descriptor: undefined,
+  policy: DEFAULT_TOOL_OUTPUT_PROJECTION,
+};
 
+/** {@link projectionPolicyOf} through {@link effectivePolicies}. */
 function cachedPolicyOf(runPolicy: ToolOutputProjectionPolicy, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   let perDescriptor = effectivePolicies.get(runPolicy);
   if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
