@@ -32,6 +32,17 @@ export function projectionPolicyProblems(policy: unknown): string[] {
 }
 
 /**
+ * True when {@link projectionPolicyProblems} finds nothing, without building the list: the check
+ * every projection makes before it measures anything.
+ * @internal
+ */
+export function isWellFormedProjectionPolicy(policy: unknown): policy is ToolOutputProjectionPolicy {
+  if (typeof policy !== 'object' || policy === null) return false;
+  const { maxBytes, maxTokens } = policy as Record<string, unknown>;
+  return isIntegerAtLeast(maxBytes, MIN_PROJECTION_BYTES) && isIntegerAtLeast(maxTokens, MIN_PROJECTION_TOKENS);
+}
+
+/**
  * The smallest truncation envelope of each shape, for the worst case the check assumes: a plain
  * text, a structured success (array and JSON-preview forms) and a failure with details, the
  * longest standard code and category, and ten-digit sizes.

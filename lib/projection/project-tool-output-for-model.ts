@@ -1,17 +1,19 @@
 import { ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
 import { renderToolMessage } from '../outcome/render-tool-message';
 import { ToolOutcome } from '../outcome/tool-outcome';
-import { projectionPolicyProblems } from './check-tool-output-projection-policy';
+import { isWellFormedProjectionPolicy, projectionPolicyProblems } from './check-tool-output-projection-policy';
 import { dataTruncationEnvelope } from './data-truncation-envelope';
 import { failureTruncationEnvelope } from './failure-truncation-envelope';
-import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
+import { estimateLargeTextTokens, fallbackTextTokenEstimator } from './fallback-text-token-estimator';
 import { FittedContent, fitTruncationEnvelope, MAX_PREVIEW_CANDIDATES } from './fit-truncation-envelope';
-import { isTextTokenEstimator, measureOriginal, TextMeasure } from './measure-text';
+import { estimateTokensChecked, isTextTokenEstimator, TextMeasure } from './measure-text';
+import { TextTokenEstimator } from './text-token-estimator';
 import { messageOf } from '../errors/message-of';
 import { textTruncationEnvelope } from './text-truncation-envelope';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
 import {
   ToolOutputProjection,
+  ToolOutputProjectionFailure,
   ToolOutputProjectionOptions,
   ToolOutputProjectionReport,
   ToolOutputProjectionResult,
@@ -45,15 +47,8 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  * `maxBytes` has its tokens estimated by the fallback from samples (see `estimateLargeTextTokens`).
  */
 export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjectionResult {
-  try {
-    return { ok: true, ...projectOrThrow(outcome, options) };
-  } catch (error) {
-    const failure =
-      ToolOutputProjectionError.isInstance(error)
-        ? { kind: error.kind, message: error.reason }
-        : { kind: 'envelope' as const, message: `the truncation envelope could not be built: ${messageOf(error)}` };
-    return { ok: false, error: failure };
-  }
+  const projected = projectWithin(outcome, options?.policy, options?.estimator);
+  return isProjectionFailure(projected) ? { ok: false, error: projected } : { ok: true, content: projected.content, report: projected.report };
 }
 
 /**
@@ -61,26 +56,61 @@ export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: Tool
  * a {@link ToolOutputProjectionError} (code `tool_output_projection_failed`) with the same `kind`.
  */
 export function projectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjection {
-  const result = tryProjectToolOutputForModel(outcome, options);
-  if (!result.ok) throw new ToolOutputProjectionError(result.error.kind, result.error.message);
-  return { content: result.content, report: result.report };
+  const projected = projectWithin(outcome, options?.policy, options?.estimator);
+  if (isProjectionFailure(projected)) throw new ToolOutputProjectionError(projected.kind, projected.message);
+  return projected;
 }
 
-function projectOrThrow(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjection {
-  const policy = options?.policy;
-  const problems = projectionPolicyProblems(policy);
-  if (problems.length > 0) throw new ToolOutputProjectionError('invalid_policy', problems.join('; '));
-  const estimator = options.estimator ?? fallbackTextTokenEstimator;
+/**
+ * {@link tryProjectToolOutputForModel} with the policy and the estimator as arguments, returning the
+ * projection itself or the failure (no options object and no result wrapper per call): the form the
+ * runner calls for every tool result. Never throws.
+ * @internal
+ */
+export function projectWithin(
+  outcome: ToolOutcome,
+  policy: ToolOutputProjectionPolicy,
+  estimator: TextTokenEstimator | undefined,
+): ToolOutputProjection | ToolOutputProjectionFailure {
+  try {
+    return projectOrThrow(outcome, policy, estimator ?? fallbackTextTokenEstimator);
+  } catch (error) {
+    return ToolOutputProjectionError.isInstance(error)
+      ? { kind: error.kind, message: error.reason }
+      : { kind: 'envelope', message: `the truncation envelope could not be built: ${messageOf(error)}` };
+  }
+}
+
+/** True for the failure form of {@link projectWithin}'s answer. @internal */
+export function isProjectionFailure(projected: ToolOutputProjection | ToolOutputProjectionFailure): projected is ToolOutputProjectionFailure {
+  return (projected as Partial<ToolOutputProjection>).content === undefined;
+}
+
+/**
+ * A successful projection: output that fits is sent as rendered (one estimator call), the rest is
+ * cut to fit. An original over `maxBytes` is never sent whole, so its tokens (reported, and deciding
+ * only whether the trigger says `both`) are the fallback's sampled estimate (`estimateLargeTextTokens`):
+ * the estimator counts only text that may be sent.
+ */
+function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
+  if (!isWellFormedProjectionPolicy(policy)) throw new ToolOutputProjectionError('invalid_policy', projectionPolicyProblems(policy).join('; '));
   if (!isTextTokenEstimator(estimator))
     throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
 
   const rendered = render(outcome);
-  const original = measureOriginal(rendered, estimator, policy.maxBytes);
-  const trigger = triggerOf(original, policy);
-  if (trigger === null) return { content: rendered, report: report(false, original, original, policy, null) };
+  const bytes = Buffer.byteLength(rendered, 'utf8');
+  if (bytes <= policy.maxBytes) {
+    const tokens = estimateTokensChecked(rendered, estimator);
+    if (tokens <= policy.maxTokens) return { content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
+    return truncated(outcome, rendered, { bytes, tokens }, policy, estimator);
+  }
+  return truncated(outcome, rendered, { bytes, tokens: estimateLargeTextTokens(rendered) }, policy, estimator);
+}
 
+function truncated(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
+  const trigger = triggerOf(original, policy);
   const fitted: FittedContent = fitTruncationEnvelope(envelopeOf(outcome, rendered, original, policy), original, policy, estimator);
-  return { content: fitted.content, report: report(true, original, fitted, policy, trigger) };
+  return { content: fitted.content, report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger) };
 }
 
 function render(outcome: ToolOutcome): string {
@@ -103,29 +133,22 @@ function envelopeOf(outcome: ToolOutcome, rendered: string, original: TextMeasur
   return textTruncationEnvelope(rendered, original);
 }
 
-function triggerOf(original: TextMeasure, policy: ToolOutputProjectionPolicy): ToolOutputProjectionTrigger {
+/** Which ceiling(s) an original that does not fit exceeds. */
+function triggerOf(original: TextMeasure, policy: ToolOutputProjectionPolicy): Exclude<ToolOutputProjectionTrigger, null> {
   const overBytes = original.bytes > policy.maxBytes;
   const overTokens = original.tokens > policy.maxTokens;
   if (overBytes && overTokens) return 'both';
-  if (overBytes) return 'bytes';
-  return overTokens ? 'tokens' : null;
+  return overBytes ? 'bytes' : 'tokens';
 }
 
 function report(
   truncated: boolean,
-  original: TextMeasure,
-  projected: TextMeasure,
+  originalBytes: number,
+  originalTokens: number,
+  projectedBytes: number,
+  projectedTokens: number,
   policy: ToolOutputProjectionPolicy,
   trigger: ToolOutputProjectionTrigger,
 ): ToolOutputProjectionReport {
-  return Object.freeze({
-    truncated,
-    originalBytes: original.bytes,
-    originalTokens: original.tokens,
-    projectedBytes: projected.bytes,
-    projectedTokens: projected.tokens,
-    maxBytes: policy.maxBytes,
-    maxTokens: policy.maxTokens,
-    trigger,
-  });
+  return Object.freeze({ truncated, originalBytes, originalTokens, projectedBytes, projectedTokens, maxBytes: policy.maxBytes, maxTokens: policy.maxTokens, trigger });
 }

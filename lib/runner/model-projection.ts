@@ -5,8 +5,9 @@ import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
 import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
 import { effectiveToolOutputProjection } from '../projection/effective-tool-output-projection';
-import { tryProjectToolOutputForModel } from '../projection/project-tool-output-for-model';
-import { projectToolImages } from '../projection/project-tool-images';
+import { isProjectionFailure, projectWithin } from '../projection/project-tool-output-for-model';
+import { projectToolImages, ToolImageProjectionReport } from '../projection/project-tool-images';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { DEFAULT_TOOL_IMAGE_POLICY } from '../projection/tool-image-policy';
 import { ModelProjection } from './call-completion';
 import { isPromiseLike } from './maybe-promise';
@@ -21,31 +22,57 @@ import { StepContext } from './step-context';
  */
 export function projectForModel(context: StepContext, descriptor: ToolDescriptor | undefined, call: ModelToolCall, outcome: ToolOutcome): ModelProjection {
   const { run } = context;
-  const policy = projectionPolicyOf(run, descriptor);
-  const text = tryProjectToolOutputForModel(outcome, { policy, estimator: run.options.contextTokenEstimator });
-  const images = text.ok ? projectToolImages(outcome, run.options.toolImages ?? DEFAULT_TOOL_IMAGE_POLICY) : undefined;
-  const projected = images === undefined || !text.ok ? text : { ...text, report: { ...text.report, images: images.report } };
-  if (!projected.ok) {
-    const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${projected.error.kind})`);
+  const { options } = run;
+  const text = projectWithin(outcome, projectionPolicyOf(run, descriptor), options.contextTokenEstimator);
+  if (isProjectionFailure(text)) {
+    const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${text.kind})`);
     return { content: renderToolMessage(failure) };
   }
-  const observe = run.options.onToolOutputProjection;
+  // Most outcomes have no images: no image projection, and the text's projection as it is.
+  const images = outcome.images === undefined ? undefined : projectToolImages(outcome, options.toolImages ?? DEFAULT_TOOL_IMAGE_POLICY);
+  const report = images === undefined ? text.report : withImages(text.report, images.report);
+  const observe = options.onToolOutputProjection;
   if (observe !== undefined) {
     const target = { callId: call.id, turn: run.turn, toolName: call.name };
     try {
-      const observed: unknown = observe(projected.report, target);
+      const observed: unknown = observe(report, target);
       if (isPromiseLike(observed)) observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
     } catch (error) {
       context.hookFailed(target, 'onToolOutputProjection', error);
     }
   }
-  if (projected.report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, report: projected.report });
-  return images === undefined ? { content: projected.content, report: projected.report } : { content: projected.content, report: projected.report, parts: images.parts };
+  if (report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, report });
+  return images === undefined ? text : { content: text.content, report, parts: images.parts };
+}
+
+/** A text report with what became of the outcome's images. */
+function withImages(report: ToolOutputProjectionReport, images: ToolImageProjectionReport): ToolOutputProjectionReport {
+  return Object.assign({}, report, { images });
 }
 
 /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
 function projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   const runPolicy = run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+  if (runPolicy === last.runPolicy && descriptor === last.descriptor) return last.policy;
+  const policy = cachedPolicyOf(runPolicy, descriptor);
+  last.runPolicy = runPolicy;
+  last.descriptor = descriptor;
+  last.policy = policy;
+  return policy;
+}
+
+/**
+ * The last policy looked up, with its keys: consecutive calls of one tool under one run policy skip
+ * both `WeakMap` lookups. Holds one run policy and one descriptor alive until the next lookup.
+ */
+const last: { runPolicy: object | undefined; descriptor: ToolDescriptor | undefined; policy: ToolOutputProjectionPolicy } = {
+  runPolicy: undefined,
+  descriptor: undefined,
+  policy: DEFAULT_TOOL_OUTPUT_PROJECTION,
+};
+
+/** {@link projectionPolicyOf} through {@link effectivePolicies}. */
+function cachedPolicyOf(runPolicy: ToolOutputProjectionPolicy, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   let perDescriptor = effectivePolicies.get(runPolicy);
   if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
   const key = descriptor ?? runPolicy;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   checkToolOutputProjectionPolicy,
   DEFAULT_TOOL_OUTPUT_PROJECTION,
@@ -5,6 +6,7 @@ import {
   ToolOutputProjectionPolicy,
   ToolOutputProjectionPolicyError,
 } from '../../lib';
+import { isWellFormedProjectionPolicy, projectionPolicyProblems } from '../../lib/projection/check-tool-output-projection-policy';
 
 function policyError(act: () => void): ToolOutputProjectionPolicyError {
   try {
@@ -73,5 +75,30 @@ describe('checkToolOutputProjectionPolicy', () => {
   it('rejects something that is not an estimator', () => {
     const error = policyError(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, {} as TextTokenEstimator));
     expect(error.kind).toBe('estimator');
+  });
+});
+
+describe('isWellFormedProjectionPolicy', () => {
+  const ceiling = fc.oneof(
+    fc.integer({ min: -10, max: 70_000 }),
+    fc.constantFrom(63, 64, 255, 256, Number.NaN, Infinity, -Infinity, 2 ** 53, 1024.5, '1024', null, undefined),
+    fc.double(),
+  );
+  const policies = fc.oneof(
+    fc.record({ maxBytes: ceiling, maxTokens: ceiling }),
+    fc.record({ maxBytes: ceiling }),
+    fc.constantFrom(null, undefined, 42, 'policy', []),
+  );
+
+  it('accepts exactly the policies in which projectionPolicyProblems finds nothing', () => {
+    fc.assert(
+      fc.property(policies, (policy) => {
+        expect(isWellFormedProjectionPolicy(policy)).toBe(projectionPolicyProblems(policy).length === 0);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(isWellFormedProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION)).toBe(true);
+    expect(isWellFormedProjectionPolicy({ maxBytes: 256, maxTokens: 64 })).toBe(true);
+    expect(isWellFormedProjectionPolicy({ maxBytes: 255, maxTokens: 64 })).toBe(false);
   });
 });
