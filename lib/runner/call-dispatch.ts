@@ -3,6 +3,7 @@ import { JsonValue } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { startDirectCall, takesDirectCalls } from '../providers/reflected-tool-provider';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
@@ -96,13 +97,18 @@ export function dispatchAttempt(context: StepContext, provider: ToolProvider, ca
   // Without a listener no event is built, and the attempt gets no hooks to call.
   const base = context.listening ? { runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName } : undefined;
   if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
+  // A plain reflected provider gets the validated arguments as they are (its tool gets a fresh
+  // instance that shares nothing with them) and answers what the tool returned, converted once by the attempt.
+  const direct = takesDirectCalls(provider);
   return runToolAttempt({
     clock: run.clock,
     timeoutMs: request.descriptor.timeoutMs,
     idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
     runSignal: run.options.signal,
-    expectsData: request.descriptor.outputSchema !== undefined,
+    // A reflected tool's `undefined` is an empty text success on either path, as `invokeTool` gives it.
+    expectsData: !direct && request.descriptor.outputSchema !== undefined,
     start: (live) => {
+      if (direct) return startDirectCall(provider, request.toolName, request.arguments, live);
       if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
       return provider.invokeTool(new RunnerInvocation(context, call, attempt, live, call.capabilities.heartbeat === true));
     },
