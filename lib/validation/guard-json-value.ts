@@ -40,6 +40,64 @@ export function guardJsonValue(input: unknown, limits: ArgumentLimits, options: 
   return { ok: true, value: walk.copying ? holder[''] : input };
 }
 
+/**
+ * A fresh copy of `value`, made of plain objects and arrays, when it is plain JSON that
+ * {@link guardJsonValue} with unbounded size and element count would pass: finite numbers, well-formed
+ * strings, no forbidden key, no container nested `maxDepth` levels deep, no object whose prototype
+ * is not `Object.prototype` or `null`. One recursive walk that checks and copies, without the issue
+ * bookkeeping; `undefined` for anything else (an object of another realm included), which
+ * `guardJsonValue` then walks to say what is wrong. Reads every member once; a throwing getter or
+ * proxy trap throws.
+ */
+export function copyPlainJson(value: unknown, maxDepth: number): unknown {
+  const copy = copyPlain(value, 0, maxDepth);
+  return copy === NOT_PLAIN ? undefined : copy;
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+
+function copyPlain(value: unknown, depth: number, maxDepth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? value : NOT_PLAIN;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'boolean':
+      return value;
+    case 'object':
+      if (value === null) return null;
+      if (depth >= maxDepth) return NOT_PLAIN;
+      return Array.isArray(value) ? copyPlainArray(value, depth + 1, maxDepth) : copyPlainObject(value, depth + 1, maxDepth);
+    default:
+      return NOT_PLAIN;
+  }
+}
+
+function copyPlainArray(source: unknown[], depth: number, maxDepth: number): unknown {
+  const length = source.length;
+  const copy = new Array<unknown>(length);
+  for (let index = 0; index < length; index++) {
+    const item = copyPlain(source[index], depth, maxDepth);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    copy[index] = item;
+  }
+  return copy;
+}
+
+function copyPlainObject(source: object, depth: number, maxDepth: number): unknown {
+  const prototype = Object.getPrototypeOf(source) as object | null;
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const record = source as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (FORBIDDEN_KEYS.has(key) || !key.isWellFormed()) return NOT_PLAIN;
+    const item = copyPlain(record[key], depth, maxDepth);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = item;
+  }
+  return copy;
+}
+
 type Slots = Record<string | number, unknown>;
 
 /** An array or object still to expand. Pointers are built from the parent chain only when an issue needs one. */
