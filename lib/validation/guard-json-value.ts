@@ -1,7 +1,10 @@
 import { ArgumentLimits, maxElementsOf } from './argument-limits';
 import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } from './validation-issue';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** `__proto__`, `constructor` and `prototype`: keys no JSON value may have (three comparisons are cheaper than a set lookup). */
+function isForbiddenKey(key: string): boolean {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype';
+}
 
 /** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found (see `capIssues`). */
 export type GuardResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
@@ -89,8 +92,10 @@ function copyPlainObject(source: object, depth: number, maxDepth: number): unkno
   if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
   const record = source as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
-    if (FORBIDDEN_KEYS.has(key) || !key.isWellFormed()) return NOT_PLAIN;
+  // Own enumerable string keys in the order of `Object.keys`, without building its array.
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    if (isForbiddenKey(key) || !key.isWellFormed()) return NOT_PLAIN;
     const item = copyPlain(record[key], depth, maxDepth);
     if (item === NOT_PLAIN) return NOT_PLAIN;
     copy[key] = item;
@@ -174,7 +179,7 @@ class GuardWalk {
       if (!this.addBytes(Math.max(keys.length - 1, 0))) return this.stop(frame.parent, frame.token, this.sizeMessage(), 'maxBytes');
       for (const key of keys) {
         if (this.stopped) break;
-        if (FORBIDDEN_KEYS.has(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
+        if (isForbiddenKey(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
         else if (!key.isWellFormed()) this.report(frame, key, 'key contains a lone surrogate', 'wellFormed');
         else if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(key, 'utf8') + 3)) this.stop(frame, key, this.sizeMessage(), 'maxBytes');
         else this.admit(source[key], depth, frame, key, frame.copy);
