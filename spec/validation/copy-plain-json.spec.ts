@@ -66,6 +66,21 @@ describe('copyPlainJson (the one-walk copy of a plain JSON result)', () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
   });
 
+  it('copies own keys only, in their order, as guardJsonValue does (an enumerable member added to Object.prototype is not copied)', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(prototype, 'inherited', { value: 'polluted', enumerable: true, configurable: true, writable: true });
+    try {
+      const value = { b: 1, a: [2], 1: 'one' };
+      const copy = copyPlainJson(value, 3) as Record<string, unknown>;
+      expect(Object.keys(copy)).toEqual(['1', 'b', 'a']);
+      expect(Object.prototype.hasOwnProperty.call(copy, 'inherited')).toBe(false);
+      const guarded = guardJsonValue(value, UNBOUNDED);
+      expect(guarded.ok && Object.keys(guarded.value as object)).toEqual(['1', 'b', 'a']);
+    } finally {
+      delete prototype.inherited;
+    }
+  });
+
   it('leaves an object of another realm to guardJsonValue, which passes it', () => {
     const foreign = vm.runInNewContext('({ city: "Oslo", list: [1, 2] })') as unknown;
     expect(copyPlainJson(foreign, 3)).toBeUndefined();
