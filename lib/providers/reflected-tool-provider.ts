@@ -114,9 +114,16 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
 
   /** True when neither `invokeTool` nor the instance lifecycle is overridden: see {@link takesDirectCalls}. */
   [TAKES_DIRECT_CALLS](): boolean {
-    const plain = ReflectedToolProvider.prototype;
+    const plain = ReflectedToolProvider.plain;
     return this.invokeTool === plain.invokeTool && this.createInstance === plain.createInstance && this.releaseInstance === plain.releaseInstance;
   }
+
+  /** The methods a direct call stands in for, as this class defines them: a later patch of the prototype counts as an override too. */
+  private static readonly plain = {
+    invokeTool: ReflectedToolProvider.prototype.invokeTool,
+    createInstance: ReflectedToolProvider.prototype.createInstance,
+    releaseInstance: ReflectedToolProvider.prototype.releaseInstance,
+  };
 
   /** See {@link startDirectCall}. */
   [START_DIRECT_CALL](toolName: string, args: JsonObject, attempt: AttemptSignal): unknown {

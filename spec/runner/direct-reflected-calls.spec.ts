@@ -77,6 +77,27 @@ describe('a runner call of a plain reflected provider (started directly)', () =>
     expect(direct.outcome).toEqual(rich.outcome);
   });
 
+  it('is not started directly when invokeTool is patched on the instance or the prototype (instrumentation sees every call)', async () => {
+    const seen: string[] = [];
+    const patched = new ReflectedToolProvider([Behave]);
+    const own = patched.invokeTool.bind(patched);
+    patched.invokeTool = (invocation) => (seen.push(`instance:${invocation.toolName}`), own(invocation));
+    await new LlmAgentRunner(model(), patched).invokeToolCall({ id: 'c', name: 'behave', arguments: { mode: 'text' } });
+    const prototype = ReflectedToolProvider.prototype;
+    const original = prototype.invokeTool;
+    prototype.invokeTool = function (this: ReflectedToolProvider, invocation: ToolInvocation) {
+      seen.push(`prototype:${invocation.toolName}`);
+      return original.call(this, invocation);
+    };
+    try {
+      const result = await new LlmAgentRunner(model(), new ReflectedToolProvider([Behave])).invokeToolCall({ id: 'c', name: 'behave', arguments: { mode: 'text' } });
+      expect(result.outcome).toEqual({ ok: true, text: 'plain text' });
+    } finally {
+      prototype.invokeTool = original;
+    }
+    expect(seen).toEqual(['instance:behave', 'prototype:behave']);
+  });
+
   it('validates arguments the runner validated against another schema again, and executes nothing when they are bad', async () => {
     let invoked = 0;
     @Tool({ name: 'count', description: 'Counts calls.' })
