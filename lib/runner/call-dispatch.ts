@@ -1,10 +1,9 @@
 import { computeRetryDelayMs } from '../contract/retry-delay';
 import { JsonValue } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
-import { ToolInvocation } from '../providers/tool-invocation';
+import { HeartbeatProgress, ToolInvocation } from '../providers/tool-invocation';
 import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { ReflectedToolProvider, startDirectCall, takesDirectCalls } from '../providers/reflected-tool-provider';
-import { HeartbeatProgress } from '../providers/tool-invocation';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
