@@ -112,7 +112,7 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
     });
   }
 
-  /** True when neither `invokeTool` nor the instance lifecycle is overridden: see {@link takesDirectCalls}. */
+  /** True when neither `invokeTool` nor the instance lifecycle is overridden: see `takesDirectCalls`. @internal */
   [TAKES_DIRECT_CALLS](): boolean {
     const plain = ReflectedToolProvider.plain;
     return this.invokeTool === plain.invokeTool && this.createInstance === plain.createInstance && this.releaseInstance === plain.releaseInstance;
@@ -125,7 +125,7 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
     releaseInstance: ReflectedToolProvider.prototype.releaseInstance,
   };
 
-  /** See {@link startDirectCall}. */
+  /** See `startDirectCall`. @internal */
   [START_DIRECT_CALL](toolName: string, args: JsonObject, attempt: AttemptSignal): unknown {
     const entry = this.byName.get(toolName);
     if (entry === undefined) return standardFailure('unknown_tool', `no tool named '${toolName}'`);
