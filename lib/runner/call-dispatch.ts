@@ -1,13 +1,14 @@
 import { computeRetryDelayMs } from '../contract/retry-delay';
 import { JsonValue } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
-import { ToolInvocation } from '../providers/tool-invocation';
+import { HeartbeatProgress, ToolInvocation } from '../providers/tool-invocation';
 import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { ReflectedToolProvider, startDirectCall, takesDirectCalls } from '../providers/reflected-tool-provider';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
 import { copyArguments } from './copy-arguments';
-import { AttemptHandle, runToolAttempt } from './run-tool-attempt';
+import { AttemptHandle, runToolAttempt, ToolAttemptOptions } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
 /** A call that passed every check before dispatch. */
@@ -91,26 +92,75 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
 
 /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
 export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
-  const { run } = context;
   const { request } = call;
-  // Without a listener no event is built, and the attempt gets no hooks to call.
-  const base = context.listening ? { runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName } : undefined;
+  // Without a listener no event is built, and the attempt's hooks do nothing.
+  const base = context.listening ? { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName } : undefined;
   if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
-  return runToolAttempt({
-    clock: run.clock,
-    timeoutMs: request.descriptor.timeoutMs,
-    idleTimeoutMs: request.descriptor.heartbeat?.idleTimeoutMs,
-    runSignal: run.options.signal,
-    expectsData: request.descriptor.outputSchema !== undefined,
-    start: (live) => {
-      if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
-      return provider.invokeTool(new RunnerInvocation(context, call, attempt, live, call.capabilities.heartbeat === true));
-    },
-    onAbandoned: (settled) => abandonedAttempts.set(call, settled),
-    onHeartbeat: base && ((progress) => context.emit({ type: 'tool_heartbeat', ...base, attempt, progress })),
-    onTimeout: base && ((limit, limitMs) => context.emit({ type: 'tool_timeout', ...base, attempt, limit, limitMs })),
-    onLateResult: base && ((outcome) => context.emit({ type: 'tool_late_result_discarded', ...base, attempt, outcome })),
-  });
+  return runToolAttempt(new DispatchedAttempt(context, provider, call, attempt, base));
+}
+
+/** The fields every event of one attempt shares. */
+interface AttemptEventBase {
+  readonly runId: string;
+  readonly callId: string;
+  readonly turn: number;
+  readonly toolName: string;
+}
+
+/** The options of one dispatched attempt; a class, so its hooks are prototype methods and a call allocates no closures for them. */
+class DispatchedAttempt implements ToolAttemptOptions {
+  readonly clock: RunnerClock;
+  readonly timeoutMs: number;
+  readonly idleTimeoutMs: number | undefined;
+  readonly runSignal: AbortSignal | undefined;
+  readonly expectsData: boolean;
+  /**
+   * A plain reflected provider gets the validated arguments as they are (its tool gets a fresh
+   * instance that shares nothing with them) and answers what the tool returned, converted once by
+   * the attempt; a reflected tool's `undefined` is then an empty text success, as `invokeTool` gives it.
+   */
+  private readonly direct: boolean;
+
+  constructor(
+    private readonly context: StepContext,
+    private readonly provider: ToolProvider,
+    private readonly call: AdmittedCall,
+    private readonly attempt: number,
+    private readonly base: AttemptEventBase | undefined,
+  ) {
+    const { run } = context;
+    const { descriptor } = call.request;
+    this.clock = run.clock;
+    this.timeoutMs = descriptor.timeoutMs;
+    this.idleTimeoutMs = descriptor.heartbeat?.idleTimeoutMs;
+    this.runSignal = run.options.signal;
+    this.direct = takesDirectCalls(provider);
+    this.expectsData = !this.direct && descriptor.outputSchema !== undefined;
+  }
+
+  start(live: AttemptHandle): unknown {
+    const { provider, call } = this;
+    const { request } = call;
+    if (this.direct) return startDirectCall(provider as ReflectedToolProvider, request.toolName, request.arguments, live);
+    if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
+    return provider.invokeTool(new RunnerInvocation(this.context, call, this.attempt, live, call.capabilities.heartbeat === true));
+  }
+
+  onAbandoned(settled: Promise<void>): void {
+    abandonedAttempts.set(this.call, settled);
+  }
+
+  onHeartbeat(progress?: HeartbeatProgress): void {
+    if (this.base !== undefined) this.context.emit({ type: 'tool_heartbeat', ...this.base, attempt: this.attempt, progress });
+  }
+
+  onTimeout(limit: 'deadline' | 'heartbeat', limitMs: number): void {
+    if (this.base !== undefined) this.context.emit({ type: 'tool_timeout', ...this.base, attempt: this.attempt, limit, limitMs });
+  }
+
+  onLateResult(outcome: ToolOutcome): void {
+    if (this.base !== undefined) this.context.emit({ type: 'tool_late_result_discarded', ...this.base, attempt: this.attempt, outcome });
+  }
 }
 
 /**

@@ -69,19 +69,27 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
   if (clock.now() >= attempt.deadlineAtMs) return attempt.blockedPastDeadline(pending, threw, thenable);
   if (threw) return thrownToToolOutcome(pending);
   if (!thenable) return attempt.convert(pending);
-  return new Promise<ToolOutcome>((resolve) => {
-    attempt.resolve = resolve;
-    // One reaction converts and settles: the outcome reaches the caller one microtask sooner than
-    // through a converted promise and a second reaction on it. `running` settles with the tool.
-    attempt.running = attempt.settleOn(pending as PromiseLike<unknown>);
-    if (runSignal !== undefined) runSignal.addEventListener('abort', attempt, { once: true });
-    unarmed.push(attempt);
-    if (unarmed.length >= compactAt) compactUnarmed();
-    if (!sweepScheduled) {
-      sweepScheduled = true;
-      setImmediate(armUnsettled);
-    }
-  });
+  resolving = attempt;
+  const outcome = new Promise<ToolOutcome>(takeResolve);
+  // One reaction converts and settles: the outcome reaches the caller one microtask sooner than
+  // through a converted promise and a second reaction on it. `running` settles with the tool.
+  attempt.running = attempt.settleOn(pending as PromiseLike<unknown>);
+  if (runSignal !== undefined) runSignal.addEventListener('abort', attempt, { once: true });
+  unarmed.push(attempt);
+  if (unarmed.length >= compactAt) compactUnarmed();
+  if (!sweepScheduled) {
+    sweepScheduled = true;
+    setImmediate(armUnsettled);
+  }
+  return outcome;
+}
+
+/** The attempt whose promise is being made: its executor ({@link takeResolve}) is one function for all, not a closure per call. */
+let resolving: ToolAttempt | undefined;
+
+function takeResolve(resolve: (outcome: ToolOutcome) => void): void {
+  resolving!.resolve = resolve;
+  resolving = undefined;
 }
 
 /**
@@ -174,12 +182,13 @@ class ToolAttempt implements AttemptHandle {
   blockedPastDeadline(pending: unknown, threw: boolean, thenable: boolean): ToolOutcome {
     this.settled = true;
     const outcome = this.timedOut('deadline');
-    const { onLateResult, onAbandoned } = this.options;
-    if (!thenable) onLateResult?.(threw ? thrownToToolOutcome(pending) : this.convert(pending));
+    // The hooks are called as methods of the options (which may be a class instance).
+    const { options } = this;
+    if (!thenable) options.onLateResult?.(threw ? thrownToToolOutcome(pending) : this.convert(pending));
     else {
       const late = this.outcomeOf(pending as PromiseLike<unknown>);
-      onAbandoned?.(late.then(() => undefined));
-      void late.then((lateOutcome) => onLateResult?.(lateOutcome));
+      options.onAbandoned?.(late.then(() => undefined));
+      void late.then((lateOutcome) => options.onLateResult?.(lateOutcome));
     }
     return outcome;
   }

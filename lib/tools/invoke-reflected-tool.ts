@@ -19,24 +19,36 @@ export interface InvokeReflectedToolOptions {
  * Parses the arguments, builds the instance, calls `invoke()` or `invoke(context)` (sync or async)
  * and serializes the result. Never rejects: bad arguments, a throw or a rejection become failure outcomes.
  */
-export async function invokeReflectedTool(
+export function invokeReflectedTool(
   target: abstract new (...args: any[]) => object,
   args: unknown,
   context?: unknown,
   options: InvokeReflectedToolOptions = {},
 ): Promise<ToolOutcome> {
   try {
-    const parsed = tryParseToolArguments(target, args, { instantiate: options.instantiate });
-    if (!parsed.ok) return thrownToToolOutcome(parsed.error);
-    const instance = parsed.value as Partial<InvocableTool>;
-    if (typeof instance.invoke !== 'function')
-      return thrownToToolOutcome(new Error(`tool class ${target.name} has no invoke() method`));
-    const result = instance.invoke(context);
-    // A synchronous result skips the extra turn of the event loop an `await` would take.
-    return toToolOutcome(isThenable(result) ? await result : result);
+    const result = startReflectedTool(target, args, context, options);
+    // One reaction converts an asynchronous result; a synchronous one is converted now.
+    if (isThenable(result)) return Promise.resolve(result).then(toToolOutcome, thrownToToolOutcome);
+    return Promise.resolve(toToolOutcome(result));
   } catch (error) {
-    return thrownToToolOutcome(error);
+    return Promise.resolve(thrownToToolOutcome(error));
   }
+}
+
+/**
+ * The unconverted start of {@link invokeReflectedTool}: parses the arguments into a fresh instance
+ * and returns what its `invoke(context)` returned (a value or a promise), for a caller that
+ * converts it itself (the runner's attempt, which converts every result once). Throws the
+ * `ToolArgumentError` of bad arguments, the error of a class without `invoke()`, and whatever
+ * `invoke` throws; {@link thrownToToolOutcome} turns each into the failure `invokeReflectedTool` gives.
+ * The instance never shares a value with `args`, so the tool cannot change them.
+ */
+export function startReflectedTool(target: abstract new (...args: any[]) => object, args: unknown, context: unknown, options: InvokeReflectedToolOptions): unknown {
+  const parsed = tryParseToolArguments(target, args, { instantiate: options.instantiate });
+  if (!parsed.ok) throw parsed.error;
+  const instance = parsed.value as Partial<InvocableTool>;
+  if (typeof instance.invoke !== 'function') throw new Error(`tool class ${target.name} has no invoke() method`);
+  return instance.invoke(context);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -3,7 +3,7 @@ import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
 import { toolImagesProblem } from '../outcome/tool-image';
 import { messageOf } from '../errors/message-of';
-import { guardJsonValue } from '../validation/guard-json-value';
+import { copyPlainJson, guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
 import { ToolFailureError } from './tool-failure-error';
 
@@ -30,6 +30,9 @@ export function toToolOutcome(value: unknown): ToolOutcome {
   if (value === undefined) return toolText('');
   try {
     if (isToolOutcome(value)) return checkedOutcome(normalizeToolOutcome(value));
+    // Plain JSON (the usual result) is checked and copied in one walk; anything else is walked again to say why.
+    const plain = copyPlainJson(value, RESULT_LIMITS.maxDepth);
+    if (plain !== undefined) return (lastMade = { ok: true, data: plain as JsonValue });
     const json = toJsonValue(value);
     if (json.ok) return (lastMade = toolData(json.value));
     return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${json.reason}` });

@@ -1,7 +1,10 @@
 import { ArgumentLimits, maxElementsOf } from './argument-limits';
 import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } from './validation-issue';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** `__proto__`, `constructor` and `prototype`: keys no JSON value may have (three comparisons are cheaper than a set lookup). */
+function isForbiddenKey(key: string): boolean {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype';
+}
 
 /** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found (see `capIssues`). */
 export type GuardResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
@@ -38,6 +41,66 @@ export function guardJsonValue(input: unknown, limits: ArgumentLimits, options: 
   walk.run();
   if (walk.issueCount > 0) return { ok: false, issues: capIssues(walk.issues, walk.issueCount) };
   return { ok: true, value: walk.copying ? holder[''] : input };
+}
+
+/**
+ * A fresh copy of `value`, made of plain objects and arrays, when it is plain JSON that
+ * {@link guardJsonValue} with unbounded size and element count would pass: finite numbers, well-formed
+ * strings, no forbidden key, no container nested `maxDepth` levels deep, no object whose prototype
+ * is not `Object.prototype` or `null`. One recursive walk that checks and copies, without the issue
+ * bookkeeping; `undefined` for anything else (an object of another realm included), which
+ * `guardJsonValue` then walks to say what is wrong. Reads every member once; a throwing getter or
+ * proxy trap throws.
+ */
+export function copyPlainJson(value: unknown, maxDepth: number): unknown {
+  const copy = copyPlain(value, 0, maxDepth);
+  return copy === NOT_PLAIN ? undefined : copy;
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+
+function copyPlain(value: unknown, depth: number, maxDepth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? value : NOT_PLAIN;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'boolean':
+      return value;
+    case 'object':
+      if (value === null) return null;
+      if (depth >= maxDepth) return NOT_PLAIN;
+      return Array.isArray(value) ? copyPlainArray(value, depth + 1, maxDepth) : copyPlainObject(value, depth + 1, maxDepth);
+    default:
+      return NOT_PLAIN;
+  }
+}
+
+function copyPlainArray(source: unknown[], depth: number, maxDepth: number): unknown {
+  const length = source.length;
+  const copy = new Array<unknown>(length);
+  for (let index = 0; index < length; index++) {
+    const item = copyPlain(source[index], depth, maxDepth);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    copy[index] = item;
+  }
+  return copy;
+}
+
+function copyPlainObject(source: object, depth: number, maxDepth: number): unknown {
+  const prototype = Object.getPrototypeOf(source) as object | null;
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const record = source as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  // Own enumerable string keys in the order of `Object.keys`, without building its array.
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    if (isForbiddenKey(key) || !key.isWellFormed()) return NOT_PLAIN;
+    const item = copyPlain(record[key], depth, maxDepth);
+    if (item === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = item;
+  }
+  return copy;
 }
 
 type Slots = Record<string | number, unknown>;
@@ -116,7 +179,7 @@ class GuardWalk {
       if (!this.addBytes(Math.max(keys.length - 1, 0))) return this.stop(frame.parent, frame.token, this.sizeMessage(), 'maxBytes');
       for (const key of keys) {
         if (this.stopped) break;
-        if (FORBIDDEN_KEYS.has(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
+        if (isForbiddenKey(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
         else if (!key.isWellFormed()) this.report(frame, key, 'key contains a lone surrogate', 'wellFormed');
         else if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(key, 'utf8') + 3)) this.stop(frame, key, this.sizeMessage(), 'maxBytes');
         else this.admit(source[key], depth, frame, key, frame.copy);
