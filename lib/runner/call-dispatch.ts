@@ -24,25 +24,13 @@ export interface DispatchedCall {
   readonly attempts: number;
 }
 
-/** The steps dispatch calls, bound to one call (a pipeline passes its own, possibly overridden, methods). */
-export interface DispatchSteps {
-  readonly dispatchAttempt: (attempt: number) => MaybePromise<ToolOutcome>;
-  readonly retryAttempts: (first: MaybePromise<ToolOutcome>) => Promise<DispatchedCall>;
-}
-
-/** The steps the retry loop calls, bound to one call. */
-export interface RetrySteps {
-  readonly dispatchAttempt: (attempt: number) => MaybePromise<ToolOutcome>;
-  readonly compensate: (attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
-}
-
 /** Steps 7 and 8: the first attempt, then the retry loop only when it may be needed; synchronous when the first attempt settles the call. */
-export function dispatchWithRetries(call: AdmittedCall, steps: DispatchSteps): MaybePromise<DispatchedCall> {
-  const first = steps.dispatchAttempt(1);
+export function dispatchWithRetries(context: StepContext, call: AdmittedCall): MaybePromise<DispatchedCall> {
+  const first = context.dispatchAttempt(call, 1);
   const single = call.request.descriptor.retry.maxAttempts <= 1;
-  if (!isPromiseLike(first)) return first.ok || single ? { outcome: first, attempts: 1 } : steps.retryAttempts(first);
+  if (!isPromiseLike(first)) return first.ok || single ? { outcome: first, attempts: 1 } : context.retryAttempts(call, first);
   // One attempt at most: nothing to retry, so no retry loop to enter once it settles.
-  return single ? Promise.resolve(first).then(asFirstAttempt) : steps.retryAttempts(first);
+  return single ? Promise.resolve(first).then(asFirstAttempt) : context.retryAttempts(call, first);
 }
 
 function asFirstAttempt(outcome: ToolOutcome): DispatchedCall {
@@ -58,12 +46,12 @@ function asFirstAttempt(outcome: ToolOutcome): DispatchedCall {
  * once that tool settled, waiting at most `abandonedAttemptGraceMs` (alongside the backoff); a tool
  * still running then ends the call with its failure, `details.abandonedAttempt: 'running'`.
  */
-export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>, steps: RetrySteps): Promise<DispatchedCall> {
+export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<DispatchedCall> {
   const { run } = context;
   const { request } = call;
   const policy = request.descriptor.retry;
   for (let attempt = 1; ; attempt++) {
-    let outcome = attempt === 1 ? await first : await steps.dispatchAttempt(attempt);
+    let outcome = attempt === 1 ? await first : await context.dispatchAttempt(call, attempt);
     if (outcome.ok || attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
     const error = outcome.error;
     if (!error.retryable || !policy.retryableCategories.includes(error.category)) return { outcome, attempts: attempt };
@@ -71,7 +59,7 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
     if (!compensable && request.descriptor.idempotency === 'non_idempotent') return { outcome, attempts: attempt };
     if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
     if (compensable) {
-      outcome = await steps.compensate(attempt, outcome);
+      outcome = await context.compensate(call, attempt, outcome);
       if (run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
       if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
     }

@@ -1,6 +1,8 @@
 import { ModelToolCall } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import type { ModelProjection } from './call-completion';
+import type { AdmittedCall, DispatchedCall } from './call-dispatch';
+import { MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
 import { RunState } from './run-state';
@@ -21,4 +23,10 @@ export interface StepContext {
   readonly project: (call: ModelToolCall, outcome: ToolOutcome) => ModelProjection;
   /** The pipeline's `validateOutput` for this run. */
   readonly validateOutput: (request: ToolCallRequest, outcome: ToolOutcome) => ToolOutcome;
+  /** The pipeline's `dispatchAttempt` for this run. */
+  readonly dispatchAttempt: (call: AdmittedCall, attempt: number) => MaybePromise<ToolOutcome>;
+  /** The pipeline's `retryAttempts` for this run. */
+  readonly retryAttempts: (call: AdmittedCall, first: MaybePromise<ToolOutcome>) => Promise<DispatchedCall>;
+  /** The pipeline's `compensate` for this run. */
+  readonly compensate: (call: AdmittedCall, attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
 }

@@ -279,10 +279,7 @@ export abstract class ToolCallPipeline {
 
   /** Steps 7 and 8: attempts (`dispatchAttempt`) under the deadline, retried (`retryAttempts`) only when the contract makes it safe. */
   protected dispatchWithRetries(run: RunState, call: dispatch.AdmittedCall): MaybePromise<dispatch.DispatchedCall> {
-    return dispatch.dispatchWithRetries(call, {
-      dispatchAttempt: (attempt) => this.dispatchAttempt(run, call, attempt),
-      retryAttempts: (first) => this.retryAttempts(run, call, first),
-    });
+    return dispatch.dispatchWithRetries(this.stepContext(run), call);
   }
 
   /**
@@ -294,10 +291,7 @@ export abstract class ToolCallPipeline {
    * `abandonedAttemptGraceMs` (default 5000), else the call ends with `details.abandonedAttempt: 'running'`.
    */
   protected retryAttempts(run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
-    return dispatch.retryAttempts(this.stepContext(run), call, first, {
-      dispatchAttempt: (attempt) => this.dispatchAttempt(run, call, attempt),
-      compensate: (attempt, failure) => this.compensate(run, call, attempt, failure),
-    });
+    return dispatch.retryAttempts(this.stepContext(run), call, first);
   }
 
   /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
@@ -393,6 +387,9 @@ export abstract class ToolCallPipeline {
     emit: (run, event) => this.emit(run, event),
     project: (run, call, outcome) => this.projectForModel(run, call, outcome),
     validateOutput: (run, request, outcome) => this.validateOutput(run, request, outcome),
+    dispatchAttempt: (run, call, attempt) => this.dispatchAttempt(run, call, attempt),
+    retryAttempts: (run, call, first) => this.retryAttempts(run, call, first),
+    compensate: (run, call, attempt, failure) => this.compensate(run, call, attempt, failure),
   };
 }
 
@@ -401,6 +398,9 @@ interface PipelineSteps {
   readonly emit: (run: RunState, event: LlmAgentEvent) => void;
   readonly project: (run: RunState, call: ModelToolCall, outcome: ToolOutcome) => completion.ModelProjection;
   readonly validateOutput: (run: RunState, request: ToolCallRequest, outcome: ToolOutcome) => ToolOutcome;
+  readonly dispatchAttempt: (run: RunState, call: dispatch.AdmittedCall, attempt: number) => MaybePromise<ToolOutcome>;
+  readonly retryAttempts: (run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>) => Promise<dispatch.DispatchedCall>;
+  readonly compensate: (run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
 }
 
 /** The {@link StepContext} of one run: its methods live on the prototype and call the pipeline's steps with the run. */
@@ -425,6 +425,18 @@ class RunStepContext implements StepContext {
 
   validateOutput(request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
     return this.steps.validateOutput(this.run, request, outcome);
+  }
+
+  dispatchAttempt(call: dispatch.AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+    return this.steps.dispatchAttempt(this.run, call, attempt);
+  }
+
+  retryAttempts(call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
+    return this.steps.retryAttempts(this.run, call, first);
+  }
+
+  compensate(call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+    return this.steps.compensate(this.run, call, attempt, failure);
   }
 }
 
