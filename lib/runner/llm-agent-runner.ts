@@ -109,7 +109,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     try {
       const continued = this.continuedConversation(run);
       // A run that continues nothing and has no record to create starts its body at once.
-      if (continued === NOTHING_CONTINUED && run.recorder === undefined) return this.runDurably(run, () => this.converse(run, NO_MESSAGES, input));
+      if (continued === NOTHING_CONTINUED && run.recorder === undefined)
+        return this.loopsAsDefined() ? this.completePlainRun(run, input) : this.runDurably(run, () => this.converse(run, NO_MESSAGES, input));
       return this.completeContinuedRun(run, continued, input);
     } catch (error) {
       return Promise.reject(error as Error);
@@ -121,6 +122,36 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const earlier = await continued;
     if (run.recorder !== undefined) await run.recorder.createRun();
     return await this.runDurably(run, () => this.converse(run, earlier, input));
+  }
+
+  /**
+   * `runDurably(run, converse)` of a run without a store, as one `async` function: no lease, the loop of
+   * `runLoop`, the result of `finishRun`, the memory cleanup of `runDurably`. Only taken while `runDurably`,
+   * `runLeased` and `runLoop` are this class's own (see `loopsAsDefined`).
+   */
+  private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    try {
+      for (const message of input) {
+        const recorded = this.recordMessage(run, message);
+        if (recorded !== SETTLED) await recorded;
+      }
+      while (run.stopReason === undefined) {
+        const limit = limitReached(run);
+        if (limit === undefined) await this.runStep(run);
+        else run.stopReason = limit;
+      }
+      const insisted = this.insistOnFinalAnswer(run);
+      if (insisted !== SETTLED) await insisted;
+      return this.finishRun(run);
+    } finally {
+      this.forgetConversation(run);
+    }
+  }
+
+  /** True when `runDurably`, `runLeased` and `runLoop` are not overridden: a run without a store may take `completePlainRun`. */
+  private loopsAsDefined(): boolean {
+    const own = LlmAgentRunner.prototype;
+    return this.runDurably === own.runDurably && this.runLeased === own.runLeased && this.runLoop === own.runLoop;
   }
 
   /** The body of a run of `complete()` or `stream()`: the earlier conversation and the input recorded, then the loop. */
@@ -294,9 +325,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** The loop: model steps until a stop reason is set. */
   protected async runLoop(run: RunState): Promise<void> {
     while (run.stopReason === undefined) {
-      if (run.options.signal?.aborted) run.stopReason = 'aborted';
-      else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
-      else await this.runStep(run);
+      const limit = limitReached(run);
+      if (limit === undefined) await this.runStep(run);
+      else run.stopReason = limit;
     }
   }
 
@@ -333,10 +364,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       await body();
       return this.finishRun(run);
     } finally {
-      // The runner's own memory keeps a conversation only while its run runs (the result has it);
-      // kept for good, every run of a long-lived runner would stay in memory.
-      if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
+      this.forgetConversation(run);
     }
+  }
+
+  /**
+   * The runner's own memory keeps a conversation only while its run runs (the result has it); kept for
+   * good, every run of a long-lived runner would stay in memory.
+   */
+  private forgetConversation(run: RunState): void {
+    if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
   }
 
   /**
@@ -573,6 +610,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (accepted === undefined) return { runId, text, messages, toolCalls, usage, stopReason, steps };
     return { runId, text, messages, toolCalls, usage, stopReason, steps, output: accepted.value };
   }
+}
+
+/** Why the loop stops before its next step (the run aborted, or it made `maxSteps` requests), if it does. */
+function limitReached(run: RunState): LlmAgentStopReason | undefined {
+  if (run.options.signal?.aborted) return 'aborted';
+  if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) return 'max_steps';
+  return undefined;
 }
 
 /** What `continuedConversation` gives a run without `continueFrom`. */
