@@ -31,7 +31,7 @@ import { LlmAgentRunStream } from './stream-events';
 import { streamModelStep } from './stream-model-step';
 import { streamBufferSizeOf } from './stream-buffer-policy';
 import { restoreFinalAnswer } from './resumed-final-answer';
-import { SETTLED } from './settled';
+import { rejectedWith, SETTLED } from './settled';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -78,7 +78,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       // the calls are those of the provider `Tools` was inferred from
       return this.completeRun(this.startOutputRun(options), messages) as Promise<LlmAgentRunResult<Call>>;
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejectedWith(error);
     }
   }
 
@@ -113,7 +113,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
         return this.loopsAsDefined() ? this.completePlainRun(run, input) : this.runDurably(run, () => this.converse(run, NO_MESSAGES, input));
       return this.completeContinuedRun(run, continued, input);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejectedWith(error);
     }
   }
 
@@ -502,7 +502,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       }
       return SETTLED;
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejectedWith(error);
     }
   }
 
@@ -591,7 +591,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       const appended = (run.options.memory ?? this.defaultMemory).append(run.runId, message);
       return isPromiseLike(appended) ? Promise.resolve(appended) : SETTLED;
     } catch (error) {
-      return Promise.reject(error as Error);
+      return rejectedWith(error);
     }
   }
 
