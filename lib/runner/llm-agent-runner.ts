@@ -31,6 +31,7 @@ import { LlmAgentRunStream } from './stream-events';
 import { streamModelStep } from './stream-model-step';
 import { streamBufferSizeOf } from './stream-buffer-policy';
 import { restoreFinalAnswer } from './resumed-final-answer';
+import { rejectedWith, SETTLED } from './settled';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -70,10 +71,15 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
-  async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
-    const messages = inputMessages(input);
-    // the calls are those of the provider `Tools` was inferred from
-    return this.completeRun(this.startOutputRun(options), messages) as Promise<LlmAgentRunResult<Call>>;
+  complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
+    // Not an `async` function (no extra promise per run); what throws here still becomes the rejection.
+    try {
+      const messages = inputMessages(input);
+      // the calls are those of the provider `Tools` was inferred from
+      return this.completeRun(this.startOutputRun(options), messages) as Promise<LlmAgentRunResult<Call>>;
+    } catch (error) {
+      return rejectedWith(error);
+    }
   }
 
   /**
@@ -99,14 +105,68 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
-  protected async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    const earlier = await this.continuedConversation(run);
+  protected completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    try {
+      const continued = this.continuedConversation(run);
+      // A run that continues nothing and has no record to create starts its body at once.
+      if (continued === NOTHING_CONTINUED && run.recorder === undefined)
+        return this.loopsAsDefined() ? this.completePlainRun(run, input) : this.runDurably(run, () => this.converse(run, NO_MESSAGES, input));
+      return this.completeContinuedRun(run, continued, input);
+    } catch (error) {
+      return rejectedWith(error);
+    }
+  }
+
+  /** `completeRun` once the continued conversation is read and the durable record created. */
+  private async completeContinuedRun(run: RunState, continued: Promise<readonly ChatMessage[]>, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    const earlier = await continued;
     if (run.recorder !== undefined) await run.recorder.createRun();
-    return this.runDurably(run, async () => {
-      for (const message of [...earlier, ...input]) await this.recordMessage(run, message);
-      await this.runLoop(run);
-      await this.insistOnFinalAnswer(run);
-    });
+    return await this.runDurably(run, () => this.converse(run, earlier, input));
+  }
+
+  /**
+   * `runDurably(run, converse)` of a run without a store, as one `async` function: no lease, the loop of
+   * `runLoop`, the result of `finishRun`, the memory cleanup of `runDurably`. Only taken while `runDurably`,
+   * `runLeased` and `runLoop` are this class's own (see `loopsAsDefined`).
+   */
+  private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    try {
+      for (const message of input) {
+        const recorded = this.recordMessage(run, message);
+        if (recorded !== SETTLED) await recorded;
+      }
+      while (run.stopReason === undefined) {
+        const limit = limitReached(run);
+        if (limit === undefined) await this.runStep(run);
+        else run.stopReason = limit;
+      }
+      const insisted = this.insistOnFinalAnswer(run);
+      if (insisted !== SETTLED) await insisted;
+      return this.finishRun(run);
+    } finally {
+      this.forgetConversation(run);
+    }
+  }
+
+  /** True when `runDurably`, `runLeased` and `runLoop` are not overridden: a run without a store may take `completePlainRun`. */
+  private loopsAsDefined(): boolean {
+    const own = LlmAgentRunner.prototype;
+    return this.runDurably === own.runDurably && this.runLeased === own.runLeased && this.runLoop === own.runLoop;
+  }
+
+  /** The body of a run of `complete()` or `stream()`: the earlier conversation and the input recorded, then the loop. */
+  private async converse(run: RunState, earlier: readonly ChatMessage[], input: readonly ChatMessage[]): Promise<void> {
+    for (const message of earlier) {
+      const recorded = this.recordMessage(run, message);
+      if (recorded !== SETTLED) await recorded;
+    }
+    for (const message of input) {
+      const recorded = this.recordMessage(run, message);
+      if (recorded !== SETTLED) await recorded;
+    }
+    await this.runLoop(run);
+    const insisted = this.insistOnFinalAnswer(run);
+    if (insisted !== SETTLED) await insisted;
   }
 
   /** `startRun`, plus the compiled `output` of a run that has one (`invalid_run_options` for one that cannot work). */
@@ -133,10 +193,15 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * A run with `output` whose model ended its turn without the final answer: asks for it (a user
    * message; one repair) and goes on, until it comes or the repairs are used up (`StructuredOutputError`).
    */
-  protected async insistOnFinalAnswer(run: RunState): Promise<void> {
+  protected insistOnFinalAnswer(run: RunState): Promise<void> {
     const output = this.outputs.get(run);
+    return output === undefined ? SETTLED : this.insistOnOutput(run, output);
+  }
+
+  /** `insistOnFinalAnswer` of a run with `output`. */
+  private async insistOnOutput(run: RunState, output: FinalAnswerState): Promise<void> {
     // Native mode: the final text is the answer; a bad one is sent back (a user message; one repair).
-    while (output !== undefined && endedWithNativeAnswer(output, run.stopReason)) {
+    while (endedWithNativeAnswer(output, run.stopReason)) {
       const repair = await judgeNativeAnswer(output, run.text, run.stopReason ?? 'other');
       if (repair === undefined) {
         run.stopReason = 'end_turn';
@@ -146,7 +211,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       run.stopReason = undefined;
       await this.runLoop(run);
     }
-    while (output !== undefined && output.accepted === undefined && run.stopReason === 'end_turn') {
+    while (output.accepted === undefined && run.stopReason === 'end_turn') {
       await this.recordMessage(run, { role: 'user', content: askForFinalAnswer(output) });
       run.stopReason = undefined;
       await this.runLoop(run);
@@ -154,9 +219,14 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** Final-answer calls of a run with `output` (not in native mode, which has no such tool) are judged here (never dispatched); every other call goes through the pipeline. */
-  protected override async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+  protected override executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const output = this.outputs.get(run);
     if (output === undefined || output.native !== undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
+    return this.executeWithFinalAnswers(run, output, calls);
+  }
+
+  /** `executeToolCalls` of a turn with final-answer calls. */
+  private async executeWithFinalAnswers(run: RunState, output: FinalAnswerState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const results = await executeWithFinalAnswers(output, calls, {
       executeOthers: (others) => super.executeToolCalls(run, others),
       finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),
@@ -176,7 +246,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** The conversation `continueFrom` names, from the store or else the memory; empty without it. */
   protected continuedConversation(run: RunState): Promise<readonly ChatMessage[]> {
-    return loadContinuedConversation(run.options);
+    return run.options.continueFrom === undefined ? NOTHING_CONTINUED : loadContinuedConversation(run.options);
   }
 
   /**
@@ -255,9 +325,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** The loop: model steps until a stop reason is set. */
   protected async runLoop(run: RunState): Promise<void> {
     while (run.stopReason === undefined) {
-      if (run.options.signal?.aborted) run.stopReason = 'aborted';
-      else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
-      else await this.runStep(run);
+      const limit = limitReached(run);
+      if (limit === undefined) await this.runStep(run);
+      else run.stopReason = limit;
     }
   }
 
@@ -289,12 +359,21 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   protected async runDurably(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
     try {
-      return await this.runLeased(run, body);
+      // Without a store there is no lease: the body runs here (one `async` layer less), unless `runLeased` is overridden.
+      if (run.recorder !== undefined || this.runLeased !== LlmAgentRunner.prototype.runLeased) return await this.runLeased(run, body);
+      await body();
+      return this.finishRun(run);
     } finally {
-      // The runner's own memory keeps a conversation only while its run runs (the result has it);
-      // kept for good, every run of a long-lived runner would stay in memory.
-      if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
+      this.forgetConversation(run);
     }
+  }
+
+  /**
+   * The runner's own memory keeps a conversation only while its run runs (the result has it); kept for
+   * good, every run of a long-lived runner would stay in memory.
+   */
+  private forgetConversation(run: RunState): void {
+    if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
   }
 
   /**
@@ -381,21 +460,25 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       throw error;
     }
     // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
-    const providerContent = response.providerContent === undefined ? {} : { providerContent: response.providerContent };
-    await this.recordMessage(run, { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...providerContent });
+    const providerContent = response.providerContent;
+    const recorded = this.recordMessage(
+      run,
+      providerContent === undefined
+        ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
+        : { role: 'assistant', content: response.text, toolCalls: response.toolCalls, providerContent },
+    );
+    if (recorded !== SETTLED) await recorded;
     // The calls of this answer belong to its turn, the ordinal of its assistant message in the whole record (a run
     // started from an earlier conversation carries its assistant messages over): a call id reused later is another call.
-    run.turn = assistantMessageCount(run.messages);
+    run.turn = assistantMessagesOf(run);
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
       return;
     }
-    if (response.stopReason === 'max_tokens') {
-      await this.recordToolResults(run, this.refuseIncompleteToolCalls(run, response.toolCalls));
-      return;
-    }
-    await this.recordToolResults(run, await this.executeToolCalls(run, response.toolCalls));
+    const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, response.toolCalls) : await this.executeToolCalls(run, response.toolCalls);
+    const recordedResults = this.recordToolResults(run, records);
+    if (recordedResults !== SETTLED) await recordedResults;
   }
 
   /**
@@ -422,16 +505,40 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * suspends (`awaiting_approval`); completed calls stay admitted, and their projection is audited
    * when the turn is answered after the resume (under the policy of that run).
    */
-  protected async recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
-    if (records.some((record) => record.awaitingApproval === true)) {
-      run.stopReason = 'awaiting_approval';
-      return;
+  protected recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
+    try {
+      for (const record of records) {
+        if (record.awaitingApproval !== true) continue;
+        run.stopReason = 'awaiting_approval';
+        return SETTLED;
+      }
+      for (let index = 0; index < records.length; index++) {
+        const recorded = this.recordToolResult(run, records[index]);
+        // An asynchronous write (a store, an async memory): the rest of the turn is recorded once it is done.
+        if (recorded !== SETTLED) return this.recordToolResultsAfter(run, records, index + 1, recorded);
+      }
+      return SETTLED;
+    } catch (error) {
+      return rejectedWith(error);
     }
-    for (const record of records) {
-      const audited = record.admitted === true ? record.projection : undefined;
-      const parts = record.parts === undefined || record.parts.length === 0 ? {} : { parts: record.parts };
-      await this.recordMessage(run, { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError: !record.outcome.ok || record.projection === undefined, ...parts }, audited);
-    }
+  }
+
+  /** `recordToolResults` from `index` on, once `pending` (the write of the record before) is done. */
+  private async recordToolResultsAfter(run: RunState, records: readonly ToolCallResult[], index: number, pending: Promise<void>): Promise<void> {
+    await pending;
+    for (; index < records.length; index++) await this.recordToolResult(run, records[index]);
+  }
+
+  /** Records the Tool message of one call, with its projection audit when the call was admitted. */
+  private recordToolResult(run: RunState, record: ToolCallResult): Promise<void> {
+    const audited = record.admitted === true ? record.projection : undefined;
+    const isError = !record.outcome.ok || record.projection === undefined;
+    const parts = record.parts;
+    const message: ChatMessage =
+      parts === undefined || parts.length === 0
+        ? { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError }
+        : { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError, parts };
+    return this.recordMessage(run, message, audited);
   }
 
   /** Creates the state of a run from the merged options; throws `invalid_run_options` for a limit that cannot work. */
@@ -450,6 +557,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       steps: 0,
       turn: 1,
       text: '',
+      stopReason: undefined,
+      countedMessages: 0,
+      assistantMessages: 0,
     };
     this.checkProjectionPolicies(run);
     if (this.isListening(run)) this.emit(run, { type: 'run_started', runId: run.runId });
@@ -463,7 +573,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
     const format = this.outputs.get(run)?.native;
-    const request: ModelRequest = { system: run.options.system, messages: [...run.messages], tools: this.toolsOf(run), signal, ...(format === undefined ? {} : { responseFormat: format }) };
+    const system = run.options.system;
+    const messages = run.messages.slice();
+    const tools = this.toolsOf(run);
+    const request: ModelRequest = format === undefined ? { system, messages, tools, signal } : { system, messages, tools, signal, responseFormat: format };
     const response = await untilAborted(this.stepModel(run, request), run.options.signal);
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
@@ -482,40 +595,51 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (channel === undefined) return this.model.step(request);
     const step = run.steps;
     // The turn its calls will have: the ordinal of the assistant message this step is about to add.
-    const turn = assistantMessageCount(run.messages) + 1;
+    const turn = assistantMessagesOf(run) + 1;
     return streamModelStep(this.model, request, (event) => channel.modelEvent(step, turn, event));
   }
 
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
-  protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
-    run.messages.push(message);
-    if (run.recorder !== undefined) await run.recorder.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
-    // A synchronous memory (the default) is not awaited: no turn of the microtask queue per message.
-    const appended = (run.options.memory ?? this.defaultMemory).append(run.runId, message);
-    if (isPromiseLike(appended)) await appended;
+  protected recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
+    try {
+      run.messages.push(message);
+      if (run.recorder !== undefined) return this.recordDurableMessage(run, run.recorder, message, projection);
+      // A synchronous memory (the default) is not awaited: no promise, no turn of the microtask queue per message.
+      const appended = (run.options.memory ?? this.defaultMemory).append(run.runId, message);
+      return isPromiseLike(appended) ? Promise.resolve(appended) : SETTLED;
+    } catch (error) {
+      return rejectedWith(error);
+    }
+  }
+
+  /** `recordMessage` of a durable run: the store first, then the memory. */
+  private async recordDurableMessage(run: RunState, recorder: RunRecorder, message: ChatMessage, projection: ToolOutputProjectionReport | undefined): Promise<void> {
+    await recorder.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
+    await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 
   /** Builds the result and reports the end of the run. */
   protected finishRun(run: RunState): LlmAgentRunResult {
     const stopReason: LlmAgentStopReason = run.stopReason ?? 'other';
     if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
-    return {
-      runId: run.runId,
-      text: run.text,
-      messages: run.messages,
-      toolCalls: run.toolCalls,
-      usage: run.usage,
-      stopReason,
-      steps: run.steps,
-      ...outputOf(this.outputs.get(run)),
-    };
+    const { runId, text, messages, toolCalls, usage, steps } = run;
+    const accepted = this.outputs.get(run)?.accepted;
+    if (accepted === undefined) return { runId, text, messages, toolCalls, usage, stopReason, steps };
+    return { runId, text, messages, toolCalls, usage, stopReason, steps, output: accepted.value };
   }
 }
 
-/** `{ output }` of a run whose final answer was accepted, else nothing. */
-function outputOf(state: FinalAnswerState | undefined): { readonly output?: unknown } {
-  return state?.accepted === undefined ? {} : { output: state.accepted.value };
+/** Why the loop stops before its next step (the run aborted, or it made `maxSteps` requests), if it does. */
+function limitReached(run: RunState): LlmAgentStopReason | undefined {
+  if (run.options.signal?.aborted) return 'aborted';
+  if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) return 'max_steps';
+  return undefined;
 }
+
+/** What `continuedConversation` gives a run without `continueFrom`. */
+const NOTHING_CONTINUED: Promise<readonly ChatMessage[]> = Promise.resolve(Object.freeze([]));
+
+const NO_MESSAGES: readonly ChatMessage[] = Object.freeze([]);
 
 /** The signal of runs without one: never aborts. */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -535,10 +659,18 @@ function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | 
   );
 }
 
-/** How many assistant messages `messages` holds: the turn of the last one. */
-function assistantMessageCount(messages: readonly ChatMessage[]): number {
-  let count = 0;
-  for (const message of messages) if (message.role === 'assistant') count++;
+/**
+ * How many assistant messages the run's history holds (the turn of the last one), counted on from where
+ * the last count stopped: each message is looked at once per run, not once per step.
+ */
+function assistantMessagesOf(run: RunState): number {
+  const messages = run.messages;
+  let from = run.countedMessages ?? 0;
+  let count = run.assistantMessages ?? 0;
+  if (from > messages.length) from = count = 0;
+  for (let index = from; index < messages.length; index++) if (messages[index].role === 'assistant') count++;
+  run.countedMessages = messages.length;
+  run.assistantMessages = count;
   return count;
 }
 
