@@ -1,7 +1,7 @@
 import { WuweError } from '../errors/wuwe-error';
 import { JsonObject } from '../outcome/json-value';
 import { BaseModelClient } from './base-model-client';
-import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason } from './model-types';
+import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason, ModelToolCall } from './model-types';
 import { ModelStreamEvent, StreamingModelStepper } from './model-stream';
 import { hasErrorMarker } from '../errors/error-marker';
 
@@ -86,22 +86,34 @@ export class ScriptedModelClient extends BaseModelClient implements StreamingMod
     return this.options.supportsResponseFormat === true && format.type === 'json_schema';
   }
 
-  async step(request: ModelRequest): Promise<ModelResponse> {
-    if (request.signal.aborted) throw new ScriptedModelError('aborted', 'the request was aborted');
-    if (this.options.recordRequests !== false) this.requests.push({ ...request, messages: [...request.messages] });
-    if (this.options.whenExhausted === 'repeat' && this.position >= this.turns.length) this.position = 0;
-    const turn = this.turns[this.position];
-    const stepIndex = ++this.position;
-    if (turn === undefined) {
-      if (this.options.whenExhausted === 'end_turn') return { text: '', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } };
-      throw new ScriptedModelError('script_exhausted', `the script has ${this.turns.length} turns and a request asked for turn ${stepIndex}`);
+  step(request: ModelRequest): Promise<ModelResponse> {
+    try {
+      if (request.signal.aborted) throw new ScriptedModelError('aborted', 'the request was aborted');
+      if (this.options.recordRequests !== false) this.requests.push({ ...request, messages: [...request.messages] });
+      if (this.options.whenExhausted === 'repeat' && this.position >= this.turns.length) this.position = 0;
+      const turn = this.turns[this.position];
+      const stepIndex = ++this.position;
+      if (turn === undefined) {
+        if (this.options.whenExhausted === 'end_turn') return Promise.resolve({ text: '', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } });
+        throw new ScriptedModelError('script_exhausted', `the script has ${this.turns.length} turns and a request asked for turn ${stepIndex}`);
+      }
+      // A scripted reply answers without an async frame; a turn function is awaited (and raced against the signal).
+      if (typeof turn !== 'function') return Promise.resolve(this.responseOf(turn, stepIndex));
+      return Promise.resolve(untilAborted(turn(request.messages, request), request.signal)).then((reply) => this.responseOf(reply, stepIndex));
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the turn threw, unchanged, as an async step would reject
+      return Promise.reject(error);
     }
-    const reply = typeof turn === 'function' ? await untilAborted(turn(request.messages, request), request.signal) : turn;
-    const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
-      id: call.id ?? `call_${stepIndex}_${index}`,
-      name: call.name,
-      arguments: call.arguments ?? {},
-    }));
+  }
+
+  /** The response of a scripted reply: calls without an id get `call_<step>_<index>`. */
+  private responseOf(reply: ScriptedReply, stepIndex: number): ModelResponse {
+    const scripted = reply.toolCalls ?? [];
+    const toolCalls: ModelToolCall[] = [];
+    for (let index = 0; index < scripted.length; index++) {
+      const call = scripted[index];
+      toolCalls.push({ id: call.id ?? `call_${stepIndex}_${index}`, name: call.name, arguments: call.arguments ?? {} });
+    }
     return {
       text: reply.text ?? '',
       toolCalls,

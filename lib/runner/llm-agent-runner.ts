@@ -446,7 +446,6 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     }
   }
 
-
   /** One model request and the tool calls it asked for. */
   protected async runStep(run: RunState): Promise<void> {
     let response: ModelResponse;
@@ -567,7 +566,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** Sends the conversation to the model; when the run aborts first, rejects at once with the abort reason. */
-  protected async requestModel(run: RunState): Promise<ModelResponse> {
+  protected requestModel(run: RunState): Promise<ModelResponse> {
+    try {
+      return this.sendModelRequest(run);
+    } catch (error) {
+      return rejectedWith(error);
+    }
+  }
+
+  /** {@link requestModel}'s body: the request sent, its response counted and reported once it comes (no async frame of its own). */
+  private sendModelRequest(run: RunState): Promise<ModelResponse> {
     run.steps++;
     if (this.isListening(run)) this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
@@ -577,7 +585,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const messages = run.messages.slice();
     const tools = this.toolsOf(run);
     const request: ModelRequest = format === undefined ? { system, messages, tools, signal } : { system, messages, tools, signal, responseFormat: format };
-    const response = await untilAborted(this.stepModel(run, request), run.options.signal);
+    return untilAborted(this.stepModel(run, request), run.options.signal).then((response) => this.modelResponded(run, response));
+  }
+
+  /** A model response arrived: its usage counted, `model_responded` reported. */
+  private modelResponded(run: RunState, response: ModelResponse): ModelResponse {
     run.usage = {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,

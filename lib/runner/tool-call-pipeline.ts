@@ -78,13 +78,24 @@ export abstract class ToolCallPipeline {
    * lost lease), every other call of the turn is still awaited before the error is thrown, so no
    * work of the turn is left running unobserved.
    */
-  protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
-    if (calls.length === 1) {
-      // The usual turn of one call: nothing to check for duplicates, nothing else to wait for.
-      const only = await this.executeToolCall(run, calls[0]);
+  protected executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+    if (calls.length !== 1) return this.executeConcurrentToolCalls(run, calls);
+    // The usual turn of one call: nothing to check for duplicates, nothing else to wait for, no async frame.
+    let executing: Promise<ToolCallResult>;
+    try {
+      executing = this.executeToolCall(run, calls[0]);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    return Promise.resolve(executing).then((only) => {
       run.toolCalls.push(only);
       return [only];
-    }
+    });
+  }
+
+  /** {@link executeToolCalls} for a turn of several calls (or none). */
+  private async executeConcurrentToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const ids = new Set<string>();
     const settled = await Promise.allSettled(
       calls.map((call) => {
