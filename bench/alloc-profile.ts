@@ -11,20 +11,8 @@
  */
 import 'reflect-metadata';
 import { Session } from 'node:inspector';
-import { Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
-
-async function weatherAsync(args: { city: string }): Promise<{ city: string; degrees: number }> {
-  return { city: args.city, degrees: 22 };
-}
-
-@Tool({ name: 'get_weather', description: 'Get the weather.' })
-class GetWeather {
-  @Field({ description: 'City name.' }) city!: string;
-  @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: string;
-  async invoke(): Promise<{ city: string; degrees: number }> {
-    return weatherAsync(this);
-  }
-}
+import { LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient } from '../lib';
+import { GetWeather } from './weather-tool';
 
 interface ProfileNode {
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };

@@ -12,27 +12,8 @@
  * bench takes both: a GC, then 5,000 calls).
  */
 import 'reflect-metadata';
-import { compileInputValidator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
-
-async function weatherAsync(args: { city: string }): Promise<{ city: string; degrees: number }> {
-  return { city: args.city, degrees: 22 };
-}
-
-@Tool({ name: 'get_weather', description: 'Get the weather.' })
-class GetWeather {
-  @Field({ description: 'City name.' }) city!: string;
-  @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: string;
-  async invoke(): Promise<{ city: string; degrees: number }> {
-    return weatherAsync(this);
-  }
-}
-
-const inputSchema = {
-  type: 'object',
-  properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } },
-  required: ['city'],
-  additionalProperties: false,
-};
+import { compileInputValidator, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient } from '../lib';
+import { GetWeather, weatherAsync, weatherInputSchema } from './weather-tool';
 
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'a';
@@ -43,7 +24,7 @@ async function main(): Promise<void> {
   const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
   const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
   const bound = new LlmAgentRunner(new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }), reflected);
-  const validate = compileInputValidator(inputSchema);
+  const validate = compileInputValidator(weatherInputSchema);
   const cases: Record<string, () => Promise<unknown>> = {
     floor: async () => {
       const args = JSON.parse(call.arguments) as { city: string };

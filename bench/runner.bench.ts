@@ -14,41 +14,18 @@
 import {
   compileInputValidator,
   descriptorFromLlmTool,
-  Field,
   LlmAgentRunner,
   ReflectedToolProvider,
   ScriptedModelClient,
-  Tool,
   ToolDescriptor,
   ToolInvocation,
   ToolProvider,
 } from '../lib';
 import { fullGc, measureTogether, report } from './measure';
+import { GetWeather, weatherAsync, weatherInputSchema } from './weather-tool';
 
-const inputSchema = {
-  type: 'object',
-  properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } },
-  required: ['city'],
-  additionalProperties: false,
-};
+const inputSchema = weatherInputSchema;
 const outputSchema = { type: 'object', properties: { city: { type: 'string' }, degrees: { type: 'number' } }, required: ['city', 'degrees'], additionalProperties: false };
-
-function weather(args: { city: string }): { city: string; degrees: number } {
-  return { city: args.city, degrees: 22 };
-}
-
-async function weatherAsync(args: { city: string }): Promise<{ city: string; degrees: number }> {
-  return weather(args);
-}
-
-@Tool({ name: 'get_weather', description: 'Get the weather.' })
-class GetWeather {
-  @Field({ description: 'City name.' }) city!: string;
-  @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: string;
-  async invoke(): Promise<{ city: string; degrees: number }> {
-    return weatherAsync(this);
-  }
-}
 
 class WeatherProvider implements ToolProvider {
   private readonly descriptor: ToolDescriptor = descriptorFromLlmTool(
