@@ -447,17 +447,29 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** One model request and the tool calls it asked for. */
-  protected async runStep(run: RunState): Promise<void> {
-    let response: ModelResponse;
+  protected runStep(run: RunState): Promise<void> {
+    let requesting: Promise<ModelResponse>;
     try {
-      response = await this.requestModel(run);
+      requesting = this.requestModel(run);
     } catch (error) {
-      if (run.options.signal?.aborted) {
-        run.stopReason = 'aborted';
-        return;
-      }
-      throw error;
+      return this.modelRequestFailed(run, error);
     }
+    // Chained, not awaited: a step carries no suspended frame of its own across the model request and the tool calls.
+    return Promise.resolve(requesting).then(
+      (response) => this.takeModelResponse(run, response),
+      (error: unknown) => this.modelRequestFailed(run, error),
+    );
+  }
+
+  /** A model request that failed: the run stops as `aborted` when its signal aborted, else the error goes on. */
+  private modelRequestFailed(run: RunState, error: unknown): Promise<void> {
+    if (!run.options.signal?.aborted) return rejectedWith(error);
+    run.stopReason = 'aborted';
+    return SETTLED;
+  }
+
+  /** The model's answer recorded, then its tool calls run and their Tool messages recorded (`undefined`: nothing left to wait for). */
+  private takeModelResponse(run: RunState, response: ModelResponse): Promise<void> | undefined {
     // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
     const providerContent = response.providerContent;
     const recorded = this.recordMessage(
@@ -466,19 +478,24 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
         ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
         : { role: 'assistant', content: response.text, toolCalls: response.toolCalls, providerContent },
     );
-    if (recorded !== SETTLED) await recorded;
+    if (recorded !== SETTLED) return recorded.then(() => this.runToolCallsOf(run, response));
+    return this.runToolCallsOf(run, response);
+  }
+
+  /** The turn of a recorded answer, then its calls executed (or refused, when the answer was cut) and their results recorded. */
+  private runToolCallsOf(run: RunState, response: ModelResponse): Promise<void> | undefined {
     // The calls of this answer belong to its turn, the ordinal of its assistant message in the whole record (a run
     // started from an earlier conversation carries its assistant messages over): a call id reused later is another call.
     run.turn = assistantMessagesOf(run);
     run.text = response.text;
     if (response.toolCalls.length === 0) {
       if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
-      return;
+      return undefined;
     }
-    const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, response.toolCalls) : await this.executeToolCalls(run, response.toolCalls);
-    const recordedResults = this.recordToolResults(run, records);
-    if (recordedResults !== SETTLED) await recordedResults;
+    if (response.stopReason === 'max_tokens') return unlessSettled(this.recordToolResults(run, this.refuseIncompleteToolCalls(run, response.toolCalls)));
+    return this.executeToolCalls(run, response.toolCalls).then((records) => unlessSettled(this.recordToolResults(run, records)));
   }
+
 
   /**
    * The model's answer was cut at its token limit, so the arguments of its tool calls may be cut
@@ -690,4 +707,9 @@ function assistantMessagesOf(run: RunState): number {
 function withoutTurn(options: InvokeToolCallOptions): LlmAgentRunOptions {
   const { turn: _turn, ...runOptions } = options;
   return runOptions;
+}
+
+/** `undefined` for the shared settled promise (a `then` callback that returns a promise costs the chain two more turns), else the promise. */
+function unlessSettled(pending: Promise<void>): Promise<void> | undefined {
+  return pending === SETTLED ? undefined : pending;
 }
