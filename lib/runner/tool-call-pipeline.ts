@@ -147,7 +147,7 @@ export abstract class ToolCallPipeline {
       const capable = this.checkCapabilities(run, request, capabilities);
       if (capable.kind !== 'continue') return settle(this.stopStarted(run, started, capable));
       const authorizing = this.authorize(run, request);
-      if (isPromiseLike(authorizing)) return this.executeAuthorizing(run, started, capabilities, authorizing);
+      if (isPromiseLike(authorizing)) return this.afterAsyncGate(run, started, capabilities, authorizing, 'authorize');
       if (authorizing.kind !== 'continue') return settle(this.stopStarted(run, started, authorizing));
       return this.executeAuthorized(run, started, capabilities);
     } catch (error) {
@@ -157,25 +157,18 @@ export abstract class ToolCallPipeline {
     }
   }
 
-  /** {@link executeToolCall} once `allowToolCall` answered asynchronously. */
-  private async executeAuthorizing(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, authorizing: PromiseLike<Gate<void>>): Promise<ToolCallResult> {
-    const authorized = await authorizing;
-    if (authorized.kind !== 'continue') return this.stopStarted(run, started, authorized);
-    return this.executeAuthorized(run, started, capabilities);
+  /** {@link executeToolCall} once an asynchronous gate (`allowToolCall`, or the approval) answered: then the steps after it. */
+  private async afterAsyncGate(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, gating: PromiseLike<Gate<void>>, gate: 'authorize' | 'approval'): Promise<ToolCallResult> {
+    const answer = await gating;
+    if (answer.kind !== 'continue') return this.stopStarted(run, started, answer);
+    return gate === 'authorize' ? this.executeAuthorized(run, started, capabilities) : this.executeApproved(run, started, capabilities);
   }
 
   /** {@link executeToolCall} from the approval on. */
   private executeAuthorized(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
     const approving = this.requestApproval(run, started.request);
-    if (isPromiseLike(approving)) return this.executeApproving(run, started, capabilities, approving);
+    if (isPromiseLike(approving)) return this.afterAsyncGate(run, started, capabilities, approving, 'approval');
     if (approving.kind !== 'continue') return settle(this.stopStarted(run, started, approving));
-    return this.executeApproved(run, started, capabilities);
-  }
-
-  /** {@link executeToolCall} once the approval step answered asynchronously. */
-  private async executeApproving(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, approving: PromiseLike<Gate<void>>): Promise<ToolCallResult> {
-    const approved = await approving;
-    if (approved.kind !== 'continue') return this.stopStarted(run, started, approved);
     return this.executeApproved(run, started, capabilities);
   }
 
