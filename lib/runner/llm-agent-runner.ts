@@ -31,7 +31,7 @@ import { LlmAgentRunStream } from './stream-events';
 import { streamModelStep } from './stream-model-step';
 import { streamBufferSizeOf } from './stream-buffer-policy';
 import { restoreFinalAnswer } from './resumed-final-answer';
-import { rejectedWith, SETTLED } from './settled';
+import { recordInOrder, rejectedWith, SETTLED } from './settled';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -131,10 +131,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
     try {
-      for (const message of input) {
-        const recorded = this.recordMessage(run, message);
-        if (recorded !== SETTLED) await recorded;
-      }
+      const recorded = this.recordMessages(run, input);
+      if (recorded !== SETTLED) await recorded;
       while (run.stopReason === undefined) {
         const limit = limitReached(run);
         if (limit === undefined) await this.runStep(run);
@@ -156,14 +154,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** The body of a run of `complete()` or `stream()`: the earlier conversation and the input recorded, then the loop. */
   private async converse(run: RunState, earlier: readonly ChatMessage[], input: readonly ChatMessage[]): Promise<void> {
-    for (const message of earlier) {
-      const recorded = this.recordMessage(run, message);
-      if (recorded !== SETTLED) await recorded;
-    }
-    for (const message of input) {
-      const recorded = this.recordMessage(run, message);
-      if (recorded !== SETTLED) await recorded;
-    }
+    const recordedEarlier = this.recordMessages(run, earlier);
+    if (recordedEarlier !== SETTLED) await recordedEarlier;
+    const recordedInput = this.recordMessages(run, input);
+    if (recordedInput !== SETTLED) await recordedInput;
     await this.runLoop(run);
     const insisted = this.insistOnFinalAnswer(run);
     if (insisted !== SETTLED) await insisted;
@@ -359,10 +353,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   protected async runDurably(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
     try {
-      // Without a store there is no lease: the body runs here (one `async` layer less), unless `runLeased` is overridden.
-      if (run.recorder !== undefined || this.runLeased !== LlmAgentRunner.prototype.runLeased) return await this.runLeased(run, body);
-      await body();
-      return this.finishRun(run);
+      return await this.runLeased(run, body);
     } finally {
       this.forgetConversation(run);
     }
@@ -426,8 +417,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       run.turn = turn;
       executing = this.executeToolCall(run, call);
     } catch (error) {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
+      return rejectedWith(error);
     }
     // Without a store and a listener nothing follows the call: its promise is the answer.
     if (run.recorder === undefined && !this.isListening(run)) return executing;
@@ -528,21 +518,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
         run.stopReason = 'awaiting_approval';
         return SETTLED;
       }
-      for (let index = 0; index < records.length; index++) {
-        const recorded = this.recordToolResult(run, records[index]);
-        // An asynchronous write (a store, an async memory): the rest of the turn is recorded once it is done.
-        if (recorded !== SETTLED) return this.recordToolResultsAfter(run, records, index + 1, recorded);
-      }
-      return SETTLED;
+      // An asynchronous write (a store, an async memory): the rest of the turn is recorded once it is done.
+      return recordInOrder(records, (record) => this.recordToolResult(run, record));
     } catch (error) {
       return rejectedWith(error);
     }
   }
 
-  /** `recordToolResults` from `index` on, once `pending` (the write of the record before) is done. */
-  private async recordToolResultsAfter(run: RunState, records: readonly ToolCallResult[], index: number, pending: Promise<void>): Promise<void> {
-    await pending;
-    for (; index < records.length; index++) await this.recordToolResult(run, records[index]);
+  /** Records messages in order (each once the one before is written); `SETTLED` when every write was synchronous. */
+  private recordMessages(run: RunState, messages: readonly ChatMessage[]): Promise<void> {
+    return recordInOrder(messages, (message) => this.recordMessage(run, message));
   }
 
   /** Records the Tool message of one call, with its projection audit when the call was admitted. */

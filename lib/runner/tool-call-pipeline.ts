@@ -17,6 +17,7 @@ import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate }
 import { callKey } from '../durable/record-rules';
 import { CallKey, deriveIdempotencyKey } from './idempotency-key';
 import { RunRecorder } from './run-recorder';
+import { rejectedWith } from './settled';
 import { KeyedAdmittedCall, KeyedCompletedCall } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { checkProjectionPolicies, projectForModel } from './model-projection';
@@ -85,8 +86,7 @@ export abstract class ToolCallPipeline {
     try {
       executing = this.executeToolCall(run, calls[0]);
     } catch (error) {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
+      return rejectedWith(error);
     }
     return Promise.resolve(executing).then((only) => {
       run.toolCalls.push(only);
@@ -152,8 +152,7 @@ export abstract class ToolCallPipeline {
       return this.executeAuthorized(run, started, capabilities);
     } catch (error) {
       // A step that threw (an override, say) rejects the call with what it threw, as an async method's throw would.
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
+      return rejectedWith(error);
     }
   }
 
