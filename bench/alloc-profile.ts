@@ -11,8 +11,7 @@
  */
 import 'reflect-metadata';
 import { Session } from 'node:inspector';
-import { LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient } from '../lib';
-import { GetWeather } from './weather-tool';
+import { prompt, weatherCall, weatherRunners } from './weather-tool';
 
 interface ProfileNode {
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
@@ -23,12 +22,8 @@ interface ProfileNode {
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'a';
   const calls = Number(process.argv[3] ?? 50_000);
-  const reflected = new ReflectedToolProvider([GetWeather]);
-  const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
-  const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
-  const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
-  const bound = new LlmAgentRunner(new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }), reflected);
-  const fn = which === 'b' ? () => bound.complete("What's the weather in Tokyo?") : () => runner.invokeToolCall(call, { runId: 'bench' });
+  const { runner, bound } = weatherRunners();
+  const fn = which === 'b' ? () => bound.complete(prompt) : () => runner.invokeToolCall(weatherCall, { runId: 'bench' });
   for (let i = 0; i < calls; i++) await fn();
   const session = new Session();
   session.connect();

@@ -12,18 +12,15 @@
  * bench takes both: a GC, then 5,000 calls).
  */
 import 'reflect-metadata';
-import { compileInputValidator, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient } from '../lib';
-import { GetWeather, weatherAsync, weatherInputSchema } from './weather-tool';
+import { compileInputValidator } from '../lib';
+import { prompt, weatherAsync, weatherCall, weatherInputSchema, weatherRunners } from './weather-tool';
 
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'a';
   const calls = Number(process.argv[3] ?? 100_000);
   const rounds = Number(process.argv[4] ?? 5);
-  const reflected = new ReflectedToolProvider([GetWeather]);
-  const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
-  const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
-  const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
-  const bound = new LlmAgentRunner(new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }), reflected);
+  const { runner, bound } = weatherRunners();
+  const call = weatherCall;
   const validate = compileInputValidator(weatherInputSchema);
   const cases: Record<string, () => Promise<unknown>> = {
     floor: async () => {
@@ -32,7 +29,7 @@ async function main(): Promise<void> {
       return await weatherAsync(args);
     },
     a: () => runner.invokeToolCall(call, { runId: 'bench' }),
-    b: () => bound.complete("What's the weather in Tokyo?"),
+    b: () => bound.complete(prompt),
   };
   const fn = cases[which];
   if (fn === undefined) throw new Error(`unknown case '${which}': floor, a or b`);

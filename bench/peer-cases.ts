@@ -16,40 +16,9 @@ import Ajv from 'ajv';
 import { asSchema, generateText, jsonSchema, stepCountIs, tool as aiTool, type Tool as AiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
+import { answerText, prompt, weatherAsync, weatherCall, weatherInputSchema as weatherSchema, type WeatherArgs, type WeatherResult } from './weather-tool';
 
-/** The tool's arguments. */
-export interface WeatherArgs {
-  readonly city: string;
-  readonly unit?: 'celsius' | 'fahrenheit';
-}
-
-/** The tool's result. */
-export interface WeatherResult {
-  readonly city: string;
-  readonly degrees: number;
-}
-
-/** The tool function every framework wraps (an async function, as a real tool would be). */
-export async function weatherAsync(args: WeatherArgs): Promise<WeatherResult> {
-  return { city: args.city, degrees: 22 };
-}
-
-/** The model's tool call: id, tool name and arguments as JSON text. */
-export const weatherCall = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' } as const;
-
-/** The model's final answer. */
-export const answerText = 'It is 22 degrees in Tokyo.';
-
-/** The prompt of every agent turn. */
-export const prompt = "What's the weather in Tokyo?";
-
-/** The tool's input as JSON Schema (the schema wuwe reflects from its decorated class). */
-export const weatherInputSchema: JSONSchema7 = {
-  type: 'object',
-  properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } },
-  required: ['city'],
-  additionalProperties: false,
-};
+const weatherInputSchema: JSONSchema7 = weatherSchema;
 
 const weatherZod = z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']).optional() });
 

@@ -40,7 +40,7 @@
  * group; then one line per peer case: "wuwe vs <peer> per tool call / per agent turn: <ratio>x: ahead |
  * behind", the ratio being the peer's cost over wuwe's (above 1: wuwe is ahead).
  */
-import { compileInputValidator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
+import { compileInputValidator } from '../lib';
 import { measureTogether, type Measurement } from './measure';
 import {
   agentsJsonTool,
@@ -53,25 +53,11 @@ import {
   aiSdkToolCall,
   aiSdkTurn,
   aiZodTool,
-  answerText,
   langchainJsonTool,
   langchainTurn,
   langchainZodTool,
-  prompt,
-  weatherAsync,
-  weatherCall,
-  weatherInputSchema,
-  type WeatherArgs,
 } from './peer-cases';
-
-@Tool({ name: 'get_weather', description: 'Get the weather.' })
-class GetWeather {
-  @Field({ description: 'City name.' }) city!: string;
-  @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: 'celsius' | 'fahrenheit';
-  async invoke(): Promise<{ city: string; degrees: number }> {
-    return weatherAsync(this);
-  }
-}
+import { prompt, weatherAsync, weatherCall, weatherInputSchema, weatherRunners, type WeatherArgs } from './weather-tool';
 
 /** Prints the group's table: microseconds per operation and the ratio to `wuwe` (the first case). */
 function table(measurements: readonly Measurement[]): void {
@@ -96,11 +82,8 @@ async function check(name: string, fn: () => unknown, expected: string): Promise
 }
 
 export default async function peersBench(): Promise<void> {
-  const reflected = new ReflectedToolProvider([GetWeather]);
-  const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
-  const turns = [{ toolCalls: [weatherCall] }, { text: answerText }];
-  const bound = new LlmAgentRunner(new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }), reflected);
-  const validate = compileInputValidator(weatherInputSchema as Record<string, unknown>);
+  const { runner, bound } = weatherRunners();
+  const validate = compileInputValidator(weatherInputSchema);
   const aiJsonTurn = aiSdkTurn(aiJsonTool);
   const aiZodTurn = aiSdkTurn(aiZodTool);
 

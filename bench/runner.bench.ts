@@ -15,14 +15,13 @@ import {
   compileInputValidator,
   descriptorFromLlmTool,
   LlmAgentRunner,
-  ReflectedToolProvider,
   ScriptedModelClient,
   ToolDescriptor,
   ToolInvocation,
   ToolProvider,
 } from '../lib';
 import { fullGc, measureTogether, report } from './measure';
-import { GetWeather, weatherAsync, weatherInputSchema } from './weather-tool';
+import { prompt, weatherAsync, weatherCall, weatherInputSchema, weatherRunners, weatherTurns } from './weather-tool';
 
 const inputSchema = weatherInputSchema;
 const outputSchema = { type: 'object', properties: { city: { type: 'string' }, degrees: { type: 'number' } }, required: ['city', 'degrees'], additionalProperties: false };
@@ -45,15 +44,10 @@ function line(name: string, ratio: number, limit: number): string {
 }
 
 export default async function runnerBench(): Promise<void> {
-  const reflected = new ReflectedToolProvider([GetWeather]);
-  const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
-  const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
+  const { reflected, runner, bound } = weatherRunners();
+  const call = weatherCall;
   const validate = compileInputValidator(inputSchema);
   const everyPolicy = new LlmAgentRunner(new ScriptedModelClient([]), new WeatherProvider());
-  const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
-  const model = new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false });
-  const bound = new LlmAgentRunner(model, reflected);
-  const prompt = "What's the weather in Tokyo?";
   const floorCase = async (): Promise<unknown> => {
     const args = JSON.parse(call.arguments) as { city: string };
     if (validate(args).length > 0) throw new Error('invalid');
@@ -73,7 +67,7 @@ export default async function runnerBench(): Promise<void> {
     ['(a) runner.invokeToolCall, reflected tool, default contract', () => runner.invokeToolCall(call, { runId: 'bench' })],
     ['(a2) runner.invokeToolCall, every policy on', () => everyPolicy.invokeToolCall(call, { runId: 'bench' })],
     ['(b) complete(): two-step run on ScriptedModelClient', () => bound.complete(prompt)],
-    ['(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(turns), reflected).complete(prompt)],
+    ['(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(weatherTurns), reflected).complete(prompt)],
   ]);
   report(floor, [raw, dispatch, strict, complete, bindAndComplete]);
   console.log(line('(a) invokeToolCall, default contract', dispatch.nsPerOp / floor.nsPerOp, 3));
