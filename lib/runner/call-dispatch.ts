@@ -8,7 +8,7 @@ import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
 import { copyArguments } from './copy-arguments';
-import { AttemptHandle, runToolAttempt, ToolAttemptOptions } from './run-tool-attempt';
+import { AttemptContinuation, AttemptHandle, runToolAttempt, runToolAttemptThen, ToolAttemptOptions } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
 /** A call that passed every check before dispatch. */
@@ -80,11 +80,30 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
 
 /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
 export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+  return startAttempt(context, provider, call, attempt, undefined);
+}
+
+/**
+ * The only attempt of a call its contract never retries, as {@link dispatchAttempt} makes it, with
+ * the step after it fused in (see `runToolAttemptThen`): a synchronous outcome comes back as it is, an
+ * asynchronous one goes to `continuation`, whose answer the returned promise settles with. @internal
+ */
+export function dispatchOnlyAttempt<T>(context: StepContext, provider: ToolProvider, call: AdmittedCall, continuation: AttemptContinuation<T>): ToolOutcome | Promise<T> {
+  return startAttempt(context, provider, call, 1, continuation);
+}
+
+function startAttempt<T>(
+  context: StepContext,
+  provider: ToolProvider,
+  call: AdmittedCall,
+  attempt: number,
+  continuation: AttemptContinuation<T> | undefined,
+): ToolOutcome | Promise<T> {
   const { request } = call;
   // Without a listener no event is built, and the attempt's hooks do nothing.
   const base = context.listening ? { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName } : undefined;
   if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
-  return runToolAttempt(new DispatchedAttempt(context, provider, call, attempt, base));
+  return runToolAttemptThen(new DispatchedAttempt(context, provider, call, attempt, base), continuation);
 }
 
 /** The fields every event of one attempt shares. */

@@ -133,10 +133,27 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     try {
       const recorded = this.recordMessages(run, input);
       if (recorded !== SETTLED) await recorded;
+      const plainSteps = this.stepsAsDefined();
       while (run.stopReason === undefined) {
         const limit = limitReached(run);
-        if (limit === undefined) await this.runStep(run);
-        else run.stopReason = limit;
+        if (limit !== undefined) run.stopReason = limit;
+        else if (!plainSteps) await this.runStep(run);
+        else {
+          // `runStep` as it is defined, awaited piece by piece here: no promise chain of its own per step.
+          let response: ModelResponse;
+          try {
+            response = this.modelResponded(run, await this.sendModelRequest(run));
+          } catch (error) {
+            await this.modelRequestFailed(run, error);
+            continue;
+          }
+          const recorded = this.recordMessage(run, assistantMessageOf(response));
+          if (recorded !== SETTLED) await recorded;
+          if (!this.beginTurn(run, response)) continue;
+          const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, response.toolCalls) : await this.executeToolCalls(run, response.toolCalls);
+          const recordedResults = this.recordToolResults(run, records);
+          if (recordedResults !== SETTLED) await recordedResults;
+        }
       }
       const insisted = this.insistOnFinalAnswer(run);
       if (insisted !== SETTLED) await insisted;
@@ -144,6 +161,12 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     } finally {
       this.forgetConversation(run);
     }
+  }
+
+  /** True when `runStep` and `requestModel` are not overridden: `completePlainRun` may take the step apart itself. */
+  private stepsAsDefined(): boolean {
+    const own = LlmAgentRunner.prototype;
+    return this.runStep === own.runStep && this.requestModel === own.requestModel;
   }
 
   /** True when `runDurably`, `runLeased` and `runLoop` are not overridden: a run without a store may take `completePlainRun`. */
@@ -460,28 +483,28 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** The model's answer recorded, then its tool calls run and their Tool messages recorded (`undefined`: nothing left to wait for). */
   private takeModelResponse(run: RunState, response: ModelResponse): Promise<void> | undefined {
-    // The provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere.
-    const providerContent = response.providerContent;
-    const recorded = this.recordMessage(
-      run,
-      providerContent === undefined
-        ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
-        : { role: 'assistant', content: response.text, toolCalls: response.toolCalls, providerContent },
-    );
+    const recorded = this.recordMessage(run, assistantMessageOf(response));
     if (recorded !== SETTLED) return recorded.then(() => this.runToolCallsOf(run, response));
     return this.runToolCallsOf(run, response);
   }
 
-  /** The turn of a recorded answer, then its calls executed (or refused, when the answer was cut) and their results recorded. */
-  private runToolCallsOf(run: RunState, response: ModelResponse): Promise<void> | undefined {
+  /**
+   * The turn of a recorded answer begins: its ordinal and text taken. False when it asked for no tool call
+   * (the run then stops with the answer's stop reason, unless the model only paused its turn).
+   */
+  private beginTurn(run: RunState, response: ModelResponse): boolean {
     // The calls of this answer belong to its turn, the ordinal of its assistant message in the whole record (a run
     // started from an earlier conversation carries its assistant messages over): a call id reused later is another call.
     run.turn = assistantMessagesOf(run);
     run.text = response.text;
-    if (response.toolCalls.length === 0) {
-      if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
-      return undefined;
-    }
+    if (response.toolCalls.length > 0) return true;
+    if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
+    return false;
+  }
+
+  /** The turn of a recorded answer, then its calls executed (or refused, when the answer was cut) and their results recorded. */
+  private runToolCallsOf(run: RunState, response: ModelResponse): Promise<void> | undefined {
+    if (!this.beginTurn(run, response)) return undefined;
     if (response.stopReason === 'max_tokens') return unlessSettled(this.recordToolResults(run, this.refuseIncompleteToolCalls(run, response.toolCalls)));
     return this.executeToolCalls(run, response.toolCalls).then((records) => unlessSettled(this.recordToolResults(run, records)));
   }
@@ -570,13 +593,18 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** Sends the conversation to the model; when the run aborts first, rejects at once with the abort reason. */
   protected requestModel(run: RunState): Promise<ModelResponse> {
     try {
-      return this.sendModelRequest(run);
+      return this.requestAndCount(run);
     } catch (error) {
       return rejectedWith(error);
     }
   }
 
   /** {@link requestModel}'s body: the request sent, its response counted and reported once it comes (no async frame of its own). */
+  private requestAndCount(run: RunState): Promise<ModelResponse> {
+    return this.sendModelRequest(run).then((response) => this.modelResponded(run, response));
+  }
+
+  /** The request of the next step sent, raced against the run's signal (a client that ignores it must not keep the run waiting). */
   private sendModelRequest(run: RunState): Promise<ModelResponse> {
     run.steps++;
     if (this.isListening(run)) this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
@@ -587,7 +615,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const messages = run.messages.slice();
     const tools = this.toolsOf(run);
     const request: ModelRequest = format === undefined ? { system, messages, tools, signal } : { system, messages, tools, signal, responseFormat: format };
-    return untilAborted(this.stepModel(run, request), run.options.signal).then((response) => this.modelResponded(run, response));
+    return untilAborted(this.stepModel(run, request), run.options.signal);
   }
 
   /** A model response arrived: its usage counted, `model_responded` reported. */
@@ -686,6 +714,14 @@ function assistantMessagesOf(run: RunState): number {
   run.countedMessages = messages.length;
   run.assistantMessages = count;
   return count;
+}
+
+/** The assistant message of a model answer; the provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere. */
+function assistantMessageOf(response: ModelResponse): ChatMessage {
+  const providerContent = response.providerContent;
+  return providerContent === undefined
+    ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
+    : { role: 'assistant', content: response.text, toolCalls: response.toolCalls, providerContent };
 }
 
 /** The run options of an `invokeToolCall` without its `turn`. */

@@ -54,7 +54,28 @@ export interface AttemptHandle {
  * the same deadline: a tool that settles within those reactions arms no timer at all.
  */
 export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOutcome> {
-  const attempt = new ToolAttempt(options);
+  return runToolAttemptThen(options, undefined);
+}
+
+/**
+ * Takes an attempt's outcome where the attempt's promise would settle with it, and answers what the
+ * promise settles with instead (a value, or a promise to adopt). @internal
+ */
+export interface AttemptContinuation<T> {
+  attemptSettled(outcome: ToolOutcome): MaybePromise<T>;
+}
+
+/**
+ * {@link runToolAttempt}, with the step after it fused into the attempt's promise: a synchronous
+ * outcome comes back as it is (the caller goes on with it), and an asynchronous one is handed to
+ * `continuation` in the same reaction that settles the attempt, so the promise returned settles
+ * with what the continuation answered: one promise and one reaction for the attempt and the step
+ * after it instead of a chain. When the attempt is given up (deadline, heartbeat silence, abort) the
+ * continuation runs in a reaction of its own, never inside the timer or the abort's dispatch; when it
+ * throws, the promise rejects with what it threw. @internal
+ */
+export function runToolAttemptThen<T>(options: ToolAttemptOptions, continuation: AttemptContinuation<T> | undefined): ToolOutcome | Promise<T> {
+  const attempt = new ToolAttempt(options, continuation);
   const { runSignal, clock } = options;
   if (runSignal?.aborted) return attempt.cancelled();
   let pending: unknown;
@@ -70,7 +91,7 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
   if (threw) return thrownToToolOutcome(pending);
   if (!thenable) return attempt.convert(pending);
   resolving = attempt;
-  const outcome = new Promise<ToolOutcome>(takeResolve);
+  const outcome = new Promise<T>(takeSettlers);
   // One reaction converts and settles: the outcome reaches the caller one microtask sooner than
   // through a converted promise and a second reaction on it. `running` settles with the tool.
   attempt.running = attempt.settleOn(pending as PromiseLike<unknown>);
@@ -84,11 +105,12 @@ export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOu
   return outcome;
 }
 
-/** The attempt whose promise is being made: its executor ({@link takeResolve}) is one function for all, not a closure per call. */
+/** The attempt whose promise is being made: its executor ({@link takeSettlers}) is one function for all, not a closure per call. */
 let resolving: ToolAttempt | undefined;
 
-function takeResolve(resolve: (outcome: ToolOutcome) => void): void {
-  resolving!.resolve = resolve;
+function takeSettlers(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  resolving!.resolve = resolve as (value: unknown) => void;
+  resolving!.reject = reject;
   resolving = undefined;
 }
 
@@ -120,7 +142,9 @@ function compactUnarmed(): void {
 /** The state of one attempt; its methods live on the prototype, so a call allocates no closures over it. */
 class ToolAttempt implements AttemptHandle {
   readonly deadlineAtMs: number;
-  resolve: ((outcome: ToolOutcome) => void) | undefined = undefined;
+  /** Settles the attempt's promise: with the outcome, or with what the continuation answered for it. */
+  resolve: ((value: unknown) => void) | undefined = undefined;
+  reject: ((error: unknown) => void) | undefined = undefined;
   running: Promise<void> | undefined = undefined;
   private controller: AbortController | undefined = undefined;
   private reporter: ((progress?: HeartbeatProgress) => void) | undefined = undefined;
@@ -134,7 +158,10 @@ class ToolAttempt implements AttemptHandle {
     return this.settled;
   }
 
-  constructor(private readonly options: ToolAttemptOptions) {
+  constructor(
+    private readonly options: ToolAttemptOptions,
+    private readonly continuation: AttemptContinuation<unknown> | undefined,
+  ) {
     const startedAt = options.clock.now();
     this.deadlineAtMs = startedAt + options.timeoutMs;
     this.idleAt = options.idleTimeoutMs === undefined ? Infinity : startedAt + options.idleTimeoutMs;
@@ -223,7 +250,17 @@ class ToolAttempt implements AttemptHandle {
     if (this.armed) this.cancelTimer?.();
     this.options.runSignal?.removeEventListener('abort', this);
     if (abandoned && this.running !== undefined) this.options.onAbandoned?.(this.running.then(() => undefined));
-    this.resolve!(outcome);
+    const { continuation } = this;
+    if (continuation === undefined) this.resolve!(outcome);
+    // Given up from a timer or an abort's dispatch: what follows the attempt runs in a reaction of its own.
+    else if (abandoned) this.resolve!(Promise.resolve(outcome).then((settled) => continuation.attemptSettled(settled)));
+    else {
+      try {
+        this.resolve!(continuation.attemptSettled(outcome));
+      } catch (error) {
+        this.reject!(error);
+      }
+    }
   }
 
   private onTimer(): void {

@@ -25,6 +25,7 @@ import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
+import { AttemptContinuation } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
 export type { Gate, GateStop } from './call-gates';
@@ -49,7 +50,7 @@ export abstract class ToolCallPipeline {
   /** The provider capabilities each tool's contract needs, worked out once per tool. */
   protected readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
   /** The step context made last (one per run; a run's steps ask for it many times in a row). */
-  private lastStepContext: StepContext | undefined;
+  private lastStepContext: RunStepContext | undefined;
   /** The run policy and estimator `checkProjectionPolicies` last found to hold for every tool. */
   private lastCheckedProjection: { readonly policy: unknown; readonly estimator: unknown } | undefined;
 
@@ -139,7 +140,7 @@ export abstract class ToolCallPipeline {
       const validated = this.validateArguments(run, call, descriptor);
       if (validated.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, validated));
       const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
-      const started = new StartedCall(call, key, startedAt, request);
+      const started = new StartedCall(call, key, startedAt, request, this.stepContext(run));
       if (run.options.signal?.aborted) return settle(this.stopStarted(run, started, refuse(standardFailure('cancelled', 'the run was aborted before the tool started'))));
       const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
       if (declared.kind !== 'continue') return settle(this.stopStarted(run, started, declared));
@@ -196,16 +197,30 @@ export abstract class ToolCallPipeline {
   private dispatchStarted(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
     const { call, key, request } = started;
     if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
-    const dispatched = this.dispatchWithRetries(run, new KeyedAdmittedCall(request, capabilities, key));
-    if (!isPromiseLike(dispatched)) return settle(this.finishDispatched(run, started, dispatched));
-    return Promise.resolve(dispatched).then((done) => this.finishDispatched(run, started, done));
+    const admitted = new KeyedAdmittedCall(request, capabilities, key);
+    if (this.dispatchesOnce(request)) {
+      // The only attempt, with the rest of the call fused into its promise (no promise per step after it).
+      const only = dispatch.dispatchOnlyAttempt(this.stepContext(run), this.provider, admitted, started);
+      return isPromiseLike(only) ? only : settle(this.finishDispatched(run, started, only, 1));
+    }
+    const dispatched = this.dispatchWithRetries(run, admitted);
+    if (!isPromiseLike(dispatched)) return settle(this.finishDispatched(run, started, dispatched.outcome, dispatched.attempts));
+    return Promise.resolve(dispatched).then((done) => this.finishDispatched(run, started, done.outcome, done.attempts));
+  }
+
+  /**
+   * True when the call has one attempt at most and the steps that would make it are this class's own: its
+   * attempt is then started here, as `dispatchWithRetries` would start it, and continued without a promise per step.
+   */
+  private dispatchesOnce(request: ToolCallRequest): boolean {
+    const own = ToolCallPipeline.prototype;
+    return request.descriptor.retry.maxAttempts <= 1 && this.dispatchWithRetries === own.dispatchWithRetries && this.dispatchAttempt === own.dispatchAttempt;
   }
 
   /** The dispatched outcome finished (`finishOutcome`) and completed into the call's result. */
-  private finishDispatched(run: RunState, started: StartedCall, dispatched: dispatch.DispatchedCall): MaybePromise<ToolCallResult> {
+  private finishDispatched(run: RunState, started: StartedCall, outcome: ToolOutcome, attempts: number): MaybePromise<ToolCallResult> {
     const { call, key, startedAt, request } = started;
-    const { attempts } = dispatched;
-    const finishing = this.finishOutcome(run, request, dispatched.outcome);
+    const finishing = this.finishOutcome(run, request, outcome);
     if (isPromiseLike(finishing))
       return Promise.resolve(finishing).then((finished) => this.completeToolCall(run, call, new KeyedCompletedCall(key, finished, attempts, startedAt, request.arguments, request)));
     return this.completeToolCall(run, call, new KeyedCompletedCall(key, finishing, attempts, startedAt, request.arguments, request));
@@ -375,7 +390,7 @@ export abstract class ToolCallPipeline {
   }
 
   /** The run and this pipeline's steps, as step functions get them; one per run. */
-  private stepContext(run: RunState): StepContext {
+  private stepContext(run: RunState): RunStepContext {
     const last = this.lastStepContext;
     if (last !== undefined && last.run === run) return last;
     // Contexts hold nothing but the run and this pipeline: one made again for an interleaved run is as good.
@@ -393,6 +408,7 @@ export abstract class ToolCallPipeline {
     dispatchAttempt: (run, call, attempt) => this.dispatchAttempt(run, call, attempt),
     retryAttempts: (run, call, first) => this.retryAttempts(run, call, first),
     compensate: (run, call, attempt, failure) => this.compensate(run, call, attempt, failure),
+    finishDispatched: (run, started, outcome, attempts) => this.finishDispatched(run, started, outcome, attempts),
   };
 }
 
@@ -404,6 +420,7 @@ interface PipelineSteps {
   readonly dispatchAttempt: (run: RunState, call: dispatch.AdmittedCall, attempt: number) => MaybePromise<ToolOutcome>;
   readonly retryAttempts: (run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>) => Promise<dispatch.DispatchedCall>;
   readonly compensate: (run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
+  readonly finishDispatched: (run: RunState, started: StartedCall, outcome: ToolOutcome, attempts: number) => MaybePromise<ToolCallResult>;
 }
 
 /** The {@link StepContext} of one run: its methods live on the prototype and call the pipeline's steps with the run. */
@@ -441,6 +458,11 @@ class RunStepContext implements StepContext {
   compensate(call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
     return this.steps.compensate(this.run, call, attempt, failure);
   }
+
+  /** The pipeline's end of a dispatched call: its outcome finished, then completed into the result. */
+  finishDispatched(started: StartedCall, outcome: ToolOutcome, attempts: number): MaybePromise<ToolCallResult> {
+    return this.steps.finishDispatched(this.run, started, outcome, attempts);
+  }
 }
 
 /** Catches the rejection of an observer that returned a promise although none is awaited. */
@@ -448,14 +470,22 @@ function ignoreRejection(value: unknown): void {
   if (isPromiseLike(value)) value.then(undefined, () => undefined);
 }
 
-/** A call whose request passed validation, on its way through the remaining gates. */
-class StartedCall {
+/**
+ * A call whose request passed validation, on its way through the remaining gates; the continuation of
+ * its only attempt (the attempt's outcome goes on to the rest of the call in the attempt's own reaction).
+ */
+class StartedCall implements AttemptContinuation<ToolCallResult> {
   constructor(
     readonly call: ModelToolCall,
     readonly key: CallKey,
     readonly startedAt: number,
     readonly request: ToolCallRequest,
+    private readonly context: RunStepContext,
   ) {}
+
+  attemptSettled(outcome: ToolOutcome): MaybePromise<ToolCallResult> {
+    return this.context.finishDispatched(this, outcome, 1);
+  }
 }
 
 /** A result as a promise (the one given, when it is one). */
