@@ -5,6 +5,31 @@ import { runInNewContext } from 'node:vm';
 export interface Measurement {
   readonly name: string;
   readonly nsPerOp: number;
+  /** CPU nanoseconds per operation of each round, in the order the rounds ran (from {@link measureTogether}). */
+  readonly rounds?: readonly number[];
+}
+
+/** A ratio between two cases of one {@link measureTogether} group: the median of the per-round ratios, and their range. */
+export interface PairedRatio {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * The ratio of `measured` to `baseline`, round by round: rounds of one group run in turn, so round i of
+ * each case ran under the same load; the median of those ratios moves less with the machine's load than
+ * the ratio of the two medians does. Falls back to the ratio of the medians without per-round figures.
+ */
+export function pairedRatio(measured: Measurement, baseline: Measurement): PairedRatio {
+  const a = measured.rounds;
+  const b = baseline.rounds;
+  if (a === undefined || b === undefined || a.length !== b.length || a.length === 0) {
+    const ratio = measured.nsPerOp / baseline.nsPerOp;
+    return { median: ratio, min: ratio, max: ratio };
+  }
+  const ratios = a.map((ns, round) => ns / b[round]).sort((x, y) => x - y);
+  return { median: ratios[Math.floor(ratios.length / 2)], min: ratios[0], max: ratios[ratios.length - 1] };
 }
 
 /**
@@ -39,13 +64,20 @@ function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** Prints a table of measurements with their ratio to `baseline`. */
+/**
+ * Prints a table of measurements with their ratio to `baseline`: the median of the per-round ratios
+ * (see {@link pairedRatio}) and, for a group measured together, their range over the rounds.
+ */
 export function report(baseline: Measurement, others: readonly Measurement[]): void {
-  const rows = [baseline, ...others].map((m) => ({
-    case: m.name,
-    'us/op': (m.nsPerOp / 1000).toFixed(3),
-    ratio: (m.nsPerOp / baseline.nsPerOp).toFixed(2) + 'x',
-  }));
+  const rows = [baseline, ...others].map((m) => {
+    const ratio = pairedRatio(m, baseline);
+    return {
+      case: m.name,
+      'us/op': (m.nsPerOp / 1000).toFixed(3),
+      ratio: ratio.median.toFixed(2) + 'x',
+      'rounds range': `${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)}x`,
+    };
+  });
   console.table(rows);
 }
 
@@ -79,7 +111,8 @@ export async function measureTogether(cases: ReadonlyArray<readonly [name: strin
       samples[index].push(((spent.user + spent.system) * 1000) / iterations);
     }
   return cases.map(([name], index) => {
-    const sorted = samples[index].sort((a, b) => a - b);
-    return { name, nsPerOp: sorted[Math.floor(sorted.length / 2)] };
+    const rounds = samples[index];
+    const sorted = [...rounds].sort((a, b) => a - b);
+    return { name, nsPerOp: sorted[Math.floor(sorted.length / 2)], rounds };
   });
 }

@@ -31,12 +31,16 @@ export async function weatherAsync(args: WeatherArgs): Promise<WeatherResult> {
   return { city: args.city, degrees: 22 };
 }
 
-/** The same tool as a reflected class. */
+/**
+ * The same tool as a reflected class. `invoke` hands back the promise of `weatherAsync`, the very
+ * call the floor awaits: an `async invoke` around it would add a second promise layer that neither
+ * the floor nor the peers' tools pay (their `execute` is `weatherAsync` itself).
+ */
 @Tool({ name: 'get_weather', description: 'Get the weather.' })
 export class GetWeather {
   @Field({ description: 'City name.' }) city!: string;
   @Field({ description: 'Unit.', enum: ['celsius', 'fahrenheit'], default: 'celsius' }) unit?: 'celsius' | 'fahrenheit';
-  async invoke(): Promise<WeatherResult> {
+  invoke(): Promise<WeatherResult> {
     return weatherAsync(this);
   }
 }
