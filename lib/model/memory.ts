@@ -14,22 +14,37 @@ export interface Memory {
 /** Process-local {@link Memory}; the runner's default. */
 export class InMemoryMemory implements Memory {
   private readonly conversations = new Map<string, ChatMessage[]>();
+  /** The run written or read last and its conversation: a run's messages come in a row, so most calls need no lookup. */
+  private lastRunId: string | undefined = undefined;
+  private lastConversation: ChatMessage[] | undefined = undefined;
 
   append(runId: string, message: ChatMessage): void {
-    let conversation = this.conversations.get(runId);
-    if (conversation === undefined) {
-      conversation = [];
-      this.conversations.set(runId, conversation);
-    }
-    conversation.push(message);
+    this.conversationOf(runId, true)!.push(message);
   }
 
   messages(runId: string): readonly ChatMessage[] {
-    return this.conversations.get(runId) ?? [];
+    return this.conversationOf(runId, false) ?? [];
   }
 
   /** Drops a run's conversation. */
   forget(runId: string): void {
     this.conversations.delete(runId);
+    if (runId === this.lastRunId) {
+      this.lastRunId = undefined;
+      this.lastConversation = undefined;
+    }
+  }
+
+  private conversationOf(runId: string, create: boolean): ChatMessage[] | undefined {
+    if (runId === this.lastRunId) return this.lastConversation;
+    let conversation = this.conversations.get(runId);
+    if (conversation === undefined) {
+      if (!create) return undefined;
+      conversation = [];
+      this.conversations.set(runId, conversation);
+    }
+    this.lastRunId = runId;
+    this.lastConversation = conversation;
+    return conversation;
   }
 }
