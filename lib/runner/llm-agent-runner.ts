@@ -134,6 +134,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       const recorded = this.recordMessages(run, input);
       if (recorded !== SETTLED) await recorded;
       const plainSteps = this.stepsAsDefined();
+      const plainCalls = this.executeToolCalls === LlmAgentRunner.prototype.executeToolCalls;
       while (run.stopReason === undefined) {
         const limit = limitReached(run);
         if (limit !== undefined) run.stopReason = limit;
@@ -150,7 +151,15 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
           const recorded = this.recordMessage(run, assistantMessageOf(response));
           if (recorded !== SETTLED) await recorded;
           if (!this.beginTurn(run, response)) continue;
-          const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, response.toolCalls) : await this.executeToolCalls(run, response.toolCalls);
+          const calls = response.toolCalls;
+          let records: ToolCallResult[];
+          if (response.stopReason === 'max_tokens') records = this.refuseIncompleteToolCalls(run, calls);
+          else if (calls.length !== 1 || !plainCalls) records = await this.executeToolCalls(run, calls);
+          else {
+            // A turn of one call, as `executeToolCalls` runs it, with the call's own promise awaited.
+            records = [await this.executeToolCall(run, calls[0])];
+            run.toolCalls.push(records[0]);
+          }
           const recordedResults = this.recordToolResults(run, records);
           if (recordedResults !== SETTLED) await recordedResults;
         }
