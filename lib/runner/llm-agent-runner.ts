@@ -134,7 +134,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       const recorded = this.recordMessages(run, input);
       if (recorded !== SETTLED) await recorded;
       const plainSteps = this.stepsAsDefined();
-      const plainCalls = this.executeToolCalls === LlmAgentRunner.prototype.executeToolCalls;
+      // A run with `output` leaves its calls to `executeToolCalls`, which judges final-answer calls.
+      const plainCalls = this.executeToolCalls === LlmAgentRunner.prototype.executeToolCalls && !this.outputs.has(run);
       while (run.stopReason === undefined) {
         const limit = limitReached(run);
         if (limit !== undefined) run.stopReason = limit;
