@@ -14,9 +14,15 @@ export interface Memory {
 /** Process-local {@link Memory}; the runner's default. */
 export class InMemoryMemory implements Memory {
   private readonly conversations = new Map<string, ChatMessage[]>();
-  /** The run written or read last and its conversation: a run's messages come in a row, so most calls need no lookup. */
+  /**
+   * The run written or read last and its conversation: a run's messages come in a row, so most calls
+   * need no lookup. A new run stays out of the map until another run is used while it is still
+   * remembered, so runs that follow one another (each forgotten when it ends) never touch the map.
+   */
   private lastRunId: string | undefined = undefined;
-  private lastConversation: ChatMessage[] | undefined = undefined;
+  private lastConversation: ChatMessage[] = [];
+  /** Whether the last run is in the map too. */
+  private lastInMap = false;
 
   append(runId: string, message: ChatMessage): void {
     this.conversationOf(runId, true)!.push(message);
@@ -28,23 +34,26 @@ export class InMemoryMemory implements Memory {
 
   /** Drops a run's conversation. */
   forget(runId: string): void {
-    this.conversations.delete(runId);
-    if (runId === this.lastRunId) {
-      this.lastRunId = undefined;
-      this.lastConversation = undefined;
+    if (runId !== this.lastRunId) {
+      this.conversations.delete(runId);
+      return;
     }
+    if (this.lastInMap) this.conversations.delete(runId);
+    this.lastRunId = undefined;
+    this.lastConversation = [];
+    this.lastInMap = false;
   }
 
+  /** The run's conversation, made the last one used; created empty when `create` (else `undefined` for a run never written). */
   private conversationOf(runId: string, create: boolean): ChatMessage[] | undefined {
     if (runId === this.lastRunId) return this.lastConversation;
-    let conversation = this.conversations.get(runId);
-    if (conversation === undefined) {
-      if (!create) return undefined;
-      conversation = [];
-      this.conversations.set(runId, conversation);
-    }
+    const known = this.conversations.get(runId);
+    if (known === undefined && !create) return undefined;
+    // The run used last is still remembered: into the map with it, before another takes its place.
+    if (this.lastRunId !== undefined && !this.lastInMap) this.conversations.set(this.lastRunId, this.lastConversation);
     this.lastRunId = runId;
-    this.lastConversation = conversation;
-    return conversation;
+    this.lastConversation = known ?? [];
+    this.lastInMap = known !== undefined;
+    return this.lastConversation;
   }
 }

@@ -67,7 +67,7 @@ describe('InMemoryMemory', () => {
         }
         for (const id of ['a', 'b', 'c']) expect(memory.messages(id)).toEqual(model.get(id) ?? []);
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 });
