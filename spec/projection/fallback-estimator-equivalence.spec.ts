@@ -89,6 +89,11 @@ describe('fallback estimator equivalence with the reference', () => {
     fc.assert(fc.property(longText, (text) => sameAsReference(text)), { numRuns: 150 });
   });
 
+  it('agrees on texts of 3 UTF-8 bytes per code unit, around and past 64 Ki code units (the reused buffer)', () => {
+    for (const unit of ['漢', '\ud800', '\udc00', '\uffff', '😀', 'é'])
+      for (const length of [100, 65_535, 65_536, 65_537, 70_000, 200_000]) sameAsReference(unit.repeat(length).slice(0, length));
+  });
+
   it('agrees on texts at the length where sampling starts', () => {
     for (const length of [32 * 1024, 32 * 1024 + 1, 32 * 1024 + 2, 32 * 1024 + 31, 40_000, 65_536, 1 << 20]) {
       const units = 'getUserById 0xdeadbeef aGVsbG8= 漢字 😀 {"k":[1,2]}\n\t\ud800';

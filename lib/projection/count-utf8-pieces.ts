@@ -1,0 +1,102 @@
+/**
+ * The scan behind the fallback estimator (see `FallbackTextTokenEstimator`): the pieces of a text
+ * read as UTF-8 bytes, so one loop over a `Uint8Array` replaces `charCodeAt` (which dispatches on the
+ * string's representation at every code unit) and every non-ASCII byte is simply one token.
+ */
+
+/** The byte that ends the text in the buffer {@link countUtf8Pieces} reads; UTF-8 never contains it. */
+export const END_OF_TEXT = 0xff;
+
+/** Classes of bytes: one token each (punctuation, control, non-ASCII), digit, white space, the end. Letters are {@link LETTER} and up. */
+const ONE_TOKEN = 0;
+const DIGIT = 1;
+const WHITE = 2;
+const END = 3;
+/** An ASCII letter is `LETTER` with its traits: a consonant, upper case, a letter past `f` (not hex). */
+const LETTER = 8;
+const CONSONANT = 1;
+const UPPER = 2;
+const NON_HEX = 4;
+const SPACE = 0x20;
+
+/** Class (and, for a letter, traits) of every byte value. */
+const CLASSES = new Uint8Array(256).fill(ONE_TOKEN);
+CLASSES.fill(DIGIT, 0x30, 0x3a);
+for (const code of [0x20, 0x09, 0x0a, 0x0d]) CLASSES[code] = WHITE;
+for (let lower = 0x61; lower <= 0x7a; lower++) {
+  const traits = LETTER | ('aeiou'.includes(String.fromCharCode(lower)) ? 0 : CONSONANT) | (lower > 0x66 ? NON_HEX : 0);
+  CLASSES[lower] = traits;
+  CLASSES[lower - 0x20] = traits | UPPER;
+}
+CLASSES[END_OF_TEXT] = END;
+
+/**
+ * Tokens charged to the UTF-8 text in `bytes` up to the first {@link END_OF_TEXT} byte (which must be
+ * there), by the rules of `FallbackTextTokenEstimator`. A non-ASCII character is as many tokens as it
+ * has bytes (a lone surrogate, encoded as U+FFFD, three). Each loop reads one byte and its class per
+ * step and stops at the sentinel, with no bounds test of its own; a letter run is scored without
+ * branches per letter.
+ */
+export function countUtf8Pieces(bytes: Uint8Array): number {
+  let tokens = 0;
+  let at = 0;
+  let kind = CLASSES[bytes[0]];
+  for (;;) {
+    if (kind >= LETTER) {
+      const before = at > 0 ? bytes[at - 1] : SPACE;
+      const from = at;
+      let humps = 0;
+      let consonants = 0;
+      let cluster = 0;
+      let longestCluster = 0;
+      let traits = 0;
+      // Upper case after lower case is a hump; the first letter follows no lower-case letter.
+      let previous = UPPER;
+      do {
+        humps += ((kind & ~previous) >> 1) & 1;
+        previous = kind;
+        const consonant = kind & CONSONANT;
+        consonants += consonant;
+        cluster = (cluster + 1) & -consonant;
+        longestCluster = cluster > longestCluster ? cluster : longestCluster;
+        traits |= kind;
+        kind = CLASSES[bytes[++at]];
+      } while (kind >= LETTER);
+      const length = at - from;
+      if ((traits & NON_HEX) === 0 || humps > 2 || joinsRandomRun(before) || joinsRandomRun(bytes[at])) tokens += length;
+      else {
+        let charge = 1 + ((length / 6) | 0);
+        // Length less twice the vowels.
+        const unvoiced = 2 * consonants - length;
+        if (unvoiced > charge) charge = unvoiced;
+        if (longestCluster > charge) charge = longestCluster;
+        tokens += charge + humps;
+      }
+    } else if (kind === ONE_TOKEN) {
+      const from = at;
+      do kind = CLASSES[bytes[++at]];
+      while (kind === ONE_TOKEN);
+      tokens += at - from;
+    } else if (kind === WHITE) {
+      const first = bytes[at];
+      const from = at;
+      do kind = CLASSES[bytes[++at]];
+      while (kind === WHITE);
+      const length = at - from;
+      // What follows; a NUL counts as the end of the text.
+      const next = kind === END ? 0 : bytes[at];
+      const joinsNext = next > SPACE && next < 0x80 && kind !== DIGIT;
+      if (length !== 1 || first !== SPACE || !joinsNext) tokens += 1 + (length >> 3) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
+    } else if (kind === DIGIT) {
+      const from = at;
+      do kind = CLASSES[bytes[++at]];
+      while (kind === DIGIT);
+      tokens += ((at - from + 2) / 3) | 0;
+    } else return tokens;
+  }
+}
+
+/** A digit, `+`, `/` or `=`: letters touching one are part of an id, a hash or base64. */
+function joinsRandomRun(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2f || code === 0x3d;
+}
