@@ -31,19 +31,22 @@ for (let lower = 0x61; lower <= 0x7a; lower++) {
 CLASSES[END_OF_TEXT] = END;
 
 /**
- * Tokens charged to the UTF-8 text in `bytes` up to the first {@link END_OF_TEXT} byte (which must be
- * there), by the rules of `FallbackTextTokenEstimator`. A non-ASCII character is as many tokens as it
- * has bytes (a lone surrogate, encoded as U+FFFD, three). Each loop reads one byte and its class per
- * step and stops at the sentinel, with no bounds test of its own; a letter run is scored without
- * branches per letter.
+ * Tokens charged to the UTF-8 text in `bytes` from index 1 up to the first {@link END_OF_TEXT} byte
+ * (which must be there), by the rules of `FallbackTextTokenEstimator`. `bytes[0]` is the last byte
+ * of what precedes the text (a space at its start) and `after` the first byte of what follows it
+ * (0 at its end; a NUL counts as the end): with both, the counts of consecutive parts cut between
+ * two pieces add up to the count of the whole (see {@link separatesPieces}). A non-ASCII character
+ * is as many tokens as it has bytes (a lone surrogate, encoded as U+FFFD, three). Each loop reads
+ * one byte and its class per step and stops at the end byte, with no bounds test of its own; a
+ * letter run is scored without branches per letter.
  */
-export function countUtf8Pieces(bytes: Uint8Array): number {
+export function countUtf8Pieces(bytes: Uint8Array, after: number): number {
   let tokens = 0;
-  let at = 0;
-  let kind = CLASSES[bytes[0]];
+  let at = 1;
+  let kind = CLASSES[bytes[1]];
   for (;;) {
     if (kind >= LETTER) {
-      const before = at > 0 ? bytes[at - 1] : SPACE;
+      const before = bytes[at - 1];
       const from = at;
       let humps = 0;
       let consonants = 0;
@@ -63,7 +66,7 @@ export function countUtf8Pieces(bytes: Uint8Array): number {
         kind = CLASSES[bytes[++at]];
       } while (kind >= LETTER);
       const length = at - from;
-      if ((traits & NON_HEX) === 0 || humps > 2 || joinsRandomRun(before) || joinsRandomRun(bytes[at])) tokens += length;
+      if ((traits & NON_HEX) === 0 || humps > 2 || joinsRandomRun(before) || joinsRandomRun(kind === END ? after : bytes[at])) tokens += length;
       else {
         let charge = 1 + ((length / 6) | 0);
         // Length less twice the vowels.
@@ -84,8 +87,8 @@ export function countUtf8Pieces(bytes: Uint8Array): number {
       while (kind === WHITE);
       const length = at - from;
       // What follows; a NUL counts as the end of the text.
-      const next = kind === END ? 0 : bytes[at];
-      const joinsNext = next > SPACE && next < 0x80 && kind !== DIGIT;
+      const next = kind === END ? after : bytes[at];
+      const joinsNext = next > SPACE && next < 0x80 && (next < 0x30 || next > 0x39);
       if (length !== 1 || first !== SPACE || !joinsNext) tokens += 1 + (length >> 3) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
     } else if (kind === DIGIT) {
       const from = at;
@@ -94,6 +97,17 @@ export function countUtf8Pieces(bytes: Uint8Array): number {
       tokens += ((at - from + 2) / 3) | 0;
     } else return tokens;
   }
+}
+
+/**
+ * True when UTF-16 code units `last` and `next`, one after the other, are in different pieces (not
+ * two letters, two digits, two white space characters, nor a high and a low surrogate), so a text
+ * cut between them can be counted in parts.
+ */
+export function separatesPieces(last: number, next: number): boolean {
+  if (last >= 0x80) return last < 0xd800 || last > 0xdbff || (next & 0xfc00) !== 0xdc00;
+  const kind = CLASSES[last];
+  return next >= 0x80 || (kind === ONE_TOKEN ? true : kind >= LETTER ? CLASSES[next] < LETTER : CLASSES[next] !== kind);
 }
 
 /** A digit, `+`, `/` or `=`: letters touching one are part of an id, a hash or base64. */

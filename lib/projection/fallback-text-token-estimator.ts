@@ -1,4 +1,4 @@
-import { countUtf8Pieces, END_OF_TEXT } from './count-utf8-pieces';
+import { countUtf8Pieces, END_OF_TEXT, separatesPieces } from './count-utf8-pieces';
 import { TextTokenEstimator } from './text-token-estimator';
 
 /**
@@ -26,8 +26,8 @@ import { TextTokenEstimator } from './text-token-estimator';
  * 1.1x a bare `charCodeAt` loop over the same text for 4 KiB of JSON, 1.5x for English prose and 3x
  * for a 29-character JSON result (the encoder call is most of that), also in a process that has
  * handed it strings of every representation (ropes, slices, two-byte). Keeps one scratch buffer of
- * at most 192 KiB. For text much larger than what is sent, `estimateLargeTextTokens` samples
- * instead of reading everything.
+ * 48 KiB: a text over 16 Ki code units is counted in parts, cut between pieces. For text much larger
+ * than what is sent, `estimateLargeTextTokens` samples instead of reading everything.
  */
 export class FallbackTextTokenEstimator implements TextTokenEstimator {
   /** Estimated tokens of `text`, never fewer than `o200k_base` or `cl100k_base` count on typical tool output. */
@@ -61,28 +61,69 @@ export function estimateLargeTextTokens(text: string): number {
   return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * text.length) * 1.1) + SLACK;
 }
 
-/** Code units whose UTF-8 (at most 3 bytes each, and the end byte) fits the scratch buffer kept between calls: 64 Ki, 192 KiB. */
-const SCRATCH_UNITS = 65_536;
+/** Code units encoded at a time: a longer text is counted in parts of at most 16 Ki code units. */
+const PART_UNITS = 16_384;
+const SPACE = 0x20;
 const encoder = new TextEncoder();
-/** The buffer each text up to {@link SCRATCH_UNITS} is encoded into; grown on demand, never past 192 KiB. */
-let scratch = new Uint8Array(0);
+/** The buffer every part is encoded into: the byte before it, 3 bytes per code unit at most, the end byte (48 KiB). */
+const scratch = new Uint8Array(3 * PART_UNITS + 2);
+/** Where the encoder writes in {@link scratch}: after the byte before the part. */
+const scratchText = scratch.subarray(1);
 
 /**
- * Tokens charged to `text[start..end)` (see {@link FallbackTextTokenEstimator}): the platform's UTF-8
- * encoder writes the text into a byte buffer, then {@link countUtf8Pieces} reads it. Up to 64 Ki code
- * units the buffer is one scratch buffer reused by every call (the scan never yields, so calls cannot
- * interleave); a longer text gets its own for the call (3 bytes per code unit reserved, the pages
- * touched only as far as the encoder writes).
+ * Tokens charged to `text[start..end)` (see {@link FallbackTextTokenEstimator}), in parts of about
+ * {@link PART_UNITS} code units cut between two pieces (see {@link cutBetweenPieces}), whose counts
+ * add up to the count of the whole.
  */
 function countPieces(text: string, start: number, end: number): number {
+  let tokens = 0;
+  let before = SPACE;
+  while (end - start > PART_UNITS) {
+    const cut = cutBetweenPieces(text, start, end);
+    if (cut === end) break;
+    tokens += countPart(text, start, cut, before, byteOf(text.charCodeAt(cut)));
+    before = byteOf(text.charCodeAt(cut - 1));
+    start = cut;
+  }
+  return tokens + countPart(text, start, end, before, 0);
+}
+
+/**
+ * Where to end the part of `text[start..end)` that starts at `start`: the last place between two
+ * pieces in the second half of its first {@link PART_UNITS} code units, or else (a run of letters,
+ * digits or white space over 8 Ki code units) the first one after them, or `end`.
+ */
+function cutBetweenPieces(text: string, start: number, end: number): number {
+  const lowest = start + PART_UNITS / 2;
+  for (let cut = start + PART_UNITS; cut >= lowest; cut--) if (separatesPieces(text.charCodeAt(cut - 1), text.charCodeAt(cut))) return cut;
+  for (let cut = start + PART_UNITS + 1; cut < end; cut++) if (separatesPieces(text.charCodeAt(cut - 1), text.charCodeAt(cut))) return cut;
+  return end;
+}
+
+/** The byte that stands for code unit `code` as the neighbour of a part: itself if ASCII, else any byte of a non-ASCII character. */
+function byteOf(code: number): number {
+  return code < 0x80 ? code : 0x80;
+}
+
+/**
+ * Tokens charged to `text[start..end)` preceded by the byte `before` and followed by the byte
+ * `after` (see {@link countUtf8Pieces}): the platform's UTF-8 encoder writes the part into a byte
+ * buffer, then {@link countUtf8Pieces} reads it. The buffer is {@link scratch} (the scan never yields,
+ * so calls cannot interleave); a part longer than {@link PART_UNITS} (one with a run over 8 Ki code
+ * units) gets one of its own, 3 bytes per code unit reserved, the pages touched only as far as the
+ * encoder writes.
+ */
+function countPart(text: string, start: number, end: number, before: number, after: number): number {
   const units = end - start;
   if (units <= 0) return 0;
-  const capacity = 3 * units + 1;
   let bytes = scratch;
-  if (capacity > bytes.length)
-    if (units <= SCRATCH_UNITS) bytes = scratch = new Uint8Array(Math.min(Math.max(capacity, 2 * bytes.length, 1024), 3 * SCRATCH_UNITS + 1));
-    else bytes = new Uint8Array(capacity);
-  const { written } = encoder.encodeInto(units === text.length ? text : text.substring(start, end), bytes);
-  bytes[written] = END_OF_TEXT;
-  return countUtf8Pieces(bytes);
+  let into = scratchText;
+  if (units > PART_UNITS) {
+    bytes = new Uint8Array(3 * units + 2);
+    into = bytes.subarray(1);
+  }
+  bytes[0] = before;
+  const { written } = encoder.encodeInto(units === text.length ? text : text.substring(start, end), into);
+  bytes[written + 1] = END_OF_TEXT;
+  return countUtf8Pieces(bytes, after);
 }

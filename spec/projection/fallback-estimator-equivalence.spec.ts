@@ -89,9 +89,35 @@ describe('fallback estimator equivalence with the reference', () => {
     fc.assert(fc.property(longText, (text) => sameAsReference(text)), { numRuns: 150 });
   });
 
-  it('agrees on texts of 3 UTF-8 bytes per code unit, around and past 64 Ki code units (the reused buffer)', () => {
-    for (const unit of ['漢', '\ud800', '\udc00', '\uffff', '😀', 'é'])
-      for (const length of [100, 65_535, 65_536, 65_537, 70_000, 200_000]) sameAsReference(unit.repeat(length).slice(0, length));
+  it('agrees on texts of 3 UTF-8 bytes per code unit, counted in one part and in parts of 16 Ki code units', () => {
+    for (const unit of ['漢', '\ud800', '\udc00', '\uffff', '😀', 'é', '漢a', '1\ud800', ' 😀'])
+      for (const length of [100, 16_383, 16_384, 16_385, 40_000, 200_000]) {
+        sameAsReference(unit.repeat(length).slice(0, length));
+        // A run longer than a part, then that text: one part of its own, larger than the scratch buffer.
+        sameAsReference('a'.repeat(30_000) + unit.repeat(length).slice(0, length));
+      }
+  });
+
+  it('agrees on texts over 16 Ki code units whatever two units meet where they are cut in parts', () => {
+    const units = ['a', 'B', 'f', '1', ' ', '\n', '\t', '+', '/', '=', '.', '\u0000', 'é', '漢', '\ud83d', '\ude00', '\ud800'];
+    for (const last of units)
+      for (const next of units)
+        for (const filler of ['w', ' ', '{'])
+          for (const at of [16_384, 16_383, 8_193, 8_192, 8_191]) sameAsReference(filler.repeat(at - 1) + last + next + filler.repeat(20_000));
+  });
+
+  it('agrees on texts over 16 Ki code units with runs of every kind longer than a part', () => {
+    const run = fc
+      .tuple(fc.constantFrom('a', 'Q', 'abcdef', 'aB', '7', ' ', '\n', '\t', '😀', '\ud800', '+', ','), fc.integer({ min: 1, max: 20_000 }))
+      .map(([unit, count]) => unit.repeat(count));
+    const longText = fc
+      .tuple(fc.array(fc.oneof(mixedText, run), { minLength: 1, maxLength: 12 }), fc.integer({ min: 16_385, max: 70_000 }))
+      .map(([parts, length]) => {
+        let text = '';
+        for (let index = 0; text.length < length; index++) text += parts[index % parts.length] + (index % 5 === 0 ? ',' : '');
+        return text.slice(0, length);
+      });
+    fc.assert(fc.property(longText, (text) => sameAsReference(text)), { numRuns: 200 });
   });
 
   it('agrees on texts at the length where sampling starts', () => {
