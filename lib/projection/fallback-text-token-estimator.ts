@@ -61,7 +61,7 @@ export function estimateLargeTextTokens(text: string): number {
   return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * text.length) * 1.1) + SLACK;
 }
 
-/** Code units encoded at a time: a longer text is counted in parts of at most 16 Ki code units. */
+/** Code units encoded at a time: a longer text is counted in parts of about this many. */
 const PART_UNITS = 16_384;
 const SPACE = 0x20;
 const encoder = new TextEncoder();
