@@ -8,11 +8,19 @@
  * - structured data: cost of projecting `toolData(value)` (rendering included) against
  *   `JSON.stringify(value)`; target at most 1.5x. Also shown against `JSON.stringify` followed by
  *   `Buffer.byteLength`: measuring exact bytes makes V8 flatten the rope string `JSON.stringify`
- *   returns, a cost any consumer of the text pays too.
+ *   returns, a cost any consumer of the text pays too;
+ * - the fallback token estimator alone (`fallbackTextTokenEstimator.estimateTokens`, what every
+ *   projection pays per text it sends) on a 29-character JSON result, a 4 KiB JSON text and 4 KiB
+ *   of English prose, against a bare `charCodeAt` loop over the same text: once fresh, then after
+ *   the estimator has seen varied text as in a long-running process; target (after varied text) at
+ *   most 2x on the 4 KiB texts, 4x on the short one (one call of the platform's UTF-8 encoder is
+ *   most of its cost).
  *
  * One line per case says met / not met.
  */
-import { DEFAULT_TOOL_OUTPUT_PROJECTION, JsonValue, ToolOutcome, toolData, toolText, tryProjectToolOutputForModel } from '../lib';
+import {
+  DEFAULT_TOOL_OUTPUT_PROJECTION, fallbackTextTokenEstimator, JsonValue, ToolOutcome, toolData, toolText, tryProjectToolOutputForModel,
+} from '../lib';
 
 const MIB = 1 << 20;
 
@@ -28,6 +36,101 @@ function multiByteText(bytes: number): string {
 function jsonArray(bytes: number, tag: string): JsonValue {
   const count = Math.ceil(bytes / 80);
   return Array.from({ length: count }, (_, id) => ({ id, name: `item ${id}`, tags: ['alpha', tag], score: id / 7 }));
+}
+
+const PROSE =
+  'The server returned the configuration file after a short delay, and the client compared it with the copy it had cached the day before. ' +
+  'Most values were the same; however, the timeout had been raised from thirty to ninety seconds, which explained why requests no longer failed ' +
+  'when the network was slow. The operator wrote a note about the change, because nobody could remember who had approved it or why. ';
+
+/** About `units` code units of English prose. */
+function proseText(units: number): string {
+  return PROSE.repeat(Math.ceil(units / PROSE.length)).slice(0, units);
+}
+
+/** Compact JSON text of about `units` code units: records of ids, names, timestamps and numbers. */
+function jsonText(units: number): string {
+  const records: JsonValue[] = [];
+  for (let id = 0; JSON.stringify(records).length < units; id++)
+    records.push({ id, name: `sensor-${id}`, city: 'Tokyo', at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(), degrees: 20 + (id % 7) / 4, ok: id % 3 !== 0 });
+  return JSON.stringify(records);
+}
+
+/** Where the timed loops leave their results, so no loop is optimized away. */
+let sink = 0;
+
+/** The baseline of the estimator: one `charCodeAt` per code unit and nothing else. */
+function bareLoop(text: string): number {
+  let sum = 0;
+  for (let at = 0; at < text.length; at++) sum += text.charCodeAt(at);
+  return sum;
+}
+
+/** `fn(text)` repeated `times` times in one synchronous loop (one timed sample). */
+function repeated(fn: (text: string) => number, text: string, times: number): () => void {
+  return () => {
+    let total = 0;
+    for (let round = 0; round < times; round++) total += fn(text);
+    sink ^= total;
+  };
+}
+
+/**
+ * Texts of the kinds a long-running process hands the estimator: built by concatenation, sliced,
+ * two-byte (CJK, emoji), with a lone surrogate, digits. Estimating them first puts the estimator in
+ * the state it has in such a process (the type feedback its optimized code is built on).
+ */
+function variedTexts(): string[] {
+  const texts: string[] = [];
+  for (let index = 0; index < 2000; index++)
+    texts.push(
+      `{"id":${index},"name":"item ${index}"}`,
+      JSON.stringify({ city: '東京', degrees: index, note: 'ünïcödé 😀' }),
+      proseText(600).slice(index % 40, 300 + (index % 50)),
+      '😀 ' + 'x'.repeat(index % 30) + '\ud800 ' + index,
+      String(index * 7919),
+    );
+  return texts;
+}
+
+/** Times the estimator on each text against a bare loop over it and adds a row (and a verdict, when `verdicts` is given). */
+function timeEstimator(state: string, rows: Record<string, string>[], verdicts: string[] | undefined): void {
+  const estimate = (text: string): number => fallbackTextTokenEstimator.estimateTokens(text);
+  const texts = [
+    ['29-char JSON', '{"city":"Tokyo","degrees":22}', 4],
+    ['4 KiB JSON', jsonText(4096), 2],
+    ['4 KiB English prose', proseText(4096), 2],
+  ] as const;
+  for (const [name, text, target] of texts) {
+    // About 400,000 code units per timed sample (a few ms), so the clock's resolution does not count.
+    const times = Math.ceil(400_000 / text.length);
+    const [baselineNs, estimatorNs] = timeTogether([repeated(bareLoop, text, times), repeated(estimate, text, times)], 61);
+    const cost = estimatorNs / baselineNs;
+    verdicts?.push(`target estimator on ${name} <= ${target}x a bare charCodeAt loop: ${cost.toFixed(2)}x: ${cost <= target ? 'met' : 'NOT MET'}`);
+    rows.push({
+      case: `estimateTokens, ${name} (${text.length} units), ${state}`,
+      'ns/unit': (estimatorNs / times / text.length).toFixed(2),
+      'baseline ns/unit': (baselineNs / times / text.length).toFixed(2),
+      baseline: 'charCodeAt loop',
+      'cost ratio': cost.toFixed(2) + 'x',
+      target: verdicts === undefined ? '' : `<= ${target}x`,
+    });
+  }
+}
+
+/**
+ * Prints the estimator figures: first with only the timed texts seen, then (the targets) after the
+ * estimator has seen {@link variedTexts}.
+ */
+function estimatorBench(): void {
+  const rows: Record<string, string>[] = [];
+  const verdicts: string[] = [];
+  timeEstimator('fresh', rows, undefined);
+  for (const text of variedTexts()) sink ^= fallbackTextTokenEstimator.estimateTokens(text);
+  timeEstimator('after varied text', rows, verdicts);
+  console.table(rows);
+  for (const verdict of verdicts) console.log(verdict);
+  if (sink === 0.5) console.log(sink);
 }
 
 function project(outcome: ToolOutcome): string {
@@ -65,6 +168,7 @@ function megabytesPerSecond(bytes: number, nsPerOp: number): string {
 
 /** Prints the projection figures. */
 export default async function projectionBench(): Promise<void> {
+  estimatorBench();
   const rows: Record<string, string>[] = [];
   const verdicts: string[] = [];
   for (const size of [MIB, 10 * MIB]) {
