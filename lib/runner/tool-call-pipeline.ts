@@ -1,7 +1,6 @@
 import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
-import { messageOf } from '../errors/message-of';
 import { ModelToolCall } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
@@ -24,9 +23,8 @@ import { checkProjectionPolicies, projectForModel } from './model-projection';
 import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
 import { RunState } from './run-state';
-import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
-import { AttemptContinuation } from './run-tool-attempt';
-import { StepContext } from './step-context';
+import { LlmAgentEvent } from './runner-events';
+import { PipelineSteps, RunStepContext, StartedCall } from './run-step-context';
 
 export type { Gate, GateStop } from './call-gates';
 export type { AdmittedCall, DispatchedCall } from './call-dispatch';
@@ -412,80 +410,9 @@ export abstract class ToolCallPipeline {
   };
 }
 
-/** A pipeline's steps that step functions call back, each taking the run. */
-interface PipelineSteps {
-  readonly emit: (run: RunState, event: LlmAgentEvent) => void;
-  readonly project: (run: RunState, call: ModelToolCall, outcome: ToolOutcome) => completion.ModelProjection;
-  readonly validateOutput: (run: RunState, request: ToolCallRequest, outcome: ToolOutcome) => ToolOutcome;
-  readonly dispatchAttempt: (run: RunState, call: dispatch.AdmittedCall, attempt: number) => MaybePromise<ToolOutcome>;
-  readonly retryAttempts: (run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>) => Promise<dispatch.DispatchedCall>;
-  readonly compensate: (run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome) => Promise<ToolOutcome>;
-  readonly finishDispatched: (run: RunState, started: StartedCall, outcome: ToolOutcome, attempts: number) => MaybePromise<ToolCallResult>;
-}
-
-/** The {@link StepContext} of one run: its methods live on the prototype and call the pipeline's steps with the run. */
-class RunStepContext implements StepContext {
-  constructor(
-    readonly run: RunState,
-    readonly listening: boolean,
-    private readonly steps: PipelineSteps,
-  ) {}
-
-  emit(event: LlmAgentEvent): void {
-    this.steps.emit(this.run, event);
-  }
-
-  hookFailed(call: { readonly callId: string; readonly turn: number; readonly toolName: string }, hook: LlmAgentHookName, error: unknown): void {
-    this.steps.emit(this.run, { type: 'hook_failed', runId: this.run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) });
-  }
-
-  project(call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
-    return this.steps.project(this.run, call, outcome);
-  }
-
-  validateOutput(request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
-    return this.steps.validateOutput(this.run, request, outcome);
-  }
-
-  dispatchAttempt(call: dispatch.AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
-    return this.steps.dispatchAttempt(this.run, call, attempt);
-  }
-
-  retryAttempts(call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
-    return this.steps.retryAttempts(this.run, call, first);
-  }
-
-  compensate(call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
-    return this.steps.compensate(this.run, call, attempt, failure);
-  }
-
-  /** The pipeline's end of a dispatched call: its outcome finished, then completed into the result. */
-  finishDispatched(started: StartedCall, outcome: ToolOutcome, attempts: number): MaybePromise<ToolCallResult> {
-    return this.steps.finishDispatched(this.run, started, outcome, attempts);
-  }
-}
-
 /** Catches the rejection of an observer that returned a promise although none is awaited. */
 function ignoreRejection(value: unknown): void {
   if (isPromiseLike(value)) value.then(undefined, () => undefined);
-}
-
-/**
- * A call whose request passed validation, on its way through the remaining gates; the continuation of
- * its only attempt (the attempt's outcome goes on to the rest of the call in the attempt's own reaction).
- */
-class StartedCall implements AttemptContinuation<ToolCallResult> {
-  constructor(
-    readonly call: ModelToolCall,
-    readonly key: CallKey,
-    readonly startedAt: number,
-    readonly request: ToolCallRequest,
-    private readonly context: RunStepContext,
-  ) {}
-
-  attemptSettled(outcome: ToolOutcome): MaybePromise<ToolCallResult> {
-    return this.context.finishDispatched(this, outcome, 1);
-  }
 }
 
 /** A result as a promise (the one given, when it is one). */
