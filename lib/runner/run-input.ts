@@ -43,6 +43,9 @@ export function checkContinuable(runId: string, messages: readonly ChatMessage[]
     throw new LlmAgentError('run_conflict', `the conversation of run '${runId}' has tool calls without results (${open.map((call) => call.id).join(', ')}); resume() that run instead`);
 }
 
+/** What `continuedConversation` gives a run without `continueFrom`. @internal */
+export const NOTHING_CONTINUED: Promise<readonly ChatMessage[]> = Promise.resolve(Object.freeze([]));
+
 /**
  * The conversation `options.continueFrom` names: the stored run's messages when there is a `store`,
  * else the `memory`'s; empty without `continueFrom`.
