@@ -12,23 +12,16 @@
  * bench takes both: a GC, then 5,000 calls).
  */
 import 'reflect-metadata';
-import { compileInputValidator } from '../lib';
-import { prompt, weatherAsync, weatherCall, weatherInputSchema, weatherRunners } from './weather-tool';
+import { prompt, weatherCall, weatherFloor, weatherRunners } from './weather-tool';
 
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'a';
   const calls = Number(process.argv[3] ?? 100_000);
   const rounds = Number(process.argv[4] ?? 5);
   const { runner, bound } = weatherRunners();
-  const call = weatherCall;
-  const validate = compileInputValidator(weatherInputSchema);
   const cases: Record<string, () => Promise<unknown>> = {
-    floor: async () => {
-      const args = JSON.parse(call.arguments) as { city: string };
-      if (validate(args).length > 0) throw new Error('invalid');
-      return await weatherAsync(args);
-    },
-    a: () => runner.invokeToolCall(call, { runId: 'bench' }),
+    floor: weatherFloor(),
+    a: () => runner.invokeToolCall(weatherCall, { runId: 'bench' }),
     b: () => bound.complete(prompt),
   };
   const fn = cases[which];

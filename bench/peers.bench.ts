@@ -40,7 +40,6 @@
  * group; then one line per peer case: "wuwe vs <peer> per tool call / per agent turn: <ratio>x: ahead |
  * behind", the ratio being the peer's cost over wuwe's (above 1: wuwe is ahead).
  */
-import { compileInputValidator } from '../lib';
 import { measureTogether, ratioOfFastestRounds, type Measurement } from './measure';
 import {
   agentsJsonTool,
@@ -57,7 +56,7 @@ import {
   langchainTurn,
   langchainZodTool,
 } from './peer-cases';
-import { prompt, weatherAsync, weatherCall, weatherInputSchema, weatherRunners, type WeatherArgs } from './weather-tool';
+import { prompt, weatherCall, weatherFloor, weatherRunners, type WeatherArgs } from './weather-tool';
 
 /** Prints the group's table: microseconds per operation (median of rounds) and the ratio to `wuwe` (the first case), of medians and of fastest rounds. */
 function table(measurements: readonly Measurement[]): void {
@@ -94,7 +93,6 @@ async function check(name: string, fn: () => unknown, expected: string): Promise
 
 export default async function peersBench(): Promise<void> {
   const { runner, bound } = weatherRunners();
-  const validate = compileInputValidator(weatherInputSchema);
   const aiJsonTurn = aiSdkTurn(aiJsonTool);
   const aiZodTurn = aiSdkTurn(aiZodTool);
 
@@ -107,14 +105,7 @@ export default async function peersBench(): Promise<void> {
     ['OpenAI Agents tool.invoke (zod)', () => agentsZodTool.invoke(agentsRunContext, weatherCall.arguments)],
     ['LangChain tool.invoke (JSON Schema)', () => langchainJsonTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs)],
     ['LangChain tool.invoke (zod)', () => langchainZodTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs)],
-    [
-      'floor: JSON.parse + precompiled ajv + awaited call',
-      async () => {
-        const args = JSON.parse(weatherCall.arguments) as WeatherArgs;
-        if (validate(args).length > 0) throw new Error('invalid');
-        return await weatherAsync(args);
-      },
-    ],
+    ['floor: JSON.parse + precompiled ajv + awaited call', weatherFloor()],
   ];
   const perTurn: Array<readonly [string, () => unknown]> = [
     ['wuwe runner.complete', () => bound.complete(prompt)],

@@ -15,7 +15,6 @@
  * what a case allocates per call.
  */
 import {
-  compileInputValidator,
   descriptorFromLlmTool,
   fallbackTextTokenEstimator,
   LlmAgentRunner,
@@ -25,7 +24,7 @@ import {
   ToolProvider,
 } from '../lib';
 import { fullGc, measureTogether, PairedRatio, pairedRatio, ratioOfFastestRounds, report } from './measure';
-import { prompt, weatherAsync, weatherCall, weatherInputSchema, weatherRunners, weatherTurns } from './weather-tool';
+import { prompt, weatherAsync, weatherCall, weatherFloor, weatherInputSchema, weatherRunners, weatherTurns } from './weather-tool';
 
 const inputSchema = weatherInputSchema;
 const outputSchema = { type: 'object', properties: { city: { type: 'string' }, degrees: { type: 'number' } }, required: ['city', 'degrees'], additionalProperties: false };
@@ -55,13 +54,8 @@ function line(name: string, fastest: number, paired: PairedRatio, limit: number)
 export default async function runnerBench(): Promise<void> {
   const { reflected, runner, bound } = weatherRunners();
   const call = weatherCall;
-  const validate = compileInputValidator(inputSchema);
   const everyPolicy = new LlmAgentRunner(new ScriptedModelClient([]), new WeatherProvider());
-  const floorCase = async (): Promise<unknown> => {
-    const args = JSON.parse(call.arguments) as { city: string };
-    if (validate(args).length > 0) throw new Error('invalid');
-    return await weatherAsync(args);
-  };
+  const floorCase = weatherFloor();
   // Not a target: what the contract adds to the floor at the very least (the result becomes the model's
   // Tool message, and the projection must know its size in tokens), so the targets' ratios can be read against it.
   const floorAndMessageCase = async (): Promise<unknown> => {

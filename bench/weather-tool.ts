@@ -4,7 +4,7 @@
  * floor's precompiled ajv and the peers' tools), the model's call, the prompt and the final answer,
  * and the two runners the runner cases use.
  */
-import { Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
+import { compileInputValidator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
 
 /** The tool's arguments. */
 export interface WeatherArgs {
@@ -47,6 +47,19 @@ export class GetWeather {
 
 /** The model's tool call: id, tool name and arguments as JSON text. */
 export const weatherCall = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' } as const;
+
+/**
+ * The floor every runner target is a ratio to, and the peers' reference: `JSON.parse` of the call's
+ * arguments, a precompiled ajv validator, and the awaited call of the tool function.
+ */
+export function weatherFloor(): () => Promise<WeatherResult> {
+  const validate = compileInputValidator(weatherInputSchema);
+  return async () => {
+    const args = JSON.parse(weatherCall.arguments) as WeatherArgs;
+    if (validate(args).length > 0) throw new Error('invalid');
+    return await weatherAsync(args);
+  };
+}
 
 /** The model's final answer. */
 export const answerText = 'It is 22 degrees in Tokyo.';

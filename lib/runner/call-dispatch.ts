@@ -24,10 +24,15 @@ export interface DispatchedCall {
   readonly attempts: number;
 }
 
+/** True when the contract never retries a call of the tool: its first attempt is its only one. */
+export function triesOnce(descriptor: ToolCallRequest['descriptor']): boolean {
+  return descriptor.retry.maxAttempts <= 1;
+}
+
 /** Steps 7 and 8: the first attempt, then the retry loop only when it may be needed; synchronous when the first attempt settles the call. */
 export function dispatchWithRetries(context: StepContext, call: AdmittedCall): MaybePromise<DispatchedCall> {
   const first = context.dispatchAttempt(call, 1);
-  const single = call.request.descriptor.retry.maxAttempts <= 1;
+  const single = triesOnce(call.request.descriptor);
   if (!isPromiseLike(first)) return first.ok || single ? { outcome: first, attempts: 1 } : context.retryAttempts(call, first);
   // One attempt at most: nothing to retry, so no retry loop to enter once it settles.
   return single ? Promise.resolve(first).then(asFirstAttempt) : context.retryAttempts(call, first);

@@ -58,19 +58,26 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
     }
   }
 
-  /** One model request and the tool calls it asked for. */
-  protected runStep(run: RunState): Promise<void> {
-    let requesting: Promise<ModelResponse>;
+  /**
+   * One model request and the tool calls it asked for: the answer recorded, its turn begun, its calls run
+   * (or refused, when the answer was cut) and their Tool messages recorded; a record is awaited only when
+   * it is pending. `LlmAgentRunner`'s run without a store takes the same pieces in the same order in its
+   * own loop while this step is not overridden (one promise per step fewer).
+   */
+  protected async runStep(run: RunState): Promise<void> {
+    let response: ModelResponse;
     try {
-      requesting = this.requestModel(run);
+      response = await this.requestModel(run);
     } catch (error) {
       return this.modelRequestFailed(run, error);
     }
-    // Chained, not awaited: a step carries no suspended frame of its own across the model request and the tool calls.
-    return Promise.resolve(requesting).then(
-      (response) => this.takeModelResponse(run, response),
-      (error: unknown) => this.modelRequestFailed(run, error),
-    );
+    const recorded = this.recordMessage(run, assistantMessageOf(response));
+    if (recorded !== SETTLED) await recorded;
+    if (!this.beginTurn(run, response)) return;
+    const calls = response.toolCalls;
+    const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, calls) : await this.executeToolCalls(run, calls);
+    const recordedResults = this.recordToolResults(run, records);
+    if (recordedResults !== SETTLED) await recordedResults;
   }
 
   /** A model request that failed: the run stops as `aborted` when its signal aborted, else the error goes on. @internal */
@@ -78,13 +85,6 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
     if (!run.options.signal?.aborted) return rejectedWith(error);
     run.stopReason = 'aborted';
     return SETTLED;
-  }
-
-  /** The model's answer recorded, then its tool calls run and their Tool messages recorded (`undefined`: nothing left to wait for). */
-  private takeModelResponse(run: RunState, response: ModelResponse): Promise<void> | undefined {
-    const recorded = this.recordMessage(run, assistantMessageOf(response));
-    if (recorded !== SETTLED) return recorded.then(() => this.runToolCallsOf(run, response));
-    return this.runToolCallsOf(run, response);
   }
 
   /**
@@ -100,13 +100,6 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
     if (response.toolCalls.length > 0) return true;
     if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
     return false;
-  }
-
-  /** The turn of a recorded answer, then its calls executed (or refused, when the answer was cut) and their results recorded. */
-  private runToolCallsOf(run: RunState, response: ModelResponse): Promise<void> | undefined {
-    if (!this.beginTurn(run, response)) return undefined;
-    if (response.stopReason === 'max_tokens') return unlessSettled(this.recordToolResults(run, this.refuseIncompleteToolCalls(run, response.toolCalls)));
-    return this.executeToolCalls(run, response.toolCalls).then((records) => unlessSettled(this.recordToolResults(run, records)));
   }
 
   /**
@@ -192,15 +185,10 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   /** Sends the conversation to the model; when the run aborts first, rejects at once with the abort reason. */
   protected requestModel(run: RunState): Promise<ModelResponse> {
     try {
-      return this.requestAndCount(run);
+      return this.sendModelRequest(run).then((response) => this.modelResponded(run, response));
     } catch (error) {
       return rejectedWith(error);
     }
-  }
-
-  /** {@link requestModel}'s body: the request sent, its response counted and reported once it comes (no async frame of its own). */
-  private requestAndCount(run: RunState): Promise<ModelResponse> {
-    return this.sendModelRequest(run).then((response) => this.modelResponded(run, response));
   }
 
   /** The request of the next step sent, raced against the run's signal (a client that ignores it must not keep the run waiting). @internal */
@@ -286,9 +274,4 @@ function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | 
       { cause: signal.reason },
     ),
   );
-}
-
-/** `undefined` for the shared settled promise (a `then` callback that returns a promise costs the chain two more turns), else the promise. */
-function unlessSettled(pending: Promise<void>): Promise<void> | undefined {
-  return pending === SETTLED ? undefined : pending;
 }

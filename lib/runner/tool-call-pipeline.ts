@@ -212,7 +212,7 @@ export abstract class ToolCallPipeline {
    */
   private dispatchesOnce(request: ToolCallRequest): boolean {
     const own = ToolCallPipeline.prototype;
-    return request.descriptor.retry.maxAttempts <= 1 && this.dispatchWithRetries === own.dispatchWithRetries && this.dispatchAttempt === own.dispatchAttempt;
+    return dispatch.triesOnce(request.descriptor) && this.dispatchWithRetries === own.dispatchWithRetries && this.dispatchAttempt === own.dispatchAttempt;
   }
 
   /** The dispatched outcome finished (`finishOutcome`) and completed into the call's result. */

@@ -4,7 +4,7 @@ import { RunState } from './run-state';
 /**
  * How many assistant messages the run's history holds (the turn of the last one), counted on from where
  * the last count stopped: each message is looked at once per run, not once per step.
-   * @internal
+ * @internal
  */
 export function assistantMessagesOf(run: RunState): number {
   const messages = run.messages;
