@@ -4,9 +4,12 @@
  * (a) one dispatch through `runner.invokeToolCall` of a reflected tool class under the default
  * contract; (a2) the same path with every policy on (deadline, output validation, retry contract);
  * (b) a full two-step `complete()` on ScriptedModelClient; (b2) the same with a new runner per run.
- * Beside them, not a target: the floor plus the least the contract adds (the result rendered as the
- * Tool message and its tokens estimated). A target is judged on the ratio of each case's fastest round
- * (`ratioOfFastestRounds`: load only adds time); the median and range of the per-round ratios are printed beside it.
+ * Beside them, not targets: the floor plus the least the contract adds (the result rendered as the
+ * Tool message and its tokens estimated), and a hand-written minimum of a whole default-contract call
+ * with no runner (`weatherMinimum`: the library's public parse, outcome and estimator, three clock
+ * reads), printed with (a)'s ratio to it: the least a call can cost, and what the runner adds to it.
+ * A target is judged on the ratio of each case's fastest round (`ratioOfFastestRounds`: load only
+ * adds time); the median and range of the per-round ratios are printed beside it.
  * Then the heap after a full GC over many `complete()` runs (`--full`: 1,000,000; default 20,000).
  * The cases are timed in alternating rounds with the floor (`measureTogether`: each round after a
  * full GC and 5,000 untimed calls of its case), so the ratios hold on a shared machine whose load
@@ -24,7 +27,7 @@ import {
   ToolProvider,
 } from '../lib';
 import { fullGc, measureTogether, PairedRatio, pairedRatio, ratioOfFastestRounds, report } from './measure';
-import { prompt, weatherAsync, weatherCall, weatherFloor, weatherInputSchema, weatherRunners, weatherTurns } from './weather-tool';
+import { prompt, weatherAsync, weatherCall, weatherFloor, weatherInputSchema, weatherMinimum, weatherRunners, weatherTurns } from './weather-tool';
 
 const inputSchema = weatherInputSchema;
 const outputSchema = { type: 'object', properties: { city: { type: 'string' }, degrees: { type: 'number' } }, required: ['city', 'degrees'], additionalProperties: false };
@@ -71,18 +74,26 @@ export default async function runnerBench(): Promise<void> {
   // collector's background sweeping after that GC was also billed to the round (now waited out in
   // `measureTogether`). Rounds of 20,000 calls pay several scavenges each, so the floor is its
   // steady-state cost and one measurement serves both targets.
-  const [floor, raw, floorAndMessage, dispatch, strict, complete, bindAndComplete] = await measureTogether([
+  const [floor, raw, floorAndMessage, minimum, dispatch, strict, complete, bindAndComplete] = await measureTogether([
     ['floor: JSON.parse + precompiled ajv + awaited call', floorCase],
     ['raw awaited tool call', async () => weatherAsync(JSON.parse(call.arguments))],
     ['floor + the Tool message rendered (JSON.stringify) and its tokens estimated', floorAndMessageCase],
+    ['hand-written minimum of a default-contract call (no runner)', weatherMinimum()],
     ['(a) runner.invokeToolCall, reflected tool, default contract', () => runner.invokeToolCall(call, { runId: 'bench' })],
     ['(a2) runner.invokeToolCall, every policy on', () => everyPolicy.invokeToolCall(call, { runId: 'bench' })],
     ['(b) complete(): two-step run on ScriptedModelClient', () => bound.complete(prompt)],
     ['(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(weatherTurns), reflected).complete(prompt)],
   ]);
-  report(floor, [raw, floorAndMessage, dispatch, strict, complete, bindAndComplete]);
+  report(floor, [raw, floorAndMessage, minimum, dispatch, strict, complete, bindAndComplete]);
   console.log(line('(a) invokeToolCall, default contract', ratioOfFastestRounds(dispatch, floor), pairedRatio(dispatch, floor), 3));
   console.log(line('(b) two-step complete()', ratioOfFastestRounds(complete, floor), pairedRatio(complete, floor), 10));
+  // Not a target: how far below the limit of (a) the work of a call can go with no runner at all, and
+  // what the runner costs on top of that work.
+  const least = ratioOfFastestRounds(minimum, floor);
+  console.log(
+    `hand-written minimum of a default-contract call: ${least.toFixed(2)}x the floor (limit of (a): 3x); ` +
+      `(a) is ${ratioOfFastestRounds(dispatch, minimum).toFixed(2)}x that minimum (what the runner adds), fastest rounds`,
+  );
 
   const runs = process.argv.includes('--full') ? 1_000_000 : 20_000;
   const gc = fullGc();

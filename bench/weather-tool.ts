@@ -4,7 +4,9 @@
  * floor's precompiled ajv and the peers' tools), the model's call, the prompt and the final answer,
  * and the two runners the runner cases use.
  */
-import { compileInputValidator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
+import {
+  compileInputValidator, fallbackTextTokenEstimator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool, toToolOutcome, tryParseToolArguments,
+} from '../lib';
 
 /** The tool's arguments. */
 export interface WeatherArgs {
@@ -58,6 +60,36 @@ export function weatherFloor(): () => Promise<WeatherResult> {
     const args = JSON.parse(weatherCall.arguments) as WeatherArgs;
     if (validate(args).length > 0) throw new Error('invalid');
     return await weatherAsync(args);
+  };
+}
+
+/**
+ * The least work one call under the default contract does, written by hand from the library's public
+ * parts with no runner around them: the arguments guarded, validated and turned into a `GetWeather`
+ * instance with its defaults (`tryParseToolArguments`), the deadline taken from a clock read before
+ * the awaited `invoke` and checked after it, the result made an outcome from a copy (`toToolOutcome`),
+ * rendered as the Tool message (`JSON.stringify`), its bytes and tokens measured for the projection
+ * report, and the result record with the call's duration (a third clock read). It leaves out all the
+ * runner adds beyond that: the steps a subclass can override, the gates (approval, policy, capabilities,
+ * precondition), a deadline that fires for a tool that never settles (a timer, or the sweep that arms
+ * one), cancellation through the run's signal, events, and the run itself. So it is a bound from below
+ * of `runner.invokeToolCall`, not a peer: what a call of this tool costs before any framework.
+ */
+export function weatherMinimum(): () => Promise<unknown> {
+  return async () => {
+    const call = weatherCall;
+    const startedAt = Date.now();
+    const parsed = tryParseToolArguments(GetWeather, call.arguments);
+    if (!parsed.ok) throw parsed.error;
+    const deadlineAtMs = Date.now() + 60_000;
+    const value = await parsed.value.invoke();
+    const outcome = Date.now() > deadlineAtMs ? undefined : toToolOutcome(value);
+    if (outcome === undefined || !outcome.ok) throw new Error('the tool failed');
+    const content = JSON.stringify(outcome.data);
+    const bytes = Buffer.byteLength(content, 'utf8');
+    const tokens = fallbackTextTokenEstimator.estimateTokens(content);
+    const projection = { truncated: false, originalBytes: bytes, originalTokens: tokens, projectedBytes: bytes, projectedTokens: tokens, trigger: null };
+    return { callId: call.id, toolName: call.name, arguments: parsed.value, outcome, attempts: 1, content, projection, durationMs: Date.now() - startedAt };
   };
 }
 
