@@ -1,5 +1,5 @@
 import { isToolOutcome, ToolOutcome } from '../outcome/tool-outcome';
-import { randomUUID } from 'node:crypto';
+import { newRunId } from '../runner/new-run-id';
 import { ApprovalDecision, ApprovalRequest, CreateRunOptions, RunWriteOptions } from './run-store';
 import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput } from './agent-run-record';
 import { canonicalJson, sha256Hex } from './canonical-arguments';
@@ -28,7 +28,7 @@ export interface NewRun {
  * `record_invalid` for an empty id, an unknown status, or data with no JSON form.
  */
 export function checkNewRun(options: CreateRunOptions): NewRun {
-  const runId = options.runId ?? randomUUID();
+  const runId = options.runId ?? newRunId();
   checkId(runId, 'runId');
   const status = options.status ?? 'running';
   checkStatus(status);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRunId } from './new-run-id';
 import { ModelStepper } from '../model/model-stepper';
 import { LlmTool } from '../contract/llm-tool';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
@@ -68,7 +68,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   stream(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
     const messages = inputMessages(input);
-    const channel = this.openChannel(options.runId ?? this.defaults.runId ?? randomUUID(), options);
+    const channel = this.openChannel(options.runId ?? this.defaults.runId ?? newRunId(), options);
     const run = this.startOutputRun(channel.runOptions(options));
     this.streams.set(run, channel);
     channel.bind(() => this.completeRun(run, messages));

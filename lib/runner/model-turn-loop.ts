@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newRunId } from './new-run-id';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
@@ -161,7 +161,7 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   protected startRun(options: LlmAgentRunOptions): RunState {
     const merged: LlmAgentRunOptions = { ...this.defaults, ...options };
     checkRunLimits(merged);
-    const runId = merged.runId ?? randomUUID();
+    const runId = merged.runId ?? newRunId();
     const run: RunState = {
       runId,
       options: merged,
