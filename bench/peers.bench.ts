@@ -22,7 +22,11 @@
  *   Schema parameters (`strict: false`: JSON.parse, no check) and once with zod parameters (strict);
  * - LangChain.js (`@langchain/core` 1.4): `tool.invoke(JSON.parse(argumentsJsonText))` of a `tool(fn,
  *   { schema })`, once with a JSON Schema (checked with @cfworker/json-schema) and once with zod (the
- *   JSON.parse stands for the provider integration that parses a call's arguments).
+ *   JSON.parse stands for the provider integration that parses a call's arguments);
+ * - two references, not peers: the floor (JSON.parse + precompiled ajv + awaited call), and the
+ *   hand-written minimum of a default-contract call with no runner (`weatherMinimum`: the arguments
+ *   guarded and validated into an instance, the outcome from a copy of the result, the Tool message,
+ *   its bytes and tokens, three clock reads), the least a call that keeps wuwe's guarantees can cost.
  *
  * Per agent turn (prompt, a tool call, its result back to the model, the text answer):
  * - wuwe: `runner.complete(prompt)` on `ScriptedModelClient` (as case (b) of `runner.bench.ts`);
@@ -56,7 +60,7 @@ import {
   langchainTurn,
   langchainZodTool,
 } from './peer-cases';
-import { prompt, weatherCall, weatherFloor, weatherRunners, type WeatherArgs } from './weather-tool';
+import { prompt, weatherCall, weatherFloor, weatherMinimum, weatherRunners, type WeatherArgs } from './weather-tool';
 
 /** Prints the group's table: microseconds per operation (median of rounds) and the ratio to `wuwe` (the first case), of medians and of fastest rounds. */
 function table(measurements: readonly Measurement[]): void {
@@ -78,7 +82,8 @@ function table(measurements: readonly Measurement[]): void {
 function verdicts(measurements: readonly Measurement[], per: 'per tool call' | 'per agent turn'): void {
   const wuwe = measurements[0];
   for (const peer of measurements.slice(1)) {
-    if (peer.name.startsWith('floor')) continue;
+    // The floor and the hand-written minimum are references, not peers.
+    if (peer.name.startsWith('floor') || peer.name.startsWith('hand-written')) continue;
     const ratio = ratioOfFastestRounds(peer, wuwe);
     const medians = peer.nsPerOp / wuwe.nsPerOp;
     console.log(`wuwe vs ${peer.name} ${per}: ${ratio.toFixed(2)}x, fastest rounds (${medians.toFixed(2)}x of medians): ${ratio >= 1 ? 'ahead' : 'behind'}`);
@@ -106,6 +111,7 @@ export default async function peersBench(): Promise<void> {
     ['LangChain tool.invoke (JSON Schema)', () => langchainJsonTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs)],
     ['LangChain tool.invoke (zod)', () => langchainZodTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs)],
     ['floor: JSON.parse + precompiled ajv + awaited call', weatherFloor()],
+    ['hand-written minimum of a default-contract call (no runner)', weatherMinimum()],
   ];
   const perTurn: Array<readonly [string, () => unknown]> = [
     ['wuwe runner.complete', () => bound.complete(prompt)],
