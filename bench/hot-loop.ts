@@ -3,16 +3,16 @@
  * figures without the forced collections of `npm run bench`: prints wall and CPU microseconds per
  * call for each round.
  *
- *   npx ts-node --transpile-only bench/hot-loop.ts <floor|a|b> [calls per round] [rounds]
+ *   npx ts-node --transpile-only bench/hot-loop.ts <floor|minimum|a|b> [calls per round] [rounds]
  *
  * `a` is `runner.invokeToolCall` of a reflected tool under the default contract, `b` a two-step
- * `complete()` on ScriptedModelClient, `floor` JSON.parse + precompiled ajv + the awaited call
- * (the same cases as `runner.bench.ts`). Set `GC=1` (and run node with `--expose-gc`) to take a
+ * `complete()` on ScriptedModelClient, `floor` JSON.parse + precompiled ajv + the awaited call,
+ * `minimum` the hand-written minimum of a default-contract call (the same cases as `runner.bench.ts`). Set `GC=1` (and run node with `--expose-gc`) to take a
  * full collection before every round, and `WARM=<calls>` for untimed calls before each round (the
  * bench takes both: a GC, then 5,000 calls).
  */
 import 'reflect-metadata';
-import { prompt, weatherCall, weatherFloor, weatherRunners } from './weather-tool';
+import { prompt, weatherCall, weatherFloor, weatherMinimum, weatherRunners } from './weather-tool';
 
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'a';
@@ -21,11 +21,12 @@ async function main(): Promise<void> {
   const { runner, bound } = weatherRunners();
   const cases: Record<string, () => Promise<unknown>> = {
     floor: weatherFloor(),
+    minimum: weatherMinimum(),
     a: () => runner.invokeToolCall(weatherCall, { runId: 'bench' }),
     b: () => bound.complete(prompt),
   };
   const fn = cases[which];
-  if (fn === undefined) throw new Error(`unknown case '${which}': floor, a or b`);
+  if (fn === undefined) throw new Error(`unknown case '${which}': floor, minimum, a or b`);
   const gc = (globalThis as { gc?: () => void }).gc;
   for (let round = 0; round < rounds; round++) {
     if (process.env.GC !== undefined && gc !== undefined) {
