@@ -15,24 +15,26 @@ export const PREVIEW_NOTICE = 'Output too large for the model: preview holds the
  * - anything else carries the start of its JSON text as a string:
  *   `{"truncated":true,"notice":"...","originalBytes":B,"originalTokens":T,"preview":"{\"rows\":[{\"id\":1,..."}`
  *
- * `json` is the rendered Tool message (the JSON of `data`), or at least its first `maxBytes + 1`
- * code units (a preview quotes no more), and `jsonLength` its length in code units; `maxBytes` is
+ * `json` answers the rendered Tool message (the JSON of `data`), or at least its first `maxBytes + 1`
+ * code units (a preview quotes no more), asked only for a preview; `jsonLength` is its length in code units; `maxBytes` is
  * the byte ceiling. Items are serialized one by one, only as far as the largest preview asked for
  * (and never past what the ceiling leaves beside the envelope): O(largest preview), whatever the
  * array's size.
  * @internal
  */
-export function dataTruncationEnvelope(data: JsonValue, json: string, jsonLength: number, original: OriginalSize, maxBytes: number): TruncationEnvelope {
+export function dataTruncationEnvelope(data: JsonValue, json: () => string, jsonLength: number, original: OriginalSize, maxBytes: number): TruncationEnvelope {
   if (Array.isArray(data) && data.length > 0) {
     const prefix = itemsEnvelopePrefix(data.length, original);
     const room = maxBytes - Buffer.byteLength(`${prefix}${data.length},"items":[]}`, 'utf8');
     const items = new ItemPrefix(data, room, original.bytes === jsonLength);
     if (items.serializeUpTo(0) > 0) return itemsEnvelope(prefix, items, data.length);
   }
+  let text: string | undefined;
   return {
     slackBytes: 0,
     build(previewBytes: number): string {
-      const preview = jsonStringPrefix(json, Math.max(0, previewBytes)).prefix;
+      text ??= json();
+      const preview = jsonStringPrefix(text, Math.max(0, previewBytes)).prefix;
       return JSON.stringify({ truncated: true, notice: PREVIEW_NOTICE, originalBytes: original.bytes, originalTokens: original.tokens, preview });
     },
   };

@@ -20,8 +20,11 @@ export interface MeasuredOriginal {
    * `bytes <= maxBytes`; `undefined` for data over `maxBytes` rendered in parts.
    */
   readonly text: string | undefined;
-  /** The rendered text, or at least its first `maxBytes + 1` code units (all a preview can quote). */
-  readonly head: string;
+  /**
+   * The rendered text, or at least its first `maxBytes + 1` code units (all a preview can quote);
+   * joined from parts only when asked.
+   */
+  head(): string;
   /** Over `maxBytes`: `estimateLargeTextTokens` of the rendered text; else 0 (not computed). */
   readonly sampledTokens: number;
 }
@@ -40,7 +43,7 @@ export function measureOriginal(outcome: ToolOutcome, maxBytes: number): Measure
   if (parted !== undefined) return parted;
   const text = render(outcome);
   const bytes = Buffer.byteLength(text, 'utf8');
-  return { length: text.length, bytes, text, head: text, sampledTokens: bytes > maxBytes ? estimateLargeTextTokens(text) : 0 };
+  return { length: text.length, bytes, text, head: () => text, sampledTokens: bytes > maxBytes ? estimateLargeTextTokens(text) : 0 };
 }
 
 /** The parts rendering of a success's data, or `undefined` when it does not apply (or the outcome misbehaves: then it is rendered whole). */

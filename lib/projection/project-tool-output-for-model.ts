@@ -126,7 +126,7 @@ function envelopeOf(outcome: ToolOutcome, measured: MeasuredOriginal, original: 
   if (!outcome.ok) return failureTruncationEnvelope(outcome, original);
   if (outcome.data !== undefined) return dataTruncationEnvelope(outcome.data, measured.head, measured.length, original, policy.maxBytes);
   // A text outcome is always rendered whole.
-  return textTruncationEnvelope(measured.text ?? measured.head, original);
+  return textTruncationEnvelope(measured.text ?? measured.head(), original);
 }
 
 /** Which ceiling(s) an original that does not fit exceeds. */

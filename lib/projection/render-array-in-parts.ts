@@ -61,7 +61,7 @@ export function renderArrayInParts(data: readonly unknown[], maxBytes: number, l
   }
   const length = parts.finish();
   const slice = (start: number, end: number): string => parts.slice(start, end);
-  const head = slice(0, Math.min(length, maxBytes + 1));
+  const head = (): string => slice(0, Math.min(length, maxBytes + 1));
   if (bytes <= maxBytes) return { length, bytes, text: slice(0, length), head, sampledTokens: 0 };
   const sampledTokens = estimateSampledTokens(length, slice);
   return parts.consistent ? { length, bytes, text: undefined, head, sampledTokens } : undefined;

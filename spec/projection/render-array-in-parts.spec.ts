@@ -29,7 +29,7 @@ function expectSameAsWhole(data: JsonValue[], maxBytes: number, limits: ArrayPar
   expect(parted).toBeDefined();
   expect(parted?.length).toBe(whole.length);
   expect(parted?.bytes).toBe(bytes);
-  expect(parted?.head).toBe(whole.slice(0, maxBytes + 1));
+  expect(parted?.head()).toBe(whole.slice(0, maxBytes + 1));
   expect(parted?.text).toBe(bytes <= maxBytes ? whole : undefined);
   expect(parted?.sampledTokens).toBe(bytes <= maxBytes ? 0 : referenceEstimateLargeTextTokens(whole));
 }
