@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { DEFAULT_TOOL_OUTPUT_PROJECTION, fallbackTextTokenEstimator, JsonValue, TextTokenEstimator, ToolOutcome, toolData, toolFailure, toolText } from '../../lib';
 import { ToolOutputProjectionPolicy } from '../../lib/contract/tool-descriptor';
 import { projectWithin } from '../../lib/projection/project-tool-output-for-model';
+import { renderArrayInParts } from '../../lib/projection/render-array-in-parts';
 import { referenceProjectWithin } from '../support/reference-projection';
 
 /**
@@ -95,6 +96,19 @@ describe('projection equivalence with the reference', () => {
     const projected = projectWithin(toolData(data), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined);
     expect(projected).toEqual(referenceProjectWithin(toolData(data), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined));
     expect('content' in projected && projected.content).toBe(JSON.stringify(data));
+  });
+
+  it('holes, undefined, functions, symbols, nested dates and boxed values render as JSON.stringify renders them', () => {
+    const odd: unknown[] = [];
+    for (let id = 0; id < 400; id++)
+      odd[id] = [undefined, () => id, Symbol('s'), { at: new Date(Date.UTC(2026, 0, 1, 0, id)) }, new String(`s${id}`), new Number(-0), NaN, { nested: [undefined, id] }][id % 8];
+    odd.length = 500;
+    expect(renderArrayInParts(odd, 1_000_000)).toBeDefined();
+    for (const limits of [{ maxBytes: 1_000_000, maxTokens: 1_000_000 }, { maxBytes: 2_000, maxTokens: 1_000 }]) {
+      const projected = projectWithin(toolData(odd as JsonValue), limits, undefined);
+      expect(projected).toEqual(referenceProjectWithin(toolData(odd as JsonValue), limits, undefined));
+    }
+    expect(projectWithin(toolData(odd as JsonValue), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined)).toMatchObject({ content: JSON.stringify(odd) });
   });
 
   it('data that cannot be rendered fails with the same kind and message', () => {
