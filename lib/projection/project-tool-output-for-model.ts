@@ -42,7 +42,8 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  *   only `message` and `details` are shortened, and `"truncated": true` with the original size is added.
  *
  * Cost is linear in the size of the output: the original is rendered and its bytes measured once
- * (an array of many items in parts, so no string of its whole size is built: see `renderArrayInParts`);
+ * (an array of 64 items or more in parts, so no string of its whole size is built; over 2 Mi code
+ * units its items are read again for the parts the 32 token samples fall in: see `renderArrayInParts`);
  * building each candidate costs O(maxBytes), and a truncated array serializes only the items its
  * candidates show, plus one. The estimator is called at most
  * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, only on texts within `maxBytes`: an original over
