@@ -55,8 +55,8 @@ export function smallestTruncationEnvelopes(): ReadonlyArray<{ readonly shape: s
   };
   return [
     { shape: 'truncated text', content: textTruncationEnvelope('', LARGEST_ORIGINAL).build(0) },
-    { shape: 'truncated structured success', content: dataTruncationEnvelope({}, '{}', LARGEST_ORIGINAL, 0).build(0) },
-    { shape: 'truncated array success', content: dataTruncationEnvelope(new Array<JsonValue>(2 ** 32 - 1), '', LARGEST_ORIGINAL, 1_000).build(0) },
+    { shape: 'truncated structured success', content: dataTruncationEnvelope({}, () => '{}', 2, LARGEST_ORIGINAL, 0).build(0) },
+    { shape: 'truncated array success', content: dataTruncationEnvelope(new Array<JsonValue>(2 ** 32 - 1), () => '', 0, LARGEST_ORIGINAL, 1_000).build(0) },
     { shape: 'truncated structured failure', content: failureTruncationEnvelope(failure, LARGEST_ORIGINAL).build(0) },
   ];
 }

@@ -15,50 +15,72 @@ export const PREVIEW_NOTICE = 'Output too large for the model: preview holds the
  * - anything else carries the start of its JSON text as a string:
  *   `{"truncated":true,"notice":"...","originalBytes":B,"originalTokens":T,"preview":"{\"rows\":[{\"id\":1,..."}`
  *
- * `json` is the rendered Tool message (the JSON of `data`); `maxBytes` is the byte ceiling: items
- * are serialized one by one only until they fill what the ceiling leaves beside the envelope.
+ * `json` answers the rendered Tool message (the JSON of `data`), or at least its first `maxBytes + 1`
+ * code units (a preview quotes no more), asked only for a preview; `jsonLength` is its length in code units; `maxBytes` is
+ * the byte ceiling. Items are serialized one by one, only as far as the largest preview asked for
+ * (and never past what the ceiling leaves beside the envelope): O(largest preview), whatever the
+ * array's size.
  * @internal
  */
-export function dataTruncationEnvelope(data: JsonValue, json: string, original: OriginalSize, maxBytes: number): TruncationEnvelope {
+export function dataTruncationEnvelope(data: JsonValue, json: () => string, jsonLength: number, original: OriginalSize, maxBytes: number): TruncationEnvelope {
   if (Array.isArray(data) && data.length > 0) {
     const prefix = itemsEnvelopePrefix(data.length, original);
     const room = maxBytes - Buffer.byteLength(`${prefix}${data.length},"items":[]}`, 'utf8');
-    const items = serializeItemPrefix(data, room, original.bytes === json.length);
-    if (items.json.length > 0) return itemsEnvelope(prefix, items, data.length);
+    const items = new ItemPrefix(data, room, original.bytes === jsonLength);
+    if (items.serializeUpTo(0) > 0) return itemsEnvelope(prefix, items, data.length);
   }
+  let text: string | undefined;
   return {
     slackBytes: 0,
     build(previewBytes: number): string {
-      const preview = jsonStringPrefix(json, Math.max(0, previewBytes)).prefix;
+      text ??= json();
+      const preview = jsonStringPrefix(text, Math.max(0, previewBytes)).prefix;
       return JSON.stringify({ truncated: true, notice: PREVIEW_NOTICE, originalBytes: original.bytes, originalTokens: original.tokens, preview });
     },
   };
 }
 
-interface ItemPrefix {
-  /** JSON of each leading item, while their running size fits. */
-  readonly json: readonly string[];
-  /** `cumulativeBytes[k]`: bytes of the first k items joined by commas. */
-  readonly cumulativeBytes: readonly number[];
-}
-
 /**
- * Serializes leading items until their joined size passes `maxPreviewBytes`: O(maxPreviewBytes
- * plus the first item that does not fit). When the whole JSON text is ASCII (`asciiOnly`), an
- * item's UTF-16 length is its byte length and no byte count is taken.
+ * The JSON of the leading items of an array, serialized on demand while their joined size stays
+ * within `room`. When the whole JSON text is ASCII (`asciiOnly`), an item's UTF-16 length is its
+ * byte length and no byte count is taken.
  */
-function serializeItemPrefix(data: readonly JsonValue[], maxPreviewBytes: number, asciiOnly: boolean): ItemPrefix {
-  const json: string[] = [];
-  const cumulativeBytes = [0];
-  let total = 0;
-  for (let index = 0; index < data.length; index++) {
-    const item = (JSON.stringify(data[index]) as string | undefined) ?? 'null';
-    total += (asciiOnly ? item.length : Buffer.byteLength(item, 'utf8')) + (index > 0 ? 1 : 0);
-    if (total > maxPreviewBytes) break;
-    json.push(item);
-    cumulativeBytes.push(total);
+class ItemPrefix {
+  /** JSON of each leading item serialized so far. */
+  readonly json: string[] = [];
+  /** `cumulativeBytes[k]`: bytes of the first k items joined by commas. */
+  readonly cumulativeBytes: number[] = [0];
+  /** True once the next item would pass `room`, or there is none. */
+  private complete = false;
+
+  constructor(
+    private readonly data: readonly JsonValue[],
+    private readonly room: number,
+    private readonly asciiOnly: boolean,
+  ) {}
+
+  /**
+   * Serializes items until the joined size passes `previewBytes` (or `room`, or the items run out)
+   * and answers how many are serialized: every item a preview of `previewBytes` can show is then
+   * serialized, plus at most one.
+   */
+  serializeUpTo(previewBytes: number): number {
+    while (!this.complete && this.cumulativeBytes[this.json.length] <= previewBytes) {
+      const index = this.json.length;
+      if (index === this.data.length) {
+        this.complete = true;
+        break;
+      }
+      const item = (JSON.stringify(this.data[index]) as string | undefined) ?? 'null';
+      const total = this.cumulativeBytes[index] + (this.asciiOnly ? item.length : Buffer.byteLength(item, 'utf8')) + (index > 0 ? 1 : 0);
+      if (total > this.room) this.complete = true;
+      else {
+        this.json.push(item);
+        this.cumulativeBytes.push(total);
+      }
+    }
+    return this.json.length;
   }
-  return { json, cumulativeBytes };
 }
 
 function itemsEnvelopePrefix(totalItems: number, original: OriginalSize): string {
@@ -72,8 +94,9 @@ function itemsEnvelope(prefix: string, items: ItemPrefix, totalItems: number): T
   return {
     slackBytes: String(totalItems).length - 1,
     build(previewBytes: number): string {
+      const serialized = items.serializeUpTo(previewBytes);
       let shown = 0;
-      while (shown < items.json.length && items.cumulativeBytes[shown + 1] <= previewBytes) shown++;
+      while (shown < serialized && items.cumulativeBytes[shown + 1] <= previewBytes) shown++;
       return `${prefix}${shown},"items":[${items.json.slice(0, shown).join(',')}]}`;
     },
   };

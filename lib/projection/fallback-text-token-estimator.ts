@@ -51,14 +51,25 @@ const WINDOW_UNITS = 512;
  * truncates anyway, never for what it sends.
  */
 export function estimateLargeTextTokens(text: string): number {
-  if (text.length <= SAMPLE_WINDOWS * WINDOW_UNITS * 2) return fallbackTextTokenEstimator.estimateTokens(text);
-  const stride = Math.floor((text.length - WINDOW_UNITS) / (SAMPLE_WINDOWS - 1));
+  return estimateSampledTokens(text.length, (start, end) => (start === 0 && end === text.length ? text : text.substring(start, end)));
+}
+
+/**
+ * {@link estimateLargeTextTokens} of a text of `length` code units known only through `slice`,
+ * which answers `text.substring(start, end)`: asked for the 32 windows (or, for a text of at most
+ * 32 Ki code units, for the whole), so a text kept in parts is never joined. Same answer as
+ * `estimateLargeTextTokens` on the whole text.
+ * @internal
+ */
+export function estimateSampledTokens(length: number, slice: (start: number, end: number) => string): number {
+  if (length <= SAMPLE_WINDOWS * WINDOW_UNITS * 2) return fallbackTextTokenEstimator.estimateTokens(slice(0, length));
+  const stride = Math.floor((length - WINDOW_UNITS) / (SAMPLE_WINDOWS - 1));
   let sampled = 0;
   for (let window = 0; window < SAMPLE_WINDOWS; window++) {
     const start = window * stride;
-    sampled += countPieces(text, start, start + WINDOW_UNITS);
+    sampled += countPieces(slice(start, start + WINDOW_UNITS), 0, WINDOW_UNITS);
   }
-  return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * text.length) * 1.1) + SLACK;
+  return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * length) * 1.1) + SLACK;
 }
 
 /** Code units encoded at a time: a longer text is counted in parts of about this many. */

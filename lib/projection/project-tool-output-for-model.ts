@@ -1,11 +1,11 @@
 import { ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
-import { renderToolMessage } from '../outcome/render-tool-message';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { isWellFormedProjectionPolicy, projectionPolicyProblems } from './check-tool-output-projection-policy';
 import { dataTruncationEnvelope } from './data-truncation-envelope';
 import { failureTruncationEnvelope } from './failure-truncation-envelope';
-import { estimateLargeTextTokens, fallbackTextTokenEstimator } from './fallback-text-token-estimator';
+import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
 import { FittedContent, fitTruncationEnvelope, MAX_PREVIEW_CANDIDATES } from './fit-truncation-envelope';
+import { MeasuredOriginal, measureOriginal } from './measure-original';
 import { estimateTokensChecked, isTextTokenEstimator, TextMeasure } from './measure-text';
 import { TextTokenEstimator } from './text-token-estimator';
 import { messageOf } from '../errors/message-of';
@@ -41,8 +41,11 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  * - A failure stays `{"ok":false,"error":{...}}` with `code`, `category` and `retryable` unchanged;
  *   only `message` and `details` are shortened, and `"truncated": true` with the original size is added.
  *
- * Cost is linear in the size of the output: the original is rendered and its bytes measured once;
- * building each candidate costs O(maxBytes). The estimator is called at most
+ * Cost is linear in the size of the output: the original is rendered and its bytes measured once
+ * (an array of 64 items or more in parts, so no string of its whole size is built; over 2 Mi code
+ * units its items are read again for the parts the 32 token samples fall in: see `renderArrayInParts`);
+ * building each candidate costs O(maxBytes), and a truncated array serializes only the items its
+ * candidates show, plus one. The estimator is called at most
  * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, only on texts within `maxBytes`: an original over
  * `maxBytes` has its tokens estimated by the fallback from samples (see `estimateLargeTextTokens`).
  */
@@ -97,40 +100,34 @@ function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy
   if (!isTextTokenEstimator(estimator))
     throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
 
-  const rendered = render(outcome);
-  const bytes = Buffer.byteLength(rendered, 'utf8');
+  const measured = measureOriginal(outcome, policy.maxBytes);
+  const bytes = measured.bytes;
   if (bytes <= policy.maxBytes) {
+    const rendered = measured.text as string;
     const tokens = estimateTokensChecked(rendered, estimator);
     if (tokens <= policy.maxTokens) return { content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
-    return truncated(outcome, rendered, { bytes, tokens }, policy, estimator);
+    return truncated(outcome, measured, { bytes, tokens }, policy, estimator);
   }
-  return truncated(outcome, rendered, { bytes, tokens: estimateLargeTextTokens(rendered) }, policy, estimator);
+  return truncated(outcome, measured, { bytes, tokens: measured.sampledTokens }, policy, estimator);
 }
 
-function truncated(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
+function truncated(
+  outcome: ToolOutcome,
+  measured: MeasuredOriginal,
+  original: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+  estimator: TextTokenEstimator,
+): ToolOutputProjection {
   const trigger = triggerOf(original, policy);
-  const fitted: FittedContent = fitTruncationEnvelope(envelopeOf(outcome, rendered, original, policy), original, policy, estimator);
+  const fitted: FittedContent = fitTruncationEnvelope(envelopeOf(outcome, measured, original, policy), original, policy, estimator);
   return { content: fitted.content, report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger) };
 }
 
-function render(outcome: ToolOutcome): string {
-  if (typeof outcome !== 'object' || outcome === null)
-    throw new ToolOutputProjectionError('serialization', `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`);
-  let rendered: unknown;
-  try {
-    rendered = renderToolMessage(outcome);
-  } catch (cause) {
-    throw new ToolOutputProjectionError('serialization', `the outcome could not be rendered as a Tool message: ${messageOf(cause)}`, { cause });
-  }
-  if (typeof rendered !== 'string')
-    throw new ToolOutputProjectionError('serialization', `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`);
-  return rendered;
-}
-
-function envelopeOf(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy): TruncationEnvelope {
+function envelopeOf(outcome: ToolOutcome, measured: MeasuredOriginal, original: TextMeasure, policy: ToolOutputProjectionPolicy): TruncationEnvelope {
   if (!outcome.ok) return failureTruncationEnvelope(outcome, original);
-  if (outcome.data !== undefined) return dataTruncationEnvelope(outcome.data, rendered, original, policy.maxBytes);
-  return textTruncationEnvelope(rendered, original);
+  if (outcome.data !== undefined) return dataTruncationEnvelope(outcome.data, measured.head, measured.length, original, policy.maxBytes);
+  // A text outcome is always rendered whole.
+  return textTruncationEnvelope(measured.text ?? measured.head(), original);
 }
 
 /** Which ceiling(s) an original that does not fit exceeds. */
