@@ -2,7 +2,7 @@ import { messageOf } from '../errors/message-of';
 import { renderToolMessage } from '../outcome/render-tool-message';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { estimateLargeTextTokens } from './fallback-text-token-estimator';
-import { renderArrayInParts } from './render-array-in-parts';
+import { ARRAY_PARTS_LIMITS, renderArrayInParts } from './render-array-in-parts';
 import { ToolOutputProjectionError } from './tool-output-projection-error';
 
 /**
@@ -30,29 +30,33 @@ export interface MeasuredOriginal {
 }
 
 /**
- * Renders `outcome` and measures it for a byte ceiling of `maxBytes`. Structured data that is an
- * array of many items is rendered in parts (see `renderArrayInParts`): same size, same text, same
- * sampled tokens, without one large string to flatten. Anything else is rendered whole. Throws a
- * {@link ToolOutputProjectionError} of kind `serialization` when the outcome cannot be rendered.
- * @internal
+ * The parts rendering of a success whose data is an array of at least `ARRAY_PARTS_LIMITS.minItems`
+ * items, or `undefined` when it does not apply (or the outcome misbehaves: it is then rendered whole).
+ * Answers `undefined` at once for any other outcome, so the usual small result pays one test. @internal
  */
-export function measureOriginal(outcome: ToolOutcome, maxBytes: number): MeasuredOriginal {
-  if (typeof outcome !== 'object' || outcome === null)
-    throw new ToolOutputProjectionError('serialization', `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`);
-  const parted = dataInParts(outcome, maxBytes);
-  if (parted !== undefined) return parted;
-  const text = render(outcome);
-  const bytes = Buffer.byteLength(text, 'utf8');
-  return { length: text.length, bytes, text, head: () => text, sampledTokens: bytes > maxBytes ? estimateLargeTextTokens(text) : 0 };
-}
-
-/** The parts rendering of a success's data, or `undefined` when it does not apply (or the outcome misbehaves: then it is rendered whole). */
-function dataInParts(outcome: ToolOutcome, maxBytes: number): MeasuredOriginal | undefined {
+export function measureInParts(outcome: ToolOutcome, maxBytes: number): MeasuredOriginal | undefined {
+  if (typeof outcome !== 'object' || outcome === null) return undefined;
   try {
-    return outcome.ok && Array.isArray(outcome.data) ? renderArrayInParts(outcome.data, maxBytes) : undefined;
+    const data: unknown = outcome.ok ? outcome.data : undefined;
+    return Array.isArray(data) && data.length >= ARRAY_PARTS_LIMITS.minItems ? renderArrayInParts(data, maxBytes) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The measure of an outcome rendered whole (`text`, of `bytes` UTF-8 bytes). @internal */
+export function measuredWhole(text: string, bytes: number, maxBytes: number): MeasuredOriginal {
+  return { length: text.length, bytes, text, head: () => text, sampledTokens: bytes > maxBytes ? estimateLargeTextTokens(text) : 0 };
+}
+
+/**
+ * `renderToolMessage(outcome)`, checked: throws a {@link ToolOutputProjectionError} of kind
+ * `serialization` for what is not an outcome object, or cannot be rendered as text. @internal
+ */
+export function renderWhole(outcome: ToolOutcome): string {
+  if (typeof outcome !== 'object' || outcome === null)
+    throw new ToolOutputProjectionError('serialization', `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`);
+  return render(outcome);
 }
 
 function render(outcome: ToolOutcome): string {

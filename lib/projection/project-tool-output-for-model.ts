@@ -5,7 +5,7 @@ import { dataTruncationEnvelope } from './data-truncation-envelope';
 import { failureTruncationEnvelope } from './failure-truncation-envelope';
 import { fallbackTextTokenEstimator } from './fallback-text-token-estimator';
 import { FittedContent, fitTruncationEnvelope, MAX_PREVIEW_CANDIDATES } from './fit-truncation-envelope';
-import { MeasuredOriginal, measureOriginal } from './measure-original';
+import { MeasuredOriginal, measuredWhole, measureInParts, renderWhole } from './measure-original';
 import { estimateTokensChecked, isTextTokenEstimator, TextMeasure } from './measure-text';
 import { TextTokenEstimator } from './text-token-estimator';
 import { messageOf } from '../errors/message-of';
@@ -100,14 +100,20 @@ function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy
   if (!isTextTokenEstimator(estimator))
     throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
 
-  const measured = measureOriginal(outcome, policy.maxBytes);
-  const bytes = measured.bytes;
-  if (bytes <= policy.maxBytes) {
-    const rendered = measured.text as string;
-    const tokens = estimateTokensChecked(rendered, estimator);
-    if (tokens <= policy.maxTokens) return { content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
-    return truncated(outcome, measured, { bytes, tokens }, policy, estimator);
+  const { maxBytes } = policy;
+  // A large array is measured in parts; any other outcome is rendered whole and, when it fits, sent
+  // as it is with no measure object built (the usual small result of a call).
+  const parted = measureInParts(outcome, maxBytes);
+  const rendered = parted === undefined ? renderWhole(outcome) : parted.text;
+  const bytes = parted === undefined ? Buffer.byteLength(rendered!, 'utf8') : parted.bytes;
+  if (bytes <= maxBytes) {
+    // Within `maxBytes` the whole text is there, rendered in parts or not.
+    const text = rendered as string;
+    const tokens = estimateTokensChecked(text, estimator);
+    if (tokens <= policy.maxTokens) return { content: text, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
+    return truncated(outcome, parted ?? measuredWhole(text, bytes, maxBytes), { bytes, tokens }, policy, estimator);
   }
+  const measured = parted ?? measuredWhole(rendered as string, bytes, maxBytes);
   return truncated(outcome, measured, { bytes, tokens: measured.sampledTokens }, policy, estimator);
 }
 
