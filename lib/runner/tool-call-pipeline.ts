@@ -1,4 +1,4 @@
-import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
+import { checkToolDescriptor } from '../contract/check-descriptor';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelToolCall } from '../model/model-types';
@@ -7,8 +7,8 @@ import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outco
 import { assertInvocable } from '../providers/composite-tool-provider';
 import { ToolProviderError } from '../providers/tool-provider-error';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
-import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { requestApprovalGate } from './call-approval';
+import { checkedToolOf, checkTool } from './checked-tool';
 import * as completion from './call-completion';
 import * as dispatch from './call-dispatch';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
@@ -59,16 +59,19 @@ export abstract class ToolCallPipeline {
    */
   constructor(readonly provider: ToolProvider) {
     assertInvocable(provider);
+    const llmTools: LlmTool[] = [];
     for (const descriptor of provider.listTools()) {
-      checkToolDescriptor(descriptor);
+      // An immutable descriptor that passed before is not checked again (see `checkedToolOf`).
+      let checked = checkedToolOf(descriptor);
+      if (checked === undefined) checkToolDescriptor(descriptor);
       if (this.descriptors.has(descriptor.name))
         throw new ToolProviderError('duplicate_tool', `the provider lists tool '${descriptor.name}' twice; which contract applies would be a guess`);
-      compileInputValidator(descriptor.inputSchema);
-      if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
+      checked ??= checkTool(descriptor);
       this.descriptors.set(descriptor.name, descriptor);
-      this.neededCapabilities.set(descriptor.name, neededCapabilityNames(descriptor));
+      this.neededCapabilities.set(descriptor.name, checked.neededCapabilities);
+      llmTools.push(checked.llmTool);
     }
-    this.llmTools = Object.freeze([...this.descriptors.values()].map(toLlmTool));
+    this.llmTools = Object.freeze(llmTools);
   }
 
   /**
