@@ -1,4 +1,4 @@
-import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
+import { toLlmTool } from '../contract/check-descriptor';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ToolProviderCapabilities } from '../providers/tool-provider';
@@ -25,7 +25,7 @@ const checkedTools = new WeakMap<object, CheckedTool>();
 
 /**
  * The checked tool of a descriptor that passed every check before and cannot have changed since, or
- * undefined: the caller then checks it ({@link checkToolDescriptor}, then {@link checkTool}). The one
+ * undefined: the caller then checks it (`checkToolDescriptor`, then {@link checkTool}). The one
  * part of a cached descriptor that may still change, the top level of its input schema (a schema
  * object the descriptor shares with its tool, not its own copy), is read again: a schema whose `type`
  * is no longer `object` misses the cache, so the full check refuses it as it would have.
@@ -39,7 +39,7 @@ export function checkedToolOf(descriptor: ToolDescriptor): CheckedTool | undefin
 }
 
 /**
- * Compiles the schemas of a descriptor that passed {@link checkToolDescriptor} (compilation is cached
+ * Compiles the schemas of a descriptor that passed `checkToolDescriptor` (compilation is cached
  * per schema object) and derives its model-visible tool and needed capabilities; the result is kept
  * for the next construction when the descriptor is immutable. Throws `SchemaCompileError`.
  */
@@ -52,7 +52,7 @@ export function checkTool(descriptor: ToolDescriptor): CheckedTool {
 }
 
 /**
- * True when nothing {@link checkToolDescriptor}, {@link toLlmTool} or {@link neededCapabilityNames}
+ * True when nothing `checkToolDescriptor`, {@link toLlmTool} or {@link neededCapabilityNames}
  * reads from the descriptor can change: the descriptor and each policy object inside it (`retry` and its
  * `retryableCategories`, `resourceVersion`, `compensation`, `capabilities`, `heartbeat`,
  * `modelOutputProjection`) is frozen, a plain object or array, and holds data properties only (a
