@@ -81,3 +81,24 @@ function isFrozenRecord(value: unknown): boolean {
   for (const property of Object.values(Object.getOwnPropertyDescriptors(value))) if (!('value' in property)) return false;
   return true;
 }
+
+/** The frozen model-visible tools last made for a frozen listing (`provider.listTools()` of a provider that keeps its list). */
+const sharedModelTools = new WeakMap<object, readonly LlmTool[]>();
+
+/**
+ * The model-visible tools of a listing, frozen: the array made for the same frozen listing before when it
+ * holds the same tools (a runner built per request over one provider freezes none), else `tools` frozen.
+ */
+export function frozenModelTools(listed: readonly ToolDescriptor[], tools: LlmTool[]): readonly LlmTool[] {
+  const shared = sharedModelTools.get(listed);
+  if (shared !== undefined && sameTools(shared, tools)) return shared;
+  const frozen = Object.freeze(tools);
+  if (Object.isFrozen(listed)) sharedModelTools.set(listed, frozen);
+  return frozen;
+}
+
+function sameTools(shared: readonly LlmTool[], tools: readonly LlmTool[]): boolean {
+  if (shared.length !== tools.length) return false;
+  for (let index = 0; index < tools.length; index++) if (shared[index] !== tools[index]) return false;
+  return true;
+}

@@ -8,7 +8,7 @@ import { assertInvocable } from '../providers/composite-tool-provider';
 import { ToolProviderError } from '../providers/tool-provider-error';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import { requestApprovalGate } from './call-approval';
-import { checkedToolOf, checkTool } from './checked-tool';
+import { checkedToolOf, checkTool, frozenModelTools } from './checked-tool';
 import * as completion from './call-completion';
 import * as dispatch from './call-dispatch';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
@@ -75,7 +75,7 @@ export abstract class ToolCallPipeline {
       this.neededCapabilities.set(descriptor.name, checked.neededCapabilities);
       llmTools.push(checked.llmTool);
     }
-    this.llmTools = Object.freeze(llmTools);
+    this.llmTools = frozenModelTools(listed, llmTools);
   }
 
   /**

@@ -127,6 +127,37 @@ describe('a runner built again over a descriptor that changed', () => {
   });
 });
 
+describe('the tools a runner offers the model', () => {
+  it('follow a mutable descriptor listed in a frozen list that stays the same', async () => {
+    const descriptor = handWritten('renamed_description');
+    const listed = Object.freeze([descriptor]);
+    const frozenList: ToolProvider = { listTools: () => listed as unknown as ToolDescriptor[], invoke: () => 'ok' };
+    const offeredBy = async (provider: ToolProvider): Promise<unknown> => {
+      const model = new ScriptedModelClient([{ text: 'done' }]);
+      await new LlmAgentRunner(model, provider).complete('hi');
+      return model.requests[0]?.tools;
+    };
+    expect(await offeredBy(frozenList)).toEqual([expect.objectContaining({ description: 'A hand-written descriptor.' })]);
+    descriptor.description = 'Described anew.';
+    expect(await offeredBy(frozenList)).toEqual([expect.objectContaining({ description: 'Described anew.' })]);
+  });
+
+  it('are frozen, and the same for every runner over one provider whose descriptors are immutable', async () => {
+    const provider = providerOf(descriptorFromLlmTool({ name: 'steady', description: 'd', inputSchema: freshInputSchema() }));
+    const frozenList: ToolProvider = { listTools: () => listedOnce, invoke: () => 'ok' };
+    const listedOnce = Object.freeze([...provider.listTools()]);
+    const offered: unknown[] = [];
+    for (let construction = 0; construction < 2; construction++) {
+      const model = new ScriptedModelClient([{ text: 'done' }]);
+      await new LlmAgentRunner(model, frozenList).complete('hi');
+      offered.push(model.requests[0]?.tools);
+    }
+    expect(offered[1]).toEqual(offered[0]);
+    expect(Object.isFrozen(offered[0])).toBe(true);
+    expect(Object.isFrozen((offered[0] as unknown[])[0])).toBe(true);
+  });
+});
+
 describe('a bad descriptor', () => {
   it('is refused with the same error on every construction, frozen or not', () => {
     const mutable = handWritten('bad_contract');
