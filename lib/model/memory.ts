@@ -13,7 +13,8 @@ export interface Memory {
 
 /** Process-local {@link Memory}; the runner's default. */
 export class InMemoryMemory implements Memory {
-  private readonly conversations = new Map<string, ChatMessage[]>();
+  /** Made when a second run is written while the last one is still remembered (a memory per runner often never needs it). */
+  private conversations: Map<string, ChatMessage[]> | undefined = undefined;
   /**
    * The run written or read last and its conversation: a run's messages come in a row, so most calls
    * need no lookup. A new run stays out of the map until another run is used while it is still
@@ -35,10 +36,10 @@ export class InMemoryMemory implements Memory {
   /** Drops a run's conversation. */
   forget(runId: string): void {
     if (runId !== this.lastRunId) {
-      this.conversations.delete(runId);
+      this.conversations?.delete(runId);
       return;
     }
-    if (this.lastInMap) this.conversations.delete(runId);
+    if (this.lastInMap) this.conversations?.delete(runId);
     this.lastRunId = undefined;
     this.lastConversation = [];
     this.lastInMap = false;
@@ -47,10 +48,10 @@ export class InMemoryMemory implements Memory {
   /** The run's conversation, made the last one used; created empty when `create` (else `undefined` for a run never written). */
   private conversationOf(runId: string, create: boolean): ChatMessage[] | undefined {
     if (runId === this.lastRunId) return this.lastConversation;
-    const known = this.conversations.get(runId);
+    const known = this.conversations?.get(runId);
     if (known === undefined && !create) return undefined;
     // The run used last is still remembered: into the map with it, before another takes its place.
-    if (this.lastRunId !== undefined && !this.lastInMap) this.conversations.set(this.lastRunId, this.lastConversation);
+    if (this.lastRunId !== undefined && !this.lastInMap) (this.conversations ??= new Map()).set(this.lastRunId, this.lastConversation);
     this.lastRunId = runId;
     this.lastConversation = known ?? [];
     this.lastInMap = known !== undefined;

@@ -81,23 +81,39 @@ function cachedPolicyOf(runPolicy: ToolOutputProjectionPolicy, descriptor: ToolD
   return policy;
 }
 
-/** Before any model or tool call: every tool's effective projection policy must hold under the run's estimator. */
+/**
+ * Before any model or tool call: every tool's effective projection policy must hold under the run's estimator.
+ * An effective policy is a frozen object made once per run policy and descriptor, so one proven to hold is
+ * known by its identity the next time, whichever runner asks (a runner built per request asks once).
+ */
 export function checkProjectionPolicies(run: RunState, descriptors: Iterable<ToolDescriptor>): void {
   const estimator = run.options.contextTokenEstimator;
   const cacheKey = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
   let checked = checkedProjectionPolicies.get(cacheKey);
-  if (checked === undefined) checkedProjectionPolicies.set(cacheKey, (checked = new Set<string>()));
-  for (const descriptor of [undefined, ...descriptors]) {
-    const policy = projectionPolicyOf(run, descriptor);
-    const key = `${policy.maxBytes}:${policy.maxTokens}`;
-    if (checked.has(key)) continue;
+  if (checked === undefined) checkedProjectionPolicies.set(cacheKey, (checked = { policies: new WeakSet(), ceilings: new Set() }));
+  checkProjectionPolicy(projectionPolicyOf(run, undefined), estimator, checked);
+  for (const descriptor of descriptors) checkProjectionPolicy(projectionPolicyOf(run, descriptor), estimator, checked);
+}
+
+/** One effective policy checked under the estimator, unless it (or one with the same ceilings) was proven before. */
+function checkProjectionPolicy(policy: ToolOutputProjectionPolicy, estimator: RunState['options']['contextTokenEstimator'], checked: CheckedPolicies): void {
+  if (checked.policies.has(policy)) return;
+  const ceilings = `${policy.maxBytes}:${policy.maxTokens}`;
+  if (!checked.ceilings.has(ceilings)) {
     checkToolOutputProjectionPolicy(policy, estimator);
-    checked.add(key);
+    checked.ceilings.add(ceilings);
   }
+  if (Object.isFrozen(policy)) checked.policies.add(policy);
+}
+
+/** The policies proven to hold under one estimator: by identity (frozen ones) and by their ceilings. */
+interface CheckedPolicies {
+  readonly policies: WeakSet<ToolOutputProjectionPolicy>;
+  readonly ceilings: Set<string>;
 }
 
 /** Effective projection policies, per run policy object and descriptor (both immutable). */
 const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjectionPolicy>>();
 
 /** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
-const checkedProjectionPolicies = new WeakMap<object, Set<string>>();
+const checkedProjectionPolicies = new WeakMap<object, CheckedPolicies>();

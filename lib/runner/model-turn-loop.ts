@@ -9,6 +9,7 @@ import { LlmAgentRunOptions } from './run-options';
 import { FinalAnswerState } from './final-answer';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
+import { RunTable } from './run-table';
 import { RunRecorder } from './run-recorder';
 import { checkRunLimits, stopReasonOf } from './runner-rules';
 import { LlmAgentError } from './runner-error';
@@ -33,9 +34,9 @@ import { assistantMessageOf, assistantMessagesOf } from './turn-messages';
 export abstract class ModelTurnLoop extends ToolCallPipeline {
   protected readonly defaultMemory: Memory = new InMemoryMemory();
   /** The stream of each run started by `stream()`. @internal */
-  protected readonly streams = new WeakMap<RunState, RunStreamChannel>();
+  protected readonly streams = new RunTable<RunStreamChannel>();
   /** The final-answer state of each run with `output`. @internal */
-  protected readonly outputs = new WeakMap<RunState, FinalAnswerState>();
+  protected readonly outputs = new RunTable<FinalAnswerState>();
 
   /** @see ToolCallPipeline for the checks made on the provider's tools. */
   constructor(

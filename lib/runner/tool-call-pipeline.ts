@@ -1,4 +1,4 @@
-import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
+import { checkToolDescriptor } from '../contract/check-descriptor';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelToolCall } from '../model/model-types';
@@ -7,8 +7,8 @@ import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outco
 import { assertInvocable } from '../providers/composite-tool-provider';
 import { ToolProviderError } from '../providers/tool-provider-error';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
-import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { requestApprovalGate } from './call-approval';
+import { checkedToolOf, checkTool, frozenModelTools } from './checked-tool';
 import * as completion from './call-completion';
 import * as dispatch from './call-dispatch';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
@@ -59,16 +59,23 @@ export abstract class ToolCallPipeline {
    */
   constructor(readonly provider: ToolProvider) {
     assertInvocable(provider);
-    for (const descriptor of provider.listTools()) {
-      checkToolDescriptor(descriptor);
+    const llmTools: LlmTool[] = [];
+    const listed = provider.listTools();
+    // An index over the usual array (no iterator per construction); any other iterable as it iterates.
+    const tools = Array.isArray(listed) ? listed : [...listed];
+    for (let index = 0; index < tools.length; index++) {
+      const descriptor = tools[index];
+      // An immutable descriptor that passed before is not checked again (see `checkedToolOf`).
+      let checked = checkedToolOf(descriptor);
+      if (checked === undefined) checkToolDescriptor(descriptor);
       if (this.descriptors.has(descriptor.name))
         throw new ToolProviderError('duplicate_tool', `the provider lists tool '${descriptor.name}' twice; which contract applies would be a guess`);
-      compileInputValidator(descriptor.inputSchema);
-      if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
+      checked ??= checkTool(descriptor);
       this.descriptors.set(descriptor.name, descriptor);
-      this.neededCapabilities.set(descriptor.name, neededCapabilityNames(descriptor));
+      this.neededCapabilities.set(descriptor.name, checked.neededCapabilities);
+      llmTools.push(checked.llmTool);
     }
-    this.llmTools = Object.freeze([...this.descriptors.values()].map(toLlmTool));
+    this.llmTools = frozenModelTools(listed, llmTools);
   }
 
   /**
@@ -399,14 +406,32 @@ export abstract class ToolCallPipeline {
   }
 
   /** This pipeline's overridable steps with the run as an argument, made once per pipeline (no closure per run or call). */
-  private readonly boundSteps: PipelineSteps = {
-    emit: (run, event) => this.emit(run, event),
-    project: (run, call, outcome) => this.projectForModel(run, call, outcome),
-    validateOutput: (run, request, outcome) => this.validateOutput(run, request, outcome),
-    dispatchAttempt: (run, call, attempt) => this.dispatchAttempt(run, call, attempt),
-    retryAttempts: (run, call, first) => this.retryAttempts(run, call, first),
-    compensate: (run, call, attempt, failure) => this.compensate(run, call, attempt, failure),
-    finishDispatched: (run, started, outcome, attempts) => this.finishDispatched(run, started, outcome, attempts),
+  private readonly boundSteps: PipelineSteps = new ToolCallPipeline.Steps(this);
+
+  /** {@link PipelineSteps} on a prototype: each calls the pipeline's method of that step (an override is honoured), one object per pipeline. */
+  private static readonly Steps = class implements PipelineSteps {
+    constructor(private readonly pipeline: ToolCallPipeline) {}
+    emit(run: RunState, event: LlmAgentEvent): void {
+      this.pipeline.emit(run, event);
+    }
+    project(run: RunState, call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
+      return this.pipeline.projectForModel(run, call, outcome);
+    }
+    validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+      return this.pipeline.validateOutput(run, request, outcome);
+    }
+    dispatchAttempt(run: RunState, call: dispatch.AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+      return this.pipeline.dispatchAttempt(run, call, attempt);
+    }
+    retryAttempts(run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
+      return this.pipeline.retryAttempts(run, call, first);
+    }
+    compensate(run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+      return this.pipeline.compensate(run, call, attempt, failure);
+    }
+    finishDispatched(run: RunState, started: StartedCall, outcome: ToolOutcome, attempts: number): MaybePromise<ToolCallResult> {
+      return this.pipeline.finishDispatched(run, started, outcome, attempts);
+    }
   };
 }
 
