@@ -26,7 +26,7 @@
  * - two references, not peers: the floor (JSON.parse + precompiled ajv + awaited call), and the
  *   hand-written minimum of a default-contract call with no runner (`weatherMinimum`: the arguments
  *   guarded and validated into an instance, the outcome from a copy of the result, the Tool message,
- *   its bytes and tokens, three clock reads), the least a call that keeps wuwe's guarantees can cost.
+ *   its bytes and tokens, four clock reads), the least a call that keeps wuwe's guarantees can cost.
  *
  * Per agent turn (prompt, a tool call, its result back to the model, the text answer):
  * - wuwe: `runner.complete(prompt)` on `ScriptedModelClient` (as case (b) of `runner.bench.ts`);

@@ -6,7 +6,7 @@
  * (b) a full two-step `complete()` on ScriptedModelClient; (b2) the same with a new runner per run.
  * Beside them, not targets: the floor plus the least the contract adds (the result rendered as the
  * Tool message and its tokens estimated), and a hand-written minimum of a whole default-contract call
- * with no runner (`weatherMinimum`: the library's public parse, outcome and estimator, three clock
+ * with no runner (`weatherMinimum`: the library's public parse, outcome and estimator, four clock
  * reads), printed with (a)'s ratio to it: the least a call can cost, and what the runner adds to it.
  * A target is judged on the ratio of each case's fastest round (`ratioOfFastestRounds`: load only
  * adds time); the median and range of the per-round ratios are printed beside it.

@@ -65,11 +65,12 @@ export function weatherFloor(): () => Promise<WeatherResult> {
 
 /**
  * The least work one call under the default contract does, written by hand from the library's public
- * parts with no runner around them: the arguments guarded, validated and turned into a `GetWeather`
- * instance with its defaults (`tryParseToolArguments`), the deadline taken from a clock read before
- * the awaited `invoke` and checked after it, the result made an outcome from a copy (`toToolOutcome`),
- * rendered as the Tool message (`JSON.stringify`), its bytes and tokens measured for the projection
- * report, and the result record with the call's duration (a third clock read). It leaves out all the
+ * parts with no runner around them: the call's start read on the clock, the arguments guarded,
+ * validated and turned into a `GetWeather` instance with its defaults (`tryParseToolArguments`), the
+ * deadline taken from a clock read before the awaited `invoke` and checked on the clock after it, the
+ * result made an outcome from a copy (`toToolOutcome`), rendered as the Tool message (`JSON.stringify`),
+ * its bytes and tokens measured for the projection report, and the result record with the call's
+ * duration: four clock reads, as the runner takes per call. It leaves out all the
  * runner adds beyond that: the steps a subclass can override, the gates (approval, policy, capabilities,
  * precondition), a deadline that fires for a tool that never settles (a timer, or the sweep that arms
  * one), cancellation through the run's signal, events, and the run itself. So it is a bound from below
