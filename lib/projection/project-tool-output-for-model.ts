@@ -104,17 +104,13 @@ function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy
   // A large array is measured in parts; any other outcome is rendered whole and, when it fits, sent
   // as it is with no measure object built (the usual small result of a call).
   const parted = measureInParts(outcome, maxBytes);
-  const rendered = parted === undefined ? renderWhole(outcome) : parted.text;
-  const bytes = parted === undefined ? Buffer.byteLength(rendered!, 'utf8') : parted.bytes;
-  if (bytes <= maxBytes) {
-    // Within `maxBytes` the whole text is there, rendered in parts or not.
-    const text = rendered as string;
-    const tokens = estimateTokensChecked(text, estimator);
-    if (tokens <= policy.maxTokens) return { content: text, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
-    return truncated(outcome, parted ?? measuredWhole(text, bytes, maxBytes), { bytes, tokens }, policy, estimator);
-  }
-  const measured = parted ?? measuredWhole(rendered as string, bytes, maxBytes);
-  return truncated(outcome, measured, { bytes, tokens: measured.sampledTokens }, policy, estimator);
+  const text = parted === undefined ? renderWhole(outcome) : parted.text;
+  const bytes = parted === undefined ? Buffer.byteLength(text as string, 'utf8') : parted.bytes;
+  // Within `maxBytes` the whole text is at hand (rendered in parts or not): sent as it is when its tokens fit too.
+  const tokens = bytes <= maxBytes ? estimateTokensChecked(text as string, estimator) : undefined;
+  if (tokens !== undefined && tokens <= policy.maxTokens) return { content: text as string, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
+  const measured = parted ?? measuredWhole(text as string, bytes, maxBytes);
+  return truncated(outcome, measured, { bytes, tokens: tokens ?? measured.sampledTokens }, policy, estimator);
 }
 
 function truncated(

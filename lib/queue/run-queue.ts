@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newRunId } from '../runner/new-run-id';
 import type { AgentRunRecord } from '../durable/agent-run-record';
 import { PostgresRunStore, PostgresSqlExecutor } from '../durable/postgres/postgres-run-store';
 import type { RunStore } from '../durable/run-store';
@@ -115,7 +116,7 @@ export class RunQueue {
     if (typeof input !== 'string') throw new RunQueueError('invalid_queue_options', 'input must be a string (the prompt)');
     if (options.maxSteps !== undefined && !(Number.isInteger(options.maxSteps) && options.maxSteps >= 1))
       throw new RunQueueError('invalid_queue_options', `maxSteps must be a positive integer, got ${String(options.maxSteps)}`);
-    const runId = options.runId ?? randomUUID();
+    const runId = options.runId ?? newRunId();
     const queueMetadata: QueuedRunMetadata = {
       agent,
       maxSteps: options.maxSteps ?? null,
