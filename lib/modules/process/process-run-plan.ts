@@ -66,7 +66,7 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   if (argumentBytes > policy.maxArgumentBytes)
     throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
   if (rule !== undefined) args = applyArgumentRule(argv0, rule, args);
-  const cwd = await resolveWorkingDirectory(policy.root, reader.raw('cwd'));
+  const cwd = await resolveWorkingDirectory(policy.confinedRoot, reader.raw('cwd'));
   const env = buildChildEnvironment(policy.root, policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
   const stdinText = reader.optionalString('stdin');
   const stdin = stdinText === undefined ? undefined : Buffer.from(stdinText, 'utf8');
@@ -100,7 +100,7 @@ export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProc
     });
   // The child changes into the directory through a checked handle (`/proc/self/fd/N`, still open in
   // the child until exec), so a directory swapped for a link after planning is refused, not entered.
-  const result = await withConfinedDirectory(policy.root, plan.cwd, plan.displayCwd, start).catch((error: unknown) => {
+  const result = await withConfinedDirectory(policy.confinedRoot, plan.cwd, plan.displayCwd, start).catch((error: unknown) => {
     throw workingDirectoryError(error, plan.displayCwd);
   });
   const data: JsonObject = {
