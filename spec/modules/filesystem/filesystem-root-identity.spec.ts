@@ -30,7 +30,7 @@ async function makeLayout(): Promise<Layout> {
 
 /** Every path below `directory`, sorted. */
 async function treeOf(directory: string): Promise<string[]> {
-  return ((await fs.readdir(directory, { recursive: true }))).sort();
+  return (await fs.readdir(directory, { recursive: true })).sort();
 }
 
 describe('FilesystemToolkit and ProcessToolkit: the root is the directory recorded at construction', () => {
@@ -112,4 +112,21 @@ describe('FilesystemToolkit and ProcessToolkit: the root is the directory record
     await expect(treeOf(layout.otherRoot)).resolves.toEqual(['file.txt', 'sub']);
     expect(calls).toBeGreaterThan(50);
   }, RACE_MS + 20_000);
+});
+
+describe('FilesystemToolkit audit of a call that never ran', () => {
+  it('audits a call cancelled before it started as failed, not allowed, and does nothing', async () => {
+    const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'wuwe-root-')));
+    try {
+      const toolkit = new FilesystemToolkit({ root: base });
+      const aborted = new AbortController();
+      aborted.abort();
+      const outcome = await toolkit.invoke('fs_write', { path: 'new.txt', content: 'x' }, aborted.signal);
+      expect(outcome.error).toMatchObject({ code: 'cancelled', details: { reason: 'cancelled' } });
+      expect(toolkit.auditLog).toEqual([expect.objectContaining({ operation: 'write', path: 'new.txt', outcome: 'failed', code: 'cancelled' })]);
+      await expect(fs.readdir(base)).resolves.toEqual([]);
+    } finally {
+      await fs.rm(base, { recursive: true, force: true });
+    }
+  });
 });
