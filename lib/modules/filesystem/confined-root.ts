@@ -1,8 +1,7 @@
-import { constants, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { FilesystemError } from './filesystem-error';
 import { errnoOf } from './errno-mapping';
-
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
+import { DIRECTORY_OPEN_FLAGS, procFdAvailable } from './proc-fd';
 
 /**
  * A toolkit's root as recorded at construction: its real path and the device and inode of the
@@ -17,10 +16,22 @@ export interface ConfinedRoot {
   readonly ino: bigint;
 }
 
-/** The {@link ConfinedRoot} of the directory at `real` now (a real path, see `resolveFilesystemRoot`). Rejects with the system error. */
+/**
+ * The {@link ConfinedRoot} of the directory at `real` now (a real path, see `realpath`), for a
+ * caller that has no root recorded earlier. The directory is opened (the last component not
+ * followed) and, where `/proc` exists, its handle must still be named `real`; its device and inode
+ * are read from that same handle. Throws {@link FilesystemError} `root_replaced` when a parent was
+ * swapped for a link meanwhile; rejects with the system error otherwise.
+ */
 export async function observeRoot(real: string): Promise<ConfinedRoot> {
-  const stats = await fs.stat(real, { bigint: true });
-  return Object.freeze({ path: real, dev: stats.dev, ino: stats.ino });
+  const handle = await fs.open(real, DIRECTORY_OPEN_FLAGS);
+  try {
+    if (procFdAvailable() && (await fs.readlink(`/proc/self/fd/${handle.fd}`)) !== real) throw replaced();
+    const stats = await handle.stat({ bigint: true });
+    return Object.freeze({ path: real, dev: stats.dev, ino: stats.ino });
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 /** True when `stats` (of an open directory) are those of `root`'s recorded directory. */
@@ -37,7 +48,7 @@ export function isRootDirectory(stats: { readonly dev: bigint; readonly ino: big
 export async function openRecordedRoot(root: ConfinedRoot): Promise<fs.FileHandle> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(root.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
+    handle = await fs.open(root.path, DIRECTORY_OPEN_FLAGS);
   } catch (error) {
     const errno = errnoOf(error);
     if (errno === 'ENOENT') throw new FilesystemError('root_unavailable', 'The root directory no longer exists; nothing was done.', undefined, { cause: error });

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape } from './confined-path';
 import { ConfinedRoot, observeRoot } from './confined-root';
-import { DirectoryHandle, procFdAvailable } from './directory-handle';
+import { DirectoryHandle } from './directory-handle';
+import { procFdAvailable } from './proc-fd';
 import { FilesystemError } from './filesystem-error';
 import { isInsideRoot } from './path-rules';
 

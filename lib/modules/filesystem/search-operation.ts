@@ -61,7 +61,9 @@ async function nextDirectory(call: FilesystemCall, queue: (readonly string[])[],
   for (let components = queue.shift(); components !== undefined; components = queue.shift()) {
     throwIfCancelled(call);
     const opened = await openDirectory(call.policy.confinedRoot, components, display, { followLinks: false }).catch((error: unknown) => {
-      if (error instanceof FilesystemError && error.code === 'cancelled') throw error;
+      // A directory gone or swapped since it was listed is skipped; a cancelled call or a root that is
+      // not the recorded one any more ends the search.
+      if (error instanceof FilesystemError && (error.code === 'cancelled' || error.code === 'root_replaced' || error.code === 'root_unavailable')) throw error;
       return undefined;
     });
     if (opened !== undefined) return opened;
