@@ -1,35 +1,30 @@
-import { constants, promises as fs } from 'node:fs';
-import { toFilesystemError } from './errno-mapping';
+import * as path from 'node:path';
 import { escape } from './confined-path';
-import { isInsideRoot } from './path-rules';
-
-const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+import { ConfinedRoot } from './confined-root';
+import { openDirectory } from './handle-walk';
 
 /**
- * Runs `action` with a path that names the directory `real` (already resolved inside `root`, see
- * `resolveExisting`) as it is now, so a swap after the check cannot redirect the action: the
- * directory is opened with `O_DIRECTORY | O_NOFOLLOW` (a last component swapped for a link is
- * refused as `symlink_escape`), the open handle's path is read back from `/proc/self/fd` and must lie
- * inside the root (a parent swapped for a link is refused too), and `action` gets the handle's `/proc`
- * path: paths below it resolve from that very directory, as the `*at` system calls would. Where
- * `/proc` is not available, `action` gets `real` after the same open check (the window between the
- * two remains). `action` should do its work at once; the directory could be moved out of the root by
+ * Runs `action` with a path naming the directory `real` (already resolved inside the root, see
+ * `resolveExisting`) as it is now, so a swap after the check cannot redirect the action. The
+ * directory is reached from the root's checked handle one component at a time, each opened
+ * `O_NOFOLLOW | O_DIRECTORY` through the handle of the previous one, with no link allowed on the way
+ * (`real` has none, so a link found now was swapped in: `symlink_escape`), and checked inside the
+ * root by its handle (see `openDirectory`). `action` gets the handle's `/proc/self/fd/N` path:
+ * paths below it resolve from that very directory, and a child process started with it as its
+ * working directory enters it (the fork copies the descriptor table; the descriptor is closed on
+ * exec only, after the child changed into it). No host path is ever handed on where `/proc` exists;
+ * where it does not, `action` gets the walked path (the window between the check and the use
+ * remains). `action` should do its work at once; the directory could be moved out of the root by
  * another process after the check.
  */
-export async function withConfinedDirectory<T>(root: string, real: string, display: string, action: (directory: string) => Promise<T>): Promise<T> {
-  let handle: fs.FileHandle;
+export async function withConfinedDirectory<T>(root: ConfinedRoot, real: string, display: string, action: (directory: string) => Promise<T>): Promise<T> {
+  const relative = path.relative(root.path, real);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) throw escape(display);
+  const components = relative.split(path.sep).filter((component) => component !== '');
+  const directory = await openDirectory(root, components, display, { followLinks: false });
   try {
-    handle = await fs.open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (error) {
-    const link = await fs.lstat(real).then((stats) => stats.isSymbolicLink(), () => false);
-    throw link ? escape(display) : toFilesystemError(error, display, 'open the directory of');
-  }
-  try {
-    const byHandle = `/proc/self/fd/${handle.fd}`;
-    const where = await fs.readlink(byHandle).catch(() => undefined);
-    if (where !== undefined && !isInsideRoot(root, where)) throw escape(display);
-    return await action(where === undefined ? real : byHandle);
+    return await action(directory.self);
   } finally {
-    await handle.close();
+    await directory.close();
   }
 }

@@ -1,32 +1,11 @@
-import { closeSync, constants, openSync, promises as fs, readlinkSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { ConfinedRoot, isRootDirectory, openRecordedRoot } from './confined-root';
 import { isInsideRoot } from './path-rules';
+import { DIRECTORY_OPEN_FLAGS, procFdAvailable } from './proc-fd';
 
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-
-/** Flags every directory handle is opened with: a last component that is a link fails (`ENOTDIR`/`ELOOP`). */
-export const DIRECTORY_OPEN_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
-
-let procFd: boolean | undefined;
-
-/**
- * True when `/proc/self/fd/N/name` resolves `name` inside the very directory open as `N` (Linux):
- * the `*at` system calls Node.js lacks. Checked once, synchronously, on first use.
- */
-export function procFdAvailable(): boolean {
-  if (procFd !== undefined) return procFd;
-  try {
-    const fd = openSync('/', DIRECTORY_OPEN_FLAGS);
-    try {
-      procFd = readlinkSync(`/proc/self/fd/${fd}`) === '/';
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    procFd = false;
-  }
-  return procFd;
-}
+/** Most `..` steps {@link DirectoryHandle.stillInside} takes looking for the root; a deeper directory is refused. */
+export const MAX_ANCESTRY_STEPS = 4096;
 
 /**
  * An open directory inside the root, reached from the root one component at a time, each opened
@@ -44,17 +23,21 @@ export class DirectoryHandle {
     private readonly absolute: string,
   ) {}
 
-  /** Opens the root (a real path, see `resolveFilesystemRoot`). Rejects with the system error. */
-  static async openRoot(root: string): Promise<DirectoryHandle> {
-    return new DirectoryHandle(await fs.open(root, DIRECTORY_OPEN_FLAGS), [], root);
+  /**
+   * Opens the root and checks it is the directory recorded at construction (see
+   * `openRecordedRoot`: `root_unavailable`, `root_replaced`). Rejects with the system error otherwise.
+   */
+  static async openRoot(root: ConfinedRoot): Promise<DirectoryHandle> {
+    return new DirectoryHandle(await openRecordedRoot(root), [], root.path);
   }
 
   /**
    * Opens an absolute path already checked inside `root` as a directory handle (the last component
-   * not followed), for callers that hold a path, not components. Rejects with the system error.
+   * not followed), for callers that hold a path, not components. The handle is not known to be
+   * inside the root until {@link stillInside} says so. Rejects with the system error.
    */
-  static async openChecked(root: string, absolute: string): Promise<DirectoryHandle> {
-    const components = path.relative(root, absolute).split(path.sep).filter((component) => component !== '');
+  static async openChecked(root: ConfinedRoot, absolute: string): Promise<DirectoryHandle> {
+    const components = path.relative(root.path, absolute).split(path.sep).filter((component) => component !== '');
     return new DirectoryHandle(await fs.open(absolute, DIRECTORY_OPEN_FLAGS), components, absolute);
   }
 
@@ -79,13 +62,22 @@ export class DirectoryHandle {
   }
 
   /**
-   * True unless `/proc` shows the directory now lies outside `root` (another process moved it out
-   * after it was opened). Without `/proc` it cannot tell and answers true.
+   * True when the directory lies inside `root` now: by the path `/proc` gives for the handle, or,
+   * when `/proc` cannot give one (a path longer than `PATH_MAX` makes `readlink` fail with
+   * `ENAMETOOLONG`), by walking up from the handle through `..` until the root's recorded directory
+   * is met (inside) or the filesystem's root, an error or {@link MAX_ANCESTRY_STEPS} steps (not
+   * inside). A check that cannot be made answers false, never true. Without `/proc` it cannot tell
+   * and answers true (see the README's known limits).
    */
-  async stillInside(root: string): Promise<boolean> {
+  async stillInside(root: ConfinedRoot): Promise<boolean> {
     if (!procFdAvailable()) return true;
-    const where = await fs.readlink(this.self).catch(() => undefined);
-    return where === undefined || isInsideRoot(root, where.replace(/ \(deleted\)$/, ''));
+    let where: string;
+    try {
+      where = await fs.readlink(this.self);
+    } catch {
+      return descendsFrom(this.handle, root);
+    }
+    return isInsideRoot(root.path, where.replace(/ \(deleted\)$/, ''));
   }
 
   /**
@@ -95,5 +87,31 @@ export class DirectoryHandle {
   close(): Promise<void> {
     this.handle.close().catch(() => undefined);
     return Promise.resolve();
+  }
+}
+
+/**
+ * True when the root's recorded directory is `directory` or one of its ancestors, found by opening
+ * `..` through `/proc/self/fd` one step at a time (`..` is never a link). False on any error.
+ */
+async function descendsFrom(directory: fs.FileHandle, root: ConfinedRoot): Promise<boolean> {
+  let current: fs.FileHandle | undefined;
+  try {
+    let stats = await directory.stat({ bigint: true });
+    for (let step = 0; step < MAX_ANCESTRY_STEPS; step += 1) {
+      if (isRootDirectory(stats, root)) return true;
+      const parent = await fs.open(`/proc/self/fd/${(current ?? directory).fd}/..`, DIRECTORY_OPEN_FLAGS);
+      await current?.close();
+      current = parent;
+      const parentStats = await parent.stat({ bigint: true });
+      // The filesystem's root is its own parent: the walk went past it without meeting the root.
+      if (parentStats.dev === stats.dev && parentStats.ino === stats.ino) return false;
+      stats = parentStats;
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    await current?.close().catch(() => undefined);
   }
 }

@@ -17,7 +17,7 @@ export async function listDirectory(call: FilesystemCall): Promise<FilesystemOpe
   const { policy, args } = call;
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
-  const directory = await openDirectory(policy.root, pathComponents(call, 'path', raw), display);
+  const directory = await openDirectory(policy.confinedRoot, pathComponents(call, 'path', raw), display);
   try {
     const all = await fs.readdir(directory.self, { withFileTypes: true }).catch((error: unknown) => {
       throw toFilesystemError(error, display, 'list');
@@ -58,11 +58,11 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
   throwIfCancelled(call);
   let created = false;
   if (recursive) {
-    const made = await openDirectory(policy.root, components, display, { create: true, onCreate: () => (created = true) });
+    const made = await openDirectory(policy.confinedRoot, components, display, { create: true, onCreate: () => (created = true) });
     await made.close();
     return { data: { path: display, created } };
   }
-  const parent = await openParent(policy.root, components, display);
+  const parent = await openParent(policy.confinedRoot, components, display);
   try {
     if (parent.stats === undefined)
       created = await fs.mkdir(parent.directory.at(parent.name)).then(
@@ -77,7 +77,7 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
   }
   if (!created) {
     // It exists: fine when it is a directory (or a link inside the root to one).
-    const existing = await openDirectory(policy.root, components, display).catch((error: unknown) => {
+    const existing = await openDirectory(policy.confinedRoot, components, display).catch((error: unknown) => {
       if (error instanceof FilesystemError && error.code === 'not_a_directory')
         throw new FilesystemError('not_a_directory', `'${display}' cannot be created: it exists and is not a directory.`, display);
       throw error;

@@ -16,7 +16,7 @@ export async function statEntry(call: FilesystemCall): Promise<FilesystemOperati
   const { policy, args } = call;
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
-  const entry = await openEntry(policy.root, pathComponents(call, 'path', raw), display);
+  const entry = await openEntry(policy.confinedRoot, pathComponents(call, 'path', raw), display);
   await entry.directory.close();
   const stats = entry.stats;
   if (stats === undefined) throw new FilesystemError('not_found', `'${display}' does not exist.`, display);
@@ -69,12 +69,12 @@ export async function deleteEntry(call: FilesystemCall): Promise<FilesystemOpera
   const display = displayPath(args.raw('path'));
   const components = pathComponents(call, 'path');
   const recursive = args.boolean('recursive', false);
-  const before = await openParent(policy.root, components, display);
+  const before = await openParent(policy.confinedRoot, components, display);
   await before.directory.close();
   if (before.stats === undefined) throw new FilesystemError('not_found', `Cannot delete '${display}': it does not exist.`, display);
   await requireApproval(call, display);
   throwIfCancelled(call);
-  const entry = await openParent(policy.root, components, display);
+  const entry = await openParent(policy.confinedRoot, components, display);
   try {
     if (entry.stats === undefined) throw new FilesystemError('not_found', `Cannot delete '${display}': it does not exist.`, display);
     await removeEntry(entry.directory, entry.name, entry.stats, recursive, call.signal);
@@ -95,9 +95,9 @@ async function withParents<T>(
   toDisplay: string,
   action: (from: EntryInDirectory, to: EntryInDirectory) => Promise<T>,
 ): Promise<T> {
-  const from = await openParent(call.policy.root, fromComponents, fromDisplay);
+  const from = await openParent(call.policy.confinedRoot, fromComponents, fromDisplay);
   try {
-    const to = await openParent(call.policy.root, toComponents, toDisplay);
+    const to = await openParent(call.policy.confinedRoot, toComponents, toDisplay);
     try {
       return await action(from, to);
     } finally {

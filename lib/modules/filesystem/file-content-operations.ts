@@ -17,12 +17,12 @@ export async function readFileRange(call: FilesystemCall): Promise<FilesystemOpe
   const offset = args.integer('offset', 0) ?? 0;
   const requested = args.integer('length', 1) ?? policy.maxReadBytes;
   const encoding = args.literal('encoding', ENCODINGS, 'utf8');
-  const entry = await openEntry(policy.root, components, display);
+  const entry = await openEntry(policy.confinedRoot, components, display);
   let handle;
   try {
     if (entry.stats === undefined) throw new FilesystemError('not_found', `'${display}' does not exist.`, display);
     throwIfCancelled(call);
-    ({ handle } = await openFileIn(policy.root, entry.directory, entry.name, display, 'read'));
+    ({ handle } = await openFileIn(policy.confinedRoot, entry.directory, entry.name, display, 'read'));
   } finally {
     await entry.directory.close();
   }
@@ -74,11 +74,11 @@ export async function writeFileContent(call: FilesystemCall): Promise<Filesystem
     throw new FilesystemError('too_large', `The content is ${content.length} bytes; at most ${policy.maxWriteBytes} bytes may be written at once.`, display);
   if (components.length === 0) throw new FilesystemError('operation_not_allowed', 'The root directory itself cannot be the target of this operation.', display);
   const mode = call.operation === 'append' ? 'append' : 'write';
-  const entry = await openEntry(policy.root, components, display);
+  const entry = await openEntry(policy.confinedRoot, components, display);
   let opened;
   try {
     throwIfCancelled(call);
-    opened = await openFileIn(policy.root, entry.directory, entry.name, display, mode, true);
+    opened = await openFileIn(policy.confinedRoot, entry.directory, entry.name, display, mode, true);
   } finally {
     await entry.directory.close();
   }

@@ -1,11 +1,13 @@
 import { FilesystemOperation } from './filesystem-operations';
 
 /**
- * One audit log entry. Every call produces exactly one, allowed or refused.
+ * One audit log entry. Every call produces exactly one, allowed, refused or failed.
  *
  * `outcome` is the policy decision: `refused` when policy refused the call before anything was
- * touched (bad path, escape, read-only, not allowed, approval denied...); `allowed` when the call
- * was let through, in which case `code` is still set if the operation then failed (e.g. `not_found`).
+ * touched (bad path, escape, read-only, not allowed, approval denied, a root that is gone or was
+ * replaced...); `failed` when policy let it through but it never started (cancelled first);
+ * `allowed` when the operation ran, in which case `code` is still set if it then failed (e.g.
+ * `not_found`).
  */
 export interface FilesystemAuditEntry {
   /** ISO-8601 time of the decision. */
@@ -16,7 +18,7 @@ export interface FilesystemAuditEntry {
   readonly path: string;
   /** The second path of a `move`. */
   readonly target?: string;
-  readonly outcome: 'allowed' | 'refused';
+  readonly outcome: 'allowed' | 'refused' | 'failed';
   /** The {@link FilesystemErrorCode} of a refusal or failure. */
   readonly code?: string;
   /** Bytes read, written or appended. */

@@ -10,7 +10,9 @@ import { hasErrorMarker } from '../../errors/error-marker';
  * Configuration (thrown at construction): `invalid_root`, `invalid_policy`.
  * Refusals by policy (nothing was touched): `invalid_arguments`, `invalid_path`, `path_too_long`,
  * `path_outside_root`, `symlink_escape`, `hard_link`, `not_a_regular_file`, `too_large`,
- * `operation_not_allowed`, `read_only`, `approval_denied`.
+ * `operation_not_allowed`, `read_only`, `approval_denied`, `root_replaced` (the root's path leads to
+ * another directory than the one recorded at construction), `root_unavailable` (nothing is at the
+ * root's path any more).
  * Operational failures: `not_found`, `already_exists`, `not_empty`, `not_a_directory`,
  * `os_permission_denied`, `cancelled`, `io_error` (a system error the toolkit does not map; the message
  * names its errno code and the caller's root-relative path, never a host path).
@@ -29,6 +31,8 @@ export type FilesystemErrorCode =
   | 'operation_not_allowed'
   | 'read_only'
   | 'approval_denied'
+  | 'root_replaced'
+  | 'root_unavailable'
   | 'not_found'
   | 'already_exists'
   | 'not_empty'
@@ -64,6 +68,8 @@ export const FILESYSTEM_ERROR_OUTCOMES: Readonly<Record<FilesystemErrorCode, Fil
   operation_not_allowed: refused('permission_denied', 'permission'),
   read_only: refused('permission_denied', 'permission'),
   approval_denied: refused('approval_denied', 'permission'),
+  root_replaced: refused('permission_denied', 'permission'),
+  root_unavailable: refused('unavailable', 'unavailable'),
   not_found: failed('not_found', 'not_found'),
   already_exists: failed('conflict', 'conflict'),
   not_empty: failed('conflict', 'conflict'),

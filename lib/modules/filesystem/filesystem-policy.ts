@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { ConfinedRoot } from './confined-root';
 import { FilesystemAuditSink } from './filesystem-audit';
 import { FilesystemError } from './filesystem-error';
 import { FILESYSTEM_OPERATIONS, FilesystemOperation, isFilesystemOperation } from './filesystem-operations';
@@ -57,6 +58,8 @@ export interface FilesystemPolicyOptions {
 export interface ResolvedFilesystemPolicy {
   /** Real path of the root (no symbolic links). */
   readonly root: string;
+  /** The root as recorded at construction (real path, device, inode): every call starts from that very directory. */
+  readonly confinedRoot: ConfinedRoot;
   readonly readOnly: boolean;
   readonly operations: readonly FilesystemOperation[];
   readonly maxReadBytes: number;
@@ -100,8 +103,10 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
   if (options.approve !== undefined && typeof options.approve !== 'function') problems.push('approve must be a function');
   if (options.audit !== undefined && typeof options.audit !== 'function') problems.push('audit must be a function');
   if (problems.length > 0) throw new FilesystemError('invalid_policy', `Invalid filesystem policy: ${problems.join('; ')}.`);
+  const confinedRoot = recordFilesystemRoot(options.root);
   return Object.freeze({
-    root: resolveFilesystemRoot(options.root),
+    root: confinedRoot.path,
+    confinedRoot,
     readOnly: options.readOnly ?? false,
     operations: Object.freeze(FILESYSTEM_OPERATIONS.filter((operation) => operations.includes(operation))),
     ...limits,
@@ -109,6 +114,16 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
     ...(options.approve === undefined ? {} : { approve: options.approve }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   });
+}
+
+/**
+ * {@link resolveFilesystemRoot}, with the device and inode of the directory there now: the root a
+ * toolkit keeps acting on. Throws `invalid_root` like it.
+ */
+export function recordFilesystemRoot(root: unknown): ConfinedRoot {
+  const real = resolveFilesystemRoot(root);
+  const stats = statSync(real, { bigint: true });
+  return Object.freeze({ path: real, dev: stats.dev, ino: stats.ino });
 }
 
 /** `realpath` of a configured root; throws `invalid_root` unless it is an existing directory. */

@@ -50,9 +50,14 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
  * (`/proc/self/fd/N/name`, the `*at` calls Node.js 20 lacks). Links inside the root are followed by
  * reading them through that handle and walking their target again from the root. No host path is
  * resolved after the root, so a component swapped for a link at any moment can redirect nothing, and
- * no clean-up acts by path. What remains:
+ * no clean-up acts by path. The root itself is opened by its path before the first step of every
+ * walk and must be the directory recorded at construction (device and inode): a parent of the root
+ * swapped for a link, or another directory put at its path, is refused as `root_replaced` before
+ * anything is touched (`root_unavailable` when nothing is there). What remains:
  * - another process moving a checked directory out of the root (a rename, not a link) after it was
- *   opened; the handle's `/proc` path is checked once more right after the walk, not before each use;
+ *   opened; the handle's `/proc` path is checked once more right after the walk, not before each use
+ *   (where `/proc` cannot give the path, one longer than `PATH_MAX`, the handle is walked up through
+ *   `..` until the root's recorded directory is met; a check that cannot be made refuses);
  * - a second hard link made after the link count was checked;
  * - without `/proc` (non-Linux), each step opens by host path, with the window between steps;
  * - handles are opened `O_RDONLY`, so a directory the process may write but not read (`-wx`) cannot
@@ -106,6 +111,7 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
     const audited = operation === 'move' ? { ...base, target: displayPath(record.to) } : base;
     let outcome: ToolOutcome;
     let entry: FilesystemAuditEntry;
+    let started = false;
     try {
       if (operation === undefined) throw new FilesystemError('operation_not_allowed', `This toolkit has no tool named '${toolName}'.`);
       const refusal = operationRefusal(this.policy, operation);
@@ -116,13 +122,14 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
       const reader = ToolArguments.of(args, spec.argumentNames, fail);
       refuseIllFormedText(record);
       const call: FilesystemCall = { operation, toolName, policy: this.policy, args: reader, rawArguments: record, signal };
+      started = true;
       const result = await HANDLERS[operation](call);
       outcome = toolData(result.data);
       entry = { at: now(), ...audited, outcome: 'allowed', ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
     } catch (error) {
       const failure = toFilesystemError(error, base.path, `complete the ${base.operation} of`);
       outcome = failure.toOutcome();
-      entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : 'allowed', code: failure.code };
+      entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : started ? 'allowed' : 'failed', code: failure.code };
     }
     return this.audit(entry, outcome, this.auditSink);
   }

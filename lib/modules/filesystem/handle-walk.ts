@@ -2,6 +2,7 @@ import { promises as fs, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape } from './confined-path';
+import { ConfinedRoot } from './confined-root';
 import { DirectoryHandle } from './directory-handle';
 import { FilesystemError } from './filesystem-error';
 import { isInsideRoot } from './path-rules';
@@ -32,11 +33,13 @@ export interface EntryInDirectory {
  * `O_NOFOLLOW | O_DIRECTORY` through the handle of the previous one (see {@link DirectoryHandle}).
  * A link on the way is read through its directory's handle and its target resolved against the
  * components walked so far; a target outside the root is refused (`symlink_escape`), one inside
- * restarts the walk from the root with the target's components. So every step acts on a directory
- * that was inside the root when it was opened, and nothing is ever resolved by a host path.
- * The caller closes the handle.
+ * restarts the walk from the root with the target's components. The root itself is opened by its
+ * path and must be the directory recorded at construction (`root_replaced`, `root_unavailable`
+ * otherwise), before the first step and at every restart. So every step acts on a directory that
+ * was inside the root when it was opened, and nothing below the root is ever resolved by a host
+ * path. The caller closes the handle.
  */
-export async function openDirectory(root: string, components: readonly string[], display: string, options: WalkOptions = {}): Promise<DirectoryHandle> {
+export async function openDirectory(root: ConfinedRoot, components: readonly string[], display: string, options: WalkOptions = {}): Promise<DirectoryHandle> {
   let pending = [...components];
   let hops = 0;
   let current = await openRoot(root, display);
@@ -51,7 +54,7 @@ export async function openDirectory(root: string, components: readonly string[],
       }
       hops += 1;
       if (hops > MAX_LINK_HOPS || options.followLinks === false) throw tooManyLinks(display, options.followLinks === false);
-      pending = [...linkTargetComponents(root, current.components, step.link, display), ...pending];
+      pending = [...linkTargetComponents(root.path, current.components, step.link, display), ...pending];
       await current.close();
       current = await openRoot(root, display);
     }
@@ -67,7 +70,7 @@ export async function openDirectory(root: string, components: readonly string[],
  * The parent directory of the entry `components` name, open, and its last component (never
  * followed). Refuses the root itself (`operation_not_allowed`): it has no parent inside the root.
  */
-export async function openParent(root: string, components: readonly string[], display: string): Promise<EntryInDirectory> {
+export async function openParent(root: ConfinedRoot, components: readonly string[], display: string): Promise<EntryInDirectory> {
   if (components.length === 0)
     throw new FilesystemError('operation_not_allowed', 'The root directory itself cannot be the target of this operation.', display);
   const directory = await openDirectory(root, components.slice(0, -1), display);
@@ -80,7 +83,7 @@ export async function openParent(root: string, components: readonly string[], di
  * only, up to {@link MAX_LINK_HOPS} links) to the entry it names: its directory, open, and its name
  * there. `stats` is undefined when that entry does not exist (a file may be created there).
  */
-export async function openEntry(root: string, components: readonly string[], display: string): Promise<EntryInDirectory> {
+export async function openEntry(root: ConfinedRoot, components: readonly string[], display: string): Promise<EntryInDirectory> {
   let target = [...components];
   for (let hops = 0; ; hops += 1) {
     if (hops > MAX_LINK_HOPS) throw tooManyLinks(display, false);
@@ -89,7 +92,7 @@ export async function openEntry(root: string, components: readonly string[], dis
     const stats = await lstatIn(directory, name, display);
     if (!stats?.isSymbolicLink()) return { directory, name, stats };
     try {
-      target = linkTargetComponents(root, directory.components, await fs.readlink(directory.at(name)), display);
+      target = linkTargetComponents(root.path, directory.components, await fs.readlink(directory.at(name)), display);
     } catch (error) {
       throw toFilesystemError(error, display, 'resolve');
     } finally {
@@ -123,7 +126,7 @@ export function linkTargetComponents(root: string, base: readonly string[], targ
     .filter((component) => component !== '');
 }
 
-async function openRoot(root: string, display: string): Promise<DirectoryHandle> {
+async function openRoot(root: ConfinedRoot, display: string): Promise<DirectoryHandle> {
   return DirectoryHandle.openRoot(root).catch((error: unknown) => {
     throw toFilesystemError(error, display, 'open the root for');
   });

@@ -2,7 +2,9 @@ import { constants, promises as fs, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { escape } from './confined-path';
-import { DirectoryHandle, procFdAvailable } from './directory-handle';
+import { ConfinedRoot, observeRoot } from './confined-root';
+import { DirectoryHandle } from './directory-handle';
+import { procFdAvailable } from './proc-fd';
 import { FilesystemError } from './filesystem-error';
 import { isInsideRoot } from './path-rules';
 
@@ -39,7 +41,7 @@ export interface OpenedFile {
  * for a link meanwhile changes nothing: the file is opened (or created) in the directory that was
  * checked. A creation that fails the check is undone through the same handle.
  */
-export async function openFileIn(root: string, directory: DirectoryHandle, name: string, display: string, mode: OpenMode, create = false): Promise<OpenedFile> {
+export async function openFileIn(root: ConfinedRoot, directory: DirectoryHandle, name: string, display: string, mode: OpenMode, create = false): Promise<OpenedFile> {
   const where = directory.at(name);
   const before = await fs.lstat(where).catch((error: unknown) => {
     if (create && errnoOf(error) === 'ENOENT') return undefined;
@@ -56,7 +58,7 @@ export async function openFileIn(root: string, directory: DirectoryHandle, name:
     throw toFilesystemError(error, display, 'open');
   }
   try {
-    await verifyHandle(handle, root, display, before);
+    await verifyHandle(handle, root, directory, name, display, before);
     return { handle, created: before === undefined };
   } catch (error) {
     if (before === undefined) await removeCreated(handle, directory, name);
@@ -69,19 +71,22 @@ export async function openFileIn(root: string, directory: DirectoryHandle, name:
  * Opens `real` (a path already resolved inside `root`, see `resolveExisting`) like
  * {@link openFileIn}: its parent directory is opened `O_NOFOLLOW` and checked inside the root by its
  * handle, and the file is opened through that handle. A swap of the file or of a parent directory
- * between the check and the open is refused as `symlink_escape`.
+ * between the check and the open is refused as `symlink_escape`. `root` is a {@link ConfinedRoot}
+ * recorded earlier, or a real path taken as the directory there now.
  */
-export async function openConfinedFile(root: string, real: string, display: string, mode: OpenMode, create = false): Promise<fs.FileHandle> {
+export async function openConfinedFile(root: ConfinedRoot | string, real: string, display: string, mode: OpenMode, create = false): Promise<fs.FileHandle> {
   let directory: DirectoryHandle;
+  let confined: ConfinedRoot;
   try {
-    directory = await DirectoryHandle.openChecked(root, path.dirname(real));
+    confined = typeof root === 'string' ? await observeRoot(root) : root;
+    directory = await DirectoryHandle.openChecked(confined, path.dirname(real));
   } catch (error) {
     const code = errnoOf(error);
     throw code === 'ENOTDIR' || code === 'ELOOP' ? escape(display) : toFilesystemError(error, display, 'open the directory of');
   }
   try {
-    if (!(await directory.stillInside(root))) throw escape(display);
-    return (await openFileIn(root, directory, path.basename(real), display, mode, create)).handle;
+    if (!(await directory.stillInside(confined))) throw escape(display);
+    return (await openFileIn(confined, directory, path.basename(real), display, mode, create)).handle;
   } finally {
     await directory.close();
   }
@@ -97,14 +102,28 @@ async function removeCreated(handle: fs.FileHandle, directory: DirectoryHandle, 
   }
 }
 
-async function verifyHandle(handle: fs.FileHandle, root: string, display: string, before: Stats | undefined): Promise<void> {
+/**
+ * Checks an opened file: the same file `lstat` showed, a single-linked regular file, inside the
+ * root. Inside is read from `/proc`; when `/proc` cannot name the file (a path longer than
+ * `PATH_MAX`), the file must still be the entry `name` of `directory` and `directory` still inside
+ * the root (see {@link DirectoryHandle.stillInside}). A check that cannot be made refuses.
+ */
+async function verifyHandle(handle: fs.FileHandle, root: ConfinedRoot, directory: DirectoryHandle, name: string, display: string, before: Stats | undefined): Promise<void> {
   const opened = await handle.stat();
   if (before !== undefined && (opened.dev !== before.dev || opened.ino !== before.ino))
     throw new FilesystemError('symlink_escape', `'${display}' changed between the check and the open; refused.`, display);
   checkRegularFile(opened, display);
   if (!procFdAvailable()) return;
-  const where = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-  if (where !== undefined && !isInsideRoot(root, where)) throw escape(display);
+  let where: string;
+  try {
+    where = await fs.readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    const entry = await fs.lstat(directory.at(name)).catch(() => undefined);
+    const sameEntry = entry !== undefined && entry.dev === opened.dev && entry.ino === opened.ino;
+    if (sameEntry && (await directory.stillInside(root))) return;
+    throw escape(display);
+  }
+  if (!isInsideRoot(root.path, where)) throw escape(display);
 }
 
 /** A short name of a file's type, for messages. */

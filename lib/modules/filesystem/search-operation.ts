@@ -25,7 +25,7 @@ export async function searchByName(call: FilesystemCall): Promise<FilesystemOper
     throw new FilesystemError('invalid_arguments', `'pattern' must be a non-empty name pattern of at most ${MAX_PATH_COMPONENT_BYTES} bytes, well-formed, without '/' or NUL.`);
   const matches = compileNameMatcher(pattern, args.literal('mode', ['glob', 'substring'] as const, 'substring'));
   const maxResults = Math.min(args.integer('maxResults', 1) ?? policy.maxSearchResults, policy.maxSearchResults);
-  const start = await openDirectory(policy.root, pathComponents(call, 'path', raw), display);
+  const start = await openDirectory(policy.confinedRoot, pathComponents(call, 'path', raw), display);
   const results: { path: string; type: string }[] = [];
   const queue: (readonly string[])[] = [];
   let visited = 0;
@@ -60,8 +60,10 @@ export async function searchByName(call: FilesystemCall): Promise<FilesystemOper
 async function nextDirectory(call: FilesystemCall, queue: (readonly string[])[], display: string): Promise<DirectoryHandle | undefined> {
   for (let components = queue.shift(); components !== undefined; components = queue.shift()) {
     throwIfCancelled(call);
-    const opened = await openDirectory(call.policy.root, components, display, { followLinks: false }).catch((error: unknown) => {
-      if (error instanceof FilesystemError && error.code === 'cancelled') throw error;
+    const opened = await openDirectory(call.policy.confinedRoot, components, display, { followLinks: false }).catch((error: unknown) => {
+      // A directory gone or swapped since it was listed is skipped; a cancelled call or a root that is
+      // not the recorded one any more ends the search.
+      if (error instanceof FilesystemError && (error.code === 'cancelled' || error.code === 'root_replaced' || error.code === 'root_unavailable')) throw error;
       return undefined;
     });
     if (opened !== undefined) return opened;

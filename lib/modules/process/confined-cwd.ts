@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { resolveExisting } from '../filesystem/confined-path';
+import { ConfinedRoot, openRecordedRoot } from '../filesystem/confined-root';
 import { splitRelativePath } from '../filesystem/path-rules';
 import { workingDirectoryError } from './process-errno';
 
@@ -13,14 +14,17 @@ export interface ResolvedWorkingDirectory {
 
 /**
  * Resolves a caller's working directory inside the root with the Filesystem toolkit's rules (no
- * `..`, no absolute path, links followed and checked). Throws `cwd_outside_root`, `invalid_arguments`
- * (bad type, NUL byte, too long), `cwd_not_found` (missing, not a directory, or removed while it is
- * checked) or `cwd_not_accessible`; never an error naming a host path.
+ * `..`, no absolute path, links followed and checked), once the root is known to be the directory
+ * recorded at construction. Throws `root_replaced`, `root_unavailable`, `cwd_outside_root`,
+ * `invalid_arguments` (bad type, NUL byte, too long), `cwd_not_found` (missing, not a directory, or
+ * removed while it is checked) or `cwd_not_accessible`; never an error naming a host path.
  */
-export async function resolveWorkingDirectory(root: string, cwd: unknown): Promise<ResolvedWorkingDirectory> {
+export async function resolveWorkingDirectory(root: ConfinedRoot, cwd: unknown): Promise<ResolvedWorkingDirectory> {
   const display = typeof cwd === 'string' ? cwd : '.';
   try {
-    const resolved = await resolveExisting(root, splitRelativePath(cwd ?? '.', 'cwd'), display);
+    const components = splitRelativePath(cwd ?? '.', 'cwd');
+    await (await openRecordedRoot(root)).close();
+    const resolved = await resolveExisting(root.path, components, display);
     if (!(await fs.stat(resolved.real)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     return { real: resolved.real, display };
   } catch (error) {

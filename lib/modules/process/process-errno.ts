@@ -18,6 +18,7 @@ export function workingDirectoryError(error: unknown, display: string): ProcessE
   if (isInstanceOf(error, FilesystemError)) {
     if (error.code === 'path_outside_root' || error.code === 'symlink_escape')
       return new ProcessError('cwd_outside_root', `The working directory '${display}' leads outside the root; nothing was started.`, { cwd: display }, { hostDetail });
+    if (error.code === 'root_replaced' || error.code === 'root_unavailable') return new ProcessError(error.code, error.message, undefined, { hostDetail });
     if (error.refusal) return new ProcessError('invalid_arguments', `Working directory refused: ${error.message}`, undefined, { hostDetail });
     if (error.code === 'not_found' || error.code === 'not_a_directory') return notFound(display, hostDetail);
     if (error.code === 'os_permission_denied') return notAccessible(display, hostDetail);

@@ -10,7 +10,9 @@ import { hasErrorMarker } from '../../errors/error-marker';
  * Configuration (thrown at construction): `invalid_policy`, `invalid_root`, `executable_not_found`.
  * Refusals by policy (nothing was started): `invalid_arguments`, `executable_not_allowed`,
  * `cwd_outside_root`, `env_not_allowed`, `argument_not_allowed` (an argument rule refused an
- * option, subcommand or value), `shell_disabled`, `too_large`.
+ * option, subcommand or value), `shell_disabled`, `too_large`, `root_replaced` (the root's path
+ * leads to another directory than the one recorded at construction), `root_unavailable` (nothing is
+ * at the root's path any more).
  * Failures (audited as `failed` when nothing was started): `cwd_not_found` (missing, not a
  * directory, or gone before the start), `cwd_not_accessible` (the OS refused to open it),
  * `executable_unavailable` (the configured file is gone or can no longer be executed),
@@ -28,6 +30,8 @@ export type ProcessErrorCode =
   | 'argument_not_allowed'
   | 'shell_disabled'
   | 'too_large'
+  | 'root_replaced'
+  | 'root_unavailable'
   | 'cwd_not_found'
   | 'cwd_not_accessible'
   | 'executable_unavailable'
@@ -58,6 +62,8 @@ export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessEr
   argument_not_allowed: refused('permission_denied', 'permission'),
   shell_disabled: refused('permission_denied', 'permission'),
   too_large: refused('permission_denied', 'permission'),
+  root_replaced: refused('permission_denied', 'permission'),
+  root_unavailable: refused('unavailable', 'unavailable'),
   cwd_not_found: failed('not_found', 'not_found'),
   cwd_not_accessible: failed('permission_denied', 'permission'),
   executable_unavailable: failed('unavailable', 'unavailable'),

@@ -1,4 +1,5 @@
-import { resolveFilesystemRoot } from '../filesystem/filesystem-policy';
+import { ConfinedRoot } from '../filesystem/confined-root';
+import { recordFilesystemRoot } from '../filesystem/filesystem-policy';
 import * as path from 'node:path';
 import { BUILT_IN_ARGUMENT_PROFILES } from './argument-profiles';
 import { ArgumentRule, ruleProblems } from './argument-rules';
@@ -62,7 +63,10 @@ export interface ProcessPolicyOptions {
 
 /** A validated, frozen process policy with every default filled. */
 export interface ResolvedProcessPolicy {
+  /** Real path of the root (no symbolic links). */
   readonly root: string;
+  /** The root as recorded at construction (real path, device, inode): every run's working directory is reached from that very directory. */
+  readonly confinedRoot: ConfinedRoot;
   /** Allow-list name to real absolute path. */
   readonly executables: Readonly<Record<string, string>>;
   readonly envAllowList: readonly string[];
@@ -126,8 +130,10 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
   const fixedEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.fixedEnv ?? {}))
     if (!isDeniedEnvironmentName(name) && typeof value === 'string' && !value.includes('\0')) fixedEnv[name] = value;
+  const root = confinedRoot(options.root);
   return Object.freeze({
-    root: confinedRoot(options.root),
+    root: root.path,
+    confinedRoot: root,
     executables: Object.freeze(executables),
     envAllowList: Object.freeze(kept),
     droppedEnvNames: Object.freeze(dropped),
@@ -158,9 +164,9 @@ function executableEntries(executables: ProcessPolicyOptions['executables'], pro
   return entries;
 }
 
-function confinedRoot(root: string): string {
+function confinedRoot(root: string): ConfinedRoot {
   try {
-    return resolveFilesystemRoot(root);
+    return recordFilesystemRoot(root);
   } catch (error) {
     throw new ProcessError('invalid_root', messageOf(error), undefined, { cause: error });
   }

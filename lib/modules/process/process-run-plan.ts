@@ -66,7 +66,7 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   if (argumentBytes > policy.maxArgumentBytes)
     throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
   if (rule !== undefined) args = applyArgumentRule(argv0, rule, args);
-  const cwd = await resolveWorkingDirectory(policy.root, reader.raw('cwd'));
+  const cwd = await resolveWorkingDirectory(policy.confinedRoot, reader.raw('cwd'));
   const env = buildChildEnvironment(policy.root, policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
   const stdinText = reader.optionalString('stdin');
   const stdin = stdinText === undefined ? undefined : Buffer.from(stdinText, 'utf8');
@@ -81,8 +81,10 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
  * killed at the time limit is a `timeout` failure, one killed by the abort signal a `cancelled`
  * failure; both carry the partial output in `details`. A spawn the OS refused is reported with
  * `started: false` and a code of its errno (see `spawnError`). Throws, starting nothing,
- * `cwd_outside_root` when the working directory was swapped for a link leading outside the root
- * after planning, `cwd_not_found` when it was removed, `cwd_not_accessible` when it cannot be opened.
+ * `root_replaced` or `root_unavailable` when the root is not the directory recorded at construction
+ * any more, `cwd_outside_root` when the working directory (or a directory on the way to it) was
+ * swapped for a link after planning, `cwd_not_found` when it was removed, `cwd_not_accessible` when
+ * it cannot be opened.
  */
 export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProcessPolicy, signal?: AbortSignal): Promise<ProcessRunReport> {
   const start = (cwd: string) =>
@@ -98,9 +100,11 @@ export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProc
       maxStderrBytes: policy.maxStderrBytes,
       ...(signal === undefined ? {} : { signal }),
     });
-  // The child changes into the directory through a checked handle (`/proc/self/fd/N`, still open in
-  // the child until exec), so a directory swapped for a link after planning is refused, not entered.
-  const result = await withConfinedDirectory(policy.root, plan.cwd, plan.displayCwd, start).catch((error: unknown) => {
+  // The directory is walked again from the recorded root, no link allowed, and the child changes
+  // into its handle (`/proc/self/fd/N`: the child's own copy of the descriptor, open until exec), so
+  // a directory swapped for a link after planning is refused, not entered, and the path is never
+  // resolved again at the spawn, even where `/proc` cannot name the directory.
+  const result = await withConfinedDirectory(policy.confinedRoot, plan.cwd, plan.displayCwd, start).catch((error: unknown) => {
     throw workingDirectoryError(error, plan.displayCwd);
   });
   const data: JsonObject = {

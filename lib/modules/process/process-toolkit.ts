@@ -41,8 +41,10 @@ const DEADLINE_HEADROOM_MS = 2000;
  *   governs what the toolkit passes.
  * - Executables are pinned by real path at construction: repointing a configured symlink later
  *   changes nothing, but replacing the file at the resolved path does (there is no exec by handle).
- * - The working directory is entered through a checked handle on Linux (`/proc/self/fd`); elsewhere
- *   it is checked, then handed to the spawn by path, and a swap in between is not detected.
+ * - The working directory is reached from the root recorded at construction (device and inode;
+ *   `root_replaced` otherwise), one component at a time through directory handles, and on Linux the
+ *   child enters that very handle (`/proc/self/fd/N`), never a host path resolved again; elsewhere it
+ *   is checked, then handed to the spawn by path, and a swap in between is not detected.
  * - A descendant that leaves the process group (`setsid`) outlives the run; it cannot hold the
  *   result past the time limit (see `runProcess`).
  * - The child's memory, CPU, open files and process count are not limited (a fork bomb inside the

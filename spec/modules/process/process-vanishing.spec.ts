@@ -5,11 +5,14 @@ import { planRun, startPlannedRun } from '../../../lib/modules/process/process-r
 import { ToolArguments } from '../../../lib/modules/filesystem/tool-arguments';
 import { EXECUTABLES, ProcessSandbox, expectRunFailure, makeProcessSandbox } from './process-sandbox';
 
-/** Runs `action` with `fs[method]` removing `victim` just before it acts on that path. */
-async function withVanishing<T>(method: 'stat' | 'open', victim: string, action: () => Promise<T>): Promise<T> {
+/** A path naming the entry `sub`: by its host path or through a directory handle (`/proc/self/fd/N/sub`). */
+const namesSub = (target: unknown): boolean => typeof target === 'string' && target.endsWith('/sub');
+
+/** Runs `action` with `fs[method]` removing `victim` just before it acts on a path `matches` accepts (by default `victim` itself). */
+async function withVanishing<T>(method: 'stat' | 'open', victim: string, action: () => Promise<T>, matches = (target: unknown) => target === victim): Promise<T> {
   const original = (fs[method] as (...args: unknown[]) => Promise<unknown>).bind(fs);
   jest.spyOn(fs, method).mockImplementation((async (target: unknown, ...rest: unknown[]) => {
-    if (target === victim) await fs.rm(victim, { recursive: true, force: true });
+    if (matches(target)) await fs.rm(victim, { recursive: true, force: true });
     return original(target, ...rest);
   }) as never);
   try {
@@ -38,7 +41,7 @@ describe('ProcessToolkit when the working directory or the executable vanishes',
   });
 
   it('answers cwd_not_found, not cwd_outside_root, when the directory vanishes between the check and the spawn', async () => {
-    const outcome = await withVanishing('open', path.join(box.root, 'sub'), () => toolkit.invoke('process_run', { executable: 'pwd', cwd: 'sub' }));
+    const outcome = await withVanishing('open', path.join(box.root, 'sub'), () => toolkit.invoke('process_run', { executable: 'pwd', cwd: 'sub' }), namesSub);
     expectRunFailure(toolkit, outcome, 'cwd_not_found', 'not_found', 'failed');
     noHostPath(outcome);
   });
@@ -68,7 +71,7 @@ describe('ProcessToolkit when the working directory or the executable vanishes',
     const victim = path.join(box.root, 'sub');
     const original = fs.open.bind(fs);
     jest.spyOn(fs, 'open').mockImplementation((async (target: string, ...rest: never[]) => {
-      if (target === victim) throw Object.assign(new Error(`EACCES: permission denied, open '${victim}'`), { code: 'EACCES', path: victim });
+      if (namesSub(target)) throw Object.assign(new Error(`EACCES: permission denied, open '${victim}'`), { code: 'EACCES', path: victim });
       return original(target, ...rest);
     }) as never);
     try {
