@@ -77,7 +77,7 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
     const state = this.state(runId, options);
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     // Every check before any change: the messages and their projection audits are stored together or not at all.
     const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection));
     for (const audit of audits) if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
@@ -88,7 +88,7 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const state = this.state(runId, options);
-    state.messages = rules.serializeJson(runId, messages, 'message');
+    state.messages = rules.serializeMessages(runId, messages, 'other');
     this.touch(state);
   }
 

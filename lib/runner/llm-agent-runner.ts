@@ -108,7 +108,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
     try {
-      const recorded = this.recordMessages(run, input);
+      const recorded = this.recordInput(run, input);
       if (recorded !== SETTLED) await recorded;
       const plainSteps = this.stepsAsDefined();
       // A run with `output` leaves its calls to `executeToolCalls`, which judges final-answer calls.
@@ -166,7 +166,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   private async converse(run: RunState, earlier: readonly ChatMessage[], input: readonly ChatMessage[]): Promise<void> {
     const recordedEarlier = this.recordMessages(run, earlier);
     if (recordedEarlier !== SETTLED) await recordedEarlier;
-    const recordedInput = this.recordMessages(run, input);
+    const recordedInput = this.recordInput(run, input);
     if (recordedInput !== SETTLED) await recordedInput;
     await this.runLoop(run);
     const insisted = this.insistOnFinalAnswer(run);

@@ -3,6 +3,7 @@ import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { userContentProblem } from '../model/user-content';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentError } from './runner-error';
+import { messagesOfRecord } from './turn-messages';
 
 /**
  * What `complete()` and `stream()` take: a prompt (one user message), or a list of messages (a
@@ -57,7 +58,9 @@ export async function loadContinuedConversation(options: LlmAgentRunOptions): Pr
   const { continueFrom, store, memory } = options;
   if (continueFrom === undefined) return [];
   if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
-  const messages = store !== undefined ? (await store.loadRun(continueFrom))?.messages : await memory!.messages(continueFrom);
+  // From a store, as a resume reads them: only its model responses keep their provider content.
+  const stored = store !== undefined ? await store.loadRun(continueFrom) : undefined;
+  const messages = store !== undefined ? (stored === undefined ? undefined : messagesOfRecord(stored)) : await memory!.messages(continueFrom);
   if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
   checkContinuable(continueFrom, messages);
   return messages;

@@ -147,7 +147,7 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     await this.write({ runId }, options, async (client) => {
       await this.lockRun(client, runId);
       for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection);
@@ -157,7 +157,7 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, 'other');
     await this.write({ runId }, options, async (client) => {
       await this.lockRun(client, runId);
       await client.query(this.statements.deleteMessages, [runId]);

@@ -107,7 +107,7 @@ export class SqliteRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     this.write({ runId }, options, () => {
       for (const projection of options.projections ?? []) this.insertProjection(runId, projection);
       this.insertMessages(runId, Number(this.statements.select('lastMessageSeq', runId)[0].last), texts);
@@ -116,7 +116,7 @@ export class SqliteRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, 'other');
     this.write({ runId }, options, () => {
       this.statements.run('deleteMessages', runId);
       this.insertMessages(runId, 0, texts);
