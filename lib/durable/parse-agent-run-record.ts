@@ -10,7 +10,7 @@ const MESSAGE_ORIGINS: readonly MessageOrigin[] = ['model', 'other', 'unrecorded
  * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
  * and brings it to the current schema version: a version-1 record's lease gets fencing token 0, and its calls,
  * projections and approvals the turn of the first assistant message carrying their call id (else 1), as the
- * stores' migration gives them. A record without `messageOrigins` keeps none: every message reads as `unrecorded`.
+ * stores' migration gives them. A record without `messageOrigins` (one written before origins were kept) gets `unrecorded` for every message.
  *
  * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
  * `record_invalid` when the value does not have a record's shape.
@@ -30,7 +30,8 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   const runId = typeof record.runId === 'string' ? record.runId : undefined;
   const problem = findShapeProblem(record);
   if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
-  const upgraded = withTurns({ ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION });
+  const messageOrigins = (record.messageOrigins as readonly MessageOrigin[] | undefined) ?? (record.messages as unknown[]).map((): MessageOrigin => 'unrecorded');
+  const upgraded = withTurns({ ...(record as unknown as AgentRunRecord), messageOrigins, schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION });
   const lease = record.lease as Partial<RunLease> | undefined;
   if (lease !== undefined && lease.fencingToken === undefined) return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
   return upgraded;

@@ -54,6 +54,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
           status: 'running',
           metadata: { agent: 'mail' },
           messages: [{ role: 'user', content: 'hi' }],
+          messageOrigins: ['other'],
           toolCalls: [],
           toolOutputProjections: [],
           approvals: [],
