@@ -204,7 +204,9 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.decideApproval} */
   async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const row = state.approvals.get(rules.callKey(rules.checkTurn(options?.turn), callId));
+    const turn = rules.checkTurn(options?.turn);
+    const row = state.approvals.get(rules.callKey(turn, callId));
+    if (row === undefined) throw rules.approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
     if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row!);
     row!.state = decision.approved ? 'approved' : 'denied';
     row!.decided_by = decision.decidedBy ?? null;

@@ -169,6 +169,16 @@ export function checkApprovalRequest(runId: string, request: ApprovalRequest, st
 }
 
 /**
+ * The `approval_not_found` error of a decision for a call (`turn`, `callId`) without an approval: it names the
+ * turns whose approvals have that call id (`approvals` are the run's, in any order), as `approvalTurns` and in the message.
+ */
+export function approvalNotFound(runId: string, callId: string, turn: number, approvals: readonly { call_id: string; turn: number | string }[]): RunStoreError {
+  const approvalTurns = [...new Set(approvals.filter((row) => row.call_id === callId).map((row) => Number(row.turn)))].sort((a, b) => a - b);
+  const others = approvalTurns.length === 0 ? 'no turn of the run has an approval for this call id' : `approvals for this call id exist in turn(s) ${approvalTurns.join(', ')}: pass that turn`;
+  return new RunStoreError('approval_not_found', `No approval was requested for this call in turn ${turn}; ${others}`, { runId, callId, turn, approvalTurns });
+}
+
+/**
  * Checks a decision against the stored approval. Returns true when it must be written, false when the same
  * decision is already stored. Throws `approval_not_found` or `approval_mismatch`.
  */

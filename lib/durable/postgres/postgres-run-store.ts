@@ -251,6 +251,7 @@ export class PostgresRunStore implements RunStore {
     const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, async (client) => {
       const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId, turn))[0];
+      if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, await this.select(client, 'selectApprovals', runId));
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
       const values = [runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn];

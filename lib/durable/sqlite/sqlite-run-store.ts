@@ -206,6 +206,7 @@ export class SqliteRunStore implements RunStore {
     const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, () => {
       const stored = this.statements.select('selectApproval', runId, callId, turn)[0];
+      if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, this.statements.select('selectApprovals', runId));
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
       this.statements.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn);
