@@ -207,13 +207,13 @@ export class MemoryRunStore implements RunStore {
     const turn = rules.checkTurn(options?.turn);
     const row = state.approvals.get(rules.callKey(turn, callId));
     if (row === undefined) throw rules.approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
-    if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row!);
-    row!.state = decision.approved ? 'approved' : 'denied';
-    row!.decided_by = decision.decidedBy ?? null;
-    row!.reason = decision.reason ?? null;
-    row!.decided_at = rules.isoTime(this.clock);
+    if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row);
+    row.state = decision.approved ? 'approved' : 'denied';
+    row.decided_by = decision.decidedBy ?? null;
+    row.reason = decision.reason ?? null;
+    row.decided_at = rules.isoTime(this.clock);
     this.touch(state);
-    return approvalFromRow(row!);
+    return approvalFromRow(row);
   }
 
   /** {@inheritDoc RunStore.acquireLease} */

@@ -4,7 +4,6 @@ import { ToolOutcome } from '../outcome/tool-outcome';
 import {
   AgentRunRecord,
   AgentRunStatus,
-  MessageOrigin,
   ApprovalRecord,
   ToolCallIdentity,
   ToolCallRecord,
@@ -20,7 +19,7 @@ export interface CreateRunOptions {
   readonly status?: AgentRunStatus;
   /** Host data kept with the run. */
   readonly metadata?: JsonObject;
-  /** The conversation so far; its messages have origin `other` (see {@link MessageOrigin}). @default [] */
+  /** The conversation so far; its messages have origin `other` (see `MessageOrigin`). @default [] */
   readonly messages?: readonly ChatMessage[];
 }
 
@@ -78,7 +77,7 @@ export interface AppendMessagesOptions extends RunWriteOptions {
    */
   readonly projections?: readonly ToolOutputProjectionInput[];
   /**
-   * Who wrote the messages (see {@link MessageOrigin}). The runner passes `model` for the model's own
+   * Who wrote the messages (see `MessageOrigin`). The runner passes `model` for the model's own
    * responses only: a resume runs the tool calls of such a message alone. A host appending messages of its
    * own leaves the default. @default 'other'
    */
@@ -116,7 +115,7 @@ export interface RunStore {
 
   /**
    * Replaces the whole conversation (e.g. after compaction). Every message saved has origin `other`: a tool call
-   * of a saved assistant message is history, never run by a resume (see {@link MessageOrigin}). Throws `run_not_found`.
+   * of a saved assistant message is history, never run by a resume (see `MessageOrigin`). Throws `run_not_found`.
    */
   saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void>;
 

@@ -9,7 +9,7 @@ import { conversationProblem, toolCallProblem } from './input-conversation';
 /**
  * What `complete()` and `stream()` take: a prompt (one user message), or a list of messages (a
  * conversation to go on from, ending with a user message; its user messages may carry images and
- * documents).
+ * documents). Its tool calls are history: none is ever run (see `inputMessages`).
  */
 export type LlmAgentRunInput = string | readonly ChatMessage[];
 
