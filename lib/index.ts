@@ -119,7 +119,7 @@ export {
 } from './durable';
 export type {
   AgentRunRecord, AgentRunStatus, ApprovalDecision, ApprovalRecord, ApprovalRequest, ApprovalState, CallStartResult,
-  CreateRunOptions, MemoryRunStoreOptions, PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor, RunLease, RunLeaseOptions, RunStore,
+  CreateRunOptions, MemoryRunStoreOptions, MessageOrigin, PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor, RunLease, RunLeaseOptions, RunStore,
   RunStoreErrorCode, RunStoreErrorDetails, RunSummary, SqliteRunStoreOptions, ToolCallIdentity, ToolCallRecord,
   ToolOutputProjectionInput, ToolOutputProjectionRecord,
 } from './durable';

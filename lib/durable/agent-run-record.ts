@@ -7,6 +7,15 @@ import type { ToolOutputProjectionReport } from '../projection/tool-output-proje
 export const AGENT_RUN_RECORD_SCHEMA_VERSION = 2;
 
 /**
+ * Who wrote a stored message. `model`: a model response of the run, recorded by the runner (only the tool
+ * calls of such a message may ever run, on a resume). `other`: anything else: the input of `complete()` and
+ * `stream()`, a continued conversation, the runner's Tool messages and prompts, `createRun`,
+ * `saveMessages` and a host's own `appendMessages`. `unrecorded`: a message stored before origins were kept
+ * (read as before: the last assistant turn of such a record is taken as the model's).
+ */
+export type MessageOrigin = 'model' | 'other' | 'unrecorded';
+
+/**
  * Status of a run. `completed` (the model gave its final answer) and `cancelled` end it. `stopped` means the
  * run reached its step limit (`maxSteps`) without a final answer (schema version 2); it, `failed`, `running`
  * and `awaiting_approval` can be resumed.
@@ -124,6 +133,11 @@ export interface AgentRunRecord {
   readonly metadata?: JsonObject;
   /** The conversation, in order. Tool messages hold the projected content the model saw. */
   readonly messages: readonly ChatMessage[];
+  /**
+   * The origin of each message, in the same order (see {@link MessageOrigin}). A store always gives it; a
+   * record without it (an exported record of an older build) has every message `unrecorded`.
+   */
+  readonly messageOrigins?: readonly MessageOrigin[];
   /** Tool calls in the order they were started. */
   readonly toolCalls: readonly ToolCallRecord[];
   /** One entry per successfully projected call, in the order recorded. */

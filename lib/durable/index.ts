@@ -1,6 +1,6 @@
 export { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES } from './agent-run-record';
 export type {
-  AgentRunRecord, AgentRunStatus, ApprovalRecord, ApprovalState, RunLease, ToolCallIdentity, ToolCallRecord,
+  AgentRunRecord, AgentRunStatus, ApprovalRecord, MessageOrigin, ApprovalState, RunLease, ToolCallIdentity, ToolCallRecord,
   ToolOutputProjectionInput, ToolOutputProjectionRecord,
 } from './agent-run-record';
 export type {

@@ -77,7 +77,7 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
     const state = this.state(runId, options);
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     // Every check before any change: the messages and their projection audits are stored together or not at all.
     const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection));
     for (const audit of audits) if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
@@ -88,7 +88,7 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const state = this.state(runId, options);
-    state.messages = rules.serializeJson(runId, messages, 'message');
+    state.messages = rules.serializeMessages(runId, messages, 'other');
     this.touch(state);
   }
 
@@ -204,14 +204,16 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.decideApproval} */
   async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const row = state.approvals.get(rules.callKey(rules.checkTurn(options?.turn), callId));
-    if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row!);
-    row!.state = decision.approved ? 'approved' : 'denied';
-    row!.decided_by = decision.decidedBy ?? null;
-    row!.reason = decision.reason ?? null;
-    row!.decided_at = rules.isoTime(this.clock);
+    const turn = rules.checkTurn(options?.turn);
+    const row = state.approvals.get(rules.callKey(turn, callId));
+    if (row === undefined) throw rules.approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
+    if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row);
+    row.state = decision.approved ? 'approved' : 'denied';
+    row.decided_by = decision.decidedBy ?? null;
+    row.reason = decision.reason ?? null;
+    row.decided_at = rules.isoTime(this.clock);
     this.touch(state);
-    return approvalFromRow(row!);
+    return approvalFromRow(row);
   }
 
   /** {@inheritDoc RunStore.acquireLease} */

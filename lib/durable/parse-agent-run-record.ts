@@ -1,14 +1,16 @@
-import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord, RunLease } from './agent-run-record';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord, MessageOrigin, RunLease } from './agent-run-record';
 import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { firstTurnOfCallIds } from './call-turns';
 import { RunStoreError } from './run-store-error';
 import { checkSchemaVersion } from './schema-version';
 
+const MESSAGE_ORIGINS: readonly MessageOrigin[] = ['model', 'other', 'unrecorded'];
+
 /**
  * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
  * and brings it to the current schema version: a version-1 record's lease gets fencing token 0, and its calls,
  * projections and approvals the turn of the first assistant message carrying their call id (else 1), as the
- * stores' migration gives them.
+ * stores' migration gives them. A record without `messageOrigins` (one written before origins were kept) gets `unrecorded` for every message.
  *
  * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
  * `record_invalid` when the value does not have a record's shape.
@@ -28,7 +30,8 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   const runId = typeof record.runId === 'string' ? record.runId : undefined;
   const problem = findShapeProblem(record);
   if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
-  const upgraded = withTurns({ ...(record as unknown as AgentRunRecord), schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION });
+  const messageOrigins = (record.messageOrigins as readonly MessageOrigin[] | undefined) ?? (record.messages as unknown[]).map((): MessageOrigin => 'unrecorded');
+  const upgraded = withTurns({ ...(record as unknown as AgentRunRecord), messageOrigins, schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION });
   const lease = record.lease as Partial<RunLease> | undefined;
   if (lease !== undefined && lease.fencingToken === undefined) return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
   return upgraded;
@@ -60,6 +63,12 @@ function findShapeProblem(record: Record<string, unknown>): string | undefined {
   for (const [index, message] of (record.messages as Record<string, unknown>[]).entries()) {
     const problem = message?.role === 'tool' ? toolMessagePartsProblem(message.parts) : undefined;
     if (problem !== undefined) return `message ${index}: ${problem}`;
+  }
+  const origins = record.messageOrigins;
+  if (origins !== undefined) {
+    if (!Array.isArray(origins) || origins.length !== (record.messages as unknown[]).length) return 'messageOrigins must be an array with one origin per message';
+    const unknown = origins.find((origin) => !MESSAGE_ORIGINS.includes(origin as never));
+    if (unknown !== undefined) return `unknown message origin ${JSON.stringify(unknown)}`;
   }
   for (const call of record.toolCalls as Record<string, unknown>[]) {
     if (typeof call?.callId !== 'string' || typeof call.toolName !== 'string' || typeof call.argumentsSha256 !== 'string') {

@@ -5,6 +5,8 @@ import { AgentRunStatus, AGENT_RUN_STATUSES, ApprovalRecord, ToolCallIdentity, T
 import { canonicalJson, sha256Hex } from './canonical-arguments';
 import { RunStoreError } from './run-store-error';
 import { toolMessagePartsProblem } from '../model/tool-message-parts';
+import { ChatMessage } from '../model/model-types';
+import { ORIGIN_KEY, WrittenMessageOrigin } from './message-origins';
 
 /** The rules every {@link RunStore} applies the same way, apart from its storage. */
 
@@ -33,7 +35,7 @@ export function checkNewRun(options: CreateRunOptions): NewRun {
   const status = options.status ?? 'running';
   checkStatus(status);
   const metadataJson = options.metadata === undefined ? null : serializeJson(runId, [options.metadata], 'metadata object')[0];
-  return { runId, status, metadataJson, messageTexts: serializeJson(runId, options.messages ?? [], 'message') };
+  return { runId, status, metadataJson, messageTexts: serializeMessages(runId, options.messages ?? [], 'other') };
 }
 
 /** Throws `record_invalid` unless `status` is an {@link AgentRunStatus}. */
@@ -167,6 +169,16 @@ export function checkApprovalRequest(runId: string, request: ApprovalRequest, st
 }
 
 /**
+ * The `approval_not_found` error of a decision for a call (`turn`, `callId`) without an approval: it names the
+ * turns whose approvals have that call id (`approvals` are the run's, in any order), as `approvalTurns` and in the message.
+ */
+export function approvalNotFound(runId: string, callId: string, turn: number, approvals: readonly { call_id: string; turn: number | string }[]): RunStoreError {
+  const approvalTurns = [...new Set(approvals.filter((row) => row.call_id === callId).map((row) => Number(row.turn)))].sort((a, b) => a - b);
+  const others = approvalTurns.length === 0 ? 'no turn of the run has an approval for this call id' : `approvals for this call id exist in turn(s) ${approvalTurns.join(', ')}: pass that turn`;
+  return new RunStoreError('approval_not_found', `No approval was requested for this call in turn ${turn}; ${others}`, { runId, callId, turn, approvalTurns });
+}
+
+/**
  * Checks a decision against the stored approval. Returns true when it must be written, false when the same
  * decision is already stored. Throws `approval_not_found` or `approval_mismatch`.
  */
@@ -220,4 +232,9 @@ export function serializeJson(runId: string, values: readonly unknown[], what: s
     if (typeof text !== 'string') throw new RunStoreError('record_invalid', `A ${what} has no JSON form`, { runId });
     return text;
   });
+}
+
+/** The JSON texts of messages, each carrying `origin` (see {@link ORIGIN_KEY}). Throws `record_invalid` as {@link serializeJson} does. */
+export function serializeMessages(runId: string, messages: readonly ChatMessage[], origin: WrittenMessageOrigin): string[] {
+  return serializeJson(runId, messages.map((message) => (typeof message === 'object' && message !== null ? { ...message, [ORIGIN_KEY]: origin } : message)), 'message');
 }

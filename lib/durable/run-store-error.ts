@@ -18,7 +18,8 @@ import { hasErrorMarker } from '../errors/error-marker';
  * - `outcome_conflict`: a different outcome was admitted for a call that already has one.
  * - `idempotency_conflict`: an idempotency key was presented again with different arguments.
  * - `projection_conflict`: a call id was bound to different projection data.
- * - `approval_not_found`: no approval was requested for the call.
+ * - `approval_not_found`: no approval was requested for the call in the turn named; `approvalTurns` lists the
+ *   turns that do have an approval for that call id (a model may reuse `call_0` in every turn).
  * - `approval_mismatch`: an approval request or decision does not match the call it names.
  * - `lease_held`: another worker holds the run's lease.
  */
@@ -49,6 +50,10 @@ export interface RunStoreErrorDetails {
   readonly runId?: string;
   /** The tool call concerned, when there is one. */
   readonly callId?: string;
+  /** The turn of the call concerned, when there is one. */
+  readonly turn?: number;
+  /** For `approval_not_found`: the turns of the run that have an approval for the call id, in order. */
+  readonly approvalTurns?: readonly number[];
   /** The underlying driver error. */
   readonly cause?: unknown;
 }
@@ -71,11 +76,17 @@ export class RunStoreError extends WuweError<RunStoreErrorCode> {
   readonly runId?: string;
   /** The tool call concerned, when there is one. */
   readonly callId?: string;
+  /** The turn of the call concerned, when there is one. */
+  readonly turn?: number;
+  /** For `approval_not_found`: the turns that have an approval for the call id. */
+  readonly approvalTurns?: readonly number[];
 
   constructor(code: RunStoreErrorCode, message: string, details: RunStoreErrorDetails = {}) {
-    const where = [details.runId && `run ${details.runId}`, details.callId && `call ${details.callId}`].filter(Boolean).join(', ');
+    const where = [details.runId && `run ${details.runId}`, details.turn !== undefined && `turn ${details.turn}`, details.callId && `call ${details.callId}`].filter(Boolean).join(', ');
     super(code, where ? `${message} (${where})` : message, details.cause === undefined ? undefined : { cause: details.cause });
     if (details.runId !== undefined) this.runId = details.runId;
     if (details.callId !== undefined) this.callId = details.callId;
+    if (details.turn !== undefined) this.turn = details.turn;
+    if (details.approvalTurns !== undefined) this.approvalTurns = details.approvalTurns;
   }
 }

@@ -19,7 +19,7 @@ export interface CreateRunOptions {
   readonly status?: AgentRunStatus;
   /** Host data kept with the run. */
   readonly metadata?: JsonObject;
-  /** The conversation so far. @default [] */
+  /** The conversation so far; its messages have origin `other` (see `MessageOrigin`). @default [] */
   readonly messages?: readonly ChatMessage[];
 }
 
@@ -76,6 +76,12 @@ export interface AppendMessagesOptions extends RunWriteOptions {
    * the content it carries): both are written or neither is. Each is checked as by {@link RunStore.recordProjection}.
    */
   readonly projections?: readonly ToolOutputProjectionInput[];
+  /**
+   * Who wrote the messages (see `MessageOrigin`). The runner passes `model` for the model's own
+   * responses only: a resume runs the tool calls of such a message alone. A host appending messages of its
+   * own leaves the default. @default 'other'
+   */
+  readonly origin?: 'model' | 'other';
 }
 
 /** One row of {@link RunStore.listRuns}. */
@@ -107,7 +113,10 @@ export interface RunStore {
   /** Appends messages to the conversation. Throws `run_not_found`. */
   appendMessages(runId: string, messages: readonly ChatMessage[], options?: AppendMessagesOptions): Promise<void>;
 
-  /** Replaces the whole conversation (e.g. after compaction). Throws `run_not_found`. */
+  /**
+   * Replaces the whole conversation (e.g. after compaction). Every message saved has origin `other`: a tool call
+   * of a saved assistant message is history, never run by a resume (see `MessageOrigin`). Throws `run_not_found`.
+   */
   saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void>;
 
   /** Sets the run's status; `cancelled` also cancels the approvals still pending. Throws `run_not_found`. */

@@ -2,12 +2,14 @@ import { ChatMessage } from '../model/model-types';
 import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
+import { splitOrigin } from './message-origins';
 import {
   AGENT_RUN_RECORD_SCHEMA_VERSION,
   AgentRunRecord,
   AgentRunStatus,
   ApprovalRecord,
   ApprovalState,
+  MessageOrigin,
   ToolCallRecord,
   ToolOutputProjectionRecord,
 } from './agent-run-record';
@@ -148,24 +150,28 @@ export function recordFromRows(rows: RunRows): AgentRunRecord {
     schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION,
     runId,
     status: rows.run.status as AgentRunStatus,
-    messages: rows.messages.map((text) => messageFromJson(text, runId)),
+    messages: [],
     toolCalls: rows.calls.map(callFromRow),
     toolOutputProjections: rows.projections.map((row) => projectionFromRow(row, runId)),
     approvals: rows.approvals.map(approvalFromRow),
     createdAt: rows.run.created_at,
     updatedAt: rows.run.updated_at,
   };
+  const stored = rows.messages.map((text) => messageFromJson(text, runId));
+  record.messages = stored.map((entry) => entry.message);
+  record.messageOrigins = stored.map((entry) => entry.origin);
   if (rows.run.metadata_json !== null) record.metadata = parseJson(rows.run.metadata_json, runId) as JsonObject;
   if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms), fencingToken: Number(rows.run.fencing_token) };
   return record;
 }
 
 /** A stored message; a Tool message's image parts are checked again, so a damaged row never reaches a model. */
-function messageFromJson(text: string, runId: string): ChatMessage {
-  const message = parseJson(text, runId) as unknown as ChatMessage;
+function messageFromJson(text: string, runId: string): { message: ChatMessage; origin: MessageOrigin } {
+  const { message: value, origin } = splitOrigin(parseJson(text, runId));
+  const message = value as unknown as ChatMessage;
   const problem = message?.role === 'tool' ? toolMessagePartsProblem(message.parts) : undefined;
   if (problem !== undefined) throw new RunStoreError('record_invalid', `A stored tool message is malformed: ${problem}`, { runId });
-  return message;
+  return { message, origin };
 }
 
 function parseJson(text: string, runId: string): JsonValue {

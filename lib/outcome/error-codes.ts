@@ -61,6 +61,11 @@ export const STANDARD_TOOL_ERROR_CODES = {
   tool_error: 'internal',
   /** The output did not match the output schema under `strict` validation. */
   output_validation: 'validation',
+  /**
+   * The call is in caller-supplied history (the input of `complete()` / `stream()`, `createRun`,
+   * `saveMessages`), not in a model response of the run: it is answered with this failure and never run.
+   */
+  not_executed: 'permission',
   /** A call started but its result was never admitted; it was not re-run. */
   outcome_unknown: 'unknown',
   /** The outcome could not be projected for the model after admission. */

@@ -2,9 +2,11 @@ import { AgentRunRecord } from '../durable/agent-run-record';
 import { callKey } from '../durable/record-rules';
 import { withRunLease } from '../durable/with-run-lease';
 import { InMemoryMemory } from '../model/memory';
-import { ChatMessage } from '../model/model-types';
+import { ChatMessage, ModelToolCall } from '../model/model-types';
+import { notExecutedOutcome, OpenInputCalls, openInputCalls } from './caller-calls';
+import { assistantMessagesOf, isModelResponse, messagesOfRecord } from './turn-messages';
 import { loadContinuedConversation, NOTHING_CONTINUED } from './run-input';
-import { LlmAgentRunResult } from './run-result';
+import { LlmAgentRunResult, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { defaultWorkerId, storedStatusOf } from './runner-rules';
 import { LlmAgentError } from './runner-error';
@@ -35,7 +37,7 @@ export abstract class DurableRunLoop extends ModelTurnLoop {
       if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
       if (record.status === 'completed' || record.status === 'cancelled')
         throw new LlmAgentError('run_conflict', `run '${runId}' is ${record.status} and cannot be resumed`);
-      run.messages.push(...record.messages);
+      run.messages.push(...messagesOfRecord(record));
       run.steps = record.messages.filter((message) => message.role === 'assistant').length;
       run.turn = run.steps;
       run.recordedKeys = new Map(record.toolCalls.flatMap((call) => (call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]])));
@@ -50,6 +52,9 @@ export abstract class DurableRunLoop extends ModelTurnLoop {
   /**
    * Runs the calls of the last assistant turn that have no Tool message yet (a resumed run). Only the Tool
    * messages after that assistant message answer its calls: a call id answered in an earlier turn may be reused.
+   * Only a model response's calls run (the record says which messages are: see `MessageOrigin`); the calls of an
+   * assistant message a caller wrote (`createRun`, `saveMessages`, a host's `appendMessages`) are answered
+   * `not_executed` and never dispatched.
    */
   protected async resumePendingCalls(run: RunState): Promise<void> {
     const index = run.messages.findLastIndex((message) => message.role === 'assistant');
@@ -58,12 +63,39 @@ export abstract class DurableRunLoop extends ModelTurnLoop {
     const answered = new Set(run.messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
     const pending = lastAssistant.toolCalls.filter((call) => !answered.has(call.id));
     if (pending.length > 0) await this.streams.get(run)?.resumedCalls(run.steps, run.turn, lastAssistant.toolCalls, pending);
-    if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
+    if (pending.length > 0 && !isModelResponse(lastAssistant)) await this.recordToolResults(run, this.refuseCallerCalls(run, pending));
+    else if (pending.length > 0) await this.recordToolResults(run, await this.executeToolCalls(run, pending));
     // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is asked again.
     else if (lastAssistant.toolCalls.length === 0 && index === run.messages.length - 1) {
       run.text = lastAssistant.content;
       run.stopReason = 'end_turn';
     }
+  }
+
+  /**
+   * Records the input of `complete()` or `stream()`. The calls of its last assistant message that it does not
+   * answer (a caller's history, not a model response of this run) are answered `not_executed` right after
+   * that message's Tool messages, and never run; the rest of the input follows.
+   */
+  protected recordInput(run: RunState, input: readonly ChatMessage[]): Promise<void> {
+    const open = openInputCalls(input);
+    if (open === undefined) return this.recordMessages(run, input);
+    return this.recordInputAnswering(run, input, open);
+  }
+
+  /** `recordInput` of an input with open calls. */
+  private async recordInputAnswering(run: RunState, input: readonly ChatMessage[], open: OpenInputCalls): Promise<void> {
+    await this.recordMessages(run, input.slice(0, open.at));
+    run.turn = assistantMessagesOf(run);
+    await this.recordToolResults(run, this.refuseCallerCalls(run, open.calls));
+    await this.recordMessages(run, input.slice(open.at));
+  }
+
+  /** Refuses calls of caller-supplied history (`not_executed`, nothing runs); they join the run's calls. */
+  protected refuseCallerCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+    const records = calls.map((call) => this.refuseToolCall(run, call, notExecutedOutcome(call)));
+    run.toolCalls.push(...records);
+    return records;
   }
 
   /**

@@ -43,8 +43,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /**
    * Runs the loop until the model answers without tool calls, `maxSteps` is reached, or the run aborts.
-   * The input is a prompt or a message list ending with a user message (`invalid_input` otherwise);
-   * with `continueFrom`, a stored conversation comes before it.
+   * The input is a prompt or a message list ending with a user message (`invalid_input` otherwise, before
+   * any model request: see `inputMessages`); with `continueFrom`, a stored conversation comes before it.
+   * A tool call in the list is history, never run: the calls its last assistant message leaves without a
+   * Tool message are answered `not_executed`. Provider content on the list's messages is dropped
+   * (a `WuweWarning`): only the model responses of a stored record replay theirs.
    */
   complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
@@ -108,7 +111,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
     try {
-      const recorded = this.recordMessages(run, input);
+      const recorded = this.recordInput(run, input);
       if (recorded !== SETTLED) await recorded;
       const plainSteps = this.stepsAsDefined();
       // A run with `output` leaves its calls to `executeToolCalls`, which judges final-answer calls.
@@ -166,7 +169,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   private async converse(run: RunState, earlier: readonly ChatMessage[], input: readonly ChatMessage[]): Promise<void> {
     const recordedEarlier = this.recordMessages(run, earlier);
     if (recordedEarlier !== SETTLED) await recordedEarlier;
-    const recordedInput = this.recordMessages(run, input);
+    const recordedInput = this.recordInput(run, input);
     if (recordedInput !== SETTLED) await recordedInput;
     await this.runLoop(run);
     const insisted = this.insistOnFinalAnswer(run);
@@ -263,6 +266,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * run stopped is taken again without a model request. Without `output` the run goes on as a plain run:
    * the final-answer tool is not offered, a final-answer call still open in the record is refused like
    * any call of a tool the runner does not have (`unknown_tool`), and the result has no `output`.
+   *
+   * Only the calls of a model response run: the record keeps each message's origin (`messageOrigins`), and the
+   * open calls of an assistant message that was not a model response of a run (the input of `complete()`,
+   * `createRun`, `saveMessages`, a host's `appendMessages`) are answered `not_executed`, never dispatched. A
+   * record written before origins were kept is resumed as before.
    */
   resume<S extends StructuredOutputSchema>(runId: string, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   resume(runId: string, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;

@@ -3,17 +3,22 @@ import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { userContentProblem } from '../model/user-content';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentError } from './runner-error';
+import { messagesOfRecord, withoutProviderContent } from './turn-messages';
+import { conversationProblem, toolCallProblem } from './input-conversation';
 
 /**
  * What `complete()` and `stream()` take: a prompt (one user message), or a list of messages (a
  * conversation to go on from, ending with a user message; its user messages may carry images and
- * documents).
+ * documents). Its tool calls are history: none is ever run (see `inputMessages`).
  */
 export type LlmAgentRunInput = string | readonly ChatMessage[];
 
 /**
  * The messages an input adds to a run, checked: a string is one user message; a list must be
- * non-empty, well formed (roles, user content parts, tool calls) and end with a user message.
+ * non-empty, well formed (roles, user content parts, tool calls: see `toolCallProblem`), fit together
+ * (see `conversationProblem`: no Tool message without its call, open calls only in the last assistant
+ * message) and end with a user message. Nothing is sent to a model before this passes. The provider
+ * content of its assistant messages is dropped (see `withoutCallerProviderContent`).
  *
  * @throws {@link LlmAgentError} `invalid_input`, before anything runs.
  */
@@ -27,7 +32,25 @@ export function inputMessages(input: LlmAgentRunInput): ChatMessage[] {
   });
   const last = input[input.length - 1];
   if (last.role !== 'user') throw invalid(`the last message must be a user message (it is a ${last.role} message)`);
-  return [...input];
+  const problem = conversationProblem(input);
+  if (problem !== undefined) throw invalid(problem);
+  return withoutCallerProviderContent(input);
+}
+
+/**
+ * The input without the provider content of its assistant messages: only a model response of a run's own record
+ * is replayed to a provider as it came, so a caller's blocks (whose text may differ from `content`) never reach
+ * the model. Dropping some emits a `WuweWarning` (`WUWE_PROVIDER_CONTENT_DROPPED`); continue a stored run with
+ * `continueFrom` to keep them.
+ */
+function withoutCallerProviderContent(input: readonly ChatMessage[]): ChatMessage[] {
+  const dropped = input.flatMap((message, index) => (message.role === 'assistant' && message.providerContent !== undefined ? [index] : []));
+  if (dropped.length === 0) return [...input];
+  process.emitWarning(
+    `the provider content of input message(s) ${dropped.join(', ')} was dropped: only a run's own record replays provider content; continue a stored run with \`continueFrom\` to keep it`,
+    { type: 'WuweWarning', code: 'WUWE_PROVIDER_CONTENT_DROPPED' },
+  );
+  return input.map((message) => (message.role === 'assistant' ? withoutProviderContent(message) : message));
 }
 
 /**
@@ -57,7 +80,9 @@ export async function loadContinuedConversation(options: LlmAgentRunOptions): Pr
   const { continueFrom, store, memory } = options;
   if (continueFrom === undefined) return [];
   if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
-  const messages = store !== undefined ? (await store.loadRun(continueFrom))?.messages : await memory!.messages(continueFrom);
+  // From a store, as a resume reads them: only its model responses keep their provider content.
+  const stored = store !== undefined ? await store.loadRun(continueFrom) : undefined;
+  const messages = store !== undefined ? (stored === undefined ? undefined : messagesOfRecord(stored)) : await memory!.messages(continueFrom);
   if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
   checkContinuable(continueFrom, messages);
   return messages;
@@ -72,7 +97,12 @@ function messageProblem(message: unknown): string | undefined {
     case 'assistant': {
       const { toolCalls } = message as { toolCalls?: unknown };
       if (typeof content !== 'string') return 'an assistant message needs `content` text';
-      return Array.isArray(toolCalls) ? undefined : 'an assistant message needs a `toolCalls` list';
+      if (!Array.isArray(toolCalls)) return 'an assistant message needs a `toolCalls` list';
+      for (const [index, call] of (toolCalls as unknown[]).entries()) {
+        const problem = toolCallProblem(call);
+        if (problem !== undefined) return `tool call ${index}: ${problem}`;
+      }
+      return undefined;
     }
     case 'tool': {
       const { toolCallId, toolName, isError } = message as Record<string, unknown>;

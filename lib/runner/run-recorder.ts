@@ -6,6 +6,7 @@ import { ChatMessage } from '../model/model-types';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { AbortGrace } from './abort-grace';
+import { isModelResponse } from './turn-messages';
 import { ToolApprovalDecision, ToolCallRequest } from './run-options';
 
 /** What the durable record says about a call that is about to run. */
@@ -72,7 +73,8 @@ export class RunRecorder {
   }
 
   /**
-   * Appends one message to the stored conversation. With `report`, the message is a Tool message carrying an
+   * Appends one message to the stored conversation, with origin `model` for a model response (see
+   * `isModelResponse`) and `other` for any other. With `report`, the message is a Tool message carrying an
    * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
    * transaction: the audit never describes content the model did not get.
    */
@@ -82,7 +84,8 @@ export class RunRecorder {
       report !== undefined && message.role === 'tool'
         ? [{ callId: message.toolCallId, turn: report.turn, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report: report.report }]
         : undefined;
-    await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections }));
+    const origin = isModelResponse(message) ? 'model' : 'other';
+    await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections, origin }));
   }
 
   /**

@@ -134,9 +134,10 @@ export function describeCallIdentity(name: string, factory: CallIdentityStoreFac
           { role: 'user', content: 'look twice' },
           { role: 'assistant', content: '', toolCalls: [turn1] },
           { role: 'tool', toolCallId: 'call_0', toolName: 'lookup', content: 'ran 1', isError: false },
-          { role: 'assistant', content: '', toolCalls: [turn2] },
         ],
       });
+      // The model's turn 2, as the runner records a model response.
+      await store.appendMessages(runId, [{ role: 'assistant', content: '', toolCalls: [turn2] }], { origin: 'model' });
       for (const [turn, args] of [[1, { n: 1 }], [2, { n: 2 }]] as const) {
         const identity = { callId: 'call_0', turn, toolName: 'lookup', attempts: 1, arguments: args, argumentsSha256: canonicalArgumentsSha256(args) };
         await store.recordCallStarted(runId, { ...identity, idempotencyKey: deriveIdempotencyKey(runId, turn, 'call_0') });

@@ -54,6 +54,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
           status: 'running',
           metadata: { agent: 'mail' },
           messages: [{ role: 'user', content: 'hi' }],
+          messageOrigins: ['other'],
           toolCalls: [],
           toolOutputProjections: [],
           approvals: [],
@@ -351,6 +352,21 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         await expect(store.decideApproval('r', 'c2', { approved: true, toolName: 'send_email', argumentsSha256: hash })).rejects.toEqual(code('approval_not_found'));
         await expect(store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: other })).rejects.toEqual(code('approval_mismatch'));
         expect((await store.loadRun('r'))!.approvals.map((approval) => approval.state)).toEqual(['pending']);
+      });
+
+      it('names the turns that have an approval for the call id when the decision names another turn (approval_not_found)', async () => {
+        await store.createRun({ runId: 'r' });
+        await store.requestApproval('r', { callId: 'call_0', turn: 3, toolName: 'send_email', argumentsSha256: hash });
+        await store.requestApproval('r', { callId: 'call_0', turn: 1, toolName: 'send_email', argumentsSha256: hash });
+        await store.requestApproval('r', { callId: 'call_9', turn: 2, toolName: 'send_email', argumentsSha256: hash });
+        const decision = { approved: true, toolName: 'send_email', argumentsSha256: hash };
+        const error = await store.decideApproval('r', 'call_0', decision, { turn: 2 }).catch((caught: unknown) => caught);
+        expect(error).toMatchObject({ code: 'approval_not_found', runId: 'r', callId: 'call_0', turn: 2, approvalTurns: [1, 3] });
+        expect((error as Error).message).toBe('No approval was requested for this call in turn 2; approvals for this call id exist in turn(s) 1, 3: pass that turn (run r, turn 2, call call_0)');
+        const none = await store.decideApproval('r', 'call_5', decision, { turn: 2 }).catch((caught: unknown) => caught);
+        expect(none).toMatchObject({ code: 'approval_not_found', approvalTurns: [] });
+        expect((none as Error).message).toMatch(/no turn of the run has an approval for this call id/);
+        expect((await store.loadRun('r'))!.approvals.map((approval) => approval.state)).toEqual(['pending', 'pending', 'pending']);
       });
     });
 

@@ -1,3 +1,4 @@
+import { createRecordedRun } from '../durable/recorded-run';
 import { canonicalArgumentsSha256, ChatMessage, deriveIdempotencyKey, LlmAgentRunner, MemoryRunStore, ScriptedModelClient } from '../../lib';
 import { sha256Hex } from '../../lib/durable';
 import { FunctionProvider } from './support';
@@ -45,7 +46,7 @@ describe('resume of a run whose last assistant turn is half answered', () => {
       { id: 'a', name: 'read', arguments: {} },
       { id: 'b', name: 'write', arguments: {} },
     ];
-    await store.createRun({
+    await createRecordedRun(store, {
       runId,
       messages: [
         { role: 'user', content: 'go' },

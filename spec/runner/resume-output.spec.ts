@@ -1,3 +1,4 @@
+import { createRecordedRun } from '../durable/recorded-run';
 import { z } from 'zod';
 import { canonicalArgumentsSha256, ChatMessage, Field, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, SqliteRunStore, StructuredOutputError } from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
@@ -33,7 +34,7 @@ async function suspendedWithOutput(store: MemoryRunStore | SqliteRunStore, runId
 
 /** A record written as a run with `output` leaves it when its process dies right after `messages` were stored. */
 async function crashedRecord(store: MemoryRunStore, runId: string, messages: ChatMessage[]): Promise<void> {
-  await store.createRun({ runId, messages });
+  await createRecordedRun(store, { runId, messages });
 }
 
 describe('resume() with output', () => {
@@ -108,7 +109,7 @@ describe('resume() with output', () => {
 
   it('a run that crashed mid-tool resumes with output: the pending call runs, then the final answer is validated (SQLite)', async () => {
     const store = new SqliteRunStore(`${temp.path}/crashed.db`);
-    await store.createRun({
+    await createRecordedRun(store, {
       runId: 'crashed',
       messages: [
         { role: 'user', content: 'Rome?' },

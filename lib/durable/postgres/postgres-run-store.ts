@@ -147,7 +147,7 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     await this.write({ runId }, options, async (client) => {
       await this.lockRun(client, runId);
       for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection);
@@ -157,7 +157,7 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, 'other');
     await this.write({ runId }, options, async (client) => {
       await this.lockRun(client, runId);
       await client.query(this.statements.deleteMessages, [runId]);
@@ -251,6 +251,7 @@ export class PostgresRunStore implements RunStore {
     const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, async (client) => {
       const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId, turn))[0];
+      if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, await this.select(client, 'selectApprovals', runId));
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
       const values = [runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn];

@@ -107,7 +107,7 @@ export class SqliteRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     this.write({ runId }, options, () => {
       for (const projection of options.projections ?? []) this.insertProjection(runId, projection);
       this.insertMessages(runId, Number(this.statements.select('lastMessageSeq', runId)[0].last), texts);
@@ -116,7 +116,7 @@ export class SqliteRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
-    const texts = rules.serializeJson(runId, messages, 'message');
+    const texts = rules.serializeMessages(runId, messages, 'other');
     this.write({ runId }, options, () => {
       this.statements.run('deleteMessages', runId);
       this.insertMessages(runId, 0, texts);
@@ -206,6 +206,7 @@ export class SqliteRunStore implements RunStore {
     const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, () => {
       const stored = this.statements.select('selectApproval', runId, callId, turn)[0];
+      if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, this.statements.select('selectApprovals', runId));
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
       this.statements.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn);

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { isDeepStrictEqual } from 'node:util';
 import { ChatMessage, ModelToolCall, ProviderContent } from '../model-types';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -78,12 +79,30 @@ export function anthropicProviderContent(content: readonly Anthropic.Messages.Co
 
 /**
  * The Anthropic content stored with an assistant message (a durable run resumed in another process), when it
- * is this turn's: written by this client and carrying exactly the message's tool-use ids.
+ * is this turn's: written by this client, its text blocks joined equal to the message's `content`, and its
+ * `tool_use` blocks exactly the message's tool calls (ids, names and inputs, in order). Content that says
+ * something else than the message it came with is never sent: the message is rebuilt from its own text and calls.
  */
 export function storedAnthropicContent(message: AssistantMessage): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
   const stored = message.providerContent;
   if (stored?.provider !== 'anthropic' || !Array.isArray(stored.blocks)) return undefined;
   const blocks = stored.blocks as unknown as Anthropic.Messages.ContentBlockParam[];
-  const ids = blocks.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
-  return idsKey(ids) === idsKey(message.toolCalls.map((call) => call.id)) ? blocks : undefined;
+  if (!blocks.every((block) => typeof block === 'object' && block !== null && !Array.isArray(block))) return undefined;
+  const text = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+  const uses = blocks.flatMap((block) => (block.type === 'tool_use' ? [block] : []));
+  const calls = message.toolCalls;
+  if (text !== message.content || uses.length !== calls.length) return undefined;
+  return uses.every((use, index) => use.id === calls[index].id && use.name === calls[index].name && isDeepStrictEqual(use.input, argumentsOf(calls[index])))
+    ? blocks
+    : undefined;
+}
+
+/** A call's arguments as an object (its JSON text parsed; `undefined` when it does not parse). */
+function argumentsOf(call: ModelToolCall): unknown {
+  if (typeof call.arguments !== 'string') return call.arguments;
+  try {
+    return JSON.parse(call.arguments) as unknown;
+  } catch {
+    return undefined;
+  }
 }
