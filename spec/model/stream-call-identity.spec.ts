@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const openaiClient = (api: 'chat' | 'responses'): OpenAIModelClient =>
   new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: openai.baseURL, maxRetries: 0 }), api });
-const weather = (): FunctionProvider => new FunctionProvider().add('get_weather', (invocation) => `sunny in ${String(invocation.arguments.city)}`, {}, { city: { type: 'string' } });
+const weather = (): FunctionProvider => new FunctionProvider().add('get_weather', (invocation) => `sunny in ${JSON.stringify(invocation.arguments.city)}`, {}, { city: { type: 'string' } });
 
 /** Runs a stream to its end; the events, and the run's error when it failed. */
 async function streamed(runner: LlmAgentRunner): Promise<{ events: LlmAgentStreamEvent[]; error?: unknown }> {
