@@ -19,10 +19,17 @@ export interface TrackerShared {
 }
 
 type ToolEvent = Extract<LlmAgentEvent, { callId: string }>;
+type FinishedEvent = Extract<LlmAgentEvent, { type: 'tool_call_finished' }>;
 
 /**
  * Turns the events of one run into spans and metrics: `invoke_agent` for the run, `chat` per model
  * step, `execute_tool` per call. Never throws into the runner (the runner drops observer errors anyway).
+ *
+ * Every span it starts ends: a call's span at its `tool_call_finished`, the others at `run_finished` or
+ * {@link fail}. An event of a call whose span has ended (a result discarded after a timeout or an abort
+ * comes when the tool returns, perhaps after the run) opens no span: its metrics are counted as usual
+ * and it is counted in `wuwe.tool.late_events`. Only `tool_call_started` begins a call anew (a later
+ * call under the same turn and id), and nothing opens a span once the run's span has ended.
  */
 export class RunTracker {
   private run: Span | undefined;
@@ -30,6 +37,10 @@ export class RunTracker {
   private chat: Span | undefined;
   /** Open `execute_tool` spans by {@link callKey} (turn and call id: a model may reuse an id every turn). */
   private readonly tools = new Map<string, Span>();
+  /** The {@link callKey}s of calls whose span has ended. */
+  private readonly endedTools = new Set<string>();
+  /** True once the run's span has ended: no span starts after it. */
+  private closed = false;
 
   constructor(private readonly shared: TrackerShared) {}
 
@@ -83,9 +94,16 @@ export class RunTracker {
       if (error instanceof Error) span.recordException(error);
       span.end();
     }
+    this.closeRun();
+  }
+
+  /** Forgets the ended spans; from now on no span starts. */
+  private closeRun(): void {
+    for (const key of this.tools.keys()) this.endedTools.add(key);
     this.tools.clear();
     this.chat = undefined;
     this.run = undefined;
+    this.closed = true;
   }
 
   private startRun(runId: string): void {
@@ -104,6 +122,7 @@ export class RunTracker {
     if (options.providerName !== undefined) attributes[N.providerName] = options.providerName;
     const name = options.requestModel === undefined ? 'chat' : `chat ${options.requestModel}`;
     this.chat?.end();
+    if (this.closed) return;
     this.chat = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, this.parent());
   }
 
@@ -130,23 +149,26 @@ export class RunTracker {
   private finishRun(stopReason: string): void {
     const span = this.run;
     for (const tool of this.tools.values()) tool.end();
-    this.tools.clear();
     this.chat?.end();
-    this.chat = undefined;
+    this.closeRun();
     if (span === undefined) return;
     span.setAttribute(N.stopReason, stopReason);
     span.end();
-    this.run = undefined;
   }
 
   private onToolEvent(event: ToolEvent): void {
-    const span = this.toolSpan(event);
     // Metrics are counted whether or not the trace is sampled; span events and attributes only on a recorded span.
-    if (event.type === 'tool_call_finished') return this.finishTool(span, event);
     const { instruments } = this.shared;
     if (event.type === 'tool_retry') instruments.retries.add(1, { [N.toolName]: event.toolName, [N.errorType]: errorCodeOf(event.failure) });
     else if (event.type === 'tool_timeout') instruments.timeouts.add(1, { [N.toolName]: event.toolName, 'wuwe.timeout.limit': event.limit });
     else if (event.type === 'tool_output_truncated') instruments.truncations.add(1, { [N.toolName]: event.toolName });
+    const span = this.toolSpan(event);
+    if (span === undefined) {
+      if (event.type === 'tool_call_finished') this.recordDuration(event);
+      instruments.lateEvents.add(1, { [N.event]: event.type, [N.toolName]: event.toolName });
+      return;
+    }
+    if (event.type === 'tool_call_finished') return this.finishTool(span, event);
     if (!span.isRecording()) return;
     switch (event.type) {
       case 'tool_call_started':
@@ -193,11 +215,18 @@ export class RunTracker {
     }
   }
 
-  private finishTool(span: Span, event: Extract<LlmAgentEvent, { type: 'tool_call_finished' }>): void {
+  /** The call's duration metric, by tool and outcome code. */
+  private recordDuration(event: FinishedEvent): void {
     const errorType = event.outcome.ok ? undefined : errorCodeOf(event.outcome);
     const metricAttributes: Attributes = errorType === undefined ? { [N.toolName]: event.toolName } : { [N.toolName]: event.toolName, [N.errorType]: errorType };
     this.shared.instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
+  }
+
+  private finishTool(span: Span, event: FinishedEvent): void {
+    this.recordDuration(event);
+    const errorType = event.outcome.ok ? undefined : errorCodeOf(event.outcome);
     const key = callKey(event.turn, event.callId);
+    this.endedTools.add(key);
     if (!span.isRecording()) {
       this.tools.delete(key);
       span.end();
@@ -218,11 +247,16 @@ export class RunTracker {
     });
   }
 
-  /** The span of a call, started at its first event. */
-  private toolSpan(event: ToolEvent): Span {
+  /**
+   * The span of a call, started at its first event; `undefined` once the call's span (or the run's) has
+   * ended, unless `tool_call_started` begins a new call under the same key.
+   */
+  private toolSpan(event: ToolEvent): Span | undefined {
     const key = callKey(event.turn, event.callId);
     let span = this.tools.get(key);
     if (span === undefined) {
+      if (this.closed || (this.endedTools.has(key) && event.type !== 'tool_call_started')) return undefined;
+      this.endedTools.delete(key);
       const { api, tracer } = this.shared;
       const attributes: Attributes = { [N.operationName]: 'execute_tool', [N.toolName]: event.toolName, [N.toolCallId]: event.callId, [N.toolCallTurn]: event.turn, [N.toolType]: 'function' };
       span = tracer.startSpan(`execute_tool ${event.toolName}`, { kind: api.SpanKind.INTERNAL, attributes }, this.parent());

@@ -39,6 +39,8 @@ export const TELEMETRY_NAMES = {
   projectionProjectedBytes: 'wuwe.projection.projected_bytes',
   projectionOriginalTokens: 'wuwe.projection.original_tokens',
   projectionProjectedTokens: 'wuwe.projection.projected_tokens',
+  /** The runner event type of a call event counted by `wuwe.tool.late_events`. */
+  event: 'wuwe.event',
 } as const;
 
 /** Span event names (attempts, retries, heartbeats, timeouts, truncations and the other call events). */
@@ -63,4 +65,5 @@ export const TELEMETRY_METRICS = {
   timeouts: 'wuwe.tool.timeouts',
   truncations: 'wuwe.tool.truncations',
   tokens: 'wuwe.model.token.usage',
+  lateEvents: 'wuwe.tool.late_events',
 } as const;

@@ -13,6 +13,11 @@ export interface TelemetryInstruments {
   readonly truncations: Counter;
   /** Model tokens, by `gen_ai.token.type` (`input` / `output`) and `gen_ai.response.model`. */
   readonly tokens: Counter;
+  /**
+   * Events of a call that came after its span ended (a result discarded after a timeout or an abort,
+   * a heartbeat of a tool that ignored its signal), on no span, by `wuwe.event` and `gen_ai.tool.name`.
+   */
+  readonly lateEvents: Counter;
 }
 
 /** Creates the instruments on `meter`. */
@@ -23,5 +28,6 @@ export function createTelemetryInstruments(meter: Meter): TelemetryInstruments {
     timeouts: meter.createCounter(TELEMETRY_METRICS.timeouts, { unit: '{timeout}', description: 'Tool attempts given up at a deadline or heartbeat limit' }),
     truncations: meter.createCounter(TELEMETRY_METRICS.truncations, { unit: '{truncation}', description: 'Tool outputs truncated for the model' }),
     tokens: meter.createCounter(TELEMETRY_METRICS.tokens, { unit: '{token}', description: 'Model tokens used by wuwe runs' }),
+    lateEvents: meter.createCounter(TELEMETRY_METRICS.lateEvents, { unit: '{event}', description: 'Tool call events that came after the call span ended' }),
   };
 }

@@ -53,7 +53,7 @@ describe('Tool message parts per client mapping', () => {
   });
 
   it('AI SDK: a content output with image-data; a plain tool message stays text', () => {
-    const prompt = toAiSdkPrompt(undefined, conversation, 'test');
+    const prompt = toAiSdkPrompt(undefined, conversation);
     expect(prompt[2]).toEqual({
       role: 'tool',
       content: [

@@ -37,7 +37,7 @@ describe('user messages with images and documents, per client', () => {
   });
 
   it('AI SDK: text and file parts with their media types, URLs as URL objects', () => {
-    const [message] = toAiSdkPrompt(undefined, [{ role: 'user', content: PARTS }], 'test');
+    const [message] = toAiSdkPrompt(undefined, [{ role: 'user', content: PARTS }]);
     expect(message).toEqual({
       role: 'user',
       content: [

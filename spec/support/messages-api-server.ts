@@ -1,5 +1,5 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { encodeSse, messageStreamEvents } from './messages-api-sse';
+import { encodeSse, messageStreamEvents, SseEvent } from './messages-api-sse';
 import { listenScriptedHttp, sendJson } from './scripted-http-server';
 
 /**
@@ -61,6 +61,8 @@ export type ScriptedReply =
       readonly then?: 'end' | 'cut' | 'hang' | { readonly error: { readonly type: string; readonly message: string } };
       /** How many deltas each text and tool input is split into (at most). @default 3 */
       readonly pieces?: number;
+      /** The events to send as they are, instead of those of `body` (for streams the API should never send). */
+      readonly rawEvents?: readonly SseEvent[];
     };
 
 /** A running fake Messages API. */
@@ -168,7 +170,7 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
       else sendJson(response, reply.status ?? 200, reply.body, reply.headers ?? {});
       return;
     case 'sse': {
-      const events = messageStreamEvents(reply.body ?? messageBody(), reply.pieces);
+      const events = reply.rawEvents ?? messageStreamEvents(reply.body ?? messageBody(), reply.pieces);
       sendSse(response, events.slice(0, reply.events ?? events.length), {}, reply.then ?? 'end', request, onHangUp);
       return;
     }
@@ -215,7 +217,7 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
 
 function sendSse(
   response: ServerResponse,
-  events: ReturnType<typeof messageStreamEvents>,
+  events: readonly SseEvent[],
   headers: Record<string, string>,
   then: Extract<ScriptedReply, { kind: 'sse' }>['then'] & {},
   request: IncomingMessage,

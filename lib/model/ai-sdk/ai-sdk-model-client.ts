@@ -139,7 +139,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     const { model, system, maxOutputTokens, temperature, stopSequences, providerOptions, headers } = this.options;
     if (request.signal.aborted) throw abortedError(model.provider, request.signal);
     return {
-      prompt: toAiSdkPrompt(request.system ?? system, request.messages, model.provider),
+      prompt: toAiSdkPrompt(request.system ?? system, request.messages),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
       ...(request.responseFormat === undefined ? {} : { responseFormat: aiSdkResponseFormat(request.responseFormat, model.provider) }),
       abortSignal: request.signal,

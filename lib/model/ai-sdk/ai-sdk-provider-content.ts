@@ -94,11 +94,16 @@ function metadataOf(metadata: SharedV3ProviderMetadata | undefined): { providerO
   return metadata !== undefined && Object.keys(metadata).length > 0 ? { providerOptions: metadata } : {};
 }
 
-/** A tool call's JSON input text as a value; empty text is `{}`, text that is not JSON stays text. */
+/**
+ * A tool call's JSON input text as a value: the object it encodes; empty text is `{}`. Text that is not
+ * the JSON of an object (not JSON, an array, a scalar) stays the model's own text, so the runner reports
+ * it as it came; it is sent back as `{}` (see `replayedToolInput`).
+ */
 export function decodeInput(input: string): unknown {
   if (input.trim() === '') return {};
   try {
-    return JSON.parse(input) as unknown;
+    const value = JSON.parse(input) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : input;
   } catch {
     return input;
   }

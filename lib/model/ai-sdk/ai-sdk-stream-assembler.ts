@@ -14,6 +14,8 @@ type Entry =
       readonly toolName: string;
       readonly providerExecuted: boolean;
       input: string;
+      /** True once its `tool-call` part came: the call is whole. */
+      complete?: boolean;
       metadata?: SharedV3ProviderMetadata;
     }
   | { readonly kind: 'part'; readonly part: AssistantPromptPart };
@@ -30,6 +32,8 @@ type Entry =
  *   input wins over the pieces;
  * - reasoning, provider-executed tools, files and every part's provider metadata are collected into
  *   the parts kept in `providerContent`, in the order they started;
+ * - a call started twice, or whose `tool-call` part comes twice, is a `malformed_response` (each
+ *   started call is one call of the response, under its own id);
  * - an `error` part is thrown as a {@link ModelApiError}.
  */
 export class AiSdkStreamAssembler {
@@ -176,7 +180,8 @@ export class AiSdkStreamAssembler {
       const index = this.toolIndex.get(id);
       if (index !== undefined && input.length > 0) events.push({ type: 'tool_call_delta', index, argumentsDelta: input });
     }
-    if (entry.kind !== 'tool') throw this.malformed(`the stream sent tool call '${id}' twice`);
+    if (entry.kind !== 'tool' || entry.complete === true) throw this.malformed(`the stream sent tool call '${id}' twice`);
+    entry.complete = true;
     entry.input = input;
     entry.metadata = merge(entry.metadata, metadata);
     return events;

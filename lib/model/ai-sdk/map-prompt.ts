@@ -1,9 +1,8 @@
 import type {
   LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolCallPart, LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import { JsonObject } from '../../outcome/json-value';
-import { ModelApiError } from '../model-api-error';
 import { ChatMessage, ModelToolCall, UserContentPart } from '../model-types';
+import { replayedToolInput } from '../replayed-tool-input';
 import { AssistantPromptPart, storedAiSdkContent } from './ai-sdk-provider-content';
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -18,18 +17,15 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
  *   `tool-call` part per call (its `input` the decoded arguments object), in order; when the message
  *   carries this client's {@link ProviderContent} for the same tool calls and text, those parts are sent
  *   instead, unchanged (reasoning and the provider's metadata included); an assistant message with
- *   neither text nor tool calls is left out;
+ *   neither text nor tool calls is left out; a call whose arguments are not a JSON object (refused by
+ *   the runner, its failure in the tool result) is sent with input `{}` (see {@link replayedToolInput});
  * - consecutive `tool` messages become ONE tool message of `tool-result` parts, in order, with
  *   output `{ type: 'text' }` or, for a failure, `{ type: 'error-text' }`; a tool message with `parts`
  *   (images of the outcome) has output `{ type: 'content' }`: a `text` item of its content (when not
  *   empty), then one `image-data` (base64) or `text` item per part.
  *
- * `provider` names the model's provider in errors.
- *
- * @throws {@link ModelApiError} `invalid_request` when a tool call's `arguments` is not a JSON object
- * (or JSON text of one); nothing is sent.
  */
-export function toAiSdkPrompt(system: string | undefined, messages: readonly ChatMessage[], provider: string): LanguageModelV3Prompt {
+export function toAiSdkPrompt(system: string | undefined, messages: readonly ChatMessage[]): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Message[] = [];
   if (system !== undefined && system.length > 0) prompt.push({ role: 'system', content: system });
   for (const message of messages) {
@@ -38,7 +34,8 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Cha
         prompt.push({ role: 'user', content: userParts(message.content) });
         break;
       case 'assistant': {
-        const content = storedAiSdkContent(message) ?? assistantParts(message, provider);
+        const stored = storedAiSdkContent(message);
+        const content = stored === undefined ? assistantParts(message) : stored.map(withReplayableInput);
         if (content.length > 0) prompt.push({ role: 'assistant', content: [...content] });
         break;
       }
@@ -53,15 +50,22 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Cha
   return prompt;
 }
 
-function assistantParts(message: AssistantMessage, provider: string): AssistantPromptPart[] {
+function assistantParts(message: AssistantMessage): AssistantPromptPart[] {
   const parts: AssistantPromptPart[] = [];
   if (message.content.length > 0) parts.push({ type: 'text', text: message.content });
-  for (const call of message.toolCalls) parts.push(toolCallPart(call, provider));
+  for (const call of message.toolCalls) parts.push(toolCallPart(call));
   return parts;
 }
 
-function toolCallPart(call: ModelToolCall, provider: string): LanguageModelV3ToolCallPart {
-  return { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: toolInput(call, provider) };
+function toolCallPart(call: ModelToolCall): LanguageModelV3ToolCallPart {
+  return { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: replayedToolInput(call.arguments) };
+}
+
+/** A stored part as sent: a tool call keeps its input when it is a JSON object, else it is sent with `{}`. */
+function withReplayableInput(part: AssistantPromptPart): AssistantPromptPart {
+  if (part.type !== 'tool-call') return part;
+  const input = replayedToolInput(part.input);
+  return input === part.input ? part : { ...part, input };
 }
 
 function toolResultPart(message: ToolMessage): LanguageModelV3ToolResultPart {
@@ -80,26 +84,6 @@ function toolResultOutput(message: ToolMessage): LanguageModelV3ToolResultPart['
     return { type: 'content', value };
   }
   return message.isError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content };
-}
-
-/** The arguments of a call as the JSON object the AI SDK sends; empty text is a call without arguments. */
-function toolInput(call: ModelToolCall, provider: string): JsonObject {
-  let input: unknown = call.arguments;
-  if (typeof input === 'string') {
-    try {
-      input = input.trim() === '' ? {} : JSON.parse(input);
-    } catch {
-      input = undefined;
-    }
-  }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ModelApiError('invalid_request', {
-      provider,
-      detail: `the arguments of tool call '${call.id}' (${call.name}) are not a JSON object`,
-      retryable: false,
-    });
-  }
-  return input as JsonObject;
 }
 
 /** A user message's content as AI SDK parts: text parts, and images and documents as `file` parts (a URL, or base64 data). */

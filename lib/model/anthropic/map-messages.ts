@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { JsonObject } from '../../outcome/json-value';
-import { ChatMessage, ModelToolCall, ToolMessagePart, UserContentPart } from '../model-types';
+import { ChatMessage, ToolMessagePart, UserContentPart } from '../model-types';
 import { ModelApiError } from '../model-api-error';
+import { replayedToolInput } from '../replayed-tool-input';
 
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -16,7 +16,9 @@ export type AssistantContentLookup = (message: AssistantMessage) => readonly Con
  *   (base64 or url source) and `document` (base64 PDF, plain text, or url source);
  * - an `assistant` message becomes a `text` block (when its text is not empty) followed by one
  *   `tool_use` block per tool call, in order; its remembered content is sent instead when `lookup` has it;
- *   an assistant message with neither text nor tool calls is left out (the API refuses empty turns);
+ *   an assistant message with neither text nor tool calls is left out (the API refuses empty turns); a
+ *   call whose arguments are not a JSON object (refused by the runner, its failure in the tool result)
+ *   is sent with input `{}`, as the API takes objects only (see {@link replayedToolInput});
  * - a `tool` message becomes a `tool_result` block (`tool_use_id`, the content string, and
  *   `is_error: true` for a failure); with `parts` (images of the outcome), its content is a list of
  *   blocks instead: a `text` block of the content (when not empty), then one `image` block (base64
@@ -25,8 +27,7 @@ export type AssistantContentLookup = (message: AssistantMessage) => readonly Con
  * Consecutive messages of the same API role share one turn, so consecutive tool messages become ONE
  * user turn of `tool_result` blocks, in order.
  *
- * @throws {@link ModelApiError} `invalid_request` when a tool call's `arguments` is not a JSON object
- * (or JSON text of one); nothing is sent.
+ * @throws {@link ModelApiError} `invalid_request` for a user or tool-result part the API cannot take; nothing is sent.
  */
 export function toAnthropicMessages(
   messages: readonly ChatMessage[],
@@ -45,7 +46,7 @@ export function toAnthropicMessages(
         append('user', typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.map(userBlock));
         break;
       case 'assistant':
-        append('assistant', lookup?.(message) ?? assistantBlocks(message));
+        append('assistant', withObjectInputs(lookup?.(message)) ?? assistantBlocks(message));
         break;
       case 'tool':
         append('user', [
@@ -106,26 +107,16 @@ function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
   if (message.content.length > 0) blocks.push({ type: 'text', text: message.content });
   for (const call of message.toolCalls) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInput(call) });
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: replayedToolInput(call.arguments) });
   }
   return blocks;
 }
 
-function toolInput(call: ModelToolCall): JsonObject {
-  let input: unknown = call.arguments;
-  if (typeof input === 'string') {
-    try {
-      input = JSON.parse(input);
-    } catch {
-      input = undefined;
-    }
-  }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ModelApiError('invalid_request', {
-      provider: 'anthropic',
-      detail: `the arguments of tool call '${call.id}' (${call.name}) are not a JSON object`,
-      retryable: false,
-    });
-  }
-  return input as JsonObject;
+/** Remembered or stored blocks as sent: a `tool_use` block whose input is not an object is sent with `{}`. */
+function withObjectInputs(blocks: readonly ContentBlockParam[] | undefined): readonly ContentBlockParam[] | undefined {
+  return blocks?.map((block) => {
+    if (block.type !== 'tool_use') return block;
+    const input = replayedToolInput(block.input);
+    return input === block.input ? block : { ...block, input };
+  });
 }

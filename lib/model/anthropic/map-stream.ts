@@ -17,7 +17,7 @@ interface OpenBlock {
  * into the message body the non-streaming API would have returned, and turns each event into the
  * neutral deltas it carries: `text_delta` for text, `tool_call_started` and `tool_call_delta` for
  * `tool_use` blocks. Thinking blocks, signatures, citations and server tool blocks are assembled too,
- * so the turn can be sent back exactly.
+ * so the turn can be sent back exactly. A block started at an index already used is a `malformed_response`.
  */
 export class AnthropicStreamAssembler {
   private message: Record<string, unknown> | undefined;
@@ -71,6 +71,9 @@ export class AnthropicStreamAssembler {
     this.started();
     if (typeof raw.index !== 'number' || !isRecord(raw.content_block) || typeof raw.content_block.type !== 'string')
       throw malformed('`content_block_start` has no `index` or `content_block`');
+    // A block's index is its position in the content: a second block there would replace the first, and a
+    // started call would vanish from the answer.
+    if (this.blocks[raw.index] !== undefined) throw malformed(`content block ${raw.index} was started twice`);
     const block = { ...raw.content_block };
     const open: OpenBlock = { block };
     this.blocks[raw.index] = open;

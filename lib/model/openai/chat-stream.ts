@@ -20,8 +20,11 @@ interface ToolCallSlot {
  *
  * Text and refusal pieces are `text_delta`s. Tool calls arrive by `index`, possibly several at once
  * (parallel calls): a call is `tool_call_started` once its `id` and `name` are known, and each piece of
- * its argument text is a `tool_call_delta` (pieces that came before the start are sent with it). The
- * last chunk's `usage` (asked for with `stream_options.include_usage`) is the usage.
+ * its argument text is a `tool_call_delta` (pieces that came before the start are sent with it). A
+ * piece at an index whose call already has an id, carrying another id, begins a new call (some
+ * compatible servers send every call at index 0): the earlier call keeps its id and arguments, and
+ * later pieces without an id belong to the new one. The last chunk's `usage` (asked for with
+ * `stream_options.include_usage`) is the usage.
  */
 export class ChatStreamReader {
   private content = '';
@@ -29,6 +32,9 @@ export class ChatStreamReader {
   private finishReason: unknown;
   private usage: ModelUsage = { inputTokens: 0, outputTokens: 0 };
   private model: string | undefined;
+  /** Every call of the answer, in order of first appearance. */
+  private readonly calls: ToolCallSlot[] = [];
+  /** The call that pieces at an `index` belong to now. */
   private readonly slots = new Map<number, ToolCallSlot>();
 
   constructor(private readonly strictTools: ReadonlySet<string>) {}
@@ -61,12 +67,14 @@ export class ChatStreamReader {
 
   private readToolCall(call: unknown): ModelStreamEvent[] {
     if (!isRecord(call) || typeof call.index !== 'number') throw malformed('a streamed tool call has no `index`');
+    const id = typeof call.id === 'string' ? call.id : '';
     let slot = this.slots.get(call.index);
-    if (slot === undefined) {
-      slot = { position: this.slots.size, id: '', name: '', arguments: '', started: false };
+    if (slot === undefined || (id.length > 0 && slot.id.length > 0 && id !== slot.id)) {
+      slot = { position: this.calls.length, id: '', name: '', arguments: '', started: false };
+      this.calls.push(slot);
       this.slots.set(call.index, slot);
     }
-    if (typeof call.id === 'string' && call.id.length > 0) slot.id = call.id;
+    if (id.length > 0) slot.id = id;
     const fn = isRecord(call.function) ? call.function : {};
     if (typeof fn.name === 'string' && fn.name.length > 0 && slot.name.length === 0) slot.name = fn.name;
     const piece = typeof fn.arguments === 'string' ? fn.arguments : '';
@@ -86,7 +94,7 @@ export class ChatStreamReader {
    */
   finish(): ModelResponse {
     if (this.finishReason === undefined) throw malformed('the stream ended before the answer was finished (no `finish_reason`)');
-    const slots = [...this.slots.values()].sort((a, b) => a.position - b.position);
+    const slots = this.calls;
     const unnamed = slots.find((slot) => !slot.started);
     if (unnamed !== undefined) throw malformed(`streamed tool call ${unnamed.position} has no \`id\` or \`function.name\``);
     return chatResponse({

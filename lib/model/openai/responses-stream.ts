@@ -13,10 +13,17 @@ import { failedResponse, fromResponsesResponse } from './responses-response';
  * `response.function_call_arguments.delta` of it a `tool_call_delta`. The response of
  * `response.completed` or `response.incomplete` is mapped as a whole by {@link fromResponsesResponse};
  * `response.failed` and `error` events are failures.
+ *
+ * The calls that run are those of the final response, so the streamed calls must be its calls: the
+ * calls started are, in order, the first of its calls (a call it holds that was not streamed is started
+ * then, its whole argument text as one delta); a started call it does not hold, or holds under another
+ * position, is a `malformed_response`.
  */
 export class ResponsesStreamReader {
   private final: ModelResponse | undefined;
   private readonly callPositions = new Map<number, number>();
+  /** The ids of the calls started, by position. */
+  private readonly startedIds: string[] = [];
 
   constructor(private readonly strictTools: ReadonlySet<string>) {}
 
@@ -35,7 +42,8 @@ export class ResponsesStreamReader {
         const item = event.item;
         if (!isRecord(item) || item.type !== 'function_call' || typeof event.output_index !== 'number') return [];
         if (typeof item.call_id !== 'string' || typeof item.name !== 'string') throw malformed('a streamed function_call item has no `call_id` or `name`');
-        const position = this.callPositions.size;
+        const position = this.startedIds.length;
+        this.startedIds.push(item.call_id);
         this.callPositions.set(event.output_index, position);
         const events: ModelStreamEvent[] = [{ type: 'tool_call_started', index: position, id: item.call_id, name: item.name }];
         if (typeof item.arguments === 'string' && item.arguments.length > 0) {
@@ -51,7 +59,7 @@ export class ResponsesStreamReader {
       case 'response.completed':
       case 'response.incomplete':
         this.final = fromResponsesResponse(event.response, this.strictTools);
-        return [];
+        return this.unstreamedCalls(this.final);
       case 'response.failed':
         throw failedResponse(isRecord(event.response) ? event.response : {});
       case 'error':
@@ -59,6 +67,21 @@ export class ResponsesStreamReader {
       default:
         return [];
     }
+  }
+
+  /**
+   * The events of the final response's calls that were not streamed.
+   * @throws {@link ModelApiError} `malformed_response` when a streamed call is not the response's call at its position.
+   */
+  private unstreamedCalls(response: ModelResponse): ModelStreamEvent[] {
+    this.startedIds.forEach((id, position) => {
+      if (response.toolCalls[position]?.id !== id) throw malformed(`the streamed function call '${id}' is not call ${position} of the completed response`);
+    });
+    return response.toolCalls.slice(this.startedIds.length).flatMap((call, offset): ModelStreamEvent[] => {
+      const index = this.startedIds.length + offset;
+      const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+      return [{ type: 'tool_call_started', index, id: call.id, name: call.name }, ...(text.length > 0 ? [{ type: 'tool_call_delta' as const, index, argumentsDelta: text }] : [])];
+    });
   }
 
   /**

@@ -192,11 +192,15 @@ describe('AiSdkModelClient with the AI SDK mock model', () => {
       });
     });
 
-    it('refuses tool-call arguments that are not a JSON object before calling the model', async () => {
+    it.each(['[1,2]', '{"city":', '"Oslo"', '{"__proto__":'])('sends a call whose arguments %j are not a JSON object with input {}, stored parts too', async (text) => {
       const model = new MockLanguageModelV3({ doGenerate: generated([]) });
-      const messages: ChatMessage[] = [{ role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'get_weather', arguments: '[1,2]' }] }];
-      await expect(new AiSdkModelClient(model).step(request(messages))).rejects.toMatchObject({ name: 'ModelApiError', code: 'invalid_request', provider: 'mock-provider' });
-      expect(model.doGenerateCalls).toHaveLength(0);
+      const call = { id: 'c', name: 'get_weather', arguments: text };
+      const stored = { provider: 'ai-sdk', blocks: [{ type: 'tool-call', toolCallId: 'c', toolName: 'get_weather', input: text, providerOptions: { openai: { itemId: 'fc_1' } } }] };
+      const client = new AiSdkModelClient(model);
+      await client.step(request([{ role: 'assistant', content: '', toolCalls: [call] }]));
+      await client.step(request([{ role: 'assistant', content: '', toolCalls: [call], providerContent: stored }]));
+      expect(model.doGenerateCalls[0].prompt[0]).toEqual({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'get_weather', input: {} }] });
+      expect(model.doGenerateCalls[1].prompt[0]).toEqual({ role: 'assistant', content: [{ ...stored.blocks[0], input: {} }] });
     });
 
     it('reports a result that is not a generate result as malformed_response', async () => {

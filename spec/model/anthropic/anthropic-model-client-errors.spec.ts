@@ -239,21 +239,18 @@ describe('AnthropicModelClient errors', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('reports tool arguments that are not a JSON object as invalid_request without sending anything', async () => {
-    const error = await failure(
-      clientWithRetries(0).step({
-        messages: [
-          { role: 'user', content: 'Hi' },
-          { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '[1,2]' }] },
-        ],
-        tools: [],
-        signal: new AbortController().signal,
-      }),
-    );
-
-    expect(error.code).toBe('invalid_request');
-    expect(error.detail).toMatch(/arguments of tool call 'toolu_1' \(get_weather\) are not a JSON object/);
-    expect(server.requests).toHaveLength(0);
+  it.each(['[1,2]', '{"city":', '"Oslo"', ''])('sends a recorded call whose arguments %j are not a JSON object with input {} (the API takes objects only)', async (text) => {
+    server.enqueue(messageReply());
+    await clientWithRetries(0).step({
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: text }] },
+        { role: 'tool', toolCallId: 'toolu_1', toolName: 'get_weather', content: '{"ok":false}', isError: true },
+      ],
+      tools: [],
+      signal: new AbortController().signal,
+    });
+    expect(server.requests[server.requests.length - 1].body.messages[1].content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }]);
   });
 
   it('reports a tool whose input schema is not an object schema as invalid_request without sending anything', async () => {
