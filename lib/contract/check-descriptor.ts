@@ -5,8 +5,13 @@ import { ToolDescriptor, ToolOutputProjectionPolicy } from './tool-descriptor';
 
 /** Smallest byte ceiling a projection policy may have. */
 export const MIN_PROJECTION_BYTES = 256;
-/** Smallest token ceiling a projection policy may have. */
-export const MIN_PROJECTION_TOKENS = 64;
+/**
+ * Smallest token ceiling a projection policy may have: what the largest of the smallest truncation
+ * envelopes (a failure with the longest standard code and ten-digit sizes) needs under the fallback
+ * estimator, so that every legal policy passes `checkToolOutputProjectionPolicy` and can project
+ * every outcome.
+ */
+export const MIN_PROJECTION_TOKENS = 128;
 
 const SIDE_EFFECTS = ['none', 'read', 'write', 'destructive'];
 const IDEMPOTENCY = ['non_idempotent', 'idempotent', 'idempotent_with_key'];
@@ -18,7 +23,7 @@ const OUTPUT_VALIDATION = ['strict', 'warning', 'disabled'];
  * mistyped fields of a hand-written descriptor (each named; nothing inside them is read), unknown literals,
  * flags that are not booleans,
  * a timeout that is not a positive finite number, several attempts on a non-idempotent tool without
- * compensation, bad backoff numbers, projection ceilings below 256 bytes or 64 tokens, and (when the
+ * compensation, bad backoff numbers, projection ceilings below 256 bytes or 128 tokens, and (when the
  * run's policy is given) ceilings that would widen it.
  */
 export function checkToolDescriptor(descriptor: ToolDescriptor, runProjection?: ToolOutputProjectionPolicy): void {

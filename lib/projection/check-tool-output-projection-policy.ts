@@ -17,7 +17,7 @@ const LARGEST_ORIGINAL: OriginalSize = { bytes: 9_999_999_999, tokens: 9_999_999
 
 /**
  * Problems of the numeric ceilings: each must be a safe integer, `maxBytes >= 256` and
- * `maxTokens >= 64`. Empty when the policy is well-formed.
+ * `maxTokens >= 128`. Empty when the policy is well-formed.
  * @internal
  */
 export function projectionPolicyProblems(policy: unknown): string[] {
@@ -66,7 +66,7 @@ export function smallestTruncationEnvelopes(): ReadonlyArray<{ readonly shape: s
  * {@link ToolOutputProjectionPolicyError} when it cannot be used:
  *
  * - `invalid_policy`: `maxBytes` or `maxTokens` is not an integer (NaN, Infinity, a fraction) or
- *   is below 256 bytes / 64 tokens;
+ *   is below 256 bytes / 128 tokens;
  * - `envelope`: the smallest truncated text, structured success or structured failure (with
  *   ten-digit sizes and the longest standard error code) does not fit under both ceilings, as
  *   measured with `estimator`;

@@ -9,7 +9,7 @@ import { ToolOutputProjectionPolicyError } from './tool-output-projection-policy
  * descriptor ceiling above the run's is ignored, a missing one inherits the run's.
  *
  * Throws a {@link ToolOutputProjectionPolicyError} (`invalid_policy`) when the run policy or a
- * descriptor ceiling that is present is not an integer or is below 256 bytes / 64 tokens.
+ * descriptor ceiling that is present is not an integer or is below 256 bytes / 128 tokens.
  * Returns a frozen policy.
  */
 export function effectiveToolOutputProjection(

@@ -4,7 +4,7 @@ import { TextTokenEstimator } from './text-token-estimator';
 
 /**
  * Why a projection failed:
- * - `invalid_policy`: a ceiling is not an integer, not finite, or below 256 bytes / 64 tokens;
+ * - `invalid_policy`: a ceiling is not an integer, not finite, or below 256 bytes / 128 tokens;
  * - `envelope`: even the smallest truncation envelope of this outcome does not fit (e.g. a failure
  *   whose `code` alone is larger than the byte ceiling);
  * - `estimator`: the estimator threw, or returned `NaN`, a non-finite or a negative number;

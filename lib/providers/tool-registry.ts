@@ -79,8 +79,13 @@ export interface ToolRegistryOptions extends Omit<ReflectedToolProviderOptions, 
 export class ToolRegistry extends ReflectedToolProvider {
   /** Every instance handed to a call so far (held weakly). */
   private readonly handedOut = new WeakSet<object>();
-  /** Set in `add`, which the base constructor calls before field initializers run. */
-  private classesByName?: Map<string, ClassType<object>>;
+  /**
+   * Set in `add`, which the base constructor calls before this class's fields are initialized. Declared
+   * only (`declare`, no field emitted): with define semantics (`useDefineForClassFields`, TypeScript's
+   * default from target ES2022, esbuild's and swc's with modern targets) a plain field would be
+   * redefined as `undefined` right after `super()` filled it.
+   */
+  private declare classesByName?: Map<string, ClassType<object>>;
 
   constructor(
     classes: readonly ClassType<object>[] = [],

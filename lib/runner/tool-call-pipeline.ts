@@ -11,6 +11,7 @@ import { requestApprovalGate } from './call-approval';
 import { checkedToolOf, checkTool, frozenModelTools } from './checked-tool';
 import * as completion from './call-completion';
 import * as dispatch from './call-dispatch';
+import { checkedGate } from './gate-answer';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './call-gates';
 import { callKey } from '../durable/record-rules';
@@ -139,10 +140,10 @@ export abstract class ToolCallPipeline {
     try {
       const startedAt = run.clock.now();
       const key = this.callKey(run, call);
-      const resolved = this.resolveTool(run, call);
+      const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
       if (resolved.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, resolved));
       const descriptor = resolved.value;
-      const validated = this.validateArguments(run, call, descriptor);
+      const validated = checkedGate(this.validateArguments(run, call, descriptor), 'validateArguments');
       if (validated.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, validated));
       const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
       const started = new StartedCall(call, key, startedAt, request, this.stepContext(run));
@@ -150,11 +151,12 @@ export abstract class ToolCallPipeline {
       const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
       if (declared.kind !== 'continue') return settle(this.stopStarted(run, started, declared));
       const capabilities = declared.value;
-      const capable = this.checkCapabilities(run, request, capabilities);
+      const capable = checkedGate(this.checkCapabilities(run, request, capabilities), 'checkCapabilities');
       if (capable.kind !== 'continue') return settle(this.stopStarted(run, started, capable));
       const authorizing = this.authorize(run, request);
       if (isPromiseLike(authorizing)) return this.afterAsyncGate(run, started, capabilities, authorizing, 'authorize');
-      if (authorizing.kind !== 'continue') return settle(this.stopStarted(run, started, authorizing));
+      const authorized = checkedGate(authorizing, 'authorize');
+      if (authorized.kind !== 'continue') return settle(this.stopStarted(run, started, authorized));
       return this.executeAuthorized(run, started, capabilities);
     } catch (error) {
       // A step that threw (an override, say) rejects the call with what it threw, as an async method's throw would.
@@ -164,7 +166,7 @@ export abstract class ToolCallPipeline {
 
   /** {@link executeToolCall} once an asynchronous gate (`allowToolCall`, or the approval) answered: then the steps after it. */
   private async afterAsyncGate(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, gating: PromiseLike<Gate<void>>, gate: 'authorize' | 'approval'): Promise<ToolCallResult> {
-    const answer = await gating;
+    const answer = checkedGate(await gating, gate === 'authorize' ? 'authorize' : 'requestApproval');
     if (answer.kind !== 'continue') return this.stopStarted(run, started, answer);
     return gate === 'authorize' ? this.executeAuthorized(run, started, capabilities) : this.executeApproved(run, started, capabilities);
   }
@@ -173,13 +175,14 @@ export abstract class ToolCallPipeline {
   private executeAuthorized(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
     const approving = this.requestApproval(run, started.request);
     if (isPromiseLike(approving)) return this.afterAsyncGate(run, started, capabilities, approving, 'approval');
-    if (approving.kind !== 'continue') return settle(this.stopStarted(run, started, approving));
+    const approved = checkedGate(approving, 'requestApproval');
+    if (approved.kind !== 'continue') return settle(this.stopStarted(run, started, approved));
     return this.executeApproved(run, started, capabilities);
   }
 
   /** {@link executeToolCall} from the precondition on: the store's admission (when there is one), then dispatch. */
   private executeApproved(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
-    const precondition = this.checkPrecondition(run, started.request);
+    const precondition = checkedGate(this.checkPrecondition(run, started.request), 'checkPrecondition');
     if (precondition.kind !== 'continue') return settle(this.stopStarted(run, started, precondition));
     if (run.recorder !== undefined) return this.executeRecorded(run, run.recorder, started, capabilities);
     return this.dispatchStarted(run, started, capabilities);

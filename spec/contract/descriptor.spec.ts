@@ -171,15 +171,15 @@ describe('contract.timeoutMs', () => {
 });
 
 describe('contract.modelOutputProjection', () => {
-  it('refuses ceilings below 256 bytes and 64 tokens', () => {
-    const error = refusedOptions({ modelOutputProjection: { maxBytes: 255, maxTokens: 63 } });
-    expect(error.problems).toEqual(['modelOutputProjection.maxBytes must be an integer >= 256', 'modelOutputProjection.maxTokens must be an integer >= 64']);
+  it('refuses ceilings below 256 bytes and 128 tokens', () => {
+    const error = refusedOptions({ modelOutputProjection: { maxBytes: 255, maxTokens: 127 } });
+    expect(error.problems).toEqual(['modelOutputProjection.maxBytes must be an integer >= 256', 'modelOutputProjection.maxTokens must be an integer >= 128']);
   });
 
-  it('accepts ceilings at exactly 256 bytes and 64 tokens', () => {
-    expect(descriptorFromLlmTool(weatherTool, { modelOutputProjection: { maxBytes: 256, maxTokens: 64 } }).modelOutputProjection).toEqual({
+  it('accepts ceilings at exactly 256 bytes and 128 tokens', () => {
+    expect(descriptorFromLlmTool(weatherTool, { modelOutputProjection: { maxBytes: 256, maxTokens: 128 } }).modelOutputProjection).toEqual({
       maxBytes: 256,
-      maxTokens: 64,
+      maxTokens: 128,
     });
   });
 

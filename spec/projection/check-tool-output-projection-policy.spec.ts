@@ -19,11 +19,11 @@ function policyError(act: () => void): ToolOutputProjectionPolicyError {
 }
 
 describe('checkToolOutputProjectionPolicy', () => {
-  it('accepts the default policy and the smallest one the fallback estimator can hold envelopes in', () => {
+  it('accepts the default policy and the smallest legal one, in which the fallback estimator holds every envelope', () => {
     expect(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION)).not.toThrow();
     expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 128 })).not.toThrow();
-    // 64 tokens is well-formed, but the fallback counts the smallest failure envelope as more than that.
-    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 64 })).toThrow(/smallest truncated structured failure has \d+ estimated tokens, over maxTokens 64/);
+    // Below 128 tokens is not a legal policy: the fallback counts the smallest failure envelope as 128 tokens.
+    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 127 })).toThrow(/maxTokens must be an integer >= 128, got 127/);
   });
 
   it('has frozen defaults of 64 KiB and 10,000 tokens', () => {
@@ -32,14 +32,15 @@ describe('checkToolOutputProjectionPolicy', () => {
   });
 
   it.each([
-    [{ maxBytes: 255, maxTokens: 64 }, /maxBytes must be an integer >= 256, got 255/],
-    [{ maxBytes: 256, maxTokens: 63 }, /maxTokens must be an integer >= 64, got 63/],
-    [{ maxBytes: Number.NaN, maxTokens: 64 }, /maxBytes .* got NaN/],
-    [{ maxBytes: Infinity, maxTokens: 64 }, /maxBytes .* got Infinity/],
-    [{ maxBytes: 1024.5, maxTokens: 64 }, /maxBytes .* got 1024.5/],
+    [{ maxBytes: 255, maxTokens: 128 }, /maxBytes must be an integer >= 256, got 255/],
+    [{ maxBytes: 256, maxTokens: 127 }, /maxTokens must be an integer >= 128, got 127/],
+    [{ maxBytes: 256, maxTokens: 64 }, /maxTokens must be an integer >= 128, got 64/],
+    [{ maxBytes: Number.NaN, maxTokens: 128 }, /maxBytes .* got NaN/],
+    [{ maxBytes: Infinity, maxTokens: 128 }, /maxBytes .* got Infinity/],
+    [{ maxBytes: 1024.5, maxTokens: 128 }, /maxBytes .* got 1024.5/],
     [{ maxBytes: 1024, maxTokens: -Infinity }, /maxTokens .* got -Infinity/],
-    [{ maxBytes: '1024', maxTokens: 64 }, /maxBytes .* got string/],
-    [{ maxTokens: 64 }, /maxBytes .* got undefined/],
+    [{ maxBytes: '1024', maxTokens: 128 }, /maxBytes .* got string/],
+    [{ maxTokens: 128 }, /maxBytes .* got undefined/],
   ])('rejects %p as invalid_policy', (policy, message) => {
     const error = policyError(() => checkToolOutputProjectionPolicy(policy as unknown as ToolOutputProjectionPolicy));
     expect(error.kind).toBe('invalid_policy');
@@ -54,9 +55,9 @@ describe('checkToolOutputProjectionPolicy', () => {
 
   it('rejects a policy whose truncation envelopes do not fit under the injected estimator', () => {
     const onePerCharacter: TextTokenEstimator = { estimateTokens: (text) => text.length };
-    const error = policyError(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 64 }, onePerCharacter));
+    const error = policyError(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 128 }, onePerCharacter));
     expect(error.kind).toBe('envelope');
-    expect(error.message).toMatch(/smallest truncated (text|structured success|array success|structured failure) has \d+ estimated tokens, over maxTokens 64/);
+    expect(error.message).toMatch(/smallest truncated (text|structured success|array success|structured failure) has \d+ estimated tokens, over maxTokens 128/);
     expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 300 }, onePerCharacter)).not.toThrow();
   });
 
@@ -98,7 +99,8 @@ describe('isWellFormedProjectionPolicy', () => {
       { numRuns: 2_000 },
     );
     expect(isWellFormedProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION)).toBe(true);
-    expect(isWellFormedProjectionPolicy({ maxBytes: 256, maxTokens: 64 })).toBe(true);
-    expect(isWellFormedProjectionPolicy({ maxBytes: 255, maxTokens: 64 })).toBe(false);
+    expect(isWellFormedProjectionPolicy({ maxBytes: 256, maxTokens: 128 })).toBe(true);
+    expect(isWellFormedProjectionPolicy({ maxBytes: 256, maxTokens: 127 })).toBe(false);
+    expect(isWellFormedProjectionPolicy({ maxBytes: 255, maxTokens: 128 })).toBe(false);
   });
 });

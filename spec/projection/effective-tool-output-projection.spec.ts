@@ -20,7 +20,7 @@ describe('effectiveToolOutputProjection', () => {
   });
 
   it('returns a frozen policy', () => {
-    expect(Object.isFrozen(effectiveToolOutputProjection(DEFAULT_TOOL_OUTPUT_PROJECTION, { maxTokens: 100 }))).toBe(true);
+    expect(Object.isFrozen(effectiveToolOutputProjection(DEFAULT_TOOL_OUTPUT_PROJECTION, { maxTokens: 128 }))).toBe(true);
   });
 
   it('rejects ceilings that are not integers or are below the minimum', () => {

@@ -85,14 +85,14 @@ describe('tryProjectToolOutputForModel: plain text', () => {
   });
 
   it('reports which ceiling triggered', () => {
-    const wide = { policy: { maxBytes: 65_536, maxTokens: 100 } };
+    const wide = { policy: { maxBytes: 65_536, maxTokens: 200 } };
     expect(project(toolText('漢'.repeat(300)), wide).report.trigger).toBe('tokens');
     expect(project(toolText('a'.repeat(2_000)), { policy: { maxBytes: 1_000, maxTokens: 10_000 } }).report.trigger).toBe('bytes');
     expect(project(toolText('a'.repeat(20_000))).report.trigger).toBe('both');
   });
 
   it('fits the token ceiling when only tokens are over', () => {
-    const policy = { maxBytes: 65_536, maxTokens: 100 };
+    const policy = { maxBytes: 65_536, maxTokens: 200 };
     const { content } = project(toolText('漢字'.repeat(500)), { policy });
     expectWithinCeilings(content, policy);
     expect(content).toContain('漢字漢');
@@ -202,7 +202,7 @@ describe('tryProjectToolOutputForModel: errors as data', () => {
     ['Infinity', { maxBytes: Infinity, maxTokens: 100 }],
     ['a fraction', { maxBytes: 1_000, maxTokens: 100.5 }],
     ['too few bytes', { maxBytes: 255, maxTokens: 100 }],
-    ['too few tokens', { maxBytes: 1_000, maxTokens: 63 }],
+    ['too few tokens', { maxBytes: 1_000, maxTokens: 127 }],
     ['no policy', undefined],
   ])('returns invalid_policy for %s', (_name, policy) => {
     const error = failureOf(toolText('x'), { policy } as unknown as ToolOutputProjectionOptions);

@@ -33,7 +33,7 @@ const text = fc.oneof(
 
 const estimator = fc.constantFrom(fallbackTextTokenEstimator, perTwoUnits);
 
-const policy = fc.record({ maxBytes: fc.integer({ min: 256, max: 4_000 }), maxTokens: fc.integer({ min: 64, max: 1_500 }) });
+const policy = fc.record({ maxBytes: fc.integer({ min: 256, max: 4_000 }), maxTokens: fc.integer({ min: 128, max: 1_500 }) });
 
 function usable(candidate: ToolOutputProjectionPolicy, tokens: TextTokenEstimator): boolean {
   try {

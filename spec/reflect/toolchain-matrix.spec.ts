@@ -1,60 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { transformSync as swcTransformSync } from '@swc/core';
-import { transformSync } from 'esbuild';
-import ts from 'typescript';
 import { makeLlmTool, parseToolArguments, toolDescriptorOf, ToolDefinitionError } from '../../lib';
-
-/** One way of compiling TypeScript decorators: its name and how it turns a source file into CommonJS. */
-interface Toolchain {
-  readonly name: string;
-  /** Whether the compiler emits `design:type`. */
-  readonly emitsDesignType: boolean;
-  compile(source: string, fileName: string): string;
-}
-
-function tsc(experimentalDecorators: boolean): (source: string, fileName: string) => string {
-  return (source, fileName) =>
-    ts.transpileModule(source, {
-      fileName,
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        experimentalDecorators,
-        emitDecoratorMetadata: experimentalDecorators,
-        ...(experimentalDecorators ? { useDefineForClassFields: false } : {}),
-      },
-    }).outputText;
-}
-
-function esbuild(experimentalDecorators: boolean): (source: string, fileName: string) => string {
-  return (source, fileName) =>
-    transformSync(source, {
-      loader: 'ts',
-      format: 'cjs',
-      target: 'es2022',
-      sourcefile: fileName,
-      tsconfigRaw: { compilerOptions: { experimentalDecorators, emitDecoratorMetadata: experimentalDecorators } },
-    }).code;
-}
-
-/** swc: legacy decorators (with `decoratorMetadata` it emits `design:type` as tsc does, without it none) or TC39 standard ones (2023-11). */
-function swc(decorators: 'legacy' | 'legacy with metadata' | 'standard'): (source: string, fileName: string) => string {
-  return (source, fileName) =>
-    swcTransformSync(source, {
-      filename: fileName,
-      swcrc: false,
-      configFile: false,
-      module: { type: 'commonjs' },
-      jsc: {
-        target: 'es2022',
-        parser: { syntax: 'typescript', decorators: true },
-        transform:
-          decorators === 'standard' ? { decoratorVersion: '2023-11' } : { legacyDecorator: true, decoratorMetadata: decorators === 'legacy with metadata' },
-      },
-    }).code;
-}
+import { esbuild, swc, tsc, Toolchain } from './toolchains';
 
 const TOOLCHAINS: readonly Toolchain[] = [
   { name: 'tsc, legacy decorators with emitDecoratorMetadata', emitsDesignType: true, compile: tsc(true) },
