@@ -1,11 +1,11 @@
 import { defaultWorkerId } from '../runner/runner-rules';
 import { messageOf } from '../errors/message-of';
+import { parseRunJobData } from './job-provenance';
 import type { QueueAgent } from './queue-agent';
 import { executeRunJob, RunJobResult, TakenRunJob } from './run-job';
 import { RunQueue } from './run-queue';
 import { integerAtLeast } from './run-queue-options';
 import { RunQueueError } from './run-queue-error';
-import type { RunJobData } from './run-queue-types';
 
 /** Options of {@link startWorker}. */
 export interface QueueWorkerOptions {
@@ -49,7 +49,8 @@ export interface QueueWorker {
 }
 
 interface Running {
-  readonly runId: string;
+  /** The run its job names (`undefined` for a job that names none: it is refused at once). */
+  readonly runId: string | undefined;
   readonly controller: AbortController;
   readonly done: Promise<void>;
 }
@@ -77,11 +78,14 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
   let stopping = false;
   let wake: () => void = () => undefined;
 
+  const runningRunIds = (): string[] => [...running.values()].flatMap((entry) => (entry.runId === undefined ? [] : [entry.runId]));
+
   const cancelTimer = setInterval(() => {
     queue.touchJobs([...running.keys()]).catch((error: unknown) => report(error));
-    const runIds = [...running.values()].map((entry) => entry.runId);
+    const runIds = runningRunIds();
     queue.cancellationsAmong(runIds).then(
-      (cancelled) => running.forEach((entry) => cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),
+      (cancelled) =>
+        running.forEach((entry) => entry.runId !== undefined && cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),
       (error: unknown) => report(error),
     );
   }, cancelCheckIntervalMs);
@@ -92,12 +96,12 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
     const context = { queue, agents: options.agents, workerId, leaseTtlMs, signal: controller.signal };
     const done = executeRunJob(context, job)
       .then((result) => settle(job, result))
-      .catch((error: unknown) => report(error, job.data.runId))
+      .catch((error: unknown) => report(error, job.data?.runId))
       .finally(() => {
         running.delete(job.id);
         wake();
       });
-    running.set(job.id, { runId: job.data.runId, controller, done });
+    running.set(job.id, { runId: job.data?.runId, controller, done });
   };
 
   const settle = async (job: TakenRunJob, result: RunJobResult): Promise<void> => {
@@ -105,8 +109,10 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       await queue.boss.complete(queue.options.name, job.id, result.output);
       return;
     }
-    report(result.error, job.data.runId);
-    await queue.boss.fail(queue.options.name, job.id, { message: messageOf(result.error), ...codeOf(result.error) });
+    report(result.error, job.data?.runId);
+    const output = { message: messageOf(result.error), ...codeOf(result.error) };
+    if (result.kind === 'dead_letter') await queue.deadLetterNow(job.id, output);
+    else await queue.boss.fail(queue.options.name, job.id, output);
   };
 
   const loop = async (): Promise<void> => {
@@ -114,8 +120,8 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       const free = concurrency - running.size;
       if (free > 0) {
         try {
-          const jobs = await queue.boss.fetch<RunJobData>(queue.options.name, { batchSize: free, includeMetadata: true });
-          for (const job of jobs) take({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit });
+          const jobs = await queue.boss.fetch<unknown>(queue.options.name, { batchSize: free, includeMetadata: true });
+          for (const job of jobs) take({ id: job.id, data: parseRunJobData(job.data), retryCount: job.retryCount, retryLimit: job.retryLimit });
           if (jobs.length === free) continue;
         } catch (error) {
           report(error);
@@ -136,7 +142,7 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
 
   return {
     workerId,
-    runningRunIds: () => [...running.values()].map((entry) => entry.runId),
+    runningRunIds,
     async stop(stopOptions = {}) {
       stopping = true;
       wake();
@@ -148,7 +154,7 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       const timedOut = timeoutMs === undefined ? new Promise<boolean>(() => undefined) : new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       const result = await Promise.race([drained, timedOut]);
       if (timer !== undefined) clearTimeout(timer);
-      return { drained: result, abandonedRunIds: result ? [] : [...running.values()].map((entry) => entry.runId) };
+      return { drained: result, abandonedRunIds: result ? [] : runningRunIds() };
     },
   };
 }

@@ -5,7 +5,7 @@ import { PostgresRunStore, PostgresSqlExecutor } from '../durable/postgres/postg
 import type { RunStore } from '../durable/run-store';
 import { RunStoreError } from '../durable/run-store-error';
 import { withRunLease } from '../durable/with-run-lease';
-import type { JsonValue } from '../outcome/json-value';
+import type { JsonObject, JsonValue } from '../outcome/json-value';
 import { loadPgBoss, PgBoss } from './load-pg-boss';
 import { QueueStatements, queueStatements } from './queue-statements';
 import { RunQueueError } from './run-queue-error';
@@ -184,6 +184,15 @@ export class RunQueue {
     if (jobIds.length > 0) await this.sql(this.statements.touchJobs, [this.options.name, jobIds]);
   }
 
+  /**
+   * Fails an active job with no retry left, so that it goes to the dead letters at once with `output`
+   * as its last error. @internal
+   */
+  async deadLetterNow(jobId: string, output: JsonObject): Promise<void> {
+    await this.sql(this.statements.exhaustJob, [this.options.name, jobId, this.deadLetterName]);
+    await this.boss.fail(this.options.name, jobId, output);
+  }
+
   /** The runs among `runIds` whose cancellation was requested. @internal */
   async cancellationsAmong(runIds: readonly string[]): Promise<Set<string>> {
     if (runIds.length === 0) return new Set();
@@ -230,10 +239,11 @@ export class RunQueue {
     this.checkOpen();
     const rows = await this.sql(this.statements.deadLetters, [this.deadLetterName]);
     return rows.map((row) => {
-      const data = row.data as RunJobData;
+      // A row written by hand may hold anything: a dead letter that names no run has runId ''.
+      const data = (row.data !== null && typeof row.data === 'object' ? row.data : {}) as Partial<Record<keyof RunJobData, unknown>>;
       const output = row.output as { value?: JsonValue } | JsonValue | null;
       const lastError = output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output ? (output.value ?? null) : (output ?? null);
-      return { runId: data.runId, agent: data.agent, lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
+      return { runId: typeof data.runId === 'string' ? data.runId : '', agent: typeof data.agent === 'string' ? data.agent : '', lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
     });
   }
 
