@@ -1,5 +1,6 @@
 import type { AgentRunRecord } from '../durable/agent-run-record';
 import type { QueueAgent } from './queue-agent';
+import { checkAgentName, isPlainRecord } from './queue-names';
 import { RunQueueError } from './run-queue-error';
 import { queuedRunMetadataOf } from './run-queue';
 import type { ResolvedRunQueueOptions } from './run-queue-options';
@@ -34,6 +35,21 @@ export function checkJobAgainstRecord(data: RunJobData, record: AgentRunRecord, 
     mismatch(`run '${runId}' was enqueued on queue '${enqueued.queueName ?? options.name}' (schema '${enqueued.queueSchema ?? options.schema}'), not on '${options.name}' (schema '${options.schema}'); the job is refused`);
   if (enqueued.agent !== data.agent) mismatch(`run '${runId}' was enqueued for agent '${enqueued.agent}', the job names '${data.agent}'; the job is refused`);
   return enqueued.agent;
+}
+
+/**
+ * Throws `invalid_queue_options` unless `agents` is a plain record of well-formed names to agents with a
+ * `runner.resume` function, and `unknown_agent` when it is empty. @internal
+ */
+export function checkWorkerAgents(agents: unknown): void {
+  if (!isPlainRecord(agents)) throw new RunQueueError('invalid_queue_options', 'agents must be a record of agent names to { runner, runOptions }');
+  const names = Object.keys(agents);
+  if (names.length === 0) throw new RunQueueError('unknown_agent', 'startWorker needs at least one agent');
+  for (const name of names) {
+    checkAgentName(name, 'an agent name');
+    const agent = agents[name] as { runner?: { resume?: unknown } } | null | undefined;
+    if (typeof agent?.runner?.resume !== 'function') throw new RunQueueError('invalid_queue_options', `agent '${name}' must have a runner with resume(runId, options)`);
+  }
 }
 
 /**

@@ -4,7 +4,8 @@ import { parseRunJobData } from './job-provenance';
 import type { QueueAgent } from './queue-agent';
 import { executeRunJob, RunJobResult, TakenRunJob } from './run-job';
 import { RunQueue } from './run-queue';
-import { integerAtLeast } from './run-queue-options';
+import { checkWorkerAgents } from './job-provenance';
+import { integerAtLeast, MAX_TIMER_MS } from './run-queue-options';
 import { RunQueueError } from './run-queue-error';
 
 /** Options of {@link startWorker}. */
@@ -42,7 +43,9 @@ export interface QueueWorker {
   /**
    * Graceful shutdown: takes no more jobs and waits for the runs it executes to end (drain), at most
    * `timeoutMs`. A run still executing then is left to its lease and its job's expiry: another worker
-   * resumes it after this process exits.
+   * resumes it after this process exits. It closes neither the queue nor its store (their opener
+   * does: `queue.close()`, `store.close()`, or use `openQueueWorker`, whose `stop()` closes what it
+   * opened); until then their pools keep the process alive.
    * @param options.timeoutMs @default unlimited
    */
   stop(options?: { readonly timeoutMs?: number }): Promise<QueueWorkerStopResult>;
@@ -58,18 +61,19 @@ interface Running {
 /**
  * Starts a worker that takes jobs of the queue and executes their runs with the agents' runners:
  * `concurrency` runs at a time, each a `resume()` under the run's lease (see {@link RunQueue}).
- * Throws `invalid_queue_options` for a bad option and `unknown_agent` when `agents` is empty.
+ * Throws `invalid_queue_options` for a bad option (a number out of range, an agent name that is not
+ * well-formed, an agent without `runner.resume`) and `unknown_agent` when `agents` is empty.
  */
 export function startWorker(options: QueueWorkerOptions): QueueWorker {
   const concurrency = options.concurrency ?? 4;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const cancelCheckIntervalMs = options.cancelCheckIntervalMs ?? 1_000;
   const leaseTtlMs = options.leaseTtlMs ?? 60_000;
-  integerAtLeast('concurrency', concurrency, 1);
-  integerAtLeast('pollIntervalMs', pollIntervalMs, 10);
-  integerAtLeast('cancelCheckIntervalMs', cancelCheckIntervalMs, 10);
-  integerAtLeast('leaseTtlMs', leaseTtlMs, 100);
-  if (Object.keys(options.agents).length === 0) throw new RunQueueError('unknown_agent', 'startWorker needs at least one agent');
+  integerAtLeast('concurrency', concurrency, 1, 10_000);
+  integerAtLeast('pollIntervalMs', pollIntervalMs, 10, MAX_TIMER_MS);
+  integerAtLeast('cancelCheckIntervalMs', cancelCheckIntervalMs, 10, MAX_TIMER_MS);
+  integerAtLeast('leaseTtlMs', leaseTtlMs, 100, MAX_TIMER_MS);
+  checkWorkerAgents(options.agents);
   options.queue.checkOpen();
   const queue = options.queue;
   const workerId = options.workerId ?? defaultWorkerId();

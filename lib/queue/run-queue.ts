@@ -7,6 +7,7 @@ import { RunStoreError } from '../durable/run-store-error';
 import { withRunLease } from '../durable/with-run-lease';
 import type { JsonObject, JsonValue } from '../outcome/json-value';
 import { loadPgBoss, PgBoss } from './load-pg-boss';
+import { checkEnqueueRequest } from './check-enqueue-request';
 import { QueueStatements, queueStatements } from './queue-statements';
 import { RunQueueError } from './run-queue-error';
 import { ResolvedRunQueueOptions, resolveRunQueueOptions, RunQueueOptions } from './run-queue-options';
@@ -104,31 +105,31 @@ export class RunQueue {
 
   /**
    * Creates the run in the store (status `running`, the prompt as its first message) and sends a job
-   * for it; returns the run id. Throws `unknown_agent` when the queue was given `agents` without this
-   * one, `run_exists` when `options.runId` is taken, `invalid_queue_options` for a bad `maxSteps`.
+   * for it; returns the run id. Every field is checked before anything is written: `invalid_queue_options`
+   * for a malformed agent name, input, run id, `metadata` (a plain JSON object without the key `queue`),
+   * `maxSteps`, `priority` (a PostgreSQL integer) or an unknown option. Throws `unknown_agent` when the
+   * queue was given `agents` without this one, `run_exists` when `options.runId` is taken.
    * When sending the job fails after the run was created, the run is marked `failed` and the error is thrown.
    */
   async enqueue(request: EnqueueRunRequest): Promise<string> {
     this.checkOpen();
-    const { agent, input, options = {} } = request;
-    if (typeof agent !== 'string' || agent === '' || (this.options.agents !== undefined && !this.options.agents.includes(agent)))
-      throw new RunQueueError('unknown_agent', `the queue knows no agent '${String(agent)}'${this.options.agents ? ` (known: ${this.options.agents.join(', ')})` : ''}`);
-    if (typeof input !== 'string') throw new RunQueueError('invalid_queue_options', 'input must be a string (the prompt)');
-    if (options.maxSteps !== undefined && !(Number.isInteger(options.maxSteps) && options.maxSteps >= 1))
-      throw new RunQueueError('invalid_queue_options', `maxSteps must be a positive integer, got ${String(options.maxSteps)}`);
-    const runId = options.runId ?? newRunId();
+    const checked = checkEnqueueRequest(request);
+    const { agent, input } = checked;
+    if (this.options.agents !== undefined && !this.options.agents.includes(agent))
+      throw new RunQueueError('unknown_agent', `the queue knows no agent '${agent}' (known: ${this.options.agents.join(', ')})`);
+    const runId = checked.runId ?? newRunId();
     const queueMetadata: QueuedRunMetadata = {
       agent,
-      maxSteps: options.maxSteps ?? null,
+      maxSteps: checked.maxSteps ?? null,
       enqueuedAt: new Date().toISOString(),
       queueName: this.options.name,
       queueSchema: this.options.schema,
     };
-    const run = { runId, status: 'running' as const, metadata: { ...options.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
+    const run = { runId, status: 'running' as const, metadata: { ...checked.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
     const job: RunJobData = { runId, agent, reason: 'enqueued' };
     try {
       if (this.atomicEnqueue && this.store instanceof PostgresRunStore) {
-        await this.store.createRunWith(run, (db) => this.send(job, { priority: options.priority ?? 0 }, db));
+        await this.store.createRunWith(run, (db) => this.send(job, { priority: checked.priority }, db));
         return runId;
       }
       await this.store.createRun(run);
@@ -137,7 +138,7 @@ export class RunQueue {
       throw error;
     }
     try {
-      await this.send(job, { priority: options.priority ?? 0 });
+      await this.send(job, { priority: checked.priority });
     } catch (error) {
       await this.store.setStatus(runId, 'failed').catch(() => undefined);
       throw error;
