@@ -1,6 +1,5 @@
 import { basename, extname } from 'node:path';
-import { PostgresRunStore } from '../durable/postgres';
-import { RunQueue, startWorker } from '../queue';
+import { openQueueWorker } from '../queue';
 import type { QueueAgent } from '../queue';
 import { messageOf } from '../errors/message-of';
 import { CliError } from './cli-error';
@@ -36,35 +35,39 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
   if (parsed?.kind !== 'postgres') throw new CliError('usage', 'wuwe worker needs --store postgres://... (the queue lives in PostgreSQL)');
   const concurrency = positiveInteger('--concurrency', options.concurrency ?? '4');
   const leaseTtlMs = positiveInteger('--lease-ttl-ms', options.leaseTtlMs ?? '60000');
-  const agents: Record<string, QueueAgent> = {};
+  // A Map, not an object: an agent may be named `constructor` or `__proto__`.
+  const agents = new Map<string, QueueAgent>();
   for (const entry of options.agent) {
     const equals = entry.indexOf('=');
     const [name, module] = equals > 0 ? [entry.slice(0, equals), entry.slice(equals + 1)] : [basename(entry, extname(entry)), entry];
-    if (agents[name] !== undefined) throw new CliError('usage', `two agents are named '${name}': name them with --agent <name>=<module>`);
-    agents[name] = await loadAgent(module, cwd);
+    if (agents.has(name)) throw new CliError('usage', `two agents are named '${name}': name them with --agent <name>=<module>`);
+    agents.set(name, await loadAgent(module, cwd));
   }
-  const store = await PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: concurrency + 2, ...(parsed.schema === undefined ? {} : { schema: parsed.schema }) });
-  try {
-    const queue = await RunQueue.open({
-      store,
-      connectionString: parsed.connectionString,
+  const worker = await openQueueWorker({
+    connectionString: parsed.connectionString,
+    ...(parsed.schema === undefined ? {} : { storeSchema: parsed.schema }),
+    queue: {
       ...(options.queueSchema === undefined ? {} : { schema: options.queueSchema }),
       ...(options.queueName === undefined ? {} : { name: options.queueName }),
       onError: (error) => io.stderr(`queue: ${messageOf(error)}\n`),
-    });
-    try {
-      const worker = startWorker({ queue, agents, concurrency, leaseTtlMs, onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : `run ${runId}`}: ${messageOf(error)}\n`) });
-      io.stderr(`worker ${worker.workerId}: agents ${Object.keys(agents).join(', ')}; ${concurrency} at a time; stop with SIGINT or SIGTERM\n`);
-      await untilShutdown(io);
-      io.stderr('stopping: waiting for the runs being executed to end\n');
-      await worker.stop();
-      io.stderr('stopped\n');
-      return 0;
-    } finally {
-      await queue.close();
-    }
+    },
+    // Object.fromEntries defines own properties, `__proto__` included.
+    agents: Object.fromEntries(agents),
+    concurrency,
+    leaseTtlMs,
+    onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : `run ${runId}`}: ${messageOf(error)}\n`),
+  });
+  let stopped = false;
+  try {
+    io.stderr(`worker ${worker.workerId}: agents ${[...agents.keys()].join(', ')}; ${concurrency} at a time; stop with SIGINT or SIGTERM\n`);
+    await untilShutdown(io);
+    io.stderr('stopping: waiting for the runs being executed to end\n');
+    await worker.stop();
+    stopped = true;
+    io.stderr('stopped\n');
+    return 0;
   } finally {
-    await store.close().catch(() => undefined);
+    if (!stopped) await worker.stop({ timeoutMs: 0 }).catch(() => undefined);
   }
 }
 

@@ -7,6 +7,8 @@
 export { RunQueue } from './run-queue';
 export { startWorker } from './queue-worker';
 export type { QueueWorker, QueueWorkerOptions, QueueWorkerStopResult } from './queue-worker';
+export { openQueueWorker } from './open-queue-worker';
+export type { OpenQueueWorkerOptions, OwnedQueueWorker } from './open-queue-worker';
 export type { QueueAgent, ResumingRunner } from './queue-agent';
 export type { RunQueueOptions } from './run-queue-options';
 export { RunQueueError } from './run-queue-error';

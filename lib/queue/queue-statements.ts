@@ -15,6 +15,11 @@ export interface QueueStatements {
    * so that pg-boss expires a job `expireAfterSeconds` after its worker's last heartbeat, not after its start.
    */
   readonly touchJobs: string;
+  /**
+   * (queue name, job id, dead-letter queue name): leaves an active job no retry, with the queue's dead
+   * letter, so that failing it next moves it to the dead letters at once (a row written by hand may lack both).
+   */
+  readonly exhaustJob: string;
   /** (dead-letter queue name): the dead letters not yet retried or dismissed, oldest first. */
   readonly deadLetters: string;
   /** (dead-letter queue name, run_id): ids of the run's dead letters still waiting. */
@@ -32,6 +37,7 @@ export function queueStatements(schema: string): QueueStatements {
     cancelledAmong: `SELECT run_id FROM ${cancellations} WHERE run_id = ANY($1::text[])`,
     waitingJobsOfRun: `SELECT id FROM ${quoted}.job WHERE name = $1 AND data->>'runId' = $2 AND state < 'active'`,
     touchJobs: `UPDATE ${quoted}.job SET started_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
+    exhaustJob: `UPDATE ${quoted}.job SET retry_limit = retry_count, dead_letter = $3 WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
     deadLetters: `SELECT id, data, output, created_on FROM ${quoted}.job WHERE name = $1 AND state = 'created' ORDER BY created_on, id`,
     deadLettersOfRun: `SELECT id FROM ${quoted}.job WHERE name = $1 AND data->>'runId' = $2 AND state = 'created'`,
   };

@@ -1,11 +1,12 @@
 import { defaultWorkerId } from '../runner/runner-rules';
 import { messageOf } from '../errors/message-of';
+import { parseRunJobData } from './job-provenance';
 import type { QueueAgent } from './queue-agent';
 import { executeRunJob, RunJobResult, TakenRunJob } from './run-job';
 import { RunQueue } from './run-queue';
-import { integerAtLeast } from './run-queue-options';
+import { checkWorkerAgents } from './job-provenance';
+import { integerAtLeast, MAX_TIMER_MS } from './run-queue-options';
 import { RunQueueError } from './run-queue-error';
-import type { RunJobData } from './run-queue-types';
 
 /** Options of {@link startWorker}. */
 export interface QueueWorkerOptions {
@@ -42,14 +43,17 @@ export interface QueueWorker {
   /**
    * Graceful shutdown: takes no more jobs and waits for the runs it executes to end (drain), at most
    * `timeoutMs`. A run still executing then is left to its lease and its job's expiry: another worker
-   * resumes it after this process exits.
+   * resumes it after this process exits. It closes neither the queue nor its store (their opener
+   * does: `queue.close()`, `store.close()`, or use `openQueueWorker`, whose `stop()` closes what it
+   * opened); until then their pools keep the process alive.
    * @param options.timeoutMs @default unlimited
    */
   stop(options?: { readonly timeoutMs?: number }): Promise<QueueWorkerStopResult>;
 }
 
 interface Running {
-  readonly runId: string;
+  /** The run its job names (`undefined` for a job that names none: it is refused at once). */
+  readonly runId: string | undefined;
   readonly controller: AbortController;
   readonly done: Promise<void>;
 }
@@ -57,18 +61,19 @@ interface Running {
 /**
  * Starts a worker that takes jobs of the queue and executes their runs with the agents' runners:
  * `concurrency` runs at a time, each a `resume()` under the run's lease (see {@link RunQueue}).
- * Throws `invalid_queue_options` for a bad option and `unknown_agent` when `agents` is empty.
+ * Throws `invalid_queue_options` for a bad option (a number out of range, an agent name that is not
+ * well-formed, an agent without `runner.resume`) and `unknown_agent` when `agents` is empty.
  */
 export function startWorker(options: QueueWorkerOptions): QueueWorker {
   const concurrency = options.concurrency ?? 4;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const cancelCheckIntervalMs = options.cancelCheckIntervalMs ?? 1_000;
   const leaseTtlMs = options.leaseTtlMs ?? 60_000;
-  integerAtLeast('concurrency', concurrency, 1);
-  integerAtLeast('pollIntervalMs', pollIntervalMs, 10);
-  integerAtLeast('cancelCheckIntervalMs', cancelCheckIntervalMs, 10);
-  integerAtLeast('leaseTtlMs', leaseTtlMs, 100);
-  if (Object.keys(options.agents).length === 0) throw new RunQueueError('unknown_agent', 'startWorker needs at least one agent');
+  integerAtLeast('concurrency', concurrency, 1, 10_000);
+  integerAtLeast('pollIntervalMs', pollIntervalMs, 10, MAX_TIMER_MS);
+  integerAtLeast('cancelCheckIntervalMs', cancelCheckIntervalMs, 10, MAX_TIMER_MS);
+  integerAtLeast('leaseTtlMs', leaseTtlMs, 100, MAX_TIMER_MS);
+  checkWorkerAgents(options.agents);
   options.queue.checkOpen();
   const queue = options.queue;
   const workerId = options.workerId ?? defaultWorkerId();
@@ -77,11 +82,14 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
   let stopping = false;
   let wake: () => void = () => undefined;
 
+  const runningRunIds = (): string[] => [...running.values()].flatMap((entry) => (entry.runId === undefined ? [] : [entry.runId]));
+
   const cancelTimer = setInterval(() => {
     queue.touchJobs([...running.keys()]).catch((error: unknown) => report(error));
-    const runIds = [...running.values()].map((entry) => entry.runId);
+    const runIds = runningRunIds();
     queue.cancellationsAmong(runIds).then(
-      (cancelled) => running.forEach((entry) => cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),
+      (cancelled) =>
+        running.forEach((entry) => entry.runId !== undefined && cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),
       (error: unknown) => report(error),
     );
   }, cancelCheckIntervalMs);
@@ -92,12 +100,12 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
     const context = { queue, agents: options.agents, workerId, leaseTtlMs, signal: controller.signal };
     const done = executeRunJob(context, job)
       .then((result) => settle(job, result))
-      .catch((error: unknown) => report(error, job.data.runId))
+      .catch((error: unknown) => report(error, job.data?.runId))
       .finally(() => {
         running.delete(job.id);
         wake();
       });
-    running.set(job.id, { runId: job.data.runId, controller, done });
+    running.set(job.id, { runId: job.data?.runId, controller, done });
   };
 
   const settle = async (job: TakenRunJob, result: RunJobResult): Promise<void> => {
@@ -105,8 +113,10 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       await queue.boss.complete(queue.options.name, job.id, result.output);
       return;
     }
-    report(result.error, job.data.runId);
-    await queue.boss.fail(queue.options.name, job.id, { message: messageOf(result.error), ...codeOf(result.error) });
+    report(result.error, job.data?.runId);
+    const output = { message: messageOf(result.error), ...codeOf(result.error) };
+    if (result.kind === 'dead_letter') await queue.deadLetterNow(job.id, output);
+    else await queue.boss.fail(queue.options.name, job.id, output);
   };
 
   const loop = async (): Promise<void> => {
@@ -114,8 +124,8 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       const free = concurrency - running.size;
       if (free > 0) {
         try {
-          const jobs = await queue.boss.fetch<RunJobData>(queue.options.name, { batchSize: free, includeMetadata: true });
-          for (const job of jobs) take({ id: job.id, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit });
+          const jobs = await queue.boss.fetch<unknown>(queue.options.name, { batchSize: free, includeMetadata: true });
+          for (const job of jobs) take({ id: job.id, data: parseRunJobData(job.data), retryCount: job.retryCount, retryLimit: job.retryLimit });
           if (jobs.length === free) continue;
         } catch (error) {
           report(error);
@@ -136,7 +146,7 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
 
   return {
     workerId,
-    runningRunIds: () => [...running.values()].map((entry) => entry.runId),
+    runningRunIds,
     async stop(stopOptions = {}) {
       stopping = true;
       wake();
@@ -148,7 +158,7 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       const timedOut = timeoutMs === undefined ? new Promise<boolean>(() => undefined) : new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       const result = await Promise.race([drained, timedOut]);
       if (timer !== undefined) clearTimeout(timer);
-      return { drained: result, abandonedRunIds: result ? [] : [...running.values()].map((entry) => entry.runId) };
+      return { drained: result, abandonedRunIds: result ? [] : runningRunIds() };
     },
   };
 }

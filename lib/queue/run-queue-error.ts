@@ -14,6 +14,9 @@ const RUN_QUEUE_ERROR_MARKER = Symbol.for('wuwe.error.RunQueueError');
  * - `run_cancelled`: the reason a worker's run is aborted with when its cancellation was requested.
  * - `queue_closed`: the queue was used after `close()`.
  * - `enqueue_failed`: the job queue did not accept a run's job (with an atomic enqueue, the run was not created either).
+ * - `job_mismatch`: a job names no run, or does not match what the queue recorded in the run when it enqueued it
+ *   (`metadata.queue`: the agent, the queue), or the run was not enqueued by a `RunQueue`; the worker refused it
+ *   before touching the run and dead-lettered it at once.
  */
 export type RunQueueErrorCode =
   | 'invalid_queue_options'
@@ -23,7 +26,8 @@ export type RunQueueErrorCode =
   | 'approval_not_pending'
   | 'run_cancelled'
   | 'queue_closed'
-  | 'enqueue_failed';
+  | 'enqueue_failed'
+  | 'job_mismatch';
 
 /** An error of the run queue or its workers; `runId` names the run when there is one. */
 export class RunQueueError extends WuweError<RunQueueErrorCode> {

@@ -1,4 +1,5 @@
 import type { RunStore } from '../durable/run-store';
+import { checkAgentName } from './queue-names';
 import { RunQueueError } from './run-queue-error';
 
 /** Options of {@link RunQueue.open}. Every duration carries its unit in its name. */
@@ -47,7 +48,7 @@ export interface ResolvedRunQueueOptions extends Required<Omit<RunQueueOptions, 
   readonly onError?: (error: Error) => void;
 }
 
-/** Validates the options and fills the defaults; throws `invalid_queue_options`. @internal */
+/** Validates the options (numbers in range, names well-formed, `agents` an array of agent names) and fills the defaults; throws `invalid_queue_options`. @internal */
 export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQueueOptions {
   const resolved: ResolvedRunQueueOptions = {
     schema: DEFAULT_RUN_QUEUE_SCHEMA,
@@ -62,17 +63,28 @@ export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQue
   if (typeof resolved.connectionString !== 'string' || resolved.connectionString === '') invalid('connectionString must be a PostgreSQL URL');
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(resolved.schema)) invalid(`schema must be a plain PostgreSQL identifier, not '${resolved.schema}'`);
   if (!/^[A-Za-z0-9_-]{1,60}$/.test(resolved.name)) invalid(`name may hold 1 to 60 letters, digits, '_' and '-' only, not '${resolved.name}'`);
-  integerAtLeast('maxAttempts', resolved.maxAttempts, 1);
-  integerAtLeast('expireAfterSeconds', resolved.expireAfterSeconds, 1);
-  integerAtLeast('retryDelaySeconds', resolved.retryDelaySeconds, 0);
-  integerAtLeast('superviseIntervalSeconds', resolved.superviseIntervalSeconds, 1);
-  integerAtLeast('maxConnections', resolved.maxConnections, 2);
-  return Object.freeze(resolved);
+  integerAtLeast('maxAttempts', resolved.maxAttempts, 1, MAX_INT);
+  integerAtLeast('expireAfterSeconds', resolved.expireAfterSeconds, 1, MAX_INT);
+  integerAtLeast('retryDelaySeconds', resolved.retryDelaySeconds, 0, MAX_INT);
+  integerAtLeast('superviseIntervalSeconds', resolved.superviseIntervalSeconds, 1, Math.floor(MAX_TIMER_MS / 1000));
+  integerAtLeast('maxConnections', resolved.maxConnections, 2, 10_000);
+  if (resolved.agents !== undefined) {
+    if (!Array.isArray(resolved.agents)) invalid('agents must be an array of agent names');
+    for (const agent of resolved.agents as unknown[]) checkAgentName(agent, 'each of agents');
+  }
+  if (resolved.onError !== undefined && typeof resolved.onError !== 'function') invalid('onError must be a function');
+  return Object.freeze({ ...resolved, ...(resolved.agents === undefined ? {} : { agents: Object.freeze([...resolved.agents]) }) });
 }
 
-/** Throws `invalid_queue_options` unless `value` is an integer >= `minimum`. @internal */
-export function integerAtLeast(name: string, value: unknown, minimum: number): void {
-  if (!(Number.isInteger(value) && (value as number) >= minimum)) invalid(`${name} must be an integer >= ${minimum}, got ${String(value)}`);
+/** Largest PostgreSQL `integer` (pg-boss keeps retry limits and delays in such columns). @internal */
+export const MAX_INT = 2 ** 31 - 1;
+/** Longest delay a Node.js timer keeps (a longer one fires at once). @internal */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Throws `invalid_queue_options` unless `value` is an integer from `minimum` to `maximum`. @internal */
+export function integerAtLeast(name: string, value: unknown, minimum: number, maximum = Number.MAX_SAFE_INTEGER): void {
+  if (!(Number.isInteger(value) && (value as number) >= minimum && (value as number) <= maximum))
+    invalid(`${name} must be an integer from ${minimum} to ${maximum}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
 }
 
 function invalid(message: string): never {

@@ -71,7 +71,9 @@ export interface QueueApprovalResult {
 
 /** A run that failed `maxAttempts` times, kept for an operator. */
 export interface DeadLetter {
+  /** The run its job named; `''` when the job named none (a `job_mismatch`). */
   readonly runId: string;
+  /** The agent its job named (`''` when none). */
   readonly agent: string;
   /** What the last attempt failed with, as the queue stored it (an error's message, or an expiry). */
   readonly lastError: JsonValue | null;

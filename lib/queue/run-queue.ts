@@ -5,8 +5,9 @@ import { PostgresRunStore, PostgresSqlExecutor } from '../durable/postgres/postg
 import type { RunStore } from '../durable/run-store';
 import { RunStoreError } from '../durable/run-store-error';
 import { withRunLease } from '../durable/with-run-lease';
-import type { JsonValue } from '../outcome/json-value';
+import type { JsonObject, JsonValue } from '../outcome/json-value';
 import { loadPgBoss, PgBoss } from './load-pg-boss';
+import { checkEnqueueRequest } from './check-enqueue-request';
 import { QueueStatements, queueStatements } from './queue-statements';
 import { RunQueueError } from './run-queue-error';
 import { ResolvedRunQueueOptions, resolveRunQueueOptions, RunQueueOptions } from './run-queue-options';
@@ -104,31 +105,31 @@ export class RunQueue {
 
   /**
    * Creates the run in the store (status `running`, the prompt as its first message) and sends a job
-   * for it; returns the run id. Throws `unknown_agent` when the queue was given `agents` without this
-   * one, `run_exists` when `options.runId` is taken, `invalid_queue_options` for a bad `maxSteps`.
+   * for it; returns the run id. Every field is checked before anything is written: `invalid_queue_options`
+   * for a malformed agent name, input, run id, `metadata` (a plain JSON object without the key `queue`),
+   * `maxSteps`, `priority` (a PostgreSQL integer) or an unknown option. Throws `unknown_agent` when the
+   * queue was given `agents` without this one, `run_exists` when `options.runId` is taken.
    * When sending the job fails after the run was created, the run is marked `failed` and the error is thrown.
    */
   async enqueue(request: EnqueueRunRequest): Promise<string> {
     this.checkOpen();
-    const { agent, input, options = {} } = request;
-    if (typeof agent !== 'string' || agent === '' || (this.options.agents !== undefined && !this.options.agents.includes(agent)))
-      throw new RunQueueError('unknown_agent', `the queue knows no agent '${String(agent)}'${this.options.agents ? ` (known: ${this.options.agents.join(', ')})` : ''}`);
-    if (typeof input !== 'string') throw new RunQueueError('invalid_queue_options', 'input must be a string (the prompt)');
-    if (options.maxSteps !== undefined && !(Number.isInteger(options.maxSteps) && options.maxSteps >= 1))
-      throw new RunQueueError('invalid_queue_options', `maxSteps must be a positive integer, got ${String(options.maxSteps)}`);
-    const runId = options.runId ?? newRunId();
+    const checked = checkEnqueueRequest(request);
+    const { agent, input } = checked;
+    if (this.options.agents !== undefined && !this.options.agents.includes(agent))
+      throw new RunQueueError('unknown_agent', `the queue knows no agent '${agent}' (known: ${this.options.agents.join(', ')})`);
+    const runId = checked.runId ?? newRunId();
     const queueMetadata: QueuedRunMetadata = {
       agent,
-      maxSteps: options.maxSteps ?? null,
+      maxSteps: checked.maxSteps ?? null,
       enqueuedAt: new Date().toISOString(),
       queueName: this.options.name,
       queueSchema: this.options.schema,
     };
-    const run = { runId, status: 'running' as const, metadata: { ...options.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
+    const run = { runId, status: 'running' as const, metadata: { ...checked.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
     const job: RunJobData = { runId, agent, reason: 'enqueued' };
     try {
       if (this.atomicEnqueue && this.store instanceof PostgresRunStore) {
-        await this.store.createRunWith(run, (db) => this.send(job, { priority: options.priority ?? 0 }, db));
+        await this.store.createRunWith(run, (db) => this.send(job, { priority: checked.priority }, db));
         return runId;
       }
       await this.store.createRun(run);
@@ -137,7 +138,7 @@ export class RunQueue {
       throw error;
     }
     try {
-      await this.send(job, { priority: options.priority ?? 0 });
+      await this.send(job, { priority: checked.priority });
     } catch (error) {
       await this.store.setStatus(runId, 'failed').catch(() => undefined);
       throw error;
@@ -182,6 +183,15 @@ export class RunQueue {
   /** The worker's heartbeat on the jobs it executes (see {@link QueueStatements.touchJobs}). @internal */
   async touchJobs(jobIds: readonly string[]): Promise<void> {
     if (jobIds.length > 0) await this.sql(this.statements.touchJobs, [this.options.name, jobIds]);
+  }
+
+  /**
+   * Fails an active job with no retry left, so that it goes to the dead letters at once with `output`
+   * as its last error. @internal
+   */
+  async deadLetterNow(jobId: string, output: JsonObject): Promise<void> {
+    await this.sql(this.statements.exhaustJob, [this.options.name, jobId, this.deadLetterName]);
+    await this.boss.fail(this.options.name, jobId, output);
   }
 
   /** The runs among `runIds` whose cancellation was requested. @internal */
@@ -230,10 +240,11 @@ export class RunQueue {
     this.checkOpen();
     const rows = await this.sql(this.statements.deadLetters, [this.deadLetterName]);
     return rows.map((row) => {
-      const data = row.data as RunJobData;
+      // A row written by hand may hold anything: a dead letter that names no run has runId ''.
+      const data = (row.data !== null && typeof row.data === 'object' ? row.data : {}) as Partial<Record<keyof RunJobData, unknown>>;
       const output = row.output as { value?: JsonValue } | JsonValue | null;
       const lastError = output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output ? (output.value ?? null) : (output ?? null);
-      return { runId: data.runId, agent: data.agent, lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
+      return { runId: typeof data.runId === 'string' ? data.runId : '', agent: typeof data.agent === 'string' ? data.agent : '', lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
     });
   }
 

@@ -35,6 +35,27 @@ describePostgres('wuwe worker', () => {
     delete process.env.LEDGER_SCHEMA;
   });
 
+  it('agents named constructor and __proto__ are agents like any other: each executes its own runs', async () => {
+    const f = await openQueueFixture(schemas);
+    process.env.LEDGER_SCHEMA = f.storeSchema;
+    try {
+      const stop = new AbortController();
+      const module = join(__dirname, '../queue/fixtures/ledger-module.ts');
+      const worker = cli(['worker', '--store', `${f.url}?schema=${f.storeSchema}`, '--queue-schema', f.queueSchema, '--agent', `constructor=${module}`, '--agent', `__proto__=${module}`], stop.signal);
+      let ended = false;
+      void worker.done.finally(() => (ended = true));
+      const runIds = [await f.queue.enqueue({ agent: 'constructor', input: 'charge it' }), await f.queue.enqueue({ agent: '__proto__', input: 'charge it' })];
+      await waitFor(async () => ended || (await Promise.all(runIds.map((runId) => f.store.loadRun(runId)))).every((run) => run?.status === 'completed'), 40_000, 'runs completed');
+      stop.abort();
+      expect({ code: await worker.done, stderr: worker.output.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('stopped\n') });
+      expect(worker.output.stderr).toMatch(/^worker .+: agents constructor, __proto__; 4 at a time;/);
+      for (const runId of runIds) expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
+    } finally {
+      delete process.env.LEDGER_SCHEMA;
+      await f.close();
+    }
+  });
+
   it('refuses a store that is not PostgreSQL, and a bad --concurrency, with usage errors (2) before loading anything', async () => {
     const sqlite = cli(['worker', '--store', 'sqlite:runs.db', '--agent', 'nowhere.js']);
     expect(await sqlite.done).toBe(2);

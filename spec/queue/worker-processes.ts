@@ -6,21 +6,23 @@ import { buildSync } from 'esbuild';
 import type { WorkerProcessConfig } from './queue-worker-process';
 
 const root = resolve(__dirname, '../..');
-let bundled: string | undefined;
+const bundles = new Map<string, string>();
 
 /**
- * The worker script bundled once per process into one CommonJS file (packages left external), so that
- * a (re)started worker loads in a fraction of a second: under ts-node it took 25 s on a loaded machine,
- * longer than the chaos killer's interval. The directory is removed when this process exits.
+ * A worker script of this folder bundled once per process into one CommonJS file (packages left
+ * external), so that a (re)started worker loads in a fraction of a second: under ts-node it took 25 s
+ * on a loaded machine, longer than the chaos killer's interval. The directory is removed when this
+ * process exits.
  */
-function workerBundle(): string {
-  if (bundled !== undefined) return bundled;
+export function workerBundle(script = 'queue-worker-process.ts'): string {
+  const known = bundles.get(script);
+  if (known !== undefined) return known;
   const directory = mkdtempSync(join(tmpdir(), 'wuwe-queue-worker-'));
   symlinkSync(join(root, 'node_modules'), join(directory, 'node_modules'), 'dir');
-  const outfile = join(directory, 'queue-worker.js');
-  buildSync({ entryPoints: [join(__dirname, 'queue-worker-process.ts')], bundle: true, platform: 'node', format: 'cjs', packages: 'external', outfile, logLevel: 'error' });
+  const outfile = join(directory, script.replace(/\.ts$/, '.js'));
+  buildSync({ entryPoints: [join(__dirname, script)], bundle: true, platform: 'node', format: 'cjs', packages: 'external', outfile, logLevel: 'error' });
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-  bundled = outfile;
+  bundles.set(script, outfile);
   return outfile;
 }
 
