@@ -2,6 +2,7 @@ import { AgentRunRecord, RunStore } from '../durable';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { DEFAULT_STORE_SPEC, openStore } from './open-store';
+import { terminalSafeJson } from './terminal-text';
 
 /** Options every command that reads a store takes. */
 export interface StoreOptions {
@@ -40,5 +41,5 @@ export async function loadRecord(store: RunStore, runId: string): Promise<AgentR
 
 /** Writes `value` as a JSON document in JSON mode, else `text`. */
 export function emit(context: { readonly io: CliIo; readonly json: boolean }, value: unknown, text: string): void {
-  context.io.stdout(context.json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  context.io.stdout(context.json ? `${terminalSafeJson(value, 2)}\n` : text);
 }

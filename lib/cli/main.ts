@@ -9,6 +9,8 @@ import { runsList, runsShow } from './runs-commands';
 import { runsTail } from './runs-tail';
 import { McpCommandOptions, serveMcp } from './mcp-command';
 import { runWorker } from './worker-command';
+import { terminalSafeIo } from './terminal-safe-io';
+import { escapeTerminalLine, terminalSafeJson } from './terminal-text';
 
 const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_STORE, else sqlite:.wuwe/runs.db)';
 
@@ -17,7 +19,9 @@ const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_S
  * 0 ok, 1 failure, 2 usage error, 3 not found, 4 conflict (see {@link CLI_EXIT_CODES}). Expected errors are
  * one line on stderr (a JSON document with `--json`), never a stack trace.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], givenIo: CliIo = processIo()): Promise<number> {
+  // Every text any command writes passes the terminal escaping: a new command cannot forget it.
+  const io = terminalSafeIo(givenIo);
   let exitCode = CLI_EXIT_CODES.ok;
   const program = buildProgram(io, (code) => (exitCode = code));
   try {
@@ -29,8 +33,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     const failure = failureOf(error);
     // Commander already printed its own usage message.
     if (error instanceof CommanderError) return failure.exitCode;
-    if (argv.includes('--json')) io.stderr(`${JSON.stringify({ error: { code: failure.errorCode, message: failure.message, exitCode: failure.exitCode } })}\n`);
-    else io.stderr(`wuwe: ${failure.message}\n`);
+    if (argv.includes('--json')) io.stderr(`${terminalSafeJson({ error: { code: failure.errorCode, message: failure.message, exitCode: failure.exitCode } })}\n`);
+    else io.stderr(`wuwe: ${escapeTerminalLine(failure.message)}\n`);
     if (!failure.expected && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return failure.exitCode;
   }

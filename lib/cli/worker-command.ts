@@ -7,6 +7,7 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadAgent } from './load-agent';
 import { parseStoreSpec } from './open-store';
+import { oneLine } from './terminal-text';
 
 /** Options of `wuwe worker`. */
 export interface WorkerOptions {
@@ -50,10 +51,10 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
       connectionString: parsed.connectionString,
       ...(options.queueSchema === undefined ? {} : { schema: options.queueSchema }),
       ...(options.queueName === undefined ? {} : { name: options.queueName }),
-      onError: (error) => io.stderr(`queue: ${messageOf(error)}\n`),
+      onError: (error) => io.stderr(`${oneLine`queue: ${messageOf(error)}`}\n`),
     });
     try {
-      const worker = startWorker({ queue, agents, concurrency, leaseTtlMs, onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : `run ${runId}`}: ${messageOf(error)}\n`) });
+      const worker = startWorker({ queue, agents, concurrency, leaseTtlMs, onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : oneLine`run ${runId}`}${oneLine`: ${messageOf(error)}`}\n`) });
       io.stderr(`worker ${worker.workerId}: agents ${Object.keys(agents).join(', ')}; ${concurrency} at a time; stop with SIGINT or SIGTERM\n`);
       await untilShutdown(io);
       io.stderr('stopping: waiting for the runs being executed to end\n');
