@@ -52,7 +52,7 @@ export async function approvalsList(io: CliIo, options: ApprovalsListOptions): P
 export async function approvalsDecide(io: CliIo, approved: boolean, runId: string, callId: string, options: DecideOptions): Promise<number> {
   const given = options.argumentsSha256?.trim().toLowerCase();
   if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) throw new CliError('usage', `--arguments-sha256 must be 64 hex digits, not '${options.argumentsSha256}'`);
-  return withStore(io, options, async (context) => {
+  return withStore(io, { ...options, access: 'write' }, async (context) => {
     const record = await loadRecord(context.store, runId);
     // A call id can repeat across turns: the latest turn's approval is the one a run waits for.
     const approval = approvalViews(record).filter((candidate) => candidate.callId === callId).sort((a, b) => b.turn - a.turn)[0];

@@ -3,7 +3,7 @@ import { WuweError } from '../errors/wuwe-error';
 import { CLI_EXIT_CODES, CliError, CliErrorCode } from './cli-error';
 import { usageErrorKind, UsageErrorKind } from './usage-error';
 
-const NOT_FOUND = new Set(['run_not_found', 'call_not_found', 'call_not_admitted', 'approval_not_found']);
+const NOT_FOUND = new Set(['store_empty', 'run_not_found', 'call_not_found', 'call_not_admitted', 'approval_not_found']);
 const CONFLICT = new Set(['approval_mismatch', 'lease_held', 'run_exists', 'run_conflict', 'call_conflict', 'outcome_conflict', 'idempotency_conflict', 'projection_conflict']);
 
 /** How a failed command is reported: its class of failure, exit code, message and whether it was expected. */

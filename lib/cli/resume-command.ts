@@ -26,7 +26,7 @@ export interface ResumeOptions extends StoreOptions {
  * for another approval, 1 when it failed, 4 when it cannot be resumed (completed, cancelled).
  */
 export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions): Promise<number> {
-  return withStore(io, options, async (context) => {
+  return withStore(io, { ...options, access: 'write' }, async (context) => {
     const before = await loadRecord(context.store, runId);
     if (before.status === 'completed' || before.status === 'cancelled')
       throw new CliError('conflict', `run '${runId}' is ${before.status} and cannot be resumed`);

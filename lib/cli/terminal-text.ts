@@ -4,6 +4,7 @@
  * Unicode line and paragraph separators, and lone surrogates (a terminal draws U+FFFD, hiding what was there).
  * With the `u` flag a surrogate pair is one code point, so the surrogate range matches lone surrogates only.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_IN_TEXT = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
 
 /** The same and the newline: for a field that must stay on its line. */
