@@ -111,6 +111,8 @@ describe('no control character from a record reaches the terminal raw', () => {
     expect(html.code).toBe(0);
     expectTerminalSafe('export --html -', html.stdoutBytes);
     expect(html.stdout).toContain('\\x1b]0;pwned');
+    expect(html.stdout).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html.stdout).not.toContain('<img');
     const exported = await cli(['export', HOSTILE_RUN_ID, '--json', '-']);
     expectTerminalSafe('export --json -', exported.stdoutBytes);
     const db = new SqliteRunStore(dbPath);
