@@ -6,6 +6,7 @@ import { CommandContext, emit, loadRecord, StoreOptions, withStore } from './com
 import { enqueueResumeOfQueuedRun, QueuedResume } from './queued-resume';
 import { formatApproval, formatApprovalList } from './format-text';
 import { approvalViews, ApprovalView } from './run-views';
+import { oneLine } from './terminal-text';
 
 /** Options of `wuwe approvals list`. */
 export interface ApprovalsListOptions extends StoreOptions {
@@ -51,7 +52,7 @@ export async function approvalsList(io: CliIo, options: ApprovalsListOptions): P
 export async function approvalsDecide(io: CliIo, approved: boolean, runId: string, callId: string, options: DecideOptions): Promise<number> {
   const given = options.argumentsSha256?.trim().toLowerCase();
   if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) throw new CliError('usage', `--arguments-sha256 must be 64 hex digits, not '${options.argumentsSha256}'`);
-  return withStore(io, options, async (context) => {
+  return withStore(io, { ...options, access: 'write' }, async (context) => {
     const record = await loadRecord(context.store, runId);
     // A call id can repeat across turns: the latest turn's approval is the one a run waits for.
     const approval = approvalViews(record).filter((candidate) => candidate.callId === callId).sort((a, b) => b.turn - a.turn)[0];
@@ -85,10 +86,10 @@ export async function approvalsDecide(io: CliIo, approved: boolean, runId: strin
     emit(
       context,
       { ...decided, runStatus: after.status, pendingApprovals: pending, resumeEnqueued: resume?.enqueued === true, ...(resume?.error === undefined ? {} : { resumeError: resume.error }) },
-      `${approval.state === state ? 'already ' : ''}${state}: ${approval.toolName} ${callId}\n${resumeHint(runId, resume)}`,
+      `${oneLine`${approval.state === state ? 'already ' : ''}${state}: ${approval.toolName} ${callId}`}\n${resumeHint(runId, resume)}`,
     );
     if (resume?.error !== undefined) {
-      context.io.stderr(`the decision is stored, but the resume of queued run ${runId} was not enqueued: ${resume.error}\n`);
+      context.io.stderr(`${oneLine`the decision is stored, but the resume of queued run ${runId} was not enqueued: ${resume.error}`}\n`);
       return 1;
     }
     return 0;
@@ -101,9 +102,9 @@ async function enqueueResume(context: CommandContext, record: AgentRunRecord): P
 }
 
 function resumeHint(runId: string, resume: QueuedResume | undefined): string {
-  if (resume === undefined) return `run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>\n`;
-  if (resume.enqueued) return `resume of run ${runId} enqueued on queue ${resume.queueName}: a worker continues it\n`;
-  return resume.error === undefined ? `run ${runId} was already enqueued for resume\n` : '';
+  if (resume === undefined) return `${oneLine`run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>`}\n`;
+  if (resume.enqueued) return `${oneLine`resume of run ${runId} enqueued on queue ${resume.queueName}: a worker continues it`}\n`;
+  return resume.error === undefined ? `${oneLine`run ${runId} was already enqueued for resume`}\n` : '';
 }
 
 function defaultDecider(): string {

@@ -1,7 +1,8 @@
 import { AgentRunRecord, RunStore } from '../durable';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
-import { DEFAULT_STORE_SPEC, openStore } from './open-store';
+import { DEFAULT_STORE_SPEC, openStore, StoreAccess } from './open-store';
+import { terminalSafeJson } from './terminal-text';
 
 /** Options every command that reads a store takes. */
 export interface StoreOptions {
@@ -19,11 +20,18 @@ export interface CommandContext {
   readonly storeSpec: string;
 }
 
-/** Opens the store named by the options, runs `body`, and closes the store whatever happens. */
-export async function withStore<T>(io: CliIo, options: StoreOptions & { readonly json?: boolean }, body: (context: CommandContext) => Promise<T>): Promise<T> {
+/**
+ * Opens the store named by the options, runs `body`, and closes the store whatever happens. The store is
+ * read-only unless the command says it writes (`access: 'write'`).
+ */
+export async function withStore<T>(
+  io: CliIo,
+  options: StoreOptions & { readonly json?: boolean; readonly access?: StoreAccess },
+  body: (context: CommandContext) => Promise<T>,
+): Promise<T> {
   const cwd = io.cwd ?? process.cwd();
   const spec = options.store ?? (io.env?.WUWE_STORE || DEFAULT_STORE_SPEC);
-  const store = await openStore(spec, cwd);
+  const store = await openStore(spec, cwd, options.access ?? 'read');
   try {
     return await body({ io, cwd, json: options.json === true, store, storeSpec: spec });
   } finally {
@@ -40,5 +48,5 @@ export async function loadRecord(store: RunStore, runId: string): Promise<AgentR
 
 /** Writes `value` as a JSON document in JSON mode, else `text`. */
 export function emit(context: { readonly io: CliIo; readonly json: boolean }, value: unknown, text: string): void {
-  context.io.stdout(context.json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  context.io.stdout(context.json ? `${terminalSafeJson(value, 2)}\n` : text);
 }

@@ -1,16 +1,19 @@
 import { CommanderError } from 'commander';
 import { WuweError } from '../errors/wuwe-error';
 import { CLI_EXIT_CODES, CliError, CliErrorCode } from './cli-error';
+import { usageErrorKind, UsageErrorKind } from './usage-error';
 
-const NOT_FOUND = new Set(['run_not_found', 'call_not_found', 'call_not_admitted', 'approval_not_found']);
+const NOT_FOUND = new Set(['store_empty', 'run_not_found', 'call_not_found', 'call_not_admitted', 'approval_not_found']);
 const CONFLICT = new Set(['approval_mismatch', 'lease_held', 'run_exists', 'run_conflict', 'call_conflict', 'outcome_conflict', 'idempotency_conflict', 'projection_conflict']);
 
 /** How a failed command is reported: its class of failure, exit code, message and whether it was expected. */
 export interface FailureReport {
   readonly code: CliErrorCode;
   readonly exitCode: number;
-  /** The error's own code (`run_not_found`, `approval_mismatch`, `commander.unknownOption`, ...). */
+  /** The error's own code (`run_not_found`, `approval_mismatch`, ...); `usage` for a command line the parser refused. */
   readonly errorCode: string;
+  /** For a command line the parser refused: what was wrong with it. */
+  readonly usage?: UsageErrorKind;
   readonly message: string;
   /** False for errors wuwe does not raise itself (bugs, an agent module's own failure): those get their stack. */
   readonly expected: boolean;
@@ -20,7 +23,7 @@ export interface FailureReport {
 export function failureOf(error: unknown): FailureReport {
   if (error instanceof CommanderError) {
     const code: CliErrorCode = 'usage';
-    return { code, exitCode: CLI_EXIT_CODES[code], errorCode: error.code, message: error.message.replace(/^error: /, ''), expected: true };
+    return { code, exitCode: CLI_EXIT_CODES[code], errorCode: code, usage: usageErrorKind(error), message: error.message.replace(/^error: /, ''), expected: true };
   }
   if (WuweError.isInstance(error)) {
     const code: CliErrorCode = error instanceof CliError ? error.code : NOT_FOUND.has(error.code) ? 'not_found' : CONFLICT.has(error.code) ? 'conflict' : 'failed';

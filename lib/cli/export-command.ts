@@ -5,6 +5,7 @@ import { CliIo } from './cli-io';
 import { loadRecord, StoreOptions, withStore } from './command-context';
 import { renderRunHtml } from './html-timeline';
 import { progressLine } from './progress-line';
+import { oneLine, terminalSafeJson } from './terminal-text';
 import { JournalEntry, RunEventJournal, RunEventJournalError } from '../runner/run-event-journal';
 
 /** Options of `wuwe export`. */
@@ -36,7 +37,7 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
       record = await loadRecord(context.store, runId);
       if (options.json !== undefined) {
         progress.update(`export ${runId}: serializing ${record.messages.length} message(s), ${record.toolCalls.length} call(s)`);
-        outputs.push([options.json, `${JSON.stringify(record, null, 2)}\n`]);
+        outputs.push([options.json, `${terminalSafeJson(record, 2)}\n`]);
       }
       if (options.html !== undefined) {
         progress.update(`export ${runId}: rendering the timeline of ${record.toolCalls.length} call(s)`);
@@ -58,7 +59,7 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
       } catch (error) {
         throw new CliError('failed', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
       }
-      note(`wrote run ${runId} (${record.status}) to ${file}: ${Buffer.byteLength(text)} bytes\n`);
+      note(`${oneLine`wrote run ${runId} (${record.status}) to ${file}: ${Buffer.byteLength(text)} bytes`}\n`);
     }
     return 0;
   });

@@ -1,7 +1,12 @@
 import { ApprovalView, RunListRow, RunView, shorten } from './run-views';
+import { escapeTerminalLine, oneLine } from './terminal-text';
 
-/** Formats rows as a plain text table with a header, columns padded to their widest cell. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/**
+ * Formats rows as a plain text table with a header, columns padded to their widest cell. Each cell is escaped
+ * for the terminal on one line: a newline in a record's text cannot forge a row.
+ */
+export function table(header: readonly string[], unescapedRows: readonly (readonly string[])[]): string {
+  const rows = unescapedRows.map((row) => row.map(escapeTerminalLine));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells
@@ -40,33 +45,33 @@ export function formatApprovalList(approvals: readonly ApprovalView[]): string {
 /** Describes one approval in full: the tool, the arguments and the hash a decision is bound to. */
 export function formatApproval(approval: ApprovalView): string {
   const lines = [
-    `run:               ${approval.runId}`,
-    `call:              ${approval.callId}`,
-    `turn:              ${approval.turn}`,
-    `tool:              ${approval.toolName}`,
-    `arguments:         ${approval.arguments === undefined ? '(not recorded in the run)' : JSON.stringify(approval.arguments)}`,
-    `arguments SHA-256: ${approval.argumentsSha256}${approval.argumentsMatch ? '' : '  (does NOT match the recorded arguments)'}`,
-    `state:             ${approval.state}`,
+    oneLine`run:               ${approval.runId}`,
+    oneLine`call:              ${approval.callId}`,
+    oneLine`turn:              ${approval.turn}`,
+    oneLine`tool:              ${approval.toolName}`,
+    oneLine`arguments:         ${approval.arguments === undefined ? '(not recorded in the run)' : JSON.stringify(approval.arguments)}`,
+    oneLine`arguments SHA-256: ${approval.argumentsSha256}${approval.argumentsMatch ? '' : '  (does NOT match the recorded arguments)'}`,
+    oneLine`state:             ${approval.state}`,
   ];
-  if (approval.decidedBy !== undefined) lines.push(`decided by:        ${approval.decidedBy}`);
-  if (approval.decidedAt !== undefined) lines.push(`decided at:        ${approval.decidedAt}`);
-  if (approval.reason !== undefined) lines.push(`reason:            ${approval.reason}`);
+  if (approval.decidedBy !== undefined) lines.push(oneLine`decided by:        ${approval.decidedBy}`);
+  if (approval.decidedAt !== undefined) lines.push(oneLine`decided at:        ${approval.decidedAt}`);
+  if (approval.reason !== undefined) lines.push(oneLine`reason:            ${approval.reason}`);
   return lines.join('\n') + '\n';
 }
 
 /** The text of `runs show`. */
 export function formatRunView(view: RunView): string {
   const out: string[] = [
-    `run:      ${view.runId}`,
-    `status:   ${view.status}`,
-    `created:  ${view.createdAt}`,
-    `updated:  ${view.updatedAt}`,
-    `steps:    ${view.steps}`,
-    `messages: ${view.messages.total} (${view.messages.user} user, ${view.messages.assistant} assistant, ${view.messages.tool} tool)`,
+    oneLine`run:      ${view.runId}`,
+    oneLine`status:   ${view.status}`,
+    oneLine`created:  ${view.createdAt}`,
+    oneLine`updated:  ${view.updatedAt}`,
+    oneLine`steps:    ${view.steps}`,
+    oneLine`messages: ${view.messages.total} (${view.messages.user} user, ${view.messages.assistant} assistant, ${view.messages.tool} tool)`,
   ];
-  if (view.metadata !== undefined) out.push(`metadata: ${JSON.stringify(view.metadata)}`);
-  if (view.lease !== undefined) out.push(`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
-  if (view.messages.lastAssistantText !== undefined) out.push(`last answer: ${shorten(view.messages.lastAssistantText)}`);
+  if (view.metadata !== undefined) out.push(oneLine`metadata: ${JSON.stringify(view.metadata)}`);
+  if (view.lease !== undefined) out.push(oneLine`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
+  if (view.messages.lastAssistantText !== undefined) out.push(oneLine`last answer: ${shorten(view.messages.lastAssistantText)}`);
   out.push('');
   out.push(
     ...section('tool calls', ['TURN', 'CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'], view.toolCalls.map((call) => [

@@ -3,6 +3,7 @@ import { AgentRunRecord } from '../durable';
 import { JournalEntry } from '../runner/run-event-journal';
 import { runView, ToolCallView } from './run-views';
 import { CallTimeline, callTimelines, TIMELINE_LANES, TimelineLane, TimelineMark, timelineKey } from './timeline-model';
+import { escapeTerminalText } from './terminal-text';
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}h1{font-size:18px}
 .step{border-left:3px solid #5b6ee1;margin:12px 0;padding:4px 12px}.axis{color:#667;font-size:12px}
@@ -22,9 +23,13 @@ table{border-collapse:collapse}td,th{border:1px solid #dde;padding:2px 8px;text-
 .lane-truncation .mark{background:#6c757d}.note{color:#778;font-size:12px;font-style:italic}
 .legend span{display:inline-block;margin-right:12px}`;
 
-/** Escapes text for HTML element content and attribute values. */
+/**
+ * Escapes text for HTML element content and attribute values; terminal controls, bidi characters and lone
+ * surrogates are shown as their visible escapes (`\x1b`, `\u202e`), so the page hides nothing and is safe
+ * to print to a terminal too.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+  return escapeTerminalText(text).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 }
 
 /** Options of {@link renderRunHtml}. */

@@ -9,17 +9,23 @@ import { runsList, runsShow } from './runs-commands';
 import { runsTail } from './runs-tail';
 import { McpCommandOptions, serveMcp } from './mcp-command';
 import { runWorker } from './worker-command';
+import { terminalSafeIo } from './terminal-safe-io';
+import { escapeTerminalLine, terminalSafeJson } from './terminal-text';
+import { wantsJson } from './usage-error';
 
 const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_STORE, else sqlite:.wuwe/runs.db)';
 
 /**
  * Runs the `wuwe` command line on `argv` (the arguments after the program name) and returns the exit code:
  * 0 ok, 1 failure, 2 usage error, 3 not found, 4 conflict (see {@link CLI_EXIT_CODES}). Expected errors are
- * one line on stderr (a JSON document with `--json`), never a stack trace.
+ * one line on stderr (a JSON document with `--json`, usage errors included), never a stack trace.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: readonly string[], givenIo: CliIo = processIo()): Promise<number> {
+  // Every text any command writes passes the terminal escaping: a new command cannot forget it.
+  const io = terminalSafeIo(givenIo);
   let exitCode = CLI_EXIT_CODES.ok;
-  const program = buildProgram(io, (code) => (exitCode = code));
+  const json = wantsJson(argv);
+  const program = buildProgram(io, json, (code) => (exitCode = code));
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -27,21 +33,25 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version'))
       return CLI_EXIT_CODES.ok;
     const failure = failureOf(error);
-    // Commander already printed its own usage message.
-    if (error instanceof CommanderError) return failure.exitCode;
-    if (argv.includes('--json')) io.stderr(`${JSON.stringify({ error: { code: failure.errorCode, message: failure.message, exitCode: failure.exitCode } })}\n`);
-    else io.stderr(`wuwe: ${failure.message}\n`);
+    // Without --json, commander already printed its own usage message.
+    if (error instanceof CommanderError && !json) return failure.exitCode;
+    if (json) io.stderr(`${terminalSafeJson({ error: { code: failure.errorCode, ...(failure.usage === undefined ? {} : { usage: failure.usage }), message: failure.message, exitCode: failure.exitCode } })}\n`);
+    else io.stderr(`wuwe: ${escapeTerminalLine(failure.message)}\n`);
     if (!failure.expected && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return failure.exitCode;
   }
 }
 
-function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+/**
+ * The command tree. With `json`, the parser writes nothing to stderr (its error text and the help it shows for a
+ * missing subcommand): {@link main} reports the error it throws as one JSON object instead.
+ */
+function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => void): Command {
   const program = new Command('wuwe')
     .description('List, inspect, approve, resume and export durable wuwe agent runs.')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
-    .showHelpAfterError('(run wuwe --help for usage)');
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => (json ? undefined : io.stderr(text)) })
+    .showHelpAfterError(json ? false : '(run wuwe --help for usage)');
   const act =
     <A extends unknown[]>(body: (...args: A) => Promise<number>) =>
     async (...args: A): Promise<void> => {

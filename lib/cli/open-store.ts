@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PostgresRunStore, RunStore, SqliteRunStore } from '../durable';
+import { PostgresRunStore, RunStore, RunStoreError, SqliteRunStore } from '../durable';
 import { CliError } from './cli-error';
 
 /** The store used when neither `--store` nor `WUWE_STORE` names one: the demo's file. */
@@ -37,14 +37,34 @@ export function parseStoreSpec(spec: string, cwd: string): StoreSpec {
 }
 
 /**
- * Opens the store a command works on. A SQLite file must exist already: the command line never
- * creates an empty store by mistake (`not_found`).
+ * How a command uses its store: `read` opens it read-only (nothing created, migrated or written: a
+ * truncated or foreign file is refused, not made into an empty store); `write` may migrate an older store
+ * and write runs, but never creates a store either.
  */
-export async function openStore(spec: string, cwd: string): Promise<RunStore> {
+export type StoreAccess = 'read' | 'write';
+
+/**
+ * Opens the store a command works on. It must exist already and be a wuwe run store: a missing SQLite file is
+ * `not_found` ({@link CliError}); a 0-byte file or a schema without the tables `store_empty`, a foreign or
+ * damaged one `store_foreign` / `store_corrupt` ({@link RunStoreError}, its message naming the file).
+ */
+export async function openStore(spec: string, cwd: string, access: StoreAccess = 'read'): Promise<RunStore> {
   const parsed = parseStoreSpec(spec, cwd);
+  const mode = { readOnly: access === 'read', create: false };
   if (parsed.kind === 'sqlite') {
     if (!existsSync(parsed.path)) throw new CliError('not_found', `no run store at ${parsed.path}`);
-    return SqliteRunStore.open({ path: parsed.path });
+    return SqliteRunStore.open({ path: parsed.path, ...mode }).catch((error: unknown) => {
+      throw naming(parsed.path, error);
+    });
   }
-  return PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: 2, ...(parsed.schema === undefined ? {} : { schema: parsed.schema }) });
+  const schema = parsed.schema ?? 'public';
+  return PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: 2, schema, ...mode }).catch((error: unknown) => {
+    throw naming(`PostgreSQL schema ${schema}`, error);
+  });
+}
+
+/** A store error of the open, its message starting with the store it is about. */
+function naming(store: string, error: unknown): unknown {
+  if (!RunStoreError.isInstance(error)) return error;
+  return new RunStoreError(error.code, `${store}: ${error.message}`, { cause: error });
 }

@@ -7,6 +7,7 @@ import { formatProgress } from './format-event';
 import { progressLine } from './progress-line';
 import { LlmAgentEvent } from '../runner/runner-events';
 import { loadAgent } from './load-agent';
+import { escapeTerminalLine, oneLine } from './terminal-text';
 
 /** Options of `wuwe resume`. */
 export interface ResumeOptions extends StoreOptions {
@@ -25,13 +26,13 @@ export interface ResumeOptions extends StoreOptions {
  * for another approval, 1 when it failed, 4 when it cannot be resumed (completed, cancelled).
  */
 export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions): Promise<number> {
-  return withStore(io, options, async (context) => {
+  return withStore(io, { ...options, access: 'write' }, async (context) => {
     const before = await loadRecord(context.store, runId);
     if (before.status === 'completed' || before.status === 'cancelled')
       throw new CliError('conflict', `run '${runId}' is ${before.status} and cannot be resumed`);
     const pending = before.approvals.filter((approval) => approval.state === 'pending');
     if (pending.length > 0 && !context.json)
-      io.stderr(`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again\n`);
+      io.stderr(`${oneLine`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again`}\n`);
     const agent = await loadAgent(options.agent, context.cwd);
     const onEvent = agent.runOptions.onEvent;
     const journal = options.events === undefined ? undefined : new RunEventJournal({ file: resolve(context.cwd, options.events) });
@@ -47,7 +48,7 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
           const line = options.quiet === true ? undefined : formatProgress(event);
           if (line !== undefined) {
             progress.clear();
-            io.stderr(`${line}\n`);
+            io.stderr(`${escapeTerminalLine(line)}\n`);
           }
           status = resumeStatus(runId, event, status);
           progress.update(status);
@@ -56,7 +57,7 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
       .finally(() => progress.clear());
     const after = await loadRecord(context.store, runId);
     const summary = { runId, status: after.status, stopReason: result.stopReason, steps: result.steps, text: result.text };
-    emit(context, summary, `run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests${result.text ? `\nassistant: ${result.text}` : ''}\n`);
+    emit(context, summary, `${oneLine`run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests`}\n${result.text ? `${oneLine`assistant: ${result.text}`}\n` : ''}`);
     return after.status === 'failed' ? 1 : 0;
   });
 }

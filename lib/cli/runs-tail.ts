@@ -6,6 +6,7 @@ import { loadRecord, StoreOptions, withStore } from './command-context';
 import { parseMs } from './runs-commands';
 import { progressLine } from './progress-line';
 import { shorten } from './run-views';
+import { escapeTerminalLine, terminalSafeJson } from './terminal-text';
 
 /** Options of `wuwe runs tail`. */
 export interface RunsTailOptions extends StoreOptions {
@@ -47,7 +48,7 @@ export async function runsTail(io: CliIo, runId: string, options: RunsTailOption
         if (event.type !== 'status' && seen.has(event.key)) continue;
         seen.add(event.key);
         progress.clear();
-        io.stdout(context.json ? `${JSON.stringify({ runId, type: event.type, text: event.text })}\n` : `${event.text}\n`);
+        io.stdout(context.json ? `${terminalSafeJson({ runId, type: event.type, text: event.text })}\n` : `${escapeTerminalLine(event.text)}\n`);
       }
       if (FINAL.includes(record.status)) {
         progress.clear();

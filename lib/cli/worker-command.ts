@@ -6,6 +6,7 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadAgent } from './load-agent';
 import { parseStoreSpec } from './open-store';
+import { oneLine } from './terminal-text';
 
 /** Options of `wuwe worker`. */
 export interface WorkerOptions {
@@ -49,13 +50,13 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
     queue: {
       ...(options.queueSchema === undefined ? {} : { schema: options.queueSchema }),
       ...(options.queueName === undefined ? {} : { name: options.queueName }),
-      onError: (error) => io.stderr(`queue: ${messageOf(error)}\n`),
+      onError: (error) => io.stderr(`${oneLine`queue: ${messageOf(error)}`}\n`),
     },
     // Object.fromEntries defines own properties, `__proto__` included.
     agents: Object.fromEntries(agents),
     concurrency,
     leaseTtlMs,
-    onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : `run ${runId}`}: ${messageOf(error)}\n`),
+    onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : oneLine`run ${runId}`}${oneLine`: ${messageOf(error)}`}\n`),
   });
   let stopped = false;
   try {

@@ -6,6 +6,7 @@ import { hasErrorMarker } from '../errors/error-marker';
  *
  * - `store_corrupt`: the file or database is not a readable wuwe run store (random bytes, missing tables).
  * - `store_foreign`: the SQLite file belongs to another application (its tables, no wuwe schema).
+ * - `store_empty`: a store opened read-only holds no wuwe run store yet (a 0-byte file, a schema without the tables).
  * - `schema_version_mismatch`: the store or record carries a schema version this build cannot read.
  * - `store_unavailable`: the database could not be reached, or the connection was lost mid-transaction.
  * - `store_failed`: the database driver failed in another way (see `cause`).
@@ -26,6 +27,7 @@ import { hasErrorMarker } from '../errors/error-marker';
 export type RunStoreErrorCode =
   | 'store_corrupt'
   | 'store_foreign'
+  | 'store_empty'
   | 'schema_version_mismatch'
   | 'store_unavailable'
   | 'store_failed'

@@ -142,7 +142,7 @@ describe('wuwe command line', () => {
 
   it('runs as a real process: exit code 3 and one line for an unknown run', async () => {
     const result = await spawnCli(['runs', 'show', 'no-such-run', '--store', store], dir.path);
-    expect(result).toEqual({ code: 3, stdout: '', stderr: "wuwe: no run 'no-such-run' in the store\n" });
+    expect(result).toMatchObject({ code: 3, stdout: '', stderr: "wuwe: no run 'no-such-run' in the store\n" });
   }, 60_000);
 
   it('tails a run until it reaches a final status, and gives up at --timeout', async () => {

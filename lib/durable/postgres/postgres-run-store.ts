@@ -10,7 +10,8 @@ import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
 import { mapPostgresError } from './postgres-errors';
-import { openPostgresSchema } from './postgres-schema';
+import { inspectPostgresSchema, openPostgresSchema } from './postgres-schema';
+import { checkReadableStore } from '../schema-version';
 import { inPostgresTransaction } from './postgres-transaction';
 import { PostgresStatements, postgresStatements } from './postgres-statements';
 
@@ -45,6 +46,15 @@ export interface PostgresRunStoreOptions {
   readonly maxConnections?: number;
   /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
   readonly clock?: () => number;
+  /**
+   * Opens an existing store for reading only: the schema is checked in a read-only transaction and never
+   * created or migrated, and an owned pool's sessions are read-only (`default_transaction_read_only`), so writes
+   * fail. Throws `store_empty` when the schema holds no run store, `schema_version_mismatch` for an older one.
+   * @default false
+   */
+  readonly readOnly?: boolean;
+  /** False: a schema without a run store is refused (`store_empty`) instead of given one; migration still happens. @default true */
+  readonly create?: boolean;
 }
 
 type Context = { runId?: string; callId?: string };
@@ -82,13 +92,20 @@ export class PostgresRunStore implements RunStore {
     let pool = options.pool as Pool | undefined;
     if (!pool) {
       const pg = loadOptionalDependency<typeof PgModule>('pg', 'PostgresRunStore');
-      pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: rules.checkTimeout(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs') });
+      pool = new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: rules.checkTimeout(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs'),
+        ...(options.readOnly === true ? { options: '-c default_transaction_read_only=on' } : {}),
+      });
       // An idle client whose server connection drops emits 'error' on the pool; without a listener the process dies.
       pool.on('error', () => undefined);
     }
     const store = new PostgresRunStore(pool, ownsPool, `"${schema}"`, options.clock ?? Date.now);
     try {
-      await store.transaction({}, (client) => openPostgresSchema(client, schema, `"${schema}"`));
+      if (options.readOnly === true)
+        await store.transaction({}, async (client) => checkReadableStore(await inspectPostgresSchema(client, schema, `"${schema}"`), `Schema ${schema}`), 'BEGIN READ ONLY');
+      else await store.transaction({}, (client) => openPostgresSchema(client, schema, `"${schema}"`, options.create !== false));
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;

@@ -125,15 +125,31 @@ CREATE TABLE ${schema}.wuwe_leases (
 }
 
 /**
- * Creates the schema's tables in PostgreSQL schema `schemaName`, or checks the ones found and migrates an
+ * Creates the schema's tables in PostgreSQL schema `schemaName` (unless `create` is false: `store_empty` then), or checks the ones found and migrates an
  * older version in place, inside a transaction the caller opened on `client`. An advisory lock keeps two workers opening at once from racing.
  *
  * Throws `store_corrupt` for wuwe tables without a version or with missing columns, and
  * `schema_version_mismatch` for a version this build does not know.
  */
-export async function openPostgresSchema(client: PoolClient, schemaName: string, quoted: string): Promise<void> {
+export async function openPostgresSchema(client: PoolClient, schemaName: string, quoted: string, create = true): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wuwe_schema:${schemaName}`]);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+  if (create) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+  const found = await inspectPostgresSchema(client, schemaName, quoted);
+  if (found.kind === 'empty') {
+    if (!create) throw new RunStoreError('store_empty', `Schema ${schemaName} holds no wuwe run store`);
+    await client.query(postgresSchema(quoted));
+    await client.query(`INSERT INTO ${quoted}.wuwe_schema (id, version) VALUES (1, $1)`, [AGENT_RUN_RECORD_SCHEMA_VERSION]);
+    return;
+  }
+  if (found.version === 1) await client.query(migrationV1ToV2(quoted));
+}
+
+/**
+ * What PostgreSQL schema `schemaName` holds, found by reading only (a missing schema holds nothing): no run store
+ * yet, or a run store of a version this build knows. Throws `store_corrupt` for wuwe tables without a version or
+ * with missing columns, and `schema_version_mismatch` for a version this build does not know.
+ */
+export async function inspectPostgresSchema(client: PoolClient, schemaName: string, quoted: string): Promise<{ readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number }> {
   const result = await client.query<{ table_name: string; columns: string[] }>(
     `SELECT table_name, array_agg(column_name::text) AS columns FROM information_schema.columns
      WHERE table_schema = $1 AND table_name LIKE 'wuwe\\_%' GROUP BY table_name`,
@@ -144,9 +160,7 @@ export async function openPostgresSchema(client: PoolClient, schemaName: string,
     if ([...layout.keys()].some((name) => name in STORE_TABLE_COLUMNS)) {
       throw new RunStoreError('store_corrupt', `Schema ${schemaName} has wuwe tables but no wuwe_schema version table`);
     }
-    await client.query(postgresSchema(quoted));
-    await client.query(`INSERT INTO ${quoted}.wuwe_schema (id, version) VALUES (1, $1)`, [AGENT_RUN_RECORD_SCHEMA_VERSION]);
-    return;
+    return { kind: 'empty' };
   }
   let versions: { version: unknown }[];
   try {
@@ -159,5 +173,5 @@ export async function openPostgresSchema(client: PoolClient, schemaName: string,
   const version = Number(versions[0].version);
   const problem = findLayoutProblem(layout, version);
   if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema in ${schemaName} is damaged: ${problem}`);
-  if (version === 1) await client.query(migrationV1ToV2(quoted));
+  return { kind: 'wuwe', version };
 }

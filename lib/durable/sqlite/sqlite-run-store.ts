@@ -11,6 +11,7 @@ import { RunStoreError } from '../run-store-error';
 import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
 import { mapSqliteError } from './sqlite-errors';
 import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
+import { checkReadableStore } from '../schema-version';
 import { SqlitePreparedStatements } from './sqlite-prepared-statements';
 
 /** Options of {@link SqliteRunStore}. */
@@ -21,6 +22,16 @@ export interface SqliteRunStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
   readonly clock?: () => number;
+  /**
+   * Opens an existing store for reading only (SQLite's read-only mode): the file must exist and hold a run store
+   * of this build's schema version; nothing is created, migrated or switched (no journal mode, no header
+   * change), and writes fail with `store_unavailable`. Throws `store_empty` for a database without a run
+   * store (a 0-byte file), `schema_version_mismatch` for an older one, and refuses foreign or damaged files as
+   * a writable open does. @default false
+   */
+  readonly readOnly?: boolean;
+  /** False: a database without a run store is refused (`store_empty`) instead of given one; migration still happens. @default true */
+  readonly create?: boolean;
 }
 
 type Context = { runId?: string; callId?: string };
@@ -47,11 +58,26 @@ export class SqliteRunStore implements RunStore {
     const Database = loadOptionalDependency<typeof BetterSqlite3>('better-sqlite3', 'SqliteRunStore');
     let db: BetterSqlite3.Database | undefined;
     try {
-      if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
-      db = new Database(this.path);
+      const readOnly = resolved.readOnly === true;
+      if (this.path !== ':memory:' && !readOnly) mkdirSync(dirname(this.path), { recursive: true });
+      db = readOnly ? new Database(this.path, { readonly: true, fileMustExist: true }) : new Database(this.path);
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(resolved.busyTimeoutMs ?? 5000))}`);
       // A foreign or damaged file is refused before anything below writes to it.
-      identifySqliteFile(db);
+      const found = identifySqliteFile(db);
+      if (readOnly) checkReadableStore(found, 'The SQLite file');
+      if (found.kind === 'empty' && resolved.create === false) throw new RunStoreError('store_empty', 'The SQLite file holds no wuwe run store');
+    } catch (error) {
+      db?.close();
+      throw mapSqliteError(error);
+    }
+    if (resolved.readOnly !== true) this.prepareForWriting(db);
+    this.db = db;
+    this.statements = new SqlitePreparedStatements(db);
+  }
+
+  /** Switches a writable database to WAL with durable commits, and creates or migrates the schema. */
+  private prepareForWriting(db: BetterSqlite3.Database): void {
+    try {
       db.pragma('journal_mode = WAL');
       // Every commit reaches the disk: a started call or an admitted outcome survives power loss too.
       db.pragma('synchronous = FULL');
@@ -61,11 +87,9 @@ export class SqliteRunStore implements RunStore {
       openSqliteSchema(db);
       db.pragma('foreign_keys = ON');
     } catch (error) {
-      db?.close();
+      db.close();
       throw mapSqliteError(error);
     }
-    this.db = db;
-    this.statements = new SqlitePreparedStatements(db);
   }
 
   /** Opens a store; the same as the constructor, for symmetry with {@link PostgresRunStore.open}. */
