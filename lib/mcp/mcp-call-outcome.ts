@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { ToolErrorCategory, TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
 import { ToolImage, toolImageProblem } from '../outcome/tool-image';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { renderableFailure } from '../outcome/render-tool-message';
 import { ToolCallResult } from '../runner/run-result';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js' with { 'resolution-mode': 'import' };
 import { ToolProvider } from '../providers/tool-provider';
 import { loadMcpSdk } from './load-mcp-sdk';
 import { McpSessionLimits, resolveMcpSessionLimits } from './mcp-session-limits';
 import { McpToolServer, McpToolServerOptions } from './mcp-tool-server';
 
-type SdkHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+type SdkHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js', { with: { 'resolution-mode': 'import' } });
 
 /**
  * The answer of an {@link McpHttpAuthorizer}: `false` refuses; `true` admits; a non-empty string admits

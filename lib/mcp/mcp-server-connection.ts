@@ -1,10 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js' with { 'resolution-mode': 'import' };
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js' with { 'resolution-mode': 'import' };
 import { loadMcpSdk } from './load-mcp-sdk';
 
-type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js');
-type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js');
-type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js', { with: { 'resolution-mode': 'import' } });
+type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js', { with: { 'resolution-mode': 'import' } });
+type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js', { with: { 'resolution-mode': 'import' } });
 
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServerOptions {

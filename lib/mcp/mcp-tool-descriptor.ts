@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { descriptorFromLlmTool } from '../contract/compile-descriptor';
 import { ToolApprovalMode, ToolDescriptor, ToolSideEffect } from '../contract/tool-descriptor';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { NO_CAPABILITIES } from '../contract/defaults';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';
@@ -13,7 +13,7 @@ import { connectMcpServer, McpConnection, McpServerOptions } from './mcp-server-
 import { McpSetupError } from './mcp-setup-error';
 import { descriptorFromMcpTool, McpToolContractOptions } from './mcp-tool-descriptor';
 
-type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
+type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /** Options of {@link McpToolProvider.connect}. */
 export interface McpToolProviderOptions extends McpToolContractOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js' with { 'resolution-mode': 'import' };
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelStepper } from '../model/model-stepper';
 import { JsonObject } from '../outcome/json-value';
@@ -12,8 +12,8 @@ import { loadMcpSdk } from './load-mcp-sdk';
 import { isJsonObject, toMcpCallToolResult } from './mcp-call-result';
 import { mcpToolAnnotations, OpenWorldPolicy } from './tool-annotations';
 
-type SdkServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js');
-type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
+type SdkServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js', { with: { 'resolution-mode': 'import' } });
+type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /**
  * Host policy of the calls an MCP server runs: the runner's per-call options. A run's model, memory,

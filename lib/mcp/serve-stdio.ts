@@ -3,7 +3,7 @@ import { ToolProvider } from '../providers/tool-provider';
 import { loadMcpSdk } from './load-mcp-sdk';
 import { McpToolServer, McpToolServerOptions } from './mcp-tool-server';
 
-type SdkStdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+type SdkStdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js', { with: { 'resolution-mode': 'import' } });
 
 /** Options of {@link serveToolsOverStdio}. */
 export interface McpStdioServeOptions extends McpToolServerOptions {

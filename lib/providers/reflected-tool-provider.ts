@@ -11,11 +11,33 @@ import { ToolInvocation } from './tool-invocation';
 import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from './tool-provider';
 import { ToolsChangedEmitter } from './tools-changed-emitter';
 
-/** What a reflected tool's `invoke(context)` receives from a provider. */
+/**
+ * What a tool class's `invoke(context)` receives when {@link ReflectedToolProvider} or `ToolRegistry`
+ * calls it for the runner. A class tool gets no heartbeat reporter and no idempotency key: those reach
+ * only a provider's `invokeTool(invocation)` when it declares the `heartbeat` / `idempotencyKey`
+ * capability (see {@link ToolInvocation}).
+ *
+ * @example
+ * ```ts
+ * @Tool({ description: 'Fetch a page.' })
+ * @Contract({ timeoutMs: 5_000 })
+ * class FetchPage {
+ *   @Field() url!: string;
+ *   async invoke({ signal }: ReflectedToolContext) {
+ *     return (await fetch(this.url, { signal })).text(); // stops at the deadline
+ *   }
+ * }
+ * ```
+ */
 export interface ReflectedToolContext {
-  /** Aborted at the deadline or when the run aborts; cooperative tools should honour it. */
+  /**
+   * Aborted when the runner gives the call up: at the contract's `timeoutMs`, at its heartbeat limit or
+   * when the run aborts. The runner answers `timeout` or `cancelled` at once either way; a tool that
+   * honours the signal also stops its work. Absent when the tool is invoked without a runner
+   * (`invokeReflectedTool(Class, args)` without a context).
+   */
   readonly signal?: AbortSignal;
-  /** The host context given to the provider. */
+  /** The provider's `context` option (`new ReflectedToolProvider(classes, { context })`), for host data. */
   readonly host?: unknown;
 }
 

@@ -1,42 +1,43 @@
-import type { getMetadataStorage as GetValidatorStorage } from 'class-validator';
 import type { targetConstructorToSchema as TargetConstructorToSchema } from 'class-validator-jsonschema';
-import { classTransformerStorage as defaultMetadataStorage } from './class-transformer-storage';
+import type { IOptions as ValidatorSchemaOptions } from 'class-validator-jsonschema/build/options';
+import { loadOptionalDependency } from '../errors/optional-dependency';
+import { classTransformerStorage } from './class-transformer-storage';
 
 type Schema = Record<string, unknown>;
 
-interface ValidatorModules {
-  readonly getValidatorStorage: typeof GetValidatorStorage;
-  readonly targetConstructorToSchema: typeof TargetConstructorToSchema;
+/** What wuwe reads of class-validator's metadata storage. */
+interface ValidatorMetadataStorage {
+  getTargetValidationMetadatas(target: Function, targetSchema: string, always: boolean, strictGroups: boolean): readonly unknown[];
 }
-
-let modules: ValidatorModules | undefined;
 
 /**
- * class-validator and class-validator-jsonschema, loaded on first need (about 330 modules). Until
- * some class uses a class-validator decorator, class-validator has not created its metadata storage
- * (`globalThis.classValidatorMetadataStorage`), so no class can have class-validator metadata and
- * neither module is loaded.
+ * class-validator's metadata storage, where its decorators record themselves. class-validator keeps
+ * it on `globalThis` (`getMetadataStorage()` returns it, shared by every copy of the package) and
+ * creates it when it is first loaded: until some code loads class-validator, no class can have
+ * class-validator metadata, and wuwe loads neither class-validator nor class-validator-jsonschema
+ * (about 330 modules; both are optional peers).
  */
-function validatorModules(): ValidatorModules | undefined {
-  if (modules !== undefined) return modules;
-  if ((globalThis as { classValidatorMetadataStorage?: unknown }).classValidatorMetadataStorage === undefined) return undefined;
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  modules = {
-    getValidatorStorage: (require('class-validator') as { getMetadataStorage: typeof GetValidatorStorage }).getMetadataStorage,
-    targetConstructorToSchema: (require('class-validator-jsonschema') as { targetConstructorToSchema: typeof TargetConstructorToSchema })
-      .targetConstructorToSchema,
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  return modules;
+function validatorStorage(): ValidatorMetadataStorage | undefined {
+  return (globalThis as { classValidatorMetadataStorage?: ValidatorMetadataStorage }).classValidatorMetadataStorage;
 }
 
-/** The JSON Schema class-validator-jsonschema derives from the class-validator decorators of a class (`{}` when it has none). */
+/**
+ * The JSON Schema class-validator-jsonschema derives from the class-validator decorators of a class
+ * (`{}` when it has none).
+ *
+ * @throws MissingDependencyError naming `class-validator-jsonschema` when the class uses class-validator
+ *   decorators and that package is not installed.
+ */
 export function classValidatorSchema(target: Function): Schema {
-  const loaded = validatorModules();
-  if (loaded === undefined) return {};
-  const metadatas = loaded.getValidatorStorage().getTargetValidationMetadatas(target, '', true, false);
-  if (metadatas.length === 0) return {};
-  return loaded.targetConstructorToSchema(target, { classTransformerMetadataStorage: defaultMetadataStorage }) as Schema;
+  const metadatas = validatorStorage()?.getTargetValidationMetadatas(target, '', true, false);
+  if (metadatas === undefined || metadatas.length === 0) return {};
+  const { targetConstructorToSchema } = loadOptionalDependency<{ targetConstructorToSchema: typeof TargetConstructorToSchema }>(
+    'class-validator-jsonschema',
+    `the class-validator decorators of ${target.name || 'a class'}`,
+  );
+  // wuwe reads only `findTypeMetadata`; class-validator-jsonschema reads the rest of the same storage.
+  const classTransformerMetadataStorage = classTransformerStorage() as ValidatorSchemaOptions['classTransformerMetadataStorage'];
+  return targetConstructorToSchema(target, { classTransformerMetadataStorage }) as Schema;
 }
 /**
  * Adds class-validator's keywords, leaving out its cross-class `$ref`s (nesting is ours). The

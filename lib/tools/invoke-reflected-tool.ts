@@ -5,7 +5,11 @@ import { thrownToToolOutcome, toToolOutcome } from './to-tool-outcome';
 
 /** A tool class instance: its fields are the arguments, `invoke` does the work. */
 export interface InvocableTool {
-  /** Does the work with the parsed arguments in the instance's fields; may return a promise. */
+  /**
+   * Does the work with the parsed arguments in the instance's fields; may return a promise. Under the
+   * runner, `context` is a `ReflectedToolContext` (`signal`, aborted at the deadline or when the run
+   * aborts, and `host`); `invokeReflectedTool` passes the context it is given.
+   */
   invoke(context?: unknown): unknown;
 }
 

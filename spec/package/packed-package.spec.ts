@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PackedConsumer, packAndInstall, root, run, tsc } from './packed-package';
+import { installedPackages, PackedConsumer, root, run, sharedPackedConsumer, tsc } from './packed-package';
 
 jest.setTimeout(600_000);
 
@@ -98,19 +99,21 @@ const EXPECTED = { text: 'done', outcome: { ok: true, text: 'Tokyo is 22 degrees
 
 describe('the packed package in a consumer project', () => {
   let packed: PackedConsumer;
-  beforeAll(() => {
-    packed = packAndInstall();
+  beforeAll(async () => {
+    packed = await sharedPackedConsumer();
   });
   afterAll(() => packed?.dispose());
 
-  it.each<[string, { type?: string }]>([
-    ['CommonJS', {}],
-    ['ESM ("type": "module")', { type: 'module' }],
-  ])('%s: the README tsconfig compiles under strict without skipLibCheck and without driver types, and runs a tool', (_kind, extra) => {
-    const project = join(packed.consumer, extra.type === 'module' ? 'esm' : 'cjs');
+  it.each<[string, string, { type?: string }, string]>([
+    ['CommonJS', 'cjs', {}, 'node16'],
+    ['ESM ("type": "module")', 'esm', { type: 'module' }, 'node16'],
+    ['"module": "commonjs" (node10 resolution)', 'commonjs', {}, 'commonjs'],
+  ])('%s: the README tsconfig compiles under strict without skipLibCheck and without driver types, and runs a tool', (_kind, directory, extra, module) => {
+    const project = join(packed.consumer, directory);
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, ...extra }));
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(README_TSCONFIG));
+    const options = module === 'commonjs' ? { ...README_TSCONFIG.compilerOptions, module, esModuleInterop: true } : README_TSCONFIG.compilerOptions;
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...README_TSCONFIG, compilerOptions: options }));
     writeFileSync(join(project, 'main.ts'), MAIN_TS);
     run(process.execPath, [tsc, '-p', '.'], project);
     const output = JSON.parse(run(process.execPath, [join('out', 'main.js')], project)) as unknown;
@@ -196,9 +199,63 @@ describe('the packed package in a consumer project', () => {
     }
   });
 
-  it('publint and @arethetypeswrong/cli find no problem in the tarball', () => {
+  it('publint finds no problem in the tarball (--strict)', () => {
     run(process.execPath, [join(root, 'node_modules', 'publint', 'src', 'cli.js'), 'run', packed.tarball, '--strict'], root);
-    run(process.execPath, [join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), packed.tarball, '--profile', 'node16'], root);
+  });
+
+  // The default profile checks every resolution: node10 (TypeScript's `"module": "commonjs"`, which ignores
+  // `exports`), node16 from CommonJS and from ESM, and bundler.
+  it('@arethetypeswrong/cli finds no problem in the tarball under any resolution, node10 included', () => {
+    const attw = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    // It exits 1 when it finds problems; the JSON report says which.
+    const report = spawnSync(process.execPath, [attw, packed.tarball, '--format', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const { analysis } = JSON.parse(report.stdout) as { analysis: { problems: unknown[] } };
+    expect(analysis.problems).toEqual([]);
+    expect(report.status).toBe(0);
+  });
+
+  it('installs no provider SDK, no class-validator and nothing they pull in: only what the core loads', () => {
+    const names = installedPackages(packed.consumer).map((entry) => entry.replace(/@[^@]+$/, ''));
+    const unwanted = names.filter((name) =>
+      /^(@ai-sdk\/|@anthropic-ai\/|openai$|zod$|undici$|eventsource-parser$|class-validator|class-transformer$|libphonenumber-js$|validator$|better-sqlite3$|pg$|pg-boss$|@modelcontextprotocol\/|@nestjs\/)/.test(name),
+    );
+    expect(unwanted).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['wuwe', 'ajv', 'reflect-metadata']));
+    const script = `
+      require('reflect-metadata');
+      const wuwe = require('wuwe');
+      class Weather { invoke() { return this.city + ' is sunny'; } }
+      wuwe.Tool({ description: 'Weather.' })(Weather);
+      wuwe.Field({ type: String })(Weather.prototype, 'city');
+      wuwe.invokeReflectedTool(Weather, '{"city":"Oslo"}').then((outcome) => process.stdout.write(JSON.stringify({ schema: wuwe.makeLlmTool(Weather).inputSchema.required, outcome })));
+    `;
+    expect(JSON.parse(run(process.execPath, ['-e', script], packed.consumer))).toEqual({ schema: ['city'], outcome: { ok: true, text: 'Oslo is sunny' } });
+  });
+
+  it('a class using class-validator decorators without class-validator-jsonschema installed is a MissingDependencyError naming it', () => {
+    const project = join(packed.consumer, 'class-validator-only');
+    mkdirSync(join(project, 'node_modules'), { recursive: true });
+    symlinkSync(join(root, 'node_modules', 'class-validator'), join(project, 'node_modules', 'class-validator'), 'dir');
+    const script = `
+      require('reflect-metadata');
+      const { Min } = require('class-validator');
+      const wuwe = require('wuwe');
+      class Nights { invoke() { return 'booked'; } }
+      wuwe.Tool({ description: 'Book nights.' })(Nights);
+      wuwe.Field({ type: Number })(Nights.prototype, 'nights');
+      Min(1)(Nights.prototype, 'nights');
+      try {
+        wuwe.makeLlmTool(Nights);
+        process.stdout.write('{"error":"none"}');
+      } catch (error) {
+        process.stdout.write(JSON.stringify({ missing: wuwe.MissingDependencyError.isInstance(error), packageName: error.packageName, message: error.message }));
+      }
+    `;
+    expect(JSON.parse(run(process.execPath, ['-e', script], project))).toEqual({
+      missing: true,
+      packageName: 'class-validator-jsonschema',
+      message: expect.stringContaining('npm install class-validator-jsonschema'),
+    });
   });
 
   it('ships no source maps pointing at sources it does not ship', () => {
