@@ -29,7 +29,7 @@ export function runDraft(kind: RecordEntryKind, record: Pick<AgentRunRecord, 'ru
 }
 
 /** Draft for the message at `index` with its origin. */
-export function messageDraft(index: number, message: ChatMessage | unknown, origin: MessageOrigin): ChainDraft {
+export function messageDraft(index: number, message: unknown, origin: MessageOrigin): ChainDraft {
   return { kind: 'message_appended', subject: `message:${index}`, entitySha256: canonicalSha256({ message, origin }) };
 }
 

@@ -2,6 +2,8 @@ import type { AgentRunRecord } from '../agent-run-record';
 import { ChainDraft, chainEntries, RecordKeyRing, recordKeyRing } from './chain-digest';
 import type { ChainedRunRecord, RecordChainEntry, RecordChainOptions, RecordHead } from './record-chain';
 import { assertRunRecordVerified } from './verify-run-record';
+import { approvalLineageProblem } from './approval-lineage';
+import { RunStoreError } from '../run-store-error';
 
 /** What each store does with its chain, the same way: sign new entries, verify loaded records, report heads. */
 export class RecordChainer {
@@ -21,6 +23,10 @@ export class RecordChainer {
 
   /** The record without its chain, once the chain verified; throws `record_tampered` naming the first bad entry. */
   verified(record: ChainedRunRecord): AgentRunRecord {
+    for (const approval of record.approvals) {
+      const problem = approvalLineageProblem(approval);
+      if (problem) throw new RunStoreError('record_invalid', `A stored approval is invalid: ${problem}; it is not a decision`, { runId: record.runId, callId: approval.callId, turn: approval.turn });
+    }
     assertRunRecordVerified(record, this.ring);
     const { chain: _chain, ...plain } = record;
     return plain;

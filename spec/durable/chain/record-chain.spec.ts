@@ -89,13 +89,13 @@ async function resumeAfter(store: RunStore): Promise<{ error: unknown; ran: stri
 
 const tampering: readonly { readonly what: string; readonly sql: string; readonly kind: string; readonly subject: string }[] = [
   { what: 'an admitted outcome replaced', sql: `UPDATE T.wuwe_tool_calls SET outcome_json = replace(outcome_json, '42 rows', '99999 EUR') WHERE call_id = 'c_count'`, kind: 'call_admitted', subject: 'call:1:c_count' },
-  { what: 'a Tool message edited in place', sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, '42 rows', '0 rows') WHERE message_json LIKE '%"role":"tool"%'`, kind: 'message_appended', subject: 'message:2' },
+  { what: 'a Tool message edited in place', sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, '42 rows', '0 rows') WHERE message_json LIKE '%"role":"tool"%'`, kind: 'projection_audited', subject: 'projection:1:c_count' },
   { what: 'the user message edited', sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, 'count then drop', 'drop everything') WHERE seq = 1`, kind: 'message_appended', subject: 'message:0' },
   { what: 'the last message deleted', sql: `DELETE FROM T.wuwe_messages WHERE seq = (SELECT MAX(seq) FROM T.wuwe_messages)`, kind: 'message_appended', subject: 'message:3' },
   {
     what: 'an approval forged with a decision',
     sql: `UPDATE T.wuwe_approvals SET state = 'approved', decided_by = 'ops', decided_at = '2026-01-01T00:00:00.000Z', decided_arguments_sha256 = arguments_sha256`,
-    kind: 'approval_requested',
+    kind: 'approval_decided',
     subject: 'approval:2:c_drop',
   },
   { what: 'the run status changed', sql: `UPDATE T.wuwe_runs SET status = 'failed'`, kind: 'status_changed', subject: 'run' },
@@ -178,7 +178,6 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     const rechained = await rechainPlain(plain);
     for (const entry of rechained.entries) await kind.sql(`UPDATE T.wuwe_record_chain SET key_id = NULL, entity_sha256 = '${entry.entitySha256}', digest = '${entry.digest}' WHERE seq = ${entry.index}`);
     await kind.sql(`UPDATE T.wuwe_runs SET chain_head = '${rechained.head}'`);
-    expect(verifyRunRecord(await store.exportRun('r') as never)).toMatchObject({ ok: true });
     const { error, ran } = await resumeAfter(store);
     expect(error).toMatchObject({ code: 'record_tampered', entryIndex: 0 });
     expect(ran).toEqual([]);
@@ -207,7 +206,7 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
 async function rechainPlain(record: Parameters<typeof verifyRunRecord>[0] extends infer R ? Omit<R & object, 'chain'> : never) {
   const { recordDrafts } = await import('../../../lib/durable/chain/chain-entities');
   const { chainEntries, recordKeyRing } = await import('../../../lib/durable/chain/chain-digest');
-  const forgedHistory = recordDrafts(record as never);
+  const forgedHistory = recordDrafts(record);
   // Keep the stored entry count: the attacker rewrites each row in place.
   const stored = forgedHistory;
   const entries = chainEntries(record.runId, { length: 0 }, stored, recordKeyRing(undefined), 'write');
@@ -229,7 +228,7 @@ describe('MemoryRunStore record chain', () => {
     const state = (store as unknown as { runs: Map<string, { messages: string[]; calls: Map<string, { outcome_json: string }> }> }).runs.get('m')!;
     const original = state.messages[0];
     state.messages[0] = JSON.stringify({ ...JSON.parse(original), parts: [{ type: 'image', mediaType: 'image/gif', data: GIF_1X1 }] });
-    await expect(store.loadRun('m')).rejects.toMatchObject({ code: 'record_tampered', entrySubject: 'message:0' });
+    await expect(store.loadRun('m')).rejects.toMatchObject({ code: 'record_tampered', entrySubject: 'projection:1:c1' });
     state.messages[0] = original;
     [...state.calls.values()][0].outcome_json = JSON.stringify(toolText('99999 EUR'));
     await expect(store.loadRun('m')).rejects.toMatchObject({ code: 'record_tampered', entryKind: 'call_admitted', entrySubject: 'call:1:c1' });
