@@ -4,7 +4,7 @@ import { ToolOutcome } from '../outcome/tool-outcome';
 import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 
 /** Schema version of {@link AgentRunRecord} and of the SQL layouts this build writes. */
-export const AGENT_RUN_RECORD_SCHEMA_VERSION = 2;
+export const AGENT_RUN_RECORD_SCHEMA_VERSION = 3;
 
 /**
  * Who wrote a stored message. `model`: a model response of the run, recorded by the runner (only the tool
@@ -78,6 +78,14 @@ export interface ToolOutputProjectionInput {
   readonly projectedSha256: string;
   /** The projection module's report, stored as given. */
   readonly report: ToolOutputProjectionReport;
+  /**
+   * Lowercase hex SHA-256 of everything the Tool message showed the model: the canonical JSON of its text,
+   * error flag and every part, images included (`toolContentSha256`). Set by the store when the audit is
+   * written with its Tool message (schema version 3); a given value is ignored.
+   */
+  readonly contentSha256?: string;
+  /** Index in `messages` of the Tool message the audit describes, when written with it (schema version 3). */
+  readonly messageIndex?: number;
 }
 
 /** Audit entry linking a successful projection to its admitted raw outcome. */
@@ -99,14 +107,19 @@ export interface ApprovalRecord {
   readonly toolName: string;
   readonly argumentsSha256: string;
   readonly state: ApprovalState;
-  /** Who decided, when known. */
+  /** Who decided: required of an `approved` or `denied` approval (schema version 3), else the record is invalid. */
   readonly decidedBy?: string;
   /** Why, when given. */
   readonly reason?: string;
   /** When the approval was requested (ISO 8601). */
   readonly requestedAt: string;
-  /** When it was decided (ISO 8601). */
+  /** When it was decided (ISO 8601); required of an `approved` or `denied` approval. */
   readonly decidedAt?: string;
+  /**
+   * The SHA-256 of the arguments presented and decided on; required of an `approved` or `denied` approval and
+   * equal to `argumentsSha256` (schema version 3). A state set without a decision is `record_invalid` on read.
+   */
+  readonly decidedArgumentsSha256?: string;
 }
 
 /** The worker that may execute a run, until `expiresAt`. */

@@ -19,3 +19,10 @@ export { PostgresRunStore } from './postgres';
 export type { PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres';
 export { withRunLease } from './with-run-lease';
 export type { HeldRunLease, RunLeaseOptions } from './with-run-lease';
+export { verifyRunRecord } from './chain/verify-run-record';
+export type { BadRecordEntry, RunRecordVerification, VerifyRunRecordOptions } from './chain/verify-run-record';
+export { runRecordToJsonLines, parseRunRecordJsonLines } from './chain/record-json-lines';
+export { toolContentSha256 } from './chain/chain-entities';
+export type {
+  ChainedRunRecord, RecordChain, RecordChainEntry, RecordChainOptions, RecordEntryKind, RecordHead, RecordKey, RecordKeyOption,
+} from './chain/record-chain';

@@ -4,10 +4,14 @@ import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolC
 import * as rules from './record-rules';
 import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from './run-store';
 import { RunStoreError } from './run-store-error';
-import { approvalFromRow, ApprovalRow, callFromRow, CallRow, LeaseRow, ProjectionRow, projectionFromRow, recordFromRows, RunRow, summaryFromRow } from './stored-rows';
+import { approvalFromRow, ApprovalRow, callFromRow, CallRow, chainedRecordFromRows, ChainRow, LeaseRow, ProjectionRow, projectionFromRow, RunRow, summaryFromRow } from './stored-rows';
+import { ChainDraft } from './chain/chain-digest';
+import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from './chain/chain-entities';
+import { ChainedRunRecord, RecordChainOptions } from './chain/record-chain';
+import { RecordChainer } from './chain/record-chainer';
 
 /** Options of {@link MemoryRunStore}. */
-export interface MemoryRunStoreOptions {
+export interface MemoryRunStoreOptions extends RecordChainOptions {
   /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
   readonly clock?: () => number;
 }
@@ -19,6 +23,7 @@ interface RunState {
   calls: Map<string, CallRow>;
   projections: Map<string, ProjectionRow>;
   approvals: Map<string, ApprovalRow>;
+  chain: ChainRow[];
   lease?: LeaseRow;
 }
 
@@ -31,10 +36,12 @@ export class MemoryRunStore implements RunStore {
   private readonly runs = new Map<string, RunState>();
   private readonly idempotencyKeys = new Map<string, CallRow>();
   private readonly clock: () => number;
+  private readonly chainer: RecordChainer;
   private closed = false;
 
   constructor(options: MemoryRunStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
+    this.chainer = new RecordChainer(options);
   }
 
   /** {@inheritDoc RunStore.createRun} */
@@ -43,29 +50,40 @@ export class MemoryRunStore implements RunStore {
     const { runId, status, metadataJson, messageTexts } = rules.checkNewRun(options);
     if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
     const now = rules.isoTime(this.clock);
-    this.runs.set(runId, {
-      run: { run_id: runId, status, metadata_json: metadataJson, created_at: now, updated_at: now, fencing_token: 0 },
+    const state: RunState = {
+      run: { run_id: runId, status, metadata_json: metadataJson, created_at: now, updated_at: now, fencing_token: 0, chain_head: null, chain_length: 0 },
       messages: [...messageTexts],
       calls: new Map(),
       projections: new Map(),
       approvals: new Map(),
-    });
+      chain: [],
+    };
+    const run = { runId, status, createdAt: now, ...(metadataJson === null ? {} : { metadata: JSON.parse(metadataJson) as never }) };
+    this.runs.set(runId, state);
+    await this.chain(state, [runDraft('run_created', run), ...messageDrafts(messageTexts, 0)]);
     return (await this.loadRun(runId))!;
   }
 
-  /** {@inheritDoc RunStore.loadRun} */
+  /** {@inheritDoc RunStore.loadRun} The record's chain is verified first (`record_tampered` names the first bad entry). */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
+    const record = await this.exportRun(runId);
+    return record && this.chainer.verified(record);
+  }
+
+  /** {@inheritDoc RunStore.exportRun} */
+  async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
     this.open();
     const state = this.runs.get(runId);
     if (!state) return undefined;
-    return recordFromRows({
+    return chainedRecordFromRows({
       run: state.run,
       messages: state.messages,
       calls: [...state.calls.values()],
       projections: [...state.projections.values()],
       approvals: [...state.approvals.values()],
+      chain: state.chain,
       lease: state.lease,
-    });
+    }, true);
   }
 
   /** {@inheritDoc RunStore.listRuns} */
@@ -79,10 +97,12 @@ export class MemoryRunStore implements RunStore {
     const state = this.state(runId, options);
     const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     // Every check before any change: the messages and their projection audits are stored together or not at all.
-    const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection));
+    const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection, texts));
     for (const audit of audits) if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
+    const first = state.messages.length;
     state.messages.push(...texts);
     this.touch(state);
+    await this.chain(state, [...audits.filter((audit) => audit.row).map((audit) => projectionDraft(projectionFromRow(audit.row!, runId))), ...messageDrafts(texts, first)]);
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
@@ -90,6 +110,7 @@ export class MemoryRunStore implements RunStore {
     const state = this.state(runId, options);
     state.messages = rules.serializeMessages(runId, messages, 'other');
     this.touch(state);
+    await this.chain(state, [messagesReplacedDraft(state.messages.length), ...messageDrafts(state.messages, 0)]);
   }
 
   /** {@inheritDoc RunStore.setStatus} */
@@ -97,8 +118,16 @@ export class MemoryRunStore implements RunStore {
     rules.checkStatus(status);
     const state = this.state(runId, options);
     state.run.status = status;
-    if (status === 'cancelled') for (const approval of state.approvals.values()) if (approval.state === 'pending') approval.state = 'cancelled';
+    const drafts: ChainDraft[] = [runDraft('status_changed', { runId, status, createdAt: state.run.created_at, ...(state.run.metadata_json === null ? {} : { metadata: JSON.parse(state.run.metadata_json) as never }) })];
+    if (status === 'cancelled') {
+      for (const approval of state.approvals.values()) {
+        if (approval.state !== 'pending') continue;
+        approval.state = 'cancelled';
+        drafts.push(approvalDraft('approval_cancelled', approvalFromRow(approval)));
+      }
+    }
     this.touch(state);
+    await this.chain(state, drafts);
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
@@ -129,6 +158,7 @@ export class MemoryRunStore implements RunStore {
     state.calls.set(rules.callKey(turn, identity.callId), row);
     if (identity.idempotencyKey !== undefined) this.idempotencyKeys.set(identity.idempotencyKey, row);
     this.touch(state);
+    await this.chain(state, [callDraft('call_started', callFromRow(row))]);
     return { created: true, call: callFromRow(row) };
   }
 
@@ -141,6 +171,7 @@ export class MemoryRunStore implements RunStore {
     if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
     row.attempts = Math.max(Number(row.attempts), attempts);
     this.touch(state);
+    await this.chain(state, [callDraft('call_attempted', callFromRow(row))]);
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
@@ -155,6 +186,7 @@ export class MemoryRunStore implements RunStore {
     row!.attempts = Math.max(Number(row!.attempts), attempts);
     row!.admitted_at = rules.isoTime(this.clock);
     this.touch(state);
+    await this.chain(state, [callDraft('call_admitted', callFromRow(row!))]);
     return callFromRow(row!);
   }
 
@@ -175,6 +207,7 @@ export class MemoryRunStore implements RunStore {
     if (!audit.row) return projectionFromRow(audit.stored, runId);
     state.projections.set(rules.callKey(Number(audit.row.turn), projection.callId), audit.row);
     this.touch(state);
+    await this.chain(state, [projectionDraft(projectionFromRow(audit.row, runId))]);
     return projectionFromRow(audit.row, runId);
   }
 
@@ -195,9 +228,11 @@ export class MemoryRunStore implements RunStore {
       requested_at: rules.isoTime(this.clock),
       decided_at: null,
       turn,
+      decided_arguments_sha256: null,
     };
     state.approvals.set(rules.callKey(turn, request.callId), row);
     this.touch(state);
+    await this.chain(state, [approvalDraft('approval_requested', approvalFromRow(row))]);
     return approvalFromRow(row);
   }
 
@@ -209,10 +244,12 @@ export class MemoryRunStore implements RunStore {
     if (row === undefined) throw rules.approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
     if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row);
     row.state = decision.approved ? 'approved' : 'denied';
-    row.decided_by = decision.decidedBy ?? null;
+    row.decided_by = rules.decider(decision);
     row.reason = decision.reason ?? null;
     row.decided_at = rules.isoTime(this.clock);
+    row.decided_arguments_sha256 = decision.argumentsSha256;
     this.touch(state);
+    await this.chain(state, [approvalDraft('approval_decided', approvalFromRow(row))]);
     return approvalFromRow(row);
   }
 
@@ -264,7 +301,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** Checks a projection audit; `row` is the one to store, absent when the same audit is already stored. */
-  private checkedProjection(state: RunState, runId: string, projection: ToolOutputProjectionInput): { row?: ProjectionRow; stored: ProjectionRow } {
+  private checkedProjection(state: RunState, runId: string, projection: ToolOutputProjectionInput, texts: readonly string[] = []): { row?: ProjectionRow; stored: ProjectionRow } {
     const turn = rules.checkTurn(projection.turn);
     const call = state.calls.get(rules.callKey(turn, projection.callId));
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
@@ -273,6 +310,7 @@ export class MemoryRunStore implements RunStore {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return { stored };
     }
+    const content = rules.projectedContent(texts, state.messages.length, projection.callId);
     const row: ProjectionRow = {
       call_id: projection.callId,
       tool_name: projection.toolName,
@@ -280,6 +318,8 @@ export class MemoryRunStore implements RunStore {
       report_json: reportJson,
       recorded_at: rules.isoTime(this.clock),
       turn,
+      content_sha256: content.contentSha256 ?? null,
+      message_index: content.messageIndex ?? null,
     };
     return { row, stored: row };
   }
@@ -287,4 +327,16 @@ export class MemoryRunStore implements RunStore {
   private touch(state: RunState): void {
     state.run.updated_at = rules.isoTime(this.clock);
   }
+
+  /** Appends the entries of `drafts` to the run's chain and moves its head. */
+  private async chain(state: RunState, drafts: readonly ChainDraft[]): Promise<void> {
+    const entries = this.chainer.entries(state.run.run_id, { head: state.run.chain_head, length: state.chain.length }, drafts);
+    for (const entry of entries) {
+      state.chain.push({ seq: entry.index, kind: entry.kind, subject: entry.subject, entity_sha256: entry.entitySha256, source: entry.source, key_id: entry.keyId ?? null, digest: entry.digest });
+    }
+    state.run.chain_head = entries[entries.length - 1]?.digest ?? state.run.chain_head;
+    state.run.chain_length = state.chain.length;
+    await this.chainer.notify(state.run.run_id, entries);
+  }
 }
+

@@ -31,10 +31,22 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   const problem = findShapeProblem(record);
   if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
   const messageOrigins = (record.messageOrigins as readonly MessageOrigin[] | undefined) ?? (record.messages as unknown[]).map((): MessageOrigin => 'unrecorded');
-  const upgraded = withTurns({ ...(record as unknown as AgentRunRecord), messageOrigins, schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION });
+  const version = Number(record.schemaVersion);
+  const upgraded = withDecisionHashes(withTurns({ ...(record as unknown as AgentRunRecord), messageOrigins, schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION }), version);
   const lease = record.lease as Partial<RunLease> | undefined;
   if (lease !== undefined && lease.fencingToken === undefined) return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
   return upgraded;
+}
+
+/**
+ * Before version 3 a decision was checked against the request's arguments hash but not stored with it: a
+ * decided approval of such a record (one with its decision time) gets that hash, as the stores' migration gives it.
+ */
+function withDecisionHashes(record: AgentRunRecord, version: number): AgentRunRecord {
+  if (version >= 3) return record;
+  const decided = (approval: AgentRunRecord['approvals'][number]) =>
+    (approval?.state === 'approved' || approval?.state === 'denied') && approval.decidedAt !== undefined && approval.decidedArgumentsSha256 === undefined;
+  return { ...record, approvals: record.approvals.map((approval) => (decided(approval) ? { ...approval, decidedArgumentsSha256: approval.argumentsSha256 } : approval)) };
 }
 
 /** Gives every call, projection and approval without a turn the one its call id has in the messages (else 1). */

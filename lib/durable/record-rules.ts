@@ -6,7 +6,9 @@ import { canonicalJson, sha256Hex } from './canonical-arguments';
 import { RunStoreError } from './run-store-error';
 import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { ChatMessage } from '../model/model-types';
-import { ORIGIN_KEY, WrittenMessageOrigin } from './message-origins';
+import { ORIGIN_KEY, splitOrigin, WrittenMessageOrigin } from './message-origins';
+import { JsonValue } from '../outcome/json-value';
+import { toolContentSha256 } from './chain/chain-entities';
 
 /** The rules every {@link RunStore} applies the same way, apart from its storage. */
 
@@ -237,4 +239,25 @@ export function serializeJson(runId: string, values: readonly unknown[], what: s
 /** The JSON texts of messages, each carrying `origin` (see {@link ORIGIN_KEY}). Throws `record_invalid` as {@link serializeJson} does. */
 export function serializeMessages(runId: string, messages: readonly ChatMessage[], origin: WrittenMessageOrigin): string[] {
   return serializeJson(runId, messages.map((message) => (typeof message === 'object' && message !== null ? { ...message, [ORIGIN_KEY]: origin } : message)), 'message');
+}
+
+/** Who a decision names; a decision without a principal is recorded as `unattributed` (never as no one). */
+export function decider(decision: ApprovalDecision): string {
+  const by = decision.decidedBy;
+  if (by === undefined || by === null) return 'unattributed';
+  if (typeof by !== 'string' || by === '') throw new RunStoreError('record_invalid', 'decidedBy must be a non-empty string');
+  return by;
+}
+
+/**
+ * Where the Tool message a projection audit describes lies among `texts` (the stored JSON of the messages
+ * written with it, the first at `firstIndex`), and the hash of all it shows the model; empty when the batch
+ * has no Tool message for the call.
+ */
+export function projectedContent(texts: readonly string[], firstIndex: number, callId: string): { contentSha256?: string; messageIndex?: number } {
+  for (const [offset, text] of texts.entries()) {
+    const message = splitOrigin(JSON.parse(text) as JsonValue).message as unknown as ChatMessage;
+    if (message?.role === 'tool' && message.toolCallId === callId) return { contentSha256: toolContentSha256(message), messageIndex: firstIndex + offset };
+  }
+  return {};
 }

@@ -11,7 +11,10 @@ import { hasErrorMarker } from '../errors/error-marker';
  * - `store_unavailable`: the database could not be reached, or the connection was lost mid-transaction.
  * - `store_failed`: the database driver failed in another way (see `cause`).
  * - `store_closed`: the store was used after `close()`.
- * - `record_invalid`: a stored or imported record does not have the shape of an {@link AgentRunRecord}.
+ * - `record_invalid`: a stored or imported record does not have the shape of an {@link AgentRunRecord}, or an
+ *   approval is `approved` or `denied` without its decision (decider, time, arguments hash).
+ * - `record_tampered`: a stored record does not match its hash chain (an entry or a row was edited, removed,
+ *   inserted or moved outside the store); `entryIndex`, `entryKind` and `entrySubject` name the first bad entry.
  * - `run_exists`, `run_not_found`: the run id is already taken, or unknown.
  * - `call_not_found`, `call_not_admitted`: the tool call was never started, or has no admitted outcome yet.
  * - `call_conflict`: a call id was started again with another tool name, arguments or idempotency key.
@@ -33,6 +36,7 @@ export type RunStoreErrorCode =
   | 'store_failed'
   | 'store_closed'
   | 'record_invalid'
+  | 'record_tampered'
   | 'run_exists'
   | 'run_not_found'
   | 'call_not_found'
@@ -56,6 +60,12 @@ export interface RunStoreErrorDetails {
   readonly turn?: number;
   /** For `approval_not_found`: the turns of the run that have an approval for the call id, in order. */
   readonly approvalTurns?: readonly number[];
+  /** For `record_tampered`: the index of the first bad chain entry (the chain's length for a part with no entry). */
+  readonly entryIndex?: number;
+  /** For `record_tampered`: the kind of that entry. */
+  readonly entryKind?: string;
+  /** For `record_tampered`: the part of the record it concerns, e.g. `call:1:call_0`. */
+  readonly entrySubject?: string;
   /** The underlying driver error. */
   readonly cause?: unknown;
 }
@@ -82,6 +92,12 @@ export class RunStoreError extends WuweError<RunStoreErrorCode> {
   readonly turn?: number;
   /** For `approval_not_found`: the turns that have an approval for the call id. */
   readonly approvalTurns?: readonly number[];
+  /** For `record_tampered`: the index of the first bad chain entry. */
+  readonly entryIndex?: number;
+  /** For `record_tampered`: its kind. */
+  readonly entryKind?: string;
+  /** For `record_tampered`: the part of the record it concerns. */
+  readonly entrySubject?: string;
 
   constructor(code: RunStoreErrorCode, message: string, details: RunStoreErrorDetails = {}) {
     const where = [details.runId && `run ${details.runId}`, details.turn !== undefined && `turn ${details.turn}`, details.callId && `call ${details.callId}`].filter(Boolean).join(', ');
@@ -90,5 +106,8 @@ export class RunStoreError extends WuweError<RunStoreErrorCode> {
     if (details.callId !== undefined) this.callId = details.callId;
     if (details.turn !== undefined) this.turn = details.turn;
     if (details.approvalTurns !== undefined) this.approvalTurns = details.approvalTurns;
+    if (details.entryIndex !== undefined) this.entryIndex = details.entryIndex;
+    if (details.entryKind !== undefined) this.entryKind = details.entryKind;
+    if (details.entrySubject !== undefined) this.entrySubject = details.entrySubject;
   }
 }

@@ -10,6 +10,7 @@ import {
   ToolOutputProjectionInput,
   ToolOutputProjectionRecord,
 } from './agent-run-record';
+import type { ChainedRunRecord } from './chain/record-chain';
 
 /** Options of {@link RunStore.createRun}. */
 export interface CreateRunOptions {
@@ -104,8 +105,18 @@ export interface RunStore {
   /** Creates a run. Throws `run_exists` when the id is taken. */
   createRun(options?: CreateRunOptions): Promise<AgentRunRecord>;
 
-  /** The whole record of a run, or `undefined` when there is none. */
+  /**
+   * The whole record of a run, or `undefined` when there is none. The record is verified against its hash
+   * chain first: a record edited, shortened or extended outside the store throws `record_tampered` naming the
+   * first bad entry, and an approval decided without its decision throws `record_invalid`, so nothing of it runs.
+   */
   loadRun(runId: string): Promise<AgentRunRecord | undefined>;
+
+  /**
+   * The record of a run with its hash chain, as stored and unverified (to inspect a damaged record, or export
+   * it: see `runRecordToJsonLines` and `verifyRunRecord`), or `undefined` when there is none.
+   */
+  exportRun(runId: string): Promise<ChainedRunRecord | undefined>;
 
   /** Lists runs, oldest first, optionally only those with `status`. */
   listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]>;

@@ -16,6 +16,8 @@ import {
 import type { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import type { RunSummary } from './run-store';
 import { RunStoreError } from './run-store-error';
+import { approvalLineageProblem } from './chain/approval-lineage';
+import type { ChainedRunRecord, RecordChainEntry, RecordEntryKind } from './chain/record-chain';
 
 /** The row shapes every store keeps (columns of the SQL tables; the memory store keeps the same objects). */
 
@@ -28,6 +30,21 @@ export interface RunRow {
   updated_at: string;
   /** The fencing token of the latest lease acquisition (0 before the first). */
   fencing_token: number | string;
+  /** The digest of the last chain entry (schema version 3); null before the first. */
+  chain_head: string | null;
+  /** How many chain entries the run has (schema version 3). */
+  chain_length: number | string;
+}
+
+/** A chain entry row (schema version 3). */
+export interface ChainRow {
+  seq: number | string;
+  kind: string;
+  subject: string;
+  entity_sha256: string;
+  source: string;
+  key_id: string | null;
+  digest: string;
 }
 
 /** A tool call row; JSON columns hold exact text. */
@@ -56,6 +73,10 @@ export interface ProjectionRow {
   recorded_at: string;
   /** The turn of the call (schema version 2). */
   turn: number | string;
+  /** See `ToolOutputProjectionRecord.contentSha256` (schema version 3). */
+  content_sha256: string | null;
+  /** See `ToolOutputProjectionRecord.messageIndex` (schema version 3). */
+  message_index: number | string | null;
 }
 
 /** An approval row. */
@@ -70,6 +91,8 @@ export interface ApprovalRow {
   decided_at: string | null;
   /** The turn of the call (schema version 2). */
   turn: number | string;
+  /** The arguments hash the decision was made on (schema version 3). */
+  decided_arguments_sha256: string | null;
 }
 
 /** A lease row. */
@@ -105,8 +128,12 @@ export function callFromRow(row: CallRow): ToolCallRecord {
   return call;
 }
 
-/** Maps an approval row to its record. */
-export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
+/**
+ * Maps an approval row to its record. Throws `record_invalid` for an `approved` or `denied` row without its
+ * decision (decider, time, arguments hash decided on): a state set by hand is never a decision. `lenient`
+ * (a migration chaining the rows as found) maps it anyway.
+ */
+export function approvalFromRow(row: ApprovalRow, lenient = false): ApprovalRecord {
   const approval: { -readonly [K in keyof ApprovalRecord]: ApprovalRecord[K] } = {
     callId: row.call_id,
     turn: Number(row.turn),
@@ -118,6 +145,9 @@ export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
   if (row.decided_by !== null) approval.decidedBy = row.decided_by;
   if (row.reason !== null) approval.reason = row.reason;
   if (row.decided_at !== null) approval.decidedAt = row.decided_at;
+  if (row.decided_arguments_sha256 !== null) approval.decidedArgumentsSha256 = row.decided_arguments_sha256;
+  const problem = lenient ? undefined : approvalLineageProblem(approval);
+  if (problem) throw new RunStoreError('record_invalid', `A stored approval is invalid: ${problem}; it is not a decision`, { callId: row.call_id, turn: approval.turn });
   return approval;
 }
 
@@ -128,9 +158,35 @@ export function projectionFromRow(row: ProjectionRow, runId: string): ToolOutput
     turn: Number(row.turn),
     toolName: row.tool_name,
     projectedSha256: row.projected_sha256,
+    ...(row.content_sha256 === null ? {} : { contentSha256: row.content_sha256 }),
+    ...(row.message_index === null ? {} : { messageIndex: Number(row.message_index) }),
     report: parseJson(row.report_json, runId) as unknown as ToolOutputProjectionReport,
     recordedAt: row.recorded_at,
   };
+}
+
+/** Maps a chain row to its entry. */
+export function chainEntryFromRow(row: ChainRow): RecordChainEntry {
+  return {
+    index: Number(row.seq),
+    kind: row.kind as RecordEntryKind,
+    subject: row.subject,
+    entitySha256: row.entity_sha256,
+    source: row.source as RecordChainEntry['source'],
+    ...(row.key_id === null ? {} : { keyId: row.key_id }),
+    digest: row.digest,
+  };
+}
+
+/** The rows of one run with its chain entries. */
+export interface ChainedRunRows extends RunRows {
+  chain: readonly ChainRow[];
+}
+
+/** Assembles a record and its chain from its rows (see {@link recordFromRows}); nothing is verified. */
+export function chainedRecordFromRows(rows: ChainedRunRows, lenient = false): ChainedRunRecord {
+  const head = rows.run.chain_head;
+  return { ...recordFromRows(rows, lenient), chain: { entries: rows.chain.map(chainEntryFromRow), ...(head === null ? {} : { head }) } };
 }
 
 /** The rows of one run, read in one consistent snapshot. */
@@ -144,7 +200,7 @@ export interface RunRows {
 }
 
 /** Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse, or a Tool message's `parts` are malformed. */
-export function recordFromRows(rows: RunRows): AgentRunRecord {
+export function recordFromRows(rows: RunRows, lenient = false): AgentRunRecord {
   const runId = rows.run.run_id;
   const record: { -readonly [K in keyof AgentRunRecord]: AgentRunRecord[K] } = {
     schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION,
@@ -153,7 +209,7 @@ export function recordFromRows(rows: RunRows): AgentRunRecord {
     messages: [],
     toolCalls: rows.calls.map(callFromRow),
     toolOutputProjections: rows.projections.map((row) => projectionFromRow(row, runId)),
-    approvals: rows.approvals.map(approvalFromRow),
+    approvals: rows.approvals.map((row) => approvalFromRow(row, lenient)),
     createdAt: rows.run.created_at,
     updatedAt: rows.run.updated_at,
   };

@@ -5,9 +5,9 @@ import { AgentRunRecord, canonicalArgumentsSha256, MemoryRunStore, parseAgentRun
 const fixtureText = readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8');
 
 describe('parseAgentRunRecord', () => {
-  it('reads the version-1 fixture and brings it to version 2', () => {
+  it('reads the version-1 fixture and brings it to version 3', () => {
     const record = parseAgentRunRecord(fixtureText);
-    expect(record.schemaVersion).toBe(2);
+    expect(record.schemaVersion).toBe(3);
     expect(record.lease).toEqual({ workerId: 'worker-a', expiresAtMs: 1796040061280, fencingToken: 0 });
     expect(record.status).toBe('awaiting_approval');
     expect(record.toolCalls.map((call) => [call.callId, call.status])).toEqual([
@@ -50,7 +50,7 @@ describe('parseAgentRunRecord', () => {
 
   it('rejects newer versions and malformed records with typed errors', () => {
     const fixture = JSON.parse(fixtureText) as Record<string, unknown>;
-    expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: 3 })).toThrow(expect.objectContaining({ code: 'schema_version_mismatch' }));
+    expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: 4 })).toThrow(expect.objectContaining({ code: 'schema_version_mismatch' }));
     expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: undefined })).toThrow(expect.objectContaining({ code: 'schema_version_mismatch' }));
     expect(() => parseAgentRunRecord({ ...fixture, toolCalls: {} })).toThrow(expect.objectContaining({ code: 'record_invalid' }));
     expect(() => parseAgentRunRecord({ ...fixture, status: 'paused' })).toThrow(RunStoreError);

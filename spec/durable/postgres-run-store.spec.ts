@@ -46,19 +46,19 @@ describePostgres('PostgresRunStore', () => {
   it('rejects a newer or unknown schema version', async () => {
     const schema = schemas.fresh();
     await (await open(schema)).close();
-    for (const version of [3, 0]) {
+    for (const version of [4, 0]) {
       await admin.query(`UPDATE "${schema}".wuwe_schema SET version = $1`, [version]);
       await expect(open(schema)).rejects.toEqual(expect.objectContaining({ code: 'schema_version_mismatch' }));
     }
   });
 
-  it('migrates a version-1 schema in place to version 2 and reads the same record as the version-1 JSON fixture', async () => {
+  it('migrates a version-1 schema in place to version 3 and reads the same record as the version-1 JSON fixture', async () => {
     const schema = schemas.fresh();
     await admin.query(readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema));
     const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
     const store = await open(schema);
     expect(await store.loadRun(expected.runId)).toEqual(expected);
-    expect((await admin.query(`SELECT version FROM "${schema}".wuwe_schema`)).rows).toEqual([{ version: 2 }]);
+    expect((await admin.query(`SELECT version FROM "${schema}".wuwe_schema`)).rows).toEqual([{ version: 3 }]);
     await store.setStatus(expected.runId, 'cancelled');
     expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual(['approved', 'cancelled']);
     await store.setStatus(expected.runId, 'stopped');

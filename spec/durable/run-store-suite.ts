@@ -46,10 +46,10 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
     const code = (expected: string) => expect.objectContaining({ code: expected });
 
     describe('createRun / loadRun', () => {
-      it('creates a version-2 record with the clock time and returns it on load', async () => {
+      it('creates a version-3 record with the clock time and returns it on load', async () => {
         const created = await store.createRun({ runId: 'r1', metadata: { agent: 'mail' }, messages: [{ role: 'user', content: 'hi' }] });
         expect(created).toEqual({
-          schemaVersion: 2,
+          schemaVersion: 3,
           runId: 'r1',
           status: 'running',
           metadata: { agent: 'mail' },
@@ -337,7 +337,7 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         expect(await store.requestApproval('r', { callId: 'c1', toolName: 'send_email', argumentsSha256: hash })).toEqual(pending);
         clock.now += 60_000;
         const decided = await store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: hash, decidedBy: 'ops', reason: 'ok' });
-        expect(decided).toEqual({ ...pending, state: 'approved', decidedBy: 'ops', reason: 'ok', decidedAt: '2026-01-01T00:01:00.000Z' });
+        expect(decided).toEqual({ ...pending, state: 'approved', decidedBy: 'ops', reason: 'ok', decidedAt: '2026-01-01T00:01:00.000Z', decidedArgumentsSha256: hash });
         expect(await store.decideApproval('r', 'c1', { approved: true, toolName: 'send_email', argumentsSha256: hash })).toEqual(decided);
         await expect(store.decideApproval('r', 'c1', { approved: false, toolName: 'send_email', argumentsSha256: hash })).rejects.toEqual(code('approval_mismatch'));
         expect((await store.loadRun('r'))!.approvals).toEqual([decided]);

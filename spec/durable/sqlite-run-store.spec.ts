@@ -29,7 +29,7 @@ describe('SqliteRunStore file', () => {
     expect(existsSync(path)).toBe(true);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(2);
+    expect(raw.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(3);
     raw.close();
     const reopened = await SqliteRunStore.open({ path });
     expect((await reopened.loadRun('r'))!.toolCalls[0].outcomeJson).toBe('{"ok":true,"text":"sent"}');
@@ -128,7 +128,7 @@ describe('SqliteRunStore bad input', () => {
   });
 
   it('rejects a newer or unknown schema version', () => {
-    for (const version of [3, 99, 0]) {
+    for (const version of [4, 99, 0]) {
       const path = join(dir.path, `version-${version}.db`);
       new SqliteRunStore(path).close().catch(() => undefined);
       const raw = new Database(path);
@@ -153,7 +153,7 @@ describe('SqliteRunStore bad input', () => {
 });
 
 describe('SqliteRunStore version-1 fixture', () => {
-  it('migrates a version-1 database in place to version 2 and reads the same record as the version-1 JSON fixture', async () => {
+  it('migrates a version-1 database in place to version 3 and reads the same record as the version-1 JSON fixture', async () => {
     const path = join(dir.path, 'fixture-v1.db');
     const raw = new Database(path);
     raw.exec(readFileSync(join(__dirname, 'fixtures', 'sqlite-v1.sql'), 'utf8'));
@@ -166,7 +166,7 @@ describe('SqliteRunStore version-1 fixture', () => {
     await store.setStatus(expected.runId, 'stopped');
     await store.close();
     const check = new Database(path, { readonly: true });
-    expect(check.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(2);
+    expect(check.prepare('SELECT version FROM wuwe_schema').pluck().get()).toBe(3);
     expect(check.pragma('foreign_key_check')).toEqual([]);
     check.close();
     const reopened = new SqliteRunStore(path);

@@ -8,7 +8,12 @@ import * as rules from '../record-rules';
 import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
-import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
+import { approvalFromRow, callFromRow, chainedRecordFromRows, projectionFromRow, RunRow, summaryFromRow } from '../stored-rows';
+import { ChainDraft } from '../chain/chain-digest';
+import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from '../chain/chain-entities';
+import { ChainedRunRecord, RecordChainEntry, RecordChainOptions } from '../chain/record-chain';
+import { RecordChainer } from '../chain/record-chainer';
+import { runOfRow } from '../chain/run-of-row';
 import { mapPostgresError } from './postgres-errors';
 import { inspectPostgresSchema, openPostgresSchema } from './postgres-schema';
 import { checkReadableStore } from '../schema-version';
@@ -33,7 +38,7 @@ export interface PostgresSqlExecutor {
 }
 
 /** Options of {@link PostgresRunStore.open}: a pool or a connection string. */
-export interface PostgresRunStoreOptions {
+export interface PostgresRunStoreOptions extends RecordChainOptions {
   /** A pool the caller owns: not ended by `close()`. Attach your own `'error'` listener to it. */
   readonly pool?: PostgresPool;
   /** Used when no `pool` is given; the store creates and owns a pool. */
@@ -71,13 +76,15 @@ export class PostgresRunStore implements RunStore {
   private readonly ownsPool: boolean;
   private readonly clock: () => number;
   private readonly statements: PostgresStatements;
+  private readonly chainer: RecordChainer;
   private closed = false;
 
-  private constructor(pool: Pool, ownsPool: boolean, quotedSchema: string, clock: () => number) {
+  private constructor(pool: Pool, ownsPool: boolean, quotedSchema: string, clock: () => number, chainer: RecordChainer) {
     this.pool = pool;
     this.ownsPool = ownsPool;
     this.clock = clock;
     this.statements = postgresStatements(quotedSchema);
+    this.chainer = chainer;
   }
 
   /**
@@ -88,6 +95,7 @@ export class PostgresRunStore implements RunStore {
     const schema = options.schema ?? 'public';
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new RunStoreError('record_invalid', `Invalid PostgreSQL schema name '${schema}'`);
     if (!options.pool && !options.connectionString) throw new RunStoreError('record_invalid', 'PostgresRunStore needs a pool or a connectionString');
+    const chainer = new RecordChainer(options);
     const ownsPool = !options.pool;
     let pool = options.pool as Pool | undefined;
     if (!pool) {
@@ -101,11 +109,11 @@ export class PostgresRunStore implements RunStore {
       // An idle client whose server connection drops emits 'error' on the pool; without a listener the process dies.
       pool.on('error', () => undefined);
     }
-    const store = new PostgresRunStore(pool, ownsPool, `"${schema}"`, options.clock ?? Date.now);
+    const store = new PostgresRunStore(pool, ownsPool, `"${schema}"`, options.clock ?? Date.now, chainer);
     try {
       if (options.readOnly === true)
         await store.transaction({}, async (client) => checkReadableStore(await inspectPostgresSchema(client, schema, `"${schema}"`), `Schema ${schema}`), 'BEGIN READ ONLY');
-      else await store.transaction({}, (client) => openPostgresSchema(client, schema, `"${schema}"`, options.create !== false));
+      else await store.transaction({}, (client) => openPostgresSchema(client, schema, `"${schema}"`, chainer, options.create !== false));
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;
@@ -126,12 +134,16 @@ export class PostgresRunStore implements RunStore {
    */
   async createRunWith(options: CreateRunOptions, alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
-    await this.transaction({ runId: run.runId }, async (client) => {
+    const entries = await this.transaction({ runId: run.runId }, async (client) => {
       const inserted = await client.query(this.statements.insertRun, [run.runId, run.status, run.metadataJson, rules.isoTime(this.clock)]);
       if (inserted.rowCount !== 1) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
       await this.insertMessages(client, run.runId, 0, run.messageTexts);
+      const row = (await this.select(client, 'selectRun', run.runId))[0];
+      const chained = await this.appendChain(client, row, [runDraft('run_created', runOfRow(row)), ...messageDrafts(run.messageTexts, 0)]);
       await alsoInTransaction(executorOn(client));
+      return chained;
     });
+    await this.chainer.notify(run.runId, entries);
     return (await this.loadRun(run.runId))!;
   }
 
@@ -140,19 +152,26 @@ export class PostgresRunStore implements RunStore {
     return this.read({}, (client) => body(executorOn(client)));
   }
 
-  /** {@inheritDoc RunStore.loadRun} */
+  /** {@inheritDoc RunStore.loadRun} The record's chain is verified first (`record_tampered` names the first bad entry). */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
+    const record = await this.exportRun(runId);
+    return record && this.chainer.verified(record);
+  }
+
+  /** {@inheritDoc RunStore.exportRun} */
+  async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
     return this.read({ runId }, async (client) => {
       const run = (await this.select(client, 'selectRun', runId))[0];
       if (!run) return undefined;
-      return recordFromRows({
+      return chainedRecordFromRows({
         run,
         messages: (await this.select(client, 'selectMessages', runId)).map((row) => row.message_json),
         calls: await this.select(client, 'selectCalls', runId),
         projections: await this.select(client, 'selectProjections', runId),
         approvals: await this.select(client, 'selectApprovals', runId),
+        chain: await this.select(client, 'selectChain', runId),
         lease: (await this.select(client, 'selectLease', runId))[0],
-      });
+      }, true);
     });
   }
 
@@ -165,29 +184,36 @@ export class PostgresRunStore implements RunStore {
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
-    await this.write({ runId }, options, async (client) => {
+    await this.write({ runId }, options, async (client, chain) => {
       await this.lockRun(client, runId);
-      for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection);
-      await this.insertMessages(client, runId, Number((await this.select(client, 'lastMessageSeq', runId))[0].last), texts);
+      const first = Number((await this.select(client, 'lastMessageSeq', runId))[0].last);
+      for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection, chain, texts, first);
+      await this.insertMessages(client, runId, first, texts);
+      chain.push(...messageDrafts(texts, first));
     });
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, 'other');
-    await this.write({ runId }, options, async (client) => {
+    await this.write({ runId }, options, async (client, chain) => {
       await this.lockRun(client, runId);
       await client.query(this.statements.deleteMessages, [runId]);
       await this.insertMessages(client, runId, 0, texts);
+      chain.push(messagesReplacedDraft(texts.length), ...messageDrafts(texts, 0));
     });
   }
 
   /** {@inheritDoc RunStore.setStatus} */
   async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
-    await this.write({ runId }, options, async (client) => {
+    await this.write({ runId }, options, async (client, chain) => {
+      await this.lockRun(client, runId);
+      const pending = status === 'cancelled' ? await this.select(client, 'selectPendingApprovals', runId) : [];
       await client.query(this.statements.updateStatus, [runId, status]);
       if (status === 'cancelled') await client.query(this.statements.cancelPendingApprovals, [runId]);
+      chain.push(runDraft('status_changed', runOfRow((await this.select(client, 'selectRun', runId))[0])));
+      for (const row of pending) chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
     });
   }
 
@@ -195,11 +221,15 @@ export class PostgresRunStore implements RunStore {
   async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
     const turn = rules.checkTurn(identity.turn);
-    return this.write({ runId, callId: identity.callId }, options, async (client) => {
+    return this.write({ runId, callId: identity.callId }, options, async (client, chain) => {
       const startedAt = rules.isoTime(this.clock);
       const values = [runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt, turn];
       const inserted = (await client.query<RunStoreStatementRows['selectCall']>(this.statements.insertCall, values)).rows[0];
-      if (inserted) return { created: true, call: callFromRow(inserted) };
+      if (inserted) {
+        const call = callFromRow(inserted);
+        chain.push(callDraft('call_started', call));
+        return { created: true, call };
+      }
       const existing =
         (await this.select(client, 'selectCall', runId, identity.callId, turn))[0] ??
         (identity.idempotencyKey !== undefined ? (await this.select(client, 'selectCallByKey', identity.idempotencyKey))[0] : undefined);
@@ -214,11 +244,12 @@ export class PostgresRunStore implements RunStore {
   async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
-    await this.write({ runId, callId }, options, async (client) => {
+    await this.write({ runId, callId }, options, async (client, chain) => {
       const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn))[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
       await client.query(this.statements.raiseAttempts, [runId, callId, attempts, turn]);
+      chain.push(callDraft('call_attempted', callFromRow((await this.select(client, 'selectCall', runId, callId, turn))[0])));
     });
   }
 
@@ -227,11 +258,13 @@ export class PostgresRunStore implements RunStore {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
-    return this.write({ runId, callId }, options, async (client) => {
+    return this.write({ runId, callId }, options, async (client, chain) => {
       const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn))[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
       const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [runId, callId, outcomeJson, attempts, rules.isoTime(this.clock), turn]);
-      return callFromRow(updated.rows[0]);
+      const call = callFromRow(updated.rows[0]);
+      chain.push(callDraft('call_admitted', call));
+      return call;
     });
   }
 
@@ -246,34 +279,38 @@ export class PostgresRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.recordProjection} */
   async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
-    return this.write({ runId, callId: projection.callId }, options, (client) => this.insertProjection(client, runId, projection));
+    return this.write({ runId, callId: projection.callId }, options, (client, chain) => this.insertProjection(client, runId, projection, chain));
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(request.turn);
-    return this.write({ runId, callId: request.callId }, options, async (client) => {
+    return this.write({ runId, callId: request.callId }, options, async (client, chain) => {
       await this.lockRun(client, runId);
       const stored = (await this.select(client, 'selectApproval', runId, request.callId, turn))[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
       const values = [runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock), turn];
       const inserted = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.insertApproval, values);
-      return approvalFromRow(inserted.rows[0]);
+      const approval = approvalFromRow(inserted.rows[0]);
+      chain.push(approvalDraft('approval_requested', approval));
+      return approval;
     });
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
   async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(options?.turn);
-    return this.write({ runId, callId }, options, async (client) => {
+    return this.write({ runId, callId }, options, async (client, chain) => {
       const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId, turn))[0];
       if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, await this.select(client, 'selectApprovals', runId));
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      const values = [runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn];
+      const values = [runId, callId, state, rules.decider(decision), decision.reason ?? null, rules.isoTime(this.clock), turn, decision.argumentsSha256];
       const updated = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.decideApproval, values);
-      return approvalFromRow(updated.rows[0]);
+      const approval = approvalFromRow(updated.rows[0]);
+      chain.push(approvalDraft('approval_decided', approval));
+      return approval;
     });
   }
 
@@ -322,11 +359,12 @@ export class PostgresRunStore implements RunStore {
    * run row is updated last: its lock orders this write against a lease acquisition, and the fencing token
    * it returns is the current one, so a stale token rolls the whole write back (`lease_held`).
    */
-  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.transaction(context, async (client) => {
+  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (client: PoolClient, chain: ChainDraft[]) => Promise<T>): Promise<T> {
+    const { result, entries } = await this.transaction(context, async (client) => {
       let result: T;
+      const drafts: ChainDraft[] = [];
       try {
-        result = await body(client);
+        result = await body(client, drafts);
       } catch (error) {
         if (error instanceof RunStoreError && error.code.endsWith('_not_found')) await this.requireRun(context.runId, client);
         throw error;
@@ -334,8 +372,23 @@ export class PostgresRunStore implements RunStore {
       const touched = await client.query<{ fencing_token: string }>(this.statements.touchRun, [context.runId, rules.isoTime(this.clock)]);
       if (touched.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', context);
       rules.checkFence(context.runId, touched.rows[0].fencing_token, options);
-      return result;
+      // The run row is locked by the touch: chain appends of one run are serialized.
+      const run = drafts.length === 0 ? undefined : (await this.select(client, 'selectRun', context.runId))[0];
+      return { result, entries: run ? await this.appendChain(client, run, drafts) : [] };
     });
+    await this.chainer.notify(context.runId, entries);
+    return result;
+  }
+
+  /** Appends the entries of `drafts` after the run's head, in the caller's transaction (the run row locked), and moves the head. */
+  private async appendChain(client: PoolClient, run: RunRow, drafts: readonly ChainDraft[]): Promise<RecordChainEntry[]> {
+    if (drafts.length === 0) return [];
+    const entries = this.chainer.entries(run.run_id, { head: run.chain_head, length: run.chain_length }, drafts);
+    for (const entry of entries) {
+      await client.query(this.statements.insertChainEntry, [run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest]);
+    }
+    await client.query(this.statements.setChainHead, [run.run_id, entries[entries.length - 1].digest, Number(run.chain_length) + entries.length]);
+    return entries;
   }
 
   /** Runs `body` in a read-only repeatable-read transaction: one consistent snapshot. */
@@ -359,7 +412,14 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
-  private async insertProjection(client: PoolClient, runId: string, projection: ToolOutputProjectionInput): Promise<ToolOutputProjectionRecord> {
+  private async insertProjection(
+    client: PoolClient,
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    chain: ChainDraft[],
+    texts: readonly string[] = [],
+    firstIndex = 0,
+  ): Promise<ToolOutputProjectionRecord> {
     const turn = rules.checkTurn(projection.turn);
     const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId, turn))[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
@@ -368,9 +428,12 @@ export class PostgresRunStore implements RunStore {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return projectionFromRow(stored, runId);
     }
-    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn];
+    const content = rules.projectedContent(texts, firstIndex, projection.callId);
+    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn, content.contentSha256 ?? null, content.messageIndex ?? null];
     const inserted = await client.query<RunStoreStatementRows['selectProjection']>(this.statements.insertProjection, values);
-    return projectionFromRow(inserted.rows[0], runId);
+    const audit = projectionFromRow(inserted.rows[0], runId);
+    chain.push(projectionDraft(audit));
+    return audit;
   }
 
   private async insertMessages(client: PoolClient, runId: string, after: number, texts: readonly string[]): Promise<void> {

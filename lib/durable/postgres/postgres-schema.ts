@@ -3,6 +3,10 @@ import { AGENT_RUN_RECORD_SCHEMA_VERSION } from '../agent-run-record';
 import { RunStoreError } from '../run-store-error';
 import { checkSchemaVersion } from '../schema-version';
 import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
+import { migrationEntries } from '../chain/migration-chain';
+import type { RecordChainer } from '../chain/record-chainer';
+import type { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
+import { postgresStatements } from './postgres-statements';
 
 const RUN_STATUS_CHECK = "status IN ('running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled')";
 const APPROVAL_STATE_CHECK = "state IN ('pending', 'approved', 'denied', 'cancelled')";
@@ -64,7 +68,9 @@ CREATE TABLE ${schema}.wuwe_runs (
   metadata_json TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
-  fencing_token BIGINT NOT NULL DEFAULT 0
+  fencing_token BIGINT NOT NULL DEFAULT 0,
+  chain_head TEXT,
+  chain_length INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX wuwe_runs_by_status ON ${schema}.wuwe_runs (status, seq);
 CREATE TABLE ${schema}.wuwe_messages (
@@ -99,6 +105,8 @@ CREATE TABLE ${schema}.wuwe_tool_output_projections (
   report_json TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
   turn INTEGER NOT NULL CHECK (turn >= 1),
+  content_sha256 TEXT,
+  message_index INTEGER,
   PRIMARY KEY (run_id, turn, call_id),
   CONSTRAINT wuwe_tool_output_projections_call_fkey FOREIGN KEY (run_id, turn, call_id) REFERENCES ${schema}.wuwe_tool_calls (run_id, turn, call_id) ON DELETE CASCADE
 );
@@ -114,6 +122,7 @@ CREATE TABLE ${schema}.wuwe_approvals (
   requested_at TEXT NOT NULL,
   decided_at TEXT,
   turn INTEGER NOT NULL CHECK (turn >= 1),
+  decided_arguments_sha256 TEXT,
   PRIMARY KEY (run_id, turn, call_id)
 );
 CREATE TABLE ${schema}.wuwe_leases (
@@ -121,7 +130,53 @@ CREATE TABLE ${schema}.wuwe_leases (
   worker_id TEXT NOT NULL,
   expires_at_ms BIGINT NOT NULL
 );
+${recordChainTable(schema)}
 `;
+}
+
+/** The record chain table of schema version 3, in `schema` (already quoted). */
+function recordChainTable(schema: string): string {
+  return `CREATE TABLE ${schema}.wuwe_record_chain (
+  run_id TEXT NOT NULL REFERENCES ${schema}.wuwe_runs (run_id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL CHECK (seq >= 0),
+  kind TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  entity_sha256 TEXT NOT NULL,
+  source TEXT NOT NULL,
+  key_id TEXT,
+  digest TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);`;
+}
+
+/**
+ * Schema version 2 to 3, in the caller's transaction: the chain columns and table; every decision already
+ * stored is bound to the arguments hash it was checked against; every run gets the chain of its record as
+ * found, marked as computed by migration.
+ */
+async function migrateV2ToV3(client: PoolClient, quoted: string, chainer: RecordChainer): Promise<void> {
+  await client.query(`
+ALTER TABLE ${quoted}.wuwe_runs ADD COLUMN chain_head TEXT, ADD COLUMN chain_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ${quoted}.wuwe_tool_output_projections ADD COLUMN content_sha256 TEXT, ADD COLUMN message_index INTEGER;
+ALTER TABLE ${quoted}.wuwe_approvals ADD COLUMN decided_arguments_sha256 TEXT;
+UPDATE ${quoted}.wuwe_approvals SET decided_arguments_sha256 = arguments_sha256 WHERE state IN ('approved', 'denied') AND decided_at IS NOT NULL;
+${recordChainTable(quoted)}`);
+  const statements = postgresStatements(quoted);
+  const rows = async <K extends ReadingStatement>(key: K, ...values: unknown[]) => (await client.query<RunStoreStatementRows[K]>(statements[key], values)).rows;
+  for (const run of await rows('listRuns')) {
+    const entries = migrationEntries(chainer, {
+      run,
+      messages: (await rows('selectMessages', run.run_id)).map((row) => row.message_json),
+      calls: await rows('selectCalls', run.run_id),
+      projections: await rows('selectProjections', run.run_id),
+      approvals: await rows('selectApprovals', run.run_id),
+    });
+    for (const entry of entries) {
+      await client.query(statements.insertChainEntry, [run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest]);
+    }
+    await client.query(statements.setChainHead, [run.run_id, entries[entries.length - 1]?.digest ?? null, entries.length]);
+  }
+  await client.query(`UPDATE ${quoted}.wuwe_schema SET version = 3`);
 }
 
 /**
@@ -131,7 +186,7 @@ CREATE TABLE ${schema}.wuwe_leases (
  * Throws `store_corrupt` for wuwe tables without a version or with missing columns, and
  * `schema_version_mismatch` for a version this build does not know.
  */
-export async function openPostgresSchema(client: PoolClient, schemaName: string, quoted: string, create = true): Promise<void> {
+export async function openPostgresSchema(client: PoolClient, schemaName: string, quoted: string, chainer: RecordChainer, create = true): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wuwe_schema:${schemaName}`]);
   if (create) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
   const found = await inspectPostgresSchema(client, schemaName, quoted);
@@ -142,6 +197,7 @@ export async function openPostgresSchema(client: PoolClient, schemaName: string,
     return;
   }
   if (found.version === 1) await client.query(migrationV1ToV2(quoted));
+  if (found.version < 3) await migrateV2ToV3(client, quoted, chainer);
 }
 
 /**

@@ -6,6 +6,7 @@ const CALLS = columnList('wuwe_tool_calls');
 const PROJECTIONS = columnList('wuwe_tool_output_projections');
 const APPROVALS = columnList('wuwe_approvals');
 const LEASES = columnList('wuwe_leases');
+const CHAIN = 'seq, kind, subject, entity_sha256, source, key_id, digest';
 
 /** PostgreSQL's statements beyond the shared ones: row locks and a bulk message insert. */
 export interface PostgresStatements extends RunStoreStatements {
@@ -30,8 +31,9 @@ export function postgresStatements(schema: string): PostgresStatements {
   const projections = `${schema}.wuwe_tool_output_projections`;
   const approvals = `${schema}.wuwe_approvals`;
   const leases = `${schema}.wuwe_leases`;
+  const chain = `${schema}.wuwe_record_chain`;
   return Object.freeze({
-    insertRun: `INSERT INTO ${runs} (${RUNS}) VALUES ($1, $2, $3, $4, $4, 0) ON CONFLICT (run_id) DO NOTHING`,
+    insertRun: `INSERT INTO ${runs} (${RUNS}) VALUES ($1, $2, $3, $4, $4, 0, NULL, 0) ON CONFLICT (run_id) DO NOTHING`,
     selectRun: `SELECT ${RUNS} FROM ${runs} WHERE run_id = $1`,
     listRuns: `SELECT ${RUNS} FROM ${runs} ORDER BY seq`,
     listRunsByStatus: `SELECT ${RUNS} FROM ${runs} WHERE status = $1 ORDER BY seq`,
@@ -58,12 +60,17 @@ export function postgresStatements(schema: string): PostgresStatements {
       WHERE run_id = $1 AND call_id = $2 AND turn = $6 RETURNING ${CALLS}`,
     selectProjections: `SELECT ${PROJECTIONS} FROM ${projections} WHERE run_id = $1 ORDER BY seq`,
     selectProjection: `SELECT ${PROJECTIONS} FROM ${projections} WHERE run_id = $1 AND call_id = $2 AND turn = $3`,
-    insertProjection: `INSERT INTO ${projections} (${PROJECTIONS}) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${PROJECTIONS}`,
+    insertProjection: `INSERT INTO ${projections} (${PROJECTIONS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${PROJECTIONS}`,
     selectApprovals: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 ORDER BY seq`,
     selectApproval: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND call_id = $2 AND turn = $3`,
     lockApproval: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND call_id = $2 AND turn = $3 FOR UPDATE`,
-    insertApproval: `INSERT INTO ${approvals} (${APPROVALS}) VALUES ($1, $2, $3, $4, 'pending', NULL, NULL, $5, NULL, $6) RETURNING ${APPROVALS}`,
-    decideApproval: `UPDATE ${approvals} SET state = $3, decided_by = $4, reason = $5, decided_at = $6 WHERE run_id = $1 AND call_id = $2 AND turn = $7 RETURNING ${APPROVALS}`,
+    insertApproval: `INSERT INTO ${approvals} (${APPROVALS}) VALUES ($1, $2, $3, $4, 'pending', NULL, NULL, $5, NULL, $6, NULL) RETURNING ${APPROVALS}`,
+    decideApproval: `UPDATE ${approvals} SET state = $3, decided_by = $4, reason = $5, decided_at = $6, decided_arguments_sha256 = $8
+      WHERE run_id = $1 AND call_id = $2 AND turn = $7 RETURNING ${APPROVALS}`,
+    selectPendingApprovals: `SELECT ${APPROVALS} FROM ${approvals} WHERE run_id = $1 AND state = 'pending' ORDER BY seq`,
+    selectChain: `SELECT ${CHAIN} FROM ${chain} WHERE run_id = $1 ORDER BY seq`,
+    insertChainEntry: `INSERT INTO ${chain} (run_id, seq, kind, subject, entity_sha256, source, key_id, digest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    setChainHead: `UPDATE ${runs} SET chain_head = $2, chain_length = $3 WHERE run_id = $1`,
     selectLease: `SELECT ${LEASES} FROM ${leases} WHERE run_id = $1`,
     acquireLease: `INSERT INTO ${leases} AS lease (${LEASES}) VALUES ($1, $2, $3)
       ON CONFLICT (run_id) DO UPDATE SET worker_id = EXCLUDED.worker_id, expires_at_ms = EXCLUDED.expires_at_ms

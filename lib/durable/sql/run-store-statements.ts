@@ -1,4 +1,4 @@
-import type { ApprovalRow, CallRow, LeaseRow, ProjectionRow, RunRow } from '../stored-rows';
+import type { ApprovalRow, CallRow, ChainRow, LeaseRow, ProjectionRow, RunRow } from '../stored-rows';
 
 /**
  * The statements both SQL run stores run, keyed by what they do. Each dialect supplies the text
@@ -46,7 +46,7 @@ export interface RunStoreStatements {
   readonly selectProjections: string;
   /** (run_id, call_id, turn) -> {@link ProjectionRow}. */
   readonly selectProjection: string;
-  /** (run_id, call_id, tool_name, projected_sha256, report_json, recorded_at, turn). */
+  /** (run_id, call_id, tool_name, projected_sha256, report_json, recorded_at, turn, content_sha256, message_index). */
   readonly insertProjection: string;
   /** (run_id) -> {@link ApprovalRow} in request order. */
   readonly selectApprovals: string;
@@ -54,8 +54,16 @@ export interface RunStoreStatements {
   readonly selectApproval: string;
   /** (run_id, call_id, tool_name, arguments_sha256, requested_at, turn): a pending approval. */
   readonly insertApproval: string;
-  /** (run_id, call_id, state, decided_by, reason, decided_at, turn). */
+  /** (run_id, call_id, state, decided_by, reason, decided_at, turn, decided_arguments_sha256). */
   readonly decideApproval: string;
+  /** (run_id) -> {@link ApprovalRow} still pending, in request order. */
+  readonly selectPendingApprovals: string;
+  /** (run_id) -> {@link ChainRow} in chain order. */
+  readonly selectChain: string;
+  /** (run_id, seq, kind, subject, entity_sha256, source, key_id, digest): one chain entry. */
+  readonly insertChainEntry: string;
+  /** (run_id, chain_head, chain_length): moves the run's chain head. */
+  readonly setChainHead: string;
   /** (run_id) -> {@link LeaseRow}. */
   readonly selectLease: string;
   /** (run_id, worker_id, expires_at_ms, now_ms): takes the lease unless another worker's is live. */
@@ -81,6 +89,8 @@ export interface RunStoreStatementRows {
   readonly selectApprovals: ApprovalRow;
   readonly selectApproval: ApprovalRow;
   readonly selectLease: LeaseRow;
+  readonly selectPendingApprovals: ApprovalRow;
+  readonly selectChain: ChainRow;
 }
 
 /** A statement of {@link RunStoreStatementRows}: one that returns rows. */

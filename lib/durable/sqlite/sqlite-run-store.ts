@@ -8,14 +8,19 @@ import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolC
 import * as rules from '../record-rules';
 import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
-import { approvalFromRow, callFromRow, projectionFromRow, recordFromRows, summaryFromRow } from '../stored-rows';
+import { approvalFromRow, callFromRow, chainedRecordFromRows, projectionFromRow, RunRow, summaryFromRow } from '../stored-rows';
+import { ChainDraft } from '../chain/chain-digest';
+import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from '../chain/chain-entities';
+import { ChainedRunRecord, RecordChainEntry, RecordChainOptions } from '../chain/record-chain';
+import { RecordChainer } from '../chain/record-chainer';
+import { runOfRow } from '../chain/run-of-row';
 import { mapSqliteError } from './sqlite-errors';
 import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
 import { checkReadableStore } from '../schema-version';
 import { SqlitePreparedStatements } from './sqlite-prepared-statements';
 
 /** Options of {@link SqliteRunStore}. */
-export interface SqliteRunStoreOptions {
+export interface SqliteRunStoreOptions extends RecordChainOptions {
   /** Database file; missing directories are created. `:memory:` keeps it in memory. @default '.wuwe/runs.db' */
   readonly path?: string;
   /** How long a statement waits for another process's write lock before failing with `store_unavailable`. @default 5000 */
@@ -49,12 +54,14 @@ export class SqliteRunStore implements RunStore {
   private readonly db: BetterSqlite3.Database;
   private readonly clock: () => number;
   private readonly statements: SqlitePreparedStatements;
+  private readonly chainer: RecordChainer;
   private closed = false;
 
   constructor(options: SqliteRunStoreOptions | string = {}) {
     const resolved = typeof options === 'string' ? { path: options } : options;
     this.path = resolved.path ?? '.wuwe/runs.db';
     this.clock = resolved.clock ?? Date.now;
+    this.chainer = new RecordChainer(resolved);
     const Database = loadOptionalDependency<typeof BetterSqlite3>('better-sqlite3', 'SqliteRunStore');
     let db: BetterSqlite3.Database | undefined;
     try {
@@ -84,7 +91,7 @@ export class SqliteRunStore implements RunStore {
       // Off while the schema is created or migrated: a migration rebuilds tables others refer to, and dropping
       // the old one must not cascade (better-sqlite3 turns foreign keys on by default).
       db.pragma('foreign_keys = OFF');
-      openSqliteSchema(db);
+      openSqliteSchema(db, this.chainer);
       db.pragma('foreign_keys = ON');
     } catch (error) {
       db.close();
@@ -100,27 +107,37 @@ export class SqliteRunStore implements RunStore {
   /** {@inheritDoc RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
-    this.transaction({ runId: run.runId }, () => {
+    const entries = this.transaction({ runId: run.runId }, () => {
       if (this.statements.exists('runExists', run.runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
       this.statements.run('insertRun', run.runId, run.status, run.metadataJson, rules.isoTime(this.clock));
       this.insertMessages(run.runId, 0, run.messageTexts);
+      const row = this.statements.select('selectRun', run.runId)[0];
+      return this.appendChain(row, [runDraft('run_created', runOfRow(row)), ...messageDrafts(run.messageTexts, 0)]);
     });
+    await this.chainer.notify(run.runId, entries);
     return (await this.loadRun(run.runId))!;
   }
 
-  /** {@inheritDoc RunStore.loadRun} */
+  /** {@inheritDoc RunStore.loadRun} The record's chain is verified first (`record_tampered` names the first bad entry). */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
+    const record = await this.exportRun(runId);
+    return record && this.chainer.verified(record);
+  }
+
+  /** {@inheritDoc RunStore.exportRun} */
+  async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
     return this.read({ runId }, () => {
       const run = this.statements.select('selectRun', runId)[0];
       if (!run) return undefined;
-      return recordFromRows({
+      return chainedRecordFromRows({
         run,
         messages: this.statements.select('selectMessages', runId).map((row) => row.message_json),
         calls: this.statements.select('selectCalls', runId),
         projections: this.statements.select('selectProjections', runId),
         approvals: this.statements.select('selectApprovals', runId),
+        chain: this.statements.select('selectChain', runId),
         lease: this.statements.select('selectLease', runId)[0],
-      });
+      }, true);
     });
   }
 
@@ -132,27 +149,33 @@ export class SqliteRunStore implements RunStore {
   /** {@inheritDoc RunStore.appendMessages} */
   async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
-    this.write({ runId }, options, () => {
-      for (const projection of options.projections ?? []) this.insertProjection(runId, projection);
-      this.insertMessages(runId, Number(this.statements.select('lastMessageSeq', runId)[0].last), texts);
+    await this.write({ runId }, options, (chain) => {
+      const first = Number(this.statements.select('lastMessageSeq', runId)[0].last);
+      for (const projection of options.projections ?? []) this.insertProjection(runId, projection, chain, texts, first);
+      this.insertMessages(runId, first, texts);
+      chain.push(...messageDrafts(texts, first));
     });
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, 'other');
-    this.write({ runId }, options, () => {
+    await this.write({ runId }, options, (chain) => {
       this.statements.run('deleteMessages', runId);
       this.insertMessages(runId, 0, texts);
+      chain.push(messagesReplacedDraft(texts.length), ...messageDrafts(texts, 0));
     });
   }
 
   /** {@inheritDoc RunStore.setStatus} */
   async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
-    this.write({ runId }, options, () => {
+    await this.write({ runId }, options, (chain) => {
+      const pending = status === 'cancelled' ? this.statements.select('selectPendingApprovals', runId) : [];
       this.statements.run('updateStatus', runId, status);
       if (status === 'cancelled') this.statements.run('cancelPendingApprovals', runId);
+      chain.push(runDraft('status_changed', runOfRow(this.statements.select('selectRun', runId)[0])));
+      for (const row of pending) chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
     });
   }
 
@@ -160,7 +183,7 @@ export class SqliteRunStore implements RunStore {
   async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
     const turn = rules.checkTurn(identity.turn);
-    return this.write({ runId, callId: identity.callId }, options, () => {
+    return this.write({ runId, callId: identity.callId }, options, (chain) => {
       const existing =
         this.statements.select('selectCall', runId, identity.callId, turn)[0] ?? (identity.idempotencyKey !== undefined ? this.statements.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
       if (existing) {
@@ -170,7 +193,9 @@ export class SqliteRunStore implements RunStore {
       }
       const startedAt = rules.isoTime(this.clock);
       this.statements.run('insertCall', runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt, turn);
-      return { created: true, call: callFromRow(this.statements.select('selectCall', runId, identity.callId, turn)[0]) };
+      const call = callFromRow(this.statements.select('selectCall', runId, identity.callId, turn)[0]);
+      chain.push(callDraft('call_started', call));
+      return { created: true, call };
     });
   }
 
@@ -178,11 +203,12 @@ export class SqliteRunStore implements RunStore {
   async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
-    this.write({ runId, callId }, options, () => {
+    await this.write({ runId, callId }, options, (chain) => {
       const row = this.statements.select('selectCall', runId, callId, turn)[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
       if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
       this.statements.run('raiseAttempts', runId, callId, attempts, turn);
+      chain.push(callDraft('call_attempted', callFromRow(this.statements.select('selectCall', runId, callId, turn)[0])));
     });
   }
 
@@ -191,11 +217,13 @@ export class SqliteRunStore implements RunStore {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
-    return this.write({ runId, callId }, options, () => {
+    return this.write({ runId, callId }, options, (chain) => {
       const row = this.statements.select('selectCall', runId, callId, turn)[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
       this.statements.run('admitCall', runId, callId, outcomeJson, attempts, rules.isoTime(this.clock), turn);
-      return callFromRow(this.statements.select('selectCall', runId, callId, turn)[0]);
+      const call = callFromRow(this.statements.select('selectCall', runId, callId, turn)[0]);
+      chain.push(callDraft('call_admitted', call));
+      return call;
     });
   }
 
@@ -210,31 +238,35 @@ export class SqliteRunStore implements RunStore {
 
   /** {@inheritDoc RunStore.recordProjection} */
   async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
-    return this.write({ runId, callId: projection.callId }, options, () => this.insertProjection(runId, projection));
+    return this.write({ runId, callId: projection.callId }, options, (chain) => this.insertProjection(runId, projection, chain));
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(request.turn);
-    return this.write({ runId, callId: request.callId }, options, () => {
+    return this.write({ runId, callId: request.callId }, options, (chain) => {
       const stored = this.statements.select('selectApproval', runId, request.callId, turn)[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
       this.statements.run('insertApproval', runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock), turn);
-      return approvalFromRow(this.statements.select('selectApproval', runId, request.callId, turn)[0]);
+      const approval = approvalFromRow(this.statements.select('selectApproval', runId, request.callId, turn)[0]);
+      chain.push(approvalDraft('approval_requested', approval));
+      return approval;
     });
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
   async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(options?.turn);
-    return this.write({ runId, callId }, options, () => {
+    return this.write({ runId, callId }, options, (chain) => {
       const stored = this.statements.select('selectApproval', runId, callId, turn)[0];
       if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, this.statements.select('selectApprovals', runId));
       if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      this.statements.run('decideApproval', runId, callId, state, decision.decidedBy ?? null, decision.reason ?? null, rules.isoTime(this.clock), turn);
-      return approvalFromRow(this.statements.select('selectApproval', runId, callId, turn)[0]);
+      this.statements.run('decideApproval', runId, callId, state, rules.decider(decision), decision.reason ?? null, rules.isoTime(this.clock), turn, decision.argumentsSha256);
+      const approval = approvalFromRow(this.statements.select('selectApproval', runId, callId, turn)[0]);
+      chain.push(approvalDraft('approval_decided', approval));
+      return approval;
     });
   }
 
@@ -280,15 +312,27 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** A transaction on an existing run that moves its `updated_at`. Throws `run_not_found`, or `lease_held` for a stale fencing token. */
-  private write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: () => T): T {
-    return this.transaction(context, () => {
+  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (chain: ChainDraft[]) => T): Promise<T> {
+    const { result, entries } = this.transaction(context, () => {
       const run = this.statements.select('selectRun', context.runId)[0];
       if (!run) throw new RunStoreError('run_not_found', 'No such run', { runId: context.runId });
       rules.checkFence(context.runId, run.fencing_token, options);
-      const result = body();
+      const drafts: ChainDraft[] = [];
+      const result = body(drafts);
       this.statements.run('touchRun', context.runId, rules.isoTime(this.clock));
-      return result;
+      return { result, entries: this.appendChain(run, drafts) };
     });
+    await this.chainer.notify(context.runId, entries);
+    return result;
+  }
+
+  /** Appends the entries of `drafts` after the run's head, in the caller's transaction, and moves the head. */
+  private appendChain(run: RunRow, drafts: readonly ChainDraft[]): RecordChainEntry[] {
+    if (drafts.length === 0) return [];
+    const entries = this.chainer.entries(run.run_id, { head: run.chain_head, length: run.chain_length }, drafts);
+    for (const entry of entries) this.statements.run('insertChainEntry', run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest);
+    this.statements.run('setChainHead', run.run_id, entries[entries.length - 1].digest, Number(run.chain_length) + entries.length);
+    return entries;
   }
 
   /** A transaction on an existing run that leaves `updated_at` alone (lease operations). */
@@ -318,7 +362,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
-  private insertProjection(runId: string, projection: ToolOutputProjectionInput): ToolOutputProjectionRecord {
+  private insertProjection(runId: string, projection: ToolOutputProjectionInput, chain: ChainDraft[], texts: readonly string[] = [], firstIndex = 0): ToolOutputProjectionRecord {
     const turn = rules.checkTurn(projection.turn);
     const call = this.statements.select('selectCall', runId, projection.callId, turn)[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
@@ -327,8 +371,11 @@ export class SqliteRunStore implements RunStore {
       rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
       return projectionFromRow(stored, runId);
     }
-    this.statements.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn);
-    return projectionFromRow(this.statements.select('selectProjection', runId, projection.callId, turn)[0], runId);
+    const content = rules.projectedContent(texts, firstIndex, projection.callId);
+    this.statements.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn, content.contentSha256 ?? null, content.messageIndex ?? null);
+    const audit = projectionFromRow(this.statements.select('selectProjection', runId, projection.callId, turn)[0], runId);
+    chain.push(projectionDraft(audit));
+    return audit;
   }
 
   private insertMessages(runId: string, after: number, texts: readonly string[]): void {

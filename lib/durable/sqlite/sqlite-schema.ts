@@ -4,6 +4,9 @@ import { RunStoreError } from '../run-store-error';
 import { checkSchemaVersion } from '../schema-version';
 import { findLayoutProblem, STORE_TABLE_COLUMNS } from '../store-layout';
 import { isWuweModuleTable } from './wuwe-module-tables';
+import { migrationEntries } from '../chain/migration-chain';
+import type { RecordChainer } from '../chain/record-chainer';
+import { SqlitePreparedStatements } from './sqlite-prepared-statements';
 
 /** The runs table of schema version 2: status `stopped`, the fencing token. */
 function runsTable(name: string): string {
@@ -13,7 +16,9 @@ function runsTable(name: string): string {
   metadata_json TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
-  fencing_token INTEGER NOT NULL DEFAULT 0
+  fencing_token INTEGER NOT NULL DEFAULT 0,
+  chain_head TEXT,
+  chain_length INTEGER NOT NULL DEFAULT 0
 );`;
 }
 
@@ -30,6 +35,7 @@ function approvalsTable(name: string): string {
   requested_at TEXT NOT NULL,
   decided_at TEXT,
   turn INTEGER NOT NULL CHECK (turn >= 1),
+  decided_arguments_sha256 TEXT,
   PRIMARY KEY (run_id, turn, call_id)
 );`;
 }
@@ -64,6 +70,8 @@ function projectionsTable(name: string): string {
   report_json TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
   turn INTEGER NOT NULL CHECK (turn >= 1),
+  content_sha256 TEXT,
+  message_index INTEGER,
   PRIMARY KEY (run_id, turn, call_id),
   FOREIGN KEY (run_id, turn, call_id) REFERENCES wuwe_tool_calls (run_id, turn, call_id) ON DELETE CASCADE
 );`;
@@ -82,7 +90,56 @@ function turnOfVersion1Row(alias: string): string {
     ORDER BY m.seq LIMIT 1), 1)`;
 }
 
-/** DDL of schema version 2 for SQLite. */
+/** The record chain table of schema version 3: one row per entry, in chain order. */
+const RECORD_CHAIN_TABLE = `CREATE TABLE wuwe_record_chain (
+  run_id TEXT NOT NULL REFERENCES wuwe_runs (run_id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL CHECK (seq >= 0),
+  kind TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  entity_sha256 TEXT NOT NULL,
+  source TEXT NOT NULL,
+  key_id TEXT,
+  digest TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);`;
+
+/** Columns version 3 adds to tables of version 2 (a version-1 file's rebuilt tables already have them). */
+const V3_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ['wuwe_runs', 'chain_head', 'TEXT'],
+  ['wuwe_runs', 'chain_length', 'INTEGER NOT NULL DEFAULT 0'],
+  ['wuwe_tool_output_projections', 'content_sha256', 'TEXT'],
+  ['wuwe_tool_output_projections', 'message_index', 'INTEGER'],
+  ['wuwe_approvals', 'decided_arguments_sha256', 'TEXT'],
+];
+
+/**
+ * Schema version 2 to 3, in the caller's transaction: the chain columns and table; every decision already
+ * stored is bound to the arguments hash it was checked against; every run gets the chain of its record as
+ * found, marked as computed by migration.
+ */
+function migrateV2ToV3(db: Database.Database, chainer: RecordChainer): void {
+  for (const [table, column, type] of V3_COLUMNS) {
+    const columns = (db.pragma(`table_info(${table})`) as { name: string }[]).map((info) => info.name);
+    if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+  db.exec(RECORD_CHAIN_TABLE);
+  db.exec("UPDATE wuwe_approvals SET decided_arguments_sha256 = arguments_sha256 WHERE state IN ('approved', 'denied') AND decided_at IS NOT NULL");
+  const statements = new SqlitePreparedStatements(db);
+  for (const run of statements.select('listRuns')) {
+    const entries = migrationEntries(chainer, {
+      run,
+      messages: statements.select('selectMessages', run.run_id).map((row) => row.message_json),
+      calls: statements.select('selectCalls', run.run_id),
+      projections: statements.select('selectProjections', run.run_id),
+      approvals: statements.select('selectApprovals', run.run_id),
+    });
+    for (const entry of entries) statements.run('insertChainEntry', run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest);
+    statements.run('setChainHead', run.run_id, entries[entries.length - 1]?.digest ?? null, entries.length);
+  }
+  db.exec('UPDATE wuwe_schema SET version = 3');
+}
+
+/** DDL of schema version 3 for SQLite. */
 const SQLITE_SCHEMA = `
 CREATE TABLE wuwe_schema (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -104,6 +161,7 @@ CREATE TABLE wuwe_leases (
   worker_id TEXT NOT NULL,
   expires_at_ms INTEGER NOT NULL
 );
+${RECORD_CHAIN_TABLE}
 `;
 
 /** What a SQLite file holds, found by reading it: nothing of the run store yet, or a run store of a known version. */
@@ -162,7 +220,7 @@ UPDATE wuwe_schema SET version = 2;
  * in one immediate transaction (it identifies the file again under the write lock, for a racing opener).
  * Call it with foreign keys off: the migration rebuilds tables other tables refer to.
  */
-export function openSqliteSchema(db: Database.Database): void {
+export function openSqliteSchema(db: Database.Database, chainer: RecordChainer): void {
   db.transaction(() => {
     const found = inspect(db);
     if (found.kind === 'empty') {
@@ -171,6 +229,7 @@ export function openSqliteSchema(db: Database.Database): void {
       return;
     }
     if (found.version === 1) db.exec(SQLITE_MIGRATION_V1_TO_V2);
+    if (found.version < 3) migrateV2ToV3(db, chainer);
     const violations = db.pragma('foreign_key_check') as unknown[];
     if (violations.length > 0) throw new RunStoreError('store_corrupt', `The wuwe tables hold ${violations.length} row(s) referring to missing rows`);
   }).immediate();

@@ -6,6 +6,7 @@ const CALLS = columnList('wuwe_tool_calls');
 const PROJECTIONS = columnList('wuwe_tool_output_projections');
 const APPROVALS = columnList('wuwe_approvals');
 const LEASES = columnList('wuwe_leases');
+const CHAIN = 'seq, kind, subject, entity_sha256, source, key_id, digest';
 
 /** SQLite's statements beyond the shared ones. */
 export interface SqliteStatements extends RunStoreStatements {
@@ -17,7 +18,7 @@ export interface SqliteStatements extends RunStoreStatements {
 
 /** The SQL of {@link SqliteRunStore}: rows come back in insertion (`rowid`) order. */
 export const SQLITE_STATEMENTS: SqliteStatements = Object.freeze({
-  insertRun: `INSERT INTO wuwe_runs (${RUNS}) VALUES (?1, ?2, ?3, ?4, ?4, 0)`,
+  insertRun: `INSERT INTO wuwe_runs (${RUNS}) VALUES (?1, ?2, ?3, ?4, ?4, 0, NULL, 0)`,
   selectRun: `SELECT ${RUNS} FROM wuwe_runs WHERE run_id = ?1`,
   listRuns: `SELECT ${RUNS} FROM wuwe_runs ORDER BY rowid`,
   listRunsByStatus: `SELECT ${RUNS} FROM wuwe_runs WHERE status = ?1 ORDER BY rowid`,
@@ -38,11 +39,15 @@ export const SQLITE_STATEMENTS: SqliteStatements = Object.freeze({
   admitCall: "UPDATE wuwe_tool_calls SET status = 'admitted', outcome_json = ?3, attempts = MAX(attempts, ?4), admitted_at = ?5 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?6",
   selectProjections: `SELECT ${PROJECTIONS} FROM wuwe_tool_output_projections WHERE run_id = ?1 ORDER BY rowid`,
   selectProjection: `SELECT ${PROJECTIONS} FROM wuwe_tool_output_projections WHERE run_id = ?1 AND call_id = ?2 AND turn = ?3`,
-  insertProjection: `INSERT INTO wuwe_tool_output_projections (${PROJECTIONS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+  insertProjection: `INSERT INTO wuwe_tool_output_projections (${PROJECTIONS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
   selectApprovals: `SELECT ${APPROVALS} FROM wuwe_approvals WHERE run_id = ?1 ORDER BY rowid`,
   selectApproval: `SELECT ${APPROVALS} FROM wuwe_approvals WHERE run_id = ?1 AND call_id = ?2 AND turn = ?3`,
-  insertApproval: `INSERT INTO wuwe_approvals (${APPROVALS}) VALUES (?1, ?2, ?3, ?4, 'pending', NULL, NULL, ?5, NULL, ?6)`,
-  decideApproval: 'UPDATE wuwe_approvals SET state = ?3, decided_by = ?4, reason = ?5, decided_at = ?6 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?7',
+  insertApproval: `INSERT INTO wuwe_approvals (${APPROVALS}) VALUES (?1, ?2, ?3, ?4, 'pending', NULL, NULL, ?5, NULL, ?6, NULL)`,
+  decideApproval: 'UPDATE wuwe_approvals SET state = ?3, decided_by = ?4, reason = ?5, decided_at = ?6, decided_arguments_sha256 = ?8 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?7',
+  selectPendingApprovals: `SELECT ${APPROVALS} FROM wuwe_approvals WHERE run_id = ?1 AND state = 'pending' ORDER BY rowid`,
+  selectChain: `SELECT ${CHAIN} FROM wuwe_record_chain WHERE run_id = ?1 ORDER BY seq`,
+  insertChainEntry: `INSERT INTO wuwe_record_chain (run_id, seq, kind, subject, entity_sha256, source, key_id, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+  setChainHead: 'UPDATE wuwe_runs SET chain_head = ?2, chain_length = ?3 WHERE run_id = ?1',
   selectLease: `SELECT ${LEASES} FROM wuwe_leases WHERE run_id = ?1`,
   acquireLease: `INSERT INTO wuwe_leases (${LEASES}) VALUES (?1, ?2, ?3)
     ON CONFLICT (run_id) DO UPDATE SET worker_id = excluded.worker_id, expires_at_ms = excluded.expires_at_ms

@@ -1,0 +1,74 @@
+import { createHash, createHmac } from 'node:crypto';
+import { loadCanonicalize } from '../load-canonicalize';
+import { RunStoreError } from '../run-store-error';
+import type { RecordChainEntry, RecordEntryKind, RecordKey, RecordKeyOption } from './record-chain';
+
+/** Tag of the chain's canonical form; a change of form changes the tag. */
+const CHAIN_FORM = 'wuwe-record-chain/1';
+
+/** An entry before it is chained: what it wrote and the hash of that. */
+export interface ChainDraft {
+  readonly kind: RecordEntryKind;
+  readonly subject: string;
+  readonly entitySha256: string;
+}
+
+/** A normalized key ring: the signing key first, every key by id. */
+export interface RecordKeyRing {
+  readonly signing?: RecordKey;
+  readonly byId: ReadonlyMap<string, RecordKey>;
+}
+
+/** The key ring of a store or verify option; throws `record_invalid` for an empty id, a short key or a repeated id. */
+export function recordKeyRing(option: RecordKeyOption | undefined): RecordKeyRing {
+  const keys = option === undefined ? [] : Array.isArray(option) ? (option as readonly RecordKey[]) : [option as RecordKey];
+  const byId = new Map<string, RecordKey>();
+  for (const key of keys) {
+    if (typeof key?.id !== 'string' || key.id === '') throw new RunStoreError('record_invalid', 'A record key needs a non-empty id');
+    if (keyBytes(key).length < 16) throw new RunStoreError('record_invalid', `Record key '${key.id}' is shorter than 16 bytes`);
+    if (byId.has(key.id)) throw new RunStoreError('record_invalid', `Record key id '${key.id}' appears twice`);
+    byId.set(key.id, key);
+  }
+  return { signing: keys[0], byId };
+}
+
+/**
+ * The digest of an entry: SHA-256, or HMAC-SHA-256 under `key`, of the RFC 8785 canonical JSON of the entry's
+ * fields (chain form tag, run id, index, kind, subject, entity hash, source, key id) and the previous digest.
+ */
+export function entryDigest(runId: string, entry: Omit<RecordChainEntry, 'digest'>, previous: string | undefined, key: RecordKey | undefined): string {
+  const text = loadCanonicalize()({
+    form: CHAIN_FORM,
+    runId,
+    index: entry.index,
+    previous: previous ?? null,
+    kind: entry.kind,
+    subject: entry.subject,
+    entitySha256: entry.entitySha256,
+    source: entry.source,
+    keyId: entry.keyId ?? null,
+  })!;
+  return key === undefined ? createHash('sha256').update(text, 'utf8').digest('hex') : createHmac('sha256', keyBytes(key)).update(text, 'utf8').digest('hex');
+}
+
+/** Chains `drafts` after the entry `previous` (the run's head and length), signed with the ring's signing key. */
+export function chainEntries(
+  runId: string,
+  previous: { readonly head?: string; readonly length: number },
+  drafts: readonly ChainDraft[],
+  ring: RecordKeyRing,
+  source: RecordChainEntry['source'] = 'write',
+): RecordChainEntry[] {
+  const entries: RecordChainEntry[] = [];
+  let head = previous.head;
+  drafts.forEach((draft, offset) => {
+    const unsigned = { index: previous.length + offset, kind: draft.kind, subject: draft.subject, entitySha256: draft.entitySha256, source, ...(ring.signing ? { keyId: ring.signing.id } : {}) };
+    head = entryDigest(runId, unsigned, head, ring.signing);
+    entries.push({ ...unsigned, digest: head });
+  });
+  return entries;
+}
+
+function keyBytes(key: RecordKey): Buffer {
+  return typeof key.key === 'string' ? Buffer.from(key.key, 'utf8') : Buffer.from(key.key);
+}

@@ -1,0 +1,132 @@
+import type { AgentRunRecord, ToolOutputProjectionRecord } from '../agent-run-record';
+import { sha256Hex } from '../canonical-arguments';
+import { RunStoreError } from '../run-store-error';
+import { approvalLineageProblem } from './approval-lineage';
+import { ChainDraft, entryDigest, RecordKeyRing, recordKeyRing } from './chain-digest';
+import { callSubject, recordDrafts, toolContentSha256 } from './chain-entities';
+import type { ChainedRunRecord, RecordChainEntry, RecordEntryKind, RecordKeyOption } from './record-chain';
+
+/** Options of {@link verifyRunRecord}. */
+export interface VerifyRunRecordOptions {
+  /** The keys of a keyed chain. With keys, every entry must be signed by one of them. @default none: a plain chain */
+  readonly keys?: RecordKeyOption;
+}
+
+/** The first entry {@link verifyRunRecord} found wrong; `index` is the chain's length for a part with no entry. */
+export interface BadRecordEntry {
+  readonly index: number;
+  readonly kind: RecordEntryKind;
+  readonly subject: string;
+}
+
+/** What {@link verifyRunRecord} found. */
+export type RunRecordVerification =
+  | {
+      readonly ok: true;
+      /** How many entries the chain has. */
+      readonly entries: number;
+      readonly head?: string;
+      /** How many leading entries a migration computed (they attest the record from the migration on). */
+      readonly migratedEntries: number;
+    }
+  | { readonly ok: false; readonly entry: BadRecordEntry; readonly reason: string };
+
+type Problem = { readonly entry: BadRecordEntry; readonly reason: string };
+
+/**
+ * Checks a record against its chain: every entry's digest (SHA-256, or HMAC-SHA-256 under the key it names),
+ * the links from entry to entry, the head, that every part of the record (run, messages, calls, projection
+ * audits, approvals) is the one its latest entry hashed and in the order the chain wrote it, that every
+ * projection audit describes its stored Tool message (text and every image), and that every decided approval
+ * carries its decision. Returns the first bad entry instead of throwing; runs offline, on a record from any store.
+ */
+export function verifyRunRecord(record: ChainedRunRecord, options: VerifyRunRecordOptions = {}): RunRecordVerification {
+  const entries = Array.isArray(record.chain?.entries) ? record.chain.entries : [];
+  const problem = linkProblem(record.runId, entries, record.chain?.head, recordKeyRing(options.keys)) ?? contentProblem(record, entries);
+  if (problem) return { ok: false, ...problem };
+  const migratedEntries = entries.filter((entry) => entry.source === 'migration').length;
+  return { ok: true, entries: entries.length, ...(record.chain.head === undefined ? {} : { head: record.chain.head }), migratedEntries };
+}
+
+/** Throws `record_tampered` naming the first bad entry unless {@link verifyRunRecord} finds the record sound. */
+export function assertRunRecordVerified(record: ChainedRunRecord, ring: RecordKeyRing): void {
+  const problem = linkProblem(record.runId, record.chain.entries, record.chain.head, ring) ?? contentProblem(record, record.chain.entries);
+  if (!problem) return;
+  const { entry, reason } = problem;
+  throw new RunStoreError('record_tampered', `The run record does not match its chain at entry ${entry.index} (${entry.kind} ${entry.subject}): ${reason}; nothing was run`, {
+    runId: record.runId,
+    entryIndex: entry.index,
+    entryKind: entry.kind,
+    entrySubject: entry.subject,
+  });
+}
+
+function linkProblem(runId: string, entries: readonly RecordChainEntry[], head: string | undefined, ring: RecordKeyRing): Problem | undefined {
+  let previous: string | undefined;
+  for (const [position, entry] of entries.entries()) {
+    const at = (reason: string): Problem => ({ entry: { index: position, kind: entry?.kind, subject: entry?.subject }, reason });
+    if (typeof entry !== 'object' || entry === null || entry.index !== position) return at(`the entry at position ${position} has index ${String(entry?.index)} (an entry was removed, inserted or moved)`);
+    if (entry.source !== 'write' && entry.source !== 'migration') return at(`unknown source ${JSON.stringify(entry.source)}`);
+    const key = entry.keyId === undefined ? undefined : ring.byId.get(entry.keyId);
+    if (entry.keyId !== undefined && key === undefined) return at(`it is signed with key '${entry.keyId}', which was not given`);
+    if (entry.keyId === undefined && ring.byId.size > 0) return at('it is not signed, and a keyed chain was required');
+    const { digest, ...unsigned } = entry;
+    if (entryDigest(runId, unsigned, previous, key) !== digest) return at('its digest does not match its content and the previous entry');
+    previous = digest;
+  }
+  if (head !== previous) {
+    const last = entries[entries.length - 1];
+    return { entry: { index: Math.max(0, entries.length - 1), kind: last?.kind ?? 'run_created', subject: last?.subject ?? 'run' }, reason: `the run's head ${String(head)} is not the last entry's digest (entries removed from or added to the end)` };
+  }
+  return undefined;
+}
+
+function contentProblem(record: AgentRunRecord, entries: readonly RecordChainEntry[]): Problem | undefined {
+  const latest = new Map<string, RecordChainEntry>();
+  const order: string[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'messages_replaced') for (const subject of [...latest.keys()]) if (subject.startsWith('message:')) latest.delete(subject);
+    if (!latest.has(entry.subject) && !order.includes(entry.subject)) order.push(entry.subject);
+    latest.set(entry.subject, entry);
+  }
+  const problems: Problem[] = [];
+  const actual = recordDrafts(record);
+  const extra = (draft: ChainDraft, reason: string): Problem => ({ entry: { index: entries.length, kind: draft.kind, subject: draft.subject }, reason });
+  const at = (entry: RecordChainEntry, reason: string): Problem => ({ entry: { index: entry.index, kind: entry.kind, subject: entry.subject }, reason });
+  for (const draft of actual) {
+    const expected = latest.get(draft.subject);
+    if (expected === undefined) problems.push(extra(draft, 'this part of the record has no entry (written outside the store)'));
+    else if (expected.entitySha256 !== draft.entitySha256) problems.push(at(expected, 'the record differs from what this entry wrote'));
+  }
+  const present = new Set(actual.map((draft) => draft.subject));
+  // `messages` marks a replacement of the conversation; the message entries after it describe the messages.
+  for (const entry of latest.values()) if (entry.subject !== 'messages' && !present.has(entry.subject)) problems.push(at(entry, 'what this entry wrote is missing from the record'));
+  for (const prefix of ['call:', 'projection:', 'approval:']) {
+    const recorded = actual.map((draft) => draft.subject).filter((subject) => subject.startsWith(prefix) && latest.has(subject));
+    const chained = order.filter((subject) => subject.startsWith(prefix) && present.has(subject) && latest.has(subject));
+    const moved = recorded.findIndex((subject, position) => subject !== chained[position]);
+    if (moved >= 0) problems.push(at(latest.get(chained[moved])!, 'the record lists this part out of the order it was written'));
+  }
+  for (const projection of record.toolOutputProjections) {
+    const reason = projectionProblem(record, projection);
+    const entry = latest.get(callSubject('projection', projection.turn, projection.callId));
+    if (reason) problems.push(entry ? at(entry, reason) : extra({ kind: 'projection_audited', subject: callSubject('projection', projection.turn, projection.callId), entitySha256: '' }, reason));
+  }
+  for (const approval of record.approvals) {
+    const reason = approvalLineageProblem(approval);
+    const subject = callSubject('approval', approval.turn, approval.callId);
+    const entry = latest.get(subject);
+    if (reason) problems.push(entry ? at(entry, reason) : extra({ kind: 'approval_decided', subject, entitySha256: '' }, reason));
+  }
+  return problems.sort((a, b) => a.entry.index - b.entry.index)[0];
+}
+
+/** Why a projection audit does not describe the Tool message it names, or `undefined`. */
+function projectionProblem(record: AgentRunRecord, projection: ToolOutputProjectionRecord): string | undefined {
+  if (projection.messageIndex === undefined) return undefined;
+  const message = record.messages[projection.messageIndex];
+  if (message?.role !== 'tool' || message.toolCallId !== projection.callId) return `message ${projection.messageIndex} is not the Tool message of call ${projection.callId}`;
+  if (sha256Hex(message.content) !== projection.projectedSha256) return `the text of message ${projection.messageIndex} is not the text the audit hashed`;
+  if (toolContentSha256(message) !== projection.contentSha256) return `the content of message ${projection.messageIndex} (text and images) is not the content the audit hashed`;
+  return undefined;
+}
