@@ -15,6 +15,8 @@ export { serveToolsOverStdio } from './serve-stdio';
 export type { McpStdioServeOptions, McpServing } from './serve-stdio';
 export { McpHttpHandler } from './mcp-http-handler';
 export type { McpHttpHandlerOptions, McpHttpAuthorizer, McpHttpAuthorization } from './mcp-http-handler';
+export { McpHttpRequestGuard, LOOPBACK_HOST_NAMES } from './mcp-http-request-guard';
+export type { McpHttpOriginPolicy } from './mcp-http-request-guard';
 export { DEFAULT_MCP_SESSION_LIMITS } from './mcp-session-limits';
 export type { McpSessionLimits } from './mcp-session-limits';
 export { toolProviderOfModule } from './tool-module';
