@@ -16,10 +16,10 @@ interface Answer {
  * One raw HTTP request with exactly the headers given (the Host header included), read to its end; an
  * event stream is read up to its first event (a POST's answer) or, for a GET, only up to its headers.
  */
-function send(url: URL, method: string, headers: Record<string, string>, body?: object): Promise<Answer> {
+function send(url: URL, method: string, headers: Record<string, string | undefined>, body?: object): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method, setHost: false, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } },
+      { host: url.hostname, port: url.port, path: url.pathname, method, setHost: false, headers: { ...definedOnly(headers), ...(body === undefined ? {} : { 'content-type': 'application/json' }) } },
       (response) => {
         const status = response.statusCode ?? 0;
         const stream = (response.headers['content-type'] ?? '').includes('text/event-stream');
@@ -41,6 +41,10 @@ function send(url: URL, method: string, headers: Record<string, string>, body?: 
     outgoing.on('error', reject);
     outgoing.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+function definedOnly(headers: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 const ACCEPT = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
