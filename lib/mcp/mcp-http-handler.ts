@@ -56,6 +56,7 @@ export class McpHttpHandler {
   private readonly sessions = new Map<string, McpSession>();
   private readonly authorize: McpHttpAuthorizer | undefined;
   private readonly guard: McpHttpRequestGuard;
+  private readonly sdk: SdkHttpModule;
   private readonly limits: Readonly<Required<McpSessionLimits>>;
   private opening = 0;
   private sweeper: NodeJS.Timeout | undefined;
@@ -64,8 +65,10 @@ export class McpHttpHandler {
    * Serves `provider` (a server built with `options`), or an existing {@link McpToolServer}.
    * @throws McpSetupError `invalid_server_options` for session limits out of range, or an allowed host
    *   or origin that is not one.
+   * @throws MissingDependencyError `missing_dependency` when `@modelcontextprotocol/sdk` is not installed.
    */
   constructor(provider: ToolProvider | McpToolServer, options: McpHttpHandlerOptions = {}) {
+    this.sdk = loadMcpSdk<SdkHttpModule>('server/streamableHttp.js', 'McpHttpHandler');
     this.limits = resolveMcpSessionLimits(options);
     this.guard = new McpHttpRequestGuard(options);
     this.toolServer = provider instanceof McpToolServer ? provider : new McpToolServer(provider, options);
@@ -119,7 +122,7 @@ export class McpHttpHandler {
   }
 
   private async open(principal: string | undefined, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { StreamableHTTPServerTransport: Transport } = loadMcpSdk<SdkHttpModule>('server/streamableHttp.js', 'McpHttpHandler');
+    const { StreamableHTTPServerTransport: Transport } = this.sdk;
     const origin = request.headers.origin;
     const transport: StreamableHTTPServerTransport = new Transport({
       sessionIdGenerator: () => randomUUID(),

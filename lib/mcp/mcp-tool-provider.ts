@@ -3,6 +3,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { NO_CAPABILITIES } from '../contract/defaults';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';
+import { MissingDependencyError } from '../errors/optional-dependency';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
@@ -63,6 +64,7 @@ export class McpToolProvider implements ToolProvider {
 
   /**
    * Starts or reaches the server, lists its tools and checks their schemas.
+   * @throws MissingDependencyError `missing_dependency` when `@modelcontextprotocol/sdk` is not installed.
    * @throws McpSetupError `server_unreachable` when the server cannot be started or reached,
    *   `duplicate_tool` when two tools get one name, `invalid_server_options` when a tool's schema
    *   cannot be compiled (wuwe validates every call against it).
@@ -72,6 +74,7 @@ export class McpToolProvider implements ToolProvider {
     try {
       connection = await connectMcpServer(options.server, 'wuwe');
     } catch (error) {
+      if (MissingDependencyError.isInstance(error)) throw error;
       throw new McpSetupError('server_unreachable', `the MCP server could not be started or reached: ${messageOf(error)}`, { cause: error });
     }
     try {
