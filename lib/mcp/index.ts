@@ -24,8 +24,11 @@ export { parseWuweMcpArguments, loadToolModule, runWuweMcp, serveToolModule } fr
 export type { WuweMcpCommand, ServeToolModuleIo } from './wuwe-mcp';
 export { McpToolProvider } from './mcp-tool-provider';
 export type { McpToolProviderOptions } from './mcp-tool-provider';
+export { DEFAULT_MCP_TOOL_LIST_LIMITS } from './mcp-tool-list-limits';
+export type { McpToolListLimits } from './mcp-tool-list-limits';
+export type { McpRefusedTool, McpToolRefusalCode } from './mcp-tool-list';
 export { descriptorFromMcpTool } from './mcp-tool-descriptor';
 export type { McpToolContractOptions } from './mcp-tool-descriptor';
 export { outcomeFromMcpResult } from './mcp-call-outcome';
 export { connectMcpServer } from './mcp-server-connection';
-export type { McpServerOptions, McpStdioServerOptions, McpHttpServerOptions, McpConnection, McpProgress } from './mcp-server-connection';
+export type { McpServerOptions, McpStdioServerOptions, McpHttpServerOptions, McpConnection, McpConnectLimits, McpProgress } from './mcp-server-connection';

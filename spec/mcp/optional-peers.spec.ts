@@ -48,7 +48,7 @@ describe('without the MCP SDK installed', () => {
       '  process.stdout.write(JSON.stringify(results));',
       '})();',
     ].join('\n');
-    const output = execFileSync(process.execPath, ['-r', join(__dirname, 'fixtures', 'hide-mcp-sdk.js'), '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const output = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', join(__dirname, 'fixtures', 'hide-mcp-sdk.ts'), '-e', script], { cwd: ROOT, encoding: 'utf8' });
     const results = JSON.parse(output) as Record<string, unknown>;
     const expected = (feature: string) => ({ name: 'MissingDependencyError', code: 'missing_dependency', packageName: '@modelcontextprotocol/sdk', feature });
     expect(results).toEqual({
