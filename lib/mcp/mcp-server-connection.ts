@@ -36,8 +36,8 @@ export interface McpConnection {
   readonly client: Client;
   /** True once the connection closed (the child exited, the session ended). */
   readonly closed: () => boolean;
-  /** The last error the transport reported (a message over its limit, a broken pipe), if any. */
-  readonly lastError: () => Error | undefined;
+  /** The last few errors the transport reported (a message over its limit, a broken pipe), oldest first. */
+  readonly recentErrors: () => readonly Error[];
   /** The child's process id (stdio only). */
   readonly pid?: number;
   /**
@@ -89,16 +89,17 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
     transport = new StreamableHTTPClientTransport(url, server.headers === undefined ? undefined : { requestInit: { headers: { ...server.headers } } });
   }
   let closed = false;
-  let lastError: Error | undefined;
+  const errors: Error[] = [];
   client.onclose = () => {
     closed = true;
   };
   client.onerror = (error) => {
-    lastError = error;
+    errors.push(error);
+    if (errors.length > 3) errors.shift();
   };
   await withTimeoutMessage(client.connect(transport, { timeout: limits.timeoutMs }), limits.timeoutMs);
   const progressListeners = new Map<string, (progress: McpProgress) => void>();
-  const connection: McpConnection = { client, closed: () => closed, lastError: () => lastError, pid: transport.pid ?? undefined, progressListeners };
+  const connection: McpConnection = { client, closed: () => closed, recentErrors: () => errors, pid: transport.pid ?? undefined, progressListeners };
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const params = (message as { method?: string; params?: Record<string, unknown> }).params;

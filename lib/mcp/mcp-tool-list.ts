@@ -76,7 +76,8 @@ async function listAllTools(connection: McpConnection, reading: ToolListReading)
     try {
       page = await withTimeoutMessage(connection.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout }), reading.timeoutMs);
     } catch (error) {
-      const reason = connection.closed() && connection.lastError() !== undefined ? `${messageOf(error)} (${messageOf(connection.lastError())})` : messageOf(error);
+      const transportErrors = connection.closed() ? connection.recentErrors().map(messageOf) : [];
+      const reason = transportErrors.length === 0 ? messageOf(error) : `${messageOf(error)} (${transportErrors.join('; ')})`;
       throw new McpSetupError('tool_list_unreadable', `the tool list of the MCP server '${reading.serverName}' could not be read: ${reason}`, { cause: error });
     }
     tools.push(...page.tools);
