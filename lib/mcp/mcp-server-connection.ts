@@ -5,7 +5,7 @@ import { loadMcpSdk } from './load-mcp-sdk';
 type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js');
 type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js');
 type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
+type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServerOptions {

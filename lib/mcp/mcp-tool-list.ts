@@ -1,4 +1,4 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { ToolContractError } from '../contract/tool-contract-error';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';

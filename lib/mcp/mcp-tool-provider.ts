@@ -72,7 +72,6 @@ export class McpToolProvider implements ToolProvider {
 
   /**
    * Starts or reaches the server, lists its tools and checks their schemas.
-   * @throws MissingDependencyError `missing_dependency` when `@modelcontextprotocol/sdk` is not installed.
    * A tool that fails its checks (a name wuwe cannot offer, a description or schema over the
    * `limits`, a schema that cannot be compiled) is left out and reported in
    * {@link McpToolProvider.refusedTools}; the others are offered.
