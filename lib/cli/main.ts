@@ -147,6 +147,13 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .argument('<module>', 'module exporting @Tool classes and/or ToolProviders')
     .option('--http <port>', 'serve Streamable HTTP on this port (0: any free port) instead of stdio')
     .option('--host <host>', 'address to bind with --http', '127.0.0.1')
+    .option('--allowed-host <name>', 'host name the HTTP endpoint answers besides localhost (needed with a --host other than loopback); repeatable', collect, [])
+    .option('--allowed-origin <origin>', 'origin (scheme://host[:port]) whose pages may call the HTTP endpoint; repeatable', collect, [])
     .action(act((modulePath: string, options: McpCommandOptions) => serveMcp(io, modulePath, options)));
   return program;
+}
+
+/** Collects a repeatable option's values in order. */
+function collect(value: string, previous: readonly string[]): string[] {
+  return [...previous, value];
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js' with { 'resolution-mode': 'import' };
 import { ToolProvider } from '../providers/tool-provider';
 import { loadMcpSdk } from './load-mcp-sdk';
+import { McpHttpOriginPolicy, McpHttpRequestGuard } from './mcp-http-request-guard';
 import { McpSessionLimits, resolveMcpSessionLimits } from './mcp-session-limits';
 import { McpToolServer, McpToolServerOptions } from './mcp-tool-server';
 
@@ -18,7 +19,7 @@ export type McpHttpAuthorization = boolean | string;
 export type McpHttpAuthorizer = (request: IncomingMessage) => McpHttpAuthorization | Promise<McpHttpAuthorization>;
 
 /** Options of {@link McpHttpHandler}: the server's options, plus the endpoint's own. */
-export interface McpHttpHandlerOptions extends McpToolServerOptions, McpSessionLimits {
+export interface McpHttpHandlerOptions extends McpToolServerOptions, McpSessionLimits, McpHttpOriginPolicy {
   /**
    * Asked for every request (initialize, calls, streams, session deletion) before anything else: a
    * request it answers `false` (or an empty string) for, or throws on, gets `401` and reaches no session
@@ -44,7 +45,9 @@ const REFUSED = Symbol('refused');
  * Serves a provider's tools over MCP Streamable HTTP, one session per client: mount
  * {@link McpHttpHandler.handle} on the MCP endpoint of a `node:http` server (or Express, which
  * hands over the same objects). Give it an `authorize` hook, or bind it to localhost: anyone who
- * reaches the endpoint can call the tools the host policy allows. Sessions are bounded
+ * reaches the endpoint can call the tools the host policy allows. Only loopback `Host`s and requests
+ * without an `Origin` (or of the same origin) are answered unless `allowedHosts` / `allowedOrigins`
+ * widen it, so a web page cannot reach the endpoint through the browser (DNS rebinding, cross-origin). Sessions are bounded
  * (`maxSessions`) and closed after `sessionIdleTimeoutMs` without a request.
  */
 export class McpHttpHandler {
@@ -52,16 +55,22 @@ export class McpHttpHandler {
   readonly toolServer: McpToolServer;
   private readonly sessions = new Map<string, McpSession>();
   private readonly authorize: McpHttpAuthorizer | undefined;
+  private readonly guard: McpHttpRequestGuard;
+  private readonly sdk: SdkHttpModule;
   private readonly limits: Readonly<Required<McpSessionLimits>>;
   private opening = 0;
   private sweeper: NodeJS.Timeout | undefined;
 
   /**
    * Serves `provider` (a server built with `options`), or an existing {@link McpToolServer}.
-   * @throws McpSetupError `invalid_server_options` for session limits out of range.
+   * @throws McpSetupError `invalid_server_options` for session limits out of range, or an allowed host
+   *   or origin that is not one.
+   * @throws MissingDependencyError `missing_dependency` when `@modelcontextprotocol/sdk` is not installed.
    */
   constructor(provider: ToolProvider | McpToolServer, options: McpHttpHandlerOptions = {}) {
+    this.sdk = loadMcpSdk<SdkHttpModule>('server/streamableHttp.js', 'McpHttpHandler');
     this.limits = resolveMcpSessionLimits(options);
+    this.guard = new McpHttpRequestGuard(options);
     this.toolServer = provider instanceof McpToolServer ? provider : new McpToolServer(provider, options);
     this.authorize = options.authorize;
   }
@@ -74,9 +83,13 @@ export class McpHttpHandler {
   /**
    * Answers one HTTP request (POST, GET or DELETE on the endpoint). A request naming an unknown
    * session, or a session of another principal, gets 404, as the protocol says, so the client starts a
-   * new one. A request the `authorize` hook refuses gets 401; a new session beyond `maxSessions`, 503.
+   * new one. A request with a `Host` or `Origin` the policy does not allow gets 403 first (see
+   * {@link McpHttpOriginPolicy}); one the `authorize` hook refuses, 401; a new session beyond
+   * `maxSessions`, 503. A session answers only requests with the `Host` it was opened with.
    */
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const forbidden = this.guard.refusal(request);
+    if (forbidden !== undefined) return refuse(response, 403, forbidden);
     const principal = this.authorize === undefined ? undefined : await this.principalOf(request);
     if (principal === REFUSED) return refuse(response, 401, 'unauthorized');
     const header = request.headers['mcp-session-id'];
@@ -109,9 +122,14 @@ export class McpHttpHandler {
   }
 
   private async open(principal: string | undefined, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { StreamableHTTPServerTransport: Transport } = loadMcpSdk<SdkHttpModule>('server/streamableHttp.js', 'McpHttpHandler');
+    const { StreamableHTTPServerTransport: Transport } = this.sdk;
+    const origin = request.headers.origin;
     const transport: StreamableHTTPServerTransport = new Transport({
       sessionIdGenerator: () => randomUUID(),
+      // The SDK's own check as well: the session answers only the Host (and Origin) that opened it.
+      enableDnsRebindingProtection: true,
+      allowedHosts: [request.headers.host!],
+      ...(origin === undefined ? {} : { allowedOrigins: [origin] }),
       onsessioninitialized: (id) => {
         // The initialize request is the session's first: it is active until its response is done.
         const session: McpSession = { transport, principal, lastSeen: Date.now(), active: 1 };

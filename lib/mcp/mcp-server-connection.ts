@@ -5,6 +5,7 @@ import { loadMcpSdk } from './load-mcp-sdk';
 type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js', { with: { 'resolution-mode': 'import' } });
 type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js', { with: { 'resolution-mode': 'import' } });
 type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js', { with: { 'resolution-mode': 'import' } });
+type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServerOptions {
@@ -35,6 +36,8 @@ export interface McpConnection {
   readonly client: Client;
   /** True once the connection closed (the child exited, the session ended). */
   readonly closed: () => boolean;
+  /** The last few errors the transport reported (a message over its limit, a broken pipe), oldest first. */
+  readonly recentErrors: () => readonly Error[];
   /** The child's process id (stdio only). */
   readonly pid?: number;
   /**
@@ -53,11 +56,20 @@ export interface McpProgress {
   readonly message?: string;
 }
 
+/** How long {@link connectMcpServer} waits, and how much it reads. */
+export interface McpConnectLimits {
+  /** The handshake (`initialize`) must be answered within this time, or the connection is given up. */
+  readonly timeoutMs: number;
+  /** Most bytes of the stdio child's output buffered at once; more closes the connection. @default the SDK's (10 MiB) */
+  readonly maxMessageBytes?: number;
+}
+
 /**
  * Starts (stdio) or reaches (HTTP) a server and performs the MCP handshake.
- * Rejects when the server cannot be started or does not answer the handshake.
+ * Rejects when the server cannot be started or does not answer the handshake within `limits.timeoutMs`
+ * (the child is then stopped, the HTTP request aborted).
  */
-export async function connectMcpServer(server: McpServerOptions, clientName: string): Promise<McpConnection> {
+export async function connectMcpServer(server: McpServerOptions, clientName: string, limits: McpConnectLimits): Promise<McpConnection> {
   const { Client: SdkClient } = loadMcpSdk<SdkClientModule>('client/index.js', 'McpToolProvider');
   const client = new SdkClient({ name: clientName, version: '0.1.0' }, { capabilities: {} });
   let transport: Transport & { pid?: number | null };
@@ -69,6 +81,7 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
       env: server.env === undefined ? undefined : { ...server.env },
       cwd: server.cwd,
       stderr: server.stderr ?? 'inherit',
+      ...(limits.maxMessageBytes === undefined ? {} : { maxBufferSize: limits.maxMessageBytes }),
     });
   } else {
     const { StreamableHTTPClientTransport } = loadMcpSdk<SdkHttpClientModule>('client/streamableHttp.js', 'McpToolProvider');
@@ -76,12 +89,17 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
     transport = new StreamableHTTPClientTransport(url, server.headers === undefined ? undefined : { requestInit: { headers: { ...server.headers } } });
   }
   let closed = false;
+  const errors: Error[] = [];
   client.onclose = () => {
     closed = true;
   };
-  await client.connect(transport);
+  client.onerror = (error) => {
+    errors.push(error);
+    if (errors.length > 3) errors.shift();
+  };
+  await withTimeoutMessage(client.connect(transport, { timeout: limits.timeoutMs }), limits.timeoutMs);
   const progressListeners = new Map<string, (progress: McpProgress) => void>();
-  const connection: McpConnection = { client, closed: () => closed, pid: transport.pid ?? undefined, progressListeners };
+  const connection: McpConnection = { client, closed: () => closed, recentErrors: () => errors, pid: transport.pid ?? undefined, progressListeners };
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const params = (message as { method?: string; params?: Record<string, unknown> }).params;
@@ -102,4 +120,18 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
     deliver?.(message, extra);
   };
   return connection;
+}
+
+/**
+ * The request's answer; the SDK's timeout error becomes one that says how long was waited.
+ * (The request is already cancelled by then.)
+ */
+export async function withTimeoutMessage<T>(request: Promise<T>, timeoutMs: number): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    const { ErrorCode } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolProvider');
+    if ((error as { code?: unknown } | undefined)?.code === ErrorCode.RequestTimeout) throw new Error(`the MCP server did not answer within ${timeoutMs} ms`, { cause: error });
+    throw error;
+  }
 }

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
 import { NO_CAPABILITIES } from '../contract/defaults';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';
+import { MissingDependencyError } from '../errors/optional-dependency';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
-import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
 import { loadMcpSdk } from './load-mcp-sdk';
 import { outcomeFromMcpResult } from './mcp-call-outcome';
 import { connectMcpServer, McpConnection, McpServerOptions } from './mcp-server-connection';
 import { McpSetupError } from './mcp-setup-error';
-import { descriptorFromMcpTool, McpToolContractOptions } from './mcp-tool-descriptor';
+import { McpToolContractOptions } from './mcp-tool-descriptor';
+import { McpRefusedTool, readToolList, sameTools, ToolList, ToolListReading } from './mcp-tool-list';
+import { McpToolListLimits, resolveMcpToolListLimits } from './mcp-tool-list-limits';
 
 type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
@@ -21,6 +22,15 @@ export interface McpToolProviderOptions extends McpToolContractOptions {
   readonly server: McpServerOptions;
   /** Name of the server in descriptor metadata and messages. @default the name the server announces */
   readonly name?: string;
+  /**
+   * The server must answer the handshake within this time, and then its whole tool list within this
+   * time again; on `connect` and on every restart. A server that does not is given up (a child is
+   * stopped). Separate from the call deadline `timeoutMs`: starting a server often takes longer than a call.
+   * @default 30000
+   */
+  readonly connectTimeoutMs?: number;
+  /** Bounds on the tool list the server may send. @default {@link DEFAULT_MCP_TOOL_LIST_LIMITS} */
+  readonly limits?: McpToolListLimits;
 }
 
 /** The provider reports progress as heartbeats; nothing else. */
@@ -52,8 +62,7 @@ export class McpToolProvider implements ToolProvider {
 
   private constructor(
     private readonly options: McpToolProviderOptions,
-    /** The name of the server, from the options or its announcement. */
-    readonly serverName: string,
+    private readonly reading: ToolListReading,
     connection: McpConnection,
     private toolList: ToolList,
   ) {
@@ -63,24 +72,44 @@ export class McpToolProvider implements ToolProvider {
 
   /**
    * Starts or reaches the server, lists its tools and checks their schemas.
-   * @throws McpSetupError `server_unreachable` when the server cannot be started or reached,
-   *   `duplicate_tool` when two tools get one name, `invalid_server_options` when a tool's schema
-   *   cannot be compiled (wuwe validates every call against it).
+   * A tool that fails its checks (a name wuwe cannot offer, a description or schema over the
+   * `limits`, a schema that cannot be compiled) is left out and reported in
+   * {@link McpToolProvider.refusedTools}; the others are offered.
+   * @throws MissingDependencyError `missing_dependency` when `@modelcontextprotocol/sdk` is not installed.
+   * @throws McpSetupError `server_unreachable` when the server cannot be started or reached or does not
+   *   answer the handshake within `connectTimeoutMs`; `tool_list_unreadable`, `tool_list_too_large`
+   *   and `duplicate_tool` for a tool list that cannot be taken (see {@link McpSetupErrorCode});
+   *   `invalid_server_options` for limits out of range.
    */
   static async connect(options: McpToolProviderOptions): Promise<McpToolProvider> {
+    const limits = resolveMcpToolListLimits(options.limits);
+    const timeoutMs = options.connectTimeoutMs ?? 30_000;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new McpSetupError('invalid_server_options', `connectTimeoutMs must be a positive integer, got ${String(timeoutMs)}`);
     let connection: McpConnection;
     try {
-      connection = await connectMcpServer(options.server, 'wuwe');
+      connection = await connectMcpServer(options.server, 'wuwe', { timeoutMs, maxMessageBytes: limits.maxMessageBytes });
     } catch (error) {
+      if (MissingDependencyError.isInstance(error)) throw error;
       throw new McpSetupError('server_unreachable', `the MCP server could not be started or reached: ${messageOf(error)}`, { cause: error });
     }
     try {
       const serverName = options.name ?? connection.client.getServerVersion()?.name ?? 'mcp';
-      return new McpToolProvider(options, serverName, connection, await readToolList(connection, serverName, options));
+      const reading: ToolListReading = { serverName, contract: options, limits, timeoutMs };
+      return new McpToolProvider(options, reading, connection, await readToolList(connection, reading));
     } catch (error) {
       await connection.client.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** The name of the server, from the options or its announcement. */
+  get serverName(): string {
+    return this.reading.serverName;
+  }
+
+  /** The tools of the server's last accepted listing that are not offered, and why (see {@link McpRefusedTool}). */
+  get refusedTools(): readonly McpRefusedTool[] {
+    return this.toolList.refused;
   }
 
   /** How many times the server was started again after it went away. */
@@ -190,7 +219,7 @@ export class McpToolProvider implements ToolProvider {
     if (current !== undefined && !current.closed()) return Promise.resolve(current);
     this.reconnecting ??= (async () => {
       await current?.client.close().catch(() => undefined);
-      const fresh = await connectMcpServer(this.options.server, 'wuwe');
+      const fresh = await connectMcpServer(this.options.server, 'wuwe', { timeoutMs: this.reading.timeoutMs, maxMessageBytes: this.reading.limits.maxMessageBytes });
       this.connection = fresh;
       this.restartCount++;
       this.follow(fresh);
@@ -209,13 +238,13 @@ export class McpToolProvider implements ToolProvider {
     if (connection === undefined || connection.closed() || this.closing) return;
     let next: ToolList;
     try {
-      next = await readToolList(connection, this.serverName, this.options);
+      next = await readToolList(connection, this.reading);
     } catch (error) {
       this.refreshError = error instanceof Error ? error : new Error(String(error));
       return;
     }
     this.refreshError = undefined;
-    if (sameTools(this.toolList.descriptors, next.descriptors)) return;
+    if (sameTools(this.toolList, next)) return;
     this.toolList = next;
     for (const listener of [...this.listeners]) {
       try {
@@ -231,53 +260,4 @@ export class McpToolProvider implements ToolProvider {
       if (connection === this.connection) void this.refreshTools();
     };
   }
-}
-
-/** The checked tools of a server: their descriptors and the server's name of each. */
-interface ToolList {
-  readonly descriptors: readonly ToolDescriptor[];
-  readonly remoteNames: ReadonlyMap<string, string>;
-}
-
-/**
- * Lists and checks every tool of the server.
- * @throws McpSetupError `duplicate_tool`, `invalid_server_options` (a schema that cannot be compiled).
- */
-async function readToolList(connection: McpConnection, serverName: string, options: McpToolContractOptions): Promise<ToolList> {
-  const descriptors: ToolDescriptor[] = [];
-  const remoteNames = new Map<string, string>();
-  for (const tool of await listAllTools(connection)) {
-    const descriptor = describe(tool, serverName, options);
-    if (remoteNames.has(descriptor.name)) throw new McpSetupError('duplicate_tool', `the MCP server '${serverName}' lists tool '${descriptor.name}' twice`);
-    remoteNames.set(descriptor.name, tool.name);
-    descriptors.push(descriptor);
-  }
-  return { descriptors: Object.freeze(descriptors), remoteNames };
-}
-
-/** Whether two lists describe the same tools (names, schemas and contracts). */
-function sameTools(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
-
-async function listAllTools(connection: McpConnection): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await connection.client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
-}
-
-function describe(tool: McpTool, serverName: string, options: McpToolContractOptions): ToolDescriptor {
-  const descriptor = descriptorFromMcpTool(tool, serverName, options);
-  try {
-    compileInputValidator(descriptor.inputSchema);
-    if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
-  } catch (error) {
-    throw new McpSetupError('invalid_server_options', `the schemas of tool '${tool.name}' of the MCP server '${serverName}' cannot be compiled: ${messageOf(error)}`, { cause: error });
-  }
-  return descriptor;
 }

@@ -13,23 +13,41 @@ export interface WuweMcpCommand {
   readonly modulePath: string;
   /** Serve Streamable HTTP on this port instead of stdio. */
   readonly httpPort?: number;
-  /** @default '127.0.0.1' */
+  /** The address to bind with `httpPort`. @default '127.0.0.1' */
   readonly host: string;
+  /** Host names the HTTP endpoint answers besides the loopback ones (`--allowed-host`, repeatable). */
+  readonly allowedHosts: readonly string[];
+  /** Origins whose pages may call the HTTP endpoint (`--allowed-origin`, repeatable). */
+  readonly allowedOrigins: readonly string[];
 }
 
-const USAGE = 'usage: wuwe-mcp <module> [--http <port>] [--host <host>]';
+const USAGE = 'usage: wuwe-mcp <module> [--http <port>] [--host <host>] [--allowed-host <name>]... [--allowed-origin <origin>]...';
 
-/** Parses the arguments of `wuwe-mcp`; throws `McpSetupError` (`invalid_server_options`) with the usage on bad input. */
+/** Whether `address` only reaches this machine: `localhost`, `127.0.0.0/8` or `::1`. */
+function isLoopbackAddress(address: string): boolean {
+  const name = address.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/**
+ * Parses the arguments of `wuwe-mcp`; throws `McpSetupError` (`invalid_server_options`) with the usage
+ * on bad input. Serving HTTP on an address other than loopback (`--host 0.0.0.0`) needs at least one
+ * `--allowed-host`: the names clients reach the server by; everything else is refused (DNS rebinding).
+ */
 export function parseWuweMcpArguments(argv: readonly string[]): WuweMcpCommand {
   let modulePath: string | undefined;
   let httpPort: number | undefined;
   let host = '127.0.0.1';
+  const allowedHosts: string[] = [];
+  const allowedOrigins: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
-    if (argument === '--http' || argument === '--host') {
+    if (argument === '--http' || argument === '--host' || argument === '--allowed-host' || argument === '--allowed-origin') {
       const value = argv[++index];
       if (value === undefined) throw new McpSetupError('invalid_server_options', `${argument} needs a value; ${USAGE}`);
       if (argument === '--host') host = value;
+      else if (argument === '--allowed-host') allowedHosts.push(value);
+      else if (argument === '--allowed-origin') allowedOrigins.push(value);
       else {
         httpPort = Number(value);
         if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) throw new McpSetupError('invalid_server_options', `--http needs a port number, got '${value}'; ${USAGE}`);
@@ -38,7 +56,12 @@ export function parseWuweMcpArguments(argv: readonly string[]): WuweMcpCommand {
     else modulePath = argument;
   }
   if (modulePath === undefined) throw new McpSetupError('invalid_server_options', `no module given; ${USAGE}`);
-  return { modulePath, httpPort, host };
+  if (httpPort !== undefined && !isLoopbackAddress(host) && allowedHosts.length === 0)
+    throw new McpSetupError(
+      'invalid_server_options',
+      `--host ${host} answers other machines: name the host names clients use with --allowed-host (requests with any other Host are refused); ${USAGE}`,
+    );
+  return { modulePath, httpPort, host, allowedHosts, allowedOrigins };
 }
 
 /** Loads a module of tools; a TypeScript file is compiled on the fly with `ts-node` when it is installed. */
@@ -74,7 +97,7 @@ export async function serveToolModule(command: WuweMcpCommand, io: ServeToolModu
   const log = io.stderr ?? ((text: string) => process.stderr.write(text));
   const provider = toolProviderOfModule(loadToolModule(command.modulePath, io.cwd), command.modulePath);
   if (command.httpPort === undefined) return serveToolsOverStdio(provider);
-  const handler = new McpHttpHandler(provider);
+  const handler = new McpHttpHandler(provider, { allowedHosts: command.allowedHosts, allowedOrigins: command.allowedOrigins });
   const server = createServer((request, response) => {
     handler.handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500).end(messageOf(error));

@@ -1,4 +1,6 @@
-import { createServer, Server as HttpServer } from 'node:http';
+import { ChildProcessByStdio, spawn } from 'node:child_process';
+import { createServer, request as httpRequest, Server as HttpServer } from 'node:http';
+import { Readable } from 'node:stream';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -51,4 +53,33 @@ export async function listenHttp(handler: McpHttpHandler): Promise<{ url: URL; s
 export async function connectHttp(client: Client, url: URL): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
+}
+
+/** A serving child process (`wuwe-mcp --http`, `wuwe mcp --http`) and the URL it printed. */
+export async function spawnHttpServer(args: readonly string[]): Promise<{ url: URL; child: ChildProcessByStdio<null, null, Readable> }> {
+  const child = spawn(process.execPath, [...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<URL>((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /serving .* on (http:\/\/\S+)/.exec(text);
+      if (match !== null) resolve(new URL(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited with ${String(code)}: ${text}`)));
+  });
+  return { url, child };
+}
+
+/** The status of an `initialize` POST sent with exactly these `Host` and `Origin` headers. */
+export function initializeStatus(url: URL, host: string, origin?: string): Promise<number> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+  const headers = { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin === undefined ? {} : { origin }) };
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', setHost: false, headers }, (response) => {
+      response.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
