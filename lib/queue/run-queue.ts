@@ -128,7 +128,7 @@ export class RunQueue {
     const run = { runId, status: 'running' as const, metadata: { ...checked.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
     const job: RunJobData = { runId, agent, reason: 'enqueued' };
     try {
-      if (this.atomicEnqueue && this.store instanceof PostgresRunStore) {
+      if (this.atomicEnqueue && PostgresRunStore.isInstance(this.store)) {
         await this.store.createRunWith(run, (db) => this.send(job, { priority: checked.priority }, db));
         return runId;
       }
@@ -297,7 +297,7 @@ export class RunQueue {
    */
   private async sharesDatabaseWithStore(): Promise<boolean> {
     const store = this.store;
-    if (!(store instanceof PostgresRunStore)) return false;
+    if (!PostgresRunStore.isInstance(store)) return false;
     const probe = `wuwe-probe:${randomUUID()}`;
     try {
       await this.sql(this.statements.requestCancellation, [probe]);

@@ -14,11 +14,14 @@ import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, project
 import { ChainedRunRecord, RecordChainEntry, RecordChainOptions } from '../chain/record-chain';
 import { RecordChainer } from '../chain/record-chainer';
 import { runOfRow } from '../chain/run-of-row';
+import { hasErrorMarker } from '../../errors/error-marker';
 import { mapPostgresError } from './postgres-errors';
 import { inspectPostgresSchema, openPostgresSchema } from './postgres-schema';
 import { checkReadableStore } from '../schema-version';
 import { inPostgresTransaction } from './postgres-transaction';
 import { PostgresStatements, postgresStatements } from './postgres-statements';
+
+const POSTGRES_RUN_STORE = Symbol.for('wuwe.PostgresRunStore');
 
 /**
  * A pool of `pg` (`new Pool(...)` from the `pg` package), described by what the store calls on it so
@@ -72,6 +75,14 @@ type Context = { runId?: string; callId?: string };
  * `pg` is an optional peer dependency, loaded on the first `open` (`MissingDependencyError` when it is not installed).
  */
 export class PostgresRunStore implements RunStore {
+  /** Marks a `PostgresRunStore` of any copy of the package (see {@link PostgresRunStore.isInstance}). */
+  readonly [POSTGRES_RUN_STORE] = true;
+
+  /** True for a `PostgresRunStore` of any copy of the package: plug-in seams test with this, not `instanceof`. */
+  static isInstance(value: unknown): value is PostgresRunStore {
+    return hasErrorMarker(value, POSTGRES_RUN_STORE);
+  }
+
   private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly clock: () => number;

@@ -1,3 +1,4 @@
+import { hasErrorMarker } from '../../errors/error-marker';
 import { JsonSchema } from '../../contract/json-schema';
 import { ModelResponseFormat } from '../model-types';
 
@@ -24,7 +25,7 @@ export function toClaudeOutputSchema(schema: JsonSchema): JsonSchema | undefined
   try {
     return rewrite(schema) as JsonSchema;
   } catch (error) {
-    if (error instanceof NoClaudeFormError) return undefined;
+    if (NoClaudeFormError.isInstance(error)) return undefined;
     throw error;
   }
 }
@@ -47,7 +48,17 @@ export interface ClaudeOutputFormat {
 
 const claudeFormats = new WeakMap<ModelResponseFormat, ClaudeOutputFormat | undefined>();
 
-class NoClaudeFormError extends Error {}
+const NO_CLAUDE_FORM = Symbol.for('wuwe.NoClaudeFormError');
+
+/** Thrown while rewriting a schema that has no Claude form; {@link toClaudeOutputSchema} answers `undefined` for it. */
+class NoClaudeFormError extends Error {
+  readonly [NO_CLAUDE_FORM] = true;
+
+  /** True for a `NoClaudeFormError` of any copy of the package. */
+  static isInstance(value: unknown): value is NoClaudeFormError {
+    return hasErrorMarker(value, NO_CLAUDE_FORM);
+  }
+}
 
 function rewrite(node: unknown): unknown {
   if (!isNode(node)) return node;

@@ -1,3 +1,4 @@
+import { hasErrorMarker } from '../../errors/error-marker';
 import { JsonSchema } from '../../contract/json-schema';
 import { schemaAcceptsNull } from '../../validation/absent-nulls';
 
@@ -28,12 +29,22 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
   try {
     return rewrite(schema, schema) as JsonSchema;
   } catch (error) {
-    if (error instanceof NotStrictError) return undefined;
+    if (NotStrictError.isInstance(error)) return undefined;
     throw error;
   }
 }
 
-class NotStrictError extends Error {}
+const NOT_STRICT = Symbol.for('wuwe.NotStrictError');
+
+/** Thrown while rewriting a schema that has no strict form; the caller answers `undefined` for it. */
+class NotStrictError extends Error {
+  readonly [NOT_STRICT] = true;
+
+  /** True for a `NotStrictError` of any copy of the package. */
+  static isInstance(value: unknown): value is NotStrictError {
+    return hasErrorMarker(value, NOT_STRICT);
+  }
+}
 
 function rewrite(node: unknown, root: JsonSchema): unknown {
   if (!isNode(node)) return node;
