@@ -6,7 +6,6 @@ import { ToolOutputProjectionReport } from '../projection/tool-output-projection
 import { formatIssues } from '../tools/tool-argument-error';
 import { compileOutputValidator } from '../validation/schema-validator';
 import { callHook, HookResult } from './call-hook';
-import { DeferredKeyToolCallResult } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { LlmAgentRunOptions, ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
@@ -130,8 +129,22 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
   const durationMs = run.clock.now() - result.startedAt;
   if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
   const { content, report, parts } = context.project(call, outcome);
-  // The key is derived when first read (see DeferredKeyToolCallResult), not for every call.
-  return new DeferredKeyToolCallResult(call, run.turn, result, content, report, durationMs, admitted, parts);
+  const toolCall: ToolCallResult = {
+    callId: call.id,
+    turn: run.turn,
+    toolName: call.name,
+    rawArguments: call.arguments,
+    arguments: result.args,
+    outcome,
+    attempts,
+    idempotencyKey: result.idempotencyKey,
+    content,
+    projection: report,
+    durationMs,
+  };
+  if (admitted) Object.assign(toolCall, { admitted: true });
+  if (parts !== undefined) Object.assign(toolCall, { parts });
+  return toolCall;
 }
 
 /** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */

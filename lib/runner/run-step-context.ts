@@ -3,7 +3,6 @@ import { ModelToolCall } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import type { ModelProjection } from './call-completion';
 import type { AdmittedCall, DispatchedCall } from './call-dispatch';
-import { CallKey } from './idempotency-key';
 import { MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
@@ -75,7 +74,7 @@ export class RunStepContext implements StepContext {
 export class StartedCall implements AttemptContinuation<ToolCallResult> {
   constructor(
     readonly call: ModelToolCall,
-    readonly key: CallKey,
+    readonly key: string,
     readonly startedAt: number,
     readonly request: ToolCallRequest,
     private readonly context: RunStepContext,

@@ -15,10 +15,9 @@ import { checkedGate } from './gate-answer';
 import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './call-gates';
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './call-gates';
 import { callKey } from '../durable/record-rules';
-import { CallKey, deriveIdempotencyKey } from './idempotency-key';
+import { deriveIdempotencyKey } from './idempotency-key';
 import { RunRecorder } from './run-recorder';
 import { rejectedWith } from './settled';
-import { KeyedAdmittedCall, KeyedCompletedCall } from './keyed-calls';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { checkProjectionPolicies, projectForModel } from './model-projection';
 import { ToolCallRequest } from './run-options';
@@ -139,7 +138,7 @@ export abstract class ToolCallPipeline {
   protected executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     try {
       const startedAt = run.clock.now();
-      const key = this.callKey(run, call);
+      const key = this.idempotencyKeyOf(run, call);
       const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
       if (resolved.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, resolved));
       const descriptor = resolved.value;
@@ -191,10 +190,10 @@ export abstract class ToolCallPipeline {
   /** A durable run's call: the store admits it first (or has its outcome already, or refuses it). */
   private async executeRecorded(run: RunState, recorder: RunRecorder, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
     const { call, key, startedAt, request } = started;
-    const beginning = await recorder.beginCall(request, key.value);
+    const beginning = await recorder.beginCall(request, key);
     if (beginning.kind === 'refuse') return this.stopStarted(run, started, beginning);
     if (beginning.kind !== 'execute')
-      return this.completeToolCall(run, call, new KeyedCompletedCall(key, beginning.outcome, beginning.attempts, startedAt, request.arguments, request, 'admitted'));
+      return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey: key, startedAt, args: request.arguments, request, admitted: true });
     return this.dispatchStarted(run, started, capabilities);
   }
 
@@ -205,7 +204,7 @@ export abstract class ToolCallPipeline {
   private dispatchStarted(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
     const { call, key, request } = started;
     if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
-    const admitted = new KeyedAdmittedCall(request, capabilities, key);
+    const admitted: dispatch.AdmittedCall = { request, capabilities, idempotencyKey: key };
     if (this.dispatchesOnce(request)) {
       // The only attempt, with the rest of the call fused into its promise (no promise per step after it).
       const only = dispatch.dispatchOnlyAttempt(this.stepContext(run), this.provider, admitted, started);
@@ -230,8 +229,8 @@ export abstract class ToolCallPipeline {
     const { call, key, startedAt, request } = started;
     const finishing = this.finishOutcome(run, request, outcome);
     if (isPromiseLike(finishing))
-      return Promise.resolve(finishing).then((finished) => this.completeToolCall(run, call, new KeyedCompletedCall(key, finished, attempts, startedAt, request.arguments, request)));
-    return this.completeToolCall(run, call, new KeyedCompletedCall(key, finishing, attempts, startedAt, request.arguments, request));
+      return Promise.resolve(finishing).then((finished) => this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey: key, startedAt, args: request.arguments, request }));
+    return this.completeToolCall(run, call, { outcome: finishing, attempts, idempotencyKey: key, startedAt, args: request.arguments, request });
   }
 
   /** A call with a validated request that a gate stopped. */
@@ -240,20 +239,11 @@ export abstract class ToolCallPipeline {
   }
 
   /** A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's failure). */
-  private stopToolCall(run: RunState, call: ModelToolCall, key: CallKey, startedAt: number, gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> {
+  private stopToolCall(run: RunState, call: ModelToolCall, idempotencyKey: string, startedAt: number, gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> {
     const args = request?.arguments;
-    if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey: key.value, args, startedAt });
+    if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
     this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
-    return this.completeToolCall(run, call, new KeyedCompletedCall(key, gate.outcome, 0, startedAt, args, request, 'refused'));
-  }
-
-  /**
-   * The call's key, to be derived when first read: what {@link idempotencyKeyOf} would answer, taken
-   * now when that is not the plain derivation (a resumed run's recorded keys, an override).
-   */
-  private callKey(run: RunState, call: ModelToolCall): CallKey {
-    if (run.recordedKeys === undefined && this.idempotencyKeyOf === ToolCallPipeline.prototype.idempotencyKeyOf) return new CallKey(run.runId, run.turn, call.id);
-    return new CallKey(run.runId, run.turn, call.id, this.idempotencyKeyOf(run, call));
+    return this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, startedAt, args, request, refused: true });
   }
 
   /**

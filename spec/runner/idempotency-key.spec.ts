@@ -1,33 +1,29 @@
 import 'reflect-metadata';
-import crypto from 'node:crypto';
 import { CompletedCall, deriveIdempotencyKey, LlmAgentRunner, ModelToolCall, RunState, ScriptedModelClient, ToolCallResult } from '../../lib';
 import { FunctionProvider } from './support';
 
 const model = () => new ScriptedModelClient([{ text: 'unused' }]);
 
-/** SHA-256 digests of (runId, turn, callId) texts made while `body` runs: how many idempotency keys were derived. */
-async function keysDerivedDuring<T>(callId: string, body: () => Promise<T>): Promise<{ value: T; derived: () => number }> {
-  const spy = jest.spyOn(crypto, 'hash');
-  const derived = (): number => spy.mock.calls.filter(([algorithm, data]) => algorithm === 'sha256' && typeof data === 'string' && data.endsWith(`\u0000${callId}`)).length;
-  try {
-    return { value: await body(), derived };
-  } finally {
-    // Keep counting reads made after the run: the spy stays until the test ends.
-    afterSpy.push(spy);
-  }
-}
-const afterSpy: jest.SpyInstance[] = [];
-afterEach(() => afterSpy.splice(0).forEach((spy) => spy.mockRestore()));
-
-describe('idempotency key derived when read', () => {
-  it('a call with no store and no key-reading provider derives its key only when the result is read, once', async () => {
-    const runner = new LlmAgentRunner(model(), new FunctionProvider().add('echo', () => 'ok'));
-    const { value: result, derived } = await keysDerivedDuring('lazy-1', () => runner.invokeToolCall({ id: 'lazy-1', name: 'echo', arguments: {} }, { runId: 'run-a' }));
-    expect(result.outcome.ok).toBe(true);
-    expect(derived()).toBe(0);
-    expect(result.idempotencyKey).toBe(deriveIdempotencyKey('run-a', 1, 'lazy-1'));
-    expect(result.idempotencyKey).toBe(deriveIdempotencyKey('run-a', 1, 'lazy-1'));
-    expect(derived()).toBe(3); // one for the result (kept), two for the expectations
+describe('ToolCallResult.idempotencyKey', () => {
+  it('a spread copy, a structuredClone and a JSON copy of a result keep its idempotency key', async () => {
+    const provider = new FunctionProvider().add('echo', () => 'ok').add('slow', async () => 'later');
+    const turns = [{ toolCalls: [{ id: 'm1', name: 'echo', arguments: '{}' }, { id: 'm2', name: 'slow', arguments: '{}' }, { id: 'm3', name: 'missing', arguments: '{}' }] }, { text: 'done' }];
+    const ran = await new LlmAgentRunner(new ScriptedModelClient(turns), provider).complete('go', { runId: 'run-copy' });
+    const invoked = await new LlmAgentRunner(model(), provider).invokeToolCall({ id: 'i1', name: 'echo', arguments: {} }, { runId: 'run-copy' });
+    const results: ToolCallResult[] = [...ran.toolCalls, invoked];
+    expect(results.map((result) => result.idempotencyKey)).toEqual([
+      deriveIdempotencyKey('run-copy', 1, 'm1'),
+      deriveIdempotencyKey('run-copy', 1, 'm2'),
+      deriveIdempotencyKey('run-copy', 1, 'm3'),
+      deriveIdempotencyKey('run-copy', 1, 'i1'),
+    ]);
+    for (const result of results) {
+      expect(Object.keys(result)).toContain('idempotencyKey');
+      expect({ ...result }.idempotencyKey).toBe(result.idempotencyKey);
+      expect(structuredClone(result).idempotencyKey).toBe(result.idempotencyKey);
+      expect((JSON.parse(JSON.stringify(result)) as ToolCallResult).idempotencyKey).toBe(result.idempotencyKey);
+      expect(Object.assign({}, result)).toEqual(JSON.parse(JSON.stringify(result)));
+    }
   });
 
   it('a provider that declares the idempotencyKey capability gets the key the result reports', async () => {
