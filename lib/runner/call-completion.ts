@@ -127,7 +127,7 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
   const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
-  if (context.listening) context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
+  context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
   const { content, report, parts } = context.project(call, outcome);
   const toolCall: ToolCallResult = {
     callId: call.id,

@@ -105,9 +105,8 @@ function startAttempt<T>(
   continuation: AttemptContinuation<T> | undefined,
 ): ToolOutcome | Promise<T> {
   const { request } = call;
-  // Without a listener no event is built, and the attempt's hooks do nothing.
-  const base = context.listening ? { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName } : undefined;
-  if (base !== undefined) context.emit({ type: 'tool_attempt_started', ...base, attempt });
+  const base = { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
+  context.emit({ type: 'tool_attempt_started', ...base, attempt });
   return runToolAttemptThen(new DispatchedAttempt(context, provider, call, attempt, base), continuation);
 }
 
@@ -138,7 +137,7 @@ class DispatchedAttempt implements ToolAttemptOptions {
     private readonly provider: ToolProvider,
     private readonly call: AdmittedCall,
     private readonly attempt: number,
-    private readonly base: AttemptEventBase | undefined,
+    private readonly base: AttemptEventBase,
   ) {
     const { run } = context;
     const { descriptor } = call.request;
@@ -163,15 +162,15 @@ class DispatchedAttempt implements ToolAttemptOptions {
   }
 
   onHeartbeat(progress?: HeartbeatProgress): void {
-    if (this.base !== undefined) this.context.emit({ type: 'tool_heartbeat', ...this.base, attempt: this.attempt, progress });
+    this.context.emit({ type: 'tool_heartbeat', ...this.base, attempt: this.attempt, progress });
   }
 
   onTimeout(limit: 'deadline' | 'heartbeat', limitMs: number): void {
-    if (this.base !== undefined) this.context.emit({ type: 'tool_timeout', ...this.base, attempt: this.attempt, limit, limitMs });
+    this.context.emit({ type: 'tool_timeout', ...this.base, attempt: this.attempt, limit, limitMs });
   }
 
   onLateResult(outcome: ToolOutcome): void {
-    if (this.base !== undefined) this.context.emit({ type: 'tool_late_result_discarded', ...this.base, attempt: this.attempt, outcome });
+    this.context.emit({ type: 'tool_late_result_discarded', ...this.base, attempt: this.attempt, outcome });
   }
 }
 

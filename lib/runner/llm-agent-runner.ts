@@ -1,10 +1,10 @@
 import { newRunId } from './new-run-id';
 import { ModelStepper } from '../model/model-stepper';
 import { LlmTool } from '../contract/llm-tool';
-import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
+import { ChatMessage, ModelToolCall } from '../model/model-types';
 import { ToolProvider } from '../providers/tool-provider';
 import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
-import { inputMessages, LlmAgentRunInput, NOTHING_CONTINUED } from './run-input';
+import { inputMessages, LlmAgentRunInput } from './run-input';
 import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './final-answer';
 import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
 import { endedWithNativeAnswer, judgeNativeAnswer, nativeFormatOf } from './native-answer';
@@ -19,8 +19,6 @@ import { LlmAgentRunStream } from './stream-events';
 import { streamBufferSizeOf } from './stream-buffer-policy';
 import { restoreFinalAnswer } from './resumed-final-answer';
 import { rejectedWith, SETTLED } from './settled';
-import { limitReached } from './run-steps';
-import { assistantMessageOf } from './turn-messages';
 import { DurableRunLoop } from './durable-run-loop';
 
 /**
@@ -51,15 +49,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
-  complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
-    // Not an `async` function (no extra promise per run); what throws here still becomes the rejection.
-    try {
-      const messages = inputMessages(input);
-      // the calls are those of the provider `Tools` was inferred from
-      return this.completeRun(this.startOutputRun(options), messages) as Promise<LlmAgentRunResult<Call>>;
-    } catch (error) {
-      return rejectedWith(error);
-    }
+  async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
+    const messages = inputMessages(input);
+    // the calls are those of the provider `Tools` was inferred from
+    return (await this.completeRun(this.startOutputRun(options), messages)) as LlmAgentRunResult<Call>;
   }
 
   /**
@@ -84,85 +77,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return new RunStreamChannel(runId, options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal, bufferSize);
   }
 
-  /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
-  protected completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    try {
-      const continued = this.continuedConversation(run);
-      // A run that continues nothing and has no record to create starts its body at once.
-      if (continued === NOTHING_CONTINUED && run.recorder === undefined)
-        return this.loopsAsDefined() ? this.completePlainRun(run, input) : this.runDurably(run, () => this.converse(run, NO_MESSAGES, input));
-      return this.completeContinuedRun(run, continued, input);
-    } catch (error) {
-      return rejectedWith(error);
-    }
-  }
-
-  /** `completeRun` once the continued conversation is read and the durable record created. */
-  private async completeContinuedRun(run: RunState, continued: Promise<readonly ChatMessage[]>, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    const earlier = await continued;
+  /** The body of `complete()` and `stream()` for a started run: the continued conversation read, the durable record created, then the loop. */
+  protected async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    const earlier = await this.continuedConversation(run);
     if (run.recorder !== undefined) await run.recorder.createRun();
     return await this.runDurably(run, () => this.converse(run, earlier, input));
-  }
-
-  /**
-   * `runDurably(run, converse)` of a run without a store, as one `async` function: no lease, the loop of
-   * `runLoop`, the result of `finishRun`, the memory cleanup of `runDurably`. Only taken while `runDurably`,
-   * `runLeased` and `runLoop` are this class's own (see `loopsAsDefined`).
-   */
-  private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    try {
-      const recorded = this.recordInput(run, input);
-      if (recorded !== SETTLED) await recorded;
-      const plainSteps = this.stepsAsDefined();
-      // A run with `output` leaves its calls to `executeToolCalls`, which judges final-answer calls.
-      const plainCalls = this.executeToolCalls === LlmAgentRunner.prototype.executeToolCalls && !this.outputs.has(run);
-      while (run.stopReason === undefined) {
-        const limit = limitReached(run);
-        if (limit !== undefined) run.stopReason = limit;
-        else if (!plainSteps) await this.runStep(run);
-        else {
-          // `runStep` as it is defined, awaited piece by piece here: no promise chain of its own per step.
-          let response: ModelResponse;
-          try {
-            response = this.modelResponded(run, await this.sendModelRequest(run));
-          } catch (error) {
-            await this.modelRequestFailed(run, error);
-            continue;
-          }
-          const recorded = this.recordMessage(run, assistantMessageOf(response));
-          if (recorded !== SETTLED) await recorded;
-          if (!this.beginTurn(run, response)) continue;
-          const calls = response.toolCalls;
-          let records: ToolCallResult[];
-          if (response.stopReason === 'max_tokens') records = this.refuseIncompleteToolCalls(run, calls);
-          else if (calls.length !== 1 || !plainCalls) records = await this.executeToolCalls(run, calls);
-          else {
-            // A turn of one call, as `executeToolCalls` runs it, with the call's own promise awaited.
-            records = [await this.executeToolCall(run, calls[0])];
-            run.toolCalls.push(records[0]);
-          }
-          const recordedResults = this.recordToolResults(run, records);
-          if (recordedResults !== SETTLED) await recordedResults;
-        }
-      }
-      const insisted = this.insistOnFinalAnswer(run);
-      if (insisted !== SETTLED) await insisted;
-      return this.finishRun(run);
-    } finally {
-      this.forgetConversation(run);
-    }
-  }
-
-  /** True when `runStep` and `requestModel` are not overridden: `completePlainRun` may take the step apart itself. */
-  private stepsAsDefined(): boolean {
-    const own = LlmAgentRunner.prototype;
-    return this.runStep === own.runStep && this.requestModel === own.requestModel;
-  }
-
-  /** True when `runDurably`, `runLeased` and `runLoop` are not overridden: a run without a store may take `completePlainRun`. */
-  private loopsAsDefined(): boolean {
-    const own = LlmAgentRunner.prototype;
-    return this.runDurably === own.runDurably && this.runLeased === own.runLeased && this.runLoop === own.runLoop;
   }
 
   /** The body of a run of `complete()` or `stream()`: the earlier conversation and the input recorded, then the loop. */
@@ -332,8 +251,6 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     } catch (error) {
       return rejectedWith(error);
     }
-    // Without a store and a listener nothing follows the call: its promise is the answer.
-    if (run.recorder === undefined && !this.isListening(run)) return executing;
     return this.finishInvokedCall(run, executing);
   }
 
@@ -345,12 +262,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       return result;
     } finally {
       // The call is a run of its own for listeners and traces: it ends, whatever happened (stop reason `other`).
-      if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
+      this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
     }
   }
 }
-
-const NO_MESSAGES: readonly ChatMessage[] = Object.freeze([]);
 
 /** The run options of an `invokeToolCall` without its `turn`. */
 function withoutTurn(options: InvokeToolCallOptions): LlmAgentRunOptions {

@@ -62,8 +62,7 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   /**
    * One model request and the tool calls it asked for: the answer recorded, its turn begun, its calls run
    * (or refused, when the answer was cut) and their Tool messages recorded; a record is awaited only when
-   * it is pending. `LlmAgentRunner`'s run without a store takes the same pieces in the same order in its
-   * own loop while this step is not overridden (one promise per step fewer).
+   * it is pending.
    */
   protected async runStep(run: RunState): Promise<void> {
     let response: ModelResponse;
@@ -179,7 +178,7 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
       assistantMessages: 0,
     };
     this.checkProjectionPolicies(run);
-    if (this.isListening(run)) this.emit(run, { type: 'run_started', runId: run.runId });
+    this.emit(run, { type: 'run_started', runId: run.runId });
     return run;
   }
 
@@ -195,7 +194,7 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   /** The request of the next step sent, raced against the run's signal (a client that ignores it must not keep the run waiting). @internal */
   protected sendModelRequest(run: RunState): Promise<ModelResponse> {
     run.steps++;
-    if (this.isListening(run)) this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
+    this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
     const format = this.outputs.get(run)?.native;
@@ -212,7 +211,7 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
       inputTokens: run.usage.inputTokens + response.usage.inputTokens,
       outputTokens: run.usage.outputTokens + response.usage.outputTokens,
     };
-    if (this.isListening(run)) this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
+    this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
     return response;
   }
 
@@ -251,7 +250,7 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   /** Builds the result and reports the end of the run. */
   protected finishRun(run: RunState): LlmAgentRunResult {
     const stopReason: LlmAgentStopReason = run.stopReason ?? 'other';
-    if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
+    this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
     const { runId, text, messages, toolCalls, usage, steps } = run;
     const accepted = this.outputs.get(run)?.accepted;
     if (accepted === undefined) return { runId, text, messages, toolCalls, usage, stopReason, steps };

@@ -29,7 +29,6 @@ export interface PipelineSteps {
 export class RunStepContext implements StepContext {
   constructor(
     readonly run: RunState,
-    readonly listening: boolean,
     private readonly steps: PipelineSteps,
   ) {}
 

@@ -13,8 +13,6 @@ import { RunState } from './run-state';
  */
 export interface StepContext {
   readonly run: RunState;
-  /** False when no event would be delivered (no `onEvent`, `emit` not overridden): events need not be built. */
-  readonly listening: boolean;
   /** Delivers an event through the pipeline's `emit`. */
   readonly emit: (event: LlmAgentEvent) => void;
   /** Reports a host hook that threw or rejected (`hook_failed`). */

@@ -203,25 +203,11 @@ export abstract class ToolCallPipeline {
    */
   private dispatchStarted(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
     const { call, key, request } = started;
-    if (this.isListening(run)) this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
+    this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
     const admitted: dispatch.AdmittedCall = { request, capabilities, idempotencyKey: key };
-    if (this.dispatchesOnce(request)) {
-      // The only attempt, with the rest of the call fused into its promise (no promise per step after it).
-      const only = dispatch.dispatchOnlyAttempt(this.stepContext(run), this.provider, admitted, started);
-      return isPromiseLike(only) ? only : settle(this.finishDispatched(run, started, only, 1));
-    }
     const dispatched = this.dispatchWithRetries(run, admitted);
     if (!isPromiseLike(dispatched)) return settle(this.finishDispatched(run, started, dispatched.outcome, dispatched.attempts));
     return Promise.resolve(dispatched).then((done) => this.finishDispatched(run, started, done.outcome, done.attempts));
-  }
-
-  /**
-   * True when the call has one attempt at most and the steps that would make it are this class's own: its
-   * attempt is then started here, as `dispatchWithRetries` would start it, and continued without a promise per step.
-   */
-  private dispatchesOnce(request: ToolCallRequest): boolean {
-    const own = ToolCallPipeline.prototype;
-    return dispatch.triesOnce(request.descriptor) && this.dispatchWithRetries === own.dispatchWithRetries && this.dispatchAttempt === own.dispatchAttempt;
   }
 
   /** The dispatched outcome finished (`finishOutcome`) and completed into the call's result. */
@@ -382,18 +368,12 @@ export abstract class ToolCallPipeline {
     }
   }
 
-  /** False when no event of the run would be delivered (no `onEvent`, `emit` not overridden): events need not be built. */
-  protected isListening(run: RunState): boolean {
-    return this.stepContext(run).listening;
-  }
-
   /** The run and this pipeline's steps, as step functions get them; one per run. */
   private stepContext(run: RunState): RunStepContext {
     const last = this.lastStepContext;
     if (last !== undefined && last.run === run) return last;
     // Contexts hold nothing but the run and this pipeline: one made again for an interleaved run is as good.
-    const listening = run.options.onEvent !== undefined || this.emit !== ToolCallPipeline.prototype.emit;
-    const context = new RunStepContext(run, listening, this.boundSteps);
+    const context = new RunStepContext(run, this.boundSteps);
     this.lastStepContext = context;
     return context;
   }
