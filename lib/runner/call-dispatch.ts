@@ -8,7 +8,7 @@ import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
 import { copyArguments } from './copy-arguments';
-import { AttemptContinuation, AttemptHandle, runToolAttempt, runToolAttemptThen, ToolAttemptOptions } from './run-tool-attempt';
+import { AttemptHandle, runToolAttempt, ToolAttemptOptions } from './run-tool-attempt';
 import { StepContext } from './step-context';
 
 /** A call that passed every check before dispatch. */
@@ -29,17 +29,11 @@ export function triesOnce(descriptor: ToolCallRequest['descriptor']): boolean {
   return descriptor.retry.maxAttempts <= 1;
 }
 
-/** Steps 7 and 8: the first attempt, then the retry loop only when it may be needed; synchronous when the first attempt settles the call. */
-export function dispatchWithRetries(context: StepContext, call: AdmittedCall): MaybePromise<DispatchedCall> {
-  const first = context.dispatchAttempt(call, 1);
-  const single = triesOnce(call.request.descriptor);
-  if (!isPromiseLike(first)) return first.ok || single ? { outcome: first, attempts: 1 } : context.retryAttempts(call, first);
-  // One attempt at most: nothing to retry, so no retry loop to enter once it settles.
-  return single ? Promise.resolve(first).then(asFirstAttempt) : context.retryAttempts(call, first);
-}
-
-function asFirstAttempt(outcome: ToolOutcome): DispatchedCall {
-  return { outcome, attempts: 1 };
+/** Steps 7 and 8: the first attempt, and the retry loop when it failed and the contract allows more than one. */
+export async function dispatchWithRetries(context: StepContext, call: AdmittedCall): Promise<DispatchedCall> {
+  const first = await context.dispatchAttempt(call, 1);
+  if (first.ok || triesOnce(call.request.descriptor)) return { outcome: first, attempts: 1 };
+  return await context.retryAttempts(call, first);
 }
 
 /**
@@ -85,30 +79,12 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
 
 /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
 export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
-  return startAttempt(context, provider, call, attempt, undefined);
-}
-
-/**
- * The only attempt of a call its contract never retries, as {@link dispatchAttempt} makes it, with
- * the step after it fused in (see `runToolAttemptThen`): a synchronous outcome comes back as it is, an
- * asynchronous one goes to `continuation`, whose answer the returned promise settles with. @internal
- */
-export function dispatchOnlyAttempt<T>(context: StepContext, provider: ToolProvider, call: AdmittedCall, continuation: AttemptContinuation<T>): ToolOutcome | Promise<T> {
-  return startAttempt(context, provider, call, 1, continuation);
-}
-
-function startAttempt<T>(
-  context: StepContext,
-  provider: ToolProvider,
-  call: AdmittedCall,
-  attempt: number,
-  continuation: AttemptContinuation<T> | undefined,
-): ToolOutcome | Promise<T> {
   const { request } = call;
   const base = { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
   context.emit({ type: 'tool_attempt_started', ...base, attempt });
-  return runToolAttemptThen(new DispatchedAttempt(context, provider, call, attempt, base), continuation);
+  return runToolAttempt(new DispatchedAttempt(context, provider, call, attempt, base));
 }
+
 
 /** The fields every event of one attempt shares. */
 interface AttemptEventBase {
@@ -118,7 +94,7 @@ interface AttemptEventBase {
   readonly toolName: string;
 }
 
-/** The options of one dispatched attempt; a class, so its hooks are prototype methods and a call allocates no closures for them. */
+/** The options of one dispatched attempt: the run's clock and signal, the contract's limits, and the hooks that report the attempt's events. */
 class DispatchedAttempt implements ToolAttemptOptions {
   readonly clock: RunnerClock;
   readonly timeoutMs: number;

@@ -46,36 +46,12 @@ export interface AttemptHandle {
  * waiting for a tool that ignores the signal; a late result is reported through `onLateResult` and
  * discarded. Heartbeats move the idle limit, never the deadline. Never throws or rejects.
  *
- * A tool that answers synchronously gets its outcome back synchronously: no timer, no listener. A
- * tool that blocks the thread past its deadline (synchronously, or before returning its promise)
- * is a `timeout` all the same, and what it returned is discarded as a late result.
- * The deadline timer of an asynchronous answer is armed only once the pending promise reactions
- * have run (one `setImmediate` for every attempt started in that turn), for the time left until
- * the same deadline: a tool that settles within those reactions arms no timer at all.
+ * A tool that answers synchronously gets its outcome back synchronously. A tool that blocks the
+ * thread past its deadline (synchronously, or before returning its promise) is a `timeout` all the
+ * same, and what it returned is discarded as a late result.
  */
 export function runToolAttempt(options: ToolAttemptOptions): MaybePromise<ToolOutcome> {
-  return runToolAttemptThen(options, undefined);
-}
-
-/**
- * Takes an attempt's outcome where the attempt's promise would settle with it, and answers what the
- * promise settles with instead (a value, or a promise to adopt). @internal
- */
-export interface AttemptContinuation<T> {
-  attemptSettled(outcome: ToolOutcome): MaybePromise<T>;
-}
-
-/**
- * {@link runToolAttempt}, with the step after it fused into the attempt's promise: a synchronous
- * outcome comes back as it is (the caller goes on with it), and an asynchronous one is handed to
- * `continuation` in the same reaction that settles the attempt, so the promise returned settles
- * with what the continuation answered: one promise and one reaction for the attempt and the step
- * after it instead of a chain. When the attempt is given up (deadline, heartbeat silence, abort) the
- * continuation runs in a reaction of its own, never inside the timer or the abort's dispatch; when it
- * throws, the promise rejects with what it threw. @internal
- */
-export function runToolAttemptThen<T>(options: ToolAttemptOptions, continuation: AttemptContinuation<T> | undefined): ToolOutcome | Promise<T> {
-  const attempt = new ToolAttempt(options, continuation);
+  const attempt = new ToolAttempt(options);
   const { runSignal, clock } = options;
   if (runSignal?.aborted) return attempt.cancelled();
   let pending: unknown;
@@ -90,78 +66,26 @@ export function runToolAttemptThen<T>(options: ToolAttemptOptions, continuation:
   if (clock.now() >= attempt.deadlineAtMs) return attempt.blockedPastDeadline(pending, threw, thenable);
   if (threw) return thrownToToolOutcome(pending);
   if (!thenable) return attempt.convert(pending);
-  resolving = attempt;
-  const outcome = new Promise<T>(takeSettlers);
-  // One reaction converts and settles: the outcome reaches the caller one microtask sooner than
-  // through a converted promise and a second reaction on it. `running` settles with the tool.
+  const outcome = new Promise<ToolOutcome>((resolve) => (attempt.resolve = resolve));
   attempt.running = attempt.settleOn(pending as PromiseLike<unknown>);
-  if (runSignal !== undefined) runSignal.addEventListener('abort', attempt, { once: true });
-  unarmed.push(attempt);
-  if (unarmed.length >= compactAt) compactUnarmed();
-  if (!sweepScheduled) {
-    sweepScheduled = true;
-    setImmediate(armUnsettled);
-  }
+  runSignal?.addEventListener('abort', attempt, { once: true });
+  attempt.arm();
   return outcome;
 }
 
-/** The attempt whose promise is being made: its executor ({@link takeSettlers}) is one function for all, not a closure per call. */
-let resolving: ToolAttempt | undefined;
-
-function takeSettlers(resolve: (value: never) => void, reject: (error: unknown) => void): void {
-  resolving!.resolve = resolve as (value: unknown) => void;
-  resolving!.reject = reject;
-  resolving = undefined;
-}
-
-/**
- * Attempts that went asynchronous and have no timer yet; armed together once the turn's reactions
- * have run. An array, not a set: a settled attempt stays in it (and is skipped) until the sweep or
- * a compaction, so a call adds no hash entry. Compacted when it doubles, so a loop that never yields
- * to the event loop (every tool settling in its own reactions) keeps it small.
- */
-let unarmed: ToolAttempt[] = [];
-const MIN_COMPACT_AT = 64;
-let compactAt = MIN_COMPACT_AT;
-let sweepScheduled = false;
-
-function armUnsettled(): void {
-  sweepScheduled = false;
-  const attempts = unarmed;
-  unarmed = [];
-  compactAt = MIN_COMPACT_AT;
-  for (const attempt of attempts) attempt.arm();
-}
-
-/** Drops settled attempts from {@link unarmed}. */
-function compactUnarmed(): void {
-  unarmed = unarmed.filter((attempt) => !attempt.isSettled);
-  compactAt = Math.max(MIN_COMPACT_AT, 2 * unarmed.length);
-}
-
-/** The state of one attempt; its methods live on the prototype, so a call allocates no closures over it. */
+/** The state of one attempt: its signal, its deadline and idle limit, its one timer, and whether it settled. */
 class ToolAttempt implements AttemptHandle {
   readonly deadlineAtMs: number;
-  /** Settles the attempt's promise: with the outcome, or with what the continuation answered for it. */
-  resolve: ((value: unknown) => void) | undefined = undefined;
-  reject: ((error: unknown) => void) | undefined = undefined;
+  /** Settles the attempt's promise with its outcome. */
+  resolve: ((outcome: ToolOutcome) => void) | undefined = undefined;
   running: Promise<void> | undefined = undefined;
   private controller: AbortController | undefined = undefined;
   private reporter: ((progress?: HeartbeatProgress) => void) | undefined = undefined;
   private idleAt: number;
   private settled = false;
-  private armed = false;
   private cancelTimer: (() => void) | undefined = undefined;
 
-  /** True once the attempt has its outcome (or was given up). */
-  get isSettled(): boolean {
-    return this.settled;
-  }
-
-  constructor(
-    private readonly options: ToolAttemptOptions,
-    private readonly continuation: AttemptContinuation<unknown> | undefined,
-  ) {
+  constructor(private readonly options: ToolAttemptOptions) {
     const startedAt = options.clock.now();
     this.deadlineAtMs = startedAt + options.timeoutMs;
     this.idleAt = options.idleTimeoutMs === undefined ? Infinity : startedAt + options.idleTimeoutMs;
@@ -197,7 +121,7 @@ class ToolAttempt implements AttemptHandle {
     return Promise.resolve(pending).then((value) => this.convert(value), thrownToToolOutcome);
   }
 
-  /** Settles the attempt with the outcome `pending` settles to (see {@link outcomeOf}); the promise settles with it. */
+  /** Settles the attempt with the outcome `pending` settles to (see {@link outcomeOf}); `running` settles with the tool. */
   settleOn(pending: PromiseLike<unknown>): Promise<void> {
     return Promise.resolve(pending).then(
       (value) => this.settle(this.convert(value)),
@@ -228,7 +152,6 @@ class ToolAttempt implements AttemptHandle {
   /** Arms the single timer for the nearer of the deadline and the idle limit. */
   arm(): void {
     if (this.settled) return;
-    this.armed = true;
     const { clock } = this.options;
     this.cancelTimer = startTimer(clock, () => this.onTimer(), Math.max(0, Math.min(this.deadlineAtMs, this.idleAt) - clock.now()));
   }
@@ -247,20 +170,10 @@ class ToolAttempt implements AttemptHandle {
   private finish(outcome: ToolOutcome, abandoned: boolean): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.armed) this.cancelTimer?.();
+    this.cancelTimer?.();
     this.options.runSignal?.removeEventListener('abort', this);
     if (abandoned && this.running !== undefined) this.options.onAbandoned?.(this.running.then(() => undefined));
-    const { continuation } = this;
-    if (continuation === undefined) this.resolve!(outcome);
-    // Given up from a timer or an abort's dispatch: what follows the attempt runs in a reaction of its own.
-    else if (abandoned) this.resolve!(Promise.resolve(outcome).then((settled) => continuation.attemptSettled(settled)));
-    else {
-      try {
-        this.resolve!(continuation.attemptSettled(outcome));
-      } catch (error) {
-        this.reject!(error);
-      }
-    }
+    this.resolve!(outcome);
   }
 
   private onTimer(): void {

@@ -1,14 +1,12 @@
-import { checkToolDescriptor } from '../contract/check-descriptor';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelToolCall } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { assertInvocable } from '../providers/composite-tool-provider';
-import { ToolProviderError } from '../providers/tool-provider-error';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import { messageOf } from '../errors/message-of';
 import { requestApprovalGate } from './call-approval';
-import { checkedToolOf, checkTool, frozenModelTools } from './checked-tool';
+import { checkProviderTools } from './checked-tool';
 import * as completion from './call-completion';
 import * as dispatch from './call-dispatch';
 import { checkedGate } from './gate-answer';
@@ -16,15 +14,13 @@ import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCa
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './call-gates';
 import { callKey } from '../durable/record-rules';
 import { deriveIdempotencyKey } from './idempotency-key';
-import { RunRecorder } from './run-recorder';
-import { rejectedWith } from './settled';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { checkProjectionPolicies, projectForModel } from './model-projection';
 import { ToolCallRequest } from './run-options';
 import { ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { LlmAgentEvent } from './runner-events';
-import { PipelineSteps, RunStepContext, StartedCall } from './run-step-context';
+import { StepContext } from './step-context';
 
 export type { Gate, GateStop } from './call-gates';
 export type { AdmittedCall, DispatchedCall } from './call-dispatch';
@@ -47,10 +43,6 @@ export abstract class ToolCallPipeline {
   protected readonly llmTools: readonly LlmTool[];
   /** The provider capabilities each tool's contract needs, worked out once per tool. */
   protected readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
-  /** The step context made last (one per run; a run's steps ask for it many times in a row). */
-  private lastStepContext: RunStepContext | undefined;
-  /** The run policy and estimator `checkProjectionPolicies` last found to hold for every tool. */
-  private lastCheckedProjection: { readonly policy: unknown; readonly estimator: unknown } | undefined;
 
   /**
    * Checks every tool the provider lists (contract, input and output schemas) once. A provider that
@@ -58,24 +50,13 @@ export abstract class ToolCallPipeline {
    * (say, the one asking for approval) would otherwise be silently ignored.
    */
   constructor(readonly provider: ToolProvider) {
-    assertInvocable(provider);
     const llmTools: LlmTool[] = [];
-    const listed = provider.listTools();
-    // An index over the usual array (no iterator per construction); any other iterable as it iterates.
-    const tools = Array.isArray(listed) ? listed : [...listed];
-    for (let index = 0; index < tools.length; index++) {
-      const descriptor = tools[index];
-      // An immutable descriptor that passed before is not checked again (see `checkedToolOf`).
-      let checked = checkedToolOf(descriptor);
-      if (checked === undefined) checkToolDescriptor(descriptor);
-      if (this.descriptors.has(descriptor.name))
-        throw new ToolProviderError('duplicate_tool', `the provider lists tool '${descriptor.name}' twice; which contract applies would be a guess`);
-      checked ??= checkTool(descriptor);
-      this.descriptors.set(descriptor.name, descriptor);
-      this.neededCapabilities.set(descriptor.name, checked.neededCapabilities);
+    for (const checked of checkProviderTools(provider)) {
+      this.descriptors.set(checked.descriptor.name, checked.descriptor);
+      this.neededCapabilities.set(checked.descriptor.name, checked.neededCapabilities);
       llmTools.push(checked.llmTool);
     }
-    this.llmTools = frozenModelTools(listed, llmTools);
+    this.llmTools = Object.freeze(llmTools);
   }
 
   /**
@@ -85,33 +66,16 @@ export abstract class ToolCallPipeline {
    * lost lease), every other call of the turn is still awaited before the error is thrown, so no
    * work of the turn is left running unobserved.
    */
-  protected executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
-    if (calls.length !== 1) return this.executeConcurrentToolCalls(run, calls);
-    // The usual turn of one call: nothing to check for duplicates, nothing else to wait for, no async frame.
-    let executing: Promise<ToolCallResult>;
-    try {
-      executing = this.executeToolCall(run, calls[0]);
-    } catch (error) {
-      return rejectedWith(error);
-    }
-    return Promise.resolve(executing).then((only) => {
-      run.toolCalls.push(only);
-      return [only];
-    });
-  }
-
-  /** {@link executeToolCalls} for a turn of several calls (or none). */
-  private async executeConcurrentToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+  protected async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const ids = new Set<string>();
     const settled = await Promise.allSettled(
-      calls.map((call) => {
+      calls.map(async (call) => {
         if (!ids.has(call.id)) {
           ids.add(call.id);
-          return this.executeToolCall(run, call);
+          return await this.executeToolCall(run, call);
         }
         const message = `another call of this turn already has the id '${call.id}'; this one was not run`;
-        const outcome = toolFailure({ code: 'duplicate_call_id', category: 'validation', retryable: false, message });
-        return Promise.resolve(this.refuseToolCall(run, call, outcome));
+        return this.refuseToolCall(run, call, toolFailure({ code: 'duplicate_call_id', category: 'validation', retryable: false, message }));
       }),
     );
     const records: ToolCallResult[] = [];
@@ -131,105 +95,64 @@ export abstract class ToolCallPipeline {
   }
 
   /**
-   * The per-call path: every gate in order, then dispatch, the finished outcome, and the result for the model.
-   * The gates run synchronously while they answer synchronously (the usual case: no hook, no store); the
-   * first asynchronous step continues in an `async` method, so a call pays for one suspended frame, not one per step.
+   * The per-call path, the numbered steps in order; each gate answers a {@link Gate}, and the first that
+   * does not continue stops the call (refused, reported and completed with its failure; or suspended).
+   * A durable run's store admits the call before it is dispatched (or has its outcome already, or refuses it).
    */
-  protected executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
-    try {
-      const startedAt = run.clock.now();
-      const key = this.idempotencyKeyOf(run, call);
-      const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
-      if (resolved.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, resolved));
-      const descriptor = resolved.value;
-      const validated = checkedGate(this.validateArguments(run, call, descriptor), 'validateArguments');
-      if (validated.kind !== 'continue') return settle(this.stopToolCall(run, call, key, startedAt, validated));
-      const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
-      const started = new StartedCall(call, key, startedAt, request, this.stepContext(run));
-      if (run.options.signal?.aborted) return settle(this.stopStarted(run, started, refuse(standardFailure('cancelled', 'the run was aborted before the tool started'))));
-      const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
-      if (declared.kind !== 'continue') return settle(this.stopStarted(run, started, declared));
-      const capabilities = declared.value;
-      const capable = checkedGate(this.checkCapabilities(run, request, capabilities), 'checkCapabilities');
-      if (capable.kind !== 'continue') return settle(this.stopStarted(run, started, capable));
-      const authorizing = this.authorize(run, request);
-      if (isPromiseLike(authorizing)) return this.afterAsyncGate(run, started, capabilities, authorizing, 'authorize');
-      const authorized = checkedGate(authorizing, 'authorize');
-      if (authorized.kind !== 'continue') return settle(this.stopStarted(run, started, authorized));
-      return this.executeAuthorized(run, started, capabilities);
-    } catch (error) {
-      // A step that threw (an override, say) rejects the call with what it threw, as an async method's throw would.
-      return rejectedWith(error);
+  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
+    const startedAt = run.clock.now();
+    const idempotencyKey = this.idempotencyKeyOf(run, call);
+    const stop = (gate: GateStop, request?: ToolCallRequest): Promise<ToolCallResult> => this.stopToolCall(run, call, idempotencyKey, startedAt, gate, request);
+    // 1. The tool must exist.
+    const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
+    if (resolved.kind !== 'continue') return stop(resolved);
+    const descriptor = resolved.value;
+    // 2. The arguments must decode and match the input schema.
+    const validated = checkedGate(this.validateArguments(run, call, descriptor), 'validateArguments');
+    if (validated.kind !== 'continue') return stop(validated);
+    const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
+    if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
+    // 3. The provider must declare the capabilities the contract needs.
+    const declared = this.declaredCapabilities(run, request);
+    if (declared.kind !== 'continue') return stop(declared, request);
+    const capabilities = declared.value;
+    const capable = checkedGate(this.checkCapabilities(run, request, capabilities), 'checkCapabilities');
+    if (capable.kind !== 'continue') return stop(capable, request);
+    // 4. Host policy.
+    const authorized = checkedGate(await this.authorize(run, request), 'authorize');
+    if (authorized.kind !== 'continue') return stop(authorized, request);
+    // 5. Approval.
+    const approved = checkedGate(await this.requestApproval(run, request), 'requestApproval');
+    if (approved.kind !== 'continue') return stop(approved, request);
+    // 6. The resource-version precondition.
+    const precondition = checkedGate(this.checkPrecondition(run, request), 'checkPrecondition');
+    if (precondition.kind !== 'continue') return stop(precondition, request);
+    const completed = { idempotencyKey, startedAt, args: request.arguments, request };
+    if (run.recorder !== undefined) {
+      const beginning = await run.recorder.beginCall(request, idempotencyKey);
+      if (beginning.kind === 'refuse') return stop(beginning, request);
+      if (beginning.kind !== 'execute') return await this.completeToolCall(run, call, { ...completed, outcome: beginning.outcome, attempts: beginning.attempts, admitted: true });
     }
-  }
-
-  /** {@link executeToolCall} once an asynchronous gate (`allowToolCall`, or the approval) answered: then the steps after it. */
-  private async afterAsyncGate(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities, gating: PromiseLike<Gate<void>>, gate: 'authorize' | 'approval'): Promise<ToolCallResult> {
-    const answer = checkedGate(await gating, gate === 'authorize' ? 'authorize' : 'requestApproval');
-    if (answer.kind !== 'continue') return this.stopStarted(run, started, answer);
-    return gate === 'authorize' ? this.executeAuthorized(run, started, capabilities) : this.executeApproved(run, started, capabilities);
-  }
-
-  /** {@link executeToolCall} from the approval on. */
-  private executeAuthorized(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
-    const approving = this.requestApproval(run, started.request);
-    if (isPromiseLike(approving)) return this.afterAsyncGate(run, started, capabilities, approving, 'approval');
-    const approved = checkedGate(approving, 'requestApproval');
-    if (approved.kind !== 'continue') return settle(this.stopStarted(run, started, approved));
-    return this.executeApproved(run, started, capabilities);
-  }
-
-  /** {@link executeToolCall} from the precondition on: the store's admission (when there is one), then dispatch. */
-  private executeApproved(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
-    const precondition = checkedGate(this.checkPrecondition(run, started.request), 'checkPrecondition');
-    if (precondition.kind !== 'continue') return settle(this.stopStarted(run, started, precondition));
-    if (run.recorder !== undefined) return this.executeRecorded(run, run.recorder, started, capabilities);
-    return this.dispatchStarted(run, started, capabilities);
-  }
-
-  /** A durable run's call: the store admits it first (or has its outcome already, or refuses it). */
-  private async executeRecorded(run: RunState, recorder: RunRecorder, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
-    const { call, key, startedAt, request } = started;
-    const beginning = await recorder.beginCall(request, key);
-    if (beginning.kind === 'refuse') return this.stopStarted(run, started, beginning);
-    if (beginning.kind !== 'execute')
-      return this.completeToolCall(run, call, { outcome: beginning.outcome, attempts: beginning.attempts, idempotencyKey: key, startedAt, args: request.arguments, request, admitted: true });
-    return this.dispatchStarted(run, started, capabilities);
-  }
-
-  /**
-   * Dispatch (attempts, retries), then the finished outcome and the result. Chained with `then` where a
-   * step is asynchronous, so a call carries no suspended frame of its own across the tool's await.
-   */
-  private dispatchStarted(run: RunState, started: StartedCall, capabilities: ToolProviderCapabilities): Promise<ToolCallResult> {
-    const { call, key, request } = started;
     this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
-    const admitted: dispatch.AdmittedCall = { request, capabilities, idempotencyKey: key };
-    const dispatched = this.dispatchWithRetries(run, admitted);
-    if (!isPromiseLike(dispatched)) return settle(this.finishDispatched(run, started, dispatched.outcome, dispatched.attempts));
-    return Promise.resolve(dispatched).then((done) => this.finishDispatched(run, started, done.outcome, done.attempts));
-  }
-
-  /** The dispatched outcome finished (`finishOutcome`) and completed into the call's result. */
-  private finishDispatched(run: RunState, started: StartedCall, outcome: ToolOutcome, attempts: number): MaybePromise<ToolCallResult> {
-    const { call, key, startedAt, request } = started;
-    const finishing = this.finishOutcome(run, request, outcome);
-    if (isPromiseLike(finishing))
-      return Promise.resolve(finishing).then((finished) => this.completeToolCall(run, call, { outcome: finished, attempts, idempotencyKey: key, startedAt, args: request.arguments, request }));
-    return this.completeToolCall(run, call, { outcome: finishing, attempts, idempotencyKey: key, startedAt, args: request.arguments, request });
-  }
-
-  /** A call with a validated request that a gate stopped. */
-  private stopStarted(run: RunState, started: StartedCall, gate: GateStop): MaybePromise<ToolCallResult> {
-    return this.stopToolCall(run, started.call, started.key, started.startedAt, gate, started.request);
+    // 7 and 8. Attempts under the deadline, retried only when the contract makes it safe.
+    const dispatched = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
+    // 9. `prepareToolResult`, output validation, the returned resource version.
+    const outcome = await this.finishOutcome(run, request, dispatched.outcome);
+    // 10. Admission, `onToolResult`, the projected result.
+    return await this.completeToolCall(run, call, { ...completed, outcome, attempts: dispatched.attempts });
   }
 
   /** A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's failure). */
-  private stopToolCall(run: RunState, call: ModelToolCall, idempotencyKey: string, startedAt: number, gate: GateStop, request?: ToolCallRequest): MaybePromise<ToolCallResult> {
+  private async stopToolCall(run: RunState, call: ModelToolCall, idempotencyKey: string, startedAt: number, gate: GateStop, request?: ToolCallRequest): Promise<ToolCallResult> {
     const args = request?.arguments;
     if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
     this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
-    return this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, startedAt, args, request, refused: true });
+    return await this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, startedAt, args, request, refused: true });
+  }
+
+  /** The capabilities the provider declares for the tool (`capability_mismatch` when asking it throws). */
+  private declaredCapabilities(run: RunState, request: ToolCallRequest): Gate<ToolProviderCapabilities> {
+    return declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
   }
 
   /**
@@ -346,12 +269,7 @@ export abstract class ToolCallPipeline {
 
   /** Before any model or tool call: every tool's effective projection policy must hold under the estimator. */
   protected checkProjectionPolicies(run: RunState): void {
-    const policy = run.options.toolOutputProjection;
-    const estimator = run.options.contextTokenEstimator;
-    const last = this.lastCheckedProjection;
-    if (last !== undefined && last.policy === policy && last.estimator === estimator) return;
     checkProjectionPolicies(run, this.descriptors.values());
-    this.lastCheckedProjection = { policy, estimator };
   }
 
   /**
@@ -368,52 +286,23 @@ export abstract class ToolCallPipeline {
     }
   }
 
-  /** The run and this pipeline's steps, as step functions get them; one per run. */
-  private stepContext(run: RunState): RunStepContext {
-    const last = this.lastStepContext;
-    if (last !== undefined && last.run === run) return last;
-    // Contexts hold nothing but the run and this pipeline: one made again for an interleaved run is as good.
-    const context = new RunStepContext(run, this.boundSteps);
-    this.lastStepContext = context;
-    return context;
+  /** The run and this pipeline's steps, as the step functions get them: each step through its method here, so an override is honoured. */
+  private stepContext(run: RunState): StepContext {
+    return {
+      run,
+      emit: (event) => this.emit(run, event),
+      hookFailed: (call, hook, error) =>
+        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) }),
+      project: (call, outcome) => this.projectForModel(run, call, outcome),
+      validateOutput: (request, outcome) => this.validateOutput(run, request, outcome),
+      dispatchAttempt: (call, attempt) => this.dispatchAttempt(run, call, attempt),
+      retryAttempts: (call, first) => this.retryAttempts(run, call, first),
+      compensate: (call, attempt, failure) => this.compensate(run, call, attempt, failure),
+    };
   }
-
-  /** This pipeline's overridable steps with the run as an argument, made once per pipeline (no closure per run or call). */
-  private readonly boundSteps: PipelineSteps = new ToolCallPipeline.Steps(this);
-
-  /** {@link PipelineSteps} on a prototype: each calls the pipeline's method of that step (an override is honoured), one object per pipeline. */
-  private static readonly Steps = class implements PipelineSteps {
-    constructor(private readonly pipeline: ToolCallPipeline) {}
-    emit(run: RunState, event: LlmAgentEvent): void {
-      this.pipeline.emit(run, event);
-    }
-    project(run: RunState, call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
-      return this.pipeline.projectForModel(run, call, outcome);
-    }
-    validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
-      return this.pipeline.validateOutput(run, request, outcome);
-    }
-    dispatchAttempt(run: RunState, call: dispatch.AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
-      return this.pipeline.dispatchAttempt(run, call, attempt);
-    }
-    retryAttempts(run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
-      return this.pipeline.retryAttempts(run, call, first);
-    }
-    compensate(run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
-      return this.pipeline.compensate(run, call, attempt, failure);
-    }
-    finishDispatched(run: RunState, started: StartedCall, outcome: ToolOutcome, attempts: number): MaybePromise<ToolCallResult> {
-      return this.pipeline.finishDispatched(run, started, outcome, attempts);
-    }
-  };
 }
 
 /** Catches the rejection of an observer that returned a promise although none is awaited. */
 function ignoreRejection(value: unknown): void {
   if (isPromiseLike(value)) value.then(undefined, () => undefined);
-}
-
-/** A result as a promise (the one given, when it is one). */
-function settle(result: MaybePromise<ToolCallResult>): Promise<ToolCallResult> {
-  return Promise.resolve(result);
 }

@@ -14,10 +14,9 @@ import {
   ReflectedToolProvider,
   SchemaCompileError,
 } from '../../lib';
-import { checkedToolOf, isImmutableDescriptor } from '../../lib/runner/checked-tool';
 
-// A runner checks every descriptor its provider lists when it is built; an immutable descriptor that
-// passed is not checked again by the next runner. These tests hold the rules of that cache.
+// A runner checks every descriptor its provider lists when it is built, every time it is built: a
+// descriptor that changed between two constructions is judged as it is now.
 
 function providerOf(...descriptors: unknown[]): ToolProvider {
   return { listTools: () => descriptors as ToolDescriptor[], invoke: () => 'ok' };
@@ -96,7 +95,6 @@ describe('a runner built again over a descriptor that changed', () => {
     const error = refusal(providerOf(descriptor));
     expect(error).toBeInstanceOf(ToolContractError);
     expect(error.message).toMatch(/retry.maxAttempts > 1 needs an idempotent tool or enabled compensation/);
-    expect(isImmutableDescriptor(descriptor as unknown as ToolDescriptor)).toBe(false);
   });
 
   it('refuses a frozen descriptor whose getter answers differently the second time', () => {
@@ -112,14 +110,12 @@ describe('a runner built again over a descriptor that changed', () => {
     build(providerOf(descriptor));
     timeoutMs = 0;
     expect(refusal(providerOf(descriptor)).message).toMatch(/timeoutMs must be a positive finite number, got 0/);
-    expect(isImmutableDescriptor(descriptor as unknown as ToolDescriptor)).toBe(false);
   });
 
   it('refuses an immutable descriptor whose shared input schema stopped being an object schema', () => {
     const inputSchema = freshInputSchema();
     const descriptor = descriptorFromLlmTool({ name: 'shared_schema', description: 'd', inputSchema });
     build(providerOf(descriptor));
-    expect(checkedToolOf(descriptor)).toBeDefined();
     inputSchema.type = 'array';
     const error = refusal(providerOf(descriptor));
     expect(error).toBeInstanceOf(ToolContractError);
@@ -168,7 +164,6 @@ describe('a bad descriptor', () => {
       const second = refusal(providerOf(descriptor));
       expect(first).toBeInstanceOf(ToolContractError);
       expect(summary(second)).toEqual(summary(first));
-      expect(checkedToolOf(descriptor as unknown as ToolDescriptor)).toBeUndefined();
     }
   });
 
@@ -178,7 +173,6 @@ describe('a bad descriptor', () => {
     const second = refusal(providerOf(descriptor));
     expect(first).toBeInstanceOf(SchemaCompileError);
     expect(summary(second)).toEqual(summary(first));
-    expect(checkedToolOf(descriptor)).toBeUndefined();
   });
 
   it('listed twice is refused as a duplicate on every construction, though it passed its checks before', () => {
@@ -215,25 +209,7 @@ describe('the descriptors the library makes', () => {
   }
   toolContract(FactoredShallow, () => handWritten('factored_shallow') as unknown as ToolDescriptor);
 
-  it('are immutable (descriptorFromLlmTool, a tool class, a factory built on descriptorFromLlmTool), so a runner checks them once', () => {
-    const made = [
-      descriptorFromLlmTool({ name: 'plain', description: 'd', inputSchema: freshInputSchema() }, { retry: { maxAttempts: 2, retryableCategories: ['timeout'] }, idempotency: 'idempotent', heartbeat: { idleTimeoutMs: 100 }, modelOutputProjection: { maxBytes: 4096 } }),
-      toolDescriptorOf(ReflectedWeather),
-      toolDescriptorOf(Factored),
-    ];
-    for (const descriptor of made) expect(isImmutableDescriptor(descriptor)).toBe(true);
-    build(providerOf(...made));
-    for (const descriptor of made) expect(checkedToolOf(descriptor)?.descriptor).toBe(descriptor);
-  });
-
-  it('from a factory with mutable policies is checked on every construction', () => {
-    const descriptor = toolDescriptorOf(FactoredShallow);
-    expect(isImmutableDescriptor(descriptor)).toBe(false);
-    build(providerOf(descriptor));
-    expect(checkedToolOf(descriptor)).toBeUndefined();
-  });
-
-  it('give a runner built over a cached descriptor the same tools and the same answers', async () => {
+  it('give a runner built again over the same descriptor the same tools and the same answers', async () => {
     const provider = new ReflectedToolProvider([ReflectedWeather]);
     const call = { id: 'c1', name: 'reflected_weather', arguments: '{"city":"Oslo"}' };
     for (let construction = 0; construction < 2; construction++) {
