@@ -6,11 +6,7 @@ import { ToolApprovalDecision, ToolCallRequest } from './run-options';
 import { needsApproval } from './runner-rules';
 import { StepContext } from './step-context';
 
-/**
- * Step 5: approval per the contract's mode. A decision stored for this call (bound to its tool
- * name and argument hash) wins; otherwise the `approvalHandler` decides and the decision is stored.
- * Without a handler a durable run suspends and a run without a store is denied.
- */
+/** The `requestApproval` step as `LlmAgentRunner` defines it (documented there). */
 export function requestApprovalGate(context: StepContext, request: ToolCallRequest): MaybePromise<Gate<void>> {
   if (!needsApproval(request.descriptor)) return PASS;
   return decideApproval(context, request);

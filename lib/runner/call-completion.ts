@@ -35,13 +35,7 @@ export interface ModelProjection {
   readonly parts?: readonly ToolMessagePart[];
 }
 
-/**
- * Step 9: `prepareToolResult`, then output validation (through `validateOutput`, the pipeline's
- * step) and the returned resource version. When the hook throws or rejects, the outcome becomes a
- * `tool_error` failure that says the tool ran; the unprepared outcome is withheld, since the hook
- * may exist to redact it. So does a hook that returns something that is not an outcome. An abort
- * of the run while the hook is pending ends the call as `cancelled` at once (the tool ran).
- */
+/** The `finishOutcome` step as `LlmAgentRunner` defines it (documented there). */
 export function finishOutcome(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
   const prepare = context.run.options.prepareToolResult;
   if (prepare === undefined) return withResourceVersion(context.validateOutput(request, outcome), request.descriptor);
@@ -69,7 +63,7 @@ function prepareThenValidate(
   return isPromiseLike(answer) ? answer.then(validateAnswer) : validateAnswer(answer);
 }
 
-/** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
+/** The `validateOutput` step as `LlmAgentRunner` defines it (documented there). */
 export function validateOutput(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
   const { outputSchema, outputValidation } = request.descriptor;
   if (!outcome.ok || outputSchema === undefined || outputValidation === 'disabled') return outcome;
@@ -90,12 +84,7 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
   return { ...outcome, metadata: { ...outcome.metadata, outputValidationIssues: plainIssues } };
 }
 
-/**
- * Step 10: admission (before projection) of a call that began, `onToolResult` for every call with a
- * validated request (executed or refused by a gate; a failing observer is reported, not fatal; one
- * still pending when the run aborts is not waited for), then the projected result; its projection
- * audit is stored with its Tool message.
- */
+/** The `completeToolCall` step as `LlmAgentRunner` defines it (documented there). */
 export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall): MaybePromise<ToolCallResult> {
   const { run } = context;
   const { request } = result;

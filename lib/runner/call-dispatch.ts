@@ -3,7 +3,6 @@ import { JsonValue } from '../outcome/json-value';
 import { standardFailure, toolFailure, ToolOutcome, toolText } from '../outcome/tool-outcome';
 import { HeartbeatProgress, ToolInvocation } from '../providers/tool-invocation';
 import { CompensationResult, ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
-import { ReflectedToolProvider, startDirectCall, takesDirectCalls } from '../providers/reflected-tool-provider';
 import { isPromiseLike, MaybePromise } from './maybe-promise';
 import { ToolCallRequest } from './run-options';
 import { RunnerClock, sleepOnClock, startTimer } from './runner-clock';
@@ -29,22 +28,14 @@ export function triesOnce(descriptor: ToolCallRequest['descriptor']): boolean {
   return descriptor.retry.maxAttempts <= 1;
 }
 
-/** Steps 7 and 8: the first attempt, and the retry loop when it failed and the contract allows more than one. */
+/** The `dispatchWithRetries` step as `LlmAgentRunner` defines it (documented there). */
 export async function dispatchWithRetries(context: StepContext, call: AdmittedCall): Promise<DispatchedCall> {
   const first = await context.dispatchAttempt(call, 1);
   if (first.ok || triesOnce(call.request.descriptor)) return { outcome: first, attempts: 1 };
   return await context.retryAttempts(call, first);
 }
 
-/**
- * The retry loop after the first attempt: only when the contract makes a repeat safe. When the run
- * aborts where a retry was due (before or during compensation, or during the backoff), the call
- * ends as `cancelled`; the last attempt's error stays in `details.lastError` and its compensation
- * state is kept (in `compensation` and `details.compensation`). Attempts of one call never overlap:
- * after an attempt given up while its tool still ran (deadline, heartbeat), the next one starts only
- * once that tool settled, waiting at most `abandonedAttemptGraceMs` (alongside the backoff); a tool
- * still running then ends the call with its failure, `details.abandonedAttempt: 'running'`.
- */
+/** The `retryAttempts` step as `LlmAgentRunner` defines it (documented there). */
 export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<DispatchedCall> {
   const { run } = context;
   const { request } = call;
@@ -77,7 +68,7 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
   }
 }
 
-/** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
+/** The `dispatchAttempt` step as `LlmAgentRunner` defines it (documented there). */
 export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
   const { request } = call;
   const base = { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
@@ -101,12 +92,6 @@ class DispatchedAttempt implements ToolAttemptOptions {
   readonly idleTimeoutMs: number | undefined;
   readonly runSignal: AbortSignal | undefined;
   readonly expectsData: boolean;
-  /**
-   * A plain reflected provider gets the validated arguments as they are (its tool gets a fresh
-   * instance that shares nothing with them) and answers what the tool returned, converted once by
-   * the attempt; a reflected tool's `undefined` is then an empty text success, as `invokeTool` gives it.
-   */
-  private readonly direct: boolean;
 
   constructor(
     private readonly context: StepContext,
@@ -121,14 +106,12 @@ class DispatchedAttempt implements ToolAttemptOptions {
     this.timeoutMs = descriptor.timeoutMs;
     this.idleTimeoutMs = descriptor.heartbeat?.idleTimeoutMs;
     this.runSignal = run.options.signal;
-    this.direct = takesDirectCalls(provider);
-    this.expectsData = !this.direct && descriptor.outputSchema !== undefined;
+    this.expectsData = descriptor.outputSchema !== undefined;
   }
 
   start(live: AttemptHandle): unknown {
     const { provider, call } = this;
     const { request } = call;
-    if (this.direct) return startDirectCall(provider as ReflectedToolProvider, request.toolName, request.arguments, live);
     if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
     return provider.invokeTool(new RunnerInvocation(this.context, call, this.attempt, live, call.capabilities.heartbeat === true));
   }
@@ -150,12 +133,7 @@ class DispatchedAttempt implements ToolAttemptOptions {
   }
 }
 
-/**
- * Asks the owning provider to undo a failed attempt's partial effect; the outcome records the
- * result. Compensation runs under the tool's declared timeout as its own hard deadline and stops
- * when the run aborts (its invocation's signal aborts; a compensation that ignores it is not
- * waited for): either way it counts as failed, so the call is not retried.
- */
+/** The `compensate` step as `LlmAgentRunner` defines it (documented there). */
 export async function compensate(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
   const { run } = context;
   const { request } = call;

@@ -35,7 +35,7 @@ export function refuse(outcome: ToolOutcome): GateStop {
   return { kind: 'refuse', outcome };
 }
 
-/** Step 1: the tool must exist (`unknown_tool`). */
+/** The `resolveTool` step as `LlmAgentRunner` defines it (documented there). */
 export function resolveToolGate(descriptors: ReadonlyMap<string, ToolDescriptor>, call: ModelToolCall): Gate<ToolDescriptor> {
   const descriptor = descriptors.get(call.name);
   if (descriptor !== undefined) return { kind: 'continue', value: descriptor };
@@ -43,7 +43,7 @@ export function resolveToolGate(descriptors: ReadonlyMap<string, ToolDescriptor>
   return refuse(standardFailure('unknown_tool', `no tool named '${call.name}'; available tools: ${known}`));
 }
 
-/** Step 2: arguments must decode and match the input schema; each issue goes back by JSON Pointer. */
+/** The `validateArguments` step as `LlmAgentRunner` defines it (documented there). */
 export function validateArgumentsGate(context: StepContext, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
   const raw = decodeToolArguments(call.arguments, context.run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
   // A client that made the model send every property marks its calls: there a `null` for an optional property means absent.
@@ -77,7 +77,7 @@ export function declaredCapabilitiesGate(context: StepContext, provider: ToolPro
   }
 }
 
-/** Step 3: the provider must declare every capability the contract needs (`needed`, worked out once per tool). */
+/** The `checkCapabilities` step as `LlmAgentRunner` defines it (documented there). */
 export function checkCapabilitiesGate(needed: readonly (keyof ToolProviderCapabilities)[], request: ToolCallRequest, declared: ToolProviderCapabilities): Gate<void> {
   if (needed.length === 0) return PASS;
   const missing = needed.filter((name) => !declared[name]);
@@ -85,10 +85,7 @@ export function checkCapabilitiesGate(needed: readonly (keyof ToolProviderCapabi
   return refuse(standardFailure('capability_mismatch', `the contract of '${request.toolName}' needs provider capabilities it does not declare: ${missing.join(', ')}`));
 }
 
-/**
- * Step 4: host policy (`allowToolCall`). Fails closed: a throwing or rejecting hook refuses the
- * call; an abort of the run while the hook is pending refuses it as `cancelled`.
- */
+/** The `authorize` step as `LlmAgentRunner` defines it (documented there). */
 export function authorizeGate(context: StepContext, request: ToolCallRequest): MaybePromise<Gate<void>> {
   const hook = context.run.options.allowToolCall;
   return hook === undefined ? PASS : askHostPolicy(context, request, hook);
@@ -112,7 +109,7 @@ function askHostPolicy(context: StepContext, request: ToolCallRequest, hook: Non
   return isPromiseLike(answer) ? answer.then(gateOf) : gateOf(answer);
 }
 
-/** Step 6: a required expected resource version must be present in the arguments. */
+/** The `checkPrecondition` step as `LlmAgentRunner` defines it (documented there). */
 export function checkPreconditionGate(request: ToolCallRequest): Gate<void> {
   const policy = request.descriptor.resourceVersion;
   if (!policy.requireExpectedVersion) return PASS;

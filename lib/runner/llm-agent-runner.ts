@@ -18,7 +18,6 @@ import { RunStreamChannel } from './run-stream';
 import { LlmAgentRunStream } from './stream-events';
 import { streamBufferSizeOf } from './stream-buffer-policy';
 import { restoreFinalAnswer } from './resumed-final-answer';
-import { rejectedWith, SETTLED } from './settled';
 import { DurableRunLoop } from './durable-run-loop';
 
 /**
@@ -86,13 +85,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** The body of a run of `complete()` or `stream()`: the earlier conversation and the input recorded, then the loop. */
   private async converse(run: RunState, earlier: readonly ChatMessage[], input: readonly ChatMessage[]): Promise<void> {
-    const recordedEarlier = this.recordMessages(run, earlier);
-    if (recordedEarlier !== SETTLED) await recordedEarlier;
-    const recordedInput = this.recordInput(run, input);
-    if (recordedInput !== SETTLED) await recordedInput;
+    await this.recordMessages(run, earlier);
+    await this.recordInput(run, input);
     await this.runLoop(run);
-    const insisted = this.insistOnFinalAnswer(run);
-    if (insisted !== SETTLED) await insisted;
+    await this.insistOnFinalAnswer(run);
   }
 
   /** `startRun`, plus the compiled `output` of a run that has one (`invalid_run_options` for one that cannot work). */
@@ -119,9 +115,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * A run with `output` whose model ended its turn without the final answer: asks for it (a user
    * message; one repair) and goes on, until it comes or the repairs are used up (`StructuredOutputError`).
    */
-  protected override insistOnFinalAnswer(run: RunState): Promise<void> {
+  protected override async insistOnFinalAnswer(run: RunState): Promise<void> {
     const output = this.outputs.get(run);
-    return output === undefined ? SETTLED : this.insistOnOutput(run, output);
+    if (output !== undefined) await this.insistOnOutput(run, output);
   }
 
   /** `insistOnFinalAnswer` of a run with `output`. */
@@ -238,26 +234,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * `options.turn` (default 1): a host whose loop reuses call ids across its turns passes each turn's number.
    * Listeners see `run_started` and, however the call ends, `run_finished` (stop reason `other`).
    */
-  invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
-    let run: RunState;
-    let executing: Promise<ToolCallResult>;
+  async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
+    const turn = options.turn ?? 1;
+    if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+    const run = this.startRun(withoutTurn(options));
+    run.turn = turn;
     try {
-      const turn = options.turn ?? 1;
-      if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
-      // `turn` is not a run option: copied out only when given (a rest copy of the options costs on every call).
-      run = this.startRun(options.turn === undefined ? options : withoutTurn(options));
-      run.turn = turn;
-      executing = this.executeToolCall(run, call);
-    } catch (error) {
-      return rejectedWith(error);
-    }
-    return this.finishInvokedCall(run, executing);
-  }
-
-  /** The end of an `invokeToolCall` with a store or a listener: the projection audit stored, `run_finished` reported. */
-  private async finishInvokedCall(run: RunState, executing: Promise<ToolCallResult>): Promise<ToolCallResult> {
-    try {
-      const result = await executing;
+      const result = await this.executeToolCall(run, call);
       if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
       return result;
     } finally {

@@ -14,12 +14,7 @@ import { isPromiseLike } from './maybe-promise';
 import { RunState } from './run-state';
 import { StepContext } from './step-context';
 
-/**
- * The one place the model-facing Tool message is made: the rendered outcome, projected within the
- * effective ceilings of `descriptor` (undefined for a call of no known tool), and its images within the
- * run's `toolImages` limits (their own, apart from the text's; the report says what was omitted). A
- * projection failure becomes a short `tool_output_projection_failed` failure; the failed content is never sent.
- */
+/** The `projectForModel` step as `LlmAgentRunner` defines it (documented there). */
 export function projectForModel(context: StepContext, descriptor: ToolDescriptor | undefined, call: ModelToolCall, outcome: ToolOutcome): ModelProjection {
   const { run } = context;
   const { options } = run;

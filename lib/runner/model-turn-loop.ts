@@ -9,18 +9,16 @@ import { LlmAgentRunOptions } from './run-options';
 import { FinalAnswerState } from './final-answer';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
-import { RunTable } from './run-table';
 import { RunRecorder } from './run-recorder';
 import { checkRunLimits, stopReasonOf } from './runner-rules';
 import { LlmAgentError } from './runner-error';
 import { SYSTEM_CLOCK } from './runner-clock';
-import { isPromiseLike, untilAborted } from './maybe-promise';
+import { untilAborted } from './maybe-promise';
 import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './abort-grace';
 import { ToolCallPipeline } from './tool-call-pipeline';
 import { standardFailure } from '../outcome/tool-outcome';
 import { RunStreamChannel } from './run-stream';
 import { streamModelStep } from './stream-model-step';
-import { recordInOrder, rejectedWith, SETTLED } from './settled';
 import { limitReached } from './run-steps';
 import { assistantMessageOf, assistantMessagesOf } from './turn-messages';
 
@@ -34,9 +32,9 @@ import { assistantMessageOf, assistantMessagesOf } from './turn-messages';
 export abstract class ModelTurnLoop extends ToolCallPipeline {
   protected readonly defaultMemory: Memory = new InMemoryMemory();
   /** The stream of each run started by `stream()`. @internal */
-  protected readonly streams = new RunTable<RunStreamChannel>();
+  protected readonly streams = new WeakMap<RunState, RunStreamChannel>();
   /** The final-answer state of each run with `output`. @internal */
-  protected readonly outputs = new RunTable<FinalAnswerState>();
+  protected readonly outputs = new WeakMap<RunState, FinalAnswerState>();
 
   /** @see ToolCallPipeline for the checks made on the provider's tools. */
   constructor(
@@ -61,30 +59,23 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
 
   /**
    * One model request and the tool calls it asked for: the answer recorded, its turn begun, its calls run
-   * (or refused, when the answer was cut) and their Tool messages recorded; a record is awaited only when
-   * it is pending.
+   * (or refused, when the answer was cut) and their Tool messages recorded.
    */
   protected async runStep(run: RunState): Promise<void> {
     let response: ModelResponse;
     try {
       response = await this.requestModel(run);
     } catch (error) {
-      return this.modelRequestFailed(run, error);
+      // A request cut short by the run's abort stops the run; any other failure fails it.
+      if (!run.options.signal?.aborted) throw error;
+      run.stopReason = 'aborted';
+      return;
     }
-    const recorded = this.recordMessage(run, assistantMessageOf(response));
-    if (recorded !== SETTLED) await recorded;
+    await this.recordMessage(run, assistantMessageOf(response));
     if (!this.beginTurn(run, response)) return;
     const calls = response.toolCalls;
     const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, calls) : await this.executeToolCalls(run, calls);
-    const recordedResults = this.recordToolResults(run, records);
-    if (recordedResults !== SETTLED) await recordedResults;
-  }
-
-  /** A model request that failed: the run stops as `aborted` when its signal aborted, else the error goes on. @internal */
-  protected modelRequestFailed(run: RunState, error: unknown): Promise<void> {
-    if (!run.options.signal?.aborted) return rejectedWith(error);
-    run.stopReason = 'aborted';
-    return SETTLED;
+    await this.recordToolResults(run, records);
   }
 
   /**
@@ -126,23 +117,17 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
    * suspends (`awaiting_approval`); completed calls stay admitted, and their projection is audited
    * when the turn is answered after the resume (under the policy of that run).
    */
-  protected recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
-    try {
-      for (const record of records) {
-        if (record.awaitingApproval !== true) continue;
-        run.stopReason = 'awaiting_approval';
-        return SETTLED;
-      }
-      // An asynchronous write (a store, an async memory): the rest of the turn is recorded once it is done.
-      return recordInOrder(records, (record) => this.recordToolResult(run, record));
-    } catch (error) {
-      return rejectedWith(error);
+  protected async recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
+    if (records.some((record) => record.awaitingApproval === true)) {
+      run.stopReason = 'awaiting_approval';
+      return;
     }
+    for (const record of records) await this.recordToolResult(run, record);
   }
 
-  /** Records messages in order (each once the one before is written); `SETTLED` when every write was synchronous. @internal */
-  protected recordMessages(run: RunState, messages: readonly ChatMessage[]): Promise<void> {
-    return recordInOrder(messages, (message) => this.recordMessage(run, message));
+  /** Records messages in order, each once the one before is written. @internal */
+  protected async recordMessages(run: RunState, messages: readonly ChatMessage[]): Promise<void> {
+    for (const message of messages) await this.recordMessage(run, message);
   }
 
   /** Records the Tool message of one call, with its projection audit when the call was admitted. */
@@ -174,8 +159,6 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
       turn: 1,
       text: '',
       stopReason: undefined,
-      countedMessages: 0,
-      assistantMessages: 0,
     };
     this.checkProjectionPolicies(run);
     this.emit(run, { type: 'run_started', runId: run.runId });
@@ -183,16 +166,18 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   }
 
   /** Sends the conversation to the model; when the run aborts first, rejects at once with the abort reason. */
-  protected requestModel(run: RunState): Promise<ModelResponse> {
-    try {
-      return this.sendModelRequest(run).then((response) => this.modelResponded(run, response));
-    } catch (error) {
-      return rejectedWith(error);
-    }
+  protected async requestModel(run: RunState): Promise<ModelResponse> {
+    const response = await this.sendModelRequest(run);
+    run.usage = {
+      inputTokens: run.usage.inputTokens + response.usage.inputTokens,
+      outputTokens: run.usage.outputTokens + response.usage.outputTokens,
+    };
+    this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
+    return response;
   }
 
-  /** The request of the next step sent, raced against the run's signal (a client that ignores it must not keep the run waiting). @internal */
-  protected sendModelRequest(run: RunState): Promise<ModelResponse> {
+  /** The request of the next step sent, raced against the run's signal (a client that ignores it must not keep the run waiting). */
+  private sendModelRequest(run: RunState): Promise<ModelResponse> {
     run.steps++;
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const signal = run.options.signal ?? NEVER_ABORTED;
@@ -203,16 +188,6 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
     const tools = this.toolsOf(run);
     const request: ModelRequest = format === undefined ? { system, messages, tools, signal } : { system, messages, tools, signal, responseFormat: format };
     return untilAborted(this.stepModel(run, request), run.options.signal);
-  }
-
-  /** A model response arrived: its usage counted, `model_responded` reported. @internal */
-  protected modelResponded(run: RunState, response: ModelResponse): ModelResponse {
-    run.usage = {
-      inputTokens: run.usage.inputTokens + response.usage.inputTokens,
-      outputTokens: run.usage.outputTokens + response.usage.outputTokens,
-    };
-    this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
-    return response;
   }
 
   /**
@@ -229,21 +204,9 @@ export abstract class ModelTurnLoop extends ToolCallPipeline {
   }
 
   /** Appends a message to the history and the memory; a Tool message's projection audit, when given, is stored with it. */
-  protected recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
-    try {
-      run.messages.push(message);
-      if (run.recorder !== undefined) return this.recordDurableMessage(run, run.recorder, message, projection);
-      // A synchronous memory (the default) is not awaited: no promise, no turn of the microtask queue per message.
-      const appended = (run.options.memory ?? this.defaultMemory).append(run.runId, message);
-      return isPromiseLike(appended) ? Promise.resolve(appended) : SETTLED;
-    } catch (error) {
-      return rejectedWith(error);
-    }
-  }
-
-  /** `recordMessage` of a durable run: the store first, then the memory. */
-  private async recordDurableMessage(run: RunState, recorder: RunRecorder, message: ChatMessage, projection: ToolOutputProjectionReport | undefined): Promise<void> {
-    await recorder.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
+  protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
+    run.messages.push(message);
+    await run.recorder?.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
     await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 

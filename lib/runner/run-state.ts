@@ -28,8 +28,4 @@ export interface RunState {
   recordedKeys?: ReadonlyMap<string, string>;
   text: string;
   stopReason?: LlmAgentStopReason;
-  /** How many of `messages` the runner has counted the assistant messages of, and how many it found (the turn). @internal */
-  countedMessages?: number;
-  /** @internal see `countedMessages` */
-  assistantMessages?: number;
 }
