@@ -1,4 +1,4 @@
-import { isPromiseLike, MaybePromise } from './maybe-promise';
+import { isPromiseLike, MaybePromise } from '../maybe-promise';
 
 /** How a host hook call ended: its value, a throw or rejection, or the run's abort while it was pending. */
 export type HookResult<T> = { readonly kind: 'value'; readonly value: T } | { readonly kind: 'failed'; readonly error: unknown } | { readonly kind: 'aborted' };
@@ -32,4 +32,4 @@ export function callHook<T>(invoke: () => T | PromiseLike<T>, signal?: AbortSign
   });
 }
 
-export { messageOf } from '../errors/message-of';
+export { messageOf } from '../../errors/message-of';

@@ -1,8 +1,8 @@
-import { ModelResponseFormat, ModelToolCall } from '../model/model-types';
-import { toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
+import { ModelResponseFormat, ModelToolCall } from '../../model/model-types';
+import { toolFailure, toolText, ToolOutcome } from '../../outcome/tool-outcome';
 import { CompiledStructuredOutput } from './structured-output';
 import { StructuredOutputError } from './structured-output-error';
-import { ToolCallResult } from './run-result';
+import { ToolCallResult } from '../run-result';
 
 /** The structured-output state of one run. */
 export interface FinalAnswerState {

@@ -1,4 +1,4 @@
-import { RunnerClock, startTimer } from './runner-clock';
+import { RunnerClock, startTimer } from '../runner-clock';
 
 /** Default of `abortedWriteGraceMs`: how long an aborted run still waits for its store. */
 export const DEFAULT_ABORTED_WRITE_GRACE_MS = 1_000;

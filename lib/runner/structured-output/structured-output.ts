@@ -1,18 +1,18 @@
-import { JsonSchema } from '../contract/json-schema';
-import { LlmTool } from '../contract/llm-tool';
-import { buildClassSchema } from '../reflect/build-class-schema';
-import { ClassType } from '../reflect/field-options';
-import { compileInstanceFiller, constructInstance } from '../tools/build-instance';
-import { compileToolClass, definitionChecked } from '../tools/compiled-tool-class';
-import { defineTool } from '../tools/define-tool';
-import { InferSchemaOutput, isStandardSchema, StandardSchemaV1 } from '../tools/standard-schema';
-import { formatIssues } from '../tools/tool-argument-error';
-import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
-import { decodeToolArguments } from '../validation/decode-arguments';
-import { compileInputValidator } from '../validation/schema-validator';
-import { LlmAgentError } from './runner-error';
-import { ModelResponseFormat } from '../model/model-types';
-import { dropAbsentNulls } from '../validation/absent-nulls';
+import { JsonSchema } from '../../contract/json-schema';
+import { LlmTool } from '../../contract/llm-tool';
+import { buildClassSchema } from '../../reflect/build-class-schema';
+import { ClassType } from '../../reflect/field-options';
+import { compileInstanceFiller, constructInstance } from '../../tools/build-instance';
+import { compileToolClass, definitionChecked } from '../../tools/compiled-tool-class';
+import { defineTool } from '../../tools/define-tool';
+import { InferSchemaOutput, isStandardSchema, StandardSchemaV1 } from '../../tools/standard-schema';
+import { formatIssues } from '../../tools/tool-argument-error';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../validation/argument-limits';
+import { decodeToolArguments } from '../../validation/decode-arguments';
+import { compileInputValidator } from '../../validation/schema-validator';
+import { LlmAgentError } from '../runner-error';
+import { ModelResponseFormat } from '../../model/model-types';
+import { dropAbsentNulls } from '../../validation/absent-nulls';
 
 /** What `output` takes: a class whose fields are decorated with `@Field()` (no `@Tool` or `invoke` needed), or a Standard Schema (zod 4, valibot, arktype) of an object. */
 export type StructuredOutputSchema = ClassType<object> | StandardSchemaV1;

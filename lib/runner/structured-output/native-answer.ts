@@ -1,8 +1,8 @@
-import { ModelStepper } from '../model/model-stepper';
-import { ModelResponseFormat } from '../model/model-types';
+import { ModelStepper } from '../../model/model-stepper';
+import { ModelResponseFormat } from '../../model/model-types';
 import { FinalAnswerState } from './final-answer';
-import { LlmAgentStopReason } from './run-result';
-import { LlmAgentError } from './runner-error';
+import { LlmAgentStopReason } from '../run-result';
+import { LlmAgentError } from '../runner-error';
 import { CompiledStructuredOutput, StructuredOutputMode } from './structured-output';
 import { StructuredOutputError } from './structured-output-error';
 

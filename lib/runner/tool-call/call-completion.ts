@@ -1,15 +1,15 @@
-import { ModelToolCall, ToolMessagePart } from '../model/model-types';
-import { JsonObject } from '../outcome/json-value';
-import { renderToolMessage } from '../outcome/render-tool-message';
-import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
-import { formatIssues } from '../tools/tool-argument-error';
-import { compileOutputValidator } from '../validation/schema-validator';
+import { ModelToolCall, ToolMessagePart } from '../../model/model-types';
+import { JsonObject } from '../../outcome/json-value';
+import { renderToolMessage } from '../../outcome/render-tool-message';
+import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
+import { formatIssues } from '../../tools/tool-argument-error';
+import { compileOutputValidator } from '../../validation/schema-validator';
 import { callHook, HookResult } from './call-hook';
-import { isPromiseLike, MaybePromise } from './maybe-promise';
-import { LlmAgentRunOptions, ToolCallRequest } from './run-options';
-import { ToolCallResult } from './run-result';
-import { withResourceVersion } from './runner-rules';
+import { isPromiseLike, MaybePromise } from '../maybe-promise';
+import { LlmAgentRunOptions, ToolCallRequest } from '../run-options';
+import { ToolCallResult } from '../run-result';
+import { withResourceVersion } from '../runner-rules';
 import { StepContext } from './step-context';
 
 /** A finished call on its way to the model. */

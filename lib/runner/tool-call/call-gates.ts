@@ -1,21 +1,21 @@
-import { requiredCapabilities } from '../contract/compile-descriptor';
-import { NO_CAPABILITIES } from '../contract/defaults';
-import { ToolDescriptor } from '../contract/tool-descriptor';
-import { messageOf } from '../errors/message-of';
-import { ModelToolCall } from '../model/model-types';
-import { JsonObject } from '../outcome/json-value';
-import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
-import { formatIssues } from '../tools/tool-argument-error';
-import { dropAbsentNulls } from '../validation/absent-nulls';
-import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-limits';
-import { decodeToolArguments } from '../validation/decode-arguments';
-import { compileInputValidator } from '../validation/schema-validator';
-import { markValidated } from '../validation/validated-arguments';
-import { resolveJsonPointer } from '../validation/validation-issue';
+import { requiredCapabilities } from '../../contract/compile-descriptor';
+import { NO_CAPABILITIES } from '../../contract/defaults';
+import { ToolDescriptor } from '../../contract/tool-descriptor';
+import { messageOf } from '../../errors/message-of';
+import { ModelToolCall } from '../../model/model-types';
+import { JsonObject } from '../../outcome/json-value';
+import { standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
+import { formatIssues } from '../../tools/tool-argument-error';
+import { dropAbsentNulls } from '../../validation/absent-nulls';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../validation/argument-limits';
+import { decodeToolArguments } from '../../validation/decode-arguments';
+import { compileInputValidator } from '../../validation/schema-validator';
+import { markValidated } from '../../validation/validated-arguments';
+import { resolveJsonPointer } from '../../validation/validation-issue';
 import { callHook, HookResult } from './call-hook';
-import { isPromiseLike, MaybePromise } from './maybe-promise';
-import { LlmAgentRunOptions, ToolCallPermission, ToolCallRequest } from './run-options';
+import { isPromiseLike, MaybePromise } from '../maybe-promise';
+import { LlmAgentRunOptions, ToolCallPermission, ToolCallRequest } from '../run-options';
 import { StepContext } from './step-context';
 
 /**

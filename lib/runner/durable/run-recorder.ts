@@ -1,13 +1,13 @@
-import { AgentRunStatus } from '../durable/agent-run-record';
-import { canonicalArgumentsSha256, sha256Hex } from '../durable/canonical-arguments';
-import { RunStore, RunWriteOptions } from '../durable/run-store';
-import { RunStoreError } from '../durable/run-store-error';
-import { ChatMessage } from '../model/model-types';
-import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { AgentRunStatus } from '../../durable/agent-run-record';
+import { canonicalArgumentsSha256, sha256Hex } from '../../durable/canonical-arguments';
+import { RunStore, RunWriteOptions } from '../../durable/run-store';
+import { RunStoreError } from '../../durable/run-store-error';
+import { ChatMessage } from '../../model/model-types';
+import { standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
 import { AbortGrace } from './abort-grace';
-import { isModelResponse } from './turn-messages';
-import { ToolApprovalDecision, ToolCallRequest } from './run-options';
+import { isModelResponse } from '../turn-messages';
+import { ToolApprovalDecision, ToolCallRequest } from '../run-options';
 
 /** What the durable record says about a call that is about to run. */
 export type CallBeginning =

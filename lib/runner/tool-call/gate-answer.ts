@@ -1,6 +1,6 @@
-import { isToolOutcome, normalizeToolOutcome } from '../outcome/tool-outcome';
+import { isToolOutcome, normalizeToolOutcome } from '../../outcome/tool-outcome';
 import { Gate } from './call-gates';
-import { LlmAgentError } from './runner-error';
+import { LlmAgentError } from '../runner-error';
 
 /** The protected steps of the per-call path that answer a {@link Gate}. @internal */
 export type GateStepName = 'resolveTool' | 'validateArguments' | 'checkCapabilities' | 'authorize' | 'requestApproval' | 'checkPrecondition';

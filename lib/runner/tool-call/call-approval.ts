@@ -1,9 +1,9 @@
-import { standardFailure } from '../outcome/tool-outcome';
+import { standardFailure } from '../../outcome/tool-outcome';
 import { callHook } from './call-hook';
 import { Gate, PASS, refuse } from './call-gates';
-import { MaybePromise } from './maybe-promise';
-import { ToolApprovalDecision, ToolCallRequest } from './run-options';
-import { needsApproval } from './runner-rules';
+import { MaybePromise } from '../maybe-promise';
+import { ToolApprovalDecision, ToolCallRequest } from '../run-options';
+import { needsApproval } from '../runner-rules';
 import { StepContext } from './step-context';
 
 /** The `requestApproval` step as `LlmAgentRunner` defines it (documented there). */

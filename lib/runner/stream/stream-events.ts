@@ -1,6 +1,6 @@
-import { ModelResponse } from '../model/model-types';
-import { ToolOutcome } from '../outcome/tool-outcome';
-import { LlmAgentRunResult } from './run-result';
+import { ModelResponse } from '../../model/model-types';
+import { ToolOutcome } from '../../outcome/tool-outcome';
+import { LlmAgentRunResult } from '../run-result';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced from TSDoc
 import type { StreamBufferPolicy } from './stream-buffer-policy';
 

@@ -1,4 +1,4 @@
-import { LlmAgentError } from './runner-error';
+import { LlmAgentError } from '../runner-error';
 
 /**
  * How many events a run of `runner.stream()` / `runner.resumeStream()` buffers for a consumer that reads

@@ -1,8 +1,8 @@
-import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { HeartbeatProgress } from '../providers/tool-invocation';
-import { thrownToToolOutcome, toToolOutcome } from '../tools/to-tool-outcome';
-import { isPromiseLike, MaybePromise } from './maybe-promise';
-import { RunnerClock, startTimer } from './runner-clock';
+import { standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { HeartbeatProgress } from '../../providers/tool-invocation';
+import { thrownToToolOutcome, toToolOutcome } from '../../tools/to-tool-outcome';
+import { isPromiseLike, MaybePromise } from '../maybe-promise';
+import { RunnerClock, startTimer } from '../runner-clock';
 
 /** What one attempt needs besides the provider call itself. */
 export interface ToolAttemptOptions {

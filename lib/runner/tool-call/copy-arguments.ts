@@ -1,5 +1,5 @@
-import { JsonObject, JsonValue } from '../outcome/json-value';
-import { carryValidated } from '../validation/validated-arguments';
+import { JsonObject, JsonValue } from '../../outcome/json-value';
+import { carryValidated } from '../../validation/validated-arguments';
 
 /** Below this depth the copy recurses; deeper input (only with raised argument limits) goes to `structuredClone`. */
 const RECURSION_DEPTH = 256;

@@ -1,5 +1,5 @@
-import { WuweError } from '../errors/wuwe-error';
-import { hasErrorMarker } from '../errors/error-marker';
+import { WuweError } from '../../errors/wuwe-error';
+import { hasErrorMarker } from '../../errors/error-marker';
 
 /** Codes of {@link StructuredOutputError}. */
 export type StructuredOutputErrorCode =

@@ -1,9 +1,9 @@
-import { ModelResponse, ModelToolCall } from '../model/model-types';
-import { ModelStreamEvent } from '../model/model-stream';
-import { standardFailure } from '../outcome/tool-outcome';
-import { LlmAgentRunOptions } from './run-options';
-import { LlmAgentRunResult } from './run-result';
-import { LlmAgentEvent } from './runner-events';
+import { ModelResponse, ModelToolCall } from '../../model/model-types';
+import { ModelStreamEvent } from '../../model/model-stream';
+import { standardFailure } from '../../outcome/tool-outcome';
+import { LlmAgentRunOptions } from '../run-options';
+import { LlmAgentRunResult } from '../run-result';
+import { LlmAgentEvent } from '../runner-events';
 import { LlmAgentRunStream, LlmAgentStreamEvent } from './stream-events';
 import { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
 

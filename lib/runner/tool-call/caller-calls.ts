@@ -1,5 +1,5 @@
-import { ChatMessage, ModelToolCall } from '../model/model-types';
-import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { ChatMessage, ModelToolCall } from '../../model/model-types';
+import { standardFailure, ToolOutcome } from '../../outcome/tool-outcome';
 
 /**
  * The outcome of a tool call found in caller-supplied history rather than in a model response of the run:

@@ -1,4 +1,4 @@
-import { ChatMessage } from '../model/model-types';
+import { ChatMessage } from '../../model/model-types';
 import { askForFinalAnswer, FinalAnswerState } from './final-answer';
 
 /**

@@ -1,17 +1,17 @@
-import { ToolDescriptor, ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
-import { ModelToolCall } from '../model/model-types';
-import { renderToolMessage } from '../outcome/render-tool-message';
-import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
-import { checkToolOutputProjectionPolicy } from '../projection/check-tool-output-projection-policy';
-import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../projection/default-tool-output-projection';
-import { effectiveToolOutputProjection } from '../projection/effective-tool-output-projection';
-import { isProjectionFailure, projectWithin } from '../projection/project-tool-output-for-model';
-import { projectToolImages, ToolImageProjectionReport } from '../projection/project-tool-images';
-import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
-import { DEFAULT_TOOL_IMAGE_POLICY } from '../projection/tool-image-policy';
+import { ToolDescriptor, ToolOutputProjectionPolicy } from '../../contract/tool-descriptor';
+import { ModelToolCall } from '../../model/model-types';
+import { renderToolMessage } from '../../outcome/render-tool-message';
+import { standardFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { checkToolOutputProjectionPolicy } from '../../projection/check-tool-output-projection-policy';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION } from '../../projection/default-tool-output-projection';
+import { effectiveToolOutputProjection } from '../../projection/effective-tool-output-projection';
+import { isProjectionFailure, projectWithin } from '../../projection/project-tool-output-for-model';
+import { projectToolImages, ToolImageProjectionReport } from '../../projection/project-tool-images';
+import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
+import { DEFAULT_TOOL_IMAGE_POLICY } from '../../projection/tool-image-policy';
 import { ModelProjection } from './call-completion';
-import { isPromiseLike } from './maybe-promise';
-import { RunState } from './run-state';
+import { isPromiseLike } from '../maybe-promise';
+import { RunState } from '../run-state';
 import { StepContext } from './step-context';
 
 /** The `projectForModel` step as `LlmAgentRunner` defines it (documented there). */

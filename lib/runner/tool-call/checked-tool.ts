@@ -1,10 +1,10 @@
-import { checkToolDescriptor, toLlmTool } from '../contract/check-descriptor';
-import { LlmTool } from '../contract/llm-tool';
-import { ToolDescriptor } from '../contract/tool-descriptor';
-import { assertInvocable } from '../providers/composite-tool-provider';
-import { ToolProviderError } from '../providers/tool-provider-error';
-import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
-import { compileInputValidator, compileOutputValidator } from '../validation/schema-validator';
+import { checkToolDescriptor, toLlmTool } from '../../contract/check-descriptor';
+import { LlmTool } from '../../contract/llm-tool';
+import { ToolDescriptor } from '../../contract/tool-descriptor';
+import { assertInvocable } from '../../providers/composite-tool-provider';
+import { ToolProviderError } from '../../providers/tool-provider-error';
+import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
+import { compileInputValidator, compileOutputValidator } from '../../validation/schema-validator';
 import { neededCapabilityNames } from './call-gates';
 
 /**

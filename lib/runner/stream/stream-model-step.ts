@@ -1,7 +1,7 @@
-import { ModelApiError } from '../model/model-api-error';
-import { canStreamSteps, ModelStreamEvent } from '../model/model-stream';
-import { ModelStepper } from '../model/model-stepper';
-import { ModelRequest, ModelResponse } from '../model/model-types';
+import { ModelApiError } from '../../model/model-api-error';
+import { canStreamSteps, ModelStreamEvent } from '../../model/model-stream';
+import { ModelStepper } from '../../model/model-stepper';
+import { ModelRequest, ModelResponse } from '../../model/model-types';
 
 /**
  * One model step of a streamed run. A model with `streamStep` streams it: every delta goes to

@@ -1,11 +1,11 @@
-import { ModelToolCall } from '../model/model-types';
-import { ToolOutcome } from '../outcome/tool-outcome';
+import { ModelToolCall } from '../../model/model-types';
+import { ToolOutcome } from '../../outcome/tool-outcome';
 import type { ModelProjection } from './call-completion';
 import type { AdmittedCall, DispatchedCall } from './call-dispatch';
-import { MaybePromise } from './maybe-promise';
-import { ToolCallRequest } from './run-options';
-import { LlmAgentEvent, LlmAgentHookName } from './runner-events';
-import { RunState } from './run-state';
+import { MaybePromise } from '../maybe-promise';
+import { ToolCallRequest } from '../run-options';
+import { LlmAgentEvent, LlmAgentHookName } from '../runner-events';
+import { RunState } from '../run-state';
 
 /**
  * What a step function of the per-call path gets from its runner: the run, and the runner's own
