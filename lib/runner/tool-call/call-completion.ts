@@ -42,7 +42,7 @@ export function finishOutcome(context: StepContext, request: ToolCallRequest, ou
   return prepareThenValidate(context, request, outcome, prepare);
 }
 
-/** {@link finishOutcome} with a `prepareToolResult` hook (apart, so a call without one allocates none of its closures). */
+/** {@link finishOutcome} with a `prepareToolResult` hook. */
 function prepareThenValidate(
   context: StepContext,
   request: ToolCallRequest,

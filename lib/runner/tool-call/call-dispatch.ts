@@ -163,8 +163,7 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
 
 /**
  * The invocation a rich provider receives; guarded fields only with the declared capability. A
- * class, so `signal` (read from the attempt on each access, created on first read) is a prototype
- * getter and a call allocates no closure over its state.
+ * class, so `signal` is read from the attempt on each access: always the attempt's current signal.
  */
 class RunnerInvocation implements ToolInvocation {
   readonly toolName: string;

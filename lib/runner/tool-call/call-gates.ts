@@ -91,7 +91,7 @@ export function authorizeGate(context: StepContext, request: ToolCallRequest): M
   return hook === undefined ? PASS : askHostPolicy(context, request, hook);
 }
 
-/** {@link authorizeGate} with a hook (apart, so a call without one allocates none of its closures). */
+/** {@link authorizeGate} with a hook. */
 function askHostPolicy(context: StepContext, request: ToolCallRequest, hook: NonNullable<LlmAgentRunOptions['allowToolCall']>): MaybePromise<Gate<void>> {
   const gateOf = (answer: HookResult<ToolCallPermission>): Gate<void> => {
     if (answer.kind === 'aborted') return refuse(standardFailure('cancelled', 'the run was aborted while host policy decided on the call'));
