@@ -96,7 +96,7 @@ export type {
   ResolvedAnthropicModelClientOptions, StepThroughPausedTurnsOptions,
 } from './model/anthropic';
 export {
-  DEFAULT_MAX_STEPS, deriveIdempotencyKey, LlmAgentError, LlmAgentRunner, SYSTEM_CLOCK, ToolCallPipeline,
+  DEFAULT_MAX_STEPS, deriveIdempotencyKey, LlmAgentError, LlmAgentRunner, SYSTEM_CLOCK,
   RunEventJournal, RunEventJournalError,
 } from './runner';
 export type {

@@ -1,44 +1,88 @@
-import { newRunId } from './new-run-id';
-import { ModelStepper } from '../model/model-stepper';
+import { AgentRunRecord } from '../durable/agent-run-record';
+import { callKey } from '../durable/record-rules';
 import { LlmTool } from '../contract/llm-tool';
+import { ToolDescriptor } from '../contract/tool-descriptor';
+import { messageOf } from '../errors/message-of';
+import { InMemoryMemory, Memory } from '../model/memory';
+import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelResponse, ModelToolCall } from '../model/model-types';
-import { ToolProvider } from '../providers/tool-provider';
-import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
-import { inputMessages, LlmAgentRunInput, NOTHING_CONTINUED } from './run-input';
-import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './final-answer';
-import { compileStructuredOutput, StructuredOutputOf, StructuredOutputSchema } from './structured-output';
-import { endedWithNativeAnswer, judgeNativeAnswer, nativeFormatOf } from './native-answer';
-import { deriveIdempotencyKey } from './idempotency-key';
-import { ToolOutcome } from '../outcome/tool-outcome';
+import { JsonObject } from '../outcome/json-value';
+import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
+import type { ToolCallResultOf } from '../tools/tool-typing';
+import { lastTurnOf, restoreRecord, runUnderLease } from './durable/durable-run';
+import { isPromiseLike, MaybePromise, untilAborted } from './maybe-promise';
+import { newRunId } from './new-run-id';
+import { countUsage, modelRequestOf, newRunState, runResultOf, toolMessageOf } from './run-lifecycle';
+import { inputMessages, LlmAgentRunInput, loadContinuedConversation } from './run-input';
+import { InvokeToolCallOptions, LlmAgentRunOptions, ToolCallRequest } from './run-options';
 import { LlmAgentRunResult, ToolCallResult } from './run-result';
 import { RunState } from './run-state';
 import { LlmAgentError } from './runner-error';
-import type { ToolCallResultOf } from '../tools/tool-typing';
-import { RunStreamChannel } from './run-stream';
-import { LlmAgentRunStream } from './stream-events';
-import { streamBufferSizeOf } from './stream-buffer-policy';
-import { restoreFinalAnswer } from './resumed-final-answer';
-import { rejectedWith, SETTLED } from './settled';
-import { limitReached } from './run-steps';
-import { assistantMessageOf } from './turn-messages';
-import { DurableRunLoop } from './durable-run-loop';
+import { LlmAgentEvent } from './runner-events';
+import { stopReasonOf } from './runner-rules';
+import { RunStreamChannel } from './stream/run-stream';
+import { openRunStream } from './stream/open-run-stream';
+import { LlmAgentRunStream } from './stream/stream-events';
+import { streamModelStep } from './stream/stream-model-step';
+import { askForFinalAnswer, executeWithFinalAnswers, FinalAnswerState } from './structured-output/final-answer';
+import { endedWithNativeAnswer, judgeNativeAnswer } from './structured-output/native-answer';
+import { restoreFinalAnswer } from './structured-output/resumed-final-answer';
+import { finalAnswerStateOf } from './structured-output/run-output';
+import { StructuredOutputOf, StructuredOutputSchema } from './structured-output/structured-output';
+import { requestApprovalGate } from './tool-call/call-approval';
+import * as completion from './tool-call/call-completion';
+import * as dispatch from './tool-call/call-dispatch';
+import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './tool-call/call-gates';
+import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './tool-call/call-gates';
+import { notExecutedOutcome, openInputCalls } from './tool-call/caller-calls';
+import { checkProviderTools } from './tool-call/checked-tool';
+import { checkedGate } from './tool-call/gate-answer';
+import { deriveIdempotencyKey } from './tool-call/idempotency-key';
+import { checkProjectionPolicies, projectForModel } from './tool-call/model-projection';
+import { StepContext } from './tool-call/step-context';
+import { runTurnCalls } from './tool-call/turn-calls';
+import { assistantMessageOf, assistantMessagesOf, isModelResponse } from './turn-messages';
+import { DEFAULT_MAX_STEPS } from './run-steps';
 
 /**
- * Turns model tool calls into safe tool executions under Tool Contract 2.0.
- *
- * `complete()` is a short template method; each policy step is a protected method a subclass can
- * override. Per call, in order: resolve the tool, validate the arguments, check contract/provider
- * capabilities, `allowToolCall`, approval, resource-version precondition, dispatch under the
- * deadline with bounded retries, `prepareToolResult` and output validation, `onToolResult`, then
- * render the Tool message for the model.
+ * Turns model tool calls into safe tool executions under Tool Contract 2.0: one template, whose
+ * protected methods are the steps a subclass can override. Per call (`executeToolCall`), in order:
+ * 1 `resolveTool`, 2 `validateArguments`, 3 `checkCapabilities`, 4 `authorize`, 5 `requestApproval`,
+ * 6 `checkPrecondition`, 7 and 8 `dispatchWithRetries` (`dispatchAttempt`, `retryAttempts`, `compensate`),
+ * 9 `finishOutcome` (`validateOutput`), 10 `completeToolCall` (`projectForModel`). Per run: `runStep`
+ * (`requestModel`, `recordMessage`, `refuseIncompleteToolCalls`) until a stop reason, then `finishRun`.
+ * Every step that needs another calls its method here, so an override is honoured everywhere; the
+ * bodies of the default steps are functions of `tool-call/`, `structured-output/`, `stream/` and `durable/`.
  *
  * `Call` types the calls of a result; `bindTools` and a `ReflectedToolProvider` infer it from their
  * tools (`Tools`, see {@link ToolCallResultOf}), any other provider leaves it untyped.
  */
-export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolCallResultOf<Tools>> extends DurableRunLoop {
-  /** @see ToolCallPipeline for the checks made on the provider's tools. */
-  constructor(model: ModelStepper, provider: ToolProvider & { readonly reflectedClasses?: readonly Tools[] }, defaults: LlmAgentRunOptions = {}) {
-    super(model, provider, defaults);
+export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolCallResultOf<Tools>> {
+  private readonly descriptors = new Map<string, ToolDescriptor>();
+  private readonly llmTools: readonly LlmTool[];
+  private readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
+  protected readonly defaultMemory: Memory = new InMemoryMemory();
+  private readonly streams = new WeakMap<RunState, RunStreamChannel>();
+  private readonly outputs = new WeakMap<RunState, FinalAnswerState>();
+
+  /**
+   * Checks every tool the provider lists (contract, input and output schemas). A provider that lists
+   * one name twice is refused (`ToolProviderError`, `duplicate_tool`): one of its contracts (say, the
+   * one asking for approval) would otherwise be silently ignored.
+   */
+  constructor(
+    readonly model: ModelStepper,
+    readonly provider: ToolProvider & { readonly reflectedClasses?: readonly Tools[] },
+    protected readonly defaults: LlmAgentRunOptions = {},
+  ) {
+    const checked = checkProviderTools(provider);
+    for (const tool of checked) {
+      this.descriptors.set(tool.descriptor.name, tool.descriptor);
+      this.neededCapabilities.set(tool.descriptor.name, tool.neededCapabilities);
+    }
+    this.llmTools = Object.freeze(checked.map((tool) => tool.llmTool));
   }
 
   /**
@@ -51,15 +95,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
-  complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
-    // Not an `async` function (no extra promise per run); what throws here still becomes the rejection.
-    try {
-      const messages = inputMessages(input);
-      // the calls are those of the provider `Tools` was inferred from
-      return this.completeRun(this.startOutputRun(options), messages) as Promise<LlmAgentRunResult<Call>>;
-    } catch (error) {
-      return rejectedWith(error);
-    }
+  async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
+    const messages = inputMessages(input);
+    // the calls are those of the provider `Tools` was inferred from
+    return (await this.completeRun(this.startRun(options), messages)) as LlmAgentRunResult<Call>;
   }
 
   /**
@@ -71,184 +110,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   stream(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
     const messages = inputMessages(input);
-    const channel = this.openChannel(options.runId ?? this.defaults.runId ?? newRunId(), options);
-    const run = this.startOutputRun(channel.runOptions(options));
+    const channel = openRunStream(options.runId ?? this.defaults.runId ?? newRunId(), options, this.defaults);
+    const run = this.startRun(channel.runOptions(options));
     this.streams.set(run, channel);
     channel.bind(() => this.completeRun(run, messages));
     return channel;
-  }
-
-  /** The stream of a run of `stream()` or `resumeStream()`: its listener, signal and buffer size from the options. */
-  private openChannel(runId: string, options: LlmAgentRunOptions): RunStreamChannel {
-    const bufferSize = streamBufferSizeOf(options.streamBuffer ?? this.defaults.streamBuffer);
-    return new RunStreamChannel(runId, options.onEvent ?? this.defaults.onEvent, options.signal ?? this.defaults.signal, bufferSize);
-  }
-
-  /** The body of `complete()` and `stream()` for a started run: the continued conversation and the input, then the loop. */
-  protected completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    try {
-      const continued = this.continuedConversation(run);
-      // A run that continues nothing and has no record to create starts its body at once.
-      if (continued === NOTHING_CONTINUED && run.recorder === undefined)
-        return this.loopsAsDefined() ? this.completePlainRun(run, input) : this.runDurably(run, () => this.converse(run, NO_MESSAGES, input));
-      return this.completeContinuedRun(run, continued, input);
-    } catch (error) {
-      return rejectedWith(error);
-    }
-  }
-
-  /** `completeRun` once the continued conversation is read and the durable record created. */
-  private async completeContinuedRun(run: RunState, continued: Promise<readonly ChatMessage[]>, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    const earlier = await continued;
-    if (run.recorder !== undefined) await run.recorder.createRun();
-    return await this.runDurably(run, () => this.converse(run, earlier, input));
-  }
-
-  /**
-   * `runDurably(run, converse)` of a run without a store, as one `async` function: no lease, the loop of
-   * `runLoop`, the result of `finishRun`, the memory cleanup of `runDurably`. Only taken while `runDurably`,
-   * `runLeased` and `runLoop` are this class's own (see `loopsAsDefined`).
-   */
-  private async completePlainRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
-    try {
-      const recorded = this.recordInput(run, input);
-      if (recorded !== SETTLED) await recorded;
-      const plainSteps = this.stepsAsDefined();
-      // A run with `output` leaves its calls to `executeToolCalls`, which judges final-answer calls.
-      const plainCalls = this.executeToolCalls === LlmAgentRunner.prototype.executeToolCalls && !this.outputs.has(run);
-      while (run.stopReason === undefined) {
-        const limit = limitReached(run);
-        if (limit !== undefined) run.stopReason = limit;
-        else if (!plainSteps) await this.runStep(run);
-        else {
-          // `runStep` as it is defined, awaited piece by piece here: no promise chain of its own per step.
-          let response: ModelResponse;
-          try {
-            response = this.modelResponded(run, await this.sendModelRequest(run));
-          } catch (error) {
-            await this.modelRequestFailed(run, error);
-            continue;
-          }
-          const recorded = this.recordMessage(run, assistantMessageOf(response));
-          if (recorded !== SETTLED) await recorded;
-          if (!this.beginTurn(run, response)) continue;
-          const calls = response.toolCalls;
-          let records: ToolCallResult[];
-          if (response.stopReason === 'max_tokens') records = this.refuseIncompleteToolCalls(run, calls);
-          else if (calls.length !== 1 || !plainCalls) records = await this.executeToolCalls(run, calls);
-          else {
-            // A turn of one call, as `executeToolCalls` runs it, with the call's own promise awaited.
-            records = [await this.executeToolCall(run, calls[0])];
-            run.toolCalls.push(records[0]);
-          }
-          const recordedResults = this.recordToolResults(run, records);
-          if (recordedResults !== SETTLED) await recordedResults;
-        }
-      }
-      const insisted = this.insistOnFinalAnswer(run);
-      if (insisted !== SETTLED) await insisted;
-      return this.finishRun(run);
-    } finally {
-      this.forgetConversation(run);
-    }
-  }
-
-  /** True when `runStep` and `requestModel` are not overridden: `completePlainRun` may take the step apart itself. */
-  private stepsAsDefined(): boolean {
-    const own = LlmAgentRunner.prototype;
-    return this.runStep === own.runStep && this.requestModel === own.requestModel;
-  }
-
-  /** True when `runDurably`, `runLeased` and `runLoop` are not overridden: a run without a store may take `completePlainRun`. */
-  private loopsAsDefined(): boolean {
-    const own = LlmAgentRunner.prototype;
-    return this.runDurably === own.runDurably && this.runLeased === own.runLeased && this.runLoop === own.runLoop;
-  }
-
-  /** The body of a run of `complete()` or `stream()`: the earlier conversation and the input recorded, then the loop. */
-  private async converse(run: RunState, earlier: readonly ChatMessage[], input: readonly ChatMessage[]): Promise<void> {
-    const recordedEarlier = this.recordMessages(run, earlier);
-    if (recordedEarlier !== SETTLED) await recordedEarlier;
-    const recordedInput = this.recordInput(run, input);
-    if (recordedInput !== SETTLED) await recordedInput;
-    await this.runLoop(run);
-    const insisted = this.insistOnFinalAnswer(run);
-    if (insisted !== SETTLED) await insisted;
-  }
-
-  /** `startRun`, plus the compiled `output` of a run that has one (`invalid_run_options` for one that cannot work). */
-  protected startOutputRun(options: LlmAgentRunOptions): RunState {
-    // The two options as `startRun` merges them, without merging every option a second time per run.
-    const output = Object.hasOwn(options, 'output') ? options.output : this.defaults.output;
-    const outputPolicy = Object.hasOwn(options, 'outputPolicy') ? options.outputPolicy : this.defaults.outputPolicy;
-    const compiled = output === undefined ? undefined : compileStructuredOutput(output, outputPolicy);
-    const native = compiled === undefined ? undefined : nativeFormatOf(this.model, compiled, outputPolicy?.mode);
-    if (compiled !== undefined && native === undefined && this.descriptors.has(compiled.tool.name))
-      throw new LlmAgentError('invalid_run_options', `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`);
-    const run = this.startRun(options);
-    if (compiled !== undefined) this.outputs.set(run, { compiled, repairs: 0, ...(native === undefined ? {} : { native }) });
-    return run;
-  }
-
-  /** The tools the model is offered in a run: the provider's, and the final-answer tool of a run with `output` (not in native mode). */
-  protected override toolsOf(run: RunState): readonly LlmTool[] {
-    const output = this.outputs.get(run);
-    return output === undefined || output.native !== undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
-  }
-
-  /**
-   * A run with `output` whose model ended its turn without the final answer: asks for it (a user
-   * message; one repair) and goes on, until it comes or the repairs are used up (`StructuredOutputError`).
-   */
-  protected override insistOnFinalAnswer(run: RunState): Promise<void> {
-    const output = this.outputs.get(run);
-    return output === undefined ? SETTLED : this.insistOnOutput(run, output);
-  }
-
-  /** `insistOnFinalAnswer` of a run with `output`. */
-  private async insistOnOutput(run: RunState, output: FinalAnswerState): Promise<void> {
-    // Native mode: the final text is the answer; a bad one is sent back (a user message; one repair).
-    while (endedWithNativeAnswer(output, run.stopReason)) {
-      const repair = await judgeNativeAnswer(output, run.text, run.stopReason ?? 'other');
-      if (repair === undefined) {
-        run.stopReason = 'end_turn';
-        return;
-      }
-      await this.recordMessage(run, { role: 'user', content: repair });
-      run.stopReason = undefined;
-      await this.runLoop(run);
-    }
-    while (output.accepted === undefined && run.stopReason === 'end_turn') {
-      await this.recordMessage(run, { role: 'user', content: askForFinalAnswer(output) });
-      run.stopReason = undefined;
-      await this.runLoop(run);
-    }
-  }
-
-  /** Final-answer calls of a run with `output` (not in native mode, which has no such tool) are judged here (never dispatched); every other call goes through the pipeline. */
-  protected override executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
-    const output = this.outputs.get(run);
-    if (output === undefined || output.native !== undefined || !calls.some((call) => call.name === output.compiled.tool.name)) return super.executeToolCalls(run, calls);
-    return this.executeWithFinalAnswers(run, output, calls);
-  }
-
-  /** `executeToolCalls` of a turn with final-answer calls. */
-  private async executeWithFinalAnswers(run: RunState, output: FinalAnswerState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
-    const results = await executeWithFinalAnswers(output, calls, {
-      executeOthers: (others) => super.executeToolCalls(run, others),
-      finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),
-    });
-    if (output.accepted !== undefined) run.stopReason = 'end_turn';
-    return results;
-  }
-
-  /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
-  private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
-    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
-    const { content, report } = this.projectForModel(run, call, outcome);
-    const result: ToolCallResult = { callId: call.id, turn: run.turn, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey: deriveIdempotencyKey(run.runId, run.turn, call.id), content, projection: report, durationMs: 0 };
-    run.toolCalls.push(result);
-    return result;
   }
 
   /**
@@ -278,8 +144,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
     if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
-    const run = this.startOutputRun({ ...options, store, runId });
-    return this.resumeRun(run) as Promise<LlmAgentRunResult<Call>>;
+    return (await this.resumeRun(this.startRun({ ...options, store, runId }))) as LlmAgentRunResult<Call>;
   }
 
   /**
@@ -291,23 +156,14 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   resumeStream(runId: string, options: LlmAgentRunOptions = {}): LlmAgentRunStream {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resumeStream() needs a store');
-    const channel = this.openChannel(runId, options);
-    const run = this.startOutputRun(channel.runOptions({ ...options, store, runId }));
+    const channel = openRunStream(runId, options, this.defaults);
+    const run = this.startRun(channel.runOptions({ ...options, store, runId }));
     this.streams.set(run, channel);
     channel.bind(async () => {
       if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
       return this.resumeRun(run);
     });
     return channel;
-  }
-
-  /** A resumed run with `output`: the repairs its record holds, and its final answer when the record already accepted it. */
-  protected override async restoreOutput(run: RunState): Promise<void> {
-    const output = this.outputs.get(run);
-    const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
-    if (accepted === undefined) return;
-    run.text = accepted.text;
-    run.stopReason = 'end_turn';
   }
 
   /**
@@ -319,41 +175,474 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * `options.turn` (default 1): a host whose loop reuses call ids across its turns passes each turn's number.
    * Listeners see `run_started` and, however the call ends, `run_finished` (stop reason `other`).
    */
-  invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
-    let run: RunState;
-    let executing: Promise<ToolCallResult>;
+  async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
+    const { turn = 1, ...runOptions } = options;
+    if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+    const run = this.startRun(runOptions);
+    run.turn = turn;
     try {
-      const turn = options.turn ?? 1;
-      if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
-      // `turn` is not a run option: copied out only when given (a rest copy of the options costs on every call).
-      run = this.startRun(options.turn === undefined ? options : withoutTurn(options));
-      run.turn = turn;
-      executing = this.executeToolCall(run, call);
-    } catch (error) {
-      return rejectedWith(error);
-    }
-    // Without a store and a listener nothing follows the call: its promise is the answer.
-    if (run.recorder === undefined && !this.isListening(run)) return executing;
-    return this.finishInvokedCall(run, executing);
-  }
-
-  /** The end of an `invokeToolCall` with a store or a listener: the projection audit stored, `run_finished` reported. */
-  private async finishInvokedCall(run: RunState, executing: Promise<ToolCallResult>): Promise<ToolCallResult> {
-    try {
-      const result = await executing;
+      const result = await this.executeToolCall(run, call);
       if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
       return result;
     } finally {
-      // The call is a run of its own for listeners and traces: it ends, whatever happened (stop reason `other`).
-      if (this.isListening(run)) this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
+      this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
     }
   }
-}
 
-const NO_MESSAGES: readonly ChatMessage[] = Object.freeze([]);
+  /**
+   * The per-call path, the numbered steps in order; each gate answers a {@link Gate} (checked: anything else is
+   * `invalid_step_answer`), and the first that does not continue stops the call: refused (reported, then completed
+   * with its failure) or suspended. A durable run's store admits the call before it is dispatched (or has its
+   * outcome already, or refuses it).
+   */
+  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
+    const startedAt = run.clock.now();
+    const idempotencyKey = this.idempotencyKeyOf(run, call);
+    const stop = (gate: GateStop, request?: ToolCallRequest): Promise<ToolCallResult> => this.stopToolCall(run, call, { idempotencyKey, startedAt, request }, gate);
+    // 1. The tool must exist.
+    const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
+    if (resolved.kind !== 'continue') return stop(resolved);
+    const descriptor = resolved.value;
+    // 2. The arguments must decode and match the input schema.
+    const validated = checkedGate(this.validateArguments(run, call, descriptor), 'validateArguments');
+    if (validated.kind !== 'continue') return stop(validated);
+    const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
+    if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
+    // 3. The provider must declare every capability the contract needs.
+    const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
+    if (declared.kind !== 'continue') return stop(declared, request);
+    const capabilities = declared.value;
+    const capable = checkedGate(this.checkCapabilities(run, request, capabilities), 'checkCapabilities');
+    if (capable.kind !== 'continue') return stop(capable, request);
+    // 4. Host policy.
+    const authorized = checkedGate(await this.authorize(run, request), 'authorize');
+    if (authorized.kind !== 'continue') return stop(authorized, request);
+    // 5. Approval.
+    const approved = checkedGate(await this.requestApproval(run, request), 'requestApproval');
+    if (approved.kind !== 'continue') return stop(approved, request);
+    // 6. The resource-version precondition.
+    const precondition = checkedGate(this.checkPrecondition(run, request), 'checkPrecondition');
+    if (precondition.kind !== 'continue') return stop(precondition, request);
+    const started = { idempotencyKey, startedAt, args: request.arguments, request };
+    if (run.recorder !== undefined) {
+      const beginning = await run.recorder.beginCall(request, idempotencyKey);
+      if (beginning.kind === 'refuse') return stop(beginning, request);
+      if (beginning.kind !== 'execute') return await this.completeToolCall(run, call, { ...started, outcome: beginning.outcome, attempts: beginning.attempts, admitted: true });
+    }
+    this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
+    // 7 and 8. Attempts under the deadline, retried only when the contract makes it safe.
+    const dispatched = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
+    // 9. `prepareToolResult`, output validation, the returned resource version.
+    const outcome = await this.finishOutcome(run, request, dispatched.outcome);
+    // 10. Admission, `onToolResult`, the result projected for the model.
+    return await this.completeToolCall(run, call, { ...started, outcome, attempts: dispatched.attempts });
+  }
 
-/** The run options of an `invokeToolCall` without its `turn`. */
-function withoutTurn(options: InvokeToolCallOptions): LlmAgentRunOptions {
-  const { turn: _turn, ...runOptions } = options;
-  return runOptions;
+  /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */
+  protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome });
+    return completion.toolCallResult(this.stepContext(run), call, { outcome, attempts: 0, idempotencyKey: this.idempotencyKeyOf(run, call), startedAt: run.clock.now() });
+  }
+
+  /**
+   * The idempotency key of a call of the run's current turn: the one the resumed record holds for it, else
+   * {@link deriveIdempotencyKey} of (run, turn, call id). The turn is part of the key, so a model that reuses a
+   * call id in a later turn (several OpenAI-compatible servers send `call_0` every turn) gets a fresh call.
+   */
+  protected idempotencyKeyOf(run: RunState, call: ModelToolCall): string {
+    return run.recordedKeys?.get(callKey(run.turn, call.id)) ?? deriveIdempotencyKey(run.runId, run.turn, call.id);
+  }
+
+  /** Step 1: the tool must exist (`unknown_tool`). */
+  protected resolveTool(_run: RunState, call: ModelToolCall): Gate<ToolDescriptor> {
+    return resolveToolGate(this.descriptors, call);
+  }
+
+  /** Step 2: arguments must decode and match the input schema; each issue goes back by JSON Pointer. */
+  protected validateArguments(run: RunState, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
+    return validateArgumentsGate(this.stepContext(run), call, descriptor);
+  }
+
+  /** Step 3: the provider must declare every capability the contract needs for this tool (`capability_mismatch`). */
+  protected checkCapabilities(_run: RunState, request: ToolCallRequest, declared: ToolProviderCapabilities): Gate<void> {
+    return checkCapabilitiesGate(this.neededCapabilities.get(request.toolName) ?? neededCapabilityNames(request.descriptor), request, declared);
+  }
+
+  /**
+   * Step 4: host policy (`allowToolCall`). Fails closed: a throwing or rejecting hook refuses the
+   * call; an abort of the run while the hook is pending refuses it as `cancelled`.
+   */
+  protected authorize(run: RunState, request: ToolCallRequest): MaybePromise<Gate<void>> {
+    return authorizeGate(this.stepContext(run), request);
+  }
+
+  /**
+   * Step 5: approval per the contract's mode. A decision stored for this call (bound to its tool
+   * name and argument hash) wins; otherwise the `approvalHandler` decides and the decision is stored.
+   * Without a handler a durable run suspends (`{ kind: 'suspend' }`) and a run without a store is denied.
+   * A throwing or rejecting handler denies (fail closed); an abort while it is pending is `cancelled`.
+   */
+  protected requestApproval(run: RunState, request: ToolCallRequest): MaybePromise<Gate<void>> {
+    return requestApprovalGate(this.stepContext(run), request);
+  }
+
+  /** Step 6: a required expected resource version must be present in the arguments (`precondition_failed`). */
+  protected checkPrecondition(_run: RunState, request: ToolCallRequest): Gate<void> {
+    return checkPreconditionGate(request);
+  }
+
+  /** Steps 7 and 8: the first attempt (`dispatchAttempt`) under the deadline, then `retryAttempts` when it failed and the contract allows more. */
+  protected dispatchWithRetries(run: RunState, call: dispatch.AdmittedCall): MaybePromise<dispatch.DispatchedCall> {
+    return dispatch.dispatchWithRetries(this.stepContext(run), call);
+  }
+
+  /**
+   * The retry loop after the first attempt: only when the contract makes a repeat safe; each attempt
+   * through `dispatchAttempt`, compensation through `compensate`. When the run aborts where a retry
+   * was due (before or during compensation, or during the backoff), the call ends as `cancelled`; the last
+   * attempt's error stays in `details.lastError` and its compensation state is kept. Attempts never
+   * overlap: after an attempt whose tool ignored its aborted signal, the retry waits for it at most
+   * `abandonedAttemptGraceMs` (default 5000), else the call ends with `details.abandonedAttempt: 'running'`.
+   */
+  protected retryAttempts(run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
+    return dispatch.retryAttempts(this.stepContext(run), call, first);
+  }
+
+  /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
+  protected dispatchAttempt(run: RunState, call: dispatch.AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+    return dispatch.dispatchAttempt(this.stepContext(run), this.provider, call, attempt);
+  }
+
+  /**
+   * Asks the owning provider to undo a failed attempt's partial effect; the outcome records the
+   * result. Compensation runs under the tool's declared timeout as its own hard deadline and stops
+   * when the run aborts (its invocation's signal aborts; a compensation that ignores it is not
+   * waited for): either way it counts as failed, so the call is not retried.
+   */
+  protected compensate(run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+    return dispatch.compensate(this.stepContext(run), this.provider, call, attempt, failure);
+  }
+
+  /**
+   * Step 9: `prepareToolResult`, output-schema validation (`validateOutput`), and the returned
+   * resource version. When the hook throws or rejects, the outcome becomes a `tool_error` failure
+   * that says the tool ran; the unprepared outcome is withheld, since the hook may exist to redact
+   * it. So does a hook that returns something that is not an outcome (say `undefined`, from a forgotten
+   * `return`). An abort of the run while the hook is pending ends the call as `cancelled` at once (the tool ran).
+   */
+  protected finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+    return completion.finishOutcome(this.stepContext(run), request, outcome);
+  }
+
+  /** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
+  protected validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+    return completion.validateOutput(this.stepContext(run), request, outcome);
+  }
+
+  /**
+   * Step 10: admission (before projection) of a call that began, `onToolResult` for every call with a
+   * validated request (executed or refused by a gate; a failing observer is reported, not fatal; one still
+   * pending when the run aborts is not waited for), then the result projected by `projectForModel`; its
+   * projection audit is stored with its Tool message (`recordToolResults`).
+   */
+  protected completeToolCall(run: RunState, call: ModelToolCall, result: completion.CompletedCall): MaybePromise<ToolCallResult> {
+    return completion.completeToolCall(this.stepContext(run), call, result);
+  }
+
+  /**
+   * The one place the model-facing Tool message is made: the rendered outcome, projected within the
+   * effective ceilings of the tool's policy, and its images within the run's `toolImages` limits. A
+   * projection failure becomes a short `tool_output_projection_failed` failure; the failed content is never sent.
+   */
+  protected projectForModel(run: RunState, call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
+    return projectForModel(this.stepContext(run), this.descriptors.get(call.name), call, outcome);
+  }
+
+  /**
+   * Delivers an event; a throwing handler does not disturb the run, nor does an async one that
+   * rejects (its rejection is caught, so it cannot become an unhandled rejection that ends the process).
+   */
+  protected emit(run: RunState, event: LlmAgentEvent): void {
+    const handler = run.options.onEvent;
+    if (handler === undefined) return;
+    try {
+      const answered: unknown = handler(event);
+      if (isPromiseLike(answered)) answered.then(undefined, () => undefined);
+    } catch {
+      // Observers must not change what runs.
+    }
+  }
+
+  /**
+   * One model request and the tool calls it asked for: the answer recorded, its turn begun, its calls run
+   * (or refused, when the answer was cut at its token limit) and their Tool messages recorded. A request cut
+   * short by the run's abort stops the run as `aborted`; any other failure fails it.
+   */
+  protected async runStep(run: RunState): Promise<void> {
+    let response: ModelResponse;
+    try {
+      response = await this.requestModel(run);
+    } catch (error) {
+      if (!run.options.signal?.aborted) throw error;
+      run.stopReason = 'aborted';
+      return;
+    }
+    await this.recordMessage(run, assistantMessageOf(response));
+    // The calls of this answer belong to its turn, the ordinal of its assistant message in the whole record.
+    run.turn = assistantMessagesOf(run);
+    run.text = response.text;
+    if (response.toolCalls.length === 0) {
+      if (response.stopReason !== 'pause_turn') run.stopReason = stopReasonOf(response);
+      return;
+    }
+    const calls = response.toolCalls;
+    const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, calls) : await this.executeToolCalls(run, calls);
+    await this.recordToolResults(run, records);
+  }
+
+  /**
+   * Sends the conversation to the model (`step()`, or in a run of `stream()` a streamed step whose deltas reach
+   * the stream as they arrive), its usage counted; when the run aborts first, rejects at once with the abort reason.
+   */
+  protected async requestModel(run: RunState): Promise<ModelResponse> {
+    run.steps++;
+    this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
+    const output = this.outputs.get(run);
+    const tools = output === undefined || output.native !== undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
+    const request = modelRequestOf(run, tools, output?.native);
+    const channel = this.streams.get(run);
+    const step = run.steps;
+    // A streamed step's calls get the turn of the assistant message it is about to add.
+    const turn = assistantMessagesOf(run) + 1;
+    const responding = channel === undefined ? this.model.step(request) : streamModelStep(this.model, request, (event) => channel.modelEvent(step, turn, event));
+    // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
+    const response = await untilAborted(responding, run.options.signal);
+    countUsage(run, response);
+    this.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
+    return response;
+  }
+
+  /** Appends a message to the history, the durable record (first) and the memory; a Tool message's projection audit, when given, is stored with it. */
+  protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
+    run.messages.push(message);
+    await run.recorder?.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
+    await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
+  }
+
+  /**
+   * The model's answer was cut at its token limit, so the arguments of its tool calls may be cut
+   * too (a truncated string still matches a `string` schema). None of them runs; each gets
+   * `incomplete_tool_call` so the model can ask again with a shorter answer.
+   */
+  protected refuseIncompleteToolCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+    const message = (call: ModelToolCall): string => `the answer was cut at the model's token limit, so the arguments of '${call.name}' may be incomplete; it was not run`;
+    const records = calls.map((call) => this.refuseToolCall(run, call, standardFailure('incomplete_tool_call', message(call))));
+    run.toolCalls.push(...records);
+    return records;
+  }
+
+  /** Builds the result and reports the end of the run. */
+  protected finishRun(run: RunState): LlmAgentRunResult {
+    const stopReason = run.stopReason ?? 'other';
+    this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
+    return runResultOf(run, stopReason, this.outputs.get(run)?.accepted);
+  }
+
+  /** A new run from the merged options: its output compiled, its projection policies checked, `run_started` reported. */
+  private startRun(options: LlmAgentRunOptions): RunState {
+    const output = finalAnswerStateOf(this.model, options, this.defaults, (name) => this.descriptors.has(name));
+    const run = newRunState({ ...this.defaults, ...options });
+    checkProjectionPolicies(run, this.descriptors.values());
+    if (output !== undefined) this.outputs.set(run, output);
+    this.emit(run, { type: 'run_started', runId: run.runId });
+    return run;
+  }
+
+  /** The body of `complete()` and `stream()`: the continued conversation read, the durable record created, then the input and the loop. */
+  private async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+    const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
+    await run.recorder?.createRun();
+    return await this.runDurably(run, async () => {
+      for (const message of earlier) await this.recordMessage(run, message);
+      await this.recordInput(run, input);
+      await this.runLoop(run);
+    });
+  }
+
+  /** The body of `resume()` and `resumeStream()`: the record, read under the lease, continued from its last turn. */
+  private resumeRun(run: RunState): Promise<LlmAgentRunResult> {
+    return this.runDurably(run, async (record) => {
+      restoreRecord(run, record);
+      await run.recorder?.setStatus('running');
+      const output = this.outputs.get(run);
+      const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
+      if (accepted !== undefined) {
+        run.text = accepted.text;
+        run.stopReason = 'end_turn';
+      }
+      await this.resumePendingCalls(run);
+      await this.runLoop(run);
+    });
+  }
+
+  /** Runs a body under the run's lease (durable runs), then finishes the run; the runner's own memory forgets the conversation after it. */
+  private async runDurably(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
+    try {
+      if (run.recorder !== undefined) return await runUnderLease(run, run.recorder, body, () => this.finishRun(run));
+      await body();
+      return this.finishRun(run);
+    } finally {
+      // Kept for good, every run of a long-lived runner would stay in memory (the result has the conversation).
+      if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
+    }
+  }
+
+  /**
+   * Model steps until a stop reason is set (the model's, `maxSteps`, or the run's abort). A run with `output`
+   * whose model ended its turn without the final answer is asked for it (a user message; one repair) and goes
+   * on, until it comes or the repairs are used up (`StructuredOutputError`).
+   */
+  private async runLoop(run: RunState): Promise<void> {
+    const output = this.outputs.get(run);
+    for (;;) {
+      while (run.stopReason === undefined) {
+        if (run.options.signal?.aborted) run.stopReason = 'aborted';
+        else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
+        else await this.runStep(run);
+      }
+      const repair = output === undefined ? undefined : await this.finalAnswerRepair(run, output);
+      if (repair === undefined) return;
+      await this.recordMessage(run, { role: 'user', content: repair });
+      run.stopReason = undefined;
+    }
+  }
+
+  /** The message asking again for the final answer of a run with `output` that ended its turn without a valid one; undefined when none is due. */
+  private async finalAnswerRepair(run: RunState, output: FinalAnswerState): Promise<string | undefined> {
+    // Native mode: the final text is the answer; a bad one is sent back.
+    if (endedWithNativeAnswer(output, run.stopReason)) {
+      const repair = await judgeNativeAnswer(output, run.text, run.stopReason ?? 'other');
+      if (repair === undefined) run.stopReason = 'end_turn';
+      return repair;
+    }
+    return output.accepted === undefined && run.stopReason === 'end_turn' ? askForFinalAnswer(output) : undefined;
+  }
+
+  /**
+   * Runs the calls of one turn (`run.turn`) concurrently (see `runTurnCalls`); they join the run's calls in call
+   * order. In a run with `output` (not in native mode), the final-answer calls are judged, never dispatched.
+   */
+  private async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+    const runCalls = (some: readonly ModelToolCall[]): Promise<ToolCallResult[]> =>
+      runTurnCalls(some, (call) => this.executeToolCall(run, call), (call, outcome) => this.refuseToolCall(run, call, outcome));
+    const output = this.outputs.get(run);
+    if (output === undefined || output.native !== undefined || !calls.some((call) => call.name === output.compiled.tool.name)) {
+      const records = await runCalls(calls);
+      run.toolCalls.push(...records);
+      return records;
+    }
+    const records = await executeWithFinalAnswers(output, calls, {
+      executeOthers: async (others) => {
+        const results = await runCalls(others);
+        run.toolCalls.push(...results);
+        return results;
+      },
+      finalResult: (call, outcome) => this.finalAnswerResult(run, call, outcome),
+    });
+    if (output.accepted !== undefined) run.stopReason = 'end_turn';
+    return records;
+  }
+
+  /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
+  private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
+    const { content, report } = this.projectForModel(run, call, outcome);
+    const idempotencyKey = deriveIdempotencyKey(run.runId, run.turn, call.id);
+    const result: ToolCallResult = { callId: call.id, turn: run.turn, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey, content, projection: report, durationMs: 0 };
+    run.toolCalls.push(result);
+    return result;
+  }
+
+  /**
+   * Runs the calls of a resumed run's last turn that have no Tool message yet. Only a model response's calls run
+   * (the record says which messages are: see `MessageOrigin`); the calls of an assistant message a caller wrote
+   * (`createRun`, `saveMessages`, a host's `appendMessages`) are answered `not_executed` and never dispatched.
+   */
+  private async resumePendingCalls(run: RunState): Promise<void> {
+    const last = lastTurnOf(run.messages);
+    if (last === undefined) return;
+    if (last.pending.length > 0) {
+      await this.streams.get(run)?.resumedCalls(run.steps, run.turn, last.assistant.toolCalls, last.pending);
+      const records = isModelResponse(last.assistant) ? await this.executeToolCalls(run, last.pending) : this.refuseCallerCalls(run, last.pending);
+      await this.recordToolResults(run, records);
+    } else if (last.assistant.toolCalls.length === 0 && last.isLastMessage) {
+      // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is asked again.
+      run.text = last.assistant.content;
+      run.stopReason = 'end_turn';
+    }
+  }
+
+  /**
+   * Records the input of `complete()` or `stream()`. The calls of its last assistant message that it does not
+   * answer (a caller's history, not a model response of this run) are answered `not_executed` right after
+   * that message's Tool messages, and never run; the rest of the input follows.
+   */
+  private async recordInput(run: RunState, input: readonly ChatMessage[]): Promise<void> {
+    const open = openInputCalls(input);
+    for (const message of open === undefined ? input : input.slice(0, open.at)) await this.recordMessage(run, message);
+    if (open === undefined) return;
+    run.turn = assistantMessagesOf(run);
+    await this.recordToolResults(run, this.refuseCallerCalls(run, open.calls));
+    for (const message of input.slice(open.at)) await this.recordMessage(run, message);
+  }
+
+  /** Refuses calls of caller-supplied history (`not_executed`, nothing runs); they join the run's calls. */
+  private refuseCallerCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+    const records = calls.map((call) => this.refuseToolCall(run, call, notExecutedOutcome(call)));
+    run.toolCalls.push(...records);
+    return records;
+  }
+
+  /**
+   * Appends the Tool messages of a turn, in call order; in a durable run each admitted call's projection audit is
+   * stored in the same transaction as its message, so the audit describes exactly the content the model gets.
+   * When a call waits for a stored approval the turn is left open and the run suspends (`awaiting_approval`);
+   * completed calls stay admitted, and their projection is audited when the turn is answered after the resume.
+   */
+  private async recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
+    if (records.some((record) => record.awaitingApproval === true)) {
+      run.stopReason = 'awaiting_approval';
+      return;
+    }
+    for (const record of records) await this.recordMessage(run, toolMessageOf(record), record.admitted === true ? record.projection : undefined);
+  }
+
+  /** A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's failure). */
+  private async stopToolCall(
+    run: RunState,
+    call: ModelToolCall,
+    started: { readonly idempotencyKey: string; readonly startedAt: number; readonly request?: ToolCallRequest },
+    gate: GateStop,
+  ): Promise<ToolCallResult> {
+    const { idempotencyKey, startedAt, request } = started;
+    const args = request?.arguments;
+    if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
+    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
+    return await this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, startedAt, args, request, refused: true });
+  }
+
+  /** The run and this runner's steps, as the step functions get them: each step through its method here, so an override is honoured. */
+  private stepContext(run: RunState): StepContext {
+    return {
+      run,
+      emit: (event) => this.emit(run, event),
+      hookFailed: (call, hook, error) =>
+        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) }),
+      project: (call, outcome) => this.projectForModel(run, call, outcome),
+      validateOutput: (request, outcome) => this.validateOutput(run, request, outcome),
+      dispatchAttempt: (call, attempt) => this.dispatchAttempt(run, call, attempt),
+      retryAttempts: (call, first) => this.retryAttempts(run, call, first),
+      compensate: (call, attempt, failure) => this.compensate(run, call, attempt, failure),
+    };
+  }
 }

@@ -1,4 +1,4 @@
-/** A value now, or later. The per-call path stays synchronous when nothing in it is asynchronous. */
+/** A value now, or later: what a step may answer (an override may be synchronous or asynchronous; the runner awaits either). */
 export type MaybePromise<T> = T | Promise<T>;
 
 /**

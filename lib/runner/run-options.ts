@@ -9,8 +9,8 @@ import { ToolOutcome } from '../outcome/tool-outcome';
 import { ArgumentLimits } from '../validation/argument-limits';
 import { LlmAgentEvent } from './runner-events';
 import { RunnerClock } from './runner-clock';
-import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-output';
-import { StreamBufferPolicy } from './stream-buffer-policy';
+import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-output/structured-output';
+import { StreamBufferPolicy } from './stream/stream-buffer-policy';
 
 /** A validated call as host hooks see it: the one parsed argument object approval, audit and execution share. */
 export interface ToolCallRequest {

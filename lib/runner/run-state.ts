@@ -2,7 +2,7 @@ import { ChatMessage, ModelUsage } from '../model/model-types';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunnerClock } from './runner-clock';
-import { RunRecorder } from './run-recorder';
+import { RunRecorder } from './durable/run-recorder';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
 export interface RunState {
@@ -28,8 +28,4 @@ export interface RunState {
   recordedKeys?: ReadonlyMap<string, string>;
   text: string;
   stopReason?: LlmAgentStopReason;
-  /** How many of `messages` the runner has counted the assistant messages of, and how many it found (the turn). @internal */
-  countedMessages?: number;
-  /** @internal see `countedMessages` */
-  assistantMessages?: number;
 }

@@ -56,7 +56,7 @@ describe('runner with an injected clock', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it('a tool that answers in time leaves no timer behind; a synchronous one, or one settled within the turn, arms none', async () => {
+  it('a tool that answers in time leaves no timer behind; a synchronous one arms none', async () => {
     const clock = new CountingClock();
     const provider = new FunctionProvider()
       .add('async', async () => 'a', { timeoutMs: 30_000 })
@@ -64,11 +64,12 @@ describe('runner with an injected clock', () => {
       .add('later', () => new Promise((resolve) => setImmediate(() => setImmediate(() => resolve('l')))), { timeoutMs: 30_000 });
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
     expect((await runner.invokeToolCall({ id: 'a', name: 'async', arguments: {} }, { clock })).outcome.text).toBe('a');
-    expect(clock.created).toBe(0);
-    await runner.invokeToolCall({ id: 's', name: 'sync', arguments: {} }, { clock });
-    expect(clock.created).toBe(0);
-    expect((await runner.invokeToolCall({ id: 'l', name: 'later', arguments: {} }, { clock })).outcome.text).toBe('l');
     expect(clock.created).toBe(1);
+    expect(clock.pendingTimers).toBe(0);
+    await runner.invokeToolCall({ id: 's', name: 'sync', arguments: {} }, { clock });
+    expect(clock.created).toBe(1);
+    expect((await runner.invokeToolCall({ id: 'l', name: 'later', arguments: {} }, { clock })).outcome.text).toBe('l');
+    expect(clock.created).toBe(2);
     expect(clock.pendingTimers).toBe(0);
   });
 

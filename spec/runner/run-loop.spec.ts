@@ -1,5 +1,4 @@
 import { ChatMessage, LlmAgentRunner, LlmAgentRunResult, Memory, RunState, ScriptedModelClient } from '../../lib';
-import { AgentRunRecord } from '../../lib/durable/agent-run-record';
 import { FunctionProvider } from './support';
 
 function echo(): FunctionProvider {
@@ -72,27 +71,6 @@ describe('a memory that throws', () => {
 });
 
 describe('a run without a store', () => {
-  it('still goes through an overridden runLoop, runDurably and runLeased', async () => {
-    const seen: string[] = [];
-    class Watching extends LlmAgentRunner {
-      protected override async runDurably(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
-        seen.push('runDurably');
-        return super.runDurably(run, body);
-      }
-      protected override async runLeased(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
-        seen.push('runLeased');
-        return super.runLeased(run, body);
-      }
-      protected override async runLoop(run: RunState): Promise<void> {
-        seen.push('runLoop');
-        return super.runLoop(run);
-      }
-    }
-    const result = await new Watching(twoCallTurns(), echo()).complete('go');
-    expect(result).toMatchObject({ text: 'done', steps: 2, stopReason: 'end_turn' });
-    expect(seen).toEqual(['runDurably', 'runLeased', 'runLoop']);
-  });
-
   it('numbers the calls of each turn after the assistant messages before it, also those a subclass adds to the history itself', async () => {
     class Noting extends LlmAgentRunner {
       protected override async runStep(run: RunState): Promise<void> {

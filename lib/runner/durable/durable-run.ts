@@ -1,0 +1,77 @@
+import { AgentRunRecord } from '../../durable/agent-run-record';
+import { callKey } from '../../durable/record-rules';
+import { withRunLease } from '../../durable/with-run-lease';
+import { ChatMessage, ModelToolCall } from '../../model/model-types';
+import { LlmAgentRunResult } from '../run-result';
+import { RunState } from '../run-state';
+import { LlmAgentError } from '../runner-error';
+import { defaultWorkerId, storedStatusOf } from '../runner-rules';
+import { messagesOfRecord } from '../turn-messages';
+import { RunRecorder } from './run-recorder';
+
+/**
+ * Runs a durable run's body under its lease, given the record read once the lease was held, its writes
+ * carrying the lease's fencing token; then stores the final status and finishes the run. When the lease
+ * is lost mid-run the run's signal aborts, nothing more is written and the call rejects with the lease's
+ * reason; a body that fails otherwise leaves the run `failed` (one refused as `run_conflict` keeps its status).
+ * @internal
+ */
+export function runUnderLease(
+  run: RunState,
+  recorder: RunRecorder,
+  body: (record?: AgentRunRecord) => Promise<void>,
+  finish: () => LlmAgentRunResult,
+): Promise<LlmAgentRunResult> {
+  const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
+  // Bounded once the run aborts: a store that stops answering (the lease, a write, the release) cannot keep it pending.
+  return recorder.settle(
+    withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
+      recorder.holdLease(leaseSignal, held.fencingToken);
+      const userSignal = run.options.signal;
+      run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
+      try {
+        await body(held.record);
+      } catch (error) {
+        if (leaseSignal.aborted) throw leaseSignal.reason;
+        if (LlmAgentError.isInstance(error) && error.code === 'run_conflict') throw error;
+        await recorder.setStatus('failed').catch(() => undefined);
+        throw error;
+      }
+      await recorder.setStatus(storedStatusOf(run.stopReason));
+      return finish();
+    }),
+  );
+}
+
+/**
+ * Takes a stored record into a resumed run: its messages, its step count and turn, and the idempotency keys of
+ * its calls. `run_conflict` for a run the store does not have or that ended for good (`completed`, `cancelled`).
+ * @internal
+ */
+export function restoreRecord(run: RunState, record: AgentRunRecord | undefined): void {
+  if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${run.runId}'`);
+  if (record.status === 'completed' || record.status === 'cancelled') throw new LlmAgentError('run_conflict', `run '${run.runId}' is ${record.status} and cannot be resumed`);
+  run.messages.push(...messagesOfRecord(record));
+  run.steps = record.messages.filter((message) => message.role === 'assistant').length;
+  run.turn = run.steps;
+  run.recordedKeys = new Map(record.toolCalls.flatMap((call) => (call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]])));
+}
+
+/** The last assistant message of a history, whether it is the last message, and its calls no Tool message after it answers. @internal */
+export interface LastTurn {
+  readonly assistant: Extract<ChatMessage, { role: 'assistant' }>;
+  readonly isLastMessage: boolean;
+  readonly pending: readonly ModelToolCall[];
+}
+
+/**
+ * The last turn of a history, or undefined when it has no assistant message. Only the Tool messages after that
+ * assistant message answer its calls: a call id answered in an earlier turn may be reused. @internal
+ */
+export function lastTurnOf(messages: readonly ChatMessage[]): LastTurn | undefined {
+  const index = messages.findLastIndex((message) => message.role === 'assistant');
+  const assistant = messages[index];
+  if (assistant === undefined || assistant.role !== 'assistant') return undefined;
+  const answered = new Set(messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  return { assistant, isLastMessage: index === messages.length - 1, pending: assistant.toolCalls.filter((call) => !answered.has(call.id)) };
+}

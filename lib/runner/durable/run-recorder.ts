@@ -1,0 +1,187 @@
+import { AgentRunStatus } from '../../durable/agent-run-record';
+import { canonicalArgumentsSha256, sha256Hex } from '../../durable/canonical-arguments';
+import { RunStore, RunWriteOptions } from '../../durable/run-store';
+import { RunStoreError } from '../../durable/run-store-error';
+import { ChatMessage } from '../../model/model-types';
+import { standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
+import { AbortGrace } from './abort-grace';
+import { isModelResponse } from '../turn-messages';
+import { ToolApprovalDecision, ToolCallRequest } from '../run-options';
+
+/** What the durable record says about a call that is about to run. */
+export type CallBeginning =
+  /** Nothing ran before: execute it. */
+  | { readonly kind: 'execute' }
+  /** Its outcome was admitted before (in this or an earlier process): reuse it, execute nothing. */
+  | { readonly kind: 'reuse'; readonly outcome: ToolOutcome; readonly attempts: number }
+  /** It started before but was never admitted and is not idempotent: report, never re-run. */
+  | { readonly kind: 'unknown'; readonly outcome: ToolOutcome; readonly attempts: number }
+  /** The record refuses it (an idempotency key or call id bound to other arguments): execute nothing. */
+  | { readonly kind: 'refuse'; readonly outcome: ToolOutcome };
+
+/** A stored approval state for a call. */
+export type StoredApproval = { readonly state: 'pending' } | { readonly state: 'approved' } | { readonly state: 'denied'; readonly reason?: string };
+
+/**
+ * Writes a run to a {@link RunStore} as it goes: messages, the start of every call before it runs,
+ * its complete outcome before anything is projected, the projection audit and approvals. The
+ * runner holds one per durable run; runs without a store have none.
+ *
+ * Fenced by the run's lease: once the lease signal given to {@link RunRecorder.holdLease} aborts
+ * (the lease was taken over or could not be renewed), every write throws the lease's reason, so a
+ * worker that lost its run writes nothing more into the run another worker now owns. Once the run aborts,
+ * each store operation is awaited only until its {@link AbortGrace} runs out (`store_write_abandoned`).
+ */
+export class RunRecorder {
+  private lease?: AbortSignal;
+  /** Carried by every write once the lease is held: the store refuses it when the lease was taken over. */
+  private fencing: RunWriteOptions = {};
+
+  /**
+   * `grace` bounds every store operation once the run aborts (see {@link AbortGrace}); without it the recorder
+   * waits for the store as long as it takes.
+   */
+  constructor(
+    readonly store: RunStore,
+    readonly runId: string,
+    private readonly grace?: AbortGrace,
+  ) {}
+
+  /** Waits for a store operation, at most until the grace after the run's abort runs out. */
+  settle<T>(operation: Promise<T>): Promise<T> {
+    return this.grace === undefined ? operation : this.grace.guard(operation);
+  }
+
+  /** Creates the run in the store. */
+  async createRun(): Promise<void> {
+    await this.settle(this.store.createRun({ runId: this.runId }));
+  }
+
+  /**
+   * From now on, writes are allowed only while `signal` (the run's lease) has not aborted, and each carries
+   * `fencingToken`, so the store itself refuses them (`lease_held`) once another worker acquired the lease.
+   */
+  holdLease(signal: AbortSignal, fencingToken?: number): void {
+    this.lease = signal;
+    this.fencing = fencingToken === undefined ? {} : { fencingToken };
+  }
+
+  /** Throws the lease's reason when the lease was lost. */
+  private fence(): void {
+    if (this.lease?.aborted) throw this.lease.reason;
+  }
+
+  /**
+   * Appends one message to the stored conversation, with origin `model` for a model response (see
+   * `isModelResponse`) and `other` for any other. With `report`, the message is a Tool message carrying an
+   * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
+   * transaction: the audit never describes content the model did not get.
+   */
+  async appendMessage(message: ChatMessage, report?: { readonly turn: number; readonly report: ToolOutputProjectionReport }): Promise<void> {
+    this.fence();
+    const projections =
+      report !== undefined && message.role === 'tool'
+        ? [{ callId: message.toolCallId, turn: report.turn, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report: report.report }]
+        : undefined;
+    const origin = isModelResponse(message) ? 'model' : 'other';
+    await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections, origin }));
+  }
+
+  /**
+   * Records that a call starts, identified by its turn and call id. A call admitted before is reused; one
+   * started but never admitted is re-executed (same call and idempotency key) only when the tool is idempotent,
+   * otherwise it is `outcome_unknown` and admitted as such, for reconciliation.
+   */
+  async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
+    this.fence();
+    const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
+    let started;
+    try {
+      started = await this.settle(this.store.recordCallStarted(this.runId, {
+        callId: request.callId,
+        turn: request.turn,
+        toolName: request.toolName,
+        idempotencyKey,
+        attempts: 1,
+        argumentsSha256,
+        arguments: request.arguments,
+      }, this.fencing));
+    } catch (error) {
+      if (RunStoreError.isInstance(error) && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
+        return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
+      throw error;
+    }
+    if (started.created) return { kind: 'execute' };
+    const call = started.call;
+    if (call.status === 'admitted' && call.outcomeJson !== undefined)
+      return { kind: 'reuse', outcome: JSON.parse(call.outcomeJson) as ToolOutcome, attempts: call.attempts };
+    if (request.descriptor.idempotency !== 'non_idempotent') return { kind: 'execute' };
+    const outcome = standardFailure(
+      'outcome_unknown',
+      `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
+    );
+    this.fence();
+    await this.settle(this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, { ...this.fencing, turn: request.turn }));
+    return { kind: 'unknown', outcome, attempts: call.attempts };
+  }
+
+  /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
+  async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
+    this.fence();
+    await this.settle(this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn }));
+  }
+
+  /** Admits the complete outcome; runs before anything is projected or sent to the model. */
+  async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
+    this.fence();
+    await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn }));
+  }
+
+  /** Links a successful projection to the admitted outcome: hash and report, not the content. */
+  async recordProjection(callId: string, turn: number, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
+    this.fence();
+    await this.settle(this.store.recordProjection(this.runId, { callId, turn, toolName, projectedSha256: sha256Hex(content), report }, this.fencing));
+  }
+
+  /**
+   * The stored approval of a call (its turn and call id), bound to its tool name and argument hash. Creates a
+   * pending request when there is none. A request for the same call with other arguments is denied.
+   */
+  async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
+    this.fence();
+    try {
+      const approval = await this.settle(this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing));
+      if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
+      if (approval.state === 'cancelled') return { state: 'denied', reason: 'the approval request was cancelled with its run' };
+      return { state: approval.state };
+    } catch (error) {
+      if (RunStoreError.isInstance(error) && error.code === 'approval_mismatch') return { state: 'denied', reason: error.message };
+      throw error;
+    }
+  }
+
+  /** Stores a decision an approval handler made in this process, for the audit. */
+  async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
+    this.fence();
+    const approvalRequest = this.approvalRequest(request);
+    await this.settle(this.store.requestApproval(this.runId, approvalRequest, this.fencing));
+    await this.settle(this.store.decideApproval(this.runId, request.callId, {
+      approved: decision.approved,
+      toolName: approvalRequest.toolName,
+      argumentsSha256: approvalRequest.argumentsSha256,
+      decidedBy: decision.decidedBy,
+      reason: decision.reason,
+    }, { ...this.fencing, turn: request.turn }));
+  }
+
+  /** Sets the run's status. */
+  async setStatus(status: AgentRunStatus): Promise<void> {
+    this.fence();
+    await this.settle(this.store.setStatus(this.runId, status, this.fencing));
+  }
+
+  private approvalRequest(request: ToolCallRequest) {
+    return { callId: request.callId, turn: request.turn, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
+  }
+}

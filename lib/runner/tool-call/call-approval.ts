@@ -1,0 +1,48 @@
+import { standardFailure } from '../../outcome/tool-outcome';
+import { callHook } from './call-hook';
+import { Gate, PASS, refuse } from './call-gates';
+import { MaybePromise } from '../maybe-promise';
+import { ToolApprovalDecision, ToolCallRequest } from '../run-options';
+import { needsApproval } from '../runner-rules';
+import { StepContext } from './step-context';
+
+/** The `requestApproval` step as `LlmAgentRunner` defines it (documented there). */
+export function requestApprovalGate(context: StepContext, request: ToolCallRequest): MaybePromise<Gate<void>> {
+  if (!needsApproval(request.descriptor)) return PASS;
+  return decideApproval(context, request);
+}
+
+/**
+ * The approval decision of a call that needs one: stored, from the handler, or suspended. A
+ * throwing or rejecting handler denies (fail closed); an abort while it is pending is `cancelled`.
+ */
+async function decideApproval(context: StepContext, request: ToolCallRequest): Promise<Gate<void>> {
+  const { run } = context;
+  const base = { runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
+  const handler = run.options.approvalHandler;
+  const stored = await run.recorder?.approvalOf(request);
+  let decision: ToolApprovalDecision;
+  if (stored !== undefined && stored.state !== 'pending') {
+    decision = stored.state === 'approved' ? { approved: true, reason: 'stored approval' } : { approved: false, reason: stored.reason };
+  } else {
+    context.emit({ type: 'approval_requested', ...base, arguments: request.arguments });
+    if (handler === undefined && run.recorder !== undefined) return { kind: 'suspend' };
+    if (handler === undefined) decision = { approved: false, reason: 'no approval handler is configured' };
+    else {
+      const answer = await callHook(() => handler(request), run.options.signal);
+      if (answer.kind === 'aborted') return refuse(standardFailure('cancelled', 'the run was aborted while the call waited for approval'));
+      const valid = answer.kind === 'value' && isApprovalDecision(answer.value);
+      if (!valid) context.hookFailed(request, 'approvalHandler', answer.kind === 'failed' ? answer.error : new TypeError('the approval handler returned no { approved: boolean } decision'));
+      decision = valid ? answer.value : { approved: false, reason: 'the approval handler failed' };
+    }
+    await run.recorder?.recordDecision(request, decision);
+  }
+  context.emit({ type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
+  if (decision.approved) return PASS;
+  return refuse(standardFailure('approval_denied', `the call to '${request.toolName}' was not approved${decision.reason ? `: ${decision.reason}` : ''}`));
+}
+
+/** True for an object with a boolean `approved`, as an approval handler must answer. */
+function isApprovalDecision(value: unknown): value is ToolApprovalDecision {
+  return typeof value === 'object' && value !== null && typeof (value as { approved?: unknown }).approved === 'boolean';
+}

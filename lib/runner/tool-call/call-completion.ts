@@ -1,0 +1,155 @@
+import { ModelToolCall, ToolMessagePart } from '../../model/model-types';
+import { JsonObject } from '../../outcome/json-value';
+import { renderToolMessage } from '../../outcome/render-tool-message';
+import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
+import { formatIssues } from '../../tools/tool-argument-error';
+import { compileOutputValidator } from '../../validation/schema-validator';
+import { callHook, HookResult } from './call-hook';
+import { isPromiseLike, MaybePromise } from '../maybe-promise';
+import { LlmAgentRunOptions, ToolCallRequest } from '../run-options';
+import { ToolCallResult } from '../run-result';
+import { withResourceVersion } from '../runner-rules';
+import { StepContext } from './step-context';
+
+/** A finished call on its way to the model. */
+export interface CompletedCall {
+  readonly outcome: ToolOutcome;
+  readonly attempts: number;
+  readonly idempotencyKey: string;
+  readonly args?: JsonObject;
+  readonly startedAt: number;
+  /** The validated request; absent for a call refused before its arguments were validated. */
+  readonly request?: ToolCallRequest;
+  /** Already in the store (reused after a resume). */
+  readonly admitted?: boolean;
+  /** Refused by a gate before it began: `onToolResult` sees it, the store has nothing to admit. */
+  readonly refused?: boolean;
+}
+
+/** The model-facing Tool message of an outcome and, when it was projected, the projection's report. */
+export interface ModelProjection {
+  readonly content: string;
+  readonly report?: ToolOutputProjectionReport;
+  /** The outcome's images (and notes about omitted ones), when it had any. */
+  readonly parts?: readonly ToolMessagePart[];
+}
+
+/** The `finishOutcome` step as `LlmAgentRunner` defines it (documented there). */
+export function finishOutcome(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+  const prepare = context.run.options.prepareToolResult;
+  if (prepare === undefined) return withResourceVersion(context.validateOutput(request, outcome), request.descriptor);
+  return prepareThenValidate(context, request, outcome, prepare);
+}
+
+/** {@link finishOutcome} with a `prepareToolResult` hook. */
+function prepareThenValidate(
+  context: StepContext,
+  request: ToolCallRequest,
+  outcome: ToolOutcome,
+  prepare: NonNullable<LlmAgentRunOptions['prepareToolResult']>,
+): MaybePromise<ToolOutcome> {
+  const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(context.validateOutput(request, prepared), request.descriptor);
+  const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
+    if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
+    if (answer.kind === 'aborted')
+      return standardFailure('cancelled', `the run was aborted while prepareToolResult worked on the outcome of '${request.toolName}'; the tool ran, so do not assume it had no effect`);
+    const error = answer.kind === 'failed' ? answer.error : new TypeError(`prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`);
+    context.hookFailed(request, 'prepareToolResult', error);
+    const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
+    return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
+  };
+  const answer = callHook(() => prepare(outcome, request), context.run.options.signal);
+  return isPromiseLike(answer) ? answer.then(validateAnswer) : validateAnswer(answer);
+}
+
+/** The `validateOutput` step as `LlmAgentRunner` defines it (documented there). */
+export function validateOutput(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+  const { outputSchema, outputValidation } = request.descriptor;
+  if (!outcome.ok || outputSchema === undefined || outputValidation === 'disabled') return outcome;
+  const issues =
+    outcome.data === undefined ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }] : compileOutputValidator(outputSchema)(outcome.data);
+  if (issues.length === 0) return outcome;
+  const plainIssues = issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword }));
+  if (outputValidation === 'strict')
+    return toolFailure({
+      code: 'output_validation',
+      category: 'validation',
+      retryable: false,
+      message: `the output of '${request.toolName}' does not match its output schema: ${formatIssues(issues)}`,
+      details: { issues: plainIssues },
+    });
+  const { run } = context;
+  context.emit({ type: 'output_validation_warning', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, issues: plainIssues });
+  return { ...outcome, metadata: { ...outcome.metadata, outputValidationIssues: plainIssues } };
+}
+
+/** The `completeToolCall` step as `LlmAgentRunner` defines it (documented there). */
+export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall): MaybePromise<ToolCallResult> {
+  const { run } = context;
+  const { request } = result;
+  const admits = result.refused !== true && run.recorder !== undefined;
+  if (request !== undefined && (admits || run.options.onToolResult !== undefined)) return completeObserved(context, call, result, request, admits);
+  return toolCallResult(context, call, result);
+}
+
+/** {@link completeToolCall} for a call that is admitted or observed. */
+async function completeObserved(
+  context: StepContext,
+  call: ModelToolCall,
+  result: CompletedCall,
+  request: ToolCallRequest,
+  admits: boolean,
+): Promise<ToolCallResult> {
+  const { run } = context;
+  if (admits && result.admitted !== true) await run.recorder?.admit(call.id, run.turn, result.outcome, result.attempts);
+  const observe = run.options.onToolResult;
+  if (observe !== undefined) {
+    const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
+    if (observed.kind === 'failed') context.hookFailed(request, 'onToolResult', observed.error);
+  }
+  return toolCallResult(context, call, result, admits);
+}
+
+/** Reports the finished call, projects its outcome for the model (through the pipeline's `projectForModel`) and builds the result. */
+export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, admitted = false): ToolCallResult {
+  const { run } = context;
+  const { outcome, attempts } = result;
+  const durationMs = run.clock.now() - result.startedAt;
+  context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
+  const { content, report, parts } = context.project(call, outcome);
+  const toolCall: ToolCallResult = {
+    callId: call.id,
+    turn: run.turn,
+    toolName: call.name,
+    rawArguments: call.arguments,
+    arguments: result.args,
+    outcome,
+    attempts,
+    idempotencyKey: result.idempotencyKey,
+    content,
+    projection: report,
+    durationMs,
+  };
+  if (admitted) Object.assign(toolCall, { admitted: true });
+  if (parts !== undefined) Object.assign(toolCall, { parts });
+  return toolCall;
+}
+
+/** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */
+export function suspendedToolCall(context: StepContext, call: ModelToolCall, result: { idempotencyKey: string; args?: JsonObject; startedAt: number }): ToolCallResult {
+  const outcome = toolFailure({ code: 'approval_pending', category: 'permission', retryable: false, message: `'${call.name}' waits for an approval decision` });
+  return {
+    callId: call.id,
+    turn: context.run.turn,
+    toolName: call.name,
+    rawArguments: call.arguments,
+    arguments: result.args,
+    outcome,
+    attempts: 0,
+    idempotencyKey: result.idempotencyKey,
+    content: renderToolMessage(outcome),
+    durationMs: context.run.clock.now() - result.startedAt,
+    awaitingApproval: true,
+  };
+}
