@@ -163,7 +163,7 @@ export class PostgresRunStore implements RunStore {
     return this.read({}, (client) => body(executorOn(client)));
   }
 
-  /** {@inheritDoc RunStore.loadRun} The record's chain is verified first (`record_tampered` names the first bad entry). */
+  /** {@inheritDoc RunStore.loadRun} */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
     const record = await this.exportRun(runId);
     return record && this.chainer.verified(record);

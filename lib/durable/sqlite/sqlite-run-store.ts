@@ -118,7 +118,7 @@ export class SqliteRunStore implements RunStore {
     return (await this.loadRun(run.runId))!;
   }
 
-  /** {@inheritDoc RunStore.loadRun} The record's chain is verified first (`record_tampered` names the first bad entry). */
+  /** {@inheritDoc RunStore.loadRun} */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
     const record = await this.exportRun(runId);
     return record && this.chainer.verified(record);
