@@ -115,13 +115,14 @@ export type { StructuredOutputErrorCode, StructuredOutputMode, StructuredOutputO
 export { textOfUserContent } from './model/user-content';
 export {
   AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, canonicalArgumentsSha256, canonicalJson, CanonicalJsonError,
-  MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, withRunLease,
+  MemoryRunStore, parseAgentRunRecord, PostgresRunStore, RunStoreError, SqliteRunStore, verifyRunRecord, withRunLease,
 } from './durable';
 export type {
   AgentRunRecord, AgentRunStatus, ApprovalDecision, ApprovalRecord, ApprovalRequest, ApprovalState, CallStartResult,
   CreateRunOptions, MemoryRunStoreOptions, MessageOrigin, PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor, RunLease, RunLeaseOptions, RunStore,
   RunStoreErrorCode, RunStoreErrorDetails, RunSummary, SqliteRunStoreOptions, ToolCallIdentity, ToolCallRecord,
   ToolOutputProjectionInput, ToolOutputProjectionRecord,
+  ChainedRunRecord, RecordChain, RecordChainEntry, RecordEntryKind, RecordHead, RecordKey, RecordKeyOption, RunRecordVerification, VerifyRunRecordOptions, BadRecordEntry,
 } from './durable';
 export {
   AuditedToolkit, compileFilesystemPolicy, compileProcessPolicy, DEFAULT_FILESYSTEM_LIMITS, DEFAULT_PROCESS_LIMITS,
@@ -145,7 +146,7 @@ export type {
   KnowledgeIndexErrorCode, KnowledgeIndexOptions, KnowledgeToolProviderOptions, MemoryModuleErrorCode,
   MemoryToolLimits, MemoryToolOptionsInput, MemoryToolProviderOptions, Note, NoteMatch, NoteStore, ProcessAuditEntry,
   ProcessAuditSink, ProcessErrorCode, ProcessErrorOutcome, ProcessPolicyOptions, ProcessToolkitOptions,
-  RecallNotesInput, RememberNoteInput, RememberStatus, ResolvedExecutionOptions, ResolvedFilesystemPolicy,
+  RecallNotesInput, RememberNoteInput, RememberStatus, ResolvedExecutionOptions, ResolvedFilesystemPolicy, ConfinedRoot,
   ResolvedMemoryToolOptions, ResolvedProcessPolicy, SplitMarkdown, SqliteDatabaseHandle, SqliteSource,
 } from './modules';
 export { ManualClock } from './testing';

@@ -6,7 +6,7 @@ export {
 export type {
   FilesystemApprovalHook, FilesystemApprovalRequest, FilesystemAuditEntry, FilesystemAuditSink, FilesystemEntryType,
   FilesystemErrorCode, FilesystemErrorOutcome, FilesystemOperation, FilesystemPolicyOptions, FilesystemToolSpec,
-  FilesystemToolkitOptions, ResolvedFilesystemPolicy,
+  FilesystemToolkitOptions, ResolvedFilesystemPolicy, ConfinedRoot,
 } from './filesystem';
 export {
   DEFAULT_PROCESS_LIMITS, DENIED_ENVIRONMENT_NAMES, DENIED_ENVIRONMENT_PREFIXES, EXECUTABLE_NAME_PATTERN,

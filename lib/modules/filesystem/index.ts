@@ -7,6 +7,7 @@ export { DEFAULT_FILESYSTEM_LIMITS, compileFilesystemPolicy, resolveFilesystemRo
 export type {
   FilesystemApprovalHook, FilesystemApprovalRequest, FilesystemPolicyOptions, ResolvedFilesystemPolicy,
 } from './filesystem-policy';
+export type { ConfinedRoot } from './confined-root';
 export { FILESYSTEM_TOOL_SPECS } from './filesystem-tool-specs';
 export type { FilesystemToolSpec } from './filesystem-tool-specs';
 export { FilesystemToolkit } from './filesystem-toolkit';
