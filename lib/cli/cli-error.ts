@@ -8,7 +8,9 @@ import { WuweError } from '../errors/wuwe-error';
  * - `not_found` (3): the run, call, approval or store named does not exist.
  * - `conflict` (4): the request contradicts the stored state (a hash that does not match the stored
  *   arguments, an approval already decided the other way, a run that cannot be resumed).
- * - `failed` (1): anything else that went wrong (the store could not be read, the agent module failed).
+ * - `failed` (1): anything else that went wrong (the store could not be read, the agent module failed), among
+ *   them a stored record that does not match its hash chain (`record_tampered`) or has no record's shape
+ *   (`record_invalid`), and a record `wuwe audit verify` finds unsound.
  */
 export type CliErrorCode = 'usage' | 'not_found' | 'conflict' | 'failed';
 

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { approvalsDecide, approvalsList } from './approval-commands';
+import { auditExport, auditVerify } from './audit-commands';
 import { CLI_EXIT_CODES } from './cli-error';
 import { CliIo, processIo } from './cli-io';
 import { failureOf } from './exit-code-of';
@@ -108,6 +109,24 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
       .option('--reason <text>', 'why')
       .option('--json', 'print JSON')
       .action(act((runId: string, callId: string, options: Parameters<typeof approvalsDecide>[4]) => approvalsDecide(io, approved, runId, callId, options)));
+
+  const audit = program.command('audit').description("check runs against their record's hash chain");
+  audit
+    .command('verify')
+    .description('verify a run (or an export, with --file) against its hash chain: exit 0 when sound, 1 naming the first bad entry')
+    .argument('[run]', 'run id')
+    .addOption(store())
+    .option('--file <export>', 'verify an export of audit export (JSON lines) offline, without a store')
+    .option('--key-file <file>', 'record keys of a keyed chain: JSON { "id", "key", "encoding": "utf8"|"hex"|"base64" } or an array of them')
+    .option('--json', 'print JSON')
+    .action(act((runId: string | undefined, options: Parameters<typeof auditVerify>[2]) => auditVerify(io, runId, options)));
+  audit
+    .command('export')
+    .description('write a run with its hash chain, as stored and unverified, as JSON lines')
+    .argument('<run>', 'run id')
+    .addOption(store())
+    .option('--out <file>', 'file to write (- for stdout)', '-')
+    .action(act((runId: string, options: Parameters<typeof auditExport>[2]) => auditExport(io, runId, options)));
 
   program
     .command('resume')
