@@ -1,5 +1,5 @@
 import type { AgentRunRecord, ToolOutputProjectionRecord } from '../agent-run-record';
-import { sha256Hex } from '../canonical-arguments';
+import { canonicalJson, sha256Hex } from '../canonical-arguments';
 import { RunStoreError } from '../run-store-error';
 import { approvalLineageProblem } from './approval-lineage';
 import { ChainDraft, entryDigest, RecordKeyRing, recordKeyRing } from './chain-digest';
@@ -102,6 +102,12 @@ function contentProblem(record: AgentRunRecord, entries: readonly RecordChainEnt
   const present = new Set(actual.map((draft) => draft.subject));
   // `messages` marks a replacement of the conversation; the message entries after it describe the messages.
   for (const entry of latest.values()) if (entry.subject !== 'messages' && !present.has(entry.subject)) problems.push(at(entry, 'what this entry wrote is missing from the record'));
+  // The chain hashes a call's admitted outcome text; the parsed `outcome` beside it (what readers use) must say the same.
+  for (const call of record.toolCalls) {
+    if (typeof call.outcomeJson !== 'string') continue;
+    const entry = latest.get(callSubject('call', call.turn, call.callId));
+    if (entry !== undefined && !sameJson(call.outcome, call.outcomeJson)) problems.push(at(entry, 'the parsed outcome differs from the admitted outcome text'));
+  }
   for (const projection of record.toolOutputProjections) {
     const reason = projectionProblem(record, projection);
     const entry = latest.get(callSubject('projection', projection.turn, projection.callId));
@@ -124,4 +130,13 @@ function projectionProblem(record: AgentRunRecord, projection: ToolOutputProject
   if (sha256Hex(message.content) !== projection.projectedSha256) return `the text of message ${projection.messageIndex} is not the text the audit hashed`;
   if (toolContentSha256(message) !== projection.contentSha256) return `the content of message ${projection.messageIndex} (text and images) is not the content the audit hashed`;
   return undefined;
+}
+
+/** Whether `value` is the JSON value `text` holds (compared in canonical form); false when either cannot be read. */
+function sameJson(value: unknown, text: string): boolean {
+  try {
+    return canonicalJson(value) === canonicalJson(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }

@@ -198,6 +198,11 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     expect((await memory.exportRun('r'))!.chain).toEqual(exported.chain);
     const lines = runRecordToJsonLines(exported).replace('42 rows', '41 rows');
     expect(verifyRunRecord(parseRunRecordJsonLines(lines))).toMatchObject({ ok: false });
+    // The parsed outcome readers use is forged while the admitted text the chain hashed is left alone.
+    const forged = parseRunRecordJsonLines(runRecordToJsonLines(exported));
+    const admitted = forged.toolCalls.find((call) => typeof call.outcomeJson === 'string')!;
+    (admitted as { outcome: unknown }).outcome = { ok: true, text: '99999 EUR' };
+    expect(verifyRunRecord(forged)).toMatchObject({ ok: false, entry: { kind: 'call_admitted' }, reason: 'the parsed outcome differs from the admitted outcome text' });
     await store.close();
   });
 });
