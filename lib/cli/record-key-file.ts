@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordKey } from '../durable';
+import { recordKeyRing } from '../durable/chain/chain-digest';
+import { messageOf } from '../errors/message-of';
 import { CliError } from './cli-error';
 
 /** How the `key` of a key file is written. */
@@ -11,16 +13,14 @@ const FIELDS = new Set(['id', 'key', 'encoding']);
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
-/** The shortest key a store accepts. */
-const MIN_KEY_BYTES = 16;
 /** A key file is a few keys, not a data file. */
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /**
  * Reads the record keys of `--key-file`: a JSON file holding one key `{ "id": "...", "key": "...", "encoding": "base64" }`
  * or an array of them (a key ring: every key verifies). `encoding` is `utf8` (the default: `key` is the text
- * secret, as a store's `recordKey` takes it), `hex` or `base64`; the decoded key has at least 16 bytes and ids
- * are unique. A missing file is `not_found`; anything else wrong is a `usage` {@link CliError} whose message
+ * secret, as a store's `recordKey` takes it), `hex` or `base64`; the ring then passes the store's own rules
+ * (at least 16 bytes a key, unique ids). A missing file is `not_found`; anything else wrong is a `usage` {@link CliError} whose message
  * never quotes the key.
  */
 export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
@@ -42,10 +42,11 @@ export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
   const entries = Array.isArray(value) ? value : [value];
   if (entries.length === 0) throw new CliError('usage', `the key file ${file} holds no key`);
   const keys = entries.map((entry, index) => recordKeyOf(entry, Array.isArray(value) ? `${file}: key ${index}` : file));
-  const ids = new Set<string>();
-  for (const key of keys) {
-    if (ids.has(key.id)) throw new CliError('usage', `${file}: key id '${key.id}' appears twice`);
-    ids.add(key.id);
+  // The ring's own rules (key length, repeated ids) are the store's: asked of it, answered as a usage error.
+  try {
+    recordKeyRing(keys);
+  } catch (error) {
+    throw new CliError('usage', `${file}: ${messageOf(error)}`);
   }
   return keys;
 }
@@ -64,7 +65,6 @@ function recordKeyOf(entry: unknown, where: string): RecordKey {
   if (typeof encoding !== 'string' || !(ENCODINGS as readonly string[]).includes(encoding)) throw new CliError('usage', `${where}: "encoding" of '${id}' must be one of ${ENCODINGS.join(', ')}`);
   const bytes = decodeKey(key, encoding as KeyEncoding);
   if (bytes === undefined) throw new CliError('usage', `${where}: "key" of '${id}' is not valid ${encoding}`);
-  if (bytes.length < MIN_KEY_BYTES) throw new CliError('usage', `${where}: key '${id}' is shorter than ${MIN_KEY_BYTES} bytes`);
   // Text keys stay text: the store hashes a string key as its UTF-8 bytes, and so does the verification.
   return { id, key: encoding === 'utf8' ? key : new Uint8Array(bytes) };
 }
