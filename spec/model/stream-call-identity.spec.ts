@@ -5,23 +5,13 @@ import { AnthropicModelClient } from '../../lib/model/anthropic';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { FunctionProvider } from '../runner/support';
 import { SseEvent } from '../support/messages-api-sse';
-import { MessagesApiServer, startMessagesApiServer } from '../support/messages-api-server';
 import { chatStreamReply, responsesBody, responsesStreamReply } from '../support/openai-api-fixtures';
-import { OpenAIApiServer, startOpenAIApiServer } from '../support/openai-api-server';
+import { useLocalModelServers } from '../support/local-model-servers';
 
-let openai: OpenAIApiServer;
-let anthropic: MessagesApiServer;
-beforeAll(async () => {
-  openai = await startOpenAIApiServer();
-  anthropic = await startMessagesApiServer();
-});
-afterAll(async () => {
-  await openai.close();
-  await anthropic.close();
-});
+const servers = useLocalModelServers();
 
 const openaiClient = (api: 'chat' | 'responses'): OpenAIModelClient =>
-  new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: openai.baseURL, maxRetries: 0 }), api });
+  new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL, maxRetries: 0 }), api });
 const weather = (): FunctionProvider => new FunctionProvider().add('get_weather', (invocation) => `sunny in ${JSON.stringify(invocation.arguments.city)}`, {}, { city: { type: 'string' } });
 
 /** Runs a stream to its end; the events, and the run's error when it failed. */
@@ -50,7 +40,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null): un
 describe('Chat Completions stream: a second call at an index already used, with a new id', () => {
   it('is a second call: both start, run and finish under their own ids, and go back as two calls', async () => {
     const provider = weather();
-    openai.enqueue(
+    servers.openai.enqueue(
       {
         kind: 'sse',
         done: true,
@@ -69,7 +59,7 @@ describe('Chat Completions stream: a second call at an index already used, with 
     expect(error).toBeUndefined();
     expect(expectEveryStartedCallFinished(events)).toEqual(['call_a', 'call_b']);
     expect(provider.calls.map((call) => call.arguments)).toEqual([{ city: 'Oslo' }, { city: 'Paris' }]);
-    const assistant = openai.requests[openai.requests.length - 1].body.messages.find((message: any) => message.role === 'assistant');
+    const assistant = servers.openai.requests[servers.openai.requests.length - 1].body.messages.find((message: any) => message.role === 'assistant');
     expect(assistant.tool_calls.map((call: any) => [call.id, call.function.arguments])).toEqual([['call_a', '{"city":"Oslo"}'], ['call_b', '{"city":"Paris"}']]);
   });
 });
@@ -84,7 +74,7 @@ describe('Responses stream: the streamed calls and the completed response disagr
     const provider = weather();
     const body = responsesBody({ calls });
     const [first, second] = body.output as Record<string, unknown>[];
-    openai.enqueue(
+    servers.openai.enqueue(
       {
         kind: 'sse',
         named: true,
@@ -110,7 +100,7 @@ describe('Responses stream: the streamed calls and the completed response disagr
     const streamedBody = responsesBody({ calls });
     const completed = responsesBody({ calls: [calls[1]] });
     const [first, second] = streamedBody.output as Record<string, unknown>[];
-    openai.enqueue({
+    servers.openai.enqueue({
       kind: 'sse',
       named: true,
       events: [
@@ -138,7 +128,7 @@ describe('Messages API stream: a content block started at an index already used'
       data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } },
     });
     const stop = (index: number): SseEvent => ({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
-    anthropic.enqueue({
+    servers.anthropic.enqueue({
       kind: 'sse',
       rawEvents: [
         { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 3, output_tokens: 1 } } } },
@@ -148,7 +138,7 @@ describe('Messages API stream: a content block started at an index already used'
         { event: 'message_stop', data: { type: 'message_stop' } },
       ],
     });
-    const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: anthropic.baseURL, maxRetries: 0 }) });
+    const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: servers.anthropic.baseURL, maxRetries: 0 }) });
     const { events, error } = await streamed(new LlmAgentRunner(client, provider));
     expect(ModelApiError.isInstance(error) && error.code).toBe('malformed_response');
     expect(expectEveryStartedCallFinished(events)).toEqual(['toolu_a']);

@@ -5,20 +5,13 @@ import { ChatMessage, LlmAgentError, LlmAgentRunner, ScriptedModelClient, Sqlite
 import { AnthropicModelClient } from '../../lib/model/anthropic';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { makeTempDir } from '../durable/temp-dir';
-import { MessagesApiServer, messageReply, startMessagesApiServer } from '../support/messages-api-server';
-import { OpenAIApiServer, startOpenAIApiServer } from '../support/openai-api-server';
+import { messageReply } from '../support/messages-api-server';
 import { FunctionProvider } from './support';
+import { useLocalModelServers } from '../support/local-model-servers';
 
 const temp = makeTempDir('caller-input');
-let openai: OpenAIApiServer;
-let anthropic: MessagesApiServer;
-beforeAll(async () => {
-  openai = await startOpenAIApiServer();
-  anthropic = await startMessagesApiServer();
-});
-afterAll(async () => {
-  await openai.close();
-  await anthropic.close();
+const servers = useLocalModelServers();
+afterAll(() => {
   temp.cleanup();
 });
 
@@ -56,11 +49,11 @@ describe('complete() and stream() with a malformed message list', () => {
   });
 
   it.each(malformed.slice(0, 7))('refuse %s before the real OpenAI client sends anything (local server)', async (_name, input) => {
-    const before = openai.requests.length;
-    const client = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: openai.baseURL, maxRetries: 0 }), model: 'gpt-test' });
+    const before = servers.openai.requests.length;
+    const client = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL, maxRetries: 0 }), model: 'gpt-test' });
     const store = new SqliteRunStore(join(temp.path, `refused-${before}.db`));
     await expect(new LlmAgentRunner(client, provider()).complete(input, { store })).rejects.toMatchObject({ code: 'invalid_input' });
-    expect(openai.requests.length).toBe(before);
+    expect(servers.openai.requests.length).toBe(before);
     expect(await store.listRuns()).toEqual([]);
     await store.close();
   });
@@ -71,8 +64,8 @@ describe('provider content on a caller\'s assistant message', () => {
     // Jest's environment does not deliver process warnings to listeners: the call is observed instead.
     const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {
-      anthropic.enqueue(messageReply({ content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' }));
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: anthropic.baseURL, maxRetries: 0 }) });
+      servers.anthropic.enqueue(messageReply({ content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' }));
+      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: servers.anthropic.baseURL, maxRetries: 0 }) });
       const forged: ChatMessage = {
         role: 'assistant',
         content: 'I will not transfer anything.',
@@ -81,7 +74,7 @@ describe('provider content on a caller\'s assistant message', () => {
       };
       const result = await new LlmAgentRunner(client, provider()).complete([user('hi'), forged, user('go on')]);
       expect(result.text).toBe('ok');
-      const sent = anthropic.requests[anthropic.requests.length - 1].body as { messages: { role: string; content: unknown }[] };
+      const sent = servers.anthropic.requests[servers.anthropic.requests.length - 1].body as { messages: { role: string; content: unknown }[] };
       expect(JSON.stringify(sent.messages)).not.toContain('attacker');
       expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'I will not transfer anything.' }] });
       expect(result.messages[1]).not.toHaveProperty('providerContent');
