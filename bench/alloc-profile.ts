@@ -23,14 +23,23 @@ async function main(): Promise<void> {
   const which = process.argv[2] ?? 'a';
   const calls = Number(process.argv[3] ?? 50_000);
   const { runner, bound } = weatherRunners();
-  const fn = which === 'b' ? () => bound.complete(prompt) : () => runner.invokeToolCall(weatherCall, { runId: 'bench' });
+  const fn =
+    which === 'b' ? () => bound.complete(prompt) : () => runner.invokeToolCall(weatherCall, { runId: 'bench' });
   for (let i = 0; i < calls; i++) await fn();
   const session = new Session();
   session.connect();
   const post = (method: string, params: object = {}): Promise<{ profile?: { head: ProfileNode } }> =>
-    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as { profile?: { head: ProfileNode } }))));
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) =>
+        error ? reject(error) : resolve(result as { profile?: { head: ProfileNode } }),
+      ),
+    );
   await post('HeapProfiler.enable');
-  await post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 128,
+    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMajorGC: true,
+  });
   for (let i = 0; i < calls; i++) await fn();
   const { profile } = await post('HeapProfiler.stopSampling');
   const bytes = new Map<string, number>();
@@ -44,7 +53,8 @@ async function main(): Promise<void> {
   };
   walk(profile!.head);
   console.log(`${which}: about ${Math.round(total / calls)} bytes allocated per call (sampled)`);
-  for (const [where, size] of [...bytes].sort((x, y) => y[1] - x[1]).slice(0, 40)) console.log(String(Math.round(size / calls)).padStart(7), where);
+  for (const [where, size] of [...bytes].sort((x, y) => y[1] - x[1]).slice(0, 40))
+    console.log(String(Math.round(size / calls)).padStart(7), where);
   session.disconnect();
 }
 

@@ -51,14 +51,25 @@ function standardWeather(compiler: 'tsc' | 'esbuild' | 'swc'): new () => { invok
   const file = path.join(directory, 'standard-weather.js');
   const code =
     compiler === 'tsc'
-      ? ts.transpileModule(STANDARD_SOURCE, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText
+      ? ts.transpileModule(STANDARD_SOURCE, {
+          compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+        }).outputText
       : compiler === 'esbuild'
-        ? transformSync(STANDARD_SOURCE, { loader: 'ts', format: 'cjs', target: 'es2022', tsconfigRaw: { compilerOptions: {} } }).code
+        ? transformSync(STANDARD_SOURCE, {
+            loader: 'ts',
+            format: 'cjs',
+            target: 'es2022',
+            tsconfigRaw: { compilerOptions: {} },
+          }).code
         : swcTransformSync(STANDARD_SOURCE, {
             swcrc: false,
             configFile: false,
             module: { type: 'commonjs' },
-            jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { decoratorVersion: '2023-11' } },
+            jsc: {
+              target: 'es2022',
+              parser: { syntax: 'typescript', decorators: true },
+              transform: { decoratorVersion: '2023-11' },
+            },
           }).code;
   fs.writeFileSync(file, code);
   try {
@@ -84,7 +95,8 @@ const ITERATIONS = 10_000;
 async function measureInterleaved(cases: ReadonlyArray<readonly [string, () => unknown]>): Promise<Measurement[]> {
   const samples = cases.map((): number[] => []);
   for (let round = 0; round < ROUNDS; round++)
-    for (const [index, [name, fn]] of cases.entries()) samples[index].push((await measure(name, fn, ITERATIONS, 1)).nsPerOp);
+    for (const [index, [name, fn]] of cases.entries())
+      samples[index].push((await measure(name, fn, ITERATIONS, 1)).nsPerOp);
   return cases.map(([name], index) => {
     const sorted = samples[index].sort((a, b) => a - b);
     return { name, nsPerOp: sorted[Math.floor(sorted.length / 2)] };
@@ -93,7 +105,9 @@ async function measureInterleaved(cases: ReadonlyArray<readonly [string, () => u
 
 /** JSON.parse + ajv precompiled on the tool's own schema + the invoke logic called directly. */
 function ajvBaseline(target: Function): () => void {
-  const validate = new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: false }).compile(makeLlmTool(target).inputSchema as object);
+  const validate = new Ajv({ strict: true, allErrors: true, useDefaults: true, coerceTypes: false }).compile(
+    makeLlmTool(target).inputSchema as object,
+  );
   return () => {
     const args = JSON.parse(ARGUMENTS) as { city: string };
     if (!validate(args)) throw new Error('baseline refused valid arguments');
@@ -107,9 +121,21 @@ export default async function decoratorKindsBench(): Promise<void> {
   const SwcWeather = standardWeather('swc');
   const kinds: ReadonlyArray<readonly [string, Function, () => unknown]> = [
     ['legacy decorators', LegacyWeather, () => (sink = parseToolArguments(LegacyWeather, ARGUMENTS).invoke())],
-    ['standard decorators (tsc)', StandardWeather, () => (sink = parseToolArguments(StandardWeather, ARGUMENTS).invoke())],
-    ['standard decorators (esbuild output, reference)', EsbuildWeather, () => (sink = parseToolArguments(EsbuildWeather, ARGUMENTS).invoke())],
-    ['standard decorators (swc output, reference)', SwcWeather, () => (sink = parseToolArguments(SwcWeather, ARGUMENTS).invoke())],
+    [
+      'standard decorators (tsc)',
+      StandardWeather,
+      () => (sink = parseToolArguments(StandardWeather, ARGUMENTS).invoke()),
+    ],
+    [
+      'standard decorators (esbuild output, reference)',
+      EsbuildWeather,
+      () => (sink = parseToolArguments(EsbuildWeather, ARGUMENTS).invoke()),
+    ],
+    [
+      'standard decorators (swc output, reference)',
+      SwcWeather,
+      () => (sink = parseToolArguments(SwcWeather, ARGUMENTS).invoke()),
+    ],
     ['defineTool (zod 4)', definedWeather, () => (sink = parseToolArguments(definedWeather, ARGUMENTS).args)],
   ];
   for (const [label, target, parse] of kinds) {
@@ -128,7 +154,9 @@ export default async function decoratorKindsBench(): Promise<void> {
     const [baseline, ...others] = await measureInterleaved(cases);
     report(baseline, others);
     const ratio = others[0].nsPerOp / baseline.nsPerOp;
-    console.log(`${label}: parseToolArguments ${ratio.toFixed(2)}x the ajv baseline (target <= 2x): ${ratio <= 2 ? 'met' : 'NOT met'}`);
+    console.log(
+      `${label}: parseToolArguments ${ratio.toFixed(2)}x the ajv baseline (target <= 2x): ${ratio <= 2 ? 'met' : 'NOT met'}`,
+    );
   }
   if (sink === undefined) throw new Error('nothing ran');
 }

@@ -23,7 +23,13 @@ async function admissions(name: string, store: RunStore, iterations: number, rou
     name,
     async () => {
       const callId = `call-${next++}`;
-      await store.recordCallStarted(run.runId, { callId, toolName: 'refund_order', attempts: 1, arguments: args, argumentsSha256 });
+      await store.recordCallStarted(run.runId, {
+        callId,
+        toolName: 'refund_order',
+        attempts: 1,
+        arguments: args,
+        argumentsSha256,
+      });
       await store.admitOutcome(run.runId, callId, outcome, 1);
     },
     iterations,

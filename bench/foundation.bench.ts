@@ -53,7 +53,8 @@ const ITERATIONS = 10_000;
 async function measureInterleaved(cases: ReadonlyArray<readonly [string, () => unknown]>): Promise<Measurement[]> {
   const samples = cases.map((): number[] => []);
   for (let round = 0; round < ROUNDS; round++)
-    for (const [index, [name, fn]] of cases.entries()) samples[index].push((await measure(name, fn, ITERATIONS, 1)).nsPerOp);
+    for (const [index, [name, fn]] of cases.entries())
+      samples[index].push((await measure(name, fn, ITERATIONS, 1)).nsPerOp);
   return cases.map(([name], index) => {
     const sorted = samples[index].sort((a, b) => a - b);
     return { name, nsPerOp: sorted[Math.floor(sorted.length / 2)] };
@@ -102,7 +103,9 @@ export default async function foundationBench(): Promise<void> {
     ]);
     report(baseline, [plain, parsed, invoked, validated]);
     const ratio = parsed.nsPerOp / baseline.nsPerOp;
-    console.log(`parseToolArguments + invoke(): ${ratio.toFixed(2)}x the ajv baseline (target <= 2x): ${ratio <= 2 ? 'met' : 'NOT met'}`);
+    console.log(
+      `parseToolArguments + invoke(): ${ratio.toFixed(2)}x the ajv baseline (target <= 2x): ${ratio <= 2 ? 'met' : 'NOT met'}`,
+    );
   }
   if (sink === undefined) throw new Error('nothing ran');
 }

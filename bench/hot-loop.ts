@@ -7,7 +7,8 @@
  *
  * `a` is `runner.invokeToolCall` of a reflected tool under the default contract, `b` a two-step
  * `complete()` on ScriptedModelClient, `floor` JSON.parse + precompiled ajv + the awaited call,
- * `minimum` the hand-written minimum of a default-contract call (the same cases as `runner.bench.ts`). Set `GC=1` (and run node with `--expose-gc`) to take a
+ * `minimum` the hand-written minimum of a default-contract call (the same cases as `runner.bench.ts`). Set `GC=1` (and
+ * run node with `--expose-gc`) to take a
  * full collection before every round, and `WARM=<calls>` for untimed calls before each round (the
  * bench takes both: a GC, then 5,000 calls).
  */
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < calls; i++) await fn();
     const spent = process.cpuUsage(cpu);
     const wallUs = Number(process.hrtime.bigint() - wall) / 1000 / calls;
-    console.log(`${which}: ${wallUs.toFixed(3)} us wall, ${((spent.user + spent.system) / calls).toFixed(3)} us CPU per call`);
+    console.log(
+      `${which}: ${wallUs.toFixed(3)} us wall, ${((spent.user + spent.system) / calls).toFixed(3)} us CPU per call`,
+    );
   }
 }
 

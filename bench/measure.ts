@@ -9,7 +9,9 @@ export interface Measurement {
   readonly rounds?: readonly number[];
 }
 
-/** A ratio between two cases of one {@link measureTogether} group: the median of the per-round ratios, and their range. */
+/**
+ * A ratio between two cases of one {@link measureTogether} group: the median of the per-round ratios, and their range.
+ */
 export interface PairedRatio {
   readonly median: number;
   readonly min: number;
@@ -25,7 +27,8 @@ export interface PairedRatio {
 export function ratioOfFastestRounds(measured: Measurement, baseline: Measurement): number {
   const a = measured.rounds;
   const b = baseline.rounds;
-  if (a === undefined || b === undefined || a.length === 0 || b.length === 0) return measured.nsPerOp / baseline.nsPerOp;
+  if (a === undefined || b === undefined || a.length === 0 || b.length === 0)
+    return measured.nsPerOp / baseline.nsPerOp;
   return Math.min(...a) / Math.min(...b);
 }
 
@@ -102,7 +105,11 @@ export function report(baseline: Measurement, others: readonly Measurement[]): v
  * between them hold. Each round starts after a full GC and up to 5,000 untimed calls of its case
  * (steady state, without the garbage of the case before). Returns the measurements in the order of `cases`.
  */
-export async function measureTogether(cases: ReadonlyArray<readonly [name: string, fn: () => unknown]>, iterations = 20_000, rounds = 7): Promise<Measurement[]> {
+export async function measureTogether(
+  cases: ReadonlyArray<readonly [name: string, fn: () => unknown]>,
+  iterations = 20_000,
+  rounds = 7,
+): Promise<Measurement[]> {
   const warmCalls = Math.min(iterations, 5_000);
   for (const [, fn] of cases) for (let i = 0; i < warmCalls; i++) await fn();
   const samples = cases.map((): number[] => []);

@@ -27,7 +27,12 @@ function loadTime(target: string): LoadFigures {
     process.stdout.write(JSON.stringify({ ms, modules: Object.keys(require.cache).length }));`;
   const samples: { ms: number; modules: number }[] = [];
   for (let run = 0; run < RUNS; run++) {
-    samples.push(JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as { ms: number; modules: number });
+    samples.push(
+      JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as {
+        ms: number;
+        modules: number;
+      },
+    );
   }
   const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
   return { medianMs: sorted[Math.floor(sorted.length / 2)], modules: samples[0].modules };
@@ -55,10 +60,16 @@ function packageDirectory(name: string, fromDirectory: string): string | undefin
 }
 
 /** Bytes and package count of a package and its production closure; `own` replaces the package's own bytes. */
-function installSize(directory: string, own?: { dependencies: Record<string, string>; bytes: number }): { bytes: number; packages: number } {
+function installSize(
+  directory: string,
+  own?: { dependencies: Record<string, string>; bytes: number },
+): { bytes: number; packages: number } {
   const seen = new Set<string>();
   let bytes = 0;
-  const visit = (packageDir: string, manifestOverride?: { dependencies: Record<string, string>; bytes: number }): void => {
+  const visit = (
+    packageDir: string,
+    manifestOverride?: { dependencies: Record<string, string>; bytes: number },
+  ): void => {
     if (seen.has(packageDir)) return;
     seen.add(packageDir);
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
@@ -67,7 +78,9 @@ function installSize(directory: string, own?: { dependencies: Record<string, str
       peerDependenciesMeta?: Record<string, { optional?: boolean }>;
     };
     bytes += manifestOverride?.bytes ?? directoryBytes(packageDir);
-    const peers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => manifest.peerDependenciesMeta?.[name]?.optional !== true);
+    const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
+      (name) => manifest.peerDependenciesMeta?.[name]?.optional !== true,
+    );
     const names = [...Object.keys(manifestOverride?.dependencies ?? manifest.dependencies ?? {}), ...peers];
     for (const name of names) {
       const dependency = packageDirectory(name, packageDir);
@@ -79,19 +92,31 @@ function installSize(directory: string, own?: { dependencies: Record<string, str
 }
 
 export default function packageBench(): Promise<void> {
-  if (!existsSync(join(root, 'dist', 'index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'index.js')))
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const aiDirectory = packageDirectory('ai', root);
   if (aiDirectory === undefined) throw new Error('the `ai` devDependency is not installed: run npm install');
   const ai = loadTime('ai');
   const core = loadTime(root);
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const published = ['dist', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].filter((name) => existsSync(join(root, name)));
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const published = ['dist', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].filter((name) =>
+    existsSync(join(root, name)),
+  );
   const ownBytes = published.reduce((total, name) => total + directoryBytes(join(root, name)), 0);
   const coreSize = installSize(root, { dependencies: manifest.dependencies, bytes: ownBytes });
   const aiSize = installSize(aiDirectory);
   const version = (JSON.parse(readFileSync(join(aiDirectory, 'package.json'), 'utf8')) as { version: string }).version;
   console.table([
-    { package: `ai@${version}`, 'load ms': ai.medianMs.toFixed(1), ratio: '1.00x', modules: ai.modules, 'install MB': (aiSize.bytes / 1e6).toFixed(1), packages: aiSize.packages },
+    {
+      package: `ai@${version}`,
+      'load ms': ai.medianMs.toFixed(1),
+      ratio: '1.00x',
+      modules: ai.modules,
+      'install MB': (aiSize.bytes / 1e6).toFixed(1),
+      packages: aiSize.packages,
+    },
     {
       package: 'wuwe (core)',
       'load ms': core.medianMs.toFixed(1),

@@ -11,12 +11,32 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { tool as langchainTool } from '@langchain/core/tools';
-import { Agent, RunContext, Runner, Usage, run, setTraceProcessors, tool as agentsTool, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents-core';
+import {
+  Agent,
+  RunContext,
+  Runner,
+  Usage,
+  run,
+  setTraceProcessors,
+  tool as agentsTool,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type StreamEvent,
+} from '@openai/agents-core';
 import Ajv from 'ajv';
 import { asSchema, generateText, jsonSchema, stepCountIs, tool as aiTool, type Tool as AiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { answerText, prompt, weatherAsync, weatherCall, weatherInputSchema as weatherSchema, type WeatherArgs, type WeatherResult } from './weather-tool';
+import {
+  answerText,
+  prompt,
+  weatherAsync,
+  weatherCall,
+  weatherInputSchema as weatherSchema,
+  type WeatherArgs,
+  type WeatherResult,
+} from './weather-tool';
 
 const weatherInputSchema: JSONSchema7 = weatherSchema;
 
@@ -37,9 +57,16 @@ function aiModel(): MockLanguageModelV3 {
       model.doGenerateCalls.length = 0;
       const last = options.prompt[options.prompt.length - 1];
       if (last?.role === 'tool')
-        return { content: [{ type: 'text', text: answerText }], finishReason: { unified: 'stop', raw: 'stop' }, usage: aiUsage, warnings: [] };
+        return {
+          content: [{ type: 'text', text: answerText }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: aiUsage,
+          warnings: [],
+        };
       return {
-        content: [{ type: 'tool-call', toolCallId: weatherCall.id, toolName: weatherCall.name, input: weatherCall.arguments }],
+        content: [
+          { type: 'tool-call', toolCallId: weatherCall.id, toolName: weatherCall.name, input: weatherCall.arguments },
+        ],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage: aiUsage,
         warnings: [],
@@ -50,7 +77,11 @@ function aiModel(): MockLanguageModelV3 {
 }
 
 /** AI SDK tool with a `jsonSchema(...)` input schema (no `validate` option: the SDK checks nothing). */
-export const aiJsonTool = aiTool({ description: 'Get the weather.', inputSchema: jsonSchema<WeatherArgs>(weatherInputSchema), execute: weatherAsync });
+export const aiJsonTool = aiTool({
+  description: 'Get the weather.',
+  inputSchema: jsonSchema<WeatherArgs>(weatherInputSchema),
+  execute: weatherAsync,
+});
 
 const ajv = new Ajv();
 const ajvWeather = ajv.compile<WeatherArgs>(weatherInputSchema);
@@ -62,7 +93,10 @@ const ajvWeather = ajv.compile<WeatherArgs>(weatherInputSchema);
 export const aiCheckedTool = aiTool({
   description: 'Get the weather.',
   inputSchema: jsonSchema<WeatherArgs>(weatherInputSchema, {
-    validate: (value) => (ajvWeather(value) ? { success: true, value } : { success: false, error: new Error(ajv.errorsText(ajvWeather.errors)) }),
+    validate: (value) =>
+      ajvWeather(value)
+        ? { success: true, value }
+        : { success: false, error: new Error(ajv.errorsText(ajvWeather.errors)) },
   }),
   execute: weatherAsync,
 });
@@ -98,8 +132,29 @@ class ScriptedAgentsModel implements Model {
     const last = typeof input === 'string' ? undefined : input[input.length - 1];
     const usage = new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 });
     if (last?.type === 'function_call_result')
-      return { usage, output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answerText }] }] };
-    return { usage, output: [{ type: 'function_call', callId: weatherCall.id, name: weatherCall.name, arguments: weatherCall.arguments, status: 'completed' }] };
+      return {
+        usage,
+        output: [
+          {
+            type: 'message',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: answerText }],
+          },
+        ],
+      };
+    return {
+      usage,
+      output: [
+        {
+          type: 'function_call',
+          callId: weatherCall.id,
+          name: weatherCall.name,
+          arguments: weatherCall.arguments,
+          status: 'completed',
+        },
+      ],
+    };
   }
 
   getStreamedResponse(): AsyncIterable<StreamEvent> {
@@ -117,7 +172,12 @@ export const agentsJsonTool = agentsTool({
 });
 
 /** Agents SDK tool with zod parameters (parsed with zod after JSON.parse; strict mode). */
-export const agentsZodTool = agentsTool({ name: 'get_weather', description: 'Get the weather.', parameters: weatherZod, execute: weatherAsync });
+export const agentsZodTool = agentsTool({
+  name: 'get_weather',
+  description: 'Get the weather.',
+  parameters: weatherZod,
+  execute: weatherAsync,
+});
 
 /** One run context reused by the per-call case (a run makes one per run). */
 export const agentsRunContext = new RunContext();
@@ -127,7 +187,12 @@ export const agentsRunContext = new RunContext();
 setTraceProcessors([]);
 
 /** The agent of the per-turn cases. */
-const agent = new Agent({ name: 'weather', instructions: 'Answer with the weather.', tools: [agentsJsonTool], model: new ScriptedAgentsModel() });
+const agent = new Agent({
+  name: 'weather',
+  instructions: 'Answer with the weather.',
+  tools: [agentsJsonTool],
+  model: new ScriptedAgentsModel(),
+});
 const untracedRunner = new Runner({ tracingDisabled: true });
 
 /** One agent turn: `run(agent, prompt)` (the default runner, tracing on, no trace processor). */
@@ -143,10 +208,18 @@ export async function agentsUntracedTurn(): Promise<unknown> {
 // ---- LangChain.js (@langchain/core) ----
 
 /** LangChain tool with a JSON Schema (validated by @cfworker/json-schema on every call). */
-export const langchainJsonTool = langchainTool(weatherAsync, { name: 'get_weather', description: 'Get the weather.', schema: weatherInputSchema as never });
+export const langchainJsonTool = langchainTool(weatherAsync, {
+  name: 'get_weather',
+  description: 'Get the weather.',
+  schema: weatherInputSchema as never,
+});
 
 /** LangChain tool with a zod schema. */
-export const langchainZodTool = langchainTool(weatherAsync, { name: 'get_weather', description: 'Get the weather.', schema: weatherZod });
+export const langchainZodTool = langchainTool(weatherAsync, {
+  name: 'get_weather',
+  description: 'Get the weather.',
+  schema: weatherZod,
+});
 
 /**
  * A chat model that answers with the tool call until the last message is a tool result, then with
@@ -162,7 +235,12 @@ class ScriptedChatModel extends BaseChatModel {
     const last = messages[messages.length - 1];
     const message = ToolMessage.isInstance(last)
       ? new AIMessage(answerText)
-      : new AIMessage({ content: '', tool_calls: [{ id: weatherCall.id, name: weatherCall.name, args: JSON.parse(weatherCall.arguments), type: 'tool_call' }] });
+      : new AIMessage({
+          content: '',
+          tool_calls: [
+            { id: weatherCall.id, name: weatherCall.name, args: JSON.parse(weatherCall.arguments), type: 'tool_call' },
+          ],
+        });
     return { generations: [{ text: typeof message.content === 'string' ? message.content : '', message }] };
   }
 }

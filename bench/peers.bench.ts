@@ -62,7 +62,10 @@ import {
 } from './peer-cases';
 import { prompt, weatherCall, weatherFloor, weatherMinimum, weatherRunners, type WeatherArgs } from './weather-tool';
 
-/** Prints the group's table: microseconds per operation (median of rounds) and the ratio to `wuwe` (the first case), of medians and of fastest rounds. */
+/**
+ * Prints the group's table: microseconds per operation (median of rounds) and the ratio to `wuwe` (the first case), of
+ * medians and of fastest rounds.
+ */
 function table(measurements: readonly Measurement[]): void {
   const wuwe = measurements[0];
   console.table(
@@ -86,14 +89,17 @@ function verdicts(measurements: readonly Measurement[], per: 'per tool call' | '
     if (peer.name.startsWith('floor') || peer.name.startsWith('hand-written')) continue;
     const ratio = ratioOfFastestRounds(peer, wuwe);
     const medians = peer.nsPerOp / wuwe.nsPerOp;
-    console.log(`wuwe vs ${peer.name} ${per}: ${ratio.toFixed(2)}x, fastest rounds (${medians.toFixed(2)}x of medians): ${ratio >= 1 ? 'ahead' : 'behind'}`);
+    console.log(
+      `wuwe vs ${peer.name} ${per}: ${ratio.toFixed(2)}x, fastest rounds (${medians.toFixed(2)}x of medians): ${ratio >= 1 ? 'ahead' : 'behind'}`,
+    );
   }
 }
 
 /** Fails the bench when a case does not return what the tool or the model gives (a broken case times nothing). */
 async function check(name: string, fn: () => unknown, expected: string): Promise<void> {
   const value = JSON.stringify(await fn());
-  if (!value.includes(expected)) throw new Error(`peer bench case '${name}' returned ${value}, expected it to contain ${expected}`);
+  if (!value.includes(expected))
+    throw new Error(`peer bench case '${name}' returned ${value}, expected it to contain ${expected}`);
 }
 
 export default async function peersBench(): Promise<void> {
@@ -106,9 +112,15 @@ export default async function peersBench(): Promise<void> {
     ['AI SDK (jsonSchema, unchecked)', () => aiSdkToolCall(aiJsonTool)],
     ['AI SDK (jsonSchema + ajv validate)', () => aiSdkToolCall(aiCheckedTool)],
     ['AI SDK (zod)', () => aiSdkToolCall(aiZodTool)],
-    ['OpenAI Agents tool.invoke (JSON Schema, unchecked)', () => agentsJsonTool.invoke(agentsRunContext, weatherCall.arguments)],
+    [
+      'OpenAI Agents tool.invoke (JSON Schema, unchecked)',
+      () => agentsJsonTool.invoke(agentsRunContext, weatherCall.arguments),
+    ],
     ['OpenAI Agents tool.invoke (zod)', () => agentsZodTool.invoke(agentsRunContext, weatherCall.arguments)],
-    ['LangChain tool.invoke (JSON Schema)', () => langchainJsonTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs)],
+    [
+      'LangChain tool.invoke (JSON Schema)',
+      () => langchainJsonTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs),
+    ],
     ['LangChain tool.invoke (zod)', () => langchainZodTool.invoke(JSON.parse(weatherCall.arguments) as WeatherArgs)],
     ['floor: JSON.parse + precompiled ajv + awaited call', weatherFloor()],
     ['hand-written minimum of a default-contract call (no runner)', weatherMinimum()],

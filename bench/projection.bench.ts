@@ -23,7 +23,13 @@
  * One line per case says met / not met.
  */
 import {
-  DEFAULT_TOOL_OUTPUT_PROJECTION, fallbackTextTokenEstimator, JsonValue, ToolOutcome, toolData, toolText, tryProjectToolOutputForModel,
+  DEFAULT_TOOL_OUTPUT_PROJECTION,
+  fallbackTextTokenEstimator,
+  JsonValue,
+  ToolOutcome,
+  toolData,
+  toolText,
+  tryProjectToolOutputForModel,
 } from '../lib';
 import { renderArrayInParts } from '../lib/projection/render-array-in-parts';
 
@@ -57,7 +63,14 @@ function proseText(units: number): string {
 function jsonText(units: number): string {
   const records: JsonValue[] = [];
   for (let id = 0; JSON.stringify(records).length < units; id++)
-    records.push({ id, name: `sensor-${id}`, city: 'Tokyo', at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(), degrees: 20 + (id % 7) / 4, ok: id % 3 !== 0 });
+    records.push({
+      id,
+      name: `sensor-${id}`,
+      city: 'Tokyo',
+      at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
+      degrees: 20 + (id % 7) / 4,
+      ok: id % 3 !== 0,
+    });
   return JSON.stringify(records);
 }
 
@@ -98,7 +111,10 @@ function variedTexts(): string[] {
   return texts;
 }
 
-/** Times the estimator on each text against a bare loop over it and adds a row (and a verdict, when `verdicts` is given). */
+/**
+ * Times the estimator on each text against a bare loop over it and adds a row (and a verdict, when `verdicts` is
+ * given).
+ */
 function timeEstimator(state: string, rows: Record<string, string>[], verdicts: string[] | undefined): void {
   const estimate = (text: string): number => fallbackTextTokenEstimator.estimateTokens(text);
   const texts = [
@@ -109,9 +125,14 @@ function timeEstimator(state: string, rows: Record<string, string>[], verdicts: 
   for (const [name, text, target] of texts) {
     // About 400,000 code units per timed sample (a few ms), so the clock's resolution does not count.
     const times = Math.ceil(400_000 / text.length);
-    const [baselineNs, estimatorNs] = timeTogether([repeated(bareLoop, text, times), repeated(estimate, text, times)], 61);
+    const [baselineNs, estimatorNs] = timeTogether(
+      [repeated(bareLoop, text, times), repeated(estimate, text, times)],
+      61,
+    );
     const cost = estimatorNs / baselineNs;
-    verdicts?.push(`target estimator on ${name} <= ${target}x a bare charCodeAt loop: ${cost.toFixed(2)}x: ${cost <= target ? 'met' : 'NOT MET'}`);
+    verdicts?.push(
+      `target estimator on ${name} <= ${target}x a bare charCodeAt loop: ${cost.toFixed(2)}x: ${cost <= target ? 'met' : 'NOT MET'}`,
+    );
     rows.push({
       case: `estimateTokens, ${name} (${text.length} units), ${state}`,
       'ns/unit': (estimatorNs / times / text.length).toFixed(2),
@@ -168,7 +189,7 @@ function median(values: number[]): number {
 }
 
 function megabytesPerSecond(bytes: number, nsPerOp: number): string {
-  return ((bytes / MIB) / (nsPerOp / 1e9)).toFixed(0);
+  return (bytes / MIB / (nsPerOp / 1e9)).toFixed(0);
 }
 
 /** Prints the projection figures. */
@@ -179,12 +200,20 @@ export default async function projectionBench(): Promise<void> {
   for (const size of [MIB, 10 * MIB]) {
     const samples = size === MIB ? 60 : 15;
     const label = size === MIB ? '1 MiB' : '10 MiB';
-    for (const [kind, text] of [['ASCII text', asciiText(size)], ['multi-byte text', multiByteText(size)]] as const) {
+    for (const [kind, text] of [
+      ['ASCII text', asciiText(size)],
+      ['multi-byte text', multiByteText(size)],
+    ] as const) {
       const bytes = Buffer.byteLength(text);
       const outcome = toolText(text);
-      const [baselineNs, projectionNs] = timeTogether([() => Buffer.byteLength(text, 'utf8'), () => project(outcome)], samples);
+      const [baselineNs, projectionNs] = timeTogether(
+        [() => Buffer.byteLength(text, 'utf8'), () => project(outcome)],
+        samples,
+      );
       const throughput = baselineNs / projectionNs;
-      verdicts.push(`target ${label} ${kind} throughput >= 0.33 of Buffer.byteLength: ${throughput.toFixed(2)}: ${throughput >= 0.33 ? 'met' : 'NOT MET'}`);
+      verdicts.push(
+        `target ${label} ${kind} throughput >= 0.33 of Buffer.byteLength: ${throughput.toFixed(2)}: ${throughput >= 0.33 ? 'met' : 'NOT MET'}`,
+      );
       rows.push({
         case: `${label} ${kind}`,
         'projection MB/s': megabytesPerSecond(bytes, projectionNs),
@@ -194,7 +223,10 @@ export default async function projectionBench(): Promise<void> {
         target: '>= 0.33',
       });
     }
-    for (const [kind, tag] of [['JSON array', 'beta'], ['JSON array, multi-byte', 'β']] as const) {
+    for (const [kind, tag] of [
+      ['JSON array', 'beta'],
+      ['JSON array, multi-byte', 'β'],
+    ] as const) {
       const value = jsonArray(size, tag);
       const bytes = Buffer.byteLength(JSON.stringify(value));
       const outcome = toolData(value);
@@ -208,8 +240,12 @@ export default async function projectionBench(): Promise<void> {
         Math.max(5, samples / 4),
       );
       const cost = projectionNs / baselineNs;
-      verdicts.push(`target ${label} ${kind} cost <= 1.5x JSON.stringify: ${cost.toFixed(2)}x: ${cost <= 1.5 ? 'met' : 'NOT MET'}`);
-      verdicts.push(`  ${label} ${kind}: rendering with its exact UTF-8 size alone (what any projection pays) ${(inherentNs / baselineNs).toFixed(2)}x JSON.stringify`);
+      verdicts.push(
+        `target ${label} ${kind} cost <= 1.5x JSON.stringify: ${cost.toFixed(2)}x: ${cost <= 1.5 ? 'met' : 'NOT MET'}`,
+      );
+      verdicts.push(
+        `  ${label} ${kind}: rendering with its exact UTF-8 size alone (what any projection pays) ${(inherentNs / baselineNs).toFixed(2)}x JSON.stringify`,
+      );
       rows.push({
         case: `${label} ${kind} (${(bytes / MIB).toFixed(1)} MiB)`,
         'projection MB/s': megabytesPerSecond(bytes, projectionNs),

@@ -27,10 +27,24 @@ import {
   ToolProvider,
 } from '../lib';
 import { fullGc, measureTogether, PairedRatio, pairedRatio, ratioOfFastestRounds, report } from './measure';
-import { prompt, weatherAsync, weatherCall, weatherFloor, weatherInputSchema, weatherMinimum, weatherRunners, weatherTurns } from './weather-tool';
+import {
+  prompt,
+  weatherAsync,
+  weatherCall,
+  weatherFloor,
+  weatherInputSchema,
+  weatherMinimum,
+  weatherRunners,
+  weatherTurns,
+} from './weather-tool';
 
 const inputSchema = weatherInputSchema;
-const outputSchema = { type: 'object', properties: { city: { type: 'string' }, degrees: { type: 'number' } }, required: ['city', 'degrees'], additionalProperties: false };
+const outputSchema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, degrees: { type: 'number' } },
+  required: ['city', 'degrees'],
+  additionalProperties: false,
+};
 
 class WeatherProvider implements ToolProvider {
   private readonly descriptor: ToolDescriptor = descriptorFromLlmTool(
@@ -79,13 +93,26 @@ export default async function runnerBench(): Promise<void> {
     ['raw awaited tool call', async () => weatherAsync(JSON.parse(call.arguments))],
     ['floor + the Tool message rendered (JSON.stringify) and its tokens estimated', floorAndMessageCase],
     ['hand-written minimum of a default-contract call (no runner)', weatherMinimum()],
-    ['(a) runner.invokeToolCall, reflected tool, default contract', () => runner.invokeToolCall(call, { runId: 'bench' })],
+    [
+      '(a) runner.invokeToolCall, reflected tool, default contract',
+      () => runner.invokeToolCall(call, { runId: 'bench' }),
+    ],
     ['(a2) runner.invokeToolCall, every policy on', () => everyPolicy.invokeToolCall(call, { runId: 'bench' })],
     ['(b) complete(): two-step run on ScriptedModelClient', () => bound.complete(prompt)],
-    ['(b2) new runner (bindTools) + complete()', () => new LlmAgentRunner(new ScriptedModelClient(weatherTurns), reflected).complete(prompt)],
+    [
+      '(b2) new runner (bindTools) + complete()',
+      () => new LlmAgentRunner(new ScriptedModelClient(weatherTurns), reflected).complete(prompt),
+    ],
   ]);
   report(floor, [raw, floorAndMessage, minimum, dispatch, strict, complete, bindAndComplete]);
-  console.log(line('(a) invokeToolCall, default contract', ratioOfFastestRounds(dispatch, floor), pairedRatio(dispatch, floor), 3));
+  console.log(
+    line(
+      '(a) invokeToolCall, default contract',
+      ratioOfFastestRounds(dispatch, floor),
+      pairedRatio(dispatch, floor),
+      3,
+    ),
+  );
   console.log(line('(b) two-step complete()', ratioOfFastestRounds(complete, floor), pairedRatio(complete, floor), 10));
   // Not a target: how far below the limit of (a) the work of a call can go with no runner at all, and
   // what the runner costs on top of that work.
@@ -104,5 +131,7 @@ export default async function runnerBench(): Promise<void> {
   gc();
   const grown = process.memoryUsage().heapUsed - before;
   const mib = grown / 1024 / 1024;
-  console.log(`target memory flat over ${runs.toLocaleString('en')} complete() runs (heap growth after full GC at most 1 MiB): ${mib.toFixed(3)} MiB: ${mib <= 1 ? 'met' : 'NOT MET'}`);
+  console.log(
+    `target memory flat over ${runs.toLocaleString('en')} complete() runs (heap growth after full GC at most 1 MiB): ${mib.toFixed(3)} MiB: ${mib <= 1 ? 'met' : 'NOT MET'}`,
+  );
 }

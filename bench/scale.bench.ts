@@ -5,8 +5,10 @@
  * duplicate side effects and lost admitted outcomes (both must be 0), throughput and p50/p99 run latency
  * (enqueue to end), and the scaling efficiency: throughput with N workers / (N x throughput with 1).
  * Needs WUWE_TEST_POSTGRES_URL (`.ci/postgres.sh npm run bench -- scale`). Sizes: SCALE_RUNS (default
- * 2000; a comma-separated list gives each round its own count), SCALE_WORKERS (default 1,2,4), SCALE_KILL_EVERY_MS (default 4000, for the round with the most workers; a round
- * with fewer workers kills proportionally less often, so that each worker lives as long on average), SCALE_CONCURRENCY (default 8),
+ * 2000; a comma-separated list gives each round its own count), SCALE_WORKERS (default 1,2,4), SCALE_KILL_EVERY_MS
+ * (default 4000, for the round with the most workers; a round
+ * with fewer workers kills proportionally less often, so that each worker lives as long on average), SCALE_CONCURRENCY
+ * (default 8),
  * SCALE_TOOL_DELAY_MS (default 20).
  */
 import { ChaosReport, runChaos } from '../spec/queue/chaos';
@@ -27,8 +29,18 @@ export default async function scale(): Promise<void> {
     const runs = runCounts[Math.min(round, runCounts.length - 1)];
     // Each worker is killed as often in every round: fewer workers, rarer kills.
     const roundKillEveryMs = Math.round((killEveryMs * mostWorkers) / workers);
-    console.log(`-- ${workers} worker(s), ${runs} runs, concurrency ${concurrency}, a SIGKILL every ${roundKillEveryMs} ms`);
-    const report = await runChaos({ runs, workers, concurrency, killEveryMs: roundKillEveryMs, toolDelayMs, timeoutMs: 30 * 60_000, log: (line) => console.log(`   ${line}`) });
+    console.log(
+      `-- ${workers} worker(s), ${runs} runs, concurrency ${concurrency}, a SIGKILL every ${roundKillEveryMs} ms`,
+    );
+    const report = await runChaos({
+      runs,
+      workers,
+      concurrency,
+      killEveryMs: roundKillEveryMs,
+      toolDelayMs,
+      timeoutMs: 30 * 60_000,
+      log: (line) => console.log(`   ${line}`),
+    });
     reports.push(report);
     console.log(`   ${JSON.stringify(report)}`);
   }
@@ -38,21 +50,30 @@ export default async function scale(): Promise<void> {
       workers: report.workers,
       runs: report.runs,
       kills: report.kills,
-      statuses: Object.entries(report.statuses).map(([status, count]) => `${status} ${count}`).join(', '),
+      statuses: Object.entries(report.statuses)
+        .map(([status, count]) => `${status} ${count}`)
+        .join(', '),
       'dead letters': report.deadLetters,
       'duplicate effects': report.duplicateSideEffects,
       'lost admitted': report.lostAdmittedOutcomes,
-      'outcome_unknown': report.unknownOutcomes,
+      outcome_unknown: report.unknownOutcomes,
       'keyed reruns': report.idempotentReruns,
       'runs/s': report.runsPerSecond.toFixed(1),
       'p50 ms': report.p50Ms,
       'p99 ms': report.p99Ms,
-      efficiency: single === undefined ? '-' : `${((report.runsPerSecond / (report.workers * single.runsPerSecond)) * 100).toFixed(0)}%`,
+      efficiency:
+        single === undefined
+          ? '-'
+          : `${((report.runsPerSecond / (report.workers * single.runsPerSecond)) * 100).toFixed(0)}%`,
     })),
   );
-  const broken = reports.filter((report) => !report.finished || report.duplicateSideEffects > 0 || report.lostAdmittedOutcomes > 0);
+  const broken = reports.filter(
+    (report) => !report.finished || report.duplicateSideEffects > 0 || report.lostAdmittedOutcomes > 0,
+  );
   if (broken.length > 0) {
-    console.log(`FAILED: ${broken.length} round(s) left runs unfinished, duplicated an effect or lost an admitted outcome`);
+    console.log(
+      `FAILED: ${broken.length} round(s) left runs unfinished, duplicated an effect or lost an admitted outcome`,
+    );
     process.exitCode = 1;
   }
 }

@@ -10,16 +10,43 @@
  * span of the same provider), wuwe's own share of the added cost, and the ratio with a 1-in-10 trace
  * sampler (`ParentBased(TraceIdRatioBased(0.1))`), a common setting for busy services.
  */
-import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, ReadableSpan, SpanExporter, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { descriptorFromLlmTool, LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolInvocation, ToolProvider } from '../lib';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  ReadableSpan,
+  SpanExporter,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-base';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  descriptorFromLlmTool,
+  LlmAgentRunner,
+  ScriptedModelClient,
+  ToolDescriptor,
+  ToolInvocation,
+  ToolProvider,
+} from '../lib';
 import { createTelemetry, Telemetry } from '../lib/telemetry';
 import { measureTogether, report } from './measure';
 
-const inputSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+const inputSchema = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+  additionalProperties: false,
+};
 
 class WeatherProvider implements ToolProvider {
-  private readonly descriptor: ToolDescriptor = descriptorFromLlmTool({ name: 'get_weather', description: 'Get the weather.', inputSchema }, { sideEffect: 'read', idempotency: 'idempotent' });
+  private readonly descriptor: ToolDescriptor = descriptorFromLlmTool(
+    { name: 'get_weather', description: 'Get the weather.', inputSchema },
+    { sideEffect: 'read', idempotency: 'idempotent' },
+  );
   listTools(): readonly ToolDescriptor[] {
     return [this.descriptor];
   }
@@ -48,13 +75,32 @@ interface TracingSetup {
 
 function tracingSetup(sampleRatio?: number): TracingSetup {
   let started = 0;
-  const counter = { onStart: () => void started++, onEnd: () => undefined, forceFlush: async () => undefined, shutdown: async () => undefined };
-  const processor = new BatchSpanProcessor(new CountingExporter(), { maxQueueSize: 65_536, maxExportBatchSize: 4_096, scheduledDelayMillis: 200 });
-  const sampler = sampleRatio === undefined ? undefined : new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio) });
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [counter, processor], ...(sampler === undefined ? {} : { sampler }) });
-  const reader = new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 3_600_000 });
+  const counter = {
+    onStart: () => void started++,
+    onEnd: () => undefined,
+    forceFlush: async () => undefined,
+    shutdown: async () => undefined,
+  };
+  const processor = new BatchSpanProcessor(new CountingExporter(), {
+    maxQueueSize: 65_536,
+    maxExportBatchSize: 4_096,
+    scheduledDelayMillis: 200,
+  });
+  const sampler =
+    sampleRatio === undefined ? undefined : new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(sampleRatio) });
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [counter, processor],
+    ...(sampler === undefined ? {} : { sampler }),
+  });
+  const reader = new PeriodicExportingMetricReader({
+    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+    exportIntervalMillis: 3_600_000,
+  });
   const meterProvider = new MeterProvider({ readers: [reader] });
-  const telemetry = createTelemetry({ tracer: tracerProvider.getTracer('bench'), meter: meterProvider.getMeter('bench') });
+  const telemetry = createTelemetry({
+    tracer: tracerProvider.getTracer('bench'),
+    meter: meterProvider.getMeter('bench'),
+  });
   return { telemetry, tracerProvider, meterProvider, started: () => started };
 }
 
@@ -76,9 +122,22 @@ export default async function telemetryBench(): Promise<void> {
   const provider = new WeatherProvider();
   const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
   const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' };
-  const dispatch = (setup?: TracingSetup) => () => runner.invokeToolCall(call, setup === undefined ? { runId: 'bench' } : setup.telemetry.runOptions({ runId: 'bench' }));
+  const dispatch = (setup?: TracingSetup) => () =>
+    runner.invokeToolCall(
+      call,
+      setup === undefined ? { runId: 'bench' } : setup.telemetry.runOptions({ runId: 'bench' }),
+    );
   const tracer = full.tracerProvider.getTracer('bench');
-  const attributes = { a: 'get_weather', b: 'call_1', c: 'function', d: 'execute_tool', e: 'read', f: 'idempotent', g: 1, h: false };
+  const attributes = {
+    a: 'get_weather',
+    b: 'call_1',
+    c: 'function',
+    d: 'execute_tool',
+    e: 'read',
+    f: 'idempotent',
+    g: 1,
+    h: false,
+  };
   const bareSpan = (): void => {
     const span = tracer.startSpan('execute_tool get_weather', { attributes });
     span.addEvent('wuwe.tool.attempt', { attempt: 1 });
@@ -93,8 +152,12 @@ export default async function telemetryBench(): Promise<void> {
   const spansPerCall = await spansPer(dispatch(full), full.started);
 
   const turns = [{ toolCalls: [call] }, { text: 'It is 22 degrees in Tokyo.' }];
-  const bound = new LlmAgentRunner(new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }), provider);
-  const run = (setup?: TracingSetup) => () => bound.complete("What's the weather in Tokyo?", setup === undefined ? {} : setup.telemetry.runOptions());
+  const bound = new LlmAgentRunner(
+    new ScriptedModelClient(turns, { whenExhausted: 'repeat', recordRequests: false }),
+    provider,
+  );
+  const run = (setup?: TracingSetup) => () =>
+    bound.complete("What's the weather in Tokyo?", setup === undefined ? {} : setup.telemetry.runOptions());
   const [completeOff, completeOn, completeSampled] = await measureTogether(
     [
       ['(b) complete() two steps, tracing off', run()],
@@ -109,11 +172,14 @@ export default async function telemetryBench(): Promise<void> {
   const a = dispatchOn.nsPerOp / dispatchOff.nsPerOp;
   const b = completeOn.nsPerOp / completeOff.nsPerOp;
   const met = a <= 1.3 && b <= 1.3 ? 'met' : 'NOT MET';
-  console.log(`target: tracing on / off <= 1.3x; measured (a) per call ${a.toFixed(2)}x, (b) per run ${b.toFixed(2)}x: ${met}`);
+  console.log(
+    `target: tracing on / off <= 1.3x; measured (a) per call ${a.toFixed(2)}x, (b) per run ${b.toFixed(2)}x: ${met}`,
+  );
   // What the SDK alone costs: the spans a traced call starts, each at least a bare span's price.
   const sdkFloorA = 1 + (spansPerCall * bare.nsPerOp) / dispatchOff.nsPerOp;
   const sdkFloorB = 1 + (spansPerRun * bare.nsPerOp) / completeOff.nsPerOp;
-  const reachable = sdkFloorA <= 1.3 && sdkFloorB <= 1.3 ? 'reachable' : 'out of reach of any tracer that records these spans';
+  const reachable =
+    sdkFloorA <= 1.3 && sdkFloorB <= 1.3 ? 'reachable' : 'out of reach of any tracer that records these spans';
   console.log(
     `SDK floor: one bare span costs ${(bare.nsPerOp / dispatchOff.nsPerOp).toFixed(2)}x an untraced call; (a) starts ${spansPerCall} spans (on / off at least ${sdkFloorA.toFixed(2)}x), ` +
       `(b) ${spansPerRun} (at least ${sdkFloorB.toFixed(2)}x): the 1.3x target is ${reachable}; wuwe's own share of the added cost: ` +

@@ -24,7 +24,14 @@ interface CaseResult {
 function runCase(name: string): CaseResult {
   const child = spawnSync(
     process.execPath,
-    ['--expose-gc', '--max-semi-space-size=1024', '-r', 'ts-node/register/transpile-only', join(__dirname, 'validation-case.ts'), name],
+    [
+      '--expose-gc',
+      '--max-semi-space-size=1024',
+      '-r',
+      'ts-node/register/transpile-only',
+      join(__dirname, 'validation-case.ts'),
+      name,
+    ],
     { encoding: 'utf8', env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' }, maxBuffer: 1 << 20 },
   );
   if (child.status !== 0) {
@@ -50,7 +57,9 @@ export default async function validationBench(): Promise<void> {
       'baseline CPU ms': result.baselineCpuMs.toFixed(1),
       ratio: (result.cpuMs / Math.max(result.baselineCpuMs, 0.001)).toFixed(1) + 'x',
     });
-    verdicts.push(`${met ? 'met' : 'NOT MET'}: ${name}: ${result.cpuMs.toFixed(1)} ms (<= ${TARGET_MS}), ${Math.max(0, result.allocatedMiB).toFixed(1)} MiB (<= ${TARGET_MIB})`);
+    verdicts.push(
+      `${met ? 'met' : 'NOT MET'}: ${name}: ${result.cpuMs.toFixed(1)} ms (<= ${TARGET_MS}), ${Math.max(0, result.allocatedMiB).toFixed(1)} MiB (<= ${TARGET_MIB})`,
+    );
   }
   console.table(rows);
   for (const verdict of verdicts) console.log(verdict);

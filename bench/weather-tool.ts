@@ -5,7 +5,15 @@
  * and the two runners the runner cases use.
  */
 import {
-  compileInputValidator, fallbackTextTokenEstimator, Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool, toToolOutcome, tryParseToolArguments,
+  compileInputValidator,
+  fallbackTextTokenEstimator,
+  Field,
+  LlmAgentRunner,
+  ReflectedToolProvider,
+  ScriptedModelClient,
+  Tool,
+  toToolOutcome,
+  tryParseToolArguments,
 } from '../lib';
 
 /** The tool's arguments. */
@@ -23,7 +31,10 @@ export interface WeatherResult {
 /** The tool's input schema, as the reflected class produces it. */
 export const weatherInputSchema = {
   type: 'object' as const,
-  properties: { city: { type: 'string' as const }, unit: { type: 'string' as const, enum: ['celsius', 'fahrenheit'], default: 'celsius' } },
+  properties: {
+    city: { type: 'string' as const },
+    unit: { type: 'string' as const, enum: ['celsius', 'fahrenheit'], default: 'celsius' },
+  },
   required: ['city'],
   additionalProperties: false,
 };
@@ -89,8 +100,24 @@ export function weatherMinimum(): () => Promise<unknown> {
     const content = JSON.stringify(outcome.data);
     const bytes = Buffer.byteLength(content, 'utf8');
     const tokens = fallbackTextTokenEstimator.estimateTokens(content);
-    const projection = { truncated: false, originalBytes: bytes, originalTokens: tokens, projectedBytes: bytes, projectedTokens: tokens, trigger: null };
-    return { callId: call.id, toolName: call.name, arguments: parsed.value, outcome, attempts: 1, content, projection, durationMs: Date.now() - startedAt };
+    const projection = {
+      truncated: false,
+      originalBytes: bytes,
+      originalTokens: tokens,
+      projectedBytes: bytes,
+      projectedTokens: tokens,
+      trigger: null,
+    };
+    return {
+      callId: call.id,
+      toolName: call.name,
+      arguments: parsed.value,
+      outcome,
+      attempts: 1,
+      content,
+      projection,
+      durationMs: Date.now() - startedAt,
+    };
   };
 }
 
@@ -107,9 +134,16 @@ export const weatherTurns = [{ toolCalls: [weatherCall] }, { text: answerText }]
  * The runners of the runner cases, over one reflected provider: `runner` for `invokeToolCall` (its
  * model is never asked), `bound` for `complete()` on a model that repeats `weatherTurns` and keeps no requests.
  */
-export function weatherRunners(): { readonly reflected: ReflectedToolProvider; readonly runner: LlmAgentRunner; readonly bound: LlmAgentRunner } {
+export function weatherRunners(): {
+  readonly reflected: ReflectedToolProvider;
+  readonly runner: LlmAgentRunner;
+  readonly bound: LlmAgentRunner;
+} {
   const reflected = new ReflectedToolProvider([GetWeather]);
   const runner = new LlmAgentRunner(new ScriptedModelClient([]), reflected);
-  const bound = new LlmAgentRunner(new ScriptedModelClient(weatherTurns, { whenExhausted: 'repeat', recordRequests: false }), reflected);
+  const bound = new LlmAgentRunner(
+    new ScriptedModelClient(weatherTurns, { whenExhausted: 'repeat', recordRequests: false }),
+    reflected,
+  );
   return { reflected, runner, bound };
 }

@@ -6,7 +6,17 @@
  * Run it with `npm run demo`.
  */
 import 'reflect-metadata';
-import { LlmAgentRunResult, ModelStepper, RunStore, SqliteRunStore, ScriptedModelClient, LlmAgentRunner, composeToolProviders, ReflectedToolProvider, LlmAgentEvent } from '../lib';
+import {
+  LlmAgentRunResult,
+  ModelStepper,
+  RunStore,
+  SqliteRunStore,
+  ScriptedModelClient,
+  LlmAgentRunner,
+  composeToolProviders,
+  ReflectedToolProvider,
+  LlmAgentEvent,
+} from '../lib';
 import { demoModel } from './demo-model';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';
@@ -38,10 +48,17 @@ export function scriptedTourModel(): ScriptedModelClient {
         { name: 'reindex_search', arguments: '{"shards":4}' },
       ],
     },
-    { text: 'Deleting the staging database.', toolCalls: [{ name: 'delete_database', arguments: '{"name":"staging"}' }] },
+    {
+      text: 'Deleting the staging database.',
+      toolCalls: [{ name: 'delete_database', arguments: '{"name":"staging"}' }],
+    },
     (messages) => {
-      const failures = messages.filter((message) => message.role === 'tool' && message.isError).map((message) => (message.role === 'tool' ? message.toolName : ''));
-      return { text: `Done. Tokyo is 22 degrees, the region is set, search is reindexed. Failed: ${failures.join(', ')}.` };
+      const failures = messages
+        .filter((message) => message.role === 'tool' && message.isError)
+        .map((message) => (message.role === 'tool' ? message.toolName : ''));
+      return {
+        text: `Done. Tokyo is 22 degrees, the region is set, search is reindexed. Failed: ${failures.join(', ')}.`,
+      };
     },
   ]);
 }
@@ -67,9 +84,13 @@ export async function main(options: TourOptions = {}): Promise<{ lines: string[]
   };
   const picked = options.model === undefined ? demoModel(scriptedTourModel) : undefined;
   const model = options.model ?? picked!.model;
-  const description = picked?.description ?? (model instanceof ScriptedModelClient ? 'offline, scripted' : 'given by the caller');
+  const description =
+    picked?.description ?? (model instanceof ScriptedModelClient ? 'offline, scripted' : 'given by the caller');
   print(`model: ${model.modelName} (${description})`);
-  const provider = composeToolProviders(new ReflectedToolProvider([GetWeather, UpdateSetting, BuildReport, ReadLog, DeleteDatabase]), new ReindexProvider());
+  const provider = composeToolProviders(
+    new ReflectedToolProvider([GetWeather, UpdateSetting, BuildReport, ReadLog, DeleteDatabase]),
+    new ReindexProvider(),
+  );
   const runner = new LlmAgentRunner(model, provider);
   const store = options.store ?? new SqliteRunStore('.wuwe/runs.db');
   print(`user: ${TOUR_PROMPT}`);
@@ -77,7 +98,11 @@ export async function main(options: TourOptions = {}): Promise<{ lines: string[]
     store,
     maxSteps: 8,
     toolOutputProjection: { maxBytes: 4096, maxTokens: 1024 },
-    approvalHandler: (request) => ({ approved: false, reason: `the demo approves nothing destructive (${request.toolName})`, decidedBy: 'demo policy' }),
+    approvalHandler: (request) => ({
+      approved: false,
+      reason: `the demo approves nothing destructive (${request.toolName})`,
+      decidedBy: 'demo policy',
+    }),
     onEvent: (event) => {
       options.onEvent?.(event);
       const line = formatEvent(event);

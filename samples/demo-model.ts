@@ -24,19 +24,27 @@ export interface DemoModel {
 export function demoModel(scripted: () => ModelClient, env: NodeJS.ProcessEnv = process.env): DemoModel {
   if (nonEmpty(env.ANTHROPIC_API_KEY)) {
     const model = new AnthropicModelClient({ apiKey: env.ANTHROPIC_API_KEY });
-    return { model, description: `Claude (${model.modelName}) through AnthropicModelClient, because ANTHROPIC_API_KEY is set` };
+    return {
+      model,
+      description: `Claude (${model.modelName}) through AnthropicModelClient, because ANTHROPIC_API_KEY is set`,
+    };
   }
   const baseURL = nonEmpty(env.OPENAI_BASE_URL) ? env.OPENAI_BASE_URL : undefined;
   if (nonEmpty(env.OPENAI_API_KEY) || baseURL !== undefined) {
     // A local OpenAI-compatible server needs no key; the provider still sends one.
-    const openai = createOpenAI({ apiKey: nonEmpty(env.OPENAI_API_KEY) ? env.OPENAI_API_KEY : 'no-key', ...(baseURL !== undefined ? { baseURL } : {}) });
+    const openai = createOpenAI({
+      apiKey: nonEmpty(env.OPENAI_API_KEY) ? env.OPENAI_API_KEY : 'no-key',
+      ...(baseURL !== undefined ? { baseURL } : {}),
+    });
     const model = new AiSdkModelClient(openai.chat(nonEmpty(env.OPENAI_MODEL) ? env.OPENAI_MODEL : DEMO_OPENAI_MODEL));
-    const where = baseURL !== undefined ? `the server at OPENAI_BASE_URL (${baseURL})` : 'OpenAI, because OPENAI_API_KEY is set';
+    const where =
+      baseURL !== undefined ? `the server at OPENAI_BASE_URL (${baseURL})` : 'OpenAI, because OPENAI_API_KEY is set';
     return { model, description: `${model.modelName} through @ai-sdk/openai and AiSdkModelClient, on ${where}` };
   }
   return {
     model: scripted(),
-    description: 'offline, scripted; set ANTHROPIC_API_KEY for Claude, OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local OpenAI-compatible server',
+    description:
+      'offline, scripted; set ANTHROPIC_API_KEY for Claude, OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local OpenAI-compatible server',
   };
 }
 

@@ -16,7 +16,8 @@ async function runAll(): Promise<void> {
 }
 
 runAll().catch((error: unknown) => {
-  // A wuwe error (a rejected API key, no network, a missing package) is reported in one line; anything else is a bug: show the stack.
+  // A wuwe error (a rejected API key, no network, a missing package) is reported in one line; anything else is a bug:
+  // show the stack.
   if (WuweError.isInstance(error)) console.error(`demo failed: ${error.name} (${error.code}): ${error.message}`);
   else console.error(error);
   process.exitCode = 1;

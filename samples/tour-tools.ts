@@ -29,22 +29,33 @@ export class GetWeather {
   unit!: TemperatureUnit;
 
   invoke(): string {
-    return this.unit === TemperatureUnit.Celsius ? `${this.city} is 22 degrees Celsius.` : `${this.city} is 72 degrees Fahrenheit.`;
+    return this.unit === TemperatureUnit.Celsius
+      ? `${this.city} is 22 degrees Celsius.`
+      : `${this.city} is 72 degrees Fahrenheit.`;
   }
 }
 
 /** Shared state of the tour's settings service: the first write hits a busy backend. */
 export const settingsBackend = { attempts: 0, values: new Map<string, string>() };
 
-@Tool({ name: 'update_setting', description: 'Set a configuration value. Idempotent: setting the same value twice is harmless.' })
-@Contract({ sideEffect: 'write', idempotency: 'idempotent', retry: { maxAttempts: 3, initialDelayMs: 50 }, timeoutMs: 2_000 })
+@Tool({
+  name: 'update_setting',
+  description: 'Set a configuration value. Idempotent: setting the same value twice is harmless.',
+})
+@Contract({
+  sideEffect: 'write',
+  idempotency: 'idempotent',
+  retry: { maxAttempts: 3, initialDelayMs: 50 },
+  timeoutMs: 2_000,
+})
 export class UpdateSetting {
   @Field({ description: 'Setting name.' }) key!: string;
   @Field({ description: 'New value.' }) value!: string;
 
   invoke(): unknown {
     settingsBackend.attempts++;
-    if (settingsBackend.attempts === 1) return toolFailure({ code: 'unavailable', message: 'settings backend is busy, try again' });
+    if (settingsBackend.attempts === 1)
+      return toolFailure({ code: 'unavailable', message: 'settings backend is busy, try again' });
     settingsBackend.values.set(this.key, this.value);
     return { key: this.key, value: this.value, version: settingsBackend.attempts };
   }
@@ -69,7 +80,10 @@ export class ReadLog {
 
   invoke(): string {
     const lines: string[] = [];
-    for (let i = 0; i < 5_000; i++) lines.push(`${new Date(Date.UTC(2026, 10, 30, 0, 0, i)).toISOString()} ${this.service} request ${i} ok in ${i % 97} ms`);
+    for (let i = 0; i < 5_000; i++)
+      lines.push(
+        `${new Date(Date.UTC(2026, 10, 30, 0, 0, i)).toISOString()} ${this.service} request ${i} ok in ${i % 97} ms`,
+      );
     return lines.join('\n');
   }
 }
@@ -90,7 +104,12 @@ export class ReindexProvider implements ToolProvider {
     {
       name: 'reindex_search',
       description: 'Rebuild the search index; reports progress.',
-      inputSchema: { type: 'object', properties: { shards: { type: 'integer', minimum: 1, maximum: 8 } }, required: ['shards'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { shards: { type: 'integer', minimum: 1, maximum: 8 } },
+        required: ['shards'],
+        additionalProperties: false,
+      },
     },
     { sideEffect: 'write', idempotency: 'idempotent', heartbeat: { idleTimeoutMs: 500 }, timeoutMs: 5_000 },
   );

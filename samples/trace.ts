@@ -2,7 +2,8 @@
 import { LlmAgentEvent, ToolOutcome } from '../lib';
 
 function short(outcome: ToolOutcome): string {
-  if (!outcome.ok) return `FAILED ${outcome.error?.code} (${outcome.error?.category}${outcome.error?.retryable ? ', retryable' : ''}): ${outcome.error?.message}`;
+  if (!outcome.ok)
+    return `FAILED ${outcome.error?.code} (${outcome.error?.category}${outcome.error?.retryable ? ', retryable' : ''}): ${outcome.error?.message}`;
   const body = (outcome.data !== undefined ? JSON.stringify(outcome.data) : (outcome.text ?? '')).replace(/\s+/g, ' ');
   return `ok: ${body.length > 100 ? `${body.slice(0, 100)}... (${body.length} chars)` : body}`;
 }

@@ -7,7 +7,17 @@
  * Run: `npx ts-node --transpile-only samples/weather.ts`
  */
 import 'reflect-metadata';
-import { Field, invokeReflectedTool, LlmAgentRunResult, LlmTool, makeLlmTool, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../lib';
+import {
+  Field,
+  invokeReflectedTool,
+  LlmAgentRunResult,
+  LlmTool,
+  makeLlmTool,
+  ModelClient,
+  ScriptedModelClient,
+  Tool,
+  ToolOutcome,
+} from '../lib';
 import { demoModel } from './demo-model';
 
 export enum TemperatureUnit {
@@ -42,7 +52,10 @@ export interface WeatherSampleOutput {
   readonly lines: readonly string[];
 }
 
-/** The model of the sample: the one the environment names (see {@link demoModel}), else a scripted model answering like one. */
+/**
+ * The model of the sample: the one the environment names (see {@link demoModel}), else a scripted model answering like
+ * one.
+ */
 export function weatherModel(): ModelClient {
   return demoModel(scriptedWeatherModel).model;
 }
@@ -78,7 +91,9 @@ export async function main(print: (line: string) => void = console.log): Promise
 
   const runner = weatherModel().bindTools(GetWeather);
   const run = await runner.complete("What's the weather in Tokyo?");
-  say(`runner.complete("What's the weather in Tokyo?") -> ${run.text} (stop: ${run.stopReason}, ${run.toolCalls.length} tool call)`);
+  say(
+    `runner.complete("What's the weather in Tokyo?") -> ${run.text} (stop: ${run.stopReason}, ${run.toolCalls.length} tool call)`,
+  );
 
   return { tool, tokyo, refused, run, lines };
 }

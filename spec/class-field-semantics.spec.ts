@@ -32,9 +32,18 @@ function thisUses(node: ts.Node | undefined): { written: Set<string>; called: Se
   const written = new Set<string>();
   const called = new Set<string>();
   const visit = (child: ts.Node): void => {
-    if (ts.isBinaryExpression(child) && ASSIGNMENTS.has(child.operatorToken.kind) && ts.isPropertyAccessExpression(child.left) && child.left.expression.kind === ts.SyntaxKind.ThisKeyword)
+    if (
+      ts.isBinaryExpression(child) &&
+      ASSIGNMENTS.has(child.operatorToken.kind) &&
+      ts.isPropertyAccessExpression(child.left) &&
+      child.left.expression.kind === ts.SyntaxKind.ThisKeyword
+    )
       written.add(child.left.name.text);
-    if (ts.isCallExpression(child) && ts.isPropertyAccessExpression(child.expression) && child.expression.expression.kind === ts.SyntaxKind.ThisKeyword)
+    if (
+      ts.isCallExpression(child) &&
+      ts.isPropertyAccessExpression(child.expression) &&
+      child.expression.expression.kind === ts.SyntaxKind.ThisKeyword
+    )
       called.add(child.expression.name.text);
     // A nested function or class has its own `this`.
     if (ts.isFunctionDeclaration(child) || ts.isFunctionExpression(child) || ts.isClassLike(child)) return;
@@ -49,22 +58,34 @@ function ancestors(declaration: ts.ClassLikeDeclaration, checker: ts.TypeChecker
   const chain: ts.ClassLikeDeclaration[] = [];
   let current: ts.ClassLikeDeclaration | undefined = declaration;
   while (current !== undefined) {
-    const heritage: ts.ExpressionWithTypeArguments | undefined = current.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    const heritage: ts.ExpressionWithTypeArguments | undefined = current.heritageClauses?.find(
+      (clause) => clause.token === ts.SyntaxKind.ExtendsKeyword,
+    )?.types[0];
     if (heritage === undefined) break;
     let symbol = checker.getSymbolAtLocation(heritage.expression);
     if (symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-    current = symbol?.declarations?.find((candidate): candidate is ts.ClassDeclaration => ts.isClassDeclaration(candidate));
+    current = symbol?.declarations?.find((candidate): candidate is ts.ClassDeclaration =>
+      ts.isClassDeclaration(candidate),
+    );
     if (current !== undefined) chain.push(current);
   }
   return chain;
 }
 
 /** The names every base class of `declaration` sets while it is constructed. */
-function setByBaseConstructors(declaration: ts.ClassLikeDeclaration, bases: readonly ts.ClassLikeDeclaration[]): Set<string> {
+function setByBaseConstructors(
+  declaration: ts.ClassLikeDeclaration,
+  bases: readonly ts.ClassLikeDeclaration[],
+): Set<string> {
   const methods = new Map<string, ts.Node[]>();
   for (const owner of [declaration, ...bases])
     for (const member of owner.members)
-      if ((ts.isMethodDeclaration(member) || ts.isSetAccessor(member)) && member.name !== undefined && ts.isIdentifier(member.name) && !hasModifier(member, ts.SyntaxKind.StaticKeyword))
+      if (
+        (ts.isMethodDeclaration(member) || ts.isSetAccessor(member)) &&
+        member.name !== undefined &&
+        ts.isIdentifier(member.name) &&
+        !hasModifier(member, ts.SyntaxKind.StaticKeyword)
+      )
         methods.set(member.name.text, [...(methods.get(member.name.text) ?? []), member]);
   const set = new Set<string>();
   const pending: ts.Node[] = [];
@@ -73,9 +94,16 @@ function setByBaseConstructors(declaration: ts.ClassLikeDeclaration, bases: read
     for (const member of base.members) {
       if (ts.isConstructorDeclaration(member)) {
         pending.push(member);
-        for (const parameter of member.parameters) if (ts.isParameterPropertyDeclaration(parameter, member) && ts.isIdentifier(parameter.name)) set.add(parameter.name.text);
+        for (const parameter of member.parameters)
+          if (ts.isParameterPropertyDeclaration(parameter, member) && ts.isIdentifier(parameter.name))
+            set.add(parameter.name.text);
       }
-      if (ts.isPropertyDeclaration(member) && !hasModifier(member, ts.SyntaxKind.StaticKeyword) && member.initializer !== undefined) set.add(member.name.getText());
+      if (
+        ts.isPropertyDeclaration(member) &&
+        !hasModifier(member, ts.SyntaxKind.StaticKeyword) &&
+        member.initializer !== undefined
+      )
+        set.add(member.name.getText());
     }
   while (pending.length > 0) {
     const { written, called } = thisUses(pending.pop());
@@ -91,7 +119,13 @@ function setByBaseConstructors(declaration: ts.ClassLikeDeclaration, bases: read
 
 /** Every field of a class among `files` that a base constructor's work would be clobbered by under define semantics. */
 function clobberedFields(files: readonly string[]): ClobberedField[] {
-  const program = ts.createProgram([...files], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, experimentalDecorators: true, noEmit: true, skipLibCheck: true });
+  const program = ts.createProgram([...files], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    experimentalDecorators: true,
+    noEmit: true,
+    skipLibCheck: true,
+  });
   const checker = program.getTypeChecker();
   const found: ClobberedField[] = [];
   for (const source of program.getSourceFiles()) {
@@ -102,8 +136,17 @@ function clobberedFields(files: readonly string[]): ClobberedField[] {
         if (bases.length > 0) {
           const set = setByBaseConstructors(node, bases);
           for (const member of node.members)
-            if (ts.isPropertyDeclaration(member) && !hasModifier(member, ts.SyntaxKind.StaticKeyword) && !hasModifier(member, ts.SyntaxKind.DeclareKeyword) && set.has(member.name.getText()))
-              found.push({ className: node.name?.text ?? '(anonymous)', field: member.name.getText(), file: path.relative(process.cwd(), source.fileName) });
+            if (
+              ts.isPropertyDeclaration(member) &&
+              !hasModifier(member, ts.SyntaxKind.StaticKeyword) &&
+              !hasModifier(member, ts.SyntaxKind.DeclareKeyword) &&
+              set.has(member.name.getText())
+            )
+              found.push({
+                className: node.name?.text ?? '(anonymous)',
+                field: member.name.getText(),
+                file: path.relative(process.cwd(), source.fileName),
+              });
         }
       }
       ts.forEachChild(node, visit);

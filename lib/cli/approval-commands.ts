@@ -26,7 +26,10 @@ export interface DecideOptions extends StoreOptions {
   readonly json?: boolean;
 }
 
-/** `wuwe approvals list`: pending approvals (all with `--all`) of one run or of every run, with tool, arguments and hash. */
+/**
+ * `wuwe approvals list`: pending approvals (all with `--all`) of one run or of every run, with tool, arguments and
+ * hash.
+ */
 export async function approvalsList(io: CliIo, options: ApprovalsListOptions): Promise<number> {
   return withStore(io, options, async (context) => {
     const records: AgentRunRecord[] = [];
@@ -37,7 +40,9 @@ export async function approvalsList(io: CliIo, options: ApprovalsListOptions): P
         const record = await context.store.loadRun(summary.runId);
         if (record !== undefined) records.push(record);
       }
-    const approvals = records.flatMap(approvalViews).filter((approval) => options.all === true || approval.state === 'pending');
+    const approvals = records
+      .flatMap(approvalViews)
+      .filter((approval) => options.all === true || approval.state === 'pending');
     emit(context, approvals, formatApprovalList(approvals));
     return 0;
   });
@@ -49,14 +54,24 @@ export async function approvalsList(io: CliIo, options: ApprovalsListOptions): P
  * differs from the stored hash, when the recorded arguments do not hash to it and no hash was given, or when
  * the approval was already decided the other way.
  */
-export async function approvalsDecide(io: CliIo, approved: boolean, runId: string, callId: string, options: DecideOptions): Promise<number> {
+export async function approvalsDecide(
+  io: CliIo,
+  approved: boolean,
+  runId: string,
+  callId: string,
+  options: DecideOptions,
+): Promise<number> {
   const given = options.argumentsSha256?.trim().toLowerCase();
-  if (given !== undefined && !/^[0-9a-f]{64}$/.test(given)) throw new CliError('usage', `--arguments-sha256 must be 64 hex digits, not '${options.argumentsSha256}'`);
+  if (given !== undefined && !/^[0-9a-f]{64}$/.test(given))
+    throw new CliError('usage', `--arguments-sha256 must be 64 hex digits, not '${options.argumentsSha256}'`);
   return withStore(io, { ...options, access: 'write' }, async (context) => {
     const record = await loadRecord(context.store, runId);
     // A call id can repeat across turns: the latest turn's approval is the one a run waits for.
-    const approval = approvalViews(record).filter((candidate) => candidate.callId === callId).sort((a, b) => b.turn - a.turn)[0];
-    if (approval === undefined) throw new CliError('not_found', `no approval was requested for call '${callId}' in run '${runId}'`);
+    const approval = approvalViews(record)
+      .filter((candidate) => candidate.callId === callId)
+      .sort((a, b) => b.turn - a.turn)[0];
+    if (approval === undefined)
+      throw new CliError('not_found', `no approval was requested for call '${callId}' in run '${runId}'`);
     if (!context.json) io.stdout(formatApproval(approval));
     if (given !== undefined && given !== approval.argumentsSha256)
       throw new CliError(
@@ -71,25 +86,48 @@ export async function approvalsDecide(io: CliIo, approved: boolean, runId: strin
       );
     const state = approved ? 'approved' : 'denied';
     if (approval.state !== 'pending' && approval.state !== state)
-      throw new CliError('conflict', `refused: call '${callId}' is already ${approval.state}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`);
-    const stored = await context.store.decideApproval(runId, callId, {
-      approved,
-      toolName: approval.toolName,
-      argumentsSha256: approval.argumentsSha256,
-      decidedBy: options.by ?? defaultDecider(),
-      ...(options.reason === undefined ? {} : { reason: options.reason }),
-    }, { turn: approval.turn });
-    const decided: ApprovalView = { ...approval, state: stored.state, decidedBy: stored.decidedBy, reason: stored.reason, decidedAt: stored.decidedAt };
+      throw new CliError(
+        'conflict',
+        `refused: call '${callId}' is already ${approval.state}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`,
+      );
+    const stored = await context.store.decideApproval(
+      runId,
+      callId,
+      {
+        approved,
+        toolName: approval.toolName,
+        argumentsSha256: approval.argumentsSha256,
+        decidedBy: options.by ?? defaultDecider(),
+        ...(options.reason === undefined ? {} : { reason: options.reason }),
+      },
+      { turn: approval.turn },
+    );
+    const decided: ApprovalView = {
+      ...approval,
+      state: stored.state,
+      decidedBy: stored.decidedBy,
+      reason: stored.reason,
+      decidedAt: stored.decidedAt,
+    };
     const after = await loadRecord(context.store, runId);
     const pending = after.approvals.filter((candidate) => candidate.state === 'pending').length;
-    const resume = pending === 0 && after.status === 'awaiting_approval' ? await enqueueResume(context, after) : undefined;
+    const resume =
+      pending === 0 && after.status === 'awaiting_approval' ? await enqueueResume(context, after) : undefined;
     emit(
       context,
-      { ...decided, runStatus: after.status, pendingApprovals: pending, resumeEnqueued: resume?.enqueued === true, ...(resume?.error === undefined ? {} : { resumeError: resume.error }) },
+      {
+        ...decided,
+        runStatus: after.status,
+        pendingApprovals: pending,
+        resumeEnqueued: resume?.enqueued === true,
+        ...(resume?.error === undefined ? {} : { resumeError: resume.error }),
+      },
       `${oneLine`${approval.state === state ? 'already ' : ''}${state}: ${approval.toolName} ${callId}`}\n${resumeHint(runId, resume)}`,
     );
     if (resume?.error !== undefined) {
-      context.io.stderr(`${oneLine`the decision is stored, but the resume of queued run ${runId} was not enqueued: ${resume.error}`}\n`);
+      context.io.stderr(
+        `${oneLine`the decision is stored, but the resume of queued run ${runId} was not enqueued: ${resume.error}`}\n`,
+      );
       return 1;
     }
     return 0;
@@ -102,8 +140,10 @@ async function enqueueResume(context: CommandContext, record: AgentRunRecord): P
 }
 
 function resumeHint(runId: string, resume: QueuedResume | undefined): string {
-  if (resume === undefined) return `${oneLine`run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>`}\n`;
-  if (resume.enqueued) return `${oneLine`resume of run ${runId} enqueued on queue ${resume.queueName}: a worker continues it`}\n`;
+  if (resume === undefined)
+    return `${oneLine`run ${runId} can now be resumed: wuwe resume ${runId} --agent <module>`}\n`;
+  if (resume.enqueued)
+    return `${oneLine`resume of run ${runId} enqueued on queue ${resume.queueName}: a worker continues it`}\n`;
   return resume.error === undefined ? `${oneLine`run ${runId} was already enqueued for resume`}\n` : '';
 }
 

@@ -1,6 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ChainedRunRecord, parseRunRecordJsonLines, RunRecordVerification, RunStore, runRecordToJsonLines, verifyRunRecord } from '../durable';
+import {
+  ChainedRunRecord,
+  parseRunRecordJsonLines,
+  RunRecordVerification,
+  RunStore,
+  runRecordToJsonLines,
+  verifyRunRecord,
+} from '../durable';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, StoreOptions, withStore } from './command-context';
@@ -29,9 +36,12 @@ export interface AuditExportOptions extends StoreOptions {
  */
 export async function auditVerify(io: CliIo, runId: string | undefined, options: AuditVerifyOptions): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
-  if (options.file !== undefined && runId !== undefined) throw new CliError('usage', 'give a run id or --file <export.jsonl>, not both');
-  if (options.file !== undefined && options.store !== undefined) throw new CliError('usage', '--file is verified offline: it takes no --store');
-  if (options.file === undefined && runId === undefined) throw new CliError('usage', 'audit verify needs a run id or --file <export.jsonl>');
+  if (options.file !== undefined && runId !== undefined)
+    throw new CliError('usage', 'give a run id or --file <export.jsonl>, not both');
+  if (options.file !== undefined && options.store !== undefined)
+    throw new CliError('usage', '--file is verified offline: it takes no --store');
+  if (options.file === undefined && runId === undefined)
+    throw new CliError('usage', 'audit verify needs a run id or --file <export.jsonl>');
   const keys = options.keyFile === undefined ? undefined : readRecordKeyFile(cwd, options.keyFile);
   const context = { io, json: options.json === true };
   if (options.file !== undefined) {
@@ -63,7 +73,9 @@ export async function auditExport(io: CliIo, runId: string, options: AuditExport
     } catch (error) {
       throw new CliError('failed', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
     }
-    io.stdout(`${oneLine`wrote run ${runId} (${record.chain.entries.length} chain entries) to ${file}: ${Buffer.byteLength(text)} bytes`}\n`);
+    io.stdout(
+      `${oneLine`wrote run ${runId} (${record.chain.entries.length} chain entries) to ${file}: ${Buffer.byteLength(text)} bytes`}\n`,
+    );
     return 0;
   });
 }
@@ -86,13 +98,25 @@ function readExport(cwd: string, path: string): string {
 }
 
 /** Prints a verification (one line, or a JSON document) and returns its exit code: 0 sound, 1 not. */
-function report(context: { readonly io: CliIo; readonly json: boolean }, runId: string, verification: RunRecordVerification): number {
+function report(
+  context: { readonly io: CliIo; readonly json: boolean },
+  runId: string,
+  verification: RunRecordVerification,
+): number {
   if (verification.ok) {
     const { entries, head, migratedEntries } = verification;
-    emit(context, { runId, ...verification }, `${oneLine`verified: run ${runId}: ${entries} entries, head ${head ?? '(none)'}, ${migratedEntries} from migration`}\n`);
+    emit(
+      context,
+      { runId, ...verification },
+      `${oneLine`verified: run ${runId}: ${entries} entries, head ${head ?? '(none)'}, ${migratedEntries} from migration`}\n`,
+    );
     return 0;
   }
   const { entry, reason } = verification;
-  emit(context, { runId, ...verification }, `${oneLine`not verified: run ${runId}: entry ${entry.index} (${entry.kind} ${entry.subject}): ${reason}`}\n`);
+  emit(
+    context,
+    { runId, ...verification },
+    `${oneLine`not verified: run ${runId}: entry ${entry.index} (${entry.kind} ${entry.subject}): ${reason}`}\n`,
+  );
   return 1;
 }

@@ -14,7 +14,10 @@ export interface CliIo {
   readonly stderrIsTTY?: boolean;
   /** Width of that terminal, for the progress line. @default 80 */
   readonly columns?: number;
-  /** Aborted when a long-running command (`wuwe worker`) should stop gracefully. @default on the process's SIGINT or SIGTERM */
+  /**
+   * Aborted when a long-running command (`wuwe worker`) should stop gracefully. @default on the process's SIGINT or
+   * SIGTERM
+   */
   readonly shutdown?: AbortSignal;
 }
 

@@ -4,8 +4,23 @@ import { WuweError } from '../errors/wuwe-error';
 import { CLI_EXIT_CODES, CliError, CliErrorCode } from './cli-error';
 import { usageErrorKind, UsageErrorKind } from './usage-error';
 
-const NOT_FOUND = new Set(['store_empty', 'run_not_found', 'call_not_found', 'call_not_admitted', 'approval_not_found']);
-const CONFLICT = new Set(['approval_mismatch', 'lease_held', 'run_exists', 'run_conflict', 'call_conflict', 'outcome_conflict', 'idempotency_conflict', 'projection_conflict']);
+const NOT_FOUND = new Set([
+  'store_empty',
+  'run_not_found',
+  'call_not_found',
+  'call_not_admitted',
+  'approval_not_found',
+]);
+const CONFLICT = new Set([
+  'approval_mismatch',
+  'lease_held',
+  'run_exists',
+  'run_conflict',
+  'call_conflict',
+  'outcome_conflict',
+  'idempotency_conflict',
+  'projection_conflict',
+]);
 /**
  * A stored record the store refused to read: it does not match its hash chain, or has no record's shape. Both are
  * `failed` (exit 1), the code `wuwe audit verify` exits with for a record that does not verify.
@@ -16,7 +31,9 @@ const UNSOUND_RECORD = new Set(['record_tampered', 'record_invalid']);
 export interface FailureReport {
   readonly code: CliErrorCode;
   readonly exitCode: number;
-  /** The error's own code (`run_not_found`, `approval_mismatch`, ...); `usage` for a command line the parser refused. */
+  /**
+   * The error's own code (`run_not_found`, `approval_mismatch`, ...); `usage` for a command line the parser refused.
+   */
   readonly errorCode: string;
   /** For a command line the parser refused: what was wrong with it. */
   readonly usage?: UsageErrorKind;
@@ -29,20 +46,34 @@ export interface FailureReport {
 export function failureOf(error: unknown): FailureReport {
   if (error instanceof CommanderError) {
     const code: CliErrorCode = 'usage';
-    return { code, exitCode: CLI_EXIT_CODES[code], errorCode: code, usage: usageErrorKind(error), message: error.message.replace(/^error: /, ''), expected: true };
+    return {
+      code,
+      exitCode: CLI_EXIT_CODES[code],
+      errorCode: code,
+      usage: usageErrorKind(error),
+      message: error.message.replace(/^error: /, ''),
+      expected: true,
+    };
   }
   if (WuweError.isInstance(error)) {
-    const code: CliErrorCode = error instanceof CliError ? error.code : NOT_FOUND.has(error.code) ? 'not_found' : CONFLICT.has(error.code) ? 'conflict' : 'failed';
+    const code: CliErrorCode =
+      error instanceof CliError
+        ? error.code
+        : NOT_FOUND.has(error.code)
+          ? 'not_found'
+          : CONFLICT.has(error.code)
+            ? 'conflict'
+            : 'failed';
     return { code, exitCode: CLI_EXIT_CODES[code], errorCode: error.code, message: messageOf(error), expected: true };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'failed', exitCode: CLI_EXIT_CODES.failed, errorCode: 'unexpected', message, expected: false };
 }
 
-
 /** The error's message; for a stored record refused as unsound, with what it means and how to inspect it. */
 function messageOf(error: WuweError<string>): string {
-  if (!RunStoreError.isInstance(error) || !UNSOUND_RECORD.has(error.code) || error.runId === undefined) return error.message;
+  if (!RunStoreError.isInstance(error) || !UNSOUND_RECORD.has(error.code) || error.runId === undefined)
+    return error.message;
   const what = error.code === 'record_tampered' ? 'was changed outside the store' : 'is malformed';
   return `the stored record of run ${error.runId} ${what}, so it was refused: ${error.message}; inspect it with: wuwe audit verify ${error.runId}`;
 }

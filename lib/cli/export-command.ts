@@ -24,9 +24,12 @@ export interface ExportOptions extends StoreOptions {
  * `parseAgentRunRecord`; and/or `--html <file>`: a self-contained page of the run (see {@link renderRunHtml}).
  */
 export async function exportRun(io: CliIo, runId: string, options: ExportOptions): Promise<number> {
-  if (options.json === undefined && options.html === undefined) throw new CliError('usage', 'export needs --json <file> or --html <file> (- for stdout)');
-  if (options.json === '-' && options.html === '-') throw new CliError('usage', 'only one of --json and --html can write to stdout');
-  if (options.events !== undefined && options.html === undefined) throw new CliError('usage', '--events is read for the HTML timeline: give --html <file> too');
+  if (options.json === undefined && options.html === undefined)
+    throw new CliError('usage', 'export needs --json <file> or --html <file> (- for stdout)');
+  if (options.json === '-' && options.html === '-')
+    throw new CliError('usage', 'only one of --json and --html can write to stdout');
+  if (options.events !== undefined && options.html === undefined)
+    throw new CliError('usage', '--events is read for the HTML timeline: give --html <file> too');
   return withStore(io, { store: options.store }, async (context) => {
     // Nothing on the terminal when a document goes to stdout.
     const progress = progressLine(io, options.json !== '-' && options.html !== '-');
@@ -36,7 +39,9 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
       progress.update(`export ${runId}: loading the run`);
       record = await loadRecord(context.store, runId);
       if (options.json !== undefined) {
-        progress.update(`export ${runId}: serializing ${record.messages.length} message(s), ${record.toolCalls.length} call(s)`);
+        progress.update(
+          `export ${runId}: serializing ${record.messages.length} message(s), ${record.toolCalls.length} call(s)`,
+        );
         outputs.push([options.json, `${terminalSafeJson(record, 2)}\n`]);
       }
       if (options.html !== undefined) {
@@ -73,12 +78,15 @@ function readJournal(cwd: string, path: string | undefined): JournalEntry[] | un
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CliError('not_found', `cannot read the event journal ${file}: ${(error as Error).message}`, { cause: error });
+    throw new CliError('not_found', `cannot read the event journal ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   try {
     return RunEventJournal.parse(text);
   } catch (error) {
-    if (RunEventJournalError.isInstance(error)) throw new CliError('usage', `${file}: ${error.message}`, { cause: error });
+    if (RunEventJournalError.isInstance(error))
+      throw new CliError('usage', `${file}: ${error.message}`, { cause: error });
     throw error;
   }
 }

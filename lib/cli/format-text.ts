@@ -7,7 +7,9 @@ import { escapeTerminalLine, oneLine } from './terminal-text';
  */
 export function table(header: readonly string[], unescapedRows: readonly (readonly string[])[]): string {
   const rows = unescapedRows.map((row) => row.map(escapeTerminalLine));
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column])))
@@ -21,7 +23,14 @@ export function formatRunList(rows: readonly RunListRow[]): string {
   if (rows.length === 0) return 'no runs\n';
   return table(
     ['RUN', 'STATUS', 'CREATED', 'STEPS', 'CALLS', 'PENDING'],
-    rows.map((row) => [row.runId, row.status, row.createdAt, String(row.steps), String(row.toolCalls), String(row.pendingApprovals)]),
+    rows.map((row) => [
+      row.runId,
+      row.status,
+      row.createdAt,
+      String(row.steps),
+      String(row.toolCalls),
+      String(row.pendingApprovals),
+    ]),
   );
 }
 
@@ -70,30 +79,49 @@ export function formatRunView(view: RunView): string {
     oneLine`messages: ${view.messages.total} (${view.messages.user} user, ${view.messages.assistant} assistant, ${view.messages.tool} tool)`,
   ];
   if (view.metadata !== undefined) out.push(oneLine`metadata: ${JSON.stringify(view.metadata)}`);
-  if (view.lease !== undefined) out.push(oneLine`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
-  if (view.messages.lastAssistantText !== undefined) out.push(oneLine`last answer: ${shorten(view.messages.lastAssistantText)}`);
+  if (view.lease !== undefined)
+    out.push(oneLine`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
+  if (view.messages.lastAssistantText !== undefined)
+    out.push(oneLine`last answer: ${shorten(view.messages.lastAssistantText)}`);
   out.push('');
   out.push(
-    ...section('tool calls', ['TURN', 'CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'], view.toolCalls.map((call) => [
-      String(call.turn),
-      call.callId,
-      call.toolName,
-      call.recorded,
-      String(call.attempts),
-      call.errorCode ? `${call.outcome} ${call.errorCode}` : call.outcome,
-      shorten(JSON.stringify(call.arguments), 60),
-    ])),
-    ...section('approvals', ['TURN', 'CALL', 'TOOL', 'STATE', 'BY', 'REASON'], view.approvals.map((approval) => [
-      String(approval.turn), approval.callId, approval.toolName, approval.state, approval.decidedBy ?? '', approval.reason ?? '',
-    ])),
-    ...section('projections', ['TURN', 'CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'], view.projections.map((projection) => [
-      String(projection.turn),
-      projection.callId,
-      projection.toolName,
-      projection.truncated ? 'yes' : 'no',
-      `${projection.originalBytes} -> ${projection.projectedBytes}`,
-      projection.trigger,
-    ])),
+    ...section(
+      'tool calls',
+      ['TURN', 'CALL', 'TOOL', 'RECORDED', 'ATTEMPTS', 'OUTCOME', 'ARGUMENTS'],
+      view.toolCalls.map((call) => [
+        String(call.turn),
+        call.callId,
+        call.toolName,
+        call.recorded,
+        String(call.attempts),
+        call.errorCode ? `${call.outcome} ${call.errorCode}` : call.outcome,
+        shorten(JSON.stringify(call.arguments), 60),
+      ]),
+    ),
+    ...section(
+      'approvals',
+      ['TURN', 'CALL', 'TOOL', 'STATE', 'BY', 'REASON'],
+      view.approvals.map((approval) => [
+        String(approval.turn),
+        approval.callId,
+        approval.toolName,
+        approval.state,
+        approval.decidedBy ?? '',
+        approval.reason ?? '',
+      ]),
+    ),
+    ...section(
+      'projections',
+      ['TURN', 'CALL', 'TOOL', 'TRUNCATED', 'BYTES', 'TRIGGER'],
+      view.projections.map((projection) => [
+        String(projection.turn),
+        projection.callId,
+        projection.toolName,
+        projection.truncated ? 'yes' : 'no',
+        `${projection.originalBytes} -> ${projection.projectedBytes}`,
+        projection.trigger,
+      ]),
+    ),
   );
   return out.join('\n').trimEnd() + '\n';
 }

@@ -29,12 +29,18 @@ table{border-collapse:collapse}td,th{border:1px solid #dde;padding:2px 8px;text-
  * to print to a terminal too.
  */
 export function escapeHtml(text: string): string {
-  return escapeTerminalText(text).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+  return escapeTerminalText(text).replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
 }
 
 /** Options of {@link renderRunHtml}. */
 export interface RunHtmlOptions {
-  /** The run's events with their times (a `RunEventJournal`): draws attempts, backoff, heartbeats, timeouts and late results. @default none */
+  /**
+   * The run's events with their times (a `RunEventJournal`): draws attempts, backoff, heartbeats, timeouts and late
+   * results. @default none
+   */
   readonly journal?: readonly JournalEntry[];
 }
 
@@ -54,7 +60,8 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
   const body: string[] = [];
   let step = 0;
   for (const message of record.messages) {
-    if (message.role === 'user') body.push(`<div class="step"><b>user</b><pre>${escapeHtml(textOfUserContent(message.content))}</pre></div>`);
+    if (message.role === 'user')
+      body.push(`<div class="step"><b>user</b><pre>${escapeHtml(textOfUserContent(message.content))}</pre></div>`);
     if (message.role !== 'assistant') continue;
     step++;
     const turn = step;
@@ -71,16 +78,27 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
         `<div>${escapeHtml(summaryOf(call))}</div>`,
         timeline === undefined ? '' : lanesHtml(timeline, axis, outcomeJson === undefined ? undefined : anchor),
       ];
-      if (call?.toolMessage !== undefined) parts.push(`<div class="meta">model saw: ${escapeHtml(call.toolMessage)}</div>`);
+      if (call?.toolMessage !== undefined)
+        parts.push(`<div class="meta">model saw: ${escapeHtml(call.toolMessage)}</div>`);
       if (outcomeJson !== undefined)
-        parts.push(`<details><summary>full admitted outcome (${Buffer.byteLength(outcomeJson)} bytes)</summary><pre id="${escapeHtml(anchor)}">${escapeHtml(outcomeJson)}</pre></details>`);
+        parts.push(
+          `<details><summary>full admitted outcome (${Buffer.byteLength(outcomeJson)} bytes)</summary><pre id="${escapeHtml(anchor)}">${escapeHtml(outcomeJson)}</pre></details>`,
+        );
       return `<div class="call ${escapeHtml(call?.outcome ?? 'pending')}" data-call="${escapeHtml(modelCall.id)}" data-turn="${turn}">${parts.join('')}</div>`;
     });
-    const axisText = axis === undefined ? '' : `<div class="axis">time axis: ${new Date(axis.from).toISOString()} + ${Math.round(axis.to - axis.from)} ms</div>`;
-    body.push(`<div class="step"><b>model step ${step}</b>${message.content ? `<pre>${escapeHtml(message.content)}</pre>` : ''}${lanes.length ? axisText + lanes.join('') : ''}</div>`);
+    const axisText =
+      axis === undefined
+        ? ''
+        : `<div class="axis">time axis: ${new Date(axis.from).toISOString()} + ${Math.round(axis.to - axis.from)} ms</div>`;
+    body.push(
+      `<div class="step"><b>model step ${step}</b>${message.content ? `<pre>${escapeHtml(message.content)}</pre>` : ''}${lanes.length ? axisText + lanes.join('') : ''}</div>`,
+    );
   }
   const title = `wuwe run ${record.runId}`;
-  const timing = options.journal === undefined ? '<p class="note">no event journal given: backoff, heartbeats, timeouts and late results are drawn only from a journal (wuwe export --events)</p>' : '';
+  const timing =
+    options.journal === undefined
+      ? '<p class="note">no event journal given: backoff, heartbeats, timeouts and late results are drawn only from a journal (wuwe export --events)</p>'
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
@@ -105,7 +123,9 @@ interface Axis {
 
 /** The time range every mark of a step falls in (at least 1 ms wide). */
 function axisOf(timelines: readonly (CallTimeline | undefined)[]): Axis | undefined {
-  const marks = timelines.flatMap((timeline) => (timeline === undefined ? [] : TIMELINE_LANES.flatMap((lane) => timeline.lanes[lane])));
+  const marks = timelines.flatMap((timeline) =>
+    timeline === undefined ? [] : TIMELINE_LANES.flatMap((lane) => timeline.lanes[lane]),
+  );
   if (marks.length === 0) return undefined;
   const from = Math.min(...marks.map((mark) => mark.startMs));
   const to = Math.max(...marks.map((mark) => mark.endMs));
@@ -114,10 +134,14 @@ function axisOf(timelines: readonly (CallTimeline | undefined)[]): Axis | undefi
 
 function lanesHtml(timeline: CallTimeline, axis: Axis | undefined, outcomeAnchor: string | undefined): string {
   const rows = TIMELINE_LANES.filter((lane) => timeline.lanes[lane].length > 0).map((lane) => {
-    const link = lane === 'truncation' && outcomeAnchor !== undefined ? ` <a href="#${escapeHtml(outcomeAnchor)}">see the full admitted outcome</a>` : '';
+    const link =
+      lane === 'truncation' && outcomeAnchor !== undefined
+        ? ` <a href="#${escapeHtml(outcomeAnchor)}">see the full admitted outcome</a>`
+        : '';
     return laneHtml(lane, timeline.lanes[lane], axis, link);
   });
-  if (!timeline.timed) rows.push('<div class="note">attempt timing, backoff and heartbeats need an event journal</div>');
+  if (!timeline.timed)
+    rows.push('<div class="note">attempt timing, backoff and heartbeats need an event journal</div>');
   return `<div class="lanes">${rows.join('')}</div>`;
 }
 

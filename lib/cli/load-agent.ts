@@ -25,11 +25,19 @@ export interface LoadedAgent {
 export async function loadAgent(specifier: string, cwd: string): Promise<LoadedAgent> {
   const file = resolveModule(specifier, cwd);
   const exports = await importModule(file);
-  const candidate = exports.runner ?? (typeof exports.createRunner === 'function' ? await exports.createRunner() : undefined) ?? exports.default?.runner ?? exports.default;
+  const candidate =
+    exports.runner ??
+    (typeof exports.createRunner === 'function' ? await exports.createRunner() : undefined) ??
+    exports.default?.runner ??
+    exports.default;
   if (!isRunner(candidate))
-    throw new CliError('usage', `agent module '${specifier}' exports no runner: export 'runner' (an LlmAgentRunner), a default runner, or 'createRunner()'`);
+    throw new CliError(
+      'usage',
+      `agent module '${specifier}' exports no runner: export 'runner' (an LlmAgentRunner), a default runner, or 'createRunner()'`,
+    );
   const runOptions = exports.runOptions ?? exports.default?.runOptions ?? {};
-  if (typeof runOptions !== 'object' || runOptions === null) throw new CliError('usage', `'runOptions' of agent module '${specifier}' must be an object`);
+  if (typeof runOptions !== 'object' || runOptions === null)
+    throw new CliError('usage', `'runOptions' of agent module '${specifier}' must be an object`);
   return { runner: candidate, runOptions: runOptions as LlmAgentRunOptions };
 }
 

@@ -31,12 +31,18 @@ export async function main(argv: readonly string[], givenIo: CliIo = processIo()
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version'))
+    if (
+      error instanceof CommanderError &&
+      (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+    )
       return CLI_EXIT_CODES.ok;
     const failure = failureOf(error);
     // Without --json, commander already printed its own usage message.
     if (error instanceof CommanderError && !json) return failure.exitCode;
-    if (json) io.stderr(`${terminalSafeJson({ error: { code: failure.errorCode, ...(failure.usage === undefined ? {} : { usage: failure.usage }), message: failure.message, exitCode: failure.exitCode } })}\n`);
+    if (json)
+      io.stderr(
+        `${terminalSafeJson({ error: { code: failure.errorCode, ...(failure.usage === undefined ? {} : { usage: failure.usage }), message: failure.message, exitCode: failure.exitCode } })}\n`,
+      );
     else io.stderr(`wuwe: ${escapeTerminalLine(failure.message)}\n`);
     if (!failure.expected && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return failure.exitCode;
@@ -65,7 +71,10 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .command('list')
     .description('list runs, oldest first, with status, creation time and steps')
     .addOption(store())
-    .option('--status <status>', 'only runs with this status (running, awaiting_approval, completed, failed, cancelled)')
+    .option(
+      '--status <status>',
+      'only runs with this status (running, awaiting_approval, completed, failed, cancelled)',
+    )
     .option('--json', 'print JSON')
     .action(act((options: Parameters<typeof runsList>[1]) => runsList(io, options)));
   runs
@@ -104,22 +113,36 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
       .argument('<run>', 'run id')
       .argument('<call>', 'tool call id')
       .addOption(store())
-      .option('--arguments-sha256 <hash>', 'the SHA-256 of the arguments you checked; the decision is refused for other arguments')
+      .option(
+        '--arguments-sha256 <hash>',
+        'the SHA-256 of the arguments you checked; the decision is refused for other arguments',
+      )
       .option('--by <name>', 'who decides, for the audit record (default: the system user)')
       .option('--reason <text>', 'why')
       .option('--json', 'print JSON')
-      .action(act((runId: string, callId: string, options: Parameters<typeof approvalsDecide>[4]) => approvalsDecide(io, approved, runId, callId, options)));
+      .action(
+        act((runId: string, callId: string, options: Parameters<typeof approvalsDecide>[4]) =>
+          approvalsDecide(io, approved, runId, callId, options),
+        ),
+      );
 
   const audit = program.command('audit').description("check runs against their record's hash chain");
   audit
     .command('verify')
-    .description('verify a run (or an export, with --file) against its hash chain: exit 0 when sound, 1 naming the first bad entry')
+    .description(
+      'verify a run (or an export, with --file) against its hash chain: exit 0 when sound, 1 naming the first bad entry',
+    )
     .argument('[run]', 'run id')
     .addOption(store())
     .option('--file <export>', 'verify an export of audit export (JSON lines) offline, without a store')
-    .option('--key-file <file>', 'record keys of a keyed chain: JSON { "id", "key", "encoding": "utf8"|"hex"|"base64" } or an array of them')
+    .option(
+      '--key-file <file>',
+      'record keys of a keyed chain: JSON { "id", "key", "encoding": "utf8"|"hex"|"base64" } or an array of them',
+    )
     .option('--json', 'print JSON')
-    .action(act((runId: string | undefined, options: Parameters<typeof auditVerify>[2]) => auditVerify(io, runId, options)));
+    .action(
+      act((runId: string | undefined, options: Parameters<typeof auditVerify>[2]) => auditVerify(io, runId, options)),
+    );
   audit
     .command('export')
     .description('write a run with its hash chain, as stored and unverified, as JSON lines')
@@ -141,8 +164,13 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
 
   program
     .command('worker')
-    .description('take queued runs (wuwe/queue) and execute them with the agents\' runners until SIGINT or SIGTERM, then drain')
-    .requiredOption('--agent <module...>', "agent module ('runner' or 'createRunner()', optionally 'runOptions'), as <module> or <name>=<module>; repeatable")
+    .description(
+      "take queued runs (wuwe/queue) and execute them with the agents' runners until SIGINT or SIGTERM, then drain",
+    )
+    .requiredOption(
+      '--agent <module...>',
+      "agent module ('runner' or 'createRunner()', optionally 'runOptions'), as <module> or <name>=<module>; repeatable",
+    )
     .addOption(new Option('--store <spec>', 'run store: postgres://... (default: $WUWE_STORE)'))
     .option('--concurrency <n>', 'runs executed at once (default: 4)')
     .option('--queue-schema <name>', "PostgreSQL schema of the queue's tables (default: wuwe_queue)")
@@ -162,12 +190,24 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
 
   program
     .command('mcp')
-    .description('serve the tools a module exports over MCP (stdio, or Streamable HTTP with --http); the same as wuwe-mcp')
+    .description(
+      'serve the tools a module exports over MCP (stdio, or Streamable HTTP with --http); the same as wuwe-mcp',
+    )
     .argument('<module>', 'module exporting @Tool classes and/or ToolProviders')
     .option('--http <port>', 'serve Streamable HTTP on this port (0: any free port) instead of stdio')
     .option('--host <host>', 'address to bind with --http', '127.0.0.1')
-    .option('--allowed-host <name>', 'host name the HTTP endpoint answers besides localhost (needed with a --host other than loopback); repeatable', collect, [])
-    .option('--allowed-origin <origin>', 'origin (scheme://host[:port]) whose pages may call the HTTP endpoint; repeatable', collect, [])
+    .option(
+      '--allowed-host <name>',
+      'host name the HTTP endpoint answers besides localhost (needed with a --host other than loopback); repeatable',
+      collect,
+      [],
+    )
+    .option(
+      '--allowed-origin <origin>',
+      'origin (scheme://host[:port]) whose pages may call the HTTP endpoint; repeatable',
+      collect,
+      [],
+    )
     .action(act((modulePath: string, options: McpCommandOptions) => serveMcp(io, modulePath, options)));
   return program;
 }

@@ -13,7 +13,8 @@ export interface McpCommandOptions {
 }
 
 /**
- * `wuwe mcp <module> [--http <port>] [--host <host>] [--allowed-host <name>]... [--allowed-origin <origin>]...`: the `wuwe-mcp` server (the same parser and
+ * `wuwe mcp <module> [--http <port>] [--host <host>] [--allowed-host <name>]... [--allowed-origin <origin>]...`: the
+ * `wuwe-mcp` server (the same parser and
  * code, {@link serveToolModule}). The MCP SDK is loaded only when this command runs. Resolves once
  * the server listens; the process then serves until its input closes (stdio) or it is stopped.
  */
@@ -30,7 +31,9 @@ export async function serveMcp(io: CliIo, modulePath: string, options: McpComman
   try {
     command = parseWuweMcpArguments(argv);
   } catch (error) {
-    throw new CliError('usage', error instanceof Error ? error.message.replace(/; usage: .*$/, '') : String(error), { cause: error });
+    throw new CliError('usage', error instanceof Error ? error.message.replace(/; usage: .*$/, '') : String(error), {
+      cause: error,
+    });
   }
   await serveToolModule(command, { cwd: io.cwd, stderr: io.stderr });
   return CLI_EXIT_CODES.ok;

@@ -58,9 +58,11 @@ export async function openStore(spec: string, cwd: string, access: StoreAccess =
     });
   }
   const schema = parsed.schema ?? 'public';
-  return PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: 2, schema, ...mode }).catch((error: unknown) => {
-    throw naming(`PostgreSQL schema ${schema}`, error);
-  });
+  return PostgresRunStore.open({ connectionString: parsed.connectionString, maxConnections: 2, schema, ...mode }).catch(
+    (error: unknown) => {
+      throw naming(`PostgreSQL schema ${schema}`, error);
+    },
+  );
 }
 
 /** A store error of the open, its message starting with the store it is about. */

@@ -20,15 +20,31 @@ export interface QueuedResume {
  * for runs stored before those were recorded), through the PostgreSQL database of the store.
  * `undefined` for a run no queue started.
  */
-export async function enqueueResumeOfQueuedRun(store: RunStore, storeSpec: string, cwd: string, record: AgentRunRecord): Promise<QueuedResume | undefined> {
+export async function enqueueResumeOfQueuedRun(
+  store: RunStore,
+  storeSpec: string,
+  cwd: string,
+  record: AgentRunRecord,
+): Promise<QueuedResume | undefined> {
   const queued = queuedRunMetadataOf(record);
   if (queued === undefined) return undefined;
   const queueName = queued.queueName ?? DEFAULT_RUN_QUEUE_NAME;
   const spec = parseStoreSpec(storeSpec, cwd);
-  if (spec.kind !== 'postgres') return { queueName, enqueued: false, error: 'the run was queued, but the store is not PostgreSQL, where its queue lives' };
+  if (spec.kind !== 'postgres')
+    return {
+      queueName,
+      enqueued: false,
+      error: 'the run was queued, but the store is not PostgreSQL, where its queue lives',
+    };
   let queue: RunQueue | undefined;
   try {
-    queue = await RunQueue.open({ store, connectionString: spec.connectionString, maxConnections: 2, name: queueName, schema: queued.queueSchema ?? DEFAULT_RUN_QUEUE_SCHEMA });
+    queue = await RunQueue.open({
+      store,
+      connectionString: spec.connectionString,
+      maxConnections: 2,
+      name: queueName,
+      schema: queued.queueSchema ?? DEFAULT_RUN_QUEUE_SCHEMA,
+    });
     return { queueName, enqueued: await queue.resumeAfterApproval(record.runId) };
   } catch (error) {
     return { queueName, enqueued: false, error: error instanceof Error ? error.message : String(error) };

@@ -17,10 +17,12 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /**
- * Reads the record keys of `--key-file`: a JSON file holding one key `{ "id": "...", "key": "...", "encoding": "base64" }`
+ * Reads the record keys of `--key-file`: a JSON file holding one key `{ "id": "...", "key": "...", "encoding": "base64"
+ * }`
  * or an array of them (a key ring: every key verifies). `encoding` is `utf8` (the default: `key` is the text
  * secret, as a store's `recordKey` takes it), `hex` or `base64`; the ring then passes the store's own rules
- * (at least 16 bytes a key, unique ids). A missing file is `not_found`; anything else wrong is a `usage` {@link CliError} whose message
+ * (at least 16 bytes a key, unique ids). A missing file is `not_found`; anything else wrong is a `usage` {@link
+ * CliError} whose message
  * never quotes the key.
  */
 export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
@@ -31,7 +33,8 @@ export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
   } catch (error) {
     throw new CliError('not_found', `cannot read the key file ${file}: ${(error as Error).message}`, { cause: error });
   }
-  if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new CliError('usage', `the key file ${file} is larger than ${MAX_FILE_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_FILE_BYTES)
+    throw new CliError('usage', `the key file ${file} is larger than ${MAX_FILE_BYTES} bytes`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,15 +57,21 @@ export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
 /** One key of the file, or a `usage` error saying what is wrong with it (`where` names it). */
 function recordKeyOf(entry: unknown, where: string): RecordKey {
   const shape = 'must be an object { "id": "...", "key": "...", "encoding": "utf8" | "hex" | "base64" }';
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new CliError('usage', `${where} ${shape}`);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw new CliError('usage', `${where} ${shape}`);
   const fields = entry as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((name) => !FIELDS.has(name));
-  if (unknown.length > 0) throw new CliError('usage', `${where} has unknown field(s) ${unknown.map((name) => JSON.stringify(name)).join(', ')}: it ${shape}`);
+  if (unknown.length > 0)
+    throw new CliError(
+      'usage',
+      `${where} has unknown field(s) ${unknown.map((name) => JSON.stringify(name)).join(', ')}: it ${shape}`,
+    );
   const { id, key } = fields;
   const encoding = fields.encoding ?? 'utf8';
   if (typeof id !== 'string' || id === '') throw new CliError('usage', `${where}: "id" must be a non-empty string`);
   if (typeof key !== 'string') throw new CliError('usage', `${where}: "key" of '${id}' must be a string`);
-  if (typeof encoding !== 'string' || !(ENCODINGS as readonly string[]).includes(encoding)) throw new CliError('usage', `${where}: "encoding" of '${id}' must be one of ${ENCODINGS.join(', ')}`);
+  if (typeof encoding !== 'string' || !(ENCODINGS as readonly string[]).includes(encoding))
+    throw new CliError('usage', `${where}: "encoding" of '${id}' must be one of ${ENCODINGS.join(', ')}`);
   const bytes = decodeKey(key, encoding as KeyEncoding);
   if (bytes === undefined) throw new CliError('usage', `${where}: "key" of '${id}' is not valid ${encoding}`);
   // Text keys stay text: the store hashes a string key as its UTF-8 bytes, and so does the verification.

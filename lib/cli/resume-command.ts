@@ -32,10 +32,13 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
       throw new CliError('conflict', `run '${runId}' is ${before.status} and cannot be resumed`);
     const pending = before.approvals.filter((approval) => approval.state === 'pending');
     if (pending.length > 0 && !context.json)
-      io.stderr(`${oneLine`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again`}\n`);
+      io.stderr(
+        `${oneLine`note: ${pending.length} approval(s) still pending (${pending.map((approval) => approval.callId).join(', ')}); the run will suspend again`}\n`,
+      );
     const agent = await loadAgent(options.agent, context.cwd);
     const onEvent = agent.runOptions.onEvent;
-    const journal = options.events === undefined ? undefined : new RunEventJournal({ file: resolve(context.cwd, options.events) });
+    const journal =
+      options.events === undefined ? undefined : new RunEventJournal({ file: resolve(context.cwd, options.events) });
     const progress = progressLine(io, !context.json && options.quiet !== true);
     let status = `resuming ${runId}`;
     const result = await agent.runner
@@ -56,8 +59,18 @@ export async function resumeRun(io: CliIo, runId: string, options: ResumeOptions
       })
       .finally(() => progress.clear());
     const after = await loadRecord(context.store, runId);
-    const summary = { runId, status: after.status, stopReason: result.stopReason, steps: result.steps, text: result.text };
-    emit(context, summary, `${oneLine`run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests`}\n${result.text ? `${oneLine`assistant: ${result.text}`}\n` : ''}`);
+    const summary = {
+      runId,
+      status: after.status,
+      stopReason: result.stopReason,
+      steps: result.steps,
+      text: result.text,
+    };
+    emit(
+      context,
+      summary,
+      `${oneLine`run ${runId}: ${after.status} (${result.stopReason}) after ${result.steps} model requests`}\n${result.text ? `${oneLine`assistant: ${result.text}`}\n` : ''}`,
+    );
     return after.status === 'failed' ? 1 : 0;
   });
 }

@@ -14,7 +14,10 @@ export interface RunListRow {
   readonly pendingApprovals: number;
 }
 
-/** A tool call as `wuwe runs show` reports it; identified by `turn` and `callId` (a model may reuse `call_0` every turn). */
+/**
+ * A tool call as `wuwe runs show` reports it; identified by `turn` and `callId` (a model may reuse `call_0` every
+ * turn).
+ */
 export interface ToolCallView {
   /** The turn that asked for the call: the ordinal (from 1) of the assistant message carrying it. */
   readonly turn: number;
@@ -24,7 +27,10 @@ export interface ToolCallView {
   readonly arguments: JsonValue;
   /** SHA-256 of the canonical arguments, as approvals bind them; absent when they are not JSON. */
   readonly argumentsSha256?: string;
-  /** `admitted`: the store holds the complete outcome; `started`: it may have run, its effect is unknown; `not_recorded`: never executed. */
+  /**
+   * `admitted`: the store holds the complete outcome; `started`: it may have run, its effect is unknown;
+   * `not_recorded`: never executed.
+   */
   readonly recorded: 'admitted' | 'started' | 'not_recorded';
   readonly attempts: number;
   /** `ok`, `error`, `unknown` (started, nothing admitted) or `pending` (no answer yet). */
@@ -75,7 +81,13 @@ export interface RunView {
   readonly updatedAt: string;
   readonly metadata?: JsonObject;
   readonly steps: number;
-  readonly messages: { readonly total: number; readonly user: number; readonly assistant: number; readonly tool: number; readonly lastAssistantText?: string };
+  readonly messages: {
+    readonly total: number;
+    readonly user: number;
+    readonly assistant: number;
+    readonly tool: number;
+    readonly lastAssistantText?: string;
+  };
   readonly toolCalls: readonly ToolCallView[];
   readonly approvals: readonly ApprovalView[];
   readonly projections: readonly ProjectionView[];
@@ -103,11 +115,16 @@ export function runListRow(record: AgentRunRecord): RunListRow {
   };
 }
 
-/** The arguments of a call as recorded in the run (store record first, then the model's message), decoded; `turn` picks among calls that share the id. */
+/**
+ * The arguments of a call as recorded in the run (store record first, then the model's message), decoded; `turn` picks
+ * among calls that share the id.
+ */
 export function argumentsOf(record: AgentRunRecord, callId: string, turn?: number): JsonValue | undefined {
   const stored = record.toolCalls.find((call) => call.callId === callId && (turn === undefined || call.turn === turn));
   if (stored) return stored.arguments;
-  const call = modelCalls(record.messages).find((candidate) => candidate.call.id === callId && (turn === undefined || candidate.turn === turn))?.call;
+  const call = modelCalls(record.messages).find(
+    (candidate) => candidate.call.id === callId && (turn === undefined || candidate.turn === turn),
+  )?.call;
   if (!call) return undefined;
   if (typeof call.arguments !== 'string') return call.arguments;
   try {
@@ -150,7 +167,8 @@ export function approvalViews(record: AgentRunRecord): ApprovalView[] {
 
 /** The report of `runs show` for a record. */
 export function runView(record: AgentRunRecord): RunView {
-  const count = (role: ChatMessage['role']): number => record.messages.filter((message) => message.role === role).length;
+  const count = (role: ChatMessage['role']): number =>
+    record.messages.filter((message) => message.role === role).length;
   const lastAssistant = [...record.messages].reverse().find((message) => message.role === 'assistant');
   return {
     runId: record.runId,
@@ -198,7 +216,9 @@ function modelCalls(messages: readonly ChatMessage[]): { readonly turn: number; 
   return calls;
 }
 
-/** The Tool messages of a record by turn and call id: an answer belongs to the turn of the assistant message before it. */
+/**
+ * The Tool messages of a record by turn and call id: an answer belongs to the turn of the assistant message before it.
+ */
 function answersOf(messages: readonly ChatMessage[]): Map<string, Extract<ChatMessage, { role: 'tool' }>> {
   const answers = new Map<string, Extract<ChatMessage, { role: 'tool' }>>();
   let turn = 0;

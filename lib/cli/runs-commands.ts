@@ -26,7 +26,11 @@ export async function runsList(io: CliIo, options: RunsListOptions): Promise<num
 }
 
 /** `wuwe runs show <run>`: messages summary, tool calls with outcomes, approvals and projections. */
-export async function runsShow(io: CliIo, runId: string, options: StoreOptions & { readonly json?: boolean }): Promise<number> {
+export async function runsShow(
+  io: CliIo,
+  runId: string,
+  options: StoreOptions & { readonly json?: boolean },
+): Promise<number> {
   return withStore(io, options, async (context) => {
     const view = runView(await loadRecord(context.store, runId));
     emit(context, view, formatRunView(view));
@@ -44,6 +48,7 @@ export function parseStatus(value: string): AgentRunStatus {
 export function parseMs(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const ms = Number(value);
-  if (!Number.isFinite(ms) || ms <= 0) throw new CliError('usage', `${name} must be a positive number of milliseconds, not '${value}'`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new CliError('usage', `${name} must be a positive number of milliseconds, not '${value}'`);
   return ms;
 }

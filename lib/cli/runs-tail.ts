@@ -48,7 +48,11 @@ export async function runsTail(io: CliIo, runId: string, options: RunsTailOption
         if (event.type !== 'status' && seen.has(event.key)) continue;
         seen.add(event.key);
         progress.clear();
-        io.stdout(context.json ? `${terminalSafeJson({ runId, type: event.type, text: event.text })}\n` : `${escapeTerminalLine(event.text)}\n`);
+        io.stdout(
+          context.json
+            ? `${terminalSafeJson({ runId, type: event.type, text: event.text })}\n`
+            : `${escapeTerminalLine(event.text)}\n`,
+        );
       }
       if (FINAL.includes(record.status)) {
         progress.clear();
@@ -83,14 +87,28 @@ export function tailEvents(record: AgentRunRecord): TailEvent[] {
   const events: TailEvent[] = [];
   record.messages.forEach((message, index) => {
     const key = `message:${index}`;
-    if (message.role === 'user') events.push({ key, type: 'message', text: `[user] ${shorten(textOfUserContent(message.content))}` });
+    if (message.role === 'user')
+      events.push({ key, type: 'message', text: `[user] ${shorten(textOfUserContent(message.content))}` });
     else if (message.role === 'assistant') {
       const calls = message.toolCalls.map((call) => call.name).join(', ');
-      events.push({ key, type: 'message', text: `[assistant] ${shorten(message.content)}${calls ? ` (asks for: ${calls})` : ''}` });
-    } else events.push({ key, type: 'message', text: `[tool] ${message.toolName} ${message.isError ? 'error' : 'ok'}: ${shorten(message.content, 80)}` });
+      events.push({
+        key,
+        type: 'message',
+        text: `[assistant] ${shorten(message.content)}${calls ? ` (asks for: ${calls})` : ''}`,
+      });
+    } else
+      events.push({
+        key,
+        type: 'message',
+        text: `[tool] ${message.toolName} ${message.isError ? 'error' : 'ok'}: ${shorten(message.content, 80)}`,
+      });
   });
   for (const call of record.toolCalls) {
-    events.push({ key: `call:${call.turn}:${call.callId}:started`, type: 'call_started', text: `[call] ${call.toolName} ${call.callId} started` });
+    events.push({
+      key: `call:${call.turn}:${call.callId}:started`,
+      type: 'call_started',
+      text: `[call] ${call.toolName} ${call.callId} started`,
+    });
     if (call.status === 'admitted')
       events.push({
         key: `call:${call.turn}:${call.callId}:admitted`,
@@ -99,7 +117,11 @@ export function tailEvents(record: AgentRunRecord): TailEvent[] {
       });
   }
   for (const approval of record.approvals) {
-    events.push({ key: `approval:${approval.turn}:${approval.callId}`, type: 'approval_requested', text: `[approval] ${approval.toolName} ${approval.callId} needs approval` });
+    events.push({
+      key: `approval:${approval.turn}:${approval.callId}`,
+      type: 'approval_requested',
+      text: `[approval] ${approval.toolName} ${approval.callId} needs approval`,
+    });
     if (approval.state !== 'pending')
       events.push({
         key: `approval:${approval.turn}:${approval.callId}:${approval.state}`,

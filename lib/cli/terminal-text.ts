@@ -4,8 +4,9 @@
  * Unicode line and paragraph separators, and lone surrogates (a terminal draws U+FFFD, hiding what was there).
  * With the `u` flag a surrogate pair is one code point, so the surrogate range matches lone surrogates only.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE_IN_TEXT = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
+const UNSAFE_IN_TEXT =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
 
 /** The same and the newline: for a field that must stay on its line. */
 const UNSAFE_IN_LINE = new RegExp(`\\n|${UNSAFE_IN_TEXT.source}`, 'gu');
@@ -43,7 +44,10 @@ export function escapeTerminalLine(text: string): string {
  * record's text cannot forge a line; the literal parts are the command line's own.
  */
 export function oneLine(strings: TemplateStringsArray, ...values: readonly unknown[]): string {
-  return strings.reduce((line, literal, index) => line + (index === 0 ? '' : escapeTerminalLine(String(values[index - 1]))) + literal, '');
+  return strings.reduce(
+    (line, literal, index) => line + (index === 0 ? '' : escapeTerminalLine(String(values[index - 1]))) + literal,
+    '',
+  );
 }
 
 /**

@@ -44,7 +44,10 @@ export function timelineKey(turn: number, callId: string): string {
  * Calls are keyed by {@link timelineKey} (turn and call id). A journal event without a turn (written before
  * events carried one) goes to the earliest turn of a recorded call with its id.
  */
-export function callTimelines(record: AgentRunRecord, journal: readonly JournalEntry[] = []): Map<string, CallTimeline> {
+export function callTimelines(
+  record: AgentRunRecord,
+  journal: readonly JournalEntry[] = [],
+): Map<string, CallTimeline> {
   const calls = new Map<string, { turn: number; callId: string }>();
   const note = (turn: number, callId: string): void => void calls.set(timelineKey(turn, callId), { turn, callId });
   for (const call of record.toolCalls) note(call.turn, call.callId);
@@ -63,7 +66,8 @@ export function callTimelines(record: AgentRunRecord, journal: readonly JournalE
   }
   const timelines = new Map<string, CallTimeline>();
   for (const [key, { turn, callId }] of calls) {
-    const same = (candidate: { readonly turn: number; readonly callId: string }): boolean => candidate.turn === turn && candidate.callId === callId;
+    const same = (candidate: { readonly turn: number; readonly callId: string }): boolean =>
+      candidate.turn === turn && candidate.callId === callId;
     const stored = record.toolCalls.find(same);
     const approval = record.approvals.find(same);
     const projection = record.toolOutputProjections.find(same);
@@ -71,7 +75,13 @@ export function callTimelines(record: AgentRunRecord, journal: readonly JournalE
     const lanes = events.length > 0 ? lanesFromJournal(events) : lanesFromRecord(stored);
     if (approval !== undefined) lanes.approval = [approvalMark(approval, events)];
     if (projection?.report.truncated === true) lanes.truncation = [projectionMark(projection, events)];
-    timelines.set(key, { turn, callId, lanes, timed: events.length > 0, ...(projection === undefined ? {} : { projection }) });
+    timelines.set(key, {
+      turn,
+      callId,
+      lanes,
+      timed: events.length > 0,
+      ...(projection === undefined ? {} : { projection }),
+    });
   }
   return timelines;
 }
@@ -97,7 +107,12 @@ function lanesFromRecord(stored: ToolCallRecord | undefined): Record<TimelineLan
   if (stored === undefined || start === undefined) return lanes;
   const end = ms(stored.admittedAt) ?? start;
   const ok = stored.outcome?.ok;
-  lanes.attempts.push({ startMs: start, endMs: end, label: `${stored.attempts} attempt(s), ${stored.status}${ok === undefined ? '' : ok ? ', ok' : `, ${stored.outcome?.error?.code ?? 'error'}`}`, variant: ok === false ? 'error' : 'ok' });
+  lanes.attempts.push({
+    startMs: start,
+    endMs: end,
+    label: `${stored.attempts} attempt(s), ${stored.status}${ok === undefined ? '' : ok ? ', ok' : `, ${stored.outcome?.error?.code ?? 'error'}`}`,
+    variant: ok === false ? 'error' : 'ok',
+  });
   if (stored.outcome?.error?.code === 'timeout') lanes.timeouts.push({ startMs: end, endMs: end, label: 'timed out' });
   return lanes;
 }
@@ -118,23 +133,42 @@ function lanesFromJournal(events: readonly { atMs: number; event: ToolEvent }[])
         break;
       case 'tool_retry':
         close(atMs, event.failure.ok ? 'ok' : (event.failure.error?.code ?? 'error'), 'error');
-        lanes.backoff.push({ startMs: atMs, endMs: atMs + event.delayMs, label: `retry after ${Math.round(event.delayMs)} ms (attempt ${event.attempt} failed: ${event.failure.ok ? 'ok' : (event.failure.error?.code ?? 'error')})` });
+        lanes.backoff.push({
+          startMs: atMs,
+          endMs: atMs + event.delayMs,
+          label: `retry after ${Math.round(event.delayMs)} ms (attempt ${event.attempt} failed: ${event.failure.ok ? 'ok' : (event.failure.error?.code ?? 'error')})`,
+        });
         break;
       case 'tool_timeout':
         close(atMs, `${event.limit} passed`, 'error');
-        lanes.timeouts.push({ startMs: atMs, endMs: atMs, label: `attempt ${event.attempt}: ${event.limit} of ${event.limitMs} ms passed` });
+        lanes.timeouts.push({
+          startMs: atMs,
+          endMs: atMs,
+          label: `attempt ${event.attempt}: ${event.limit} of ${event.limitMs} ms passed`,
+        });
         break;
       case 'tool_late_result_discarded':
-        lanes.timeouts.push({ startMs: atMs, endMs: atMs, label: `attempt ${event.attempt}: late result discarded (${event.outcome.ok ? 'ok' : (event.outcome.error?.code ?? 'error')})`, variant: 'late' });
+        lanes.timeouts.push({
+          startMs: atMs,
+          endMs: atMs,
+          label: `attempt ${event.attempt}: late result discarded (${event.outcome.ok ? 'ok' : (event.outcome.error?.code ?? 'error')})`,
+          variant: 'late',
+        });
         break;
       case 'tool_heartbeat': {
         const fraction = event.progress?.fraction;
-        const text = [fraction === undefined ? undefined : `${Math.round(fraction * 100)}%`, event.progress?.message].filter((part) => part !== undefined).join(' ');
+        const text = [fraction === undefined ? undefined : `${Math.round(fraction * 100)}%`, event.progress?.message]
+          .filter((part) => part !== undefined)
+          .join(' ');
         lanes.heartbeats.push({ startMs: atMs, endMs: atMs, label: text === '' ? 'heartbeat' : text });
         break;
       }
       case 'tool_call_finished':
-        close(atMs, event.outcome.ok ? 'ok' : (event.outcome.error?.code ?? 'error'), event.outcome.ok ? 'ok' : 'error');
+        close(
+          atMs,
+          event.outcome.ok ? 'ok' : (event.outcome.error?.code ?? 'error'),
+          event.outcome.ok ? 'ok' : 'error',
+        );
         break;
       default:
         break;
@@ -144,15 +178,34 @@ function lanesFromJournal(events: readonly { atMs: number; event: ToolEvent }[])
 }
 
 function approvalMark(approval: ApprovalRecord, events: readonly { atMs: number; event: ToolEvent }[]): TimelineMark {
-  const requested = events.find((entry) => entry.event.type === 'approval_requested')?.atMs ?? ms(approval.requestedAt) ?? 0;
-  const decided = events.find((entry) => entry.event.type === 'approval_decided')?.atMs ?? ms(approval.decidedAt) ?? requested;
+  const requested =
+    events.find((entry) => entry.event.type === 'approval_requested')?.atMs ?? ms(approval.requestedAt) ?? 0;
+  const decided =
+    events.find((entry) => entry.event.type === 'approval_decided')?.atMs ?? ms(approval.decidedAt) ?? requested;
   const who = approval.decidedBy === undefined ? '' : ` by ${approval.decidedBy}`;
   const when = approval.decidedAt === undefined ? ` (requested ${approval.requestedAt})` : ` at ${approval.decidedAt}`;
-  return { startMs: requested, endMs: Math.max(requested, decided), label: `${approval.state}${who}${when}${approval.reason === undefined ? '' : `: ${approval.reason}`}`, variant: approval.state };
+  return {
+    startMs: requested,
+    endMs: Math.max(requested, decided),
+    label: `${approval.state}${who}${when}${approval.reason === undefined ? '' : `: ${approval.reason}`}`,
+    variant: approval.state,
+  };
 }
 
-function projectionMark(projection: ToolOutputProjectionRecord, events: readonly { atMs: number; event: ToolEvent }[]): TimelineMark {
-  const at = events.find((entry) => entry.event.type === 'tool_output_truncated')?.atMs ?? events.find((entry) => entry.event.type === 'tool_call_finished')?.atMs ?? ms(projection.recordedAt) ?? 0;
+function projectionMark(
+  projection: ToolOutputProjectionRecord,
+  events: readonly { atMs: number; event: ToolEvent }[],
+): TimelineMark {
+  const at =
+    events.find((entry) => entry.event.type === 'tool_output_truncated')?.atMs ??
+    events.find((entry) => entry.event.type === 'tool_call_finished')?.atMs ??
+    ms(projection.recordedAt) ??
+    0;
   const { truncated, originalBytes, projectedBytes, trigger } = projection.report;
-  return { startMs: at, endMs: at, label: `${truncated ? 'truncated' : 'complete'}: ${originalBytes} -> ${projectedBytes} bytes (${String(trigger)})`, variant: truncated ? 'truncated' : 'complete' };
+  return {
+    startMs: at,
+    endMs: at,
+    label: `${truncated ? 'truncated' : 'complete'}: ${originalBytes} -> ${projectedBytes} bytes (${String(trigger)})`,
+    variant: truncated ? 'truncated' : 'complete',
+  };
 }

@@ -33,15 +33,18 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
   const cwd = io.cwd ?? process.cwd();
   const spec = options.store ?? io.env?.WUWE_STORE;
   const parsed = spec === undefined ? undefined : parseStoreSpec(spec, cwd);
-  if (parsed?.kind !== 'postgres') throw new CliError('usage', 'wuwe worker needs --store postgres://... (the queue lives in PostgreSQL)');
+  if (parsed?.kind !== 'postgres')
+    throw new CliError('usage', 'wuwe worker needs --store postgres://... (the queue lives in PostgreSQL)');
   const concurrency = positiveInteger('--concurrency', options.concurrency ?? '4');
   const leaseTtlMs = positiveInteger('--lease-ttl-ms', options.leaseTtlMs ?? '60000');
   // A Map, not an object: an agent may be named `constructor` or `__proto__`.
   const agents = new Map<string, QueueAgent>();
   for (const entry of options.agent) {
     const equals = entry.indexOf('=');
-    const [name, module] = equals > 0 ? [entry.slice(0, equals), entry.slice(equals + 1)] : [basename(entry, extname(entry)), entry];
-    if (agents.has(name)) throw new CliError('usage', `two agents are named '${name}': name them with --agent <name>=<module>`);
+    const [name, module] =
+      equals > 0 ? [entry.slice(0, equals), entry.slice(equals + 1)] : [basename(entry, extname(entry)), entry];
+    if (agents.has(name))
+      throw new CliError('usage', `two agents are named '${name}': name them with --agent <name>=<module>`);
     agents.set(name, await loadAgent(module, cwd));
   }
   const worker = await openQueueWorker({
@@ -56,11 +59,14 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
     agents: Object.fromEntries(agents),
     concurrency,
     leaseTtlMs,
-    onError: (error, runId) => io.stderr(`${runId === undefined ? 'worker' : oneLine`run ${runId}`}${oneLine`: ${messageOf(error)}`}\n`),
+    onError: (error, runId) =>
+      io.stderr(`${runId === undefined ? 'worker' : oneLine`run ${runId}`}${oneLine`: ${messageOf(error)}`}\n`),
   });
   let stopped = false;
   try {
-    io.stderr(`worker ${worker.workerId}: agents ${[...agents.keys()].join(', ')}; ${concurrency} at a time; stop with SIGINT or SIGTERM\n`);
+    io.stderr(
+      `worker ${worker.workerId}: agents ${[...agents.keys()].join(', ')}; ${concurrency} at a time; stop with SIGINT or SIGTERM\n`,
+    );
     await untilShutdown(io);
     io.stderr('stopping: waiting for the runs being executed to end\n');
     await worker.stop();
@@ -74,7 +80,8 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
 
 function positiveInteger(option: string, value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new CliError('usage', `${option} must be a positive integer, not '${value}'`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new CliError('usage', `${option} must be a positive integer, not '${value}'`);
   return number;
 }
 

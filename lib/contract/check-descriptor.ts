@@ -59,14 +59,21 @@ function shapeProblems(descriptor: unknown): string[] {
   for (const [field, type] of DESCRIPTOR_FIELDS) {
     const value = fields[field];
     if (value === undefined) problems.push(`${field} is missing`);
-    else if (type === 'object' ? typeof value !== 'object' || value === null || Array.isArray(value) : typeof value !== type) problems.push(`${field} must be ${type === 'object' ? 'an' : 'a'} ${type}`);
+    else if (
+      type === 'object' ? typeof value !== 'object' || value === null || Array.isArray(value) : typeof value !== type
+    )
+      problems.push(`${field} must be ${type === 'object' ? 'an' : 'a'} ${type}`);
   }
-  if (problems.length > 0) problems.push('a hand-written descriptor needs every contract field: build it with descriptorFromLlmTool(tool, options) to get the defaults');
+  if (problems.length > 0)
+    problems.push(
+      'a hand-written descriptor needs every contract field: build it with descriptorFromLlmTool(tool, options) to get the defaults',
+    );
   return problems;
 }
 
 function nameOf(descriptor: unknown): string {
-  const name: unknown = typeof descriptor === 'object' && descriptor !== null ? (descriptor as { name?: unknown }).name : undefined;
+  const name: unknown =
+    typeof descriptor === 'object' && descriptor !== null ? (descriptor as { name?: unknown }).name : undefined;
   return typeof name === 'string' ? name : '(unnamed)';
 }
 
@@ -77,20 +84,27 @@ function contractProblems(d: ToolDescriptor): string[] {
   if (!SIDE_EFFECTS.includes(d.sideEffect)) problems.push(`sideEffect must be one of ${SIDE_EFFECTS.join(', ')}`);
   if (!IDEMPOTENCY.includes(d.idempotency)) problems.push(`idempotency must be one of ${IDEMPOTENCY.join(', ')}`);
   if (!APPROVAL.includes(d.approval)) problems.push(`approval must be one of ${APPROVAL.join(', ')}`);
-  if (!OUTPUT_VALIDATION.includes(d.outputValidation)) problems.push(`outputValidation must be one of ${OUTPUT_VALIDATION.join(', ')}`);
-  if (!isPositiveFinite(d.timeoutMs)) problems.push(`timeoutMs must be a positive finite number, got ${String(d.timeoutMs)}`);
+  if (!OUTPUT_VALIDATION.includes(d.outputValidation))
+    problems.push(`outputValidation must be one of ${OUTPUT_VALIDATION.join(', ')}`);
+  if (!isPositiveFinite(d.timeoutMs))
+    problems.push(`timeoutMs must be a positive finite number, got ${String(d.timeoutMs)}`);
   const retry = d.retry;
-  if (!Number.isSafeInteger(retry.maxAttempts) || retry.maxAttempts < 1) problems.push('retry.maxAttempts must be an integer >= 1');
+  if (!Number.isSafeInteger(retry.maxAttempts) || retry.maxAttempts < 1)
+    problems.push('retry.maxAttempts must be an integer >= 1');
   if (retry.maxAttempts > 1 && d.idempotency === 'non_idempotent' && !d.compensation.enabled)
     problems.push('retry.maxAttempts > 1 needs an idempotent tool or enabled compensation');
   if (!isNonNegativeFinite(retry.initialDelayMs)) problems.push('retry.initialDelayMs must be a finite number >= 0');
   if (!isNonNegativeFinite(retry.maxDelayMs)) problems.push('retry.maxDelayMs must be a finite number >= 0');
-  if (!(Number.isFinite(retry.backoffCoefficient) && retry.backoffCoefficient >= 1)) problems.push('retry.backoffCoefficient must be >= 1');
-  if (!(Number.isFinite(retry.jitter) && retry.jitter >= 0 && retry.jitter <= 1)) problems.push('retry.jitter must be within 0..1');
-  if (!Array.isArray(retry.retryableCategories)) problems.push('retry.retryableCategories must be an array of categories');
+  if (!(Number.isFinite(retry.backoffCoefficient) && retry.backoffCoefficient >= 1))
+    problems.push('retry.backoffCoefficient must be >= 1');
+  if (!(Number.isFinite(retry.jitter) && retry.jitter >= 0 && retry.jitter <= 1))
+    problems.push('retry.jitter must be within 0..1');
+  if (!Array.isArray(retry.retryableCategories))
+    problems.push('retry.retryableCategories must be an array of categories');
   else
     for (const category of retry.retryableCategories)
-      if (!(TOOL_ERROR_CATEGORIES as readonly string[]).includes(category)) problems.push(`retry.retryableCategories has unknown category '${category}'`);
+      if (!(TOOL_ERROR_CATEGORIES as readonly string[]).includes(category))
+        problems.push(`retry.retryableCategories has unknown category '${category}'`);
   // A string such as 'false' is truthy: a flag that is not a boolean would switch a policy on.
   const flags: Array<[string, unknown]> = [
     ['compensation.enabled', d.compensation.enabled],
@@ -101,7 +115,8 @@ function contractProblems(d: ToolDescriptor): string[] {
   if (d.heartbeat !== undefined && !isPositiveFinite(d.heartbeat.idleTimeoutMs))
     problems.push('heartbeat.idleTimeoutMs must be a positive finite number');
   for (const pointer of [d.resourceVersion.argumentPointer, d.resourceVersion.outcomePointer])
-    if (pointer !== '' && !pointer.startsWith('/')) problems.push(`resourceVersion pointer '${pointer}' must be a JSON Pointer`);
+    if (pointer !== '' && !pointer.startsWith('/'))
+      problems.push(`resourceVersion pointer '${pointer}' must be a JSON Pointer`);
   if (typeof d.inputSchema !== 'object' || d.inputSchema === null || d.inputSchema.type !== 'object')
     problems.push('inputSchema must be a JSON Schema object with type "object"');
   return problems;

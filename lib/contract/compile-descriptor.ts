@@ -1,4 +1,9 @@
-import { DEFAULT_RETRY_POLICY, DEFAULT_RESOURCE_VERSION_POLICY, DEFAULT_TOOL_CONTRACT, NO_CAPABILITIES } from './defaults';
+import {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_RESOURCE_VERSION_POLICY,
+  DEFAULT_TOOL_CONTRACT,
+  NO_CAPABILITIES,
+} from './defaults';
 import { JsonSchema } from './json-schema';
 import { LlmTool } from './llm-tool';
 import { checkToolDescriptor } from './check-descriptor';
@@ -45,7 +50,10 @@ export function descriptorFromLlmTool(tool: LlmTool, options: ToolContractOption
     description: tool.description,
     inputSchema: tool.inputSchema,
     retry: Object.freeze({ ...DEFAULT_RETRY_POLICY, ...frozenCopies(definedOnly(options.retry ?? {})) }),
-    resourceVersion: Object.freeze({ ...DEFAULT_RESOURCE_VERSION_POLICY, ...definedOnly(options.resourceVersion ?? {}) }),
+    resourceVersion: Object.freeze({
+      ...DEFAULT_RESOURCE_VERSION_POLICY,
+      ...definedOnly(options.resourceVersion ?? {}),
+    }),
     compensation: Object.freeze({ enabled: options.compensation?.enabled ?? false }),
     capabilities: Object.freeze({ ...NO_CAPABILITIES, ...definedOnly(options.capabilities ?? {}) }),
     metadata: frozenCopy(options.metadata ?? {}),
@@ -53,7 +61,8 @@ export function descriptorFromLlmTool(tool: LlmTool, options: ToolContractOption
   if (options.outputSchema !== undefined) Object.assign(descriptor, { outputSchema: frozenCopy(options.outputSchema) });
   // Own frozen copies (nested ones too: metadata, outputSchema, retryableCategories), so changing the
   // options afterwards cannot change a checked descriptor.
-  if (options.heartbeat !== undefined) Object.assign(descriptor, { heartbeat: Object.freeze({ ...options.heartbeat }) });
+  if (options.heartbeat !== undefined)
+    Object.assign(descriptor, { heartbeat: Object.freeze({ ...options.heartbeat }) });
   if (options.modelOutputProjection !== undefined)
     Object.assign(descriptor, { modelOutputProjection: Object.freeze({ ...options.modelOutputProjection }) });
   checkToolDescriptor(descriptor);
@@ -92,7 +101,8 @@ function frozenCopies<T extends object>(value: T): T {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   const result: Partial<T> = {};
-  for (const [key, entry] of Object.entries(value)) if (entry !== undefined) (result as Record<string, unknown>)[key] = entry;
+  for (const [key, entry] of Object.entries(value))
+    if (entry !== undefined) (result as Record<string, unknown>)[key] = entry;
   return result;
 }
 
@@ -114,8 +124,11 @@ function unknownOptionProblems(options: ToolContractOptions): string[] {
     const nested = Object.prototype.hasOwnProperty.call(known, key) ? known[key] : undefined;
     if (nested === undefined) problems.push(`unknown contract option '${key}'`);
     else if (nested !== true && value !== undefined) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) problems.push(`${key} must be an object`);
-      else for (const inner of Object.keys(value)) if (!nested.includes(inner)) problems.push(`unknown contract option '${key}.${inner}'`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        problems.push(`${key} must be an object`);
+      else
+        for (const inner of Object.keys(value))
+          if (!nested.includes(inner)) problems.push(`unknown contract option '${key}.${inner}'`);
     }
   }
   return problems;

@@ -5,7 +5,11 @@ import { ToolRetryPolicy } from './tool-descriptor';
  * `base = min(maxDelayMs, initialDelayMs * backoffCoefficient^(failedAttempt - 1))`, then
  * `min(maxDelayMs, base * (1 - jitter + 2 * jitter * random()))`. Pure; `random` returns [0, 1).
  */
-export function computeRetryDelayMs(policy: ToolRetryPolicy, failedAttempt: number, random: () => number = Math.random): number {
+export function computeRetryDelayMs(
+  policy: ToolRetryPolicy,
+  failedAttempt: number,
+  random: () => number = Math.random,
+): number {
   const exponential = policy.initialDelayMs * Math.pow(policy.backoffCoefficient, Math.max(0, failedAttempt - 1));
   const base = Math.min(policy.maxDelayMs, exponential);
   const factor = 1 - policy.jitter + 2 * policy.jitter * random();

@@ -38,7 +38,10 @@ export interface ToolRetryPolicy {
   readonly maxDelayMs: number;
   /** Fraction of the delay randomized, 0..1. @default 0.2 */
   readonly jitter: number;
-  /** Only failures in these categories (and marked `retryable`) are retried. @default timeout, rate_limited, unavailable, transient */
+  /**
+   * Only failures in these categories (and marked `retryable`) are retried. @default timeout, rate_limited,
+   * unavailable, transient
+   */
   readonly retryableCategories: readonly ToolErrorCategory[];
 }
 

@@ -23,7 +23,14 @@ export type MessageOrigin = 'model' | 'other' | 'unrecorded';
 export type AgentRunStatus = 'running' | 'awaiting_approval' | 'completed' | 'stopped' | 'failed' | 'cancelled';
 
 /** Every {@link AgentRunStatus}, in lifecycle order. */
-export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze(['running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled']);
+export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze([
+  'running',
+  'awaiting_approval',
+  'completed',
+  'stopped',
+  'failed',
+  'cancelled',
+]);
 
 /** What identifies one tool call before it runs; recorded by {@link RunStore.recordCallStarted}. */
 export interface ToolCallIdentity {
@@ -54,7 +61,10 @@ export interface ToolCallIdentity {
 export interface ToolCallRecord extends ToolCallIdentity {
   /** The run the call belongs to. */
   readonly runId: string;
-  /** The turn that asked for the call (a version-1 record's calls get the turn of the first assistant message carrying their id). */
+  /**
+   * The turn that asked for the call (a version-1 record's calls get the turn of the first assistant message carrying
+   * their id).
+   */
   readonly turn: number;
   /** `started` before the outcome is admitted, `admitted` after. */
   readonly status: 'started' | 'admitted';

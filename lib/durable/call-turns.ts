@@ -10,7 +10,8 @@ export function firstTurnOfCallIds(messages: readonly ChatMessage[]): ReadonlyMa
   for (const message of messages) {
     if (message?.role !== 'assistant') continue;
     turn++;
-    for (const call of Array.isArray(message.toolCalls) ? message.toolCalls : []) if (!turns.has(call?.id)) turns.set(call?.id, turn);
+    for (const call of Array.isArray(message.toolCalls) ? message.toolCalls : [])
+      if (!turns.has(call?.id)) turns.set(call?.id, turn);
   }
   return turns;
 }

@@ -67,7 +67,9 @@ function checkCanonicalizable(value: unknown, pointer: string, seen: Set<object>
   if (seen.has(value)) throw new CanonicalJsonError(pointer, 'the value contains a cycle');
   seen.add(value);
   if (Array.isArray(value)) {
-    value.forEach((item: unknown, index) => checkCanonicalizable(item === undefined ? null : item, `${pointer}/${index}`, seen));
+    value.forEach((item: unknown, index) =>
+      checkCanonicalizable(item === undefined ? null : item, `${pointer}/${index}`, seen),
+    );
   } else {
     const json = (value as { toJSON?: () => unknown }).toJSON;
     if (typeof json === 'function') {

@@ -1,10 +1,24 @@
 export { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES } from './agent-run-record';
 export type {
-  AgentRunRecord, AgentRunStatus, ApprovalRecord, MessageOrigin, ApprovalState, RunLease, ToolCallIdentity, ToolCallRecord,
-  ToolOutputProjectionInput, ToolOutputProjectionRecord,
+  AgentRunRecord,
+  AgentRunStatus,
+  ApprovalRecord,
+  MessageOrigin,
+  ApprovalState,
+  RunLease,
+  ToolCallIdentity,
+  ToolCallRecord,
+  ToolOutputProjectionInput,
+  ToolOutputProjectionRecord,
 } from './agent-run-record';
 export type {
-  ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary,
+  ApprovalDecision,
+  ApprovalRequest,
+  CallStartResult,
+  CallWriteOptions,
+  CreateRunOptions,
+  RunStore,
+  RunSummary,
 } from './run-store';
 export { RunStoreError } from './run-store-error';
 export type { RunStoreErrorCode, RunStoreErrorDetails } from './run-store-error';
@@ -24,5 +38,12 @@ export type { BadRecordEntry, RunRecordVerification, VerifyRunRecordOptions } fr
 export { runRecordToJsonLines, parseRunRecordJsonLines } from './chain/record-json-lines';
 export { toolContentSha256 } from './chain/chain-entities';
 export type {
-  ChainedRunRecord, RecordChain, RecordChainEntry, RecordChainOptions, RecordEntryKind, RecordHead, RecordKey, RecordKeyOption,
+  ChainedRunRecord,
+  RecordChain,
+  RecordChainEntry,
+  RecordChainOptions,
+  RecordEntryKind,
+  RecordHead,
+  RecordKey,
+  RecordKeyOption,
 } from './chain/record-chain';

@@ -1,12 +1,49 @@
 import { ChatMessage } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
-import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from './agent-run-record';
+import {
+  AgentRunRecord,
+  AgentRunStatus,
+  ApprovalRecord,
+  ToolCallIdentity,
+  ToolCallRecord,
+  ToolOutputProjectionInput,
+  ToolOutputProjectionRecord,
+} from './agent-run-record';
 import * as rules from './record-rules';
-import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from './run-store';
+import {
+  AppendMessagesOptions,
+  ApprovalDecision,
+  ApprovalRequest,
+  CallStartResult,
+  CallWriteOptions,
+  CreateRunOptions,
+  RunStore,
+  RunSummary,
+  RunWriteOptions,
+} from './run-store';
 import { RunStoreError } from './run-store-error';
-import { approvalFromRow, ApprovalRow, callFromRow, CallRow, chainedRecordFromRows, ChainRow, LeaseRow, ProjectionRow, projectionFromRow, RunRow, summaryFromRow } from './stored-rows';
+import {
+  approvalFromRow,
+  ApprovalRow,
+  callFromRow,
+  CallRow,
+  chainedRecordFromRows,
+  ChainRow,
+  LeaseRow,
+  ProjectionRow,
+  projectionFromRow,
+  RunRow,
+  summaryFromRow,
+} from './stored-rows';
 import { ChainDraft } from './chain/chain-digest';
-import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from './chain/chain-entities';
+import {
+  approvalDraft,
+  callDraft,
+  messageDrafts,
+  messagesReplacedDraft,
+  projectionDraft,
+  runDraft,
+} from './chain/chain-entities';
 import { ChainedRunRecord, RecordChainOptions } from './chain/record-chain';
 import { RecordChainer } from './chain/record-chainer';
 
@@ -51,14 +88,28 @@ export class MemoryRunStore implements RunStore {
     if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
     const now = rules.isoTime(this.clock);
     const state: RunState = {
-      run: { run_id: runId, status, metadata_json: metadataJson, created_at: now, updated_at: now, fencing_token: 0, chain_head: null, chain_length: 0 },
+      run: {
+        run_id: runId,
+        status,
+        metadata_json: metadataJson,
+        created_at: now,
+        updated_at: now,
+        fencing_token: 0,
+        chain_head: null,
+        chain_length: 0,
+      },
       messages: [...messageTexts],
       calls: new Map(),
       projections: new Map(),
       approvals: new Map(),
       chain: [],
     };
-    const run = { runId, status, createdAt: now, ...(metadataJson === null ? {} : { metadata: JSON.parse(metadataJson) as never }) };
+    const run = {
+      runId,
+      status,
+      createdAt: now,
+      ...(metadataJson === null ? {} : { metadata: JSON.parse(metadataJson) as never }),
+    };
     this.runs.set(runId, state);
     await this.chain(state, [runDraft('run_created', run), ...messageDrafts(messageTexts, 0)]);
     return (await this.loadRun(runId))!;
@@ -75,34 +126,49 @@ export class MemoryRunStore implements RunStore {
     this.open();
     const state = this.runs.get(runId);
     if (!state) return undefined;
-    return chainedRecordFromRows({
-      run: state.run,
-      messages: state.messages,
-      calls: [...state.calls.values()],
-      projections: [...state.projections.values()],
-      approvals: [...state.approvals.values()],
-      chain: state.chain,
-      lease: state.lease,
-    }, true);
+    return chainedRecordFromRows(
+      {
+        run: state.run,
+        messages: state.messages,
+        calls: [...state.calls.values()],
+        projections: [...state.projections.values()],
+        approvals: [...state.approvals.values()],
+        chain: state.chain,
+        lease: state.lease,
+      },
+      true,
+    );
   }
 
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
     this.open();
-    return [...this.runs.values()].filter((state) => status === undefined || state.run.status === status).map((state) => summaryFromRow(state.run));
+    return [...this.runs.values()]
+      .filter((state) => status === undefined || state.run.status === status)
+      .map((state) => summaryFromRow(state.run));
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
-  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
+  async appendMessages(
+    runId: string,
+    messages: readonly ChatMessage[],
+    options: AppendMessagesOptions = {},
+  ): Promise<void> {
     const state = this.state(runId, options);
     const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     // Every check before any change: the messages and their projection audits are stored together or not at all.
-    const audits = (options.projections ?? []).map((projection) => this.checkedProjection(state, runId, projection, texts));
-    for (const audit of audits) if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
+    const audits = (options.projections ?? []).map((projection) =>
+      this.checkedProjection(state, runId, projection, texts),
+    );
+    for (const audit of audits)
+      if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
     const first = state.messages.length;
     state.messages.push(...texts);
     this.touch(state);
-    await this.chain(state, [...audits.filter((audit) => audit.row).map((audit) => projectionDraft(projectionFromRow(audit.row!, runId))), ...messageDrafts(texts, first)]);
+    await this.chain(state, [
+      ...audits.filter((audit) => audit.row).map((audit) => projectionDraft(projectionFromRow(audit.row!, runId))),
+      ...messageDrafts(texts, first),
+    ]);
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
@@ -118,7 +184,14 @@ export class MemoryRunStore implements RunStore {
     rules.checkStatus(status);
     const state = this.state(runId, options);
     state.run.status = status;
-    const drafts: ChainDraft[] = [runDraft('status_changed', { runId, status, createdAt: state.run.created_at, ...(state.run.metadata_json === null ? {} : { metadata: JSON.parse(state.run.metadata_json) as never }) })];
+    const drafts: ChainDraft[] = [
+      runDraft('status_changed', {
+        runId,
+        status,
+        createdAt: state.run.created_at,
+        ...(state.run.metadata_json === null ? {} : { metadata: JSON.parse(state.run.metadata_json) as never }),
+      }),
+    ];
     if (status === 'cancelled') {
       for (const approval of state.approvals.values()) {
         if (approval.state !== 'pending') continue;
@@ -131,11 +204,17 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
-  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
+  async recordCallStarted(
+    runId: string,
+    identity: ToolCallIdentity,
+    options?: RunWriteOptions,
+  ): Promise<CallStartResult> {
     const state = this.state(runId, options);
     const argumentsJson = rules.checkIdentity(runId, identity);
     const turn = rules.checkTurn(identity.turn);
-    const existing = state.calls.get(rules.callKey(turn, identity.callId)) ?? (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
+    const existing =
+      state.calls.get(rules.callKey(turn, identity.callId)) ??
+      (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
     if (existing) {
       const call = callFromRow(existing);
       rules.checkSameCall(runId, call, identity);
@@ -168,14 +247,21 @@ export class MemoryRunStore implements RunStore {
     const state = this.state(runId, options);
     const row = state.calls.get(rules.callKey(rules.checkTurn(options?.turn), callId));
     if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
-    if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
+    if (row.status === 'admitted')
+      throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
     row.attempts = Math.max(Number(row.attempts), attempts);
     this.touch(state);
     await this.chain(state, [callDraft('call_attempted', callFromRow(row))]);
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord> {
+  async admitOutcome(
+    runId: string,
+    callId: string,
+    outcome: ToolOutcome,
+    attempts: number,
+    options?: CallWriteOptions,
+  ): Promise<ToolCallRecord> {
     const state = this.state(runId, options);
     rules.checkAttempts(attempts);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
@@ -191,7 +277,10 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
-  async findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined> {
+  async findAdmittedByIdempotencyKey(
+    idempotencyKey: string,
+    argumentsSha256: string,
+  ): Promise<ToolCallRecord | undefined> {
     this.open();
     const row = this.idempotencyKeys.get(idempotencyKey);
     if (!row) return undefined;
@@ -201,7 +290,11 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordProjection} */
-  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
+  async recordProjection(
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    options?: RunWriteOptions,
+  ): Promise<ToolOutputProjectionRecord> {
     const state = this.state(runId, options);
     const audit = this.checkedProjection(state, runId, projection);
     if (!audit.row) return projectionFromRow(audit.stored, runId);
@@ -237,7 +330,12 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
+  async decideApproval(
+    runId: string,
+    callId: string,
+    decision: ApprovalDecision,
+    options?: CallWriteOptions,
+  ): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
     const turn = rules.checkTurn(options?.turn);
     const row = state.approvals.get(rules.callKey(turn, callId));
@@ -301,13 +399,23 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** Checks a projection audit; `row` is the one to store, absent when the same audit is already stored. */
-  private checkedProjection(state: RunState, runId: string, projection: ToolOutputProjectionInput, texts: readonly string[] = []): { row?: ProjectionRow; stored: ProjectionRow } {
+  private checkedProjection(
+    state: RunState,
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    texts: readonly string[] = [],
+  ): { row?: ProjectionRow; stored: ProjectionRow } {
     const turn = rules.checkTurn(projection.turn);
     const call = state.calls.get(rules.callKey(turn, projection.callId));
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
     const stored = state.projections.get(rules.callKey(turn, projection.callId));
     if (stored) {
-      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      rules.checkSameProjection(
+        runId,
+        { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json },
+        projection,
+        reportJson,
+      );
       return { stored };
     }
     const content = rules.projectedContent(texts, state.messages.length, projection.callId);
@@ -330,13 +438,24 @@ export class MemoryRunStore implements RunStore {
 
   /** Appends the entries of `drafts` to the run's chain and moves its head. */
   private async chain(state: RunState, drafts: readonly ChainDraft[]): Promise<void> {
-    const entries = this.chainer.entries(state.run.run_id, { head: state.run.chain_head, length: state.chain.length }, drafts);
+    const entries = this.chainer.entries(
+      state.run.run_id,
+      { head: state.run.chain_head, length: state.chain.length },
+      drafts,
+    );
     for (const entry of entries) {
-      state.chain.push({ seq: entry.index, kind: entry.kind, subject: entry.subject, entity_sha256: entry.entitySha256, source: entry.source, key_id: entry.keyId ?? null, digest: entry.digest });
+      state.chain.push({
+        seq: entry.index,
+        kind: entry.kind,
+        subject: entry.subject,
+        entity_sha256: entry.entitySha256,
+        source: entry.source,
+        key_id: entry.keyId ?? null,
+        digest: entry.digest,
+      });
     }
     state.run.chain_head = entries[entries.length - 1]?.digest ?? state.run.chain_head;
     state.run.chain_length = state.chain.length;
     await this.chainer.notify(state.run.run_id, entries);
   }
 }
-

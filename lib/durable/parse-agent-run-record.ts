@@ -1,4 +1,10 @@
-import { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES, AgentRunRecord, MessageOrigin, RunLease } from './agent-run-record';
+import {
+  AGENT_RUN_RECORD_SCHEMA_VERSION,
+  AGENT_RUN_STATUSES,
+  AgentRunRecord,
+  MessageOrigin,
+  RunLease,
+} from './agent-run-record';
 import { toolMessagePartsProblem } from '../model/tool-message-parts';
 import { firstTurnOfCallIds } from './call-turns';
 import { RunStoreError } from './run-store-error';
@@ -10,7 +16,8 @@ const MESSAGE_ORIGINS: readonly MessageOrigin[] = ['model', 'other', 'unrecorded
  * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
  * and brings it to the current schema version: a version-1 record's lease gets fencing token 0, and its calls,
  * projections and approvals the turn of the first assistant message carrying their call id (else 1), as the
- * stores' migration gives them. A record without `messageOrigins` (one written before origins were kept) gets `unrecorded` for every message.
+ * stores' migration gives them. A record without `messageOrigins` (one written before origins were kept) gets
+ * `unrecorded` for every message.
  *
  * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
  * `record_invalid` when the value does not have a record's shape.
@@ -24,17 +31,28 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
       throw new RunStoreError('record_invalid', 'The record is not JSON', { cause: error });
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RunStoreError('record_invalid', 'The record is not an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new RunStoreError('record_invalid', 'The record is not an object');
   const record = value as Record<string, unknown>;
   checkSchemaVersion(record.schemaVersion);
   const runId = typeof record.runId === 'string' ? record.runId : undefined;
   const problem = findShapeProblem(record);
   if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
-  const messageOrigins = (record.messageOrigins as readonly MessageOrigin[] | undefined) ?? (record.messages as unknown[]).map((): MessageOrigin => 'unrecorded');
+  const messageOrigins =
+    (record.messageOrigins as readonly MessageOrigin[] | undefined) ??
+    (record.messages as unknown[]).map((): MessageOrigin => 'unrecorded');
   const version = Number(record.schemaVersion);
-  const upgraded = withDecisionHashes(withTurns({ ...(record as unknown as AgentRunRecord), messageOrigins, schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION }), version);
+  const upgraded = withDecisionHashes(
+    withTurns({
+      ...(record as unknown as AgentRunRecord),
+      messageOrigins,
+      schemaVersion: AGENT_RUN_RECORD_SCHEMA_VERSION,
+    }),
+    version,
+  );
   const lease = record.lease as Partial<RunLease> | undefined;
-  if (lease !== undefined && lease.fencingToken === undefined) return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
+  if (lease !== undefined && lease.fencingToken === undefined)
+    return { ...upgraded, lease: { ...lease, fencingToken: 0 } as RunLease };
   return upgraded;
 }
 
@@ -45,16 +63,35 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
 function withDecisionHashes(record: AgentRunRecord, version: number): AgentRunRecord {
   if (version >= 3) return record;
   const decided = (approval: AgentRunRecord['approvals'][number]) =>
-    (approval?.state === 'approved' || approval?.state === 'denied') && approval.decidedAt !== undefined && approval.decidedArgumentsSha256 === undefined;
-  return { ...record, approvals: record.approvals.map((approval) => (decided(approval) ? { ...approval, decidedArgumentsSha256: approval.argumentsSha256 } : approval)) };
+    (approval?.state === 'approved' || approval?.state === 'denied') &&
+    approval.decidedAt !== undefined &&
+    approval.decidedArgumentsSha256 === undefined;
+  return {
+    ...record,
+    approvals: record.approvals.map((approval) =>
+      decided(approval) ? { ...approval, decidedArgumentsSha256: approval.argumentsSha256 } : approval,
+    ),
+  };
 }
 
 /** Gives every call, projection and approval without a turn the one its call id has in the messages (else 1). */
 function withTurns(record: AgentRunRecord): AgentRunRecord {
-  const loose = record as unknown as { toolCalls: { callId: string; turn?: number }[]; toolOutputProjections: { callId: string; turn?: number }[]; approvals: { callId: string; turn?: number }[] };
-  if ([...loose.toolCalls, ...loose.toolOutputProjections, ...loose.approvals].every((entry) => typeof entry !== 'object' || entry === null || entry.turn !== undefined)) return record;
+  const loose = record as unknown as {
+    toolCalls: { callId: string; turn?: number }[];
+    toolOutputProjections: { callId: string; turn?: number }[];
+    approvals: { callId: string; turn?: number }[];
+  };
+  if (
+    [...loose.toolCalls, ...loose.toolOutputProjections, ...loose.approvals].every(
+      (entry) => typeof entry !== 'object' || entry === null || entry.turn !== undefined,
+    )
+  )
+    return record;
   const turns = firstTurnOfCallIds(record.messages);
-  const turned = <T extends { callId: string; turn?: number }>(entry: T): T => (typeof entry !== 'object' || entry === null || entry.turn !== undefined ? entry : { ...entry, turn: turns.get(entry.callId) ?? 1 });
+  const turned = <T extends { callId: string; turn?: number }>(entry: T): T =>
+    typeof entry !== 'object' || entry === null || entry.turn !== undefined
+      ? entry
+      : { ...entry, turn: turns.get(entry.callId) ?? 1 };
   return {
     ...record,
     toolCalls: loose.toolCalls.map(turned),
@@ -78,16 +115,23 @@ function findShapeProblem(record: Record<string, unknown>): string | undefined {
   }
   const origins = record.messageOrigins;
   if (origins !== undefined) {
-    if (!Array.isArray(origins) || origins.length !== (record.messages as unknown[]).length) return 'messageOrigins must be an array with one origin per message';
+    if (!Array.isArray(origins) || origins.length !== (record.messages as unknown[]).length)
+      return 'messageOrigins must be an array with one origin per message';
     const unknown = origins.find((origin) => !MESSAGE_ORIGINS.includes(origin as never));
     if (unknown !== undefined) return `unknown message origin ${JSON.stringify(unknown)}`;
   }
   for (const call of record.toolCalls as Record<string, unknown>[]) {
-    if (typeof call?.callId !== 'string' || typeof call.toolName !== 'string' || typeof call.argumentsSha256 !== 'string') {
+    if (
+      typeof call?.callId !== 'string' ||
+      typeof call.toolName !== 'string' ||
+      typeof call.argumentsSha256 !== 'string'
+    ) {
       return 'every tool call needs callId, toolName and argumentsSha256';
     }
-    if (call.status !== 'started' && call.status !== 'admitted') return `call ${call.callId} has unknown status ${JSON.stringify(call.status)}`;
-    if ((call.status === 'admitted') !== (typeof call.outcomeJson === 'string')) return `call ${call.callId}: an admitted call, and only one, has outcomeJson`;
+    if (call.status !== 'started' && call.status !== 'admitted')
+      return `call ${call.callId} has unknown status ${JSON.stringify(call.status)}`;
+    if ((call.status === 'admitted') !== (typeof call.outcomeJson === 'string'))
+      return `call ${call.callId}: an admitted call, and only one, has outcomeJson`;
   }
   return undefined;
 }

@@ -100,8 +100,18 @@ export class RunStoreError extends WuweError<RunStoreErrorCode> {
   readonly entrySubject?: string;
 
   constructor(code: RunStoreErrorCode, message: string, details: RunStoreErrorDetails = {}) {
-    const where = [details.runId && `run ${details.runId}`, details.turn !== undefined && `turn ${details.turn}`, details.callId && `call ${details.callId}`].filter(Boolean).join(', ');
-    super(code, where ? `${message} (${where})` : message, details.cause === undefined ? undefined : { cause: details.cause });
+    const where = [
+      details.runId && `run ${details.runId}`,
+      details.turn !== undefined && `turn ${details.turn}`,
+      details.callId && `call ${details.callId}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    super(
+      code,
+      where ? `${message} (${where})` : message,
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
     if (details.runId !== undefined) this.runId = details.runId;
     if (details.callId !== undefined) this.callId = details.callId;
     if (details.turn !== undefined) this.turn = details.turn;

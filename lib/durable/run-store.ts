@@ -136,7 +136,8 @@ export interface RunStore {
   /**
    * Records that a call is about to execute; call it before executing, and execute only when the result says
    * `created: true`. Returns the existing call with `created: false` when the call (its turn and call id) is
-   * already recorded with the same identity, or the idempotency key is already bound to the same arguments hash (in any run).
+   * already recorded with the same identity, or the idempotency key is already bound to the same arguments hash (in any
+   * run).
    *
    * Throws `run_not_found`; `call_conflict` when the call id is recorded in the same turn with another tool
    * name, arguments hash or idempotency key; `idempotency_conflict` when the key is bound to a different
@@ -157,7 +158,13 @@ export interface RunStore {
    * returns the stored record; a different one throws `outcome_conflict`. Also throws `call_not_found` and
    * `invalid_outcome` (not an outcome, or not JSON-serializable).
    */
-  admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord>;
+  admitOutcome(
+    runId: string,
+    callId: string,
+    outcome: ToolOutcome,
+    attempts: number,
+    options?: CallWriteOptions,
+  ): Promise<ToolCallRecord>;
 
   /**
    * Looks up the admitted call bound to an idempotency key. Returns `undefined` when the key is unknown or its
@@ -171,7 +178,11 @@ export interface RunStore {
    * Recording the same projection again is a no-op; binding the call id to different data throws
    * `projection_conflict`. Also throws `call_not_found` and `call_not_admitted`.
    */
-  recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord>;
+  recordProjection(
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    options?: RunWriteOptions,
+  ): Promise<ToolOutputProjectionRecord>;
 
   /**
    * Persists a pending approval for a call. Requesting the same approval again is a no-op returning the
@@ -185,7 +196,12 @@ export interface RunStore {
    * cannot be replayed for other arguments or another call (`approval_mismatch`). Deciding the same way again
    * is a no-op; reversing a decision throws `approval_mismatch`. Throws `approval_not_found`.
    */
-  decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord>;
+  decideApproval(
+    runId: string,
+    callId: string,
+    decision: ApprovalDecision,
+    options?: CallWriteOptions,
+  ): Promise<ApprovalRecord>;
 
   /**
    * Takes the run's lease for `ttlMs` when no live lease is held by another worker, atomically. Returns true
@@ -195,7 +211,9 @@ export interface RunStore {
    */
   acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean>;
 
-  /** Extends the lease for `ttlMs` from now when `workerId` still holds it; false when it was taken over or released. */
+  /**
+   * Extends the lease for `ttlMs` from now when `workerId` still holds it; false when it was taken over or released.
+   */
   renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean>;
 
   /** Releases the lease when `workerId` holds it; returns whether it did. */

@@ -5,7 +5,10 @@ import { RunStoreError } from './run-store-error';
  * What a read-only open needs of the store it found: a run store (`store_empty` otherwise) of exactly this
  * build's schema version, since a read-only open cannot migrate an older one (`schema_version_mismatch`).
  */
-export function checkReadableStore(found: { readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number }, where: string): void {
+export function checkReadableStore(
+  found: { readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number },
+  where: string,
+): void {
   if (found.kind === 'empty') throw new RunStoreError('store_empty', `${where} holds no wuwe run store`);
   if (found.version !== AGENT_RUN_RECORD_SCHEMA_VERSION)
     throw new RunStoreError(

@@ -103,7 +103,12 @@ export interface LeaseRow {
 
 /** Maps a run row to its {@link RunSummary}. */
 export function summaryFromRow(row: RunRow): RunSummary {
-  return { runId: row.run_id, status: row.status as AgentRunStatus, createdAt: row.created_at, updatedAt: row.updated_at };
+  return {
+    runId: row.run_id,
+    status: row.status as AgentRunStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }
 
 /** Maps a call row to its record. */
@@ -147,7 +152,11 @@ export function approvalFromRow(row: ApprovalRow, lenient = false): ApprovalReco
   if (row.decided_at !== null) approval.decidedAt = row.decided_at;
   if (row.decided_arguments_sha256 !== null) approval.decidedArgumentsSha256 = row.decided_arguments_sha256;
   const problem = lenient ? undefined : approvalLineageProblem(approval);
-  if (problem) throw new RunStoreError('record_invalid', `A stored approval is invalid: ${problem}; it is not a decision`, { callId: row.call_id, turn: approval.turn });
+  if (problem)
+    throw new RunStoreError('record_invalid', `A stored approval is invalid: ${problem}; it is not a decision`, {
+      callId: row.call_id,
+      turn: approval.turn,
+    });
   return approval;
 }
 
@@ -186,7 +195,10 @@ export interface ChainedRunRows extends RunRows {
 /** Assembles a record and its chain from its rows (see {@link recordFromRows}); nothing is verified. */
 export function chainedRecordFromRows(rows: ChainedRunRows, lenient = false): ChainedRunRecord {
   const head = rows.run.chain_head;
-  return { ...recordFromRows(rows, lenient), chain: { entries: rows.chain.map(chainEntryFromRow), ...(head === null ? {} : { head }) } };
+  return {
+    ...recordFromRows(rows, lenient),
+    chain: { entries: rows.chain.map(chainEntryFromRow), ...(head === null ? {} : { head }) },
+  };
 }
 
 /** The rows of one run, read in one consistent snapshot. */
@@ -199,7 +211,10 @@ export interface RunRows {
   lease?: LeaseRow;
 }
 
-/** Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse, or a Tool message's `parts` are malformed. */
+/**
+ * Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse, or a Tool message's
+ * `parts` are malformed.
+ */
 export function recordFromRows(rows: RunRows, lenient = false): AgentRunRecord {
   const runId = rows.run.run_id;
   const record: { -readonly [K in keyof AgentRunRecord]: AgentRunRecord[K] } = {
@@ -217,7 +232,12 @@ export function recordFromRows(rows: RunRows, lenient = false): AgentRunRecord {
   record.messages = stored.map((entry) => entry.message);
   record.messageOrigins = stored.map((entry) => entry.origin);
   if (rows.run.metadata_json !== null) record.metadata = parseJson(rows.run.metadata_json, runId) as JsonObject;
-  if (rows.lease) record.lease = { workerId: rows.lease.worker_id, expiresAtMs: Number(rows.lease.expires_at_ms), fencingToken: Number(rows.run.fencing_token) };
+  if (rows.lease)
+    record.lease = {
+      workerId: rows.lease.worker_id,
+      expiresAtMs: Number(rows.lease.expires_at_ms),
+      fencingToken: Number(rows.run.fencing_token),
+    };
   return record;
 }
 
@@ -226,7 +246,8 @@ function messageFromJson(text: string, runId: string): { message: ChatMessage; o
   const { message: value, origin } = splitOrigin(parseJson(text, runId));
   const message = value as unknown as ChatMessage;
   const problem = message?.role === 'tool' ? toolMessagePartsProblem(message.parts) : undefined;
-  if (problem !== undefined) throw new RunStoreError('record_invalid', `A stored tool message is malformed: ${problem}`, { runId });
+  if (problem !== undefined)
+    throw new RunStoreError('record_invalid', `A stored tool message is malformed: ${problem}`, { runId });
   return { message, origin };
 }
 

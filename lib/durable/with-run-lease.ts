@@ -6,7 +6,8 @@ import { RunnerClock, startTimer, SYSTEM_CLOCK } from '../runner/runner-clock';
 /** The system clock with timers that do not keep the process alive: a held lease alone must not. */
 const UNREF_CLOCK: RunnerClock = Object.freeze({
   now: () => Date.now(),
-  setTimeout: (callback: () => void, delayMs: number): unknown => (SYSTEM_CLOCK.setTimeout(callback, delayMs) as NodeJS.Timeout).unref(),
+  setTimeout: (callback: () => void, delayMs: number): unknown =>
+    (SYSTEM_CLOCK.setTimeout(callback, delayMs) as NodeJS.Timeout).unref(),
   clearTimeout: (handle: unknown) => SYSTEM_CLOCK.clearTimeout(handle),
 });
 
@@ -16,13 +17,19 @@ export interface RunLeaseOptions {
   readonly workerId: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. */
   readonly ttlMs: number;
-  /** How often the lease is renewed while `work` runs (any length: one above 2^31-1 ms is waited in steps). @default ttlMs / 3 */
+  /**
+   * How often the lease is renewed while `work` runs (any length: one above 2^31-1 ms is waited in steps). @default
+   * ttlMs / 3
+   */
   readonly renewEveryMs?: number;
 }
 
 /** The lease `work` runs under: the token its writes carry, and the record as read once the lease was held. */
 export interface HeldRunLease {
-  /** Pass it as `fencingToken` to every write; the store refuses it (`lease_held`) once another worker acquired the lease. */
+  /**
+   * Pass it as `fencingToken` to every write; the store refuses it (`lease_held`) once another worker acquired the
+   * lease.
+   */
   readonly fencingToken: number;
   /** The run as read after the lease was acquired: decide from this read, not from one made before. */
   readonly record: AgentRunRecord;
@@ -36,13 +43,22 @@ export interface HeldRunLease {
  * released when `work` settles. After acquiring, the run is read again and `work` gets that record with the
  * lease's fencing token.
  */
-export async function withRunLease<T>(store: RunStore, runId: string, options: RunLeaseOptions, work: (signal: AbortSignal, lease: HeldRunLease) => Promise<T>): Promise<T> {
+export async function withRunLease<T>(
+  store: RunStore,
+  runId: string,
+  options: RunLeaseOptions,
+  work: (signal: AbortSignal, lease: HeldRunLease) => Promise<T>,
+): Promise<T> {
   if (!(await store.acquireLease(runId, options.workerId, options.ttlMs))) {
     throw new RunStoreError('lease_held', 'Another worker holds the lease of this run', { runId });
   }
   const record = await store.loadRun(runId);
   if (record?.lease?.workerId !== options.workerId) {
-    throw new RunStoreError(record ? 'lease_held' : 'run_not_found', record ? 'The lease of this run was taken over by another worker' : 'No such run', { runId });
+    throw new RunStoreError(
+      record ? 'lease_held' : 'run_not_found',
+      record ? 'The lease of this run was taken over by another worker' : 'No such run',
+      { runId },
+    );
   }
   const held: HeldRunLease = { fencingToken: record.lease.fencingToken, record };
   const controller = new AbortController();
@@ -50,7 +66,9 @@ export async function withRunLease<T>(store: RunStore, runId: string, options: R
   const renew = async (): Promise<void> => {
     try {
       if (!(await store.renewLease(runId, options.workerId, options.ttlMs))) {
-        controller.abort(new RunStoreError('lease_held', 'The lease of this run was taken over by another worker', { runId }));
+        controller.abort(
+          new RunStoreError('lease_held', 'The lease of this run was taken over by another worker', { runId }),
+        );
       }
     } catch (error) {
       controller.abort(error);
@@ -62,12 +80,16 @@ export async function withRunLease<T>(store: RunStore, runId: string, options: R
   let cancelTimer = (): void => undefined;
   let stopped = false;
   const schedule = (): void => {
-    cancelTimer = startTimer(UNREF_CLOCK, () => {
-      if (stopped || controller.signal.aborted) return;
-      renewing = renewing.then(renew).then(() => {
-        if (!stopped && !controller.signal.aborted) schedule();
-      });
-    }, everyMs);
+    cancelTimer = startTimer(
+      UNREF_CLOCK,
+      () => {
+        if (stopped || controller.signal.aborted) return;
+        renewing = renewing.then(renew).then(() => {
+          if (!stopped && !controller.signal.aborted) schedule();
+        });
+      },
+      everyMs,
+    );
   };
   schedule();
   try {

@@ -31,4 +31,11 @@ export { descriptorFromMcpTool } from './mcp-tool-descriptor';
 export type { McpToolContractOptions } from './mcp-tool-descriptor';
 export { outcomeFromMcpResult } from './mcp-call-outcome';
 export { connectMcpServer } from './mcp-server-connection';
-export type { McpServerOptions, McpStdioServerOptions, McpHttpServerOptions, McpConnection, McpConnectLimits, McpProgress } from './mcp-server-connection';
+export type {
+  McpServerOptions,
+  McpStdioServerOptions,
+  McpHttpServerOptions,
+  McpConnection,
+  McpConnectLimits,
+  McpProgress,
+} from './mcp-server-connection';

@@ -14,7 +14,8 @@ export function loadMcpSdk<T>(subpath: string, feature: string): T {
   try {
     return loadOptionalDependency<T>(`${MCP_SDK_PACKAGE}/${subpath}`, feature);
   } catch (error) {
-    if (MissingDependencyError.isInstance(error)) throw new MissingDependencyError(MCP_SDK_PACKAGE, feature, error.cause);
+    if (MissingDependencyError.isInstance(error))
+      throw new MissingDependencyError(MCP_SDK_PACKAGE, feature, error.cause);
     throw error;
   }
 }

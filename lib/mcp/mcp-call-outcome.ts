@@ -20,10 +20,20 @@ export function outcomeFromMcpResult(result: CallToolResult): ToolOutcome {
   if (result.isError !== true) {
     const images = imagesOf(result);
     const extra = images.length === 0 ? undefined : { images };
-    return isJsonObject(result.structuredContent) ? toolData(result.structuredContent as JsonValue, extra) : toolText(text, extra);
+    return isJsonObject(result.structuredContent)
+      ? toolData(result.structuredContent as JsonValue, extra)
+      : toolText(text, extra);
   }
   const failure = wuweFailureOf(result.structuredContent) ?? wuweFailureOf(parseJson(text));
-  return failure ?? toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: text === '' ? 'the MCP tool failed without a message' : text });
+  return (
+    failure ??
+    toolFailure({
+      code: 'tool_error',
+      category: 'internal',
+      retryable: false,
+      message: text === '' ? 'the MCP tool failed without a message' : text,
+    })
+  );
 }
 
 /** The well-formed images among the result's `image` blocks, in order. */
@@ -54,5 +64,11 @@ function wuweFailureOf(value: unknown): ToolOutcome | undefined {
   const { code, category, message, retryable, details } = value.error;
   if (typeof code !== 'string' || typeof message !== 'string' || typeof retryable !== 'boolean') return undefined;
   if (!(TOOL_ERROR_CATEGORIES as readonly unknown[]).includes(category)) return undefined;
-  return toolFailure({ code, category: category as ToolErrorCategory, message, retryable, ...(details === undefined ? {} : { details: details as JsonValue }) });
+  return toolFailure({
+    code,
+    category: category as ToolErrorCategory,
+    message,
+    retryable,
+    ...(details === undefined ? {} : { details: details as JsonValue }),
+  });
 }

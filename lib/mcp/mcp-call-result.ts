@@ -15,7 +15,11 @@ import { ToolCallResult } from '../runner/run-result';
 export function toMcpCallToolResult(result: ToolCallResult, advertisesOutputSchema: boolean): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text' as const, text: result.content }];
   for (const part of result.parts ?? [])
-    content.push(part.type === 'image' ? { type: 'image', data: part.data, mimeType: part.mediaType } : { type: 'text', text: part.text });
+    content.push(
+      part.type === 'image'
+        ? { type: 'image', data: part.data, mimeType: part.mediaType }
+        : { type: 'text', text: part.text },
+    );
   const outcome = result.outcome;
   if (outcome.ok) {
     const data = outcome.data;

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js' with { 'resolution-mode': 'import' };
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js' with {
+  'resolution-mode': 'import',
+};
 import { ToolProvider } from '../providers/tool-provider';
 import { loadMcpSdk } from './load-mcp-sdk';
 import { McpHttpOriginPolicy, McpHttpRequestGuard } from './mcp-http-request-guard';
 import { McpSessionLimits, resolveMcpSessionLimits } from './mcp-session-limits';
 import { McpToolServer, McpToolServerOptions } from './mcp-tool-server';
 
-type SdkHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js', { with: { 'resolution-mode': 'import' } });
+type SdkHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js', {
+  with: { 'resolution-mode': 'import' },
+});
 
 /**
  * The answer of an {@link McpHttpAuthorizer}: `false` refuses; `true` admits; a non-empty string admits
@@ -15,7 +19,9 @@ type SdkHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableH
  */
 export type McpHttpAuthorization = boolean | string;
 
-/** Decides whether an HTTP request may reach the MCP endpoint (a bearer token, a client certificate, ...), and as whom. */
+/**
+ * Decides whether an HTTP request may reach the MCP endpoint (a bearer token, a client certificate, ...), and as whom.
+ */
 export type McpHttpAuthorizer = (request: IncomingMessage) => McpHttpAuthorization | Promise<McpHttpAuthorization>;
 
 /** Options of {@link McpHttpHandler}: the server's options, plus the endpoint's own. */
@@ -47,7 +53,8 @@ const REFUSED = Symbol('refused');
  * hands over the same objects). Give it an `authorize` hook, or bind it to localhost: anyone who
  * reaches the endpoint can call the tools the host policy allows. Only loopback `Host`s and requests
  * without an `Origin` (or of the same origin) are answered unless `allowedHosts` / `allowedOrigins`
- * widen it, so a web page cannot reach the endpoint through the browser (DNS rebinding, cross-origin). Sessions are bounded
+ * widen it, so a web page cannot reach the endpoint through the browser (DNS rebinding, cross-origin). Sessions are
+ * bounded
  * (`maxSessions`) and closed after `sessionIdleTimeoutMs` without a request.
  */
 export class McpHttpHandler {
@@ -161,7 +168,10 @@ export class McpHttpHandler {
     return session.transport.handleRequest(request, response);
   }
 
-  /** The hook's principal (`undefined` for a plain `true`), or {@link REFUSED}; a hook that throws refuses (fail closed). */
+  /**
+   * The hook's principal (`undefined` for a plain `true`), or {@link REFUSED}; a hook that throws refuses (fail
+   * closed).
+   */
   private async principalOf(request: IncomingMessage): Promise<string | undefined | typeof REFUSED> {
     try {
       const answer = await this.authorize!(request);
@@ -188,11 +198,16 @@ export class McpHttpHandler {
 
   private startSweeping(): void {
     if (this.sweeper !== undefined) return;
-    this.sweeper = setInterval(() => this.closeIdle(), Math.max(10, Math.min(this.limits.sessionIdleTimeoutMs / 4, 60_000)));
+    this.sweeper = setInterval(
+      () => this.closeIdle(),
+      Math.max(10, Math.min(this.limits.sessionIdleTimeoutMs / 4, 60_000)),
+    );
     this.sweeper.unref();
   }
 }
 
 function refuse(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }

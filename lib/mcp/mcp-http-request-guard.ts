@@ -24,7 +24,10 @@ export interface McpHttpOriginPolicy {
 /** The host names every {@link McpHttpHandler} answers: the loopback ones. */
 export const LOOPBACK_HOST_NAMES: readonly string[] = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
 
-/** A `Host` header: a name, an IPv4 address or a bracketed IPv6 address, then an optional port. Nothing else (no user part, no path). */
+/**
+ * A `Host` header: a name, an IPv4 address or a bracketed IPv6 address, then an optional port. Nothing else (no user
+ * part, no path).
+ */
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?)(?::(\d{1,5}))?$/i;
 
 /** A checked request's host, as the guard compares it. */
@@ -43,7 +46,10 @@ export class McpHttpRequestGuard {
   private readonly hosts: ReadonlySet<string>;
   private readonly origins: ReadonlySet<string>;
 
-  /** @throws McpSetupError `invalid_server_options` for a host with a scheme or port, or an origin that is not `scheme://host[:port]`. */
+  /**
+   * @throws McpSetupError `invalid_server_options` for a host with a scheme or port, or an origin that is not
+   * `scheme://host[:port]`.
+   */
   constructor(policy: McpHttpOriginPolicy = {}) {
     this.hosts = new Set([...LOOPBACK_HOST_NAMES, ...(policy.allowedHosts ?? []).map(allowedHostName)]);
     this.origins = new Set((policy.allowedOrigins ?? []).map(allowedOrigin));
@@ -76,7 +82,10 @@ function parseHostHeader(header: string): RequestHost | undefined {
   return { name: stripTrailingDot(match[1].toLowerCase()), port: match[2] };
 }
 
-/** An `Origin` header as a URL: `http:` or `https:`, a host, no path, no user part; `undefined` for anything else (`null` included). */
+/**
+ * An `Origin` header as a URL: `http:` or `https:`, a host, no path, no user part; `undefined` for anything else
+ * (`null` included).
+ */
 function parseOrigin(text: string): URL | undefined {
   let url: URL;
   try {
@@ -84,7 +93,8 @@ function parseOrigin(text: string): URL | undefined {
   } catch {
     return undefined;
   }
-  const plain = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && `${url.origin}/` === url.href;
+  const plain =
+    (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && `${url.origin}/` === url.href;
   return plain ? url : undefined;
 }
 
@@ -93,14 +103,20 @@ function allowedHostName(name: string): string {
   const bracketed = trimmed.includes(':') && !trimmed.startsWith('[') ? `[${trimmed}]` : trimmed;
   const host = parseHostHeader(bracketed);
   if (host === undefined || host.port !== undefined || host.name === '')
-    throw new McpSetupError('invalid_server_options', `allowedHosts lists host names without scheme or port (e.g. 'mcp.example.com'), got '${name}'`);
+    throw new McpSetupError(
+      'invalid_server_options',
+      `allowedHosts lists host names without scheme or port (e.g. 'mcp.example.com'), got '${name}'`,
+    );
   return host.name;
 }
 
 function allowedOrigin(origin: string): string {
   const url = parseOrigin(origin);
   if (url === undefined)
-    throw new McpSetupError('invalid_server_options', `allowedOrigins lists origins as scheme://host[:port] (e.g. 'https://app.example.com'), got '${origin}'`);
+    throw new McpSetupError(
+      'invalid_server_options',
+      `allowedOrigins lists origins as scheme://host[:port] (e.g. 'https://app.example.com'), got '${origin}'`,
+    );
   return url.origin;
 }
 

@@ -2,9 +2,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js' with { '
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js' with { 'resolution-mode': 'import' };
 import { loadMcpSdk } from './load-mcp-sdk';
 
-type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js', { with: { 'resolution-mode': 'import' } });
-type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js', { with: { 'resolution-mode': 'import' } });
-type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js', { with: { 'resolution-mode': 'import' } });
+type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js', {
+  with: { 'resolution-mode': 'import' },
+});
+type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdio.js', {
+  with: { 'resolution-mode': 'import' },
+});
+type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js', {
+  with: { 'resolution-mode': 'import' },
+});
 type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
@@ -60,7 +66,9 @@ export interface McpProgress {
 export interface McpConnectLimits {
   /** The handshake (`initialize`) must be answered within this time, or the connection is given up. */
   readonly timeoutMs: number;
-  /** Most bytes of the stdio child's output buffered at once; more closes the connection. @default the SDK's (10 MiB) */
+  /**
+   * Most bytes of the stdio child's output buffered at once; more closes the connection. @default the SDK's (10 MiB)
+   */
   readonly maxMessageBytes?: number;
 }
 
@@ -69,7 +77,11 @@ export interface McpConnectLimits {
  * Rejects when the server cannot be started or does not answer the handshake within `limits.timeoutMs`
  * (the child is then stopped, the HTTP request aborted).
  */
-export async function connectMcpServer(server: McpServerOptions, clientName: string, limits: McpConnectLimits): Promise<McpConnection> {
+export async function connectMcpServer(
+  server: McpServerOptions,
+  clientName: string,
+  limits: McpConnectLimits,
+): Promise<McpConnection> {
   const { Client: SdkClient } = loadMcpSdk<SdkClientModule>('client/index.js', 'McpToolProvider');
   const client = new SdkClient({ name: clientName, version: '0.1.0' }, { capabilities: {} });
   let transport: Transport & { pid?: number | null };
@@ -84,9 +96,15 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
       ...(limits.maxMessageBytes === undefined ? {} : { maxBufferSize: limits.maxMessageBytes }),
     });
   } else {
-    const { StreamableHTTPClientTransport } = loadMcpSdk<SdkHttpClientModule>('client/streamableHttp.js', 'McpToolProvider');
+    const { StreamableHTTPClientTransport } = loadMcpSdk<SdkHttpClientModule>(
+      'client/streamableHttp.js',
+      'McpToolProvider',
+    );
     const url = typeof server.url === 'string' ? new URL(server.url) : server.url;
-    transport = new StreamableHTTPClientTransport(url, server.headers === undefined ? undefined : { requestInit: { headers: { ...server.headers } } });
+    transport = new StreamableHTTPClientTransport(
+      url,
+      server.headers === undefined ? undefined : { requestInit: { headers: { ...server.headers } } },
+    );
   }
   let closed = false;
   const errors: Error[] = [];
@@ -99,7 +117,13 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
   };
   await withTimeoutMessage(client.connect(transport, { timeout: limits.timeoutMs }), limits.timeoutMs);
   const progressListeners = new Map<string, (progress: McpProgress) => void>();
-  const connection: McpConnection = { client, closed: () => closed, recentErrors: () => errors, pid: transport.pid ?? undefined, progressListeners };
+  const connection: McpConnection = {
+    client,
+    closed: () => closed,
+    recentErrors: () => errors,
+    pid: transport.pid ?? undefined,
+    progressListeners,
+  };
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const params = (message as { method?: string; params?: Record<string, unknown> }).params;
@@ -107,7 +131,10 @@ export async function connectMcpServer(server: McpServerOptions, clientName: str
       connection.onToolListChanged?.();
       return;
     }
-    if ((message as { method?: string }).method === 'notifications/progress' && typeof params?.progressToken === 'string') {
+    if (
+      (message as { method?: string }).method === 'notifications/progress' &&
+      typeof params?.progressToken === 'string'
+    ) {
       const listener = progressListeners.get(params.progressToken);
       if (listener !== undefined && typeof params.progress === 'number')
         listener({
@@ -131,7 +158,8 @@ export async function withTimeoutMessage<T>(request: Promise<T>, timeoutMs: numb
     return await request;
   } catch (error) {
     const { ErrorCode } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolProvider');
-    if ((error as { code?: unknown } | undefined)?.code === ErrorCode.RequestTimeout) throw new Error(`the MCP server did not answer within ${timeoutMs} ms`, { cause: error });
+    if ((error as { code?: unknown } | undefined)?.code === ErrorCode.RequestTimeout)
+      throw new Error(`the MCP server did not answer within ${timeoutMs} ms`, { cause: error });
     throw error;
   }
 }

@@ -2,7 +2,9 @@ import { McpSetupError } from './mcp-setup-error';
 
 /** Bounds on the sessions of an {@link McpHttpHandler}. */
 export interface McpSessionLimits {
-  /** Most sessions open at once; a client that would open one more gets 503 (after idle ones are closed). @default 1000 */
+  /**
+   * Most sessions open at once; a client that would open one more gets 503 (after idle ones are closed). @default 1000
+   */
   readonly maxSessions?: number;
   /**
    * A session with no request for this long (and no open event stream) is closed; its client gets the
@@ -27,6 +29,7 @@ export function resolveMcpSessionLimits(limits: McpSessionLimits): Readonly<Requ
     sessionIdleTimeoutMs: limits.sessionIdleTimeoutMs ?? DEFAULT_MCP_SESSION_LIMITS.sessionIdleTimeoutMs,
   };
   for (const [name, value] of Object.entries(resolved))
-    if (!Number.isSafeInteger(value) || value < 1) throw new McpSetupError('invalid_server_options', `${name} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new McpSetupError('invalid_server_options', `${name} must be a positive integer, got ${String(value)}`);
   return Object.freeze(resolved);
 }

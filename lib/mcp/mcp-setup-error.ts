@@ -8,7 +8,10 @@ export type McpSetupErrorCode =
   | 'invalid_server_options'
   | 'server_unreachable'
   | 'duplicate_tool'
-  /** The server's tool list could not be read: an error, no answer in time, or the connection closed (a message over the transport's limit). */
+  /**
+   * The server's tool list could not be read: an error, no answer in time, or the connection closed (a message over the
+   * transport's limit).
+   */
   | 'tool_list_unreadable'
   /** The server lists more tools than `limits.maxTools`. */
   | 'tool_list_too_large';

@@ -21,17 +21,28 @@ export interface McpToolContractOptions {
  * - the server's `outputSchema` becomes the contract's, validated strictly against `structuredContent`;
  * - progress notifications are heartbeats (the idle limit is the deadline: progress never extends it).
  */
-export function descriptorFromMcpTool(tool: McpTool, serverName: string, options: McpToolContractOptions = {}): ToolDescriptor {
+export function descriptorFromMcpTool(
+  tool: McpTool,
+  serverName: string,
+  options: McpToolContractOptions = {},
+): ToolDescriptor {
   const annotations = tool.annotations ?? {};
-  const sideEffect: ToolSideEffect = annotations.readOnlyHint === true ? 'read' : annotations.destructiveHint === false ? 'write' : 'destructive';
+  const sideEffect: ToolSideEffect =
+    annotations.readOnlyHint === true ? 'read' : annotations.destructiveHint === false ? 'write' : 'destructive';
   const timeoutMs = options.timeoutMs ?? 30_000;
   return descriptorFromLlmTool(
-    { name: `${options.toolNamePrefix ?? ''}${tool.name}`, description: tool.description ?? tool.title ?? tool.name, inputSchema: tool.inputSchema },
+    {
+      name: `${options.toolNamePrefix ?? ''}${tool.name}`,
+      description: tool.description ?? tool.title ?? tool.name,
+      inputSchema: tool.inputSchema,
+    },
     {
       sideEffect,
       idempotency: annotations.idempotentHint === true ? 'idempotent' : 'non_idempotent',
       ...(options.approval === undefined ? {} : { approval: options.approval }),
-      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema, outputValidation: 'strict' as const }),
+      ...(tool.outputSchema === undefined
+        ? {}
+        : { outputSchema: tool.outputSchema, outputValidation: 'strict' as const }),
       timeoutMs,
       heartbeat: { idleTimeoutMs: timeoutMs },
       metadata: { mcpServer: serverName, mcpTool: tool.name, openWorld: annotations.openWorldHint !== false },

@@ -5,11 +5,19 @@ import { McpSetupError } from './mcp-setup-error';
  * every model request, so a server cannot be allowed to make them as large as it likes.
  */
 export interface McpToolListLimits {
-  /** Most tools one listing may name (all pages together); more is `McpSetupError` `tool_list_too_large`. @default 1000 */
+  /**
+   * Most tools one listing may name (all pages together); more is `McpSetupError` `tool_list_too_large`. @default 1000
+   */
   readonly maxTools?: number;
-  /** Longest tool description, in UTF-16 code units; a longer one refuses the tool (`description_too_long`). @default 8192 */
+  /**
+   * Longest tool description, in UTF-16 code units; a longer one refuses the tool (`description_too_long`). @default
+   * 8192
+   */
   readonly maxDescriptionLength?: number;
-  /** Largest input or output schema, in bytes of its JSON text; a larger one refuses the tool (`schema_too_large`). @default 65536 */
+  /**
+   * Largest input or output schema, in bytes of its JSON text; a larger one refuses the tool (`schema_too_large`).
+   * @default 65536
+   */
   readonly maxSchemaBytes?: number;
   /**
    * Most bytes of a stdio server's output buffered at once (one message must fit); more closes the
@@ -36,7 +44,11 @@ export function resolveMcpToolListLimits(limits: McpToolListLimits = {}): Readon
   for (const name of Object.keys(DEFAULT_MCP_TOOL_LIST_LIMITS) as (keyof McpToolListLimits)[]) {
     const value = limits[name];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new McpSetupError('invalid_server_options', `limits.${name} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new McpSetupError(
+        'invalid_server_options',
+        `limits.${name} must be a positive integer, got ${String(value)}`,
+      );
     resolved[name] = value;
   }
   return Object.freeze(resolved);

@@ -54,7 +54,11 @@ export async function readToolList(connection: McpConnection, reading: ToolListR
       refused.push(checked);
       continue;
     }
-    if (remoteNames.has(checked.name)) throw new McpSetupError('duplicate_tool', `the MCP server '${reading.serverName}' lists tool '${checked.name}' twice`);
+    if (remoteNames.has(checked.name))
+      throw new McpSetupError(
+        'duplicate_tool',
+        `the MCP server '${reading.serverName}' lists tool '${checked.name}' twice`,
+      );
     remoteNames.set(checked.name, tool.name);
     descriptors.push(checked);
   }
@@ -74,15 +78,26 @@ async function listAllTools(connection: McpConnection, reading: ToolListReading)
     const timeout = Math.max(1, deadline - Date.now());
     let page: Awaited<ReturnType<McpConnection['client']['listTools']>>;
     try {
-      page = await withTimeoutMessage(connection.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout }), reading.timeoutMs);
+      page = await withTimeoutMessage(
+        connection.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout }),
+        reading.timeoutMs,
+      );
     } catch (error) {
       const transportErrors = connection.closed() ? connection.recentErrors().map(messageOf) : [];
-      const reason = transportErrors.length === 0 ? messageOf(error) : `${messageOf(error)} (${transportErrors.join('; ')})`;
-      throw new McpSetupError('tool_list_unreadable', `the tool list of the MCP server '${reading.serverName}' could not be read: ${reason}`, { cause: error });
+      const reason =
+        transportErrors.length === 0 ? messageOf(error) : `${messageOf(error)} (${transportErrors.join('; ')})`;
+      throw new McpSetupError(
+        'tool_list_unreadable',
+        `the tool list of the MCP server '${reading.serverName}' could not be read: ${reason}`,
+        { cause: error },
+      );
     }
     tools.push(...page.tools);
     if (tools.length > reading.limits.maxTools)
-      throw new McpSetupError('tool_list_too_large', `the MCP server '${reading.serverName}' lists more than ${reading.limits.maxTools} tools (limits.maxTools)`);
+      throw new McpSetupError(
+        'tool_list_too_large',
+        `the MCP server '${reading.serverName}' lists more than ${reading.limits.maxTools} tools (limits.maxTools)`,
+      );
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return tools;
@@ -90,13 +105,27 @@ async function listAllTools(connection: McpConnection, reading: ToolListReading)
 
 function describe(tool: McpTool, reading: ToolListReading): ToolDescriptor | McpRefusedTool {
   const { limits, serverName } = reading;
-  const refuse = (code: McpToolRefusalCode, message: string): McpRefusedTool => ({ name: tool.name.slice(0, 200), code, message: `tool '${tool.name.slice(0, 200)}' of the MCP server '${serverName}': ${message}` });
+  const refuse = (code: McpToolRefusalCode, message: string): McpRefusedTool => ({
+    name: tool.name.slice(0, 200),
+    code,
+    message: `tool '${tool.name.slice(0, 200)}' of the MCP server '${serverName}': ${message}`,
+  });
   const description = tool.description ?? tool.title ?? tool.name;
   if (description.length > limits.maxDescriptionLength)
-    return refuse('description_too_long', `its description has ${description.length} characters, more than ${limits.maxDescriptionLength} (limits.maxDescriptionLength)`);
-  for (const [which, schema] of [['input', tool.inputSchema], ['output', tool.outputSchema]] as const) {
+    return refuse(
+      'description_too_long',
+      `its description has ${description.length} characters, more than ${limits.maxDescriptionLength} (limits.maxDescriptionLength)`,
+    );
+  for (const [which, schema] of [
+    ['input', tool.inputSchema],
+    ['output', tool.outputSchema],
+  ] as const) {
     const bytes = schema === undefined ? 0 : jsonBytes(schema);
-    if (bytes > limits.maxSchemaBytes) return refuse('schema_too_large', `its ${which} schema has ${bytes} bytes of JSON, more than ${limits.maxSchemaBytes} (limits.maxSchemaBytes)`);
+    if (bytes > limits.maxSchemaBytes)
+      return refuse(
+        'schema_too_large',
+        `its ${which} schema has ${bytes} bytes of JSON, more than ${limits.maxSchemaBytes} (limits.maxSchemaBytes)`,
+      );
   }
   let descriptor: ToolDescriptor;
   try {

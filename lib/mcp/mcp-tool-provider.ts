@@ -84,13 +84,24 @@ export class McpToolProvider implements ToolProvider {
   static async connect(options: McpToolProviderOptions): Promise<McpToolProvider> {
     const limits = resolveMcpToolListLimits(options.limits);
     const timeoutMs = options.connectTimeoutMs ?? 30_000;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new McpSetupError('invalid_server_options', `connectTimeoutMs must be a positive integer, got ${String(timeoutMs)}`);
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1)
+      throw new McpSetupError(
+        'invalid_server_options',
+        `connectTimeoutMs must be a positive integer, got ${String(timeoutMs)}`,
+      );
     let connection: McpConnection;
     try {
-      connection = await connectMcpServer(options.server, 'wuwe', { timeoutMs, maxMessageBytes: limits.maxMessageBytes });
+      connection = await connectMcpServer(options.server, 'wuwe', {
+        timeoutMs,
+        maxMessageBytes: limits.maxMessageBytes,
+      });
     } catch (error) {
       if (MissingDependencyError.isInstance(error)) throw error;
-      throw new McpSetupError('server_unreachable', `the MCP server could not be started or reached: ${messageOf(error)}`, { cause: error });
+      throw new McpSetupError(
+        'server_unreachable',
+        `the MCP server could not be started or reached: ${messageOf(error)}`,
+        { cause: error },
+      );
     }
     try {
       const serverName = options.name ?? connection.client.getServerVersion()?.name ?? 'mcp';
@@ -164,18 +175,27 @@ export class McpToolProvider implements ToolProvider {
   /** Calls the tool on the server. Never rejects: every failure is an outcome. */
   async invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
     const remoteName = this.toolList.remoteNames.get(invocation.toolName);
-    if (remoteName === undefined) return standardFailure('unknown_tool', `the MCP server '${this.serverName}' has no tool '${invocation.toolName}'`);
+    if (remoteName === undefined)
+      return standardFailure(
+        'unknown_tool',
+        `the MCP server '${this.serverName}' has no tool '${invocation.toolName}'`,
+      );
     let connection: McpConnection;
     try {
       connection = await this.liveConnection();
     } catch (error) {
-      return standardFailure('unavailable', `the MCP server '${this.serverName}' could not be started again: ${messageOf(error)}`);
+      return standardFailure(
+        'unavailable',
+        `the MCP server '${this.serverName}' could not be started again: ${messageOf(error)}`,
+      );
     }
     const { CallToolResultSchema } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolProvider');
     const progressToken = `wuwe-${randomUUID()}`;
     connection.progressListeners.set(progressToken, (progress) =>
       invocation.reportHeartbeat({
-        ...(progress.total === undefined || progress.total <= 0 ? {} : { fraction: Math.min(1, progress.progress / progress.total) }),
+        ...(progress.total === undefined || progress.total <= 0
+          ? {}
+          : { fraction: Math.min(1, progress.progress / progress.total) }),
         ...(progress.message === undefined ? {} : { message: progress.message }),
         details: { progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }) },
       }),
@@ -190,9 +210,15 @@ export class McpToolProvider implements ToolProvider {
       });
       return outcomeFromMcpResult(result);
     } catch (error) {
-      if (invocation.signal.aborted) return standardFailure('cancelled', `the call was cancelled on the MCP server '${this.serverName}'`);
+      if (invocation.signal.aborted)
+        return standardFailure('cancelled', `the call was cancelled on the MCP server '${this.serverName}'`);
       if (connection.closed()) return this.lostConnectionOutcome(invocation, error);
-      return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: `the MCP server '${this.serverName}' answered with an error: ${messageOf(error)}` });
+      return toolFailure({
+        code: 'tool_error',
+        category: 'internal',
+        retryable: false,
+        message: `the MCP server '${this.serverName}' answered with an error: ${messageOf(error)}`,
+      });
     } finally {
       connection.progressListeners.delete(progressToken);
     }
@@ -208,8 +234,13 @@ export class McpToolProvider implements ToolProvider {
 
   private lostConnectionOutcome(invocation: ToolInvocation, error: unknown): ToolOutcome {
     const message = `the MCP server '${this.serverName}' went away during the call (${messageOf(error)}); it is started again on the next call`;
-    const safe = invocation.descriptor.sideEffect === 'read' || invocation.descriptor.sideEffect === 'none' || invocation.descriptor.idempotency === 'idempotent';
-    return safe ? standardFailure('unavailable', message) : standardFailure('outcome_unknown', `${message}; whether '${invocation.toolName}' took effect is unknown`);
+    const safe =
+      invocation.descriptor.sideEffect === 'read' ||
+      invocation.descriptor.sideEffect === 'none' ||
+      invocation.descriptor.idempotency === 'idempotent';
+    return safe
+      ? standardFailure('unavailable', message)
+      : standardFailure('outcome_unknown', `${message}; whether '${invocation.toolName}' took effect is unknown`);
   }
 
   /** The open connection, or a new one when the server went away (one restart for concurrent calls). */
@@ -219,7 +250,10 @@ export class McpToolProvider implements ToolProvider {
     if (current !== undefined && !current.closed()) return Promise.resolve(current);
     this.reconnecting ??= (async () => {
       await current?.client.close().catch(() => undefined);
-      const fresh = await connectMcpServer(this.options.server, 'wuwe', { timeoutMs: this.reading.timeoutMs, maxMessageBytes: this.reading.limits.maxMessageBytes });
+      const fresh = await connectMcpServer(this.options.server, 'wuwe', {
+        timeoutMs: this.reading.timeoutMs,
+        maxMessageBytes: this.reading.limits.maxMessageBytes,
+      });
       this.connection = fresh;
       this.restartCount++;
       this.follow(fresh);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js' with { 'resolution-mode': 'import' };
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with { 'resolution-mode': 'import' };
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js' with {
+  'resolution-mode': 'import',
+};
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelStepper } from '../model/model-stepper';
 import { JsonObject } from '../outcome/json-value';
@@ -12,14 +14,19 @@ import { loadMcpSdk } from './load-mcp-sdk';
 import { isJsonObject, toMcpCallToolResult } from './mcp-call-result';
 import { mcpToolAnnotations, OpenWorldPolicy } from './tool-annotations';
 
-type SdkServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js', { with: { 'resolution-mode': 'import' } });
+type SdkServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js', {
+  with: { 'resolution-mode': 'import' },
+});
 type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /**
  * Host policy of the calls an MCP server runs: the runner's per-call options. A run's model, memory,
  * store and signal do not apply (each `tools/call` is one call; its signal is the request's).
  */
-export type McpServedCallOptions = Omit<LlmAgentRunOptions, 'signal' | 'runId' | 'store' | 'memory' | 'system' | 'maxSteps' | 'workerId' | 'leaseTtlMs'>;
+export type McpServedCallOptions = Omit<
+  LlmAgentRunOptions,
+  'signal' | 'runId' | 'store' | 'memory' | 'system' | 'maxSteps' | 'workerId' | 'leaseTtlMs'
+>;
 
 /** What the SDK hands a request handler, as far as wuwe uses it. */
 export interface McpRequestContext {
@@ -28,9 +35,16 @@ export interface McpRequestContext {
   readonly sessionId?: string;
   readonly _meta?: { readonly progressToken?: string | number };
   /** Sends a notification to the client (progress). */
-  sendNotification(notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; total?: number; message?: string } }): Promise<void>;
+  sendNotification(notification: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; total?: number; message?: string };
+  }): Promise<void>;
   /** Sends a request to the client (elicitation) and waits for its answer. */
-  sendRequest(request: { method: 'elicitation/create'; params: Record<string, unknown> }, resultSchema: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  sendRequest(
+    request: { method: 'elicitation/create'; params: Record<string, unknown> },
+    resultSchema: unknown,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /** Options of {@link McpToolServer}. */
@@ -68,7 +82,11 @@ const NO_MODEL: ModelStepper = {
  * notifications; `notifications/cancelled` aborts the call's signal.
  */
 export class McpToolServer {
-  private current: { readonly runner: LlmAgentRunner; readonly tools: readonly McpTool[]; readonly objectOutput: ReadonlySet<string> };
+  private current: {
+    readonly runner: LlmAgentRunner;
+    readonly tools: readonly McpTool[];
+    readonly objectOutput: ReadonlySet<string>;
+  };
   private stale = false;
   private readonly servers = new Set<Server>();
   private readonly unsubscribe: (() => void) | undefined;
@@ -103,12 +121,21 @@ export class McpToolServer {
     const listChanged = this.unsubscribe !== undefined;
     const server = new SdkServer(
       { name: this.options.name ?? 'wuwe', version: this.options.version ?? '0.1.0' },
-      { capabilities: { tools: listChanged ? { listChanged: true } : {} }, ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }) },
+      {
+        capabilities: { tools: listChanged ? { listChanged: true } : {} },
+        ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }),
+      },
     );
     const runId = `mcp-${randomUUID()}`;
     server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: [...this.listTools()] }));
     server.setRequestHandler(types.CallToolRequestSchema, (request, extra) =>
-      this.callTool(server, runId, request.params.name, request.params.arguments ?? {}, extra as unknown as McpRequestContext),
+      this.callTool(
+        server,
+        runId,
+        request.params.name,
+        request.params.arguments ?? {},
+        extra as unknown as McpRequestContext,
+      ),
     );
     if (listChanged) {
       server.oninitialized = () => this.servers.add(server);
@@ -149,7 +176,13 @@ export class McpToolServer {
    * Runs one `tools/call` through the runner's per-call path and answers it in MCP form.
    * Never rejects for a tool's failure: that is an `isError` result.
    */
-  async callTool(server: Server, runId: string, name: string, args: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult> {
+  async callTool(
+    server: Server,
+    runId: string,
+    name: string,
+    args: Record<string, unknown>,
+    context: McpRequestContext,
+  ): Promise<CallToolResult> {
     const callId = `${context.sessionId ?? 'call'}-${String(context.requestId)}`;
     const host = this.options.callOptions ?? {};
     const progress = new ProgressForwarder(callId, context);
@@ -173,24 +206,39 @@ export class McpToolServer {
   }
 
   /** Approval by the client's user through elicitation, or a denial when the client cannot be asked. */
-  private clientApproval(server: Server, context: McpRequestContext): (request: ToolCallRequest) => Promise<ToolApprovalDecision> {
+  private clientApproval(
+    server: Server,
+    context: McpRequestContext,
+  ): (request: ToolCallRequest) => Promise<ToolApprovalDecision> {
     return async (request) => {
       if (server.getClientCapabilities()?.elicitation === undefined)
-        return { approved: false, reason: 'the call needs approval and the MCP client cannot be asked (it does not support elicitation)', decidedBy: 'mcp-server' };
+        return {
+          approved: false,
+          reason: 'the call needs approval and the MCP client cannot be asked (it does not support elicitation)',
+          decidedBy: 'mcp-server',
+        };
       const { ElicitResultSchema } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolServer');
       const answer = (await context.sendRequest(
         {
           method: 'elicitation/create',
           params: {
             message: `Allow the ${request.descriptor.sideEffect} tool '${request.toolName}' to run with ${JSON.stringify(request.arguments)}?`,
-            requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: `Run '${request.toolName}'` } }, required: ['approve'] },
+            requestedSchema: {
+              type: 'object',
+              properties: { approve: { type: 'boolean', title: 'Approve', description: `Run '${request.toolName}'` } },
+              required: ['approve'],
+            },
           },
         },
         ElicitResultSchema,
         { signal: context.signal },
       )) as { action: string; content?: Record<string, unknown> };
       const approved = answer.action === 'accept' && answer.content?.approve === true;
-      return { approved, reason: approved ? undefined : `the user answered '${answer.action}' to the approval request`, decidedBy: 'mcp-client' };
+      return {
+        approved,
+        reason: approved ? undefined : `the user answered '${answer.action}' to the approval request`,
+        decidedBy: 'mcp-client',
+      };
     };
   }
 
@@ -228,8 +276,12 @@ class ProgressForwarder {
     this.count++;
     const message = event.progress?.message;
     const fraction = event.progress?.fraction;
-    const text = fraction === undefined ? message : `${Math.round(fraction * 100)}%${message === undefined ? '' : ` ${message}`}`;
-    const sent = this.context.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: this.count, ...(text === undefined ? {} : { message: text }) } });
+    const text =
+      fraction === undefined ? message : `${Math.round(fraction * 100)}%${message === undefined ? '' : ` ${message}`}`;
+    const sent = this.context.sendNotification({
+      method: 'notifications/progress',
+      params: { progressToken, progress: this.count, ...(text === undefined ? {} : { message: text }) },
+    });
     this.pending.push(sent.catch(() => undefined));
   }
 

@@ -3,7 +3,9 @@ import { ToolProvider } from '../providers/tool-provider';
 import { loadMcpSdk } from './load-mcp-sdk';
 import { McpToolServer, McpToolServerOptions } from './mcp-tool-server';
 
-type SdkStdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js', { with: { 'resolution-mode': 'import' } });
+type SdkStdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js', {
+  with: { 'resolution-mode': 'import' },
+});
 
 /** Options of {@link serveToolsOverStdio}. */
 export interface McpStdioServeOptions extends McpToolServerOptions {
@@ -24,7 +26,10 @@ export interface McpServing {
  * Serves a provider's tools over stdio, as MCP hosts run local servers (one client, the parent
  * process). Resolves once the server listens.
  */
-export async function serveToolsOverStdio(provider: ToolProvider | McpToolServer, options: McpStdioServeOptions = {}): Promise<McpServing> {
+export async function serveToolsOverStdio(
+  provider: ToolProvider | McpToolServer,
+  options: McpStdioServeOptions = {},
+): Promise<McpServing> {
   const toolServer = provider instanceof McpToolServer ? provider : new McpToolServer(provider, options);
   const { StdioServerTransport } = loadMcpSdk<SdkStdioModule>('server/stdio.js', 'serveToolsOverStdio');
   const server = toolServer.createServer();

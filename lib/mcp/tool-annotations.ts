@@ -31,6 +31,7 @@ export function mcpToolAnnotations(descriptor: ToolDescriptor, openWorld: OpenWo
     readOnlyHint: descriptor.sideEffect === 'none' || descriptor.sideEffect === 'read',
     destructiveHint: descriptor.sideEffect === 'destructive',
     idempotentHint: descriptor.idempotency === 'idempotent',
-    openWorldHint: typeof declared === 'boolean' ? declared : typeof openWorld === 'function' ? openWorld(descriptor) : openWorld,
+    openWorldHint:
+      typeof declared === 'boolean' ? declared : typeof openWorld === 'function' ? openWorld(descriptor) : openWorld,
   };
 }

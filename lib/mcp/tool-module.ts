@@ -16,15 +16,21 @@ export function toolProviderOfModule(moduleExports: unknown, modulePath = 'the m
   const values = exportedValues(moduleExports);
   const providers = values.filter(isToolProvider);
   const storage = getToolMetadataStorage();
-  const classes = values.filter((value): value is ClassType<object> => typeof value === 'function' && storage.toolOptions(value) !== undefined);
+  const classes = values.filter(
+    (value): value is ClassType<object> => typeof value === 'function' && storage.toolOptions(value) !== undefined,
+  );
   if (classes.length > 0) providers.push(new ReflectedToolProvider(classes));
   if (providers.length === 0)
-    throw new McpSetupError('no_tools_in_module', `${modulePath} exports no @Tool class and no ToolProvider (an object with listTools()); export the tools to serve`);
+    throw new McpSetupError(
+      'no_tools_in_module',
+      `${modulePath} exports no @Tool class and no ToolProvider (an object with listTools()); export the tools to serve`,
+    );
   return providers.length === 1 ? providers[0] : composeToolProviders(...providers);
 }
 
 function exportedValues(moduleExports: unknown): unknown[] {
-  if (typeof moduleExports !== 'object' || moduleExports === null) return typeof moduleExports === 'function' ? [moduleExports] : [];
+  if (typeof moduleExports !== 'object' || moduleExports === null)
+    return typeof moduleExports === 'function' ? [moduleExports] : [];
   const seen = new Set<unknown>();
   for (const value of Object.values(moduleExports)) {
     if (typeof value === 'object' && value !== null && 'default' in value && Object.keys(value).length === 1) continue;
@@ -34,5 +40,7 @@ function exportedValues(moduleExports: unknown): unknown[] {
 }
 
 function isToolProvider(value: unknown): value is ToolProvider {
-  return typeof value === 'object' && value !== null && typeof (value as { listTools?: unknown }).listTools === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { listTools?: unknown }).listTools === 'function'
+  );
 }

@@ -21,7 +21,8 @@ export interface WuweMcpCommand {
   readonly allowedOrigins: readonly string[];
 }
 
-const USAGE = 'usage: wuwe-mcp <module> [--http <port>] [--host <host>] [--allowed-host <name>]... [--allowed-origin <origin>]...';
+const USAGE =
+  'usage: wuwe-mcp <module> [--http <port>] [--host <host>] [--allowed-host <name>]... [--allowed-origin <origin>]...';
 
 /** Whether `address` only reaches this machine: `localhost`, `127.0.0.0/8` or `::1`. */
 function isLoopbackAddress(address: string): boolean {
@@ -42,7 +43,12 @@ export function parseWuweMcpArguments(argv: readonly string[]): WuweMcpCommand {
   const allowedOrigins: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
-    if (argument === '--http' || argument === '--host' || argument === '--allowed-host' || argument === '--allowed-origin') {
+    if (
+      argument === '--http' ||
+      argument === '--host' ||
+      argument === '--allowed-host' ||
+      argument === '--allowed-origin'
+    ) {
       const value = argv[++index];
       if (value === undefined) throw new McpSetupError('invalid_server_options', `${argument} needs a value; ${USAGE}`);
       if (argument === '--host') host = value;
@@ -50,9 +56,11 @@ export function parseWuweMcpArguments(argv: readonly string[]): WuweMcpCommand {
       else if (argument === '--allowed-origin') allowedOrigins.push(value);
       else {
         httpPort = Number(value);
-        if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) throw new McpSetupError('invalid_server_options', `--http needs a port number, got '${value}'; ${USAGE}`);
+        if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535)
+          throw new McpSetupError('invalid_server_options', `--http needs a port number, got '${value}'; ${USAGE}`);
       }
-    } else if (argument.startsWith('-') || modulePath !== undefined) throw new McpSetupError('invalid_server_options', `unexpected argument '${argument}'; ${USAGE}`);
+    } else if (argument.startsWith('-') || modulePath !== undefined)
+      throw new McpSetupError('invalid_server_options', `unexpected argument '${argument}'; ${USAGE}`);
     else modulePath = argument;
   }
   if (modulePath === undefined) throw new McpSetupError('invalid_server_options', `no module given; ${USAGE}`);
@@ -73,7 +81,11 @@ export function loadToolModule(modulePath: string, cwd: string = process.cwd()):
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       (require('ts-node') as { register(options: object): void }).register({ transpileOnly: true });
     } catch (error) {
-      throw new McpSetupError('invalid_server_options', `${modulePath} is TypeScript: install ts-node to serve it directly, or serve its compiled .js file`, { cause: error });
+      throw new McpSetupError(
+        'invalid_server_options',
+        `${modulePath} is TypeScript: install ts-node to serve it directly, or serve its compiled .js file`,
+        { cause: error },
+      );
     }
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -97,7 +109,10 @@ export async function serveToolModule(command: WuweMcpCommand, io: ServeToolModu
   const log = io.stderr ?? ((text: string) => process.stderr.write(text));
   const provider = toolProviderOfModule(loadToolModule(command.modulePath, io.cwd), command.modulePath);
   if (command.httpPort === undefined) return serveToolsOverStdio(provider);
-  const handler = new McpHttpHandler(provider, { allowedHosts: command.allowedHosts, allowedOrigins: command.allowedOrigins });
+  const handler = new McpHttpHandler(provider, {
+    allowedHosts: command.allowedHosts,
+    allowedOrigins: command.allowedOrigins,
+  });
   const server = createServer((request, response) => {
     handler.handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500).end(messageOf(error));

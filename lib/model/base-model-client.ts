@@ -31,7 +31,10 @@ export abstract class BaseModelClient implements ModelClient {
   }
 
   /** Like `bindTools` with default run options for every `complete()` of the runner. */
-  bindToolsWith<const T extends readonly BindableTools[]>(options: LlmAgentRunOptions, ...tools: T): LlmAgentRunner<T[number]> {
+  bindToolsWith<const T extends readonly BindableTools[]>(
+    options: LlmAgentRunOptions,
+    ...tools: T
+  ): LlmAgentRunner<T[number]> {
     return new LlmAgentRunner<T[number]>(this, toProvider(tools), options);
   }
 }

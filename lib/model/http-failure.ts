@@ -85,7 +85,8 @@ export function isNetworkError(error: Error): boolean {
   for (let current: unknown = error, depth = 0; isErrorLike(current) && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
-    if (current.name === 'TypeError' && /^(terminated|fetch failed|failed to fetch)$/i.test(current.message)) return true;
+    if (current.name === 'TypeError' && /^(terminated|fetch failed|failed to fetch)$/i.test(current.message))
+      return true;
   }
   return false;
 }

@@ -1,5 +1,12 @@
 export type {
-  ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason, ModelToolCall, ModelUsage, ToolMessagePart,
+  ChatMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelResponseFormat,
+  ModelStopReason,
+  ModelToolCall,
+  ModelUsage,
+  ToolMessagePart,
 } from './model-types';
 export type { ModelStepper } from './model-stepper';
 export { InMemoryMemory } from './memory';
@@ -9,13 +16,26 @@ export type { BindableTools, ModelClient } from './base-model-client';
 export { ScriptedModelClient, ScriptedModelError } from './scripted-model-client';
 export type { ScriptedModelClientOptions, ScriptedReply, ScriptedTurn } from './scripted-model-client';
 export {
-  AnthropicModelClient, assistantMessageFromResponse, DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_MODEL, ModelApiError,
-  ModelClientOptionsError, stepThroughPausedTurns,
+  AnthropicModelClient,
+  assistantMessageFromResponse,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+  DEFAULT_ANTHROPIC_MODEL,
+  ModelApiError,
+  ModelClientOptionsError,
+  stepThroughPausedTurns,
 } from './anthropic';
 export type {
-  AnthropicExtraParams, AnthropicMessagesClient, AnthropicMessagesRequest, AnthropicModelClientOptions, AssistantChatMessage,
-  ModelApiErrorCode, ModelApiErrorDetails, ModelClientOptionsErrorCode, PausedTurnsResult,
-  ResolvedAnthropicModelClientOptions, StepThroughPausedTurnsOptions,
+  AnthropicExtraParams,
+  AnthropicMessagesClient,
+  AnthropicMessagesRequest,
+  AnthropicModelClientOptions,
+  AssistantChatMessage,
+  ModelApiErrorCode,
+  ModelApiErrorDetails,
+  ModelClientOptionsErrorCode,
+  PausedTurnsResult,
+  ResolvedAnthropicModelClientOptions,
+  StepThroughPausedTurnsOptions,
 } from './anthropic';
 export { canStreamSteps } from './model-stream';
 export type { ModelStreamEvent, StreamingModelStepper } from './model-stream';

@@ -13,7 +13,10 @@ export interface Memory {
 
 /** Process-local {@link Memory}; the runner's default. */
 export class InMemoryMemory implements Memory {
-  /** Made when a second run is written while the last one is still remembered (a memory per runner often never needs it). */
+  /**
+   * Made when a second run is written while the last one is still remembered (a memory per runner often never needs
+   * it).
+   */
   private conversations: Map<string, ChatMessage[]> | undefined = undefined;
   /**
    * The run written or read last and its conversation: a run's messages come in a row, so most calls
@@ -45,13 +48,17 @@ export class InMemoryMemory implements Memory {
     this.lastInMap = false;
   }
 
-  /** The run's conversation, made the last one used; created empty when `create` (else `undefined` for a run never written). */
+  /**
+   * The run's conversation, made the last one used; created empty when `create` (else `undefined` for a run never
+   * written).
+   */
   private conversationOf(runId: string, create: boolean): ChatMessage[] | undefined {
     if (runId === this.lastRunId) return this.lastConversation;
     const known = this.conversations?.get(runId);
     if (known === undefined && !create) return undefined;
     // The run used last is still remembered: into the map with it, before another takes its place.
-    if (this.lastRunId !== undefined && !this.lastInMap) (this.conversations ??= new Map()).set(this.lastRunId, this.lastConversation);
+    if (this.lastRunId !== undefined && !this.lastInMap)
+      (this.conversations ??= new Map()).set(this.lastRunId, this.lastConversation);
     this.lastRunId = runId;
     this.lastConversation = known ?? [];
     this.lastInMap = known !== undefined;

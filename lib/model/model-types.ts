@@ -51,10 +51,18 @@ export type ToolMessagePart =
   | { readonly type: 'image'; readonly mediaType: string; readonly data: string }
   | { readonly type: 'text'; readonly text: string };
 
-/** One message of the conversation, in wuwe's provider-neutral form. A user message is text, or parts (text, images, documents). */
+/**
+ * One message of the conversation, in wuwe's provider-neutral form. A user message is text, or parts (text, images,
+ * documents).
+ */
 export type ChatMessage =
   | { readonly role: 'user'; readonly content: string | readonly UserContentPart[] }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls: readonly ModelToolCall[]; readonly providerContent?: ProviderContent }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls: readonly ModelToolCall[];
+      readonly providerContent?: ProviderContent;
+    }
   | {
       readonly role: 'tool';
       readonly toolCallId: string;
@@ -67,7 +75,8 @@ export type ChatMessage =
     };
 
 /** Why the model stopped. */
-export type ModelStopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | 'other';
+export type ModelStopReason =
+  'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | 'other';
 
 /** Token usage of one step or a whole run. */
 export interface ModelUsage {
@@ -110,4 +119,3 @@ export interface ModelResponse {
   /** Content the provider needs back exactly as it came (see {@link ProviderContent}); only when the turn has some. */
   readonly providerContent?: ProviderContent;
 }
-

@@ -1,7 +1,14 @@
 import { WuweError } from '../errors/wuwe-error';
 import { JsonObject } from '../outcome/json-value';
 import { BaseModelClient } from './base-model-client';
-import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat, ModelStopReason, ModelToolCall } from './model-types';
+import {
+  ChatMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelResponseFormat,
+  ModelStopReason,
+  ModelToolCall,
+} from './model-types';
 import { ModelStreamEvent, StreamingModelStepper } from './model-stream';
 import { hasErrorMarker } from '../errors/error-marker';
 
@@ -9,14 +16,19 @@ import { hasErrorMarker } from '../errors/error-marker';
 export interface ScriptedReply {
   readonly text?: string;
   /** Tool calls; a missing id becomes `call_<step>_<index>`. Arguments as text or object. */
-  readonly toolCalls?: readonly { readonly id?: string; readonly name: string; readonly arguments?: string | JsonObject }[];
+  readonly toolCalls?: readonly {
+    readonly id?: string;
+    readonly name: string;
+    readonly arguments?: string | JsonObject;
+  }[];
   /** @default 'tool_use' with tool calls, else 'end_turn' */
   readonly stopReason?: ModelStopReason;
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 }
 
 /** A scripted turn: a fixed reply, or a function of the conversation so far. */
-export type ScriptedTurn = ScriptedReply | ((messages: readonly ChatMessage[], request: ModelRequest) => ScriptedReply | Promise<ScriptedReply>);
+export type ScriptedTurn =
+  ScriptedReply | ((messages: readonly ChatMessage[], request: ModelRequest) => ScriptedReply | Promise<ScriptedReply>);
 
 const SCRIPTED_MODEL_ERROR_MARKER = Symbol.for('wuwe.error.ScriptedModelError');
 
@@ -94,14 +106,25 @@ export class ScriptedModelClient extends BaseModelClient implements StreamingMod
       const turn = this.turns[this.position];
       const stepIndex = ++this.position;
       if (turn === undefined) {
-        if (this.options.whenExhausted === 'end_turn') return Promise.resolve({ text: '', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0 } });
-        throw new ScriptedModelError('script_exhausted', `the script has ${this.turns.length} turns and a request asked for turn ${stepIndex}`);
+        if (this.options.whenExhausted === 'end_turn')
+          return Promise.resolve({
+            text: '',
+            toolCalls: [],
+            stopReason: 'end_turn',
+            usage: { inputTokens: 0, outputTokens: 0 },
+          });
+        throw new ScriptedModelError(
+          'script_exhausted',
+          `the script has ${this.turns.length} turns and a request asked for turn ${stepIndex}`,
+        );
       }
       // A scripted reply answers without an async frame; a turn function is awaited (and raced against the signal).
       if (typeof turn !== 'function') return Promise.resolve(this.responseOf(turn, stepIndex));
-      return Promise.resolve(untilAborted(turn(request.messages, request), request.signal)).then((reply) => this.responseOf(reply, stepIndex));
+      return Promise.resolve(untilAborted(turn(request.messages, request), request.signal)).then((reply) =>
+        this.responseOf(reply, stepIndex),
+      );
     } catch (error) {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the turn threw, unchanged, as an async step would reject
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
       return Promise.reject(error);
     }
   }
@@ -123,7 +146,9 @@ export class ScriptedModelClient extends BaseModelClient implements StreamingMod
     };
   }
 
-  /** The next scripted turn as a stream: text deltas, then each call started and its argument deltas, then the response. */
+  /**
+   * The next scripted turn as a stream: text deltas, then each call started and its argument deltas, then the response.
+   */
   async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const response = await this.step(request);
     const pieces = Math.max(1, Math.floor(this.options.streamDeltas ?? 3));
@@ -132,7 +157,8 @@ export class ScriptedModelClient extends BaseModelClient implements StreamingMod
     response.toolCalls.forEach((call, index) => {
       deltas.push({ type: 'tool_call_started', index, id: call.id, name: call.name });
       const argumentText = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-      for (const argumentsDelta of splitText(argumentText, pieces)) deltas.push({ type: 'tool_call_delta', index, argumentsDelta });
+      for (const argumentsDelta of splitText(argumentText, pieces))
+        deltas.push({ type: 'tool_call_delta', index, argumentsDelta });
     });
     for (const delta of deltas) {
       if (pause) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -153,7 +179,10 @@ function splitText(text: string, pieces: number): string[] {
 }
 
 /** The reply, or a rejection with `aborted` as soon as the signal aborts, whichever comes first. */
-function untilAborted(reply: ScriptedReply | Promise<ScriptedReply>, signal: AbortSignal): ScriptedReply | Promise<ScriptedReply> {
+function untilAborted(
+  reply: ScriptedReply | Promise<ScriptedReply>,
+  signal: AbortSignal,
+): ScriptedReply | Promise<ScriptedReply> {
   if (!(reply instanceof Promise)) return reply;
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(new ScriptedModelError('aborted', 'the request was aborted'));

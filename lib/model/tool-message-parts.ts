@@ -7,7 +7,7 @@ import { toolImageProblem } from '../outcome/tool-image';
  */
 export function toolMessagePartsProblem(parts: unknown): string | undefined {
   if (parts === undefined) return undefined;
-  if (!Array.isArray(parts)) return 'a tool message\'s `parts` must be a list';
+  if (!Array.isArray(parts)) return "a tool message's `parts` must be a list";
   for (const [index, part] of (parts as unknown[]).entries()) {
     const problem = partProblem(part);
     if (problem !== undefined) return `part ${index}: ${problem}`;
@@ -21,6 +21,9 @@ function partProblem(part: unknown): string | undefined {
   if (type === 'image') return toolImageProblem(part, ['type']);
   if (type !== 'text') return `unknown part type ${JSON.stringify(type)} (text or image)`;
   const keys = Object.keys(part);
-  if (typeof text !== 'string' || keys.length !== 2 || !keys.includes('type') || !keys.includes('text')) return 'a text part has a `text` string only';
-  return Object.getPrototypeOf(part) === Object.prototype || Object.getPrototypeOf(part) === null ? undefined : 'a text part must be a plain object';
+  if (typeof text !== 'string' || keys.length !== 2 || !keys.includes('type') || !keys.includes('text'))
+    return 'a text part has a `text` string only';
+  return Object.getPrototypeOf(part) === Object.prototype || Object.getPrototypeOf(part) === null
+    ? undefined
+    : 'a text part must be a plain object';
 }

@@ -1,6 +1,9 @@
 import { UserContentPart } from './model-types';
 
-/** The text of a user message's content: the text itself, or its parts joined by new lines (media as `[image]` / `[document]`). */
+/**
+ * The text of a user message's content: the text itself, or its parts joined by new lines (media as `[image]` /
+ * `[document]`).
+ */
 export function textOfUserContent(content: string | readonly UserContentPart[]): string {
   if (typeof content === 'string') return content;
   return content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
@@ -27,15 +30,19 @@ function partProblem(part: unknown): string | undefined {
   const prototype = Object.getPrototypeOf(part);
   if (prototype !== Object.prototype && prototype !== null) return 'a part must be a plain object';
   const { type, text, mediaType, data, url, title } = part as Record<string, unknown>;
-  if (type !== 'text' && type !== 'image' && type !== 'document') return `unknown part type ${JSON.stringify(type)} (text, image or document)`;
+  if (type !== 'text' && type !== 'image' && type !== 'document')
+    return `unknown part type ${JSON.stringify(type)} (text, image or document)`;
   const allowed = PART_KEYS[`${type}${url === undefined ? '' : ' by url'}`];
   const unknown = Object.keys(part).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) return `${type === 'text' ? 'a text part' : `an ${type}${url === undefined ? '' : ' by url'}`} has only ${allowed.map((key) => `\`${key}\``).join(', ')}, not ${JSON.stringify(unknown)}`;
+  if (unknown !== undefined)
+    return `${type === 'text' ? 'a text part' : `an ${type}${url === undefined ? '' : ' by url'}`} has only ${allowed.map((key) => `\`${key}\``).join(', ')}, not ${JSON.stringify(unknown)}`;
   if (type === 'text') return typeof text === 'string' ? undefined : 'a text part needs a `text` string';
   if (title !== undefined && typeof title !== 'string') return 'a document `title` must be a string';
-  if (url !== undefined) return typeof url === 'string' && url.length > 0 ? undefined : `an ${type} by url needs a non-empty \`url\``;
+  if (url !== undefined)
+    return typeof url === 'string' && url.length > 0 ? undefined : `an ${type} by url needs a non-empty \`url\``;
   if (typeof mediaType !== 'string' || mediaType.length === 0) return `an inline ${type} needs a \`mediaType\``;
-  if (typeof data !== 'string' || data.length === 0 || !BASE64.test(data)) return `an inline ${type} needs base64 \`data\``;
+  if (typeof data !== 'string' || data.length === 0 || !BASE64.test(data))
+    return `an inline ${type} needs base64 \`data\``;
   return undefined;
 }
 

@@ -53,7 +53,11 @@ export abstract class AuditedToolkit<AuditEntry> implements ToolProvider {
    * Freezes the entry and writes it to the policy's audit sink, or to the in-memory log when there
    * is none. A failing sink withholds a success (`tool_error`); a failure is returned as it is.
    */
-  protected async audit(entry: AuditEntry, outcome: ToolOutcome, sink: ((entry: AuditEntry) => unknown) | undefined): Promise<ToolOutcome> {
+  protected async audit(
+    entry: AuditEntry,
+    outcome: ToolOutcome,
+    sink: ((entry: AuditEntry) => unknown) | undefined,
+  ): Promise<ToolOutcome> {
     const frozen = Object.freeze(entry);
     try {
       if (sink === undefined) this.memoryLog.push(frozen);
@@ -61,7 +65,11 @@ export abstract class AuditedToolkit<AuditEntry> implements ToolProvider {
       return outcome;
     } catch (error) {
       if (!outcome.ok) return outcome;
-      return toolFailure({ code: 'tool_error', message: `The audit sink failed, so the result is withheld: ${messageOf(error)}`, retryable: false });
+      return toolFailure({
+        code: 'tool_error',
+        message: `The audit sink failed, so the result is withheld: ${messageOf(error)}`,
+        retryable: false,
+      });
     }
   }
 }

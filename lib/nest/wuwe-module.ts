@@ -25,8 +25,10 @@ export class WuweModule {
       { provide: WUWE_MODULE_OPTIONS, useValue: options },
       {
         provide: WuweToolHost,
-        useFactory: (moduleRef: InstanceType<typeof core.ModuleRef>, discovery?: InstanceType<typeof core.DiscoveryService>) =>
-          new WuweToolHost(options, moduleRef, discovery),
+        useFactory: (
+          moduleRef: InstanceType<typeof core.ModuleRef>,
+          discovery?: InstanceType<typeof core.DiscoveryService>,
+        ) => new WuweToolHost(options, moduleRef, discovery),
         inject: discover ? [core.ModuleRef, core.DiscoveryService] : [core.ModuleRef],
       },
       { provide: LlmAgentRunner, useFactory: (host: WuweToolHost) => host.runner, inject: [WuweToolHost] },
@@ -48,7 +50,11 @@ export class WuweModule {
    */
   static forFeature(tools: readonly ClassType<object>[], options: WuweFeatureOptions = {}): DynamicModule {
     const { Scope } = loadNestCommon('WuweModule.forFeature');
-    const providers: Provider[] = tools.map((tool) => ({ provide: tool, useClass: tool as unknown as new (...args: never[]) => object, scope: Scope.TRANSIENT }));
+    const providers: Provider[] = tools.map((tool) => ({
+      provide: tool,
+      useClass: tool as unknown as new (...args: never[]) => object,
+      scope: Scope.TRANSIENT,
+    }));
     return { module: WuweFeatureModule, imports: [...(options.imports ?? [])], providers, exports: [...tools] };
   }
 }

@@ -30,7 +30,10 @@ export class WuweToolHost {
     });
     const extra = options.providers ?? [];
     const provider = extra.length === 0 ? this.registry : composeToolProviders(this.registry, ...extra);
-    this.runner = new LlmAgentRunner(options.model, provider, { ...options.runOptions, ...(options.store === undefined ? {} : { store: options.store }) });
+    this.runner = new LlmAgentRunner(options.model, provider, {
+      ...options.runOptions,
+      ...(options.store === undefined ? {} : { store: options.store }),
+    });
   }
 
   /**
@@ -54,7 +57,8 @@ function discoverToolClasses(discovery: DiscoveryService): ClassType<object>[] {
   const found = new Set<ClassType<object>>();
   for (const wrapper of discovery.getProviders()) {
     const metatype = wrapper.metatype as unknown;
-    if (typeof metatype === 'function' && wrapper.token === metatype && storage.toolOptions(metatype) !== undefined) found.add(metatype as ClassType<object>);
+    if (typeof metatype === 'function' && wrapper.token === metatype && storage.toolOptions(metatype) !== undefined)
+      found.add(metatype as ClassType<object>);
   }
   return [...found];
 }

@@ -18,7 +18,12 @@ export function renderToolMessage(outcome: ToolOutcome): string {
 
 /** The exact object a failure renders as, in a fixed key order. */
 export function renderableFailure(outcome: ToolOutcome): { ok: false; error: Record<string, unknown> } {
-  const error = outcome.error ?? { code: 'tool_error', category: 'internal', message: 'failure without error', retryable: false };
+  const error = outcome.error ?? {
+    code: 'tool_error',
+    category: 'internal',
+    message: 'failure without error',
+    retryable: false,
+  };
   const rendered: Record<string, unknown> = {
     code: error.code,
     category: error.category,

@@ -41,18 +41,25 @@ export function toolImagesProblem(images: unknown): string | undefined {
   return undefined;
 }
 
-/** The problem with one image of an outcome or a Tool message part (see {@link toolImagesProblem}); `allowed` are its other permitted keys. */
+/**
+ * The problem with one image of an outcome or a Tool message part (see {@link toolImagesProblem}); `allowed` are its
+ * other permitted keys.
+ */
 export function toolImageProblem(image: unknown, allowed: readonly string[] = []): string | undefined {
-  if (typeof image !== 'object' || image === null || Array.isArray(image)) return 'an image must be an object with mediaType and data';
+  if (typeof image !== 'object' || image === null || Array.isArray(image))
+    return 'an image must be an object with mediaType and data';
   const prototype: unknown = Object.getPrototypeOf(image);
   if (prototype !== Object.prototype && prototype !== null) return 'an image must be a plain object';
   const extra = Object.keys(image).filter((key) => key !== 'mediaType' && key !== 'data' && !allowed.includes(key));
-  if (extra.length > 0) return `unexpected key ${JSON.stringify(extra[0])} (an image has mediaType and data only; URLs and files are never read)`;
+  if (extra.length > 0)
+    return `unexpected key ${JSON.stringify(extra[0])} (an image has mediaType and data only; URLs and files are never read)`;
   const { mediaType, data } = image as Record<string, unknown>;
   if (!(TOOL_IMAGE_MEDIA_TYPES as readonly unknown[]).includes(mediaType))
     return `media type ${JSON.stringify(mediaType)} is not one of ${TOOL_IMAGE_MEDIA_TYPES.join(', ')}`;
-  if (typeof data !== 'string' || data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) return 'data must be non-empty, padded base64';
-  if (!signatureMatches(mediaType as ToolImageMediaType, data)) return `data does not start with the signature of ${String(mediaType)}`;
+  if (typeof data !== 'string' || data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data))
+    return 'data must be non-empty, padded base64';
+  if (!signatureMatches(mediaType as ToolImageMediaType, data))
+    return `data does not start with the signature of ${String(mediaType)}`;
   return undefined;
 }
 

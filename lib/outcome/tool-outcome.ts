@@ -1,4 +1,9 @@
-import { DEFAULT_RETRYABLE_CATEGORIES, STANDARD_TOOL_ERROR_CODES, StandardToolErrorCode, ToolErrorCategory } from './error-codes';
+import {
+  DEFAULT_RETRYABLE_CATEGORIES,
+  STANDARD_TOOL_ERROR_CODES,
+  StandardToolErrorCode,
+  ToolErrorCategory,
+} from './error-codes';
 import { JsonValue } from './json-value';
 import { ToolImage } from './tool-image';
 
@@ -19,7 +24,10 @@ export interface ToolOutcomeError {
   readonly details?: JsonValue;
 }
 
-/** A file or blob a tool produced, referenced rather than inlined; never sent to the model (images the model should see go in `images`). */
+/**
+ * A file or blob a tool produced, referenced rather than inlined; never sent to the model (images the model should see
+ * go in `images`).
+ */
 export interface ToolArtifact {
   readonly name: string;
   readonly uri?: string;
@@ -83,7 +91,8 @@ export type ToolOutcome<Data extends JsonValue = JsonValue> = ToolSuccessOutcome
  * not match, into an `output_validation` failure, so when `ok` is true `data` is there and has the
  * output's type.
  */
-export type CheckedToolOutcome<Data extends JsonValue> = (ToolSuccessOutcome<Data> & { readonly data: Data }) | ToolFailureOutcome;
+export type CheckedToolOutcome<Data extends JsonValue> =
+  (ToolSuccessOutcome<Data> & { readonly data: Data }) | ToolFailureOutcome;
 
 /** Alias of {@link ToolOutcome}, the seed's `llm_tool_result`. */
 export type LlmToolResult = ToolOutcome;
@@ -133,7 +142,17 @@ export function standardFailure(code: StandardToolErrorCode, message: string, de
   return toolFailure({ code, message, details });
 }
 
-const OUTCOME_KEYS = new Set(['ok', 'text', 'data', 'error', 'resourceVersion', 'compensation', 'artifacts', 'images', 'metadata']);
+const OUTCOME_KEYS = new Set([
+  'ok',
+  'text',
+  'data',
+  'error',
+  'resourceVersion',
+  'compensation',
+  'artifacts',
+  'images',
+  'metadata',
+]);
 
 /**
  * True when `value` has the shape of a {@link ToolOutcome}: an object with a boolean `ok`, no keys
@@ -146,7 +165,9 @@ export function isToolOutcome(value: unknown): value is ToolOutcome {
   for (const key of Object.keys(record)) if (!OUTCOME_KEYS.has(key)) return false;
   if (record.ok) return record.error === undefined;
   const error = record.error as Record<string, unknown> | undefined;
-  return typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
+  return (
+    typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string'
+  );
 }
 
 /**
@@ -157,6 +178,12 @@ export function normalizeToolOutcome(outcome: ToolOutcome): ToolOutcome {
   if (outcome.ok || outcome.error === undefined) return outcome;
   const error = outcome.error;
   if (typeof error.category === 'string' && typeof error.retryable === 'boolean') return outcome;
-  const filled = toolFailure({ code: error.code, message: error.message, category: error.category, retryable: error.retryable, details: error.details });
+  const filled = toolFailure({
+    code: error.code,
+    message: error.message,
+    category: error.category,
+    retryable: error.retryable,
+    details: error.details,
+  });
   return { ...outcome, ok: false, error: filled.ok ? error : filled.error };
 }

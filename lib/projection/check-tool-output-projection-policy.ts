@@ -21,7 +21,8 @@ const LARGEST_ORIGINAL: OriginalSize = { bytes: 9_999_999_999, tokens: 9_999_999
  * @internal
  */
 export function projectionPolicyProblems(policy: unknown): string[] {
-  if (typeof policy !== 'object' || policy === null) return ['the policy must be an object with maxBytes and maxTokens'];
+  if (typeof policy !== 'object' || policy === null)
+    return ['the policy must be an object with maxBytes and maxTokens'];
   const { maxBytes, maxTokens } = policy as Record<string, unknown>;
   const problems: string[] = [];
   if (!isIntegerAtLeast(maxBytes, MIN_PROJECTION_BYTES))
@@ -51,12 +52,24 @@ export function isWellFormedProjectionPolicy(policy: unknown): policy is ToolOut
 export function smallestTruncationEnvelopes(): ReadonlyArray<{ readonly shape: string; readonly content: string }> {
   const failure = {
     ok: false as const,
-    error: { code: 'tool_output_projection_failed', category: 'precondition' as const, message: 'm', retryable: false, details: {} },
+    error: {
+      code: 'tool_output_projection_failed',
+      category: 'precondition' as const,
+      message: 'm',
+      retryable: false,
+      details: {},
+    },
   };
   return [
     { shape: 'truncated text', content: textTruncationEnvelope('', LARGEST_ORIGINAL).build(0) },
-    { shape: 'truncated structured success', content: dataTruncationEnvelope({}, () => '{}', 2, LARGEST_ORIGINAL, 0).build(0) },
-    { shape: 'truncated array success', content: dataTruncationEnvelope(new Array<JsonValue>(2 ** 32 - 1), () => '', 0, LARGEST_ORIGINAL, 1_000).build(0) },
+    {
+      shape: 'truncated structured success',
+      content: dataTruncationEnvelope({}, () => '{}', 2, LARGEST_ORIGINAL, 0).build(0),
+    },
+    {
+      shape: 'truncated array success',
+      content: dataTruncationEnvelope(new Array<JsonValue>(2 ** 32 - 1), () => '', 0, LARGEST_ORIGINAL, 1_000).build(0),
+    },
     { shape: 'truncated structured failure', content: failureTruncationEnvelope(failure, LARGEST_ORIGINAL).build(0) },
   ];
 }
@@ -81,14 +94,18 @@ export function checkToolOutputProjectionPolicy(
   const problems = projectionPolicyProblems(policy);
   if (problems.length > 0) throw new ToolOutputProjectionPolicyError('invalid_policy', problems);
   if (!isTextTokenEstimator(estimator))
-    throw new ToolOutputProjectionPolicyError('estimator', ['the estimator must be an object with an estimateTokens(text) method']);
+    throw new ToolOutputProjectionPolicyError('estimator', [
+      'the estimator must be an object with an estimateTokens(text) method',
+    ]);
   for (const { shape, content } of smallestTruncationEnvelopes()) {
     const bytes = Buffer.byteLength(content, 'utf8');
     let tokens: number;
     try {
       tokens = estimateTokensChecked(content, estimator);
     } catch (error) {
-      throw new ToolOutputProjectionPolicyError('estimator', [ToolOutputProjectionError.isInstance(error) ? error.reason : messageOf(error)]);
+      throw new ToolOutputProjectionPolicyError('estimator', [
+        ToolOutputProjectionError.isInstance(error) ? error.reason : messageOf(error),
+      ]);
     }
     if (bytes > policy.maxBytes)
       problems.push(`the smallest ${shape} has ${bytes} bytes, over maxBytes ${policy.maxBytes}`);

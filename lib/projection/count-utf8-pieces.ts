@@ -8,7 +8,10 @@
 /** The byte that ends the text in the buffer {@link countUtf8Pieces} reads; UTF-8 never contains it. */
 export const END_OF_TEXT = 0xff;
 
-/** Classes of bytes: one token each (punctuation, control, non-ASCII), digit, white space, the end. Letters are {@link LETTER} and up. */
+/**
+ * Classes of bytes: one token each (punctuation, control, non-ASCII), digit, white space, the end. Letters are {@link
+ * LETTER} and up.
+ */
 const ONE_TOKEN = 0;
 const DIGIT = 1;
 const WHITE = 2;
@@ -67,7 +70,13 @@ export function countUtf8Pieces(bytes: Uint8Array, after: number): number {
         kind = CLASSES[bytes[++at]];
       } while (kind >= LETTER);
       const length = at - from;
-      if ((traits & NON_HEX) === 0 || humps > 2 || joinsRandomRun(before) || joinsRandomRun(kind === END ? after : bytes[at])) tokens += length;
+      if (
+        (traits & NON_HEX) === 0 ||
+        humps > 2 ||
+        joinsRandomRun(before) ||
+        joinsRandomRun(kind === END ? after : bytes[at])
+      )
+        tokens += length;
       else {
         let charge = 1 + ((length / 6) | 0);
         // Length less twice the vowels.
@@ -90,7 +99,8 @@ export function countUtf8Pieces(bytes: Uint8Array, after: number): number {
       // What follows; a NUL counts as the end of the text.
       const next = kind === END ? after : bytes[at];
       const joinsNext = next > SPACE && next < 0x80 && (next < 0x30 || next > 0x39);
-      if (length !== 1 || first !== SPACE || !joinsNext) tokens += 1 + (length >> 3) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
+      if (length !== 1 || first !== SPACE || !joinsNext)
+        tokens += 1 + (length >> 3) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
     } else if (kind === DIGIT) {
       const from = at;
       do kind = CLASSES[bytes[++at]];

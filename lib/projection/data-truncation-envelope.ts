@@ -3,26 +3,37 @@ import { jsonStringPrefix } from './json-string-prefix';
 import { OriginalSize, TruncationEnvelope } from './truncation-envelope';
 
 /** Tells the model how to read a truncated array. @internal */
-export const ITEMS_NOTICE = 'Output too large for the model: items holds the first shownItems of totalItems array items.';
+export const ITEMS_NOTICE =
+  'Output too large for the model: items holds the first shownItems of totalItems array items.';
 /** Tells the model how to read a truncated JSON preview. @internal */
 export const PREVIEW_NOTICE = 'Output too large for the model: preview holds the start of its JSON text.';
 
+/* eslint-disable max-len -- the example shows the exact text, one line as the model sees it */
 /**
  * The truncated form of a structured success, always a JSON object. Two shapes:
  *
  * - an array whose first item fits the byte budget keeps a prefix of whole items:
- *   `{"truncated":true,"notice":"...","originalBytes":B,"originalTokens":T,"totalItems":N,"shownItems":K,"items":[...first K items]}`
+ * `{"truncated":true,"notice":"...","originalBytes":B,"originalTokens":T,"totalItems":N,"shownItems":K,"items":[...first
+ * K items]}`
  * - anything else carries the start of its JSON text as a string:
  *   `{"truncated":true,"notice":"...","originalBytes":B,"originalTokens":T,"preview":"{\"rows\":[{\"id\":1,..."}`
  *
  * `json` answers the rendered Tool message (the JSON of `data`), or at least its first `maxBytes + 1`
- * code units (a preview quotes no more), asked only for a preview; `jsonLength` is its length in code units; `maxBytes` is
+ * code units (a preview quotes no more), asked only for a preview; `jsonLength` is its length in code units; `maxBytes`
+ * is
  * the byte ceiling. Items are serialized one by one, only as far as the largest preview asked for
  * (and never past what the ceiling leaves beside the envelope): O(largest preview), whatever the
  * array's size.
  * @internal
  */
-export function dataTruncationEnvelope(data: JsonValue, json: () => string, jsonLength: number, original: OriginalSize, maxBytes: number): TruncationEnvelope {
+/* eslint-enable max-len */
+export function dataTruncationEnvelope(
+  data: JsonValue,
+  json: () => string,
+  jsonLength: number,
+  original: OriginalSize,
+  maxBytes: number,
+): TruncationEnvelope {
   if (Array.isArray(data) && data.length > 0) {
     const prefix = itemsEnvelopePrefix(data.length, original);
     const room = maxBytes - Buffer.byteLength(`${prefix}${data.length},"items":[]}`, 'utf8');
@@ -35,7 +46,13 @@ export function dataTruncationEnvelope(data: JsonValue, json: () => string, json
     build(previewBytes: number): string {
       text ??= json();
       const preview = jsonStringPrefix(text, Math.max(0, previewBytes)).prefix;
-      return JSON.stringify({ truncated: true, notice: PREVIEW_NOTICE, originalBytes: original.bytes, originalTokens: original.tokens, preview });
+      return JSON.stringify({
+        truncated: true,
+        notice: PREVIEW_NOTICE,
+        originalBytes: original.bytes,
+        originalTokens: original.tokens,
+        preview,
+      });
     },
   };
 }
@@ -72,7 +89,10 @@ class ItemPrefix {
         break;
       }
       const item = (JSON.stringify(this.data[index]) as string | undefined) ?? 'null';
-      const total = this.cumulativeBytes[index] + (this.asciiOnly ? item.length : Buffer.byteLength(item, 'utf8')) + (index > 0 ? 1 : 0);
+      const total =
+        this.cumulativeBytes[index] +
+        (this.asciiOnly ? item.length : Buffer.byteLength(item, 'utf8')) +
+        (index > 0 ? 1 : 0);
       if (total > this.room) this.complete = true;
       else {
         this.json.push(item);

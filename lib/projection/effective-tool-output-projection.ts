@@ -30,4 +30,3 @@ export function effectiveToolOutputProjection(
     maxTokens: Math.min(runPolicy.maxTokens, descriptorProjection?.maxTokens ?? runPolicy.maxTokens),
   });
 }
-

@@ -6,6 +6,7 @@ import { OriginalSize, TruncationEnvelope } from './truncation-envelope';
 /** Appended to a shortened failure message. @internal */
 export const MESSAGE_TRUNCATED_MARKER = '... [truncated]';
 
+/* eslint-disable max-len -- the example shows the exact text, one line as the model sees it */
 /**
  * The truncated form of a failure: the same `{"ok":false,"error":{...}}` object with `code`,
  * `category` and `retryable` unchanged, a shortened `message` ending in `... [truncated]`,
@@ -21,6 +22,7 @@ export const MESSAGE_TRUNCATED_MARKER = '... [truncated]';
  * when neither fits, each gets half.
  * @internal
  */
+/* eslint-enable max-len */
 export function failureTruncationEnvelope(outcome: ToolOutcome, original: OriginalSize): TruncationEnvelope {
   const error = renderableFailure(outcome).error;
   const message = typeof error.message === 'string' ? error.message : String(error.message);
@@ -56,7 +58,13 @@ export function failureTruncationEnvelope(outcome: ToolOutcome, original: Origin
         retryable: error.retryable,
       };
       if (hasDetails) shortened.details = shortDetails(budget - messageBudget);
-      return JSON.stringify({ ok: false, error: shortened, truncated: true, originalBytes: original.bytes, originalTokens: original.tokens });
+      return JSON.stringify({
+        ok: false,
+        error: shortened,
+        truncated: true,
+        originalBytes: original.bytes,
+        originalTokens: original.tokens,
+      });
     },
   };
 }

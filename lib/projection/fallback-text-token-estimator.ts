@@ -46,12 +46,15 @@ const WINDOW_UNITS = 512;
 /**
  * Tokens of a text too large to be sent whole, estimated by the fallback from 32 evenly spaced
  * windows of 512 code units (16 Ki code units read at most, about what one preview costs to score):
- * their tokens per code unit, times the length, plus 10%. Exact for shorter text. Not a bound for text whose parts differ (prose in the samples,
+ * their tokens per code unit, times the length, plus 10%. Exact for shorter text. Not a bound for text whose parts
+ * differ (prose in the samples,
  * base64 between them): the projection uses it only for the size it reports of an original it
  * truncates anyway, never for what it sends.
  */
 export function estimateLargeTextTokens(text: string): number {
-  return estimateSampledTokens(text.length, (start, end) => (start === 0 && end === text.length ? text : text.substring(start, end)));
+  return estimateSampledTokens(text.length, (start, end) =>
+    start === 0 && end === text.length ? text : text.substring(start, end),
+  );
 }
 
 /**
@@ -69,7 +72,7 @@ export function estimateSampledTokens(length: number, slice: (start: number, end
     const start = window * stride;
     sampled += countPieces(slice(start, start + WINDOW_UNITS), 0, WINDOW_UNITS);
   }
-  return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * length) * 1.1) + SLACK;
+  return Math.ceil((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * length * 1.1) + SLACK;
 }
 
 /** Code units encoded at a time: a longer text is counted in parts of about this many. */
@@ -106,12 +109,17 @@ function countPieces(text: string, start: number, end: number): number {
  */
 function cutBetweenPieces(text: string, start: number, end: number): number {
   const lowest = start + PART_UNITS / 2;
-  for (let cut = start + PART_UNITS; cut >= lowest; cut--) if (separatesPieces(text.charCodeAt(cut - 1), text.charCodeAt(cut))) return cut;
-  for (let cut = start + PART_UNITS + 1; cut < end; cut++) if (separatesPieces(text.charCodeAt(cut - 1), text.charCodeAt(cut))) return cut;
+  for (let cut = start + PART_UNITS; cut >= lowest; cut--)
+    if (separatesPieces(text.charCodeAt(cut - 1), text.charCodeAt(cut))) return cut;
+  for (let cut = start + PART_UNITS + 1; cut < end; cut++)
+    if (separatesPieces(text.charCodeAt(cut - 1), text.charCodeAt(cut))) return cut;
   return end;
 }
 
-/** The byte that stands for code unit `code` as the neighbour of a part: itself if ASCII, else any byte of a non-ASCII character. */
+/**
+ * The byte that stands for code unit `code` as the neighbour of a part: itself if ASCII, else any byte of a non-ASCII
+ * character.
+ */
 function byteOf(code: number): number {
   return code < 0x80 ? code : 0x80;
 }

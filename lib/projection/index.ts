@@ -2,8 +2,13 @@ export type { TextTokenEstimator } from './text-token-estimator';
 export { FallbackTextTokenEstimator, fallbackTextTokenEstimator } from './fallback-text-token-estimator';
 export { DEFAULT_TOOL_OUTPUT_PROJECTION } from './default-tool-output-projection';
 export type {
-  ToolOutputProjection, ToolOutputProjectionFailure, ToolOutputProjectionFailureKind, ToolOutputProjectionOptions,
-  ToolOutputProjectionReport, ToolOutputProjectionResult, ToolOutputProjectionTrigger,
+  ToolOutputProjection,
+  ToolOutputProjectionFailure,
+  ToolOutputProjectionFailureKind,
+  ToolOutputProjectionOptions,
+  ToolOutputProjectionReport,
+  ToolOutputProjectionResult,
+  ToolOutputProjectionTrigger,
 } from './tool-output-projection-result';
 export { ToolOutputProjectionError } from './tool-output-projection-error';
 export { ToolOutputProjectionPolicyError } from './tool-output-projection-policy-error';

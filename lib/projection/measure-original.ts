@@ -38,7 +38,9 @@ export function measureInParts(outcome: ToolOutcome, maxBytes: number): Measured
   if (typeof outcome !== 'object' || outcome === null) return undefined;
   try {
     const data: unknown = outcome.ok ? outcome.data : undefined;
-    return Array.isArray(data) && data.length >= ARRAY_PARTS_LIMITS.minItems ? renderArrayInParts(data, maxBytes) : undefined;
+    return Array.isArray(data) && data.length >= ARRAY_PARTS_LIMITS.minItems
+      ? renderArrayInParts(data, maxBytes)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -46,7 +48,13 @@ export function measureInParts(outcome: ToolOutcome, maxBytes: number): Measured
 
 /** The measure of an outcome rendered whole (`text`, of `bytes` UTF-8 bytes). @internal */
 export function measuredWhole(text: string, bytes: number, maxBytes: number): MeasuredOriginal {
-  return { length: text.length, bytes, text, head: () => text, sampledTokens: bytes > maxBytes ? estimateLargeTextTokens(text) : 0 };
+  return {
+    length: text.length,
+    bytes,
+    text,
+    head: () => text,
+    sampledTokens: bytes > maxBytes ? estimateLargeTextTokens(text) : 0,
+  };
 }
 
 /**
@@ -55,7 +63,10 @@ export function measuredWhole(text: string, bytes: number, maxBytes: number): Me
  */
 export function renderWhole(outcome: ToolOutcome): string {
   if (typeof outcome !== 'object' || outcome === null)
-    throw new ToolOutputProjectionError('serialization', `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`);
+    throw new ToolOutputProjectionError(
+      'serialization',
+      `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`,
+    );
   return render(outcome);
 }
 
@@ -64,9 +75,16 @@ function render(outcome: ToolOutcome): string {
   try {
     rendered = renderToolMessage(outcome);
   } catch (cause) {
-    throw new ToolOutputProjectionError('serialization', `the outcome could not be rendered as a Tool message: ${messageOf(cause)}`, { cause });
+    throw new ToolOutputProjectionError(
+      'serialization',
+      `the outcome could not be rendered as a Tool message: ${messageOf(cause)}`,
+      { cause },
+    );
   }
   if (typeof rendered !== 'string')
-    throw new ToolOutputProjectionError('serialization', `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`);
+    throw new ToolOutputProjectionError(
+      'serialization',
+      `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`,
+    );
   return rendered;
 }

@@ -30,5 +30,9 @@ export function estimateTokensChecked(text: string, estimator: TextTokenEstimato
 
 /** True when `estimator` is a valid estimator object. @internal */
 export function isTextTokenEstimator(estimator: unknown): estimator is TextTokenEstimator {
-  return typeof estimator === 'object' && estimator !== null && typeof (estimator as TextTokenEstimator).estimateTokens === 'function';
+  return (
+    typeof estimator === 'object' &&
+    estimator !== null &&
+    typeof (estimator as TextTokenEstimator).estimateTokens === 'function'
+  );
 }

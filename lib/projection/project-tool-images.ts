@@ -43,7 +43,10 @@ export function projectToolImages(outcome: ToolOutcome, policy: ToolImagePolicy)
   let tooMany = 0;
   (images as unknown[]).forEach((image, index) => {
     const wellFormed = toolImageProblem(image) === undefined;
-    const { mediaType, data } = (wellFormed ? image : { mediaType: '', data: '' }) as { mediaType: string; data: string };
+    const { mediaType, data } = (wellFormed ? image : { mediaType: '', data: '' }) as {
+      mediaType: string;
+      data: string;
+    };
     const bytes = wellFormed ? base64ByteLength(data) : 0;
     if (!outcome.ok) omitted.push({ index, bytes, reason: 'failure' });
     else if (!wellFormed) {
@@ -51,7 +54,10 @@ export function projectToolImages(outcome: ToolOutcome, policy: ToolImagePolicy)
       parts.push({ type: 'text', text: `[image ${index} omitted: not a well-formed PNG, JPEG, GIF or WebP image]` });
     } else if (bytes > policy.maxImageBytes) {
       omitted.push({ index, bytes, reason: 'too_large' });
-      parts.push({ type: 'text', text: `[image ${index} (${mediaType}, ${bytes} bytes) omitted: over the limit of ${policy.maxImageBytes} bytes per image]` });
+      parts.push({
+        type: 'text',
+        text: `[image ${index} (${mediaType}, ${bytes} bytes) omitted: over the limit of ${policy.maxImageBytes} bytes per image]`,
+      });
     } else if (sent >= policy.maxImages) {
       omitted.push({ index, bytes, reason: 'too_many' });
       tooMany++;
@@ -61,7 +67,11 @@ export function projectToolImages(outcome: ToolOutcome, policy: ToolImagePolicy)
       sentBytes += bytes;
     }
   });
-  if (tooMany > 0) parts.push({ type: 'text', text: `[${tooMany} more image${tooMany === 1 ? '' : 's'} omitted: at most ${policy.maxImages} per tool result]` });
+  if (tooMany > 0)
+    parts.push({
+      type: 'text',
+      text: `[${tooMany} more image${tooMany === 1 ? '' : 's'} omitted: at most ${policy.maxImages} per tool result]`,
+    });
   const report = { sent, sentBytes, omitted, maxImageBytes: policy.maxImageBytes, maxImages: policy.maxImages };
   return { parts, report };
 }

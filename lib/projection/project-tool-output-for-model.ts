@@ -49,16 +49,24 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, only on texts within `maxBytes`: an original over
  * `maxBytes` has its tokens estimated by the fallback from samples (see `estimateLargeTextTokens`).
  */
-export function tryProjectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjectionResult {
+export function tryProjectToolOutputForModel(
+  outcome: ToolOutcome,
+  options: ToolOutputProjectionOptions,
+): ToolOutputProjectionResult {
   const projected = projectWithin(outcome, options?.policy, options?.estimator);
-  return isProjectionFailure(projected) ? { ok: false, error: projected } : { ok: true, content: projected.content, report: projected.report };
+  return isProjectionFailure(projected)
+    ? { ok: false, error: projected }
+    : { ok: true, content: projected.content, report: projected.report };
 }
 
 /**
  * The throwing form of {@link tryProjectToolOutputForModel}: returns `{ content, report }` or throws
  * a {@link ToolOutputProjectionError} (code `tool_output_projection_failed`) with the same `kind`.
  */
-export function projectToolOutputForModel(outcome: ToolOutcome, options: ToolOutputProjectionOptions): ToolOutputProjection {
+export function projectToolOutputForModel(
+  outcome: ToolOutcome,
+  options: ToolOutputProjectionOptions,
+): ToolOutputProjection {
   const projected = projectWithin(outcome, options?.policy, options?.estimator);
   if (isProjectionFailure(projected)) throw new ToolOutputProjectionError(projected.kind, projected.message);
   return projected;
@@ -85,7 +93,9 @@ export function projectWithin(
 }
 
 /** True for the failure form of {@link projectWithin}'s answer. @internal */
-export function isProjectionFailure(projected: ToolOutputProjection | ToolOutputProjectionFailure): projected is ToolOutputProjectionFailure {
+export function isProjectionFailure(
+  projected: ToolOutputProjection | ToolOutputProjectionFailure,
+): projected is ToolOutputProjectionFailure {
   return (projected as Partial<ToolOutputProjection>).content === undefined;
 }
 
@@ -95,10 +105,18 @@ export function isProjectionFailure(projected: ToolOutputProjection | ToolOutput
  * only whether the trigger says `both`) are the fallback's sampled estimate (`estimateLargeTextTokens`):
  * the estimator counts only text that may be sent.
  */
-function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
-  if (!isWellFormedProjectionPolicy(policy)) throw new ToolOutputProjectionError('invalid_policy', projectionPolicyProblems(policy).join('; '));
+function projectOrThrow(
+  outcome: ToolOutcome,
+  policy: ToolOutputProjectionPolicy,
+  estimator: TextTokenEstimator,
+): ToolOutputProjection {
+  if (!isWellFormedProjectionPolicy(policy))
+    throw new ToolOutputProjectionError('invalid_policy', projectionPolicyProblems(policy).join('; '));
   if (!isTextTokenEstimator(estimator))
-    throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
+    throw new ToolOutputProjectionError(
+      'estimator',
+      'the estimator must be an object with an estimateTokens(text) method',
+    );
 
   const { maxBytes } = policy;
   // A large array is measured in parts; any other outcome is rendered whole and, when it fits, sent
@@ -108,7 +126,8 @@ function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy
   const bytes = parted === undefined ? Buffer.byteLength(text as string, 'utf8') : parted.bytes;
   // Within `maxBytes` the whole text is at hand (rendered in parts or not): sent as it is when its tokens fit too.
   const tokens = bytes <= maxBytes ? estimateTokensChecked(text as string, estimator) : undefined;
-  if (tokens !== undefined && tokens <= policy.maxTokens) return { content: text as string, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
+  if (tokens !== undefined && tokens <= policy.maxTokens)
+    return { content: text as string, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
   const measured = parted ?? measuredWhole(text as string, bytes, maxBytes);
   return truncated(outcome, measured, { bytes, tokens: tokens ?? measured.sampledTokens }, policy, estimator);
 }
@@ -121,19 +140,36 @@ function truncated(
   estimator: TextTokenEstimator,
 ): ToolOutputProjection {
   const trigger = triggerOf(original, policy);
-  const fitted: FittedContent = fitTruncationEnvelope(envelopeOf(outcome, measured, original, policy), original, policy, estimator);
-  return { content: fitted.content, report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger) };
+  const fitted: FittedContent = fitTruncationEnvelope(
+    envelopeOf(outcome, measured, original, policy),
+    original,
+    policy,
+    estimator,
+  );
+  return {
+    content: fitted.content,
+    report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger),
+  };
 }
 
-function envelopeOf(outcome: ToolOutcome, measured: MeasuredOriginal, original: TextMeasure, policy: ToolOutputProjectionPolicy): TruncationEnvelope {
+function envelopeOf(
+  outcome: ToolOutcome,
+  measured: MeasuredOriginal,
+  original: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+): TruncationEnvelope {
   if (!outcome.ok) return failureTruncationEnvelope(outcome, original);
-  if (outcome.data !== undefined) return dataTruncationEnvelope(outcome.data, measured.head, measured.length, original, policy.maxBytes);
+  if (outcome.data !== undefined)
+    return dataTruncationEnvelope(outcome.data, measured.head, measured.length, original, policy.maxBytes);
   // A text outcome is always rendered whole.
   return textTruncationEnvelope(measured.text ?? measured.head(), original);
 }
 
 /** Which ceiling(s) an original that does not fit exceeds. */
-function triggerOf(original: TextMeasure, policy: ToolOutputProjectionPolicy): Exclude<ToolOutputProjectionTrigger, null> {
+function triggerOf(
+  original: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+): Exclude<ToolOutputProjectionTrigger, null> {
   const overBytes = original.bytes > policy.maxBytes;
   const overTokens = original.tokens > policy.maxTokens;
   if (overBytes && overTokens) return 'both';
@@ -149,5 +185,14 @@ function report(
   policy: ToolOutputProjectionPolicy,
   trigger: ToolOutputProjectionTrigger,
 ): ToolOutputProjectionReport {
-  return Object.freeze({ truncated, originalBytes, originalTokens, projectedBytes, projectedTokens, maxBytes: policy.maxBytes, maxTokens: policy.maxTokens, trigger });
+  return Object.freeze({
+    truncated,
+    originalBytes,
+    originalTokens,
+    projectedBytes,
+    projectedTokens,
+    maxBytes: policy.maxBytes,
+    maxTokens: policy.maxTokens,
+    trigger,
+  });
 }

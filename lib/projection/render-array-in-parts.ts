@@ -19,7 +19,11 @@ export interface ArrayPartsLimits {
 }
 
 /** The limits the projection uses. @internal */
-export const ARRAY_PARTS_LIMITS: ArrayPartsLimits = Object.freeze({ minItems: 64, partUnits: 8_192, keepUnits: 1 << 21 });
+export const ARRAY_PARTS_LIMITS: ArrayPartsLimits = Object.freeze({
+  minItems: 64,
+  partUnits: 8_192,
+  keepUnits: 1 << 21,
+});
 
 /**
  * Renders `JSON.stringify(data)` of an array as consecutive parts, each the JSON of a run of items
@@ -38,14 +42,18 @@ export const ARRAY_PARTS_LIMITS: ArrayPartsLimits = Object.freeze({ minItems: 64
  * that changes its answer). Throws what `JSON.stringify` throws (a cycle, a BigInt).
  * @internal
  */
-export function renderArrayInParts(data: readonly unknown[], maxBytes: number, limits: ArrayPartsLimits = ARRAY_PARTS_LIMITS): MeasuredOriginal | undefined {
+export function renderArrayInParts(
+  data: readonly unknown[],
+  maxBytes: number,
+  limits: ArrayPartsLimits = ARRAY_PARTS_LIMITS,
+): MeasuredOriginal | undefined {
   if (data.length < Math.max(1, limits.minItems) || types.isProxy(data) || 'toJSON' in data) return undefined;
   const parts = new ArrayParts(data);
   const keepUnits = Math.max(limits.keepUnits, maxBytes + 1);
   let items = Math.min(data.length, Math.max(1, limits.minItems));
   let bytes = 1;
   let dropping = false;
-  for (let first = 0; first < data.length; ) {
+  for (let first = 0; first < data.length;) {
     const end = Math.min(data.length, first + items);
     const json = renderPart(data, first, end);
     if (json === undefined) return undefined;
@@ -67,12 +75,18 @@ export function renderArrayInParts(data: readonly unknown[], maxBytes: number, l
   return parts.consistent ? { length, bytes, text: undefined, head, sampledTokens } : undefined;
 }
 
-/** `JSON.stringify` of items `first..end` of `data`, or `undefined` when an item's rendering could depend on its index. */
+/**
+ * `JSON.stringify` of items `first..end` of `data`, or `undefined` when an item's rendering could depend on its index.
+ */
 function renderPart(data: readonly unknown[], first: number, end: number): string | undefined {
   const part = new Array<unknown>(end - first);
   for (let index = first; index < end; index++) {
     const item = data[index];
-    if (typeof item === 'bigint' || (((typeof item === 'object' && item !== null) || typeof item === 'function') && 'toJSON' in item)) return undefined;
+    if (
+      typeof item === 'bigint' ||
+      (((typeof item === 'object' && item !== null) || typeof item === 'function') && 'toJSON' in item)
+    )
+      return undefined;
     part[index - first] = item;
   }
   return JSON.stringify(part);
@@ -109,7 +123,11 @@ class ArrayParts {
 
   /** Drops every part that starts at or after `units` (the head a preview may quote stays). */
   dropFrom(units: number): void {
-    for (let index = this.json.length - 1; index >= 0 && this.starts[index] >= units && this.json[index] !== undefined; index--)
+    for (
+      let index = this.json.length - 1;
+      index >= 0 && this.starts[index] >= units && this.json[index] !== undefined;
+      index--
+    )
       this.json[index] = undefined;
   }
 

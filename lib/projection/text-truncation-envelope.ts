@@ -1,6 +1,7 @@
 import { OriginalSize, TruncationEnvelope } from './truncation-envelope';
 import { utf8Head, utf8Tail } from './utf8-slice';
 
+/* eslint-disable max-len -- the example shows the exact text, one line as the model sees it */
 /**
  * The truncated form of a plain-text Tool message:
  *
@@ -15,6 +16,7 @@ import { utf8Head, utf8Tail } from './utf8-slice';
  * not use). Head and tail never split a UTF-8 sequence or a surrogate pair.
  * @internal
  */
+/* eslint-enable max-len */
 export function textTruncationEnvelope(text: string, original: OriginalSize): TruncationEnvelope {
   const header =
     `[Tool output truncated for the model: the original was ${original.bytes} bytes ` +

@@ -22,11 +22,16 @@ export const DEFAULT_TOOL_IMAGE_POLICY: ToolImagePolicy = Object.freeze({ maxIma
  * @throws {@link ToolOutputProjectionPolicyError} `invalid_policy`.
  */
 export function checkToolImagePolicy(policy: unknown): asserts policy is ToolImagePolicy {
-  if (typeof policy !== 'object' || policy === null) throw new ToolOutputProjectionPolicyError('invalid_policy', ['toolImages must be an object with maxImageBytes and maxImages']);
+  if (typeof policy !== 'object' || policy === null)
+    throw new ToolOutputProjectionPolicyError('invalid_policy', [
+      'toolImages must be an object with maxImageBytes and maxImages',
+    ]);
   const { maxImageBytes, maxImages } = policy as Record<string, unknown>;
   const problems: string[] = [];
-  if (!isIntegerAtLeast(maxImageBytes, 1)) problems.push(`toolImages.maxImageBytes must be an integer >= 1, got ${String(maxImageBytes)}`);
-  if (!isIntegerAtLeast(maxImages, 0)) problems.push(`toolImages.maxImages must be an integer >= 0, got ${String(maxImages)}`);
+  if (!isIntegerAtLeast(maxImageBytes, 1))
+    problems.push(`toolImages.maxImageBytes must be an integer >= 1, got ${String(maxImageBytes)}`);
+  if (!isIntegerAtLeast(maxImages, 0))
+    problems.push(`toolImages.maxImages must be an integer >= 0, got ${String(maxImages)}`);
   if (problems.length > 0) throw new ToolOutputProjectionPolicyError('invalid_policy', problems);
 }
 

@@ -55,8 +55,7 @@ export interface ToolOutputProjectionFailure {
 
 /** The result of `tryProjectToolOutputForModel`: never thrown, always returned. */
 export type ToolOutputProjectionResult =
-  | ({ readonly ok: true } & ToolOutputProjection)
-  | { readonly ok: false; readonly error: ToolOutputProjectionFailure };
+  ({ readonly ok: true } & ToolOutputProjection) | { readonly ok: false; readonly error: ToolOutputProjectionFailure };
 
 /** Options of the projection functions. */
 export interface ToolOutputProjectionOptions {

@@ -56,7 +56,8 @@ export function utf8Tail(text: string, maxBytes: number): Utf8Piece {
   const skip = windowBytes - maxBytes;
   const { read, written } = encoder.encodeInto(window, scratchOf(skip));
   let cut = read;
-  if (written < skip) cut += isHighSurrogate(window.charCodeAt(cut)) && isLowSurrogate(window.charCodeAt(cut + 1)) ? 2 : 1;
+  if (written < skip)
+    cut += isHighSurrogate(window.charCodeAt(cut)) && isLowSurrogate(window.charCodeAt(cut + 1)) ? 2 : 1;
   const tail = window.slice(cut);
   return { text: wellFormed(tail), bytes: Buffer.byteLength(tail, 'utf8') };
 }

@@ -36,12 +36,14 @@ export class CompositeToolProvider implements ToolProvider {
   /** Rebuilds the routing table when a provider lists something else than last time. */
   private sync(): void {
     const lists = this.providers.map((provider) => provider.listTools());
-    if (lists.length === this.listed.length && lists.every((list, index) => sameDescriptors(list, this.listed[index]))) return;
+    if (lists.length === this.listed.length && lists.every((list, index) => sameDescriptors(list, this.listed[index])))
+      return;
     const owners = new Map<string, ToolProvider>();
     const descriptors: ToolDescriptor[] = [];
     lists.forEach((list, index) => {
       for (const descriptor of list) {
-        if (owners.has(descriptor.name)) throw new ToolProviderError('duplicate_tool', `tool '${descriptor.name}' is offered by two providers`);
+        if (owners.has(descriptor.name))
+          throw new ToolProviderError('duplicate_tool', `tool '${descriptor.name}' is offered by two providers`);
         owners.set(descriptor.name, this.providers[index]);
         descriptors.push(descriptor);
       }
@@ -70,7 +72,10 @@ export class CompositeToolProvider implements ToolProvider {
     const owner = this.ownerOf(toolName);
     if (owner === undefined) return standardFailure('unknown_tool', `no tool named '${toolName}'`);
     if (owner.invoke !== undefined) return owner.invoke(toolName, args, signal);
-    return standardFailure('capability_mismatch', `the provider of '${toolName}' only accepts the rich invocation form`);
+    return standardFailure(
+      'capability_mismatch',
+      `the provider of '${toolName}' only accepts the rich invocation form`,
+    );
   }
 
   invokeTool(invocation: ToolInvocation): unknown {
@@ -82,7 +87,8 @@ export class CompositeToolProvider implements ToolProvider {
 
   async compensate(invocation: ToolInvocation, failure: ToolOutcome): Promise<CompensationResult> {
     const owner = this.ownerOf(invocation.toolName);
-    if (owner?.compensate === undefined) return { ok: false, message: `the provider of '${invocation.toolName}' cannot compensate` };
+    if (owner?.compensate === undefined)
+      return { ok: false, message: `the provider of '${invocation.toolName}' cannot compensate` };
     return owner.compensate(invocation, failure);
   }
 }
@@ -102,5 +108,8 @@ export function composeToolProviders(...providers: ToolProvider[]): CompositeToo
 /** Throws unless the provider implements at least one invoke form. */
 export function assertInvocable(provider: ToolProvider): void {
   if (typeof provider.invoke !== 'function' && typeof provider.invokeTool !== 'function')
-    throw new ToolProviderError('invalid_provider', 'a tool provider must implement invoke(name, args, signal) or invokeTool(invocation)');
+    throw new ToolProviderError(
+      'invalid_provider',
+      'a tool provider must implement invoke(name, args, signal) or invokeTool(invocation)',
+    );
 }

@@ -80,14 +80,18 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
   protected add(classes: readonly ClassType<object>[]): void {
     for (const target of classes) {
       const descriptor = toolDescriptorOf(target);
-      if (this.byName.has(descriptor.name)) throw new ToolProviderError('duplicate_tool', `two tool classes are named '${descriptor.name}'`);
+      if (this.byName.has(descriptor.name))
+        throw new ToolProviderError('duplicate_tool', `two tool classes are named '${descriptor.name}'`);
       this.byName.set(descriptor.name, { target, descriptor });
     }
     this.descriptors = Object.freeze([...this.byName.values()].map((entry) => entry.descriptor));
     this.servedClasses = Object.freeze([...this.byName.values()].map((entry) => entry.target as Tool));
   }
 
-  /** The tool classes served, in the order given; their static `toolName`s type a runner's results (see `ToolCallResultOf`). */
+  /**
+   * The tool classes served, in the order given; their static `toolName`s type a runner's results (see
+   * `ToolCallResultOf`).
+   */
   get reflectedClasses(): readonly Tool[] {
     return this.servedClasses;
   }
@@ -119,14 +123,26 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
    * It grants no capability: the idempotency key, heartbeats and compensation stay unused.
    */
   invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
-    return this.invokeWithContext(invocation.toolName, invocation.arguments, new InvocationToolContext(invocation, this.options.context));
+    return this.invokeWithContext(
+      invocation.toolName,
+      invocation.arguments,
+      new InvocationToolContext(invocation, this.options.context),
+    );
   }
 
   private invokeWithContext(toolName: string, args: JsonObject, context: ReflectedToolContext): Promise<ToolOutcome> {
     const entry = this.byName.get(toolName);
     if (entry === undefined) return Promise.resolve(standardFailure('unknown_tool', `no tool named '${toolName}'`));
-    if (this.createInstance === ReflectedToolProvider.prototype.createInstance && this.releaseInstance === ReflectedToolProvider.prototype.releaseInstance)
-      return invokeReflectedTool(entry.target, args, context, this.options.instantiate === undefined ? NO_OPTIONS : this.options);
+    if (
+      this.createInstance === ReflectedToolProvider.prototype.createInstance &&
+      this.releaseInstance === ReflectedToolProvider.prototype.releaseInstance
+    )
+      return invokeReflectedTool(
+        entry.target,
+        args,
+        context,
+        this.options.instantiate === undefined ? NO_OPTIONS : this.options,
+      );
     let instance: object | undefined;
     const instantiate = (target: Function): object => (instance = this.createInstance(target));
     return invokeReflectedTool(entry.target, args, context, { instantiate }).finally(() => {
@@ -137,10 +153,17 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
   /** True when neither `invokeTool` nor the instance lifecycle is overridden: see `takesDirectCalls`. @internal */
   [TAKES_DIRECT_CALLS](): boolean {
     const plain = ReflectedToolProvider.plain;
-    return this.invokeTool === plain.invokeTool && this.createInstance === plain.createInstance && this.releaseInstance === plain.releaseInstance;
+    return (
+      this.invokeTool === plain.invokeTool &&
+      this.createInstance === plain.createInstance &&
+      this.releaseInstance === plain.releaseInstance
+    );
   }
 
-  /** The methods a direct call stands in for, as this class defines them: a later patch of the prototype counts as an override too. */
+  /**
+   * The methods a direct call stands in for, as this class defines them: a later patch of the prototype counts as an
+   * override too.
+   */
   private static readonly plain = {
     invokeTool: ReflectedToolProvider.prototype.invokeTool,
     createInstance: ReflectedToolProvider.prototype.createInstance,
@@ -151,7 +174,12 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
   [START_DIRECT_CALL](toolName: string, args: JsonObject, attempt: AttemptSignal): unknown {
     const entry = this.byName.get(toolName);
     if (entry === undefined) return standardFailure('unknown_tool', `no tool named '${toolName}'`);
-    return startReflectedTool(entry.target, args, new InvocationToolContext(attempt, this.options.context), this.options.instantiate === undefined ? NO_OPTIONS : this.options);
+    return startReflectedTool(
+      entry.target,
+      args,
+      new InvocationToolContext(attempt, this.options.context),
+      this.options.instantiate === undefined ? NO_OPTIONS : this.options,
+    );
   }
 
   /** Creates the instance for one call; {@link ToolRegistry} resolves it from a container. */
@@ -183,11 +211,19 @@ export function takesDirectCalls(provider: ToolProvider): provider is ReflectedT
  * The arguments need no copy: the instance shares no value with them and the context carries none.
  * The context's `signal` is the attempt's, read on each access. @internal
  */
-export function startDirectCall(provider: ReflectedToolProvider, toolName: string, args: JsonObject, attempt: AttemptSignal): unknown {
+export function startDirectCall(
+  provider: ReflectedToolProvider,
+  toolName: string,
+  args: JsonObject,
+  attempt: AttemptSignal,
+): unknown {
   return provider[START_DIRECT_CALL](toolName, args, attempt);
 }
 
-/** The context of a rich invocation or a runner's attempt: `signal` is read from it on each access (it is created on first read). */
+/**
+ * The context of a rich invocation or a runner's attempt: `signal` is read from it on each access (it is created on
+ * first read).
+ */
 class InvocationToolContext implements ReflectedToolContext {
   constructor(
     private readonly invocation: AttemptSignal,

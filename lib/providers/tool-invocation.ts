@@ -28,7 +28,10 @@ export interface ToolDeadline {
 export interface ToolInvocation {
   readonly toolName: string;
   readonly descriptor: ToolDescriptor;
-  /** The parsed and validated arguments: a fresh copy for each attempt, equal to what approval and audit saw (mutating it changes nothing else). */
+  /**
+   * The parsed and validated arguments: a fresh copy for each attempt, equal to what approval and audit saw (mutating
+   * it changes nothing else).
+   */
   readonly arguments: JsonObject;
   /** The model's tool call id; the same on every attempt and after a resume. */
   readonly callId: string;

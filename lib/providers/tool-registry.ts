@@ -46,7 +46,10 @@ export class SharedToolInstanceError extends WuweError<'shared_tool_instance'> {
 
 const TOOL_CONTAINER_ERROR_MARKER = Symbol.for('wuwe.error.ToolContainerError');
 
-/** The container cannot give an instance of a registered tool class (not registered, a failing dependency, another type). */
+/**
+ * The container cannot give an instance of a registered tool class (not registered, a failing dependency, another
+ * type).
+ */
 export class ToolContainerError extends WuweError<'unresolvable_tool'> {
   private readonly [TOOL_CONTAINER_ERROR_MARKER] = true;
 
@@ -62,7 +65,10 @@ export class ToolContainerError extends WuweError<'unresolvable_tool'> {
 
 /** Options of {@link ToolRegistry}. */
 export interface ToolRegistryOptions extends Omit<ReflectedToolProviderOptions, 'instantiate'> {
-  /** Where tool instances come from; `resolve`/`get` may answer a Promise (NestJS's `ModuleRef.resolve`). @default none: classes are constructed without arguments */
+  /**
+   * Where tool instances come from; `resolve`/`get` may answer a Promise (NestJS's `ModuleRef.resolve`). @default none:
+   * classes are constructed without arguments
+   */
   readonly container?: DependencyContainer;
 }
 
@@ -85,7 +91,7 @@ export class ToolRegistry extends ReflectedToolProvider {
    * default from target ES2022, esbuild's and swc's with modern targets) a plain field would be
    * redefined as `undefined` right after `super()` filled it.
    */
-  private declare classesByName?: Map<string, ClassType<object>>;
+  declare private classesByName?: Map<string, ClassType<object>>;
 
   constructor(
     classes: readonly ClassType<object>[] = [],
@@ -114,7 +120,9 @@ export class ToolRegistry extends ReflectedToolProvider {
   }
 
   override invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
-    return this.invokeFromContainer(toolName, args, { signal, host: this.options.context }, () => super.invoke(toolName, args, signal));
+    return this.invokeFromContainer(toolName, args, { signal, host: this.options.context }, () =>
+      super.invoke(toolName, args, signal),
+    );
   }
 
   override invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
@@ -125,7 +133,9 @@ export class ToolRegistry extends ReflectedToolProvider {
       },
       host,
     };
-    return this.invokeFromContainer(invocation.toolName, invocation.arguments, context, () => super.invokeTool(invocation));
+    return this.invokeFromContainer(invocation.toolName, invocation.arguments, context, () =>
+      super.invokeTool(invocation),
+    );
   }
 
   /**
@@ -143,7 +153,12 @@ export class ToolRegistry extends ReflectedToolProvider {
     }
   }
 
-  private async invokeFromContainer(toolName: string, args: JsonObject, context: ReflectedToolContext, fallback: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+  private async invokeFromContainer(
+    toolName: string,
+    args: JsonObject,
+    context: ReflectedToolContext,
+    fallback: () => Promise<ToolOutcome>,
+  ): Promise<ToolOutcome> {
     const target = this.toolClasses.get(toolName);
     if (this.registryOptions.container === undefined || target === undefined) return fallback();
     // Validated before the container is asked: bad input creates nothing.

@@ -34,11 +34,19 @@ export function checkEnqueueRequest(request: unknown): CheckedEnqueueRequest {
   checkQueueText(input, 'input', Infinity);
   if (!isPlainRecord(options)) invalid('options must be an object');
   const unknown = Object.keys(options).filter((key) => !OPTION_NAMES.includes(key));
-  if (unknown.length > 0) invalid(`unknown enqueue option(s) ${unknown.map((key) => JSON.stringify(key)).join(', ')} (known: ${OPTION_NAMES.join(', ')})`);
+  if (unknown.length > 0)
+    invalid(
+      `unknown enqueue option(s) ${unknown.map((key) => JSON.stringify(key)).join(', ')} (known: ${OPTION_NAMES.join(', ')})`,
+    );
   const { runId, metadata, maxSteps, priority = 0 } = options;
   if (runId !== undefined) checkAgentName(runId, 'runId');
-  if (maxSteps !== undefined && !(Number.isSafeInteger(maxSteps) && (maxSteps as number) >= 1)) invalid(`maxSteps must be a positive integer, got ${describe(maxSteps)}`);
-  if (!(Number.isInteger(priority) && (priority as number) >= PRIORITY_RANGE[0] && (priority as number) <= PRIORITY_RANGE[1]))
+  if (maxSteps !== undefined && !(Number.isSafeInteger(maxSteps) && (maxSteps as number) >= 1))
+    invalid(`maxSteps must be a positive integer, got ${describe(maxSteps)}`);
+  if (!(
+    Number.isInteger(priority) &&
+    (priority as number) >= PRIORITY_RANGE[0] &&
+    (priority as number) <= PRIORITY_RANGE[1]
+  ))
     invalid(`priority must be an integer from ${PRIORITY_RANGE[0]} to ${PRIORITY_RANGE[1]}, got ${describe(priority)}`);
   return {
     agent,
@@ -50,10 +58,15 @@ export function checkEnqueueRequest(request: unknown): CheckedEnqueueRequest {
   };
 }
 
-/** A fresh plain copy of `metadata` when it is a plain JSON object without the key `queue`; else `invalid_queue_options`. */
+/**
+ * A fresh plain copy of `metadata` when it is a plain JSON object without the key `queue`; else
+ * `invalid_queue_options`.
+ */
 function checkMetadata(metadata: unknown): JsonObject {
-  if (!isPlainRecord(metadata)) invalid(`metadata must be a plain JSON object, not ${Array.isArray(metadata) ? 'an array' : describe(metadata)}`);
-  if (Object.hasOwn(metadata, 'queue')) invalid("metadata may not hold the key 'queue': the queue records its own part of the run there");
+  if (!isPlainRecord(metadata))
+    invalid(`metadata must be a plain JSON object, not ${Array.isArray(metadata) ? 'an array' : describe(metadata)}`);
+  if (Object.hasOwn(metadata, 'queue'))
+    invalid("metadata may not hold the key 'queue': the queue records its own part of the run there");
   let guarded: ReturnType<typeof guardJsonValue>;
   try {
     guarded = guardJsonValue(metadata, METADATA_LIMITS);
@@ -61,7 +74,10 @@ function checkMetadata(metadata: unknown): JsonObject {
     // A getter or proxy trap that throws.
     throw new RunQueueError('invalid_queue_options', 'metadata could not be read as JSON', { cause: error });
   }
-  if (!guarded.ok) invalid(`metadata is not plain JSON: ${guarded.issues.map((issue) => `${issue.pointer || '/'} ${issue.message}`).join('; ')}`);
+  if (!guarded.ok)
+    invalid(
+      `metadata is not plain JSON: ${guarded.issues.map((issue) => `${issue.pointer || '/'} ${issue.message}`).join('; ')}`,
+    );
   return guarded.value as JsonObject;
 }
 

@@ -24,16 +24,31 @@ export function parseRunJobData(data: unknown): RunJobData | undefined {
  * schema, when the record has them), for the agent the job names. Throws `job_mismatch` otherwise.
  * Returns the agent's name, as the record has it. @internal
  */
-export function checkJobAgainstRecord(data: RunJobData, record: AgentRunRecord, options: Pick<ResolvedRunQueueOptions, 'name' | 'schema'>): string {
+export function checkJobAgainstRecord(
+  data: RunJobData,
+  record: AgentRunRecord,
+  options: Pick<ResolvedRunQueueOptions, 'name' | 'schema'>,
+): string {
   const runId = record.runId;
   const enqueued = queuedRunMetadataOf(record);
   const mismatch = (message: string): never => {
     throw new RunQueueError('job_mismatch', message, { runId });
   };
-  if (enqueued === undefined) return mismatch(`run '${runId}' was not enqueued by a RunQueue (its record has no metadata.queue); the job is refused`);
-  if ((enqueued.queueName ?? options.name) !== options.name || (enqueued.queueSchema ?? options.schema) !== options.schema)
-    mismatch(`run '${runId}' was enqueued on queue '${enqueued.queueName ?? options.name}' (schema '${enqueued.queueSchema ?? options.schema}'), not on '${options.name}' (schema '${options.schema}'); the job is refused`);
-  if (enqueued.agent !== data.agent) mismatch(`run '${runId}' was enqueued for agent '${enqueued.agent}', the job names '${data.agent}'; the job is refused`);
+  if (enqueued === undefined)
+    return mismatch(
+      `run '${runId}' was not enqueued by a RunQueue (its record has no metadata.queue); the job is refused`,
+    );
+  if (
+    (enqueued.queueName ?? options.name) !== options.name ||
+    (enqueued.queueSchema ?? options.schema) !== options.schema
+  )
+    mismatch(
+      `run '${runId}' was enqueued on queue '${enqueued.queueName ?? options.name}' (schema '${enqueued.queueSchema ?? options.schema}'), not on '${options.name}' (schema '${options.schema}'); the job is refused`,
+    );
+  if (enqueued.agent !== data.agent)
+    mismatch(
+      `run '${runId}' was enqueued for agent '${enqueued.agent}', the job names '${data.agent}'; the job is refused`,
+    );
   return enqueued.agent;
 }
 
@@ -42,13 +57,21 @@ export function checkJobAgainstRecord(data: RunJobData, record: AgentRunRecord, 
  * `runner.resume` function, and `unknown_agent` when it is empty. @internal
  */
 export function checkWorkerAgents(agents: unknown): void {
-  if (!isPlainRecord(agents)) throw new RunQueueError('invalid_queue_options', 'agents must be a record of agent names to { runner, runOptions }');
+  if (!isPlainRecord(agents))
+    throw new RunQueueError(
+      'invalid_queue_options',
+      'agents must be a record of agent names to { runner, runOptions }',
+    );
   const names = Object.keys(agents);
   if (names.length === 0) throw new RunQueueError('unknown_agent', 'startWorker needs at least one agent');
   for (const name of names) {
     checkAgentName(name, 'an agent name');
     const agent = agents[name] as { runner?: { resume?: unknown } } | null | undefined;
-    if (typeof agent?.runner?.resume !== 'function') throw new RunQueueError('invalid_queue_options', `agent '${name}' must have a runner with resume(runId, options)`);
+    if (typeof agent?.runner?.resume !== 'function')
+      throw new RunQueueError(
+        'invalid_queue_options',
+        `agent '${name}' must have a runner with resume(runId, options)`,
+      );
   }
 }
 

@@ -39,7 +39,14 @@ export interface OwnedQueueWorker extends QueueWorker {
  * {@link startWorker} throw.
  */
 export async function openQueueWorker(options: OpenQueueWorkerOptions): Promise<OwnedQueueWorker> {
-  const { connectionString, storeSchema, storeMaxConnections, storeConnectTimeoutMs, queue: queueOptions, ...workerOptions } = options;
+  const {
+    connectionString,
+    storeSchema,
+    storeMaxConnections,
+    storeConnectTimeoutMs,
+    queue: queueOptions,
+    ...workerOptions
+  } = options;
   const store = await PostgresRunStore.open({
     connectionString,
     maxConnections: storeMaxConnections ?? (workerOptions.concurrency ?? 4) + 2,

@@ -14,13 +14,18 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
  * For agent names and run ids. @internal
  */
 export function checkAgentName(value: unknown, what: string): asserts value is string {
-  if (typeof value !== 'string' || value === '') invalid(`${what} must be a non-empty string, got ${typeof value === 'string' ? "''" : typeof value}`);
-  if (value.length > MAX_QUEUE_NAME_LENGTH) invalid(`${what} may hold at most ${MAX_QUEUE_NAME_LENGTH} characters, got ${value.length}`);
+  if (typeof value !== 'string' || value === '')
+    invalid(`${what} must be a non-empty string, got ${typeof value === 'string' ? "''" : typeof value}`);
+  if (value.length > MAX_QUEUE_NAME_LENGTH)
+    invalid(`${what} may hold at most ${MAX_QUEUE_NAME_LENGTH} characters, got ${value.length}`);
   if (CONTROL_CHARACTER.test(value)) invalid(`${what} may not hold control characters`);
   if (!value.isWellFormed()) invalid(`${what} may not hold a lone surrogate`);
 }
 
-/** Throws `invalid_queue_options` unless `value` is a string PostgreSQL stores as it is: no NUL, no lone surrogate, at most `maxLength` code units. @internal */
+/**
+ * Throws `invalid_queue_options` unless `value` is a string PostgreSQL stores as it is: no NUL, no lone surrogate, at
+ * most `maxLength` code units. @internal
+ */
 export function checkQueueText(value: unknown, what: string, maxLength: number): asserts value is string {
   if (typeof value !== 'string') invalid(`${what} must be a string, got ${value === null ? 'null' : typeof value}`);
   if (value.length > maxLength) invalid(`${what} may hold at most ${maxLength} characters, got ${value.length}`);
@@ -28,7 +33,10 @@ export function checkQueueText(value: unknown, what: string, maxLength: number):
   if (!value.isWellFormed()) invalid(`${what} may not hold a lone surrogate`);
 }
 
-/** Whether `value` is a plain object (its prototype `Object.prototype` or `null`): no array, no class instance. @internal */
+/**
+ * Whether `value` is a plain object (its prototype `Object.prototype` or `null`): no array, no class instance.
+ * @internal
+ */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value) as object | null;

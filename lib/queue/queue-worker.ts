@@ -17,9 +17,15 @@ export interface QueueWorkerOptions {
   readonly concurrency?: number;
   /** How long an idle worker waits before asking for jobs again. @default 250 */
   readonly pollIntervalMs?: number;
-  /** How often the worker beats for the jobs it executes and checks whether their runs were asked to cancel. Keep it well below the queue's `expireAfterSeconds`. @default 1000 */
+  /**
+   * How often the worker beats for the jobs it executes and checks whether their runs were asked to cancel. Keep it
+   * well below the queue's `expireAfterSeconds`. @default 1000
+   */
   readonly cancelCheckIntervalMs?: number;
-  /** The lease of each run it executes (`leaseTtlMs` of the run): how long after a crash its run stays fenced off from other workers. @default 60000 */
+  /**
+   * The lease of each run it executes (`leaseTtlMs` of the run): how long after a crash its run stays fenced off from
+   * other workers. @default 60000
+   */
   readonly leaseTtlMs?: number;
   /** This worker's id on the leases it takes. @default host name, process id and a random suffix */
   readonly workerId?: string;
@@ -82,14 +88,22 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
   let stopping = false;
   let wake: () => void = () => undefined;
 
-  const runningRunIds = (): string[] => [...running.values()].flatMap((entry) => (entry.runId === undefined ? [] : [entry.runId]));
+  const runningRunIds = (): string[] =>
+    [...running.values()].flatMap((entry) => (entry.runId === undefined ? [] : [entry.runId]));
 
   const cancelTimer = setInterval(() => {
     queue.touchJobs([...running.keys()]).catch((error: unknown) => report(error));
     const runIds = runningRunIds();
     queue.cancellationsAmong(runIds).then(
       (cancelled) =>
-        running.forEach((entry) => entry.runId !== undefined && cancelled.has(entry.runId) && entry.controller.abort(new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }))),
+        running.forEach(
+          (entry) =>
+            entry.runId !== undefined &&
+            cancelled.has(entry.runId) &&
+            entry.controller.abort(
+              new RunQueueError('run_cancelled', `run '${entry.runId}' was cancelled`, { runId: entry.runId }),
+            ),
+        ),
       (error: unknown) => report(error),
     );
   }, cancelCheckIntervalMs);
@@ -125,7 +139,13 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       if (free > 0) {
         try {
           const jobs = await queue.boss.fetch<unknown>(queue.options.name, { batchSize: free, includeMetadata: true });
-          for (const job of jobs) take({ id: job.id, data: parseRunJobData(job.data), retryCount: job.retryCount, retryLimit: job.retryLimit });
+          for (const job of jobs)
+            take({
+              id: job.id,
+              data: parseRunJobData(job.data),
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+            });
           if (jobs.length === free) continue;
         } catch (error) {
           report(error);
@@ -155,7 +175,10 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       const drained = Promise.all([...running.values()].map((entry) => entry.done)).then(() => true);
       const timeoutMs = stopOptions.timeoutMs;
       let timer: NodeJS.Timeout | undefined;
-      const timedOut = timeoutMs === undefined ? new Promise<boolean>(() => undefined) : new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      const timedOut =
+        timeoutMs === undefined
+          ? new Promise<boolean>(() => undefined)
+          : new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       const result = await Promise.race([drained, timedOut]);
       if (timer !== undefined) clearTimeout(timer);
       return { drained: result, abandonedRunIds: result ? [] : runningRunIds() };

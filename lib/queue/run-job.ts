@@ -50,7 +50,14 @@ export interface RunJobContext {
 export async function executeRunJob(context: RunJobContext, job: TakenRunJob): Promise<RunJobResult> {
   const { queue, workerId } = context;
   const data = job.data;
-  if (data === undefined) return { kind: 'dead_letter', error: new RunQueueError('job_mismatch', `job '${job.id}' names no run (its data is not { runId, agent }); the job is refused`) };
+  if (data === undefined)
+    return {
+      kind: 'dead_letter',
+      error: new RunQueueError(
+        'job_mismatch',
+        `job '${job.id}' names no run (its data is not { runId, agent }); the job is refused`,
+      ),
+    };
   const runId = data.runId;
   try {
     const record = await queue.store.loadRun(runId);
@@ -65,12 +72,20 @@ export async function executeRunJob(context: RunJobContext, job: TakenRunJob): P
     if (record.status === 'awaiting_approval' && record.approvals.some((approval) => approval.state === 'pending'))
       return { kind: 'complete', output: { runId, status: record.status } };
     const agent = agentNamed(context.agents, agentName);
-    if (agent === undefined) throw new RunQueueError('unknown_agent', `this worker has no agent '${agentName}' (it has: ${Object.keys(context.agents).join(', ')})`, { runId });
+    if (agent === undefined)
+      throw new RunQueueError(
+        'unknown_agent',
+        `this worker has no agent '${agentName}' (it has: ${Object.keys(context.agents).join(', ')})`,
+        { runId },
+      );
     const maxSteps = maxStepsOf(record);
     const result = await agent.runner.resume(runId, {
       ...agent.runOptions,
       store: queue.store,
-      signal: agent.runOptions?.signal === undefined ? context.signal : AbortSignal.any([agent.runOptions.signal, context.signal]),
+      signal:
+        agent.runOptions?.signal === undefined
+          ? context.signal
+          : AbortSignal.any([agent.runOptions.signal, context.signal]),
       workerId,
       leaseTtlMs: context.leaseTtlMs,
       ...(maxSteps === undefined ? {} : { maxSteps }),
@@ -83,7 +98,8 @@ export async function executeRunJob(context: RunJobContext, job: TakenRunJob): P
       return { kind: 'complete', output: { runId, leaseHeldElsewhere: true } };
     }
     // The run ended (completed or cancelled) between the read above and the lease.
-    if (LlmAgentError.isInstance(error) && error.code === 'run_conflict') return { kind: 'complete', output: { runId, conflict: messageOf(error) } };
+    if (LlmAgentError.isInstance(error) && error.code === 'run_conflict')
+      return { kind: 'complete', output: { runId, conflict: messageOf(error) } };
     return { kind: 'fail', error };
   }
 }
@@ -98,6 +114,9 @@ async function followUp(context: RunJobContext, job: TakenRunJob, data: RunJobDa
   const expiresAtMs = record.lease?.expiresAtMs ?? Date.now();
   await context.queue.send(
     { runId: data.runId, agent: data.agent, reason: 'lease_followup' },
-    { startAfter: new Date(Math.max(expiresAtMs, Date.now()) + FOLLOW_UP_MARGIN_MS), retryLimit: Math.max(0, job.retryLimit - job.retryCount) },
+    {
+      startAfter: new Date(Math.max(expiresAtMs, Date.now()) + FOLLOW_UP_MARGIN_MS),
+      retryLimit: Math.max(0, job.retryLimit - job.retryCount),
+    },
   );
 }

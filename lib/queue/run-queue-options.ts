@@ -48,7 +48,10 @@ export interface ResolvedRunQueueOptions extends Required<Omit<RunQueueOptions, 
   readonly onError?: (error: Error) => void;
 }
 
-/** Validates the options (numbers in range, names well-formed, `agents` an array of agent names) and fills the defaults; throws `invalid_queue_options`. @internal */
+/**
+ * Validates the options (numbers in range, names well-formed, `agents` an array of agent names) and fills the defaults;
+ * throws `invalid_queue_options`. @internal
+ */
 export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQueueOptions {
   const resolved: ResolvedRunQueueOptions = {
     schema: DEFAULT_RUN_QUEUE_SCHEMA,
@@ -60,9 +63,12 @@ export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQue
     maxConnections: 10,
     ...definedOnly(options),
   } as ResolvedRunQueueOptions;
-  if (typeof resolved.connectionString !== 'string' || resolved.connectionString === '') invalid('connectionString must be a PostgreSQL URL');
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(resolved.schema)) invalid(`schema must be a plain PostgreSQL identifier, not '${resolved.schema}'`);
-  if (!/^[A-Za-z0-9_-]{1,60}$/.test(resolved.name)) invalid(`name may hold 1 to 60 letters, digits, '_' and '-' only, not '${resolved.name}'`);
+  if (typeof resolved.connectionString !== 'string' || resolved.connectionString === '')
+    invalid('connectionString must be a PostgreSQL URL');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(resolved.schema))
+    invalid(`schema must be a plain PostgreSQL identifier, not '${resolved.schema}'`);
+  if (!/^[A-Za-z0-9_-]{1,60}$/.test(resolved.name))
+    invalid(`name may hold 1 to 60 letters, digits, '_' and '-' only, not '${resolved.name}'`);
   integerAtLeast('maxAttempts', resolved.maxAttempts, 1, MAX_INT);
   integerAtLeast('expireAfterSeconds', resolved.expireAfterSeconds, 1, MAX_INT);
   integerAtLeast('retryDelaySeconds', resolved.retryDelaySeconds, 0, MAX_INT);
@@ -73,7 +79,10 @@ export function resolveRunQueueOptions(options: RunQueueOptions): ResolvedRunQue
     for (const agent of resolved.agents as unknown[]) checkAgentName(agent, 'each of agents');
   }
   if (resolved.onError !== undefined && typeof resolved.onError !== 'function') invalid('onError must be a function');
-  return Object.freeze({ ...resolved, ...(resolved.agents === undefined ? {} : { agents: Object.freeze([...resolved.agents]) }) });
+  return Object.freeze({
+    ...resolved,
+    ...(resolved.agents === undefined ? {} : { agents: Object.freeze([...resolved.agents]) }),
+  });
 }
 
 /** Largest PostgreSQL `integer` (pg-boss keeps retry limits and delays in such columns). @internal */
@@ -84,7 +93,9 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Throws `invalid_queue_options` unless `value` is an integer from `minimum` to `maximum`. @internal */
 export function integerAtLeast(name: string, value: unknown, minimum: number, maximum = Number.MAX_SAFE_INTEGER): void {
   if (!(Number.isInteger(value) && (value as number) >= minimum && (value as number) <= maximum))
-    invalid(`${name} must be an integer from ${minimum} to ${maximum}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+    invalid(
+      `${name} must be an integer from ${minimum} to ${maximum}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    );
 }
 
 function invalid(message: string): never {

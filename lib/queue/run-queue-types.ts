@@ -56,7 +56,10 @@ export interface RunCancellation {
 /** A decision given to {@link RunQueue.decideApproval}. */
 export interface QueueApprovalDecision {
   readonly approved: boolean;
-  /** The arguments hash the decider checked; refused (`approval_mismatch`) when it is not the request's. @default the request's */
+  /**
+   * The arguments hash the decider checked; refused (`approval_mismatch`) when it is not the request's. @default the
+   * request's
+   */
   readonly argumentsSha256?: string;
   readonly decidedBy?: string;
   readonly reason?: string;

@@ -116,7 +116,10 @@ export class RunQueue {
     const checked = checkEnqueueRequest(request);
     const { agent, input } = checked;
     if (this.options.agents !== undefined && !this.options.agents.includes(agent))
-      throw new RunQueueError('unknown_agent', `the queue knows no agent '${agent}' (known: ${this.options.agents.join(', ')})`);
+      throw new RunQueueError(
+        'unknown_agent',
+        `the queue knows no agent '${agent}' (known: ${this.options.agents.join(', ')})`,
+      );
     const runId = checked.runId ?? newRunId();
     const queueMetadata: QueuedRunMetadata = {
       agent,
@@ -125,7 +128,12 @@ export class RunQueue {
       queueName: this.options.name,
       queueSchema: this.options.schema,
     };
-    const run = { runId, status: 'running' as const, metadata: { ...checked.metadata, queue: queueMetadata }, messages: [{ role: 'user' as const, content: input }] };
+    const run = {
+      runId,
+      status: 'running' as const,
+      metadata: { ...checked.metadata, queue: queueMetadata },
+      messages: [{ role: 'user' as const, content: input }],
+    };
     const job: RunJobData = { runId, agent, reason: 'enqueued' };
     try {
       if (this.atomicEnqueue && PostgresRunStore.isInstance(this.store)) {
@@ -134,7 +142,8 @@ export class RunQueue {
       }
       await this.store.createRun(run);
     } catch (error) {
-      if (RunStoreError.isInstance(error) && error.code === 'run_exists') throw new RunQueueError('run_exists', `run '${runId}' already exists`, { runId, cause: error });
+      if (RunStoreError.isInstance(error) && error.code === 'run_exists')
+        throw new RunQueueError('run_exists', `run '${runId}' already exists`, { runId, cause: error });
       throw error;
     }
     try {
@@ -159,7 +168,11 @@ export class RunQueue {
     if (isFinal(record)) return { runId, result: 'finished', status: record.status };
     await this.sql(this.statements.requestCancellation, [runId]);
     const waiting = await this.sql(this.statements.waitingJobsOfRun, [this.options.name, runId]);
-    if (waiting.length > 0) await this.boss.cancel(this.options.name, waiting.map((row) => String(row.id)));
+    if (waiting.length > 0)
+      await this.boss.cancel(
+        this.options.name,
+        waiting.map((row) => String(row.id)),
+      );
     return this.cancelInStore(runId, `wuwe-queue-cancel:${randomUUID()}`);
   }
 
@@ -175,7 +188,8 @@ export class RunQueue {
         return { runId, result: 'cancelled', status: 'cancelled' };
       });
     } catch (error) {
-      if (RunStoreError.isInstance(error) && error.code === 'lease_held') return { runId, result: 'cancelling', status: (await this.loadRecord(runId)).status };
+      if (RunStoreError.isInstance(error) && error.code === 'lease_held')
+        return { runId, result: 'cancelling', status: (await this.loadRecord(runId)).status };
       throw error;
     }
   }
@@ -211,15 +225,25 @@ export class RunQueue {
     this.checkOpen();
     const record = await this.loadRecord(runId);
     // A call id can repeat across turns: the latest turn's request is the one the run waits for.
-    const request = record.approvals.filter((approval) => approval.callId === callId).sort((a, b) => b.turn - a.turn)[0];
-    if (request === undefined) throw new RunQueueError('approval_not_pending', `run '${runId}' has no approval request for call '${callId}'`, { runId });
-    const approval = await this.store.decideApproval(runId, callId, {
-      approved: decision.approved,
-      toolName: request.toolName,
-      argumentsSha256: decision.argumentsSha256 ?? request.argumentsSha256,
-      ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
-      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-    }, { turn: request.turn });
+    const request = record.approvals
+      .filter((approval) => approval.callId === callId)
+      .sort((a, b) => b.turn - a.turn)[0];
+    if (request === undefined)
+      throw new RunQueueError('approval_not_pending', `run '${runId}' has no approval request for call '${callId}'`, {
+        runId,
+      });
+    const approval = await this.store.decideApproval(
+      runId,
+      callId,
+      {
+        approved: decision.approved,
+        toolName: request.toolName,
+        argumentsSha256: decision.argumentsSha256 ?? request.argumentsSha256,
+        ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
+        ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+      },
+      { turn: request.turn },
+    );
     return { approval, resumeEnqueued: await this.resumeAfterApproval(runId) };
   }
 
@@ -230,7 +254,8 @@ export class RunQueue {
   async resumeAfterApproval(runId: string): Promise<boolean> {
     this.checkOpen();
     const record = await this.loadRecord(runId);
-    if (record.status !== 'awaiting_approval' || record.approvals.some((approval) => approval.state === 'pending')) return false;
+    if (record.status !== 'awaiting_approval' || record.approvals.some((approval) => approval.state === 'pending'))
+      return false;
     await this.send({ runId, agent: agentOf(record), reason: 'approval_decided' });
     return true;
   }
@@ -241,19 +266,35 @@ export class RunQueue {
     const rows = await this.sql(this.statements.deadLetters, [this.deadLetterName]);
     return rows.map((row) => {
       // A row written by hand may hold anything: a dead letter that names no run has runId ''.
-      const data = (row.data !== null && typeof row.data === 'object' ? row.data : {}) as Partial<Record<keyof RunJobData, unknown>>;
+      const data = (row.data !== null && typeof row.data === 'object' ? row.data : {}) as Partial<
+        Record<keyof RunJobData, unknown>
+      >;
       const output = row.output as { value?: JsonValue } | JsonValue | null;
-      const lastError = output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output ? (output.value ?? null) : (output ?? null);
-      return { runId: typeof data.runId === 'string' ? data.runId : '', agent: typeof data.agent === 'string' ? data.agent : '', lastError: lastError, deadAt: new Date(row.created_on as string).toISOString() };
+      const lastError =
+        output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output
+          ? (output.value ?? null)
+          : (output ?? null);
+      return {
+        runId: typeof data.runId === 'string' ? data.runId : '',
+        agent: typeof data.agent === 'string' ? data.agent : '',
+        lastError: lastError,
+        deadAt: new Date(row.created_on as string).toISOString(),
+      };
     });
   }
 
-  /** Takes a run out of the dead letters and enqueues it again with a fresh count of attempts; returns whether it was there. */
+  /**
+   * Takes a run out of the dead letters and enqueues it again with a fresh count of attempts; returns whether it was
+   * there.
+   */
   async retryDeadLetter(runId: string): Promise<boolean> {
     this.checkOpen();
     const rows = await this.sql(this.statements.deadLettersOfRun, [this.deadLetterName, runId]);
     if (rows.length === 0) return false;
-    await this.boss.cancel(this.deadLetterName, rows.map((row) => String(row.id)));
+    await this.boss.cancel(
+      this.deadLetterName,
+      rows.map((row) => String(row.id)),
+    );
     await this.send({ runId, agent: agentOf(await this.loadRecord(runId)), reason: 'dead_letter_retried' });
     return true;
   }
@@ -267,19 +308,29 @@ export class RunQueue {
     options: { readonly priority?: number; readonly startAfter?: Date; readonly retryLimit?: number } = {},
     db?: PostgresSqlExecutor,
   ): Promise<void> {
-    const id = await this.boss.send(this.options.name, { ...data }, {
-      ...(db === undefined ? {} : { db }),
-      retryLimit: options.retryLimit ?? this.options.maxAttempts - 1,
-      retryDelay: this.options.retryDelaySeconds,
-      expireInSeconds: this.options.expireAfterSeconds,
-      deadLetter: this.deadLetterName,
-      ...(options.priority === undefined ? {} : { priority: options.priority }),
-      ...(options.startAfter === undefined ? {} : { startAfter: options.startAfter }),
-    });
-    if (id === null) throw new RunQueueError('enqueue_failed', `the job queue did not accept the job of run '${data.runId}'`, { runId: data.runId });
+    const id = await this.boss.send(
+      this.options.name,
+      { ...data },
+      {
+        ...(db === undefined ? {} : { db }),
+        retryLimit: options.retryLimit ?? this.options.maxAttempts - 1,
+        retryDelay: this.options.retryDelaySeconds,
+        expireInSeconds: this.options.expireAfterSeconds,
+        deadLetter: this.deadLetterName,
+        ...(options.priority === undefined ? {} : { priority: options.priority }),
+        ...(options.startAfter === undefined ? {} : { startAfter: options.startAfter }),
+      },
+    );
+    if (id === null)
+      throw new RunQueueError('enqueue_failed', `the job queue did not accept the job of run '${data.runId}'`, {
+        runId: data.runId,
+      });
   }
 
-  /** Stops the queue's background work and closes its connections; later calls throw `queue_closed`. The store stays open. */
+  /**
+   * Stops the queue's background work and closes its connections; later calls throw `queue_closed`. The store stays
+   * open.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -331,9 +382,12 @@ export function isFinal(record: AgentRunRecord): boolean {
  * The queue's part of a run's metadata (`metadata.queue`) when a `RunQueue` started the run, else
  * `undefined`. Runs stored before `queueName` / `queueSchema` were recorded lack them. @internal
  */
-export function queuedRunMetadataOf(record: AgentRunRecord): (Partial<QueuedRunMetadata> & { readonly agent: string }) | undefined {
+export function queuedRunMetadataOf(
+  record: AgentRunRecord,
+): (Partial<QueuedRunMetadata> & { readonly agent: string }) | undefined {
   const queue = record.metadata?.queue;
-  if (queue === null || typeof queue !== 'object' || Array.isArray(queue) || typeof queue.agent !== 'string') return undefined;
+  if (queue === null || typeof queue !== 'object' || Array.isArray(queue) || typeof queue.agent !== 'string')
+    return undefined;
   return {
     agent: queue.agent,
     ...(typeof queue.maxSteps === 'number' ? { maxSteps: queue.maxSteps } : {}),
@@ -345,7 +399,12 @@ export function queuedRunMetadataOf(record: AgentRunRecord): (Partial<QueuedRunM
 /** The agent a queued run was enqueued for, from `metadata.queue.agent`. @internal */
 export function agentOf(record: AgentRunRecord): string {
   const agent = queuedRunMetadataOf(record)?.agent;
-  if (agent === undefined) throw new RunQueueError('unknown_agent', `run '${record.runId}' was not enqueued by a RunQueue (no metadata.queue.agent)`, { runId: record.runId });
+  if (agent === undefined)
+    throw new RunQueueError(
+      'unknown_agent',
+      `run '${record.runId}' was not enqueued by a RunQueue (no metadata.queue.agent)`,
+      { runId: record.runId },
+    );
   return agent;
 }
 

@@ -11,7 +11,9 @@ import { ToolDefinitionError } from './tool-definition-error';
 
 type Schema = Record<string, unknown>;
 
-/** Keys argument parsing always refuses (see `guardJsonValue`), so a field with one of these names could never be given. */
+/**
+ * Keys argument parsing always refuses (see `guardJsonValue`), so a field with one of these names could never be given.
+ */
 const UNREACHABLE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A field default, with the schema it must satisfy (checked by the caller once the whole schema exists). */
@@ -54,7 +56,8 @@ class ClassSchemaBuilder {
     const records = new Map(storage.fieldsOf(target).map((record) => [record.propertyName, record]));
     const validatorSchema = classValidatorSchema(target);
     const validatorProperties = (validatorSchema.properties ?? {}) as Record<string, Schema>;
-    for (const name of Object.keys(validatorProperties)) if (!records.has(name)) records.set(name, validatorOnlyRecord(target, name));
+    for (const name of Object.keys(validatorProperties))
+      if (!records.has(name)) records.set(name, validatorOnlyRecord(target, name));
     const instance = probeInstance(target);
     if (instance !== undefined) warnUndecoratedProperties(target, instance, records);
     const properties: Record<string, Schema> = {};
@@ -63,7 +66,12 @@ class ClassSchemaBuilder {
     for (const record of records.values()) {
       const name = record.propertyName;
       if (UNREACHABLE_NAMES.has(name))
-        throw new ToolDefinitionError('invalid_field_options', target.name, name, `'${name}' cannot be an argument name: argument parsing refuses the key`);
+        throw new ToolDefinitionError(
+          'invalid_field_options',
+          target.name,
+          name,
+          `'${name}' cannot be an argument name: argument parsing refuses the key`,
+        );
       const kind = resolveFieldKind(target, record, validatorProperties[name]?.items);
       const traits = storage.fieldTraitsOf(target, name);
       const property = this.kindSchema(kind, target, name, [...stack, target]);
@@ -100,9 +108,20 @@ class ClassSchemaBuilder {
     }
   }
 
-  private nestedSchema(target: Function, ref: boolean, owner: Function, property: string, stack: readonly Function[]): Schema {
+  private nestedSchema(
+    target: Function,
+    ref: boolean,
+    owner: Function,
+    property: string,
+    stack: readonly Function[],
+  ): Schema {
     if (!getToolMetadataStorage().hasAnyMetadata(target) && classValidatorSchema(target).properties === undefined)
-      throw new ToolDefinitionError('unsupported_field_type', owner.name, property, `class ${target.name} has no @Field properties; decorate its fields`);
+      throw new ToolDefinitionError(
+        'unsupported_field_type',
+        owner.name,
+        property,
+        `class ${target.name} has no @Field properties; decorate its fields`,
+      );
     if (ref) {
       const existing = this.defNames.get(target);
       if (existing !== undefined) return { $ref: `#/$defs/${existing}` };
@@ -136,8 +155,14 @@ class ClassSchemaBuilder {
 
 /** A property class-validator decorates without `@Field`: its `design:type` where the compiler emitted one. */
 function validatorOnlyRecord(target: Function, name: string): FieldRecord {
-  const reflected = typeof Reflect.hasMetadata === 'function' && Reflect.hasMetadata('design:type', target.prototype, name);
-  return { propertyName: name, designType: reflected ? Reflect.getMetadata('design:type', target.prototype, name) : undefined, reflected, options: {} };
+  const reflected =
+    typeof Reflect.hasMetadata === 'function' && Reflect.hasMetadata('design:type', target.prototype, name);
+  return {
+    propertyName: name,
+    designType: reflected ? Reflect.getMetadata('design:type', target.prototype, name) : undefined,
+    reflected,
+    options: {},
+  };
 }
 
 function enumSchema(values: readonly (string | number)[]): Schema {
@@ -152,4 +177,3 @@ function isRequired(options: FieldOptions, defaultValue: unknown, name: string, 
   const known = (validatorSchema.properties as Record<string, unknown> | undefined)?.[name] !== undefined;
   return !known || ((validatorSchema.required as string[] | undefined) ?? []).includes(name);
 }
-

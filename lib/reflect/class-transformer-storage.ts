@@ -21,7 +21,8 @@ export function classTransformerStorage(): TransformerMetadataStorage | undefine
   if (storage === undefined) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      storage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadataStorage }).defaultMetadataStorage;
+      storage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadataStorage })
+        .defaultMetadataStorage;
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code !== 'MODULE_NOT_FOUND') throw error;
       storage = null;
@@ -37,12 +38,19 @@ export function classTransformerStorage(): TransformerMetadataStorage | undefine
  * storage does not have the expected shape (class-transformer 0.5 keeps the records in an internal
  * map, by class then property), and answers `undefined` when class-transformer is not installed.
  */
-export function findTransformerTypeMetadata(target: Function, propertyName: string): TransformerTypeMetadata | undefined {
+export function findTransformerTypeMetadata(
+  target: Function,
+  propertyName: string,
+): TransformerTypeMetadata | undefined {
   const loaded = classTransformerStorage();
   if (loaded === undefined) return undefined;
   const typeRecords = (loaded as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
   if (!(typeRecords instanceof Map)) return loaded.findTypeMetadata(target, propertyName);
-  for (let type: unknown = target; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type)) {
+  for (
+    let type: unknown = target;
+    typeof type === 'function' && type !== Function.prototype;
+    type = Object.getPrototypeOf(type)
+  ) {
     const record = (typeRecords.get(type) as Map<string, TransformerTypeMetadata> | undefined)?.get(propertyName);
     if (record !== undefined) return record;
   }

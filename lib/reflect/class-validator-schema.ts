@@ -7,7 +7,12 @@ type Schema = Record<string, unknown>;
 
 /** What wuwe reads of class-validator's metadata storage. */
 interface ValidatorMetadataStorage {
-  getTargetValidationMetadatas(target: Function, targetSchema: string, always: boolean, strictGroups: boolean): readonly unknown[];
+  getTargetValidationMetadatas(
+    target: Function,
+    targetSchema: string,
+    always: boolean,
+    strictGroups: boolean,
+  ): readonly unknown[];
 }
 
 /**
@@ -31,12 +36,12 @@ function validatorStorage(): ValidatorMetadataStorage | undefined {
 export function classValidatorSchema(target: Function): Schema {
   const metadatas = validatorStorage()?.getTargetValidationMetadatas(target, '', true, false);
   if (metadatas === undefined || metadatas.length === 0) return {};
-  const { targetConstructorToSchema } = loadOptionalDependency<{ targetConstructorToSchema: typeof TargetConstructorToSchema }>(
-    'class-validator-jsonschema',
-    `the class-validator decorators of ${target.name || 'a class'}`,
-  );
+  const { targetConstructorToSchema } = loadOptionalDependency<{
+    targetConstructorToSchema: typeof TargetConstructorToSchema;
+  }>('class-validator-jsonschema', `the class-validator decorators of ${target.name || 'a class'}`);
   // wuwe reads only `findTypeMetadata`; class-validator-jsonschema reads the rest of the same storage.
-  const classTransformerMetadataStorage = classTransformerStorage() as ValidatorSchemaOptions['classTransformerMetadataStorage'];
+  const classTransformerMetadataStorage =
+    classTransformerStorage() as ValidatorSchemaOptions['classTransformerMetadataStorage'];
   return targetConstructorToSchema(target, { classTransformerMetadataStorage }) as Schema;
 }
 /**
@@ -57,7 +62,8 @@ export function mergeValidatorKeywords(property: Schema, validator: Schema | und
       if (keyword === 'type' && property.$ref !== undefined) continue;
       property[keyword] = value;
     } else if (keyword === 'type' && current === 'number' && value === 'integer') property.type = 'integer';
-    else if (keyword === 'items' && isSchemaObject(current) && isSchemaObject(value)) mergeValidatorKeywords(current, value);
+    else if (keyword === 'items' && isSchemaObject(current) && isSchemaObject(value))
+      mergeValidatorKeywords(current, value);
   }
 }
 

@@ -13,7 +13,9 @@ import { getToolMetadataStorage } from './metadata-storage';
  * class UpdateSetting { ... }
  * ```
  */
-export function Contract(options: ToolContractOptions): <C extends Function>(target: C, context?: ClassDecoratorContext) => void {
+export function Contract(
+  options: ToolContractOptions,
+): <C extends Function>(target: C, context?: ClassDecoratorContext) => void {
   // Legacy and standard class decorators both receive the class first.
   return (target) => {
     checkToolContractOptionKeys(target.name, options);

@@ -2,7 +2,9 @@ import { FieldOptions } from './field-options';
 
 type IsAny<V> = 0 extends 1 & V ? true : false;
 
-/** True when `V` is a union of string or number literals (`'fast' | 'slow'`, `1 | 2`), not `string` or `number` itself. */
+/**
+ * True when `V` is a union of string or number literals (`'fast' | 'slow'`, `1 | 2`), not `string` or `number` itself.
+ */
 type IsLiteralUnion<V> = [V] extends [never]
   ? false
   : [V] extends [string]
@@ -16,9 +18,17 @@ type IsLiteralUnion<V> = [V] extends [never]
       : false;
 
 /** An explicit `type` that names only a plain scalar (which would widen a literal union). */
-type ScalarTypeOption = 'string' | 'number' | 'integer' | StringConstructor | NumberConstructor | readonly [StringConstructor | NumberConstructor];
+type ScalarTypeOption =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | StringConstructor
+  | NumberConstructor
+  | readonly [StringConstructor | NumberConstructor];
 
-/** Options that state the allowed values: an `enum`, or a `type` other than a plain scalar (an enum object, a thunk). */
+/**
+ * Options that state the allowed values: an `enum`, or a `type` other than a plain scalar (an enum object, a thunk).
+ */
 type StatesValues<O> = O extends { readonly enum: object }
   ? true
   : O extends { readonly type: infer T }
@@ -40,11 +50,21 @@ type StrictNullChecks = undefined extends string ? false : true;
 /** True when a value of `V` may be `undefined`, as far as the compiler can tell (never without `strictNullChecks`). */
 type MayBeUndefined<V> = StrictNullChecks extends true ? (undefined extends V ? true : false) : false;
 
-type OptionalWithoutOption = '@Field: this property may be undefined (`?`): say `@Field({ optional: true })` or give a `default`';
-type LiteralUnionWithoutEnum = '@Field: a literal union would be reflected as a plain string or number: list its values with `@Field({ enum: [...] })`';
+type OptionalWithoutOption =
+  '@Field: this property may be undefined (`?`): say `@Field({ optional: true })` or give a `default`';
+type LiteralUnionWithoutEnum =
+  '@Field: a literal union would be reflected as a plain string or number: list its values with `@Field({ enum: [...] })`';
 
-/** `true` when a property of type `V` (`undefined` left out) that is a literal union, or an array of one, lists its values. */
-type LiteralUnionCheck<V, O> = IsLiteralUnion<ItemOf<Exclude<V, undefined>>> extends true ? (StatesValues<O> extends true ? true : LiteralUnionWithoutEnum) : true;
+/**
+ * `true` when a property of type `V` (`undefined` left out) that is a literal union, or an array of one, lists its
+ * values.
+ */
+type LiteralUnionCheck<V, O> =
+  IsLiteralUnion<ItemOf<Exclude<V, undefined>>> extends true
+    ? StatesValues<O> extends true
+      ? true
+      : LiteralUnionWithoutEnum
+    : true;
 
 /**
  * `true` when `@Field(options)` reflects a property of type `V` faithfully, else the reason as a
@@ -68,11 +88,14 @@ export type FieldCheck<V, O, Optional extends boolean = false> =
           : OptionalWithoutOption
         : LiteralUnionCheck<V, O>;
 
-/** True when `K` is declared optional (`?`) in `T`, whatever `strictNullChecks` and `exactOptionalPropertyTypes` say. */
+/**
+ * True when `K` is declared optional (`?`) in `T`, whatever `strictNullChecks` and `exactOptionalPropertyTypes` say.
+ */
 type IsOptionalKey<T, K extends keyof T> = Record<never, never> extends Pick<T, K> ? true : false;
 
 /** The compile-time verdict on a field: `unknown` when the options fit its type, else an object naming the problem. */
-export type Checked<V, O, Optional extends boolean = false> = FieldCheck<V, O, Optional> extends true ? unknown : { readonly fieldError: FieldCheck<V, O, Optional> };
+export type Checked<V, O, Optional extends boolean = false> =
+  FieldCheck<V, O, Optional> extends true ? unknown : { readonly fieldError: FieldCheck<V, O, Optional> };
 
 /**
  * The decorator `@Field(options)` returns. It accepts both calling conventions: legacy
@@ -80,6 +103,9 @@ export type Checked<V, O, Optional extends boolean = false> = FieldCheck<V, O, O
  * context). In both, the property's declared type is checked against the options ({@link FieldCheck}).
  */
 export interface FieldDecorator<O extends FieldOptions> {
-  <T extends object, K extends string | symbol>(target: T, propertyKey: K & (K extends keyof T ? Checked<T[K], O, IsOptionalKey<T, K>> : unknown)): void;
+  <T extends object, K extends string | symbol>(
+    target: T,
+    propertyKey: K & (K extends keyof T ? Checked<T[K], O, IsOptionalKey<T, K>> : unknown),
+  ): void;
   <This, V>(value: undefined, context: ClassFieldDecoratorContext<This, V> & Checked<V, O>): void;
 }

@@ -28,9 +28,20 @@ export function Field(options: FieldOptions = {}): (target: unknown, key: unknow
 function legacyField(options: FieldOptions, prototype: object, propertyKey: string | symbol): void {
   // On a static member the decorator receives the class itself; its `constructor` is `Function`.
   if (typeof prototype === 'function')
-    throw new ToolDefinitionError('invalid_field_options', prototype.name, String(propertyKey), '@Field() marks instance properties; a static member cannot be an argument');
+    throw new ToolDefinitionError(
+      'invalid_field_options',
+      prototype.name,
+      String(propertyKey),
+      '@Field() marks instance properties; a static member cannot be an argument',
+    );
   const target = prototype.constructor;
-  if (typeof propertyKey !== 'string') throw new ToolDefinitionError('invalid_field_options', target.name, String(propertyKey), 'a field must have a string name');
+  if (typeof propertyKey !== 'string')
+    throw new ToolDefinitionError(
+      'invalid_field_options',
+      target.name,
+      String(propertyKey),
+      'a field must have a string name',
+    );
   const reflect = Reflect as { getMetadata?: unknown; hasMetadata?: unknown };
   const hasReflectMetadata = typeof reflect.getMetadata === 'function' && typeof reflect.hasMetadata === 'function';
   const reflected = hasReflectMetadata && Reflect.hasMetadata('design:type', prototype, propertyKey);
@@ -62,7 +73,13 @@ function standardField(options: FieldOptions, context: StandardDecoratorContext)
       propertyName,
       'standard decorators gave no context.metadata: this compiler does not support decorator metadata; load wuwe before the class is defined so Symbol.metadata exists',
     );
-  const record: FieldRecord = { propertyName, designType: undefined, reflected: false, options, ...(problem === undefined ? {} : { problem }) };
+  const record: FieldRecord = {
+    propertyName,
+    designType: undefined,
+    reflected: false,
+    options,
+    ...(problem === undefined ? {} : { problem }),
+  };
   recordStandardField(context.metadata, record);
 }
 

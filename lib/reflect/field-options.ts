@@ -7,7 +7,8 @@ export type ClassType<T = unknown> = abstract new (...args: any[]) => T;
 export type ScalarTypeName = 'string' | 'number' | 'integer' | 'boolean';
 
 /** Anything a type thunk may return for one item: a scalar constructor, a class, or an enum object. */
-export type FieldItemType = StringConstructor | NumberConstructor | BooleanConstructor | ClassType | Record<string, string | number>;
+export type FieldItemType =
+  StringConstructor | NumberConstructor | BooleanConstructor | ClassType | Record<string, string | number>;
 
 /**
  * An explicit field type: a scalar name, a type (`String`, `Number`, `Boolean`, a class, an enum
@@ -15,7 +16,8 @@ export type FieldItemType = StringConstructor | NumberConstructor | BooleanConst
  * either, in type-graphql's form: `() => Address`, `() => [Address]` (a thunk is an arrow function;
  * use one for a class declared further down or for a class that nests itself).
  */
-export type FieldTypeOption = ScalarTypeName | FieldItemType | readonly FieldItemType[] | (() => FieldItemType | readonly FieldItemType[]);
+export type FieldTypeOption =
+  ScalarTypeName | FieldItemType | readonly FieldItemType[] | (() => FieldItemType | readonly FieldItemType[]);
 
 /** Options of `@Field`. Every field is optional. */
 export interface FieldOptions {

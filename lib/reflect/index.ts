@@ -1,5 +1,11 @@
 export type {
-  ClassType, FieldItemType, FieldOptions, FieldTraits, FieldTypeOption, ScalarTypeName, ToolOptions,
+  ClassType,
+  FieldItemType,
+  FieldOptions,
+  FieldTraits,
+  FieldTypeOption,
+  ScalarTypeName,
+  ToolOptions,
 } from './field-options';
 export { ToolDefinitionError } from './tool-definition-error';
 export type { ToolDefinitionErrorCode } from './tool-definition-error';

@@ -62,9 +62,15 @@ const warned = new WeakSet<Function>();
  * without an initializer are invisible at run time under `useDefineForClassFields: false`; the
  * warning covers what can be seen.
  */
-export function warnUndecoratedProperties(target: Function, instance: Record<string, unknown>, fields: ReadonlyMap<string, unknown>): void {
+export function warnUndecoratedProperties(
+  target: Function,
+  instance: Record<string, unknown>,
+  fields: ReadonlyMap<string, unknown>,
+): void {
   if (warned.has(target)) return;
-  const undecorated = Object.keys(instance).filter((name) => !fields.has(name) && name !== 'description' && typeof instance[name] !== 'function');
+  const undecorated = Object.keys(instance).filter(
+    (name) => !fields.has(name) && name !== 'description' && typeof instance[name] !== 'function',
+  );
   if (undecorated.length === 0) return;
   warned.add(target);
   process.emitWarning(

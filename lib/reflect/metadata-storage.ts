@@ -37,7 +37,8 @@ export class ToolMetadataStorage {
    * `revision` (a value of {@link currentRevision}).
    */
   changedSince(classes: Iterable<Function>, revision: number): boolean {
-    for (const target of classes) for (const type of this.ancestry(target)) if ((this.classRevisions.get(type) ?? 0) > revision) return true;
+    for (const target of classes)
+      for (const type of this.ancestry(target)) if ((this.classRevisions.get(type) ?? 0) > revision) return true;
     return false;
   }
 
@@ -77,7 +78,8 @@ export class ToolMetadataStorage {
   /** Fields of the class and its ancestors; a subclass's field overrides its parent's. */
   fieldsOf(target: Function): FieldRecord[] {
     const merged = new Map<string, FieldRecord>();
-    for (const type of this.ancestry(target)) for (const [name, record] of this.fields.get(type) ?? []) merged.set(name, record);
+    for (const type of this.ancestry(target))
+      for (const [name, record] of this.fields.get(type) ?? []) merged.set(name, record);
     return [...merged.values()];
   }
 
@@ -100,7 +102,10 @@ export class ToolMetadataStorage {
     let description: string | undefined;
     let defaultValue: FieldTraits['default'];
     for (const type of this.ancestry(target)) {
-      for (const layer of [this.fields.get(type)?.get(propertyName)?.options, this.traits.get(type)?.get(propertyName)]) {
+      for (const layer of [
+        this.fields.get(type)?.get(propertyName)?.options,
+        this.traits.get(type)?.get(propertyName),
+      ]) {
         if (layer?.description !== undefined) description = layer.description;
         if (layer?.default !== undefined) defaultValue = layer.default;
       }
@@ -166,7 +171,11 @@ function definedTraits(traits: FieldTraits): FieldTraits {
 /** The class and its ancestors, base first. */
 function ancestry(target: Function): Function[] {
   const chain: Function[] = [];
-  for (let type: unknown = target; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type))
+  for (
+    let type: unknown = target;
+    typeof type === 'function' && type !== Function.prototype;
+    type = Object.getPrototypeOf(type)
+  )
     chain.unshift(type);
   return chain;
 }

@@ -42,26 +42,43 @@ export function resolveFieldKind(owner: Function, record: FieldRecord, validator
   const isList = (what: string): boolean => {
     if (options.array !== undefined) return options.array;
     if (Array.isArray(declared)) return true;
-    if (!reflected) return fail('missing_design_type', `${NO_DESIGN_TYPE}; for ${what}, say whether it is a list with \`array: true\` or \`array: false\``);
+    if (!reflected)
+      return fail(
+        'missing_design_type',
+        `${NO_DESIGN_TYPE}; for ${what}, say whether it is a list with \`array: true\` or \`array: false\``,
+      );
     return designType === Array;
   };
   if (options.enum !== undefined) {
     const values = enumValues(options.enum);
     if (values.length === 0) fail('invalid_field_options', '`enum` has no values');
-    const unrepresentable = values.find((value) => !(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))));
+    const unrepresentable = values.find(
+      (value) => !(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))),
+    );
     if (unrepresentable !== undefined)
-      fail('invalid_field_options', `\`enum\` value ${String(unrepresentable)} has no JSON form; use strings or finite numbers`);
+      fail(
+        'invalid_field_options',
+        `\`enum\` value ${String(unrepresentable)} has no JSON form; use strings or finite numbers`,
+      );
     const item: FieldKind = { kind: 'enum', values };
     return isList('an `enum` field') ? { kind: 'array', items: item } : item;
   }
   if (typeof declared === 'string') {
-    if (!['string', 'number', 'integer', 'boolean'].includes(declared)) fail('invalid_field_options', `unknown type name '${declared}'`);
-    return options.array === true ? { kind: 'array', items: { kind: declared as 'string' } } : { kind: declared as 'string' };
+    if (!['string', 'number', 'integer', 'boolean'].includes(declared))
+      fail('invalid_field_options', `unknown type name '${declared}'`);
+    return options.array === true
+      ? { kind: 'array', items: { kind: declared as 'string' } }
+      : { kind: declared as 'string' };
   }
   if (declared !== undefined) {
     if (Array.isArray(declared)) {
-      if (declared.length !== 1) fail('invalid_field_options', 'an array type must name exactly one item type, e.g. `[String]` or `() => [Address]`');
-      if (options.array === false) fail('invalid_field_options', '`array: false` contradicts the list type given with `type`');
+      if (declared.length !== 1)
+        fail(
+          'invalid_field_options',
+          'an array type must name exactly one item type, e.g. `[String]` or `() => [Address]`',
+        );
+      if (options.array === false)
+        fail('invalid_field_options', '`array: false` contradicts the list type given with `type`');
       return { kind: 'array', items: itemKind(declared[0], ref, fail) };
     }
     const item = itemKind(declared, ref, fail);
@@ -76,7 +93,10 @@ export function resolveFieldKind(owner: Function, record: FieldRecord, validator
   if (designType === Array) {
     const items = scalarItemKind(validatorItems);
     if (items !== undefined) return { kind: 'array', items };
-    return fail('unsupported_field_type', 'arrays need an explicit item type: `@Field({ type: [String] })` or `type: () => [Address]`');
+    return fail(
+      'unsupported_field_type',
+      'arrays need an explicit item type: `@Field({ type: [String] })` or `type: () => [Address]`',
+    );
   }
   if (designType === Object || designType === undefined)
     return fail(
@@ -88,16 +108,23 @@ export function resolveFieldKind(owner: Function, record: FieldRecord, validator
 
 /** The `type` option with a thunk (an arrow function: it has no `prototype`) called. */
 function declaredType(type: unknown): unknown {
-  return typeof type === 'function' && !Object.prototype.hasOwnProperty.call(type, 'prototype') ? (type as () => unknown)() : type;
+  return typeof type === 'function' && !Object.prototype.hasOwnProperty.call(type, 'prototype')
+    ? (type as () => unknown)()
+    : type;
 }
 
 /** The item kind class-validator's item schema states: an enum of strings or numbers, or a scalar type. */
 function scalarItemKind(items: unknown): FieldKind | undefined {
   if (typeof items !== 'object' || items === null) return undefined;
   const schema = items as { type?: unknown; enum?: unknown };
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => typeof value === 'string' || typeof value === 'number'))
+  if (
+    Array.isArray(schema.enum) &&
+    schema.enum.length > 0 &&
+    schema.enum.every((value) => typeof value === 'string' || typeof value === 'number')
+  )
     return { kind: 'enum', values: enumValues(schema.enum) };
-  if (schema.type === 'string' || schema.type === 'number' || schema.type === 'integer' || schema.type === 'boolean') return { kind: schema.type };
+  if (schema.type === 'string' || schema.type === 'number' || schema.type === 'integer' || schema.type === 'boolean')
+    return { kind: schema.type };
   return undefined;
 }
 
@@ -110,12 +137,15 @@ function itemKind(type: unknown, ref: boolean, fail: Fail): FieldKind {
   if (type === Array || type === Object || Array.isArray(type))
     return fail('unsupported_field_type', 'nested arrays and untyped objects are not supported; use a nested class');
   if (typeof type === 'function') return { kind: 'object', target: type, ref };
-  if (typeof type === 'object' && type !== null) return { kind: 'enum', values: enumValues(type as Record<string, string | number>) };
+  if (typeof type === 'object' && type !== null)
+    return { kind: 'enum', values: enumValues(type as Record<string, string | number>) };
   return fail('unsupported_field_type', `type ${String(type)} cannot be a tool argument`);
 }
 
 /** Values of a TS enum object (numeric reverse mappings dropped) or of a literal array, deduplicated. */
-export function enumValues(source: Record<string, string | number> | readonly (string | number)[]): (string | number)[] {
+export function enumValues(
+  source: Record<string, string | number> | readonly (string | number)[],
+): (string | number)[] {
   if (Array.isArray(source)) return [...new Set(source as (string | number)[])];
   const record = source as Record<string, string | number>;
   const isReverseMapping = (key: string): boolean => {

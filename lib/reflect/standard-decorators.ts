@@ -28,7 +28,12 @@ export const SYMBOL_METADATA: symbol = installSymbolMetadata();
 function installSymbolMetadata(): symbol {
   const holder = Symbol as unknown as { metadata?: symbol };
   if (typeof holder.metadata !== 'symbol')
-    Object.defineProperty(Symbol, 'metadata', { value: Symbol.for('Symbol.metadata'), writable: false, enumerable: false, configurable: true });
+    Object.defineProperty(Symbol, 'metadata', {
+      value: Symbol.for('Symbol.metadata'),
+      writable: false,
+      enumerable: false,
+      configurable: true,
+    });
   return holder.metadata as symbol;
 }
 
@@ -50,6 +55,7 @@ export function recordStandardField(metadata: object, record: FieldRecord): void
 export function standardFieldsOf(target: Function): readonly FieldRecord[] | undefined {
   if (!Object.prototype.hasOwnProperty.call(target, SYMBOL_METADATA)) return undefined;
   const metadata = (target as unknown as Record<symbol, unknown>)[SYMBOL_METADATA];
-  if (typeof metadata !== 'object' || metadata === null || !Object.prototype.hasOwnProperty.call(metadata, FIELDS_KEY)) return undefined;
+  if (typeof metadata !== 'object' || metadata === null || !Object.prototype.hasOwnProperty.call(metadata, FIELDS_KEY))
+    return undefined;
   return (metadata as Record<symbol, readonly FieldRecord[]>)[FIELDS_KEY];
 }

@@ -10,13 +10,24 @@ import { ToolDefinitionError } from './tool-definition-error';
 export function toolClassInfo(target: Function): { name: string; description: string } {
   const storage = getToolMetadataStorage();
   if (!storage.hasAnyMetadata(target))
-    throw new ToolDefinitionError('not_a_tool', target.name, undefined, 'not a tool class: decorate it with @Tool() and its arguments with @Field()');
+    throw new ToolDefinitionError(
+      'not_a_tool',
+      target.name,
+      undefined,
+      'not a tool class: decorate it with @Tool() and its arguments with @Field()',
+    );
   const options = storage.toolOptions(target);
   const name = options?.name ?? target.name;
   // `@Tool` checks its name at decoration; a class described without `@Tool` is checked here.
   if (!TOOL_NAME_PATTERN.test(name))
-    throw new ToolDefinitionError('invalid_tool_name', target.name, undefined, `tool name '${name}' must match ${TOOL_NAME_PATTERN.source}; give one with @Tool({ name })`);
-  const description = storage.inheritedDescriptionOf(target) ?? staticDescription(target) ?? instanceDescription(target);
+    throw new ToolDefinitionError(
+      'invalid_tool_name',
+      target.name,
+      undefined,
+      `tool name '${name}' must match ${TOOL_NAME_PATTERN.source}; give one with @Tool({ name })`,
+    );
+  const description =
+    storage.inheritedDescriptionOf(target) ?? staticDescription(target) ?? instanceDescription(target);
   if (description === undefined)
     throw new ToolDefinitionError(
       'missing_description',

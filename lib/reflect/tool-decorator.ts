@@ -30,10 +30,20 @@ export type ToolDecorator = <C extends InvocableToolClass>(target: C, context?: 
 export function Tool(options: ToolOptions = {}): ToolDecorator {
   return (target: Function, context?: unknown) => {
     if (context !== undefined && !(isStandardDecoratorContext(context) && context.kind === 'class'))
-      throw new ToolDefinitionError('not_a_tool', String((context as { name?: unknown }).name), undefined, '@Tool() decorates a class');
+      throw new ToolDefinitionError(
+        'not_a_tool',
+        String((context as { name?: unknown }).name),
+        undefined,
+        '@Tool() decorates a class',
+      );
     const name = options.name ?? target.name;
     if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name))
-      throw new ToolDefinitionError('invalid_tool_name', target.name, undefined, `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`);
+      throw new ToolDefinitionError(
+        'invalid_tool_name',
+        target.name,
+        undefined,
+        `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`,
+      );
     getToolMetadataStorage().addTool(target, { ...options, name });
   };
 }

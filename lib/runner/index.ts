@@ -2,7 +2,13 @@ export { SYSTEM_CLOCK, sleepOnClock } from './runner-clock';
 export type { RunnerClock } from './runner-clock';
 export type { LlmAgentEvent, LlmAgentEventType, LlmAgentHookName, ToolCallEventBase } from './runner-events';
 export type { MaybePromise } from './maybe-promise';
-export type { InvokeToolCallOptions, LlmAgentRunOptions, ToolApprovalDecision, ToolCallPermission, ToolCallRequest } from './run-options';
+export type {
+  InvokeToolCallOptions,
+  LlmAgentRunOptions,
+  ToolApprovalDecision,
+  ToolCallPermission,
+  ToolCallRequest,
+} from './run-options';
 export type { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
 export { LlmAgentError } from './runner-error';
 export type { LlmAgentErrorCode } from './runner-error';
@@ -23,6 +29,13 @@ export { DEFAULT_STREAM_BUFFER_POLICY } from './stream/stream-buffer-policy';
 export type { StreamBufferPolicy } from './stream/stream-buffer-policy';
 export type { LlmAgentRunInput } from './run-input';
 export { compileStructuredOutput, DEFAULT_STRUCTURED_OUTPUT_POLICY } from './structured-output/structured-output';
-export type { CompiledStructuredOutput, ParsedOutput, StructuredOutputMode, StructuredOutputOf, StructuredOutputPolicy, StructuredOutputSchema } from './structured-output/structured-output';
+export type {
+  CompiledStructuredOutput,
+  ParsedOutput,
+  StructuredOutputMode,
+  StructuredOutputOf,
+  StructuredOutputPolicy,
+  StructuredOutputSchema,
+} from './structured-output/structured-output';
 export { StructuredOutputError } from './structured-output/structured-output-error';
 export type { StructuredOutputErrorCode } from './structured-output/structured-output-error';

@@ -17,7 +17,8 @@ export function toolCallProblem(call: unknown): string | undefined {
   const unknown = Object.keys(call).find((key) => !TOOL_CALL_KEYS.has(key));
   if (unknown !== undefined) return `a tool call has an unknown key ${JSON.stringify(unknown)} (id, name, arguments)`;
   if (typeof id !== 'string' || id.length === 0) return 'a tool call needs a non-empty string `id`';
-  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) return `tool call '${id}' needs a \`name\` matching ${TOOL_NAME_PATTERN.source}`;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name))
+    return `tool call '${id}' needs a \`name\` matching ${TOOL_NAME_PATTERN.source}`;
   const argumentsOk = typeof args === 'string' || (typeof args === 'object' && args !== null && !Array.isArray(args));
   return argumentsOk ? undefined : `tool call '${id}' needs \`arguments\` as JSON text or an object`;
 }
@@ -34,7 +35,8 @@ export function conversationProblem(messages: readonly ChatMessage[]): string | 
   let inTurn = false;
   for (const [index, message] of messages.entries()) {
     if (message.role === 'assistant') {
-      if (open.size > 0) return `message ${index}: message ${turnIndex} left calls without a Tool message (${[...open.keys()].join(', ')}); only the last assistant message may`;
+      if (open.size > 0)
+        return `message ${index}: message ${turnIndex} left calls without a Tool message (${[...open.keys()].join(', ')}); only the last assistant message may`;
       open = new Map();
       for (const call of message.toolCalls) {
         if (open.has(call.id)) return `message ${index}: two tool calls have the id '${call.id}'`;
@@ -44,8 +46,10 @@ export function conversationProblem(messages: readonly ChatMessage[]): string | 
       inTurn = true;
     } else if (message.role === 'tool') {
       const name = inTurn ? open.get(message.toolCallId) : undefined;
-      if (name === undefined) return `message ${index}: the Tool message for '${message.toolCallId}' answers no open call of the assistant message right before it`;
-      if (name !== message.toolName) return `message ${index}: the Tool message for '${message.toolCallId}' names tool '${message.toolName}', the call '${name}'`;
+      if (name === undefined)
+        return `message ${index}: the Tool message for '${message.toolCallId}' answers no open call of the assistant message right before it`;
+      if (name !== message.toolName)
+        return `message ${index}: the Tool message for '${message.toolCallId}' names tool '${message.toolName}', the call '${name}'`;
       open.delete(message.toolCallId);
     } else {
       inTurn = false;

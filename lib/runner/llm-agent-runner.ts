@@ -34,7 +34,14 @@ import { StructuredOutputOf, StructuredOutputSchema } from './structured-output/
 import { requestApprovalGate } from './tool-call/call-approval';
 import * as completion from './tool-call/call-completion';
 import * as dispatch from './tool-call/call-dispatch';
-import { authorizeGate, checkCapabilitiesGate, checkPreconditionGate, declaredCapabilitiesGate, Gate, GateStop } from './tool-call/call-gates';
+import {
+  authorizeGate,
+  checkCapabilitiesGate,
+  checkPreconditionGate,
+  declaredCapabilitiesGate,
+  Gate,
+  GateStop,
+} from './tool-call/call-gates';
 import { neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './tool-call/call-gates';
 import { notExecutedOutcome, openInputCalls } from './tool-call/caller-calls';
 import { checkProviderTools } from './tool-call/checked-tool';
@@ -93,7 +100,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Tool message are answered `not_executed`. Provider content on the list's messages is dropped
    * (a `WuweWarning`): only the model responses of a stored record replay theirs.
    */
-  complete<S extends StructuredOutputSchema>(input: LlmAgentRunInput, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
+  complete<S extends StructuredOutputSchema>(
+    input: LlmAgentRunInput,
+    options: LlmAgentRunOptions & { readonly output: S },
+  ): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const messages = inputMessages(input);
@@ -138,7 +148,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * `createRun`, `saveMessages`, a host's `appendMessages`) are answered `not_executed`, never dispatched. A
    * record written before origins were kept is resumed as before.
    */
-  resume<S extends StructuredOutputSchema>(runId: string, options: LlmAgentRunOptions & { readonly output: S }): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
+  resume<S extends StructuredOutputSchema>(
+    runId: string,
+    options: LlmAgentRunOptions & { readonly output: S },
+  ): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   resume(runId: string, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const store = options.store ?? this.defaults.store;
@@ -160,7 +173,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const run = this.startRun(channel.runOptions({ ...options, store, runId }));
     this.streams.set(run, channel);
     channel.bind(async () => {
-      if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
+      if ((await store.loadRun(runId)) === undefined)
+        throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
       return this.resumeRun(run);
     });
     return channel;
@@ -177,12 +191,20 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   async invokeToolCall(call: ModelToolCall, options: InvokeToolCallOptions = {}): Promise<ToolCallResult> {
     const { turn = 1, ...runOptions } = options;
-    if (!Number.isSafeInteger(turn) || turn < 1) throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+    if (!Number.isSafeInteger(turn) || turn < 1)
+      throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
     const run = this.startRun(runOptions);
     run.turn = turn;
     try {
       const result = await this.executeToolCall(run, call);
-      if (result.admitted === true && result.projection !== undefined) await run.recorder?.recordProjection(result.callId, result.turn, result.toolName, result.content, result.projection);
+      if (result.admitted === true && result.projection !== undefined)
+        await run.recorder?.recordProjection(
+          result.callId,
+          result.turn,
+          result.toolName,
+          result.content,
+          result.projection,
+        );
       return result;
     } finally {
       this.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
@@ -198,7 +220,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
     const idempotencyKey = this.idempotencyKeyOf(run, call);
-    const stop = (gate: GateStop, request?: ToolCallRequest): Promise<ToolCallResult> => this.stopToolCall(run, call, { idempotencyKey, startedAt, request }, gate);
+    const stop = (gate: GateStop, request?: ToolCallRequest): Promise<ToolCallResult> =>
+      this.stopToolCall(run, call, { idempotencyKey, startedAt, request }, gate);
     // 1. The tool must exist.
     const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
     if (resolved.kind !== 'continue') return stop(resolved);
@@ -206,8 +229,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 2. The arguments must decode and match the input schema.
     const validated = checkedGate(this.validateArguments(run, call, descriptor), 'validateArguments');
     if (validated.kind !== 'continue') return stop(validated);
-    const request: ToolCallRequest = { runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: validated.value, descriptor };
-    if (run.options.signal?.aborted) return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
+    const request: ToolCallRequest = {
+      runId: run.runId,
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      arguments: validated.value,
+      descriptor,
+    };
+    if (run.options.signal?.aborted)
+      return stop(refuse(standardFailure('cancelled', 'the run was aborted before the tool started')), request);
     // 3. The provider must declare every capability the contract needs.
     const declared = declaredCapabilitiesGate(this.stepContext(run), this.provider, request);
     if (declared.kind !== 'continue') return stop(declared, request);
@@ -227,9 +258,22 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (run.recorder !== undefined) {
       const beginning = await run.recorder.beginCall(request, idempotencyKey);
       if (beginning.kind === 'refuse') return stop(beginning, request);
-      if (beginning.kind !== 'execute') return await this.completeToolCall(run, call, { ...started, outcome: beginning.outcome, attempts: beginning.attempts, admitted: true });
+      if (beginning.kind !== 'execute')
+        return await this.completeToolCall(run, call, {
+          ...started,
+          outcome: beginning.outcome,
+          attempts: beginning.attempts,
+          admitted: true,
+        });
     }
-    this.emit(run, { type: 'tool_call_started', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, arguments: request.arguments });
+    this.emit(run, {
+      type: 'tool_call_started',
+      runId: run.runId,
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      arguments: request.arguments,
+    });
     // 7 and 8. Attempts under the deadline, retried only when the contract makes it safe.
     const dispatched = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
     // 9. `prepareToolResult`, output validation, the returned resource version.
@@ -240,8 +284,20 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */
   protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
-    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome });
-    return completion.toolCallResult(this.stepContext(run), call, { outcome, attempts: 0, idempotencyKey: this.idempotencyKeyOf(run, call), startedAt: run.clock.now() });
+    this.emit(run, {
+      type: 'tool_call_refused',
+      runId: run.runId,
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      outcome,
+    });
+    return completion.toolCallResult(this.stepContext(run), call, {
+      outcome,
+      attempts: 0,
+      idempotencyKey: this.idempotencyKeyOf(run, call),
+      startedAt: run.clock.now(),
+    });
   }
 
   /**
@@ -264,8 +320,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** Step 3: the provider must declare every capability the contract needs for this tool (`capability_mismatch`). */
-  protected checkCapabilities(_run: RunState, request: ToolCallRequest, declared: ToolProviderCapabilities): Gate<void> {
-    return checkCapabilitiesGate(this.neededCapabilities.get(request.toolName) ?? neededCapabilityNames(request.descriptor), request, declared);
+  protected checkCapabilities(
+    _run: RunState,
+    request: ToolCallRequest,
+    declared: ToolProviderCapabilities,
+  ): Gate<void> {
+    return checkCapabilitiesGate(
+      this.neededCapabilities.get(request.toolName) ?? neededCapabilityNames(request.descriptor),
+      request,
+      declared,
+    );
   }
 
   /**
@@ -291,7 +355,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return checkPreconditionGate(request);
   }
 
-  /** Steps 7 and 8: the first attempt (`dispatchAttempt`) under the deadline, then `retryAttempts` when it failed and the contract allows more. */
+  /**
+   * Steps 7 and 8: the first attempt (`dispatchAttempt`) under the deadline, then `retryAttempts` when it failed and
+   * the contract allows more.
+   */
   protected dispatchWithRetries(run: RunState, call: dispatch.AdmittedCall): MaybePromise<dispatch.DispatchedCall> {
     return dispatch.dispatchWithRetries(this.stepContext(run), call);
   }
@@ -304,7 +371,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * overlap: after an attempt whose tool ignored its aborted signal, the retry waits for it at most
    * `abandonedAttemptGraceMs` (default 5000), else the call ends with `details.abandonedAttempt: 'running'`.
    */
-  protected retryAttempts(run: RunState, call: dispatch.AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<dispatch.DispatchedCall> {
+  protected retryAttempts(
+    run: RunState,
+    call: dispatch.AdmittedCall,
+    first: MaybePromise<ToolOutcome>,
+  ): Promise<dispatch.DispatchedCall> {
     return dispatch.retryAttempts(this.stepContext(run), call, first);
   }
 
@@ -319,7 +390,12 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * when the run aborts (its invocation's signal aborts; a compensation that ignores it is not
    * waited for): either way it counts as failed, so the call is not retried.
    */
-  protected compensate(run: RunState, call: dispatch.AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+  protected compensate(
+    run: RunState,
+    call: dispatch.AdmittedCall,
+    attempt: number,
+    failure: ToolOutcome,
+  ): Promise<ToolOutcome> {
     return dispatch.compensate(this.stepContext(run), this.provider, call, attempt, failure);
   }
 
@@ -345,7 +421,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * pending when the run aborts is not waited for), then the result projected by `projectForModel`; its
    * projection audit is stored with its Tool message (`recordToolResults`).
    */
-  protected completeToolCall(run: RunState, call: ModelToolCall, result: completion.CompletedCall): MaybePromise<ToolCallResult> {
+  protected completeToolCall(
+    run: RunState,
+    call: ModelToolCall,
+    result: completion.CompletedCall,
+  ): MaybePromise<ToolCallResult> {
     return completion.completeToolCall(this.stepContext(run), call, result);
   }
 
@@ -396,7 +476,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       return;
     }
     const calls = response.toolCalls;
-    const records = response.stopReason === 'max_tokens' ? this.refuseIncompleteToolCalls(run, calls) : await this.executeToolCalls(run, calls);
+    const records =
+      response.stopReason === 'max_tokens'
+        ? this.refuseIncompleteToolCalls(run, calls)
+        : await this.executeToolCalls(run, calls);
     await this.recordToolResults(run, records);
   }
 
@@ -408,13 +491,17 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     run.steps++;
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const output = this.outputs.get(run);
-    const tools = output === undefined || output.native !== undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
+    const tools =
+      output === undefined || output.native !== undefined ? this.llmTools : [...this.llmTools, output.compiled.tool];
     const request = modelRequestOf(run, tools, output?.native);
     const channel = this.streams.get(run);
     const step = run.steps;
     // A streamed step's calls get the turn of the assistant message it is about to add.
     const turn = assistantMessagesOf(run) + 1;
-    const responding = channel === undefined ? this.model.step(request) : streamModelStep(this.model, request, (event) => channel.modelEvent(step, turn, event));
+    const responding =
+      channel === undefined
+        ? this.model.step(request)
+        : streamModelStep(this.model, request, (event) => channel.modelEvent(step, turn, event));
     // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
     const response = await untilAborted(responding, run.options.signal);
     countUsage(run, response);
@@ -422,10 +509,20 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return response;
   }
 
-  /** Appends a message to the history, the durable record (first) and the memory; a Tool message's projection audit, when given, is stored with it. */
-  protected async recordMessage(run: RunState, message: ChatMessage, projection?: ToolOutputProjectionReport): Promise<void> {
+  /**
+   * Appends a message to the history, the durable record (first) and the memory; a Tool message's projection audit,
+   * when given, is stored with it.
+   */
+  protected async recordMessage(
+    run: RunState,
+    message: ChatMessage,
+    projection?: ToolOutputProjectionReport,
+  ): Promise<void> {
     run.messages.push(message);
-    await run.recorder?.appendMessage(message, projection === undefined ? undefined : { turn: run.turn, report: projection });
+    await run.recorder?.appendMessage(
+      message,
+      projection === undefined ? undefined : { turn: run.turn, report: projection },
+    );
     await (run.options.memory ?? this.defaultMemory).append(run.runId, message);
   }
 
@@ -435,8 +532,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * `incomplete_tool_call` so the model can ask again with a shorter answer.
    */
   protected refuseIncompleteToolCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
-    const message = (call: ModelToolCall): string => `the answer was cut at the model's token limit, so the arguments of '${call.name}' may be incomplete; it was not run`;
-    const records = calls.map((call) => this.refuseToolCall(run, call, standardFailure('incomplete_tool_call', message(call))));
+    const message = (call: ModelToolCall): string =>
+      `the answer was cut at the model's token limit, so the arguments of '${call.name}' may be incomplete; it was not run`;
+    const records = calls.map((call) =>
+      this.refuseToolCall(run, call, standardFailure('incomplete_tool_call', message(call))),
+    );
     run.toolCalls.push(...records);
     return records;
   }
@@ -448,7 +548,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return runResultOf(run, stopReason, this.outputs.get(run)?.accepted);
   }
 
-  /** A new run from the merged options: its output compiled, its projection policies checked, `run_started` reported. */
+  /**
+   * A new run from the merged options: its output compiled, its projection policies checked, `run_started` reported.
+   */
   private startRun(options: LlmAgentRunOptions): RunState {
     const output = finalAnswerStateOf(this.model, options, this.defaults, (name) => this.descriptors.has(name));
     const run = newRunState({ ...this.defaults, ...options });
@@ -458,7 +560,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return run;
   }
 
-  /** The body of `complete()` and `stream()`: the continued conversation read, the durable record created, then the input and the loop. */
+  /**
+   * The body of `complete()` and `stream()`: the continued conversation read, the durable record created, then the
+   * input and the loop.
+   */
   private async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
     const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
     await run.recorder?.createRun();
@@ -485,15 +590,22 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     });
   }
 
-  /** Runs a body under the run's lease (durable runs), then finishes the run; the runner's own memory forgets the conversation after it. */
-  private async runDurably(run: RunState, body: (record?: AgentRunRecord) => Promise<void>): Promise<LlmAgentRunResult> {
+  /**
+   * Runs a body under the run's lease (durable runs), then finishes the run; the runner's own memory forgets the
+   * conversation after it.
+   */
+  private async runDurably(
+    run: RunState,
+    body: (record?: AgentRunRecord) => Promise<void>,
+  ): Promise<LlmAgentRunResult> {
     try {
       if (run.recorder !== undefined) return await runUnderLease(run, run.recorder, body, () => this.finishRun(run));
       await body();
       return this.finishRun(run);
     } finally {
       // Kept for good, every run of a long-lived runner would stay in memory (the result has the conversation).
-      if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory) this.defaultMemory.forget(run.runId);
+      if (run.options.memory === undefined && this.defaultMemory instanceof InMemoryMemory)
+        this.defaultMemory.forget(run.runId);
     }
   }
 
@@ -517,7 +629,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     }
   }
 
-  /** The message asking again for the final answer of a run with `output` that ended its turn without a valid one; undefined when none is due. */
+  /**
+   * The message asking again for the final answer of a run with `output` that ended its turn without a valid one;
+   * undefined when none is due.
+   */
   private async finalAnswerRepair(run: RunState, output: FinalAnswerState): Promise<string | undefined> {
     // Native mode: the final text is the answer; a bad one is sent back.
     if (endedWithNativeAnswer(output, run.stopReason)) {
@@ -534,9 +649,17 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   private async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const runCalls = (some: readonly ModelToolCall[]): Promise<ToolCallResult[]> =>
-      runTurnCalls(some, (call) => this.executeToolCall(run, call), (call, outcome) => this.refuseToolCall(run, call, outcome));
+      runTurnCalls(
+        some,
+        (call) => this.executeToolCall(run, call),
+        (call, outcome) => this.refuseToolCall(run, call, outcome),
+      );
     const output = this.outputs.get(run);
-    if (output === undefined || output.native !== undefined || !calls.some((call) => call.name === output.compiled.tool.name)) {
+    if (
+      output === undefined ||
+      output.native !== undefined ||
+      !calls.some((call) => call.name === output.compiled.tool.name)
+    ) {
       const records = await runCalls(calls);
       run.toolCalls.push(...records);
       return records;
@@ -555,10 +678,30 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
   private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
-    this.emit(run, { type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts: 0, durationMs: 0 });
+    this.emit(run, {
+      type: 'tool_call_finished',
+      runId: run.runId,
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      outcome,
+      attempts: 0,
+      durationMs: 0,
+    });
     const { content, report } = this.projectForModel(run, call, outcome);
     const idempotencyKey = deriveIdempotencyKey(run.runId, run.turn, call.id);
-    const result: ToolCallResult = { callId: call.id, turn: run.turn, toolName: call.name, rawArguments: call.arguments, outcome, attempts: 0, idempotencyKey, content, projection: report, durationMs: 0 };
+    const result: ToolCallResult = {
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      rawArguments: call.arguments,
+      outcome,
+      attempts: 0,
+      idempotencyKey,
+      content,
+      projection: report,
+      durationMs: 0,
+    };
     run.toolCalls.push(result);
     return result;
   }
@@ -573,10 +716,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (last === undefined) return;
     if (last.pending.length > 0) {
       await this.streams.get(run)?.resumedCalls(run.steps, run.turn, last.assistant.toolCalls, last.pending);
-      const records = isModelResponse(last.assistant) ? await this.executeToolCalls(run, last.pending) : this.refuseCallerCalls(run, last.pending);
+      const records = isModelResponse(last.assistant)
+        ? await this.executeToolCalls(run, last.pending)
+        : this.refuseCallerCalls(run, last.pending);
       await this.recordToolResults(run, records);
     } else if (last.assistant.toolCalls.length === 0 && last.isLastMessage) {
-      // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is asked again.
+      // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is
+      // asked again.
       run.text = last.assistant.content;
       run.stopReason = 'end_turn';
     }
@@ -614,10 +760,14 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       run.stopReason = 'awaiting_approval';
       return;
     }
-    for (const record of records) await this.recordMessage(run, toolMessageOf(record), record.admitted === true ? record.projection : undefined);
+    for (const record of records)
+      await this.recordMessage(run, toolMessageOf(record), record.admitted === true ? record.projection : undefined);
   }
 
-  /** A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's failure). */
+  /**
+   * A call a gate stopped: suspended for a stored decision, or refused (reported, then completed with the gate's
+   * failure).
+   */
   private async stopToolCall(
     run: RunState,
     call: ModelToolCall,
@@ -626,18 +776,45 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   ): Promise<ToolCallResult> {
     const { idempotencyKey, startedAt, request } = started;
     const args = request?.arguments;
-    if (gate.kind === 'suspend') return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
-    this.emit(run, { type: 'tool_call_refused', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome: gate.outcome });
-    return await this.completeToolCall(run, call, { outcome: gate.outcome, attempts: 0, idempotencyKey, startedAt, args, request, refused: true });
+    if (gate.kind === 'suspend')
+      return completion.suspendedToolCall(this.stepContext(run), call, { idempotencyKey, args, startedAt });
+    this.emit(run, {
+      type: 'tool_call_refused',
+      runId: run.runId,
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      outcome: gate.outcome,
+    });
+    return await this.completeToolCall(run, call, {
+      outcome: gate.outcome,
+      attempts: 0,
+      idempotencyKey,
+      startedAt,
+      args,
+      request,
+      refused: true,
+    });
   }
 
-  /** The run and this runner's steps, as the step functions get them: each step through its method here, so an override is honoured. */
+  /**
+   * The run and this runner's steps, as the step functions get them: each step through its method here, so an override
+   * is honoured.
+   */
   private stepContext(run: RunState): StepContext {
     return {
       run,
       emit: (event) => this.emit(run, event),
       hookFailed: (call, hook, error) =>
-        this.emit(run, { type: 'hook_failed', runId: run.runId, callId: call.callId, turn: call.turn, toolName: call.toolName, hook, message: messageOf(error) }),
+        this.emit(run, {
+          type: 'hook_failed',
+          runId: run.runId,
+          callId: call.callId,
+          turn: call.turn,
+          toolName: call.toolName,
+          hook,
+          message: messageOf(error),
+        }),
       project: (call, outcome) => this.projectForModel(run, call, outcome),
       validateOutput: (request, outcome) => this.validateOutput(run, request, outcome),
       dispatchAttempt: (call, attempt) => this.dispatchAttempt(run, call, attempt),

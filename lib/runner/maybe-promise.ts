@@ -1,4 +1,7 @@
-/** A value now, or later: what a step may answer (an override may be synchronous or asynchronous; the runner awaits either). */
+/**
+ * A value now, or later: what a step may answer (an override may be synchronous or asynchronous; the runner awaits
+ * either).
+ */
 export type MaybePromise<T> = T | Promise<T>;
 
 /**
@@ -22,7 +25,7 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 export function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return Promise.resolve(promise);
   return new Promise<T>((resolve, reject) => {
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the signal's own reason, whatever the host aborted with
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
     const onAbort = (): void => reject(abortReason(signal));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -33,7 +36,7 @@ export function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal | u
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the callee's rejection on unchanged
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
         reject(error);
       },
     );

@@ -12,7 +12,10 @@ export interface JournalEntry {
 
 /** Options of {@link RunEventJournal}. */
 export interface RunEventJournalOptions {
-  /** Appends each entry as one JSON line to this file as it happens (a crash keeps what was seen). @default none: kept in memory only */
+  /**
+   * Appends each entry as one JSON line to this file as it happens (a crash keeps what was seen). @default none: kept
+   * in memory only
+   */
   readonly file?: string;
   /** The time source. @default Date.now */
   readonly now?: () => number;
@@ -80,8 +83,16 @@ export class RunEventJournal {
         throw new RunEventJournalError(`line ${index + 1} of the event journal is not JSON`, { cause: error });
       }
       const entry = value as Partial<JournalEntry>;
-      if (typeof entry !== 'object' || entry === null || typeof entry.atMs !== 'number' || !Number.isFinite(entry.atMs) || typeof entry.event?.type !== 'string')
-        throw new RunEventJournalError(`line ${index + 1} of the event journal is not an entry {"atMs":<number>,"event":{"type":...}}`);
+      if (
+        typeof entry !== 'object' ||
+        entry === null ||
+        typeof entry.atMs !== 'number' ||
+        !Number.isFinite(entry.atMs) ||
+        typeof entry.event?.type !== 'string'
+      )
+        throw new RunEventJournalError(
+          `line ${index + 1} of the event journal is not an entry {"atMs":<number>,"event":{"type":...}}`,
+        );
       entries.push(entry as JournalEntry);
     });
     return entries;

@@ -24,7 +24,8 @@ export type LlmAgentRunInput = string | readonly ChatMessage[];
  */
 export function inputMessages(input: LlmAgentRunInput): ChatMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (!Array.isArray(input) || input.length === 0) throw invalid('the input must be a prompt or a non-empty list of messages');
+  if (!Array.isArray(input) || input.length === 0)
+    throw invalid('the input must be a prompt or a non-empty list of messages');
   const messages = input as readonly unknown[];
   messages.forEach((message, index) => {
     const problem = messageProblem(message);
@@ -44,7 +45,9 @@ export function inputMessages(input: LlmAgentRunInput): ChatMessage[] {
  * `continueFrom` to keep them.
  */
 function withoutCallerProviderContent(input: readonly ChatMessage[]): ChatMessage[] {
-  const dropped = input.flatMap((message, index) => (message.role === 'assistant' && message.providerContent !== undefined ? [index] : []));
+  const dropped = input.flatMap((message, index) =>
+    message.role === 'assistant' && message.providerContent !== undefined ? [index] : [],
+  );
   if (dropped.length === 0) return [...input];
   process.emitWarning(
     `the provider content of input message(s) ${dropped.join(', ')} was dropped: only a run's own record replays provider content; continue a stored run with \`continueFrom\` to keep it`,
@@ -61,9 +64,14 @@ function withoutCallerProviderContent(input: readonly ChatMessage[]): ChatMessag
  */
 export function checkContinuable(runId: string, messages: readonly ChatMessage[]): void {
   const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
-  const open = messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : [])).filter((call) => !answered.has(call.id));
+  const open = messages
+    .flatMap((message) => (message.role === 'assistant' ? message.toolCalls : []))
+    .filter((call) => !answered.has(call.id));
   if (open.length > 0)
-    throw new LlmAgentError('run_conflict', `the conversation of run '${runId}' has tool calls without results (${open.map((call) => call.id).join(', ')}); resume() that run instead`);
+    throw new LlmAgentError(
+      'run_conflict',
+      `the conversation of run '${runId}' has tool calls without results (${open.map((call) => call.id).join(', ')}); resume() that run instead`,
+    );
 }
 
 /** What `continuedConversation` gives a run without `continueFrom`. @internal */
@@ -79,11 +87,21 @@ export const NOTHING_CONTINUED: Promise<readonly ChatMessage[]> = Promise.resolv
 export async function loadContinuedConversation(options: LlmAgentRunOptions): Promise<readonly ChatMessage[]> {
   const { continueFrom, store, memory } = options;
   if (continueFrom === undefined) return [];
-  if (store === undefined && memory === undefined) throw new LlmAgentError('invalid_run_options', '`continueFrom` needs a `store` or a `memory` to read the conversation from');
+  if (store === undefined && memory === undefined)
+    throw new LlmAgentError(
+      'invalid_run_options',
+      '`continueFrom` needs a `store` or a `memory` to read the conversation from',
+    );
   // From a store, as a resume reads them: only its model responses keep their provider content.
   const stored = store !== undefined ? await store.loadRun(continueFrom) : undefined;
-  const messages = store !== undefined ? (stored === undefined ? undefined : messagesOfRecord(stored)) : await memory!.messages(continueFrom);
-  if (messages === undefined || messages.length === 0) throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
+  const messages =
+    store !== undefined
+      ? stored === undefined
+        ? undefined
+        : messagesOfRecord(stored)
+      : await memory!.messages(continueFrom);
+  if (messages === undefined || messages.length === 0)
+    throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
   checkContinuable(continueFrom, messages);
   return messages;
 }
@@ -106,8 +124,14 @@ function messageProblem(message: unknown): string | undefined {
     }
     case 'tool': {
       const { toolCallId, toolName, isError } = message as Record<string, unknown>;
-      const ok = typeof toolCallId === 'string' && typeof toolName === 'string' && typeof content === 'string' && typeof isError === 'boolean';
-      return ok ? toolMessagePartsProblem((message as { parts?: unknown }).parts) : 'a tool message needs `toolCallId`, `toolName`, `content` and `isError`';
+      const ok =
+        typeof toolCallId === 'string' &&
+        typeof toolName === 'string' &&
+        typeof content === 'string' &&
+        typeof isError === 'boolean';
+      return ok
+        ? toolMessagePartsProblem((message as { parts?: unknown }).parts)
+        : 'a tool message needs `toolCallId`, `toolName`, `content` and `isError`';
     }
     default:
       return `unknown role ${JSON.stringify(role)} (user, assistant or tool)`;

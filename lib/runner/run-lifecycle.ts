@@ -10,14 +10,17 @@ import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './durable/abort-grac
 import { RunRecorder } from './durable/run-recorder';
 import { newRunId } from './new-run-id';
 
-/** The state of a new run from its merged options; throws `invalid_run_options` for a limit that cannot work. @internal */
+/**
+ * The state of a new run from its merged options; throws `invalid_run_options` for a limit that cannot work. @internal
+ */
 export function newRunState(options: LlmAgentRunOptions): RunState {
   checkRunLimits(options);
   const runId = options.runId ?? newRunId();
   return {
     runId,
     options,
-    recorder: options.store === undefined ? undefined : new RunRecorder(options.store, runId, abortGraceOf(options, runId)),
+    recorder:
+      options.store === undefined ? undefined : new RunRecorder(options.store, runId, abortGraceOf(options, runId)),
     clock: options.clock ?? SYSTEM_CLOCK,
     messages: [],
     toolCalls: [],
@@ -34,19 +37,35 @@ function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | 
   const signal = options.signal;
   if (signal === undefined) return undefined;
   const graceMs = options.abortedWriteGraceMs ?? DEFAULT_ABORTED_WRITE_GRACE_MS;
-  return new AbortGrace(signal, graceMs, options.clock ?? SYSTEM_CLOCK, () =>
-    new LlmAgentError(
-      'store_write_abandoned',
-      `run '${runId}' was aborted and its store did not answer within ${graceMs} ms; the runner stopped waiting (the write may still land, ` +
-        'fenced by the lease). Resume the run as after a crash.',
-      { cause: signal.reason },
-    ),
+  return new AbortGrace(
+    signal,
+    graceMs,
+    options.clock ?? SYSTEM_CLOCK,
+    () =>
+      new LlmAgentError(
+        'store_write_abandoned',
+        `run '${runId}' was aborted and its store did not answer within ${graceMs} ms; the runner stopped waiting (the write may still land, ` +
+          'fenced by the lease). Resume the run as after a crash.',
+        { cause: signal.reason },
+      ),
   );
 }
 
-/** The request of the run's next model step: the whole conversation so far, the tools, the run's signal and, in native mode, the response format. @internal */
-export function modelRequestOf(run: RunState, tools: readonly LlmTool[], format: ModelResponseFormat | undefined): ModelRequest {
-  const request: ModelRequest = { system: run.options.system, messages: run.messages.slice(), tools, signal: run.options.signal ?? NEVER_ABORTED };
+/**
+ * The request of the run's next model step: the whole conversation so far, the tools, the run's signal and, in native
+ * mode, the response format. @internal
+ */
+export function modelRequestOf(
+  run: RunState,
+  tools: readonly LlmTool[],
+  format: ModelResponseFormat | undefined,
+): ModelRequest {
+  const request: ModelRequest = {
+    system: run.options.system,
+    messages: run.messages.slice(),
+    tools,
+    signal: run.options.signal ?? NEVER_ABORTED,
+  };
   return format === undefined ? request : { ...request, responseFormat: format };
 }
 
@@ -55,18 +74,31 @@ const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /** Adds a response's token usage to the run's. @internal */
 export function countUsage(run: RunState, response: ModelResponse): void {
-  run.usage = { inputTokens: run.usage.inputTokens + response.usage.inputTokens, outputTokens: run.usage.outputTokens + response.usage.outputTokens };
+  run.usage = {
+    inputTokens: run.usage.inputTokens + response.usage.inputTokens,
+    outputTokens: run.usage.outputTokens + response.usage.outputTokens,
+  };
 }
 
 /** The Tool message of a call's result: its content, and its images when it has any. @internal */
 export function toolMessageOf(record: ToolCallResult): ChatMessage {
   const isError = !record.outcome.ok || record.projection === undefined;
-  const message: ChatMessage = { role: 'tool', toolCallId: record.callId, toolName: record.toolName, content: record.content, isError };
+  const message: ChatMessage = {
+    role: 'tool',
+    toolCallId: record.callId,
+    toolName: record.toolName,
+    content: record.content,
+    isError,
+  };
   return record.parts === undefined || record.parts.length === 0 ? message : { ...message, parts: record.parts };
 }
 
 /** The result of a finished run; with `accepted`, the final answer of a run with `output`. @internal */
-export function runResultOf(run: RunState, stopReason: LlmAgentStopReason, accepted: { readonly value: unknown } | undefined): LlmAgentRunResult {
+export function runResultOf(
+  run: RunState,
+  stopReason: LlmAgentStopReason,
+  accepted: { readonly value: unknown } | undefined,
+): LlmAgentRunResult {
   const { runId, text, messages, toolCalls, usage, steps } = run;
   const result: LlmAgentRunResult = { runId, text, messages, toolCalls, usage, stopReason, steps };
   return accepted === undefined ? result : { ...result, output: accepted.value };

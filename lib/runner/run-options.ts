@@ -118,9 +118,15 @@ export interface LlmAgentRunOptions {
   readonly random?: () => number;
   /** @default DEFAULT_ARGUMENT_LIMITS */
   readonly argumentLimits?: ArgumentLimits;
-  /** Ceilings of the model-visible Tool message; a contract can only tighten them. @default DEFAULT_TOOL_OUTPUT_PROJECTION (64 KiB, 10,000 tokens) */
+  /**
+   * Ceilings of the model-visible Tool message; a contract can only tighten them. @default
+   * DEFAULT_TOOL_OUTPUT_PROJECTION (64 KiB, 10,000 tokens)
+   */
   readonly toolOutputProjection?: ToolOutputProjectionPolicy;
-  /** Limits of the images tool outcomes send to the model (`ToolOutcome.images`), apart from the text ceilings. @default DEFAULT_TOOL_IMAGE_POLICY (5 MiB per image, 8 images) */
+  /**
+   * Limits of the images tool outcomes send to the model (`ToolOutcome.images`), apart from the text ceilings. @default
+   * DEFAULT_TOOL_IMAGE_POLICY (5 MiB per image, 8 images)
+   */
   readonly toolImages?: ToolImagePolicy;
   /** Token estimator of the model's context. @default the UTF-8-aware fallback estimator */
   readonly contextTokenEstimator?: TextTokenEstimator;
@@ -144,7 +150,8 @@ export interface LlmAgentRunOptions {
    * The shape of the run's final answer: a class with `@Field()` properties or a Standard Schema.
    * The model gets its JSON Schema as the provider's native structured output (the final text is the
    * answer) when the client supports it, else a final-answer tool (see `outputPolicy.mode`); a valid
-   * answer ends the run and its value (the class instance, or the schema's output) is `result.output`. Bad answers are sent back for
+   * answer ends the run and its value (the class instance, or the schema's output) is `result.output`. Bad answers are
+   * sent back for
    * repair under `outputPolicy`, then the run fails with `StructuredOutputError`.
    * @default none: the answer is the model's text
    */
@@ -161,8 +168,14 @@ export interface LlmAgentRunOptions {
   readonly workerId?: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */
   readonly leaseTtlMs?: number;
-  /** Sees the report of every projection (truncated or not). An observer: a throw is reported as `hook_failed` and changes nothing. */
-  readonly onToolOutputProjection?: (report: ToolOutputProjectionReport, call: { readonly callId: string; readonly turn: number; readonly toolName: string }) => void;
+  /**
+   * Sees the report of every projection (truncated or not). An observer: a throw is reported as `hook_failed` and
+   * changes nothing.
+   */
+  readonly onToolOutputProjection?: (
+    report: ToolOutputProjectionReport,
+    call: { readonly callId: string; readonly turn: number; readonly toolName: string },
+  ) => void;
 }
 
 /** Options of `LlmAgentRunner.invokeToolCall`: the run options, and the turn of the host's loop the call belongs to. */

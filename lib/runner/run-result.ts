@@ -5,14 +5,7 @@ import { ToolOutputProjectionReport } from '../projection/tool-output-projection
 
 /** Why a run ended. */
 export type LlmAgentStopReason =
-  | 'end_turn'
-  | 'max_steps'
-  | 'aborted'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'refusal'
-  | 'awaiting_approval'
-  | 'other';
+  'end_turn' | 'max_steps' | 'aborted' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'awaiting_approval' | 'other';
 
 /**
  * One tool call of a run with its complete outcome. `Name` and `Outcome` type the call to one tool
@@ -60,6 +53,8 @@ export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult,
   readonly stopReason: LlmAgentStopReason;
   /** Model requests made. */
   readonly steps: number;
-  /** The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`). */
+  /**
+   * The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`).
+   */
   readonly output?: Output;
 }

@@ -11,9 +11,15 @@ export type LlmAgentErrorCode =
   | 'invalid_input'
   /** `continueFrom` names a conversation the store (or memory) does not have. */
   | 'conversation_not_found'
-  /** The run was aborted and its store did not answer within `abortedWriteGraceMs`, so the runner stopped waiting for it. */
+  /**
+   * The run was aborted and its store did not answer within `abortedWriteGraceMs`, so the runner stopped waiting for
+   * it.
+   */
   | 'store_write_abandoned'
-  /** A protected step (an override) answered something other than its documented shape, such as a `ToolOutcome` where a `Gate` is due; the call did not run. */
+  /**
+   * A protected step (an override) answered something other than its documented shape, such as a `ToolOutcome` where a
+   * `Gate` is due; the call did not run.
+   */
   | 'invalid_step_answer';
 
 const LLM_AGENT_ERROR_MARKER = Symbol.for('wuwe.error.LlmAgentError');

@@ -7,7 +7,10 @@ import { ModelResponse } from '../model/model-types';
 export interface ToolCallEventBase {
   readonly runId: string;
   readonly callId: string;
-  /** The turn that asked for the call; with `runId` and `callId` it identifies the call (a model may reuse `call_0` every turn). */
+  /**
+   * The turn that asked for the call; with `runId` and `callId` it identifies the call (a model may reuse `call_0`
+   * every turn).
+   */
   readonly turn: number;
   readonly toolName: string;
 }
@@ -16,19 +19,55 @@ export interface ToolCallEventBase {
 export type LlmAgentEvent =
   | { readonly type: 'run_started'; readonly runId: string }
   | { readonly type: 'model_requested'; readonly runId: string; readonly step: number }
-  | { readonly type: 'model_responded'; readonly runId: string; readonly step: number; readonly response: ModelResponse }
+  | {
+      readonly type: 'model_responded';
+      readonly runId: string;
+      readonly step: number;
+      readonly response: ModelResponse;
+    }
   | (ToolCallEventBase & { readonly type: 'tool_call_started'; readonly arguments: JsonObject })
   | (ToolCallEventBase & { readonly type: 'tool_call_refused'; readonly outcome: ToolOutcome })
   | (ToolCallEventBase & { readonly type: 'tool_attempt_started'; readonly attempt: number })
-  | (ToolCallEventBase & { readonly type: 'tool_call_finished'; readonly outcome: ToolOutcome; readonly attempts: number; readonly durationMs: number })
-  | (ToolCallEventBase & { readonly type: 'tool_retry'; readonly attempt: number; readonly delayMs: number; readonly failure: ToolOutcome })
-  | (ToolCallEventBase & { readonly type: 'tool_timeout'; readonly attempt: number; readonly limit: 'deadline' | 'heartbeat'; readonly limitMs: number })
-  | (ToolCallEventBase & { readonly type: 'tool_late_result_discarded'; readonly attempt: number; readonly outcome: ToolOutcome })
-  | (ToolCallEventBase & { readonly type: 'tool_heartbeat'; readonly attempt: number; readonly progress?: HeartbeatProgress })
+  | (ToolCallEventBase & {
+      readonly type: 'tool_call_finished';
+      readonly outcome: ToolOutcome;
+      readonly attempts: number;
+      readonly durationMs: number;
+    })
+  | (ToolCallEventBase & {
+      readonly type: 'tool_retry';
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly failure: ToolOutcome;
+    })
+  | (ToolCallEventBase & {
+      readonly type: 'tool_timeout';
+      readonly attempt: number;
+      readonly limit: 'deadline' | 'heartbeat';
+      readonly limitMs: number;
+    })
+  | (ToolCallEventBase & {
+      readonly type: 'tool_late_result_discarded';
+      readonly attempt: number;
+      readonly outcome: ToolOutcome;
+    })
+  | (ToolCallEventBase & {
+      readonly type: 'tool_heartbeat';
+      readonly attempt: number;
+      readonly progress?: HeartbeatProgress;
+    })
   | (ToolCallEventBase & { readonly type: 'approval_requested'; readonly arguments: JsonObject })
   | (ToolCallEventBase & { readonly type: 'approval_decided'; readonly approved: boolean; readonly reason?: string })
-  | (ToolCallEventBase & { readonly type: 'compensation_finished'; readonly attempt: number; readonly ok: boolean; readonly message?: string })
-  | (ToolCallEventBase & { readonly type: 'output_validation_warning'; readonly issues: readonly { pointer: string; message: string }[] })
+  | (ToolCallEventBase & {
+      readonly type: 'compensation_finished';
+      readonly attempt: number;
+      readonly ok: boolean;
+      readonly message?: string;
+    })
+  | (ToolCallEventBase & {
+      readonly type: 'output_validation_warning';
+      readonly issues: readonly { pointer: string; message: string }[];
+    })
   | (ToolCallEventBase & { readonly type: 'tool_output_truncated'; readonly report: unknown })
   | (ToolCallEventBase & { readonly type: 'hook_failed'; readonly hook: LlmAgentHookName; readonly message: string })
   | { readonly type: 'run_finished'; readonly runId: string; readonly stopReason: string };
@@ -38,7 +77,13 @@ export type LlmAgentEvent =
  * failure of each one does is documented on `LlmAgentRunOptions`; it is always reported as a
  * `hook_failed` event and never leaves a call without a result.
  */
-export type LlmAgentHookName = 'allowToolCall' | 'approvalHandler' | 'prepareToolResult' | 'onToolResult' | 'onToolOutputProjection' | 'capabilities';
+export type LlmAgentHookName =
+  | 'allowToolCall'
+  | 'approvalHandler'
+  | 'prepareToolResult'
+  | 'onToolResult'
+  | 'onToolOutputProjection'
+  | 'capabilities';
 
 /** The `type` literals of {@link LlmAgentEvent}. */
 export type LlmAgentEventType = LlmAgentEvent['type'];

@@ -28,7 +28,10 @@ export function storedStatusOf(stopReason: LlmAgentStopReason | undefined): Agen
 
 /** Whether a contract's approval mode asks for approval. */
 export function needsApproval(descriptor: ToolDescriptor): boolean {
-  return descriptor.approval === 'always' || (descriptor.approval === 'when_destructive' && descriptor.sideEffect === 'destructive');
+  return (
+    descriptor.approval === 'always' ||
+    (descriptor.approval === 'when_destructive' && descriptor.sideEffect === 'destructive')
+  );
 }
 
 /** The run's stop reason for a model answer without tool calls. */
@@ -65,10 +68,22 @@ export function checkRunLimits(options: LlmAgentRunOptions): void {
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1))
     throw new LlmAgentError('invalid_run_options', `maxSteps must be a positive integer, got ${messageOf(maxSteps)}`);
   if (leaseTtlMs !== undefined && !(Number.isFinite(leaseTtlMs) && leaseTtlMs > 0))
-    throw new LlmAgentError('invalid_run_options', `leaseTtlMs must be a positive number of milliseconds, got ${messageOf(leaseTtlMs)}`);
-  if (abandonedAttemptGraceMs !== undefined && !(Number.isFinite(abandonedAttemptGraceMs) && abandonedAttemptGraceMs >= 0))
-    throw new LlmAgentError('invalid_run_options', `abandonedAttemptGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abandonedAttemptGraceMs)}`);
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `leaseTtlMs must be a positive number of milliseconds, got ${messageOf(leaseTtlMs)}`,
+    );
+  if (
+    abandonedAttemptGraceMs !== undefined &&
+    !(Number.isFinite(abandonedAttemptGraceMs) && abandonedAttemptGraceMs >= 0)
+  )
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `abandonedAttemptGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abandonedAttemptGraceMs)}`,
+    );
   if (abortedWriteGraceMs !== undefined && !(Number.isFinite(abortedWriteGraceMs) && abortedWriteGraceMs >= 0))
-    throw new LlmAgentError('invalid_run_options', `abortedWriteGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abortedWriteGraceMs)}`);
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `abortedWriteGraceMs must be a finite number of milliseconds >= 0, got ${messageOf(abortedWriteGraceMs)}`,
+    );
   if (options.toolImages !== undefined) checkToolImagePolicy(options.toolImages);
 }

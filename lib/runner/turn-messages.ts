@@ -7,7 +7,10 @@ export function assistantMessagesOf(run: RunState): number {
   return run.messages.filter((message) => message.role === 'assistant').length;
 }
 
-/** The assistant message of a model answer; the provider's own content of the turn (e.g. thinking blocks) is stored with it, opaque, for a resume anywhere. @internal */
+/**
+ * The assistant message of a model answer; the provider's own content of the turn (e.g. thinking blocks) is stored with
+ * it, opaque, for a resume anywhere. @internal
+ */
 export function assistantMessageOf(response: ModelResponse): ChatMessage {
   const providerContent = response.providerContent;
   const message: ChatMessage =
@@ -24,7 +27,10 @@ export function assistantMessageOf(response: ModelResponse): ChatMessage {
  */
 const MODEL_RESPONSES = new WeakSet<ChatMessage>();
 
-/** True when `message` is a model response (see {@link MODEL_RESPONSES}): recorded with origin `model`, its calls may run on a resume. @internal */
+/**
+ * True when `message` is a model response (see {@link MODEL_RESPONSES}): recorded with origin `model`, its calls may
+ * run on a resume. @internal
+ */
 export function isModelResponse(message: ChatMessage): boolean {
   return MODEL_RESPONSES.has(message);
 }

@@ -19,7 +19,10 @@ export interface Telemetry {
    * Traces one run and ends its spans with an error status when it throws or rejects:
    * `await telemetry.trace(options, (traced) => runner.complete(input, traced))`.
    */
-  trace<R, T extends LlmAgentRunOptions>(base: T | undefined, run: (options: T & TelemetryRunOptions) => Promise<R>): Promise<R>;
+  trace<R, T extends LlmAgentRunOptions>(
+    base: T | undefined,
+    run: (options: T & TelemetryRunOptions) => Promise<R>,
+  ): Promise<R>;
 }
 
 /**

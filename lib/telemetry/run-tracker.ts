@@ -131,13 +131,20 @@ export class RunTracker {
     if (span === undefined) return;
     const { inputTokens, outputTokens } = response.usage;
     if (span.isRecording()) {
-      span.setAttributes({ [N.finishReasons]: [response.stopReason], [N.inputTokens]: inputTokens, [N.outputTokens]: outputTokens });
+      span.setAttributes({
+        [N.finishReasons]: [response.stopReason],
+        [N.inputTokens]: inputTokens,
+        [N.outputTokens]: outputTokens,
+      });
       if (response.model !== undefined) {
         span.setAttribute(N.responseModel, response.model);
         if (this.shared.options.requestModel === undefined) span.setAttribute(N.requestModel, response.model);
       }
       if (this.shared.options.recordContent === true)
-        span.setAttribute(N.outputMessages, safeJson([{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }]));
+        span.setAttribute(
+          N.outputMessages,
+          safeJson([{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }]),
+        );
     }
     const model = response.model === undefined ? {} : { [N.responseModel]: response.model };
     this.shared.instruments.tokens.add(inputTokens, { ...model, [N.tokenType]: 'input' });
@@ -159,8 +166,10 @@ export class RunTracker {
   private onToolEvent(event: ToolEvent): void {
     // Metrics are counted whether or not the trace is sampled; span events and attributes only on a recorded span.
     const { instruments } = this.shared;
-    if (event.type === 'tool_retry') instruments.retries.add(1, { [N.toolName]: event.toolName, [N.errorType]: errorCodeOf(event.failure) });
-    else if (event.type === 'tool_timeout') instruments.timeouts.add(1, { [N.toolName]: event.toolName, 'wuwe.timeout.limit': event.limit });
+    if (event.type === 'tool_retry')
+      instruments.retries.add(1, { [N.toolName]: event.toolName, [N.errorType]: errorCodeOf(event.failure) });
+    else if (event.type === 'tool_timeout')
+      instruments.timeouts.add(1, { [N.toolName]: event.toolName, 'wuwe.timeout.limit': event.limit });
     else if (event.type === 'tool_output_truncated') instruments.truncations.add(1, { [N.toolName]: event.toolName });
     const span = this.toolSpan(event);
     if (span === undefined) {
@@ -181,13 +190,24 @@ export class RunTracker {
         span.addEvent(E.attempt, { [N.attempt]: event.attempt });
         return;
       case 'tool_retry':
-        span.addEvent(E.retry, { [N.attempt]: event.attempt, 'wuwe.retry.delay_ms': event.delayMs, [N.errorType]: errorCodeOf(event.failure) });
+        span.addEvent(E.retry, {
+          [N.attempt]: event.attempt,
+          'wuwe.retry.delay_ms': event.delayMs,
+          [N.errorType]: errorCodeOf(event.failure),
+        });
         return;
       case 'tool_timeout':
-        span.addEvent(E.timeout, { [N.attempt]: event.attempt, 'wuwe.timeout.limit': event.limit, 'wuwe.timeout.limit_ms': event.limitMs });
+        span.addEvent(E.timeout, {
+          [N.attempt]: event.attempt,
+          'wuwe.timeout.limit': event.limit,
+          'wuwe.timeout.limit_ms': event.limitMs,
+        });
         return;
       case 'tool_heartbeat':
-        span.addEvent(E.heartbeat, heartbeatAttributes(event.attempt, event.progress, this.shared.options.recordContent === true));
+        span.addEvent(
+          E.heartbeat,
+          heartbeatAttributes(event.attempt, event.progress, this.shared.options.recordContent === true),
+        );
         return;
       case 'tool_late_result_discarded':
         span.addEvent(E.lateResult, { [N.attempt]: event.attempt, 'wuwe.outcome.ok': event.outcome.ok });
@@ -218,7 +238,10 @@ export class RunTracker {
   /** The call's duration metric, by tool and outcome code. */
   private recordDuration(event: FinishedEvent): void {
     const errorType = event.outcome.ok ? undefined : errorCodeOf(event.outcome);
-    const metricAttributes: Attributes = errorType === undefined ? { [N.toolName]: event.toolName } : { [N.toolName]: event.toolName, [N.errorType]: errorType };
+    const metricAttributes: Attributes =
+      errorType === undefined
+        ? { [N.toolName]: event.toolName }
+        : { [N.toolName]: event.toolName, [N.errorType]: errorType };
     this.shared.instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
   }
 
@@ -258,8 +281,18 @@ export class RunTracker {
       if (this.closed || (this.endedTools.has(key) && event.type !== 'tool_call_started')) return undefined;
       this.endedTools.delete(key);
       const { api, tracer } = this.shared;
-      const attributes: Attributes = { [N.operationName]: 'execute_tool', [N.toolName]: event.toolName, [N.toolCallId]: event.callId, [N.toolCallTurn]: event.turn, [N.toolType]: 'function' };
-      span = tracer.startSpan(`execute_tool ${event.toolName}`, { kind: api.SpanKind.INTERNAL, attributes }, this.parent());
+      const attributes: Attributes = {
+        [N.operationName]: 'execute_tool',
+        [N.toolName]: event.toolName,
+        [N.toolCallId]: event.callId,
+        [N.toolCallTurn]: event.turn,
+        [N.toolType]: 'function',
+      };
+      span = tracer.startSpan(
+        `execute_tool ${event.toolName}`,
+        { kind: api.SpanKind.INTERNAL, attributes },
+        this.parent(),
+      );
       this.tools.set(key, span);
     }
     return span;
@@ -280,12 +313,17 @@ function errorCodeOf(outcome: ToolOutcome): string {
 }
 
 function errorTypeOf(error: unknown): string {
-  if (typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string') return (error as { code: string }).code;
+  if (typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string')
+    return (error as { code: string }).code;
   return error instanceof Error ? error.name : '_OTHER';
 }
 
 /** A heartbeat's fraction; its message only when content is recorded (it may quote data). */
-function heartbeatAttributes(attempt: number, progress: HeartbeatProgress | undefined, recordContent: boolean): Attributes {
+function heartbeatAttributes(
+  attempt: number,
+  progress: HeartbeatProgress | undefined,
+  recordContent: boolean,
+): Attributes {
   const attributes: Attributes = { [N.attempt]: attempt };
   if (typeof progress?.fraction === 'number') attributes['wuwe.heartbeat.fraction'] = progress.fraction;
   if (recordContent && typeof progress?.message === 'string') attributes['wuwe.heartbeat.message'] = progress.message;

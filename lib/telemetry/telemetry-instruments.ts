@@ -23,11 +23,29 @@ export interface TelemetryInstruments {
 /** Creates the instruments on `meter`. */
 export function createTelemetryInstruments(meter: Meter): TelemetryInstruments {
   return {
-    toolDuration: meter.createHistogram(TELEMETRY_METRICS.toolDuration, { unit: 's', description: 'Duration of wuwe tool calls, all attempts included' }),
-    retries: meter.createCounter(TELEMETRY_METRICS.retries, { unit: '{retry}', description: 'Retries of wuwe tool calls' }),
-    timeouts: meter.createCounter(TELEMETRY_METRICS.timeouts, { unit: '{timeout}', description: 'Tool attempts given up at a deadline or heartbeat limit' }),
-    truncations: meter.createCounter(TELEMETRY_METRICS.truncations, { unit: '{truncation}', description: 'Tool outputs truncated for the model' }),
-    tokens: meter.createCounter(TELEMETRY_METRICS.tokens, { unit: '{token}', description: 'Model tokens used by wuwe runs' }),
-    lateEvents: meter.createCounter(TELEMETRY_METRICS.lateEvents, { unit: '{event}', description: 'Tool call events that came after the call span ended' }),
+    toolDuration: meter.createHistogram(TELEMETRY_METRICS.toolDuration, {
+      unit: 's',
+      description: 'Duration of wuwe tool calls, all attempts included',
+    }),
+    retries: meter.createCounter(TELEMETRY_METRICS.retries, {
+      unit: '{retry}',
+      description: 'Retries of wuwe tool calls',
+    }),
+    timeouts: meter.createCounter(TELEMETRY_METRICS.timeouts, {
+      unit: '{timeout}',
+      description: 'Tool attempts given up at a deadline or heartbeat limit',
+    }),
+    truncations: meter.createCounter(TELEMETRY_METRICS.truncations, {
+      unit: '{truncation}',
+      description: 'Tool outputs truncated for the model',
+    }),
+    tokens: meter.createCounter(TELEMETRY_METRICS.tokens, {
+      unit: '{token}',
+      description: 'Model tokens used by wuwe runs',
+    }),
+    lateEvents: meter.createCounter(TELEMETRY_METRICS.lateEvents, {
+      unit: '{event}',
+      description: 'Tool call events that came after the call span ended',
+    }),
   };
 }

@@ -21,7 +21,11 @@ export function compileInstanceFiller(target: Function, plans: ReadonlyMap<Funct
   return fillerOf(target, plans, new Map());
 }
 
-function fillerOf(target: Function, plans: ReadonlyMap<Function, ClassPlan>, fillers: Map<Function, InstanceFiller>): InstanceFiller {
+function fillerOf(
+  target: Function,
+  plans: ReadonlyMap<Function, ClassPlan>,
+  fillers: Map<Function, InstanceFiller>,
+): InstanceFiller {
   const known = fillers.get(target);
   if (known !== undefined) return known;
   const names: string[] = [];
@@ -46,7 +50,11 @@ function fillerOf(target: Function, plans: ReadonlyMap<Function, ClassPlan>, fil
   return fill;
 }
 
-function converterOf(kind: FieldKind, plans: ReadonlyMap<Function, ClassPlan>, fillers: Map<Function, InstanceFiller>): Converter {
+function converterOf(
+  kind: FieldKind,
+  plans: ReadonlyMap<Function, ClassPlan>,
+  fillers: Map<Function, InstanceFiller>,
+): Converter {
   if (kind.kind === 'object') {
     const fill = fillerOf(kind.target, plans, fillers);
     const nested = kind.target;
@@ -55,7 +63,8 @@ function converterOf(kind: FieldKind, plans: ReadonlyMap<Function, ClassPlan>, f
   if (kind.kind === 'array') {
     const item = converterOf(kind.items, plans, fillers);
     if (item === undefined) return undefined;
-    return (value) => (value as unknown[]).map((entry) => (entry === null || entry === undefined ? entry : item(entry)));
+    return (value) =>
+      (value as unknown[]).map((entry) => (entry === null || entry === undefined ? entry : item(entry)));
   }
   return undefined;
 }

@@ -5,7 +5,12 @@ import { ClassPlan } from '../reflect/class-plan';
 import { getToolMetadataStorage } from '../reflect/metadata-storage';
 import { toolClassInfo } from '../reflect/tool-class-info';
 import { compileInstanceFiller, InstanceFiller } from './build-instance';
-import { CompiledSchemaValidator, compileInputValidator, SchemaCompileError, validateOnce } from '../validation/schema-validator';
+import {
+  CompiledSchemaValidator,
+  compileInputValidator,
+  SchemaCompileError,
+  validateOnce,
+} from '../validation/schema-validator';
 import { FieldDefault } from '../reflect/build-class-schema';
 import { ToolDefinitionError } from '../reflect/tool-definition-error';
 import { formatIssues } from './tool-argument-error';
@@ -32,7 +37,8 @@ interface CacheEntry {
 const cache = new WeakMap<Function, CacheEntry>();
 
 /**
- * Compiles a tool class once (a `defineTool` tool was compiled when defined; cached until the metadata of the class, an ancestor or a nested class
+ * Compiles a tool class once (a `defineTool` tool was compiled when defined; cached until the metadata of the class, an
+ * ancestor or a nested class
  * changes; decorating unrelated classes keeps the cache): schema, ajv validator and
  * instance plans. Definition errors (bad types, cycles, a missing description, a schema strict ajv
  * refuses, a default that does not match its own field) surface here, as `ToolDefinitionError`.
@@ -53,9 +59,19 @@ export function compileToolClass(target: Function): CompiledToolClass {
   const { name, description } = toolClassInfo(target);
   const { schema, plans, defaults } = buildClassSchema(target);
   if (plans.get(target)?.fields.some((field) => field.propertyName === 'invoke'))
-    throw new ToolDefinitionError('invalid_field_options', target.name, 'invoke', "a tool argument cannot be named 'invoke': it would replace the invoke() method");
+    throw new ToolDefinitionError(
+      'invalid_field_options',
+      target.name,
+      'invoke',
+      "a tool argument cannot be named 'invoke': it would replace the invoke() method",
+    );
   if (typeof (target.prototype as { invoke?: unknown } | undefined)?.invoke !== 'function')
-    throw new ToolDefinitionError('missing_invoke', target.name, undefined, 'a tool class needs an invoke() method, which does the work');
+    throw new ToolDefinitionError(
+      'missing_invoke',
+      target.name,
+      undefined,
+      'a tool class needs an invoke() method, which does the work',
+    );
   const inputSchema = deepFreeze<JsonSchema>(schema);
   const validate = definitionChecked(target, () => compileInputValidator(inputSchema));
   for (const fieldDefault of defaults) checkDefault(target, inputSchema, fieldDefault);
@@ -76,8 +92,14 @@ export function definitionChecked<T>(target: Function, compile: () => T, propert
     return compile();
   } catch (error) {
     if (!(error instanceof SchemaCompileError)) throw error;
-    if (error.code === 'invalid_pattern') throw new ToolDefinitionError('invalid_pattern', target.name, propertyName, error.reason);
-    throw new ToolDefinitionError('invalid_schema', target.name, propertyName, `its JSON Schema does not compile under strict ajv: ${error.reason}`);
+    if (error.code === 'invalid_pattern')
+      throw new ToolDefinitionError('invalid_pattern', target.name, propertyName, error.reason);
+    throw new ToolDefinitionError(
+      'invalid_schema',
+      target.name,
+      propertyName,
+      `its JSON Schema does not compile under strict ajv: ${error.reason}`,
+    );
   }
 }
 

@@ -8,7 +8,13 @@ import { ValidationIssue, escapePointerToken } from '../validation/validation-is
 import { compileInputValidator } from '../validation/schema-validator';
 import { CompiledToolClass, deepFreeze, definitionChecked } from './compiled-tool-class';
 import { registerSchemaTool } from './schema-tool-registry';
-import { hasJsonSchemaExport, InferSchemaOutput, isStandardSchema, StandardSchemaIssue, StandardSchemaV1 } from './standard-schema';
+import {
+  hasJsonSchemaExport,
+  InferSchemaOutput,
+  isStandardSchema,
+  StandardSchemaIssue,
+  StandardSchemaV1,
+} from './standard-schema';
 import { ToolArgumentError } from './tool-argument-error';
 
 /** What a defined tool's `invoke(args, context)` receives as its context from a provider. */
@@ -20,7 +26,11 @@ export interface DefinedToolContext {
 }
 
 /** Options of {@link defineTool}; `Output` is the type of `contract.outputSchema`. */
-export interface DefineToolOptions<S extends StandardSchemaV1, Name extends string = string, Output extends JsonSchema | ToolOutputClass = JsonSchema | ToolOutputClass> {
+export interface DefineToolOptions<
+  S extends StandardSchemaV1,
+  Name extends string = string,
+  Output extends JsonSchema | ToolOutputClass = JsonSchema | ToolOutputClass,
+> {
   /** Tool name; must match `^[a-zA-Z0-9_-]{1,64}$`. */
   readonly name: Name;
   /** Shown to the model. */
@@ -59,7 +69,11 @@ export interface DefinedToolInstance<Args> {
  * keeps the name's literal type, and an output class given as `contract.outputSchema` is its static
  * `outputSchema` (so `ToolCallResultOf` types its outcome's data).
  */
-export type DefinedTool<Args, Name extends string = string, Output = undefined> = (new () => DefinedToolInstance<Args>) & {
+export type DefinedTool<
+  Args,
+  Name extends string = string,
+  Output = undefined,
+> = (new () => DefinedToolInstance<Args>) & {
   readonly toolName: Name;
 } & (Output extends ToolOutputClass ? { readonly outputSchema: Output } : unknown);
 
@@ -86,15 +100,30 @@ export type DefinedTool<Args, Name extends string = string, Output = undefined> 
  * new ReflectedToolProvider([getWeather]);
  * ```
  */
-export function defineTool<S extends StandardSchemaV1, const Name extends string, Output extends JsonSchema | ToolOutputClass = JsonSchema>(
-  options: DefineToolOptions<S, Name, Output>,
-): DefinedTool<InferSchemaOutput<S>, Name, Output> {
+export function defineTool<
+  S extends StandardSchemaV1,
+  const Name extends string,
+  Output extends JsonSchema | ToolOutputClass = JsonSchema,
+>(options: DefineToolOptions<S, Name, Output>): DefinedTool<InferSchemaOutput<S>, Name, Output> {
   const { name, description, input, contract } = options;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name))
-    throw new ToolDefinitionError('invalid_tool_name', String(name), undefined, `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`);
-  if (typeof description !== 'string' || description === '') throw new ToolDefinitionError('missing_description', name, undefined, 'a tool needs a description');
-  if (!isStandardSchema(input)) throw new ToolDefinitionError('invalid_schema', name, 'input', '`input` is not a Standard Schema (it has no `~standard.validate`)');
-  if (typeof options.invoke !== 'function') throw new ToolDefinitionError('missing_invoke', name, undefined, 'a tool needs an invoke(args) function');
+    throw new ToolDefinitionError(
+      'invalid_tool_name',
+      String(name),
+      undefined,
+      `tool name '${String(name)}' must match ${TOOL_NAME_PATTERN.source}`,
+    );
+  if (typeof description !== 'string' || description === '')
+    throw new ToolDefinitionError('missing_description', name, undefined, 'a tool needs a description');
+  if (!isStandardSchema(input))
+    throw new ToolDefinitionError(
+      'invalid_schema',
+      name,
+      'input',
+      '`input` is not a Standard Schema (it has no `~standard.validate`)',
+    );
+  if (typeof options.invoke !== 'function')
+    throw new ToolDefinitionError('missing_invoke', name, undefined, 'a tool needs an invoke(args) function');
   if (contract !== undefined) checkToolContractOptionKeys(name, contract);
   const inputSchema = deepFreeze(exportedJsonSchema(name, input, options.inputSchema));
   const check = options.validate === false ? undefined : input['~standard'].validate;
@@ -108,14 +137,16 @@ export function defineTool<S extends StandardSchemaV1, const Name extends string
       let args = this.args;
       if (check !== undefined) {
         const result = await check(args);
-        if (result.issues !== undefined) throw new ToolArgumentError('invalid_arguments', name, result.issues.map(toValidationIssue));
+        if (result.issues !== undefined)
+          throw new ToolArgumentError('invalid_arguments', name, result.issues.map(toValidationIssue));
         args = result.value;
       }
       return run(args, context);
     }
   };
   Object.defineProperty(Defined, 'name', { value: name });
-  if (typeof contract?.outputSchema === 'function') Object.defineProperty(Defined, 'outputSchema', { value: contract.outputSchema, enumerable: false });
+  if (typeof contract?.outputSchema === 'function')
+    Object.defineProperty(Defined, 'outputSchema', { value: contract.outputSchema, enumerable: false });
   const storage = getToolMetadataStorage();
   storage.addTool(Defined, { name, description });
   if (contract !== undefined) storage.setContract(Defined, { kind: 'options', options: contract });
@@ -147,16 +178,28 @@ function exportedJsonSchema(name: string, input: StandardSchemaV1, given: JsonSc
     try {
       schema = input['~standard'].jsonSchema.input({ target: 'draft-07' });
     } catch (error) {
-      throw new ToolDefinitionError('invalid_schema', name, 'input', `its JSON Schema export failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ToolDefinitionError(
+        'invalid_schema',
+        name,
+        'input',
+        `its JSON Schema export failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   if (typeof schema !== 'object' || schema === null || (schema as { type?: unknown }).type !== 'object')
-    throw new ToolDefinitionError('invalid_schema', name, 'input', 'tool arguments must be an object schema (`type: "object"`)');
+    throw new ToolDefinitionError(
+      'invalid_schema',
+      name,
+      'input',
+      'tool arguments must be an object schema (`type: "object"`)',
+    );
   const { $schema: _dialect, ...rest } = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
   return rest;
 }
 
 function toValidationIssue(issue: StandardSchemaIssue): ValidationIssue {
-  const pointer = (issue.path ?? []).map((segment) => `/${escapePointerToken(String(typeof segment === 'object' ? segment.key : segment))}`).join('');
+  const pointer = (issue.path ?? [])
+    .map((segment) => `/${escapePointerToken(String(typeof segment === 'object' ? segment.key : segment))}`)
+    .join('');
   return { pointer, message: issue.message, keyword: 'schema' };
 }

@@ -12,7 +12,20 @@ export type { InstanceFactory } from './build-instance';
 export { defineTool } from './define-tool';
 export type { DefinedTool, DefinedToolContext, DefinedToolInstance, DefineToolOptions } from './define-tool';
 export type {
-  ToolCallResultOf, ToolNameOf, ToolOutcomeOf, ToolOutputData, ToolsOf, TypedToolCallResult, UnknownToolCallResult,
+  ToolCallResultOf,
+  ToolNameOf,
+  ToolOutcomeOf,
+  ToolOutputData,
+  ToolsOf,
+  TypedToolCallResult,
+  UnknownToolCallResult,
 } from './tool-typing';
 export { isStandardSchema } from './standard-schema';
-export type { InferSchemaOutput, StandardJsonSchemaV1, StandardSchemaIssue, StandardSchemaProps, StandardSchemaResult, StandardSchemaV1 } from './standard-schema';
+export type {
+  InferSchemaOutput,
+  StandardJsonSchemaV1,
+  StandardSchemaIssue,
+  StandardSchemaProps,
+  StandardSchemaResult,
+  StandardSchemaV1,
+} from './standard-schema';

@@ -47,7 +47,12 @@ export function invokeReflectedTool(
  * `invoke` throws; {@link thrownToToolOutcome} turns each into the failure `invokeReflectedTool` gives.
  * The instance never shares a value with `args`, so the tool cannot change them.
  */
-export function startReflectedTool(target: abstract new (...args: any[]) => object, args: unknown, context: unknown, options: InvokeReflectedToolOptions): unknown {
+export function startReflectedTool(
+  target: abstract new (...args: any[]) => object,
+  args: unknown,
+  context: unknown,
+  options: InvokeReflectedToolOptions,
+): unknown {
   const parsed = tryParseToolArguments(target, args, { instantiate: options.instantiate });
   if (!parsed.ok) throw parsed.error;
   const instance = parsed.value as Partial<InvocableTool>;
@@ -56,5 +61,9 @@ export function startReflectedTool(target: abstract new (...args: any[]) => obje
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

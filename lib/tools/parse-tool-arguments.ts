@@ -14,7 +14,8 @@ export interface ParseToolArgumentsOptions {
 }
 
 /** Result of {@link tryParseToolArguments}. */
-export type ParsedToolArguments<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ToolArgumentError };
+export type ParsedToolArguments<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ToolArgumentError };
 
 /**
  * Parses model arguments (JSON text or an object) into an instance of the tool class, nested
@@ -31,11 +32,16 @@ export function tryParseToolArguments<T extends object>(
   // Arguments the runner already decoded and validated against this very schema are not walked
   // again; only flat ones, since filling shares nested values with the caller's object.
   if (takeValidated(input, compiled.llmTool.inputSchema) && hasOnlyScalarValues(input as Record<string, unknown>))
-    return { ok: true, value: compiled.fill((options.instantiate ?? constructInstance)(target), input as Record<string, unknown>) as T };
+    return {
+      ok: true,
+      value: compiled.fill((options.instantiate ?? constructInstance)(target), input as Record<string, unknown>) as T,
+    };
   const decoded = decodeToolArguments(input, options.limits ?? DEFAULT_ARGUMENT_LIMITS);
-  if (!decoded.ok) return { ok: false, error: new ToolArgumentError(decoded.code, compiled.llmTool.name, decoded.issues) };
+  if (!decoded.ok)
+    return { ok: false, error: new ToolArgumentError(decoded.code, compiled.llmTool.name, decoded.issues) };
   const issues = compiled.validate(decoded.value);
-  if (issues.length > 0) return { ok: false, error: new ToolArgumentError('invalid_arguments', compiled.llmTool.name, issues) };
+  if (issues.length > 0)
+    return { ok: false, error: new ToolArgumentError('invalid_arguments', compiled.llmTool.name, issues) };
   const instance = (options.instantiate ?? constructInstance)(target);
   return { ok: true, value: compiled.fill(instance, decoded.value) as T };
 }

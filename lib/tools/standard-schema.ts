@@ -16,7 +16,8 @@ export interface StandardSchemaProps<Input = unknown, Output = Input> {
 }
 
 /** What a Standard Schema's `validate` returns. */
-export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardSchemaIssue[] };
+export type StandardSchemaResult<Output> =
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardSchemaIssue[] };
 
 /** One problem a Standard Schema's `validate` reports. */
 export interface StandardSchemaIssue {
@@ -36,7 +37,10 @@ export interface StandardJsonSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': StandardSchemaProps<Input, Output> & {
     readonly jsonSchema: {
       /** The JSON Schema of the schema's input, for `target` (e.g. `draft-07`). */
-      readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
+      readonly input: (options: {
+        readonly target: string;
+        readonly libraryOptions?: Record<string, unknown>;
+      }) => Record<string, unknown>;
     };
   };
 }

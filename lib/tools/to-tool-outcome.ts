@@ -1,4 +1,11 @@
-import { isToolOutcome, normalizeToolOutcome, toolData, toolFailure, toolText, ToolOutcome } from '../outcome/tool-outcome';
+import {
+  isToolOutcome,
+  normalizeToolOutcome,
+  toolData,
+  toolFailure,
+  toolText,
+  ToolOutcome,
+} from '../outcome/tool-outcome';
 import { TOOL_ERROR_CATEGORIES } from '../outcome/error-codes';
 import { JsonValue } from '../outcome/json-value';
 import { toolImagesProblem } from '../outcome/tool-image';
@@ -14,7 +21,8 @@ const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER, maxEle
  * (a structured success; objects with `toJSON`, such as a Date, count as their JSON form), or a
  * ToolOutcome; `undefined` is an empty text success. Anything else is a `tool_error` failure that
  * says the tool returned something that is not JSON: a BigInt, a cycle, a function, NaN or Infinity,
- * a Map, Set or class instance without `toJSON`. An outcome-shaped object whose fields break the {@link ToolOutcome} type (a `text` that
+ * a Map, Set or class instance without `toJSON`. An outcome-shaped object whose fields break the {@link ToolOutcome}
+ * type (a `text` that
  * is not a string, an unknown error category, a non-boolean `retryable`, `data` that is not JSON)
  * is a `tool_error` failure too, naming each problem and keeping the tool's own error message (so are
  * malformed `images`: not PNG, JPEG, GIF or WebP, not base64, other keys, see `toolImagesProblem`);
@@ -35,11 +43,19 @@ export function toToolOutcome(value: unknown): ToolOutcome {
     if (plain !== undefined) return (lastMade = { ok: true, data: plain as JsonValue });
     const json = toJsonValue(value);
     if (json.ok) return (lastMade = toolData(json.value));
-    return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that is not JSON: ${json.reason}` });
+    return toolFailure({
+      code: 'tool_error',
+      category: 'internal',
+      message: `tool returned a value that is not JSON: ${json.reason}`,
+    });
   } catch (error) {
     // A getter or a proxy trap of the returned value threw while it was read: never let that escape,
     // a caller settling a call on this result would otherwise never settle it.
-    return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a value that could not be read: ${messageOf(error)}` });
+    return toolFailure({
+      code: 'tool_error',
+      category: 'internal',
+      message: `tool returned a value that could not be read: ${messageOf(error)}`,
+    });
   }
 }
 
@@ -50,7 +66,8 @@ export function toToolOutcome(value: unknown): ToolOutcome {
  */
 let lastMade: ToolOutcome | undefined;
 
-type JsonConversion = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
+type JsonConversion =
+  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
 
 /** The value itself when it is plain JSON, else its `JSON.stringify` form when that is JSON, else why not. */
 function toJsonValue(value: unknown, copy = true): JsonConversion {
@@ -75,20 +92,26 @@ function toJsonValue(value: unknown, copy = true): JsonConversion {
  */
 function refuseLossyJson(this: unknown, key: string, value: unknown): unknown {
   const where = key === '' ? 'the value' : `'${key}'`;
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`${where} is ${value}, not a finite number`);
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new TypeError(`${where} is ${value}, not a finite number`);
   if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError(`${where} is a ${typeof value}`);
   if (value === undefined && Array.isArray(this)) throw new TypeError(`${where} is undefined in an array`);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const prototype: unknown = Object.getPrototypeOf(value);
     if (prototype !== Object.prototype && prototype !== null)
-      throw new TypeError(`${where} is a ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance'} without toJSON`);
+      throw new TypeError(
+        `${where} is a ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'class instance'} without toJSON`,
+      );
   }
   return value;
 }
 
 const COMPENSATION_STATES: readonly unknown[] = ['none', 'required', 'completed', 'failed'];
 
-/** The outcome when its fields have their declared types (JSON-serializing `data` and `details`), else a `tool_error` failure. */
+/**
+ * The outcome when its fields have their declared types (JSON-serializing `data` and `details`), else a `tool_error`
+ * failure.
+ */
 function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   const problems: string[] = [];
   let checked = outcome;
@@ -102,7 +125,11 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   const data = convert('data', outcome.data);
   if (data !== outcome.data) checked = { ...checked, data };
   const version: unknown = outcome.resourceVersion;
-  if (version !== undefined && typeof version !== 'string' && !(typeof version === 'number' && Number.isFinite(version)))
+  if (
+    version !== undefined &&
+    typeof version !== 'string' &&
+    !(typeof version === 'number' && Number.isFinite(version))
+  )
     problems.push('resourceVersion must be a string or a finite number');
   if (outcome.compensation !== undefined && !COMPENSATION_STATES.includes(outcome.compensation))
     problems.push(`compensation must be one of ${COMPENSATION_STATES.join(', ')}`);
@@ -110,26 +137,40 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   const imagesProblem = outcome.images === undefined ? undefined : toolImagesProblem(outcome.images);
   if (imagesProblem !== undefined) problems.push(imagesProblem);
   // A copy of the checked images: the tool cannot change them after the check.
-  else if (outcome.images !== undefined) checked = { ...checked, images: outcome.images.map(({ mediaType, data }) => ({ mediaType, data })) };
+  else if (outcome.images !== undefined)
+    checked = { ...checked, images: outcome.images.map(({ mediaType, data }) => ({ mediaType, data })) };
   const metadata: unknown = outcome.metadata;
-  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok))
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || !toJsonValue(metadata, false).ok)
+  )
     problems.push('metadata must be a JSON object');
   const error = outcome.ok ? undefined : outcome.error;
   if (error !== undefined && !checked.ok) {
-    if (!(TOOL_ERROR_CATEGORIES as readonly unknown[]).includes(error.category)) problems.push(`error.category '${String(error.category)}' is not one of ${TOOL_ERROR_CATEGORIES.join(', ')}`);
+    if (!(TOOL_ERROR_CATEGORIES as readonly unknown[]).includes(error.category))
+      problems.push(`error.category '${String(error.category)}' is not one of ${TOOL_ERROR_CATEGORIES.join(', ')}`);
     if (typeof error.retryable !== 'boolean') problems.push('error.retryable must be a boolean');
     const details = convert('details', error.details);
     if (details !== error.details) checked = { ...checked, ok: false, error: { ...error, details } };
   }
   if (problems.length === 0) return checked;
   const original = error === undefined ? '' : ` (its error was '${error.code}': ${error.message})`;
-  return toolFailure({ code: 'tool_error', category: 'internal', message: `tool returned a malformed outcome: ${problems.join('; ')}${original}` });
+  return toolFailure({
+    code: 'tool_error',
+    category: 'internal',
+    message: `tool returned a malformed outcome: ${problems.join('; ')}${original}`,
+  });
 }
 
 /** Turns anything a tool threw into a failure outcome, keeping the message. Never throws. */
 export function thrownToToolOutcome(error: unknown): ToolOutcome {
   if (ToolFailureError.isInstance(error)) return error.outcome;
   if (ToolArgumentError.isInstance(error))
-    return toolFailure({ code: error.code, category: 'validation', message: error.message, details: { issues: error.issues.map((issue) => ({ ...issue })) } });
+    return toolFailure({
+      code: error.code,
+      category: 'validation',
+      message: error.message,
+      details: { issues: error.issues.map((issue) => ({ ...issue })) },
+    });
   return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message: messageOf(error) });
 }

@@ -19,7 +19,8 @@ const descriptors = new WeakMap<Function, DescriptorEntry>();
 /**
  * The Tool Contract 2.0 descriptor of a tool class: from its own `toolContract(Class, factory)`,
  * else from the nearest `@Contract(options)` (a class `outputSchema` reflected to its JSON Schema),
- * else every default. The class's typed statics (`toolName`, `outputSchema`) must agree with it. Checked and cached: the factory
+ * else every default. The class's typed statics (`toolName`, `outputSchema`) must agree with it. Checked and cached:
+ * the factory
  * runs once per class, and again only when the metadata of that class (or of a class its schema
  * reaches) changes.
  */
@@ -42,7 +43,12 @@ export function toolDescriptorOf(target: Function): ToolDescriptor {
   } else {
     descriptor = descriptorFromLlmTool(makeLlmTool(target), reflectOutputSchema(target, source?.options));
   }
-  checkTypedToolStatics(target, descriptor, source?.kind === 'options' ? source.options : undefined, source?.kind === 'factory');
+  checkTypedToolStatics(
+    target,
+    descriptor,
+    source?.kind === 'options' ? source.options : undefined,
+    source?.kind === 'factory',
+  );
   descriptors.set(target, { revision, builtAt: revision, tool: reflectedTool(target), descriptor });
   return descriptor;
 }

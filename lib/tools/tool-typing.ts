@@ -30,7 +30,10 @@ export type ToolOutcomeOf<T> = T extends { readonly outputSchema: ClassType<infe
   ? CheckedToolOutcome<Extract<ToolOutputData<Output>, JsonValue>>
   : ToolOutcome;
 
-/** The tools a bindable value stands for: the classes of a provider that lists them (`ReflectedToolProvider`), else the value itself. */
+/**
+ * The tools a bindable value stands for: the classes of a provider that lists them (`ReflectedToolProvider`), else the
+ * value itself.
+ */
 export type ToolsOf<T> = T extends { readonly reflectedClasses: readonly (infer Tool)[] } ? Tool : T;
 
 /** A call to one of the given tools, named and typed after it (distributes over a union of tools). */
@@ -52,4 +55,6 @@ export type UnknownToolCallResult = ToolCallResult<string, ToolFailureOutcome>;
  * {@link ToolCallResult}.
  */
 export type ToolCallResultOf<Tools> =
-  string extends ToolNameOf<ToolsOf<Tools>> ? ToolCallResult : TypedToolCallResult<ToolsOf<Tools>> | UnknownToolCallResult;
+  string extends ToolNameOf<ToolsOf<Tools>>
+    ? ToolCallResult
+    : TypedToolCallResult<ToolsOf<Tools>> | UnknownToolCallResult;

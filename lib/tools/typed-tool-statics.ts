@@ -8,7 +8,10 @@ import { definitionChecked } from './compiled-tool-class';
  * Contract options with a class `outputSchema` replaced by the JSON Schema its `@Field`s reflect
  * to (the same reflection as tool arguments); other options are returned as they are.
  */
-export function reflectOutputSchema(target: Function, options: ToolContractOptions | undefined): ToolContractOptions<JsonSchema> | undefined {
+export function reflectOutputSchema(
+  target: Function,
+  options: ToolContractOptions | undefined,
+): ToolContractOptions<JsonSchema> | undefined {
   const output = options?.outputSchema;
   if (typeof output !== 'function') return options as ToolContractOptions<JsonSchema> | undefined;
   const schema = definitionChecked(target, () => buildClassSchema(output).schema, 'outputSchema');
@@ -24,7 +27,12 @@ export function reflectOutputSchema(target: Function, options: ToolContractOptio
  *   success always carry `data` of that shape.
  * Throws `ToolDefinitionError` (`static_mismatch`) naming the class.
  */
-export function checkTypedToolStatics(target: Function, descriptor: ToolDescriptor, options: ToolContractOptions | undefined, fromFactory: boolean): void {
+export function checkTypedToolStatics(
+  target: Function,
+  descriptor: ToolDescriptor,
+  options: ToolContractOptions | undefined,
+  fromFactory: boolean,
+): void {
   const statics = target as { readonly toolName?: unknown; readonly outputSchema?: unknown };
   const toolName = statics.toolName;
   if (toolName !== undefined && toolName !== descriptor.name)

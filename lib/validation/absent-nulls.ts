@@ -31,7 +31,13 @@ function walk(value: JsonValue, schema: unknown, root: JsonSchema, depth: number
   const result: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
     const propertySchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
-    if (item === null && propertySchema !== undefined && !required.includes(key) && !schemaAcceptsNull(propertySchema, root)) continue;
+    if (
+      item === null &&
+      propertySchema !== undefined &&
+      !required.includes(key) &&
+      !schemaAcceptsNull(propertySchema, root)
+    )
+      continue;
     const kept = propertySchema === undefined ? item : walk(item, propertySchema, root, depth + 1);
     // defineProperty: a `__proto__` key stays an own data property, as JSON.parse made it.
     Object.defineProperty(result, key, { value: kept, enumerable: true, writable: true, configurable: true });
@@ -45,7 +51,10 @@ function resolve(schema: unknown, root: JsonSchema): SchemaNode | undefined {
   for (let hops = 0; isNode(node) && typeof node.$ref === 'string' && hops < 16; hops++) {
     const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
     const defs = match === null ? undefined : root[match[1]];
-    node = match !== null && isNode(defs) ? defs[decodeURIComponent(match[2]).replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    node =
+      match !== null && isNode(defs)
+        ? defs[decodeURIComponent(match[2]).replace(/~1/g, '/').replace(/~0/g, '~')]
+        : undefined;
   }
   return isNode(node) ? node : undefined;
 }

@@ -25,7 +25,11 @@ export interface ArgumentLimits {
 }
 
 /** Default {@link ArgumentLimits}. */
-export const DEFAULT_ARGUMENT_LIMITS: Required<ArgumentLimits> = Object.freeze({ maxDepth: 64, maxBytes: 8 * 1024 * 1024, maxElements: 50_000 });
+export const DEFAULT_ARGUMENT_LIMITS: Required<ArgumentLimits> = Object.freeze({
+  maxDepth: 64,
+  maxBytes: 8 * 1024 * 1024,
+  maxElements: 50_000,
+});
 
 /** The element limit in force: `limits.maxElements`, or the default one. @internal */
 export function maxElementsOf(limits: ArgumentLimits): number {

@@ -21,35 +21,62 @@ export type DecodedArguments =
  * the depth before anything else walks the value (see {@link guardJsonValue}); text that certainly
  * passes those checks is not walked at all (see {@link jsonTextPassesGuard}). The result must be an object.
  */
-export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): DecodedArguments {
+export function decodeToolArguments(
+  input: unknown,
+  limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS,
+): DecodedArguments {
   let parsed: unknown = input;
   const isText = typeof input === 'string';
   if (isText) {
     // A UTF-16 code unit is at most 3 UTF-8 bytes: count bytes only when the length alone cannot decide.
-    if (input.length > limits.maxBytes || (input.length * 3 > limits.maxBytes && Buffer.byteLength(input, 'utf8') > limits.maxBytes))
-      return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments exceed ${limits.maxBytes} bytes`, keyword: 'maxBytes' }] };
+    if (
+      input.length > limits.maxBytes ||
+      (input.length * 3 > limits.maxBytes && Buffer.byteLength(input, 'utf8') > limits.maxBytes)
+    )
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        issues: [{ pointer: '', message: `arguments exceed ${limits.maxBytes} bytes`, keyword: 'maxBytes' }],
+      };
     const maxElements = maxElementsOf(limits);
     const shape = checkJsonTextShape(input, maxElements, limits.maxDepth);
     if (shape === 'maxElements')
-      return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments hold more than ${maxElements} values`, keyword: 'maxElements' }] };
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        issues: [{ pointer: '', message: `arguments hold more than ${maxElements} values`, keyword: 'maxElements' }],
+      };
     if (shape === 'maxDepth')
-      return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `nesting deeper than ${limits.maxDepth} levels`, keyword: 'maxDepth' }] };
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        issues: [{ pointer: '', message: `nesting deeper than ${limits.maxDepth} levels`, keyword: 'maxDepth' }],
+      };
     try {
       parsed = JSON.parse(input);
     } catch (error) {
       const reason = messageOf(error);
-      return { ok: false, code: 'invalid_json', issues: [{ pointer: '', message: `arguments are not valid JSON: ${reason}`, keyword: 'json' }] };
+      return {
+        ok: false,
+        code: 'invalid_json',
+        issues: [{ pointer: '', message: `arguments are not valid JSON: ${reason}`, keyword: 'json' }],
+      };
     }
   }
   if (isText && jsonTextPassesGuard(input, limits)) return objectOnly(parsed);
   let guarded: GuardResult;
   try {
-    // The fresh output of JSON.parse is checked in place, its size already known; any other value is measured and copied.
+    // The fresh output of JSON.parse is checked in place, its size already known; any other value is measured and
+    // copied.
     guarded = guardJsonValue(parsed, limits, { copy: !isText, sizeChecked: isText });
   } catch (error) {
     // A getter or a proxy trap threw while the value was read.
     const reason = messageOf(error);
-    return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: `arguments could not be read: ${reason}`, keyword: 'json' }] };
+    return {
+      ok: false,
+      code: 'invalid_arguments',
+      issues: [{ pointer: '', message: `arguments could not be read: ${reason}`, keyword: 'json' }],
+    };
   }
   if (!guarded.ok) return { ok: false, code: 'invalid_arguments', issues: guarded.issues };
   return objectOnly(guarded.value);
@@ -57,6 +84,10 @@ export function decodeToolArguments(input: unknown, limits: ArgumentLimits = DEF
 
 function objectOnly(value: unknown): DecodedArguments {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, code: 'invalid_arguments', issues: [{ pointer: '', message: 'arguments must be a JSON object', keyword: 'type' }] };
+    return {
+      ok: false,
+      code: 'invalid_arguments',
+      issues: [{ pointer: '', message: 'arguments must be a JSON object', keyword: 'type' }],
+    };
   return { ok: true, value: value as JsonObject };
 }

@@ -1,13 +1,20 @@
 import { ArgumentLimits, maxElementsOf } from './argument-limits';
 import { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, ValidationIssue } from './validation-issue';
 
-/** `__proto__`, `constructor` and `prototype`: keys no JSON value may have (three comparisons are cheaper than a set lookup). */
+/**
+ * `__proto__`, `constructor` and `prototype`: keys no JSON value may have (three comparisons are cheaper than a set
+ * lookup).
+ */
 function isForbiddenKey(key: string): boolean {
   return key === '__proto__' || key === 'constructor' || key === 'prototype';
 }
 
-/** Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found (see `capIssues`). */
-export type GuardResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+/**
+ * Result of {@link guardJsonValue}: the checked value (a fresh plain copy unless told otherwise), or the issues found
+ * (see `capIssues`).
+ */
+export type GuardResult =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
 /** Options of {@link guardJsonValue}. */
 export interface GuardJsonValueOptions {
@@ -34,7 +41,11 @@ export interface GuardJsonValueOptions {
  * more than `maxElements` values. Stops at the first depth, size or element-count violation; lists
  * at most {@link MAX_REPORTED_ISSUES} issues and counts the rest.
  */
-export function guardJsonValue(input: unknown, limits: ArgumentLimits, options: GuardJsonValueOptions = {}): GuardResult {
+export function guardJsonValue(
+  input: unknown,
+  limits: ArgumentLimits,
+  options: GuardJsonValueOptions = {},
+): GuardResult {
   const walk = new GuardWalk(limits, options.copy !== false, options.sizeChecked === true);
   const holder: Record<string, unknown> = {};
   walk.admit(input, 0, undefined, '', walk.copying ? holder : undefined);
@@ -70,7 +81,9 @@ function copyPlain(value: unknown, depth: number, maxDepth: number): unknown {
     case 'object':
       if (value === null) return null;
       if (depth >= maxDepth) return NOT_PLAIN;
-      return Array.isArray(value) ? copyPlainArray(value, depth + 1, maxDepth) : copyPlainObject(value, depth + 1, maxDepth);
+      return Array.isArray(value)
+        ? copyPlainArray(value, depth + 1, maxDepth)
+        : copyPlainObject(value, depth + 1, maxDepth);
     default:
       return NOT_PLAIN;
   }
@@ -141,10 +154,18 @@ class GuardWalk {
   }
 
   /** Checks a scalar at once (and stores it in `into`); queues an array or object. */
-  admit(value: unknown, depth: number, parent: Frame | undefined, token: string | number, into: Slots | undefined): void {
-    if (++this.elements > this.maxElements) return this.stop(parent, token, `arguments hold more than ${this.maxElements} values`, 'maxElements');
+  admit(
+    value: unknown,
+    depth: number,
+    parent: Frame | undefined,
+    token: string | number,
+    into: Slots | undefined,
+  ): void {
+    if (++this.elements > this.maxElements)
+      return this.stop(parent, token, `arguments hold more than ${this.maxElements} values`, 'maxElements');
     if (typeof value === 'string') {
-      if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(value, 'utf8') + 2)) return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
+      if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(value, 'utf8') + 2))
+        return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
       if (!value.isWellFormed()) this.report(parent, token, 'string contains a lone surrogate', 'wellFormed');
     } else if (typeof value === 'number') {
       this.bytes += 1;
@@ -153,12 +174,15 @@ class GuardWalk {
       if (!this.addBytes(value === false ? 5 : 4)) return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
     } else {
       const isArray = Array.isArray(value);
-      if (!isArray && !isPlainObject(value)) return this.report(parent, token, `${describe(value)} is not a JSON value`, 'json');
-      if (depth >= this.limits.maxDepth) return this.stop(parent, token, `nesting deeper than ${this.limits.maxDepth} levels`, 'maxDepth');
+      if (!isArray && !isPlainObject(value))
+        return this.report(parent, token, `${describe(value)} is not a JSON value`, 'json');
+      if (depth >= this.limits.maxDepth)
+        return this.stop(parent, token, `nesting deeper than ${this.limits.maxDepth} levels`, 'maxDepth');
       // Brackets, and a comma after every member but the last (an empty container has none).
       const members = isArray ? value.length : 0;
       if (!this.addBytes(2 + Math.max(members - 1, 0))) return this.stop(parent, token, this.sizeMessage(), 'maxBytes');
-      const copy: Slots | undefined = into === undefined ? undefined : isArray ? (new Array<unknown>(value.length) as unknown as Slots) : {};
+      const copy: Slots | undefined =
+        into === undefined ? undefined : isArray ? (new Array<unknown>(value.length) as unknown as Slots) : {};
       if (into !== undefined) into[token] = copy;
       this.stack.push({ source: value as Frame['source'], depth, parent, token, copy });
       return;
@@ -172,16 +196,19 @@ class GuardWalk {
     const queued = this.stack.length;
     const source = frame.source;
     if (Array.isArray(source)) {
-      for (let index = 0; index < source.length && !this.stopped; index++) this.admit(source[index], depth, frame, index, frame.copy);
+      for (let index = 0; index < source.length && !this.stopped; index++)
+        this.admit(source[index], depth, frame, index, frame.copy);
     } else {
       const keys = Object.keys(source);
       // The commas between members; each key adds its quotes and colon below.
-      if (!this.addBytes(Math.max(keys.length - 1, 0))) return this.stop(frame.parent, frame.token, this.sizeMessage(), 'maxBytes');
+      if (!this.addBytes(Math.max(keys.length - 1, 0)))
+        return this.stop(frame.parent, frame.token, this.sizeMessage(), 'maxBytes');
       for (const key of keys) {
         if (this.stopped) break;
         if (isForbiddenKey(key)) this.report(frame, key, `key '${key}' is not allowed`, 'forbiddenKey');
         else if (!key.isWellFormed()) this.report(frame, key, 'key contains a lone surrogate', 'wellFormed');
-        else if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(key, 'utf8') + 3)) this.stop(frame, key, this.sizeMessage(), 'maxBytes');
+        else if (!this.addBytes(this.maxBytes === Infinity ? 0 : Buffer.byteLength(key, 'utf8') + 3))
+          this.stop(frame, key, this.sizeMessage(), 'maxBytes');
         else this.admit(source[key], depth, frame, key, frame.copy);
       }
     }
@@ -198,9 +225,13 @@ class GuardWalk {
     return `arguments exceed ${this.limits.maxBytes} bytes`;
   }
 
-  /** Records an issue (only the first {@link MAX_REPORTED_ISSUES} are kept, the others counted; the walk is bounded by `maxElements`). */
+  /**
+   * Records an issue (only the first {@link MAX_REPORTED_ISSUES} are kept, the others counted; the walk is bounded by
+   * `maxElements`).
+   */
   private report(parent: Frame | undefined, token: string | number, message: string, keyword: string): void {
-    if (++this.issueCount <= MAX_REPORTED_ISSUES) this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
+    if (++this.issueCount <= MAX_REPORTED_ISSUES)
+      this.issues.push({ pointer: pointerOf(parent, token), message, keyword });
   }
 
   /** Records an issue that ends the walk. */
@@ -214,13 +245,15 @@ class GuardWalk {
 function pointerOf(parent: Frame | undefined, token: string | number): string {
   if (parent === undefined) return '';
   const tokens: string[] = [escapePointerToken(token)];
-  for (let frame: Frame = parent; frame.parent !== undefined; frame = frame.parent) tokens.push(escapePointerToken(frame.token));
+  for (let frame: Frame = parent; frame.parent !== undefined; frame = frame.parent)
+    tokens.push(escapePointerToken(frame.token));
   return `/${tokens.reverse().join('/')}`;
 }
 
 /** Reverses `items[start..]` in place, so the first child queued is the first expanded. */
 function reverseFrom<T>(items: T[], start: number): void {
-  for (let left = start, right = items.length - 1; left < right; left++, right--) [items[left], items[right]] = [items[right], items[left]];
+  for (let left = start, right = items.length - 1; left < right; left++, right--)
+    [items[left], items[right]] = [items[right], items[left]];
 }
 
 /**
@@ -231,10 +264,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value) as object | null;
   if (prototype === Object.prototype || prototype === null) return true;
-  return Object.getPrototypeOf(prototype) === null && Object.prototype.hasOwnProperty.call(prototype, 'hasOwnProperty') && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
+  return (
+    Object.getPrototypeOf(prototype) === null &&
+    Object.prototype.hasOwnProperty.call(prototype, 'hasOwnProperty') &&
+    Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf')
+  );
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
+  if (typeof value === 'object' && value !== null)
+    return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
   return `a value of type ${typeof value}`;
 }

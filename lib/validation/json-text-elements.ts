@@ -22,7 +22,8 @@ export function checkJsonTextShape(text: string, maxElements: number, maxDepth: 
 /** `1 + ,-count + [-count + {-count`, stopping once it passes `limit`. */
 function quickBound(text: string, limit: number): number {
   let count = 1;
-  for (const mark of [',', '[', '{']) for (let at = text.indexOf(mark); at !== -1 && count <= limit; at = text.indexOf(mark, at + 1)) count++;
+  for (const mark of [',', '[', '{'])
+    for (let at = text.indexOf(mark); at !== -1 && count <= limit; at = text.indexOf(mark, at + 1)) count++;
   return count;
 }
 

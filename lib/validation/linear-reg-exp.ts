@@ -61,16 +61,21 @@ export const linearRegExp = Object.assign(
   { code: 'require("re2js").RE2JS.compile' },
 );
 
-/** JavaScript's `\s`: the Unicode space separators plus tab, line feed, vertical tab, form feed, carriage return, the line and paragraph separators and the byte order mark. */
+/**
+ * JavaScript's `\s`: the Unicode space separators plus tab, line feed, vertical tab, form feed, carriage return, the
+ * line and paragraph separators and the byte order mark.
+ */
 const SPACE_ITEMS = '\\t\\n\\x0B\\f\\r\\p{Zs}\\x{2028}\\x{2029}\\x{FEFF}';
 /** JavaScript's `.` without the `s` flag: anything but a line terminator. */
 const DOT = '[^\\n\\r\\x{2028}\\x{2029}]';
 
-/** Rewrites a JavaScript pattern (`u` flag) into RE2 syntax with the same meaning; throws for what RE2 cannot express. */
+/**
+ * Rewrites a JavaScript pattern (`u` flag) into RE2 syntax with the same meaning; throws for what RE2 cannot express.
+ */
 function toRe2Syntax(pattern: string): string {
   let out = '';
   let inClass = false;
-  for (let at = 0; at < pattern.length; ) {
+  for (let at = 0; at < pattern.length;) {
     const char = pattern[at];
     if (char === '\\') {
       const [text, length] = escape(pattern, at, inClass);
@@ -99,8 +104,10 @@ function toRe2Syntax(pattern: string): string {
         at++;
       }
     } else if (char === '(') {
-      if (pattern.startsWith('(?=', at) || pattern.startsWith('(?!', at)) throw new UnsupportedPatternError(pattern, 'a lookahead needs backtracking');
-      if (pattern.startsWith('(?<=', at) || pattern.startsWith('(?<!', at)) throw new UnsupportedPatternError(pattern, 'a lookbehind needs backtracking');
+      if (pattern.startsWith('(?=', at) || pattern.startsWith('(?!', at))
+        throw new UnsupportedPatternError(pattern, 'a lookahead needs backtracking');
+      if (pattern.startsWith('(?<=', at) || pattern.startsWith('(?<!', at))
+        throw new UnsupportedPatternError(pattern, 'a lookbehind needs backtracking');
       if (pattern.startsWith('(?<', at)) {
         out += '(?P<';
         at += 3;
@@ -116,7 +123,8 @@ function toRe2Syntax(pattern: string): string {
 /** The RE2 form of the escape at `at` and how many characters of the pattern it spans. */
 function escape(pattern: string, at: number, inClass: boolean): [string, number] {
   const next = pattern[at + 1];
-  if (/[1-9]/.test(next) || next === 'k') throw new UnsupportedPatternError(pattern, 'a backreference needs backtracking');
+  if (/[1-9]/.test(next) || next === 'k')
+    throw new UnsupportedPatternError(pattern, 'a backreference needs backtracking');
   switch (next) {
     case 's':
       return [inClass ? SPACE_ITEMS : `[${SPACE_ITEMS}]`, 2];
@@ -166,6 +174,7 @@ function unicodeEscape(pattern: string, at: number): [string, number] {
 }
 
 function checkedCodePoint(pattern: string, code: number, length: number): [string, number] {
-  if (code >= 0xd800 && code <= 0xdfff) throw new UnsupportedPatternError(pattern, 'a lone surrogate escape never matches well-formed text');
+  if (code >= 0xd800 && code <= 0xdfff)
+    throw new UnsupportedPatternError(pattern, 'a lone surrogate escape never matches well-formed text');
   return [`\\x{${code.toString(16)}}`, length];
 }

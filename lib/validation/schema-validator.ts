@@ -32,7 +32,10 @@ export class SchemaCompileError extends WuweError<'invalid_schema' | 'invalid_pa
   }
 }
 
-/** Checks a value against a compiled schema and returns the issues (empty when valid; see {@link compileInputValidator} for how many). */
+/**
+ * Checks a value against a compiled schema and returns the issues (empty when valid; see {@link compileInputValidator}
+ * for how many).
+ */
 export type CompiledSchemaValidator = (value: unknown) => readonly ValidationIssue[];
 
 /**
@@ -52,20 +55,36 @@ export const MAX_FORMAT_STRING_LENGTH = 65_536;
 const UNCAPPED_FORMATS: ReadonlySet<string> = new Set(['byte', 'binary', 'password']);
 
 function createAjv(useDefaults: boolean, allErrors: boolean): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors, useDefaults, coerceTypes: false, allowUnionTypes: true, code: { regExp: linearRegExp } });
+  const ajv = new Ajv({
+    strict: true,
+    allErrors,
+    useDefaults,
+    coerceTypes: false,
+    allowUnionTypes: true,
+    code: { regExp: linearRegExp },
+  });
   addFormats(ajv);
   capFormatLengths(ajv);
   return ajv;
 }
 
-/** Wraps every string format of ajv-formats so that a string over {@link MAX_FORMAT_STRING_LENGTH} fails without running it. */
+/**
+ * Wraps every string format of ajv-formats so that a string over {@link MAX_FORMAT_STRING_LENGTH} fails without running
+ * it.
+ */
 function capFormatLengths(ajv: Ajv): void {
   for (const [name, format] of Object.entries(ajv.formats)) {
     if (UNCAPPED_FORMATS.has(name)) continue;
     const check = stringFormatCheck(format);
     if (check === undefined) continue;
-    const compare = typeof format === 'object' && format !== null && 'compare' in format ? (format.compare as FormatCompare<string> | undefined) : undefined;
-    const capped: FormatDefinition<string> = { type: 'string', validate: (value: string) => value.length <= MAX_FORMAT_STRING_LENGTH && check(value) };
+    const compare =
+      typeof format === 'object' && format !== null && 'compare' in format
+        ? (format.compare as FormatCompare<string> | undefined)
+        : undefined;
+    const capped: FormatDefinition<string> = {
+      type: 'string',
+      validate: (value: string) => value.length <= MAX_FORMAT_STRING_LENGTH && check(value),
+    };
     ajv.addFormat(name, compare === undefined ? capped : { ...capped, compare });
   }
 }
@@ -128,7 +147,11 @@ export function validateOnce(schema: JsonSchema, value: unknown): readonly Valid
   }
 }
 
-function compileCached(pair: AjvPair, cache: WeakMap<object, CompiledSchemaValidator>, schema: JsonSchema): CompiledSchemaValidator {
+function compileCached(
+  pair: AjvPair,
+  cache: WeakMap<object, CompiledSchemaValidator>,
+  schema: JsonSchema,
+): CompiledSchemaValidator {
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const hardened = hardenIntegers(schema) as object;
@@ -136,7 +159,8 @@ function compileCached(pair: AjvPair, cache: WeakMap<object, CompiledSchemaValid
   let all: ValidateFunction | undefined;
   const validate = (value: unknown): readonly ValidationIssue[] => {
     if (first(value)) return NO_ISSUES;
-    if (!countValuesAtMost(value, ISSUE_LISTING_MAX_VALUES)) return [...(first.errors ?? []).slice(0, 1).map(toIssue), STOPPED_AT_FIRST];
+    if (!countValuesAtMost(value, ISSUE_LISTING_MAX_VALUES))
+      return [...(first.errors ?? []).slice(0, 1).map(toIssue), STOPPED_AT_FIRST];
     all ??= compileChecked(pair.all, hardened);
     return all(value) ? NO_ISSUES : listIssues(all);
   };
@@ -157,7 +181,8 @@ function compileChecked(ajv: Ajv, schema: object): ValidateFunction {
   try {
     return ajv.compile(schema);
   } catch (error) {
-    if (error instanceof UnsupportedPatternError) throw new SchemaCompileError(error.message, { cause: error, code: 'invalid_pattern' });
+    if (error instanceof UnsupportedPatternError)
+      throw new SchemaCompileError(error.message, { cause: error, code: 'invalid_pattern' });
     throw new SchemaCompileError(messageOf(error), { cause: error });
   }
 }
@@ -177,11 +202,13 @@ const STOPPED_AT_FIRST: ValidationIssue = Object.freeze({
 function toIssue(error: ErrorObject): ValidationIssue {
   const params = error.params as Record<string, unknown>;
   let pointer = error.instancePath;
-  if (error.keyword === 'required' && typeof params.missingProperty === 'string') pointer += `/${escapePointerToken(params.missingProperty)}`;
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string')
+    pointer += `/${escapePointerToken(params.missingProperty)}`;
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string')
     pointer += `/${escapePointerToken(params.additionalProperty)}`;
   let message = error.message ?? 'is invalid';
-  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
+    message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'additionalProperties') message = `unknown property '${String(params.additionalProperty)}'`;
   return { pointer, message, keyword: error.keyword };
 }
@@ -191,11 +218,14 @@ function hardenIntegers(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(hardenIntegers);
   if (typeof schema !== 'object' || schema === null) return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : hardenIntegers(value);
+  for (const [key, value] of Object.entries(schema))
+    copy[key] = key === 'enum' || key === 'const' || key === 'default' ? value : hardenIntegers(value);
   const type = copy.type;
   if (type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('number'))) {
-    copy.minimum = typeof copy.minimum === 'number' ? Math.max(copy.minimum, Number.MIN_SAFE_INTEGER) : Number.MIN_SAFE_INTEGER;
-    copy.maximum = typeof copy.maximum === 'number' ? Math.min(copy.maximum, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
+    copy.minimum =
+      typeof copy.minimum === 'number' ? Math.max(copy.minimum, Number.MIN_SAFE_INTEGER) : Number.MIN_SAFE_INTEGER;
+    copy.maximum =
+      typeof copy.maximum === 'number' ? Math.min(copy.maximum, Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
   }
   return copy;
 }

@@ -57,8 +57,13 @@ export function moreIssues(more: number): ValidationIssue {
   return { pointer: '', message: `${more} more ${more === 1 ? 'issue' : 'issues'} not listed`, keyword: 'moreIssues' };
 }
 
-/** The first {@link MAX_REPORTED_ISSUES} issues, followed by a {@link moreIssues} count of the rest when there are more. */
-export function capIssues(issues: readonly ValidationIssue[], total: number = issues.length): readonly ValidationIssue[] {
+/**
+ * The first {@link MAX_REPORTED_ISSUES} issues, followed by a {@link moreIssues} count of the rest when there are more.
+ */
+export function capIssues(
+  issues: readonly ValidationIssue[],
+  total: number = issues.length,
+): readonly ValidationIssue[] {
   if (total <= MAX_REPORTED_ISSUES) return issues;
   return [...issues.slice(0, MAX_REPORTED_ISSUES), moreIssues(total - MAX_REPORTED_ISSUES)];
 }

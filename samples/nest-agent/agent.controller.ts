@@ -16,6 +16,10 @@ export class AgentController {
   @Post()
   async ask(@Body() body: { prompt: string }): Promise<AgentAnswer> {
     const result = await this.runner.complete(body.prompt);
-    return { runId: result.runId, text: result.text, toolCalls: result.toolCalls.map((call) => ({ tool: call.toolName, content: call.content })) };
+    return {
+      runId: result.runId,
+      text: result.text,
+      toolCalls: result.toolCalls.map((call) => ({ tool: call.toolName, content: call.content })),
+    };
   }
 }

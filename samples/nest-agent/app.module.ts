@@ -12,7 +12,11 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        WuweModule.forRoot({ model, store, runOptions: { system: 'Answer weather questions with the GetWeather tool.' } }),
+        WuweModule.forRoot({
+          model,
+          store,
+          runOptions: { system: 'Answer weather questions with the GetWeather tool.' },
+        }),
         WuweModule.forFeature([GetWeather], { imports: [WeatherModule] }),
       ],
       controllers: [AgentController],

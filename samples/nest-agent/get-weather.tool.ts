@@ -14,7 +14,8 @@ export class GetWeather {
 
   invoke() {
     const degrees = this.weather.temperatureOf(this.city);
-    if (degrees === undefined) return toolFailure({ code: 'not_found', category: 'not_found', message: `no weather for ${this.city}` });
+    if (degrees === undefined)
+      return toolFailure({ code: 'not_found', category: 'not_found', message: `no weather for ${this.city}` });
     return `${this.city} is ${degrees} degrees.`;
   }
 }

@@ -21,7 +21,10 @@ export function scriptedWeatherModel(): ScriptedModelClient {
 
 /** Starts the application, asks the agent once, closes the application (which closes the store). */
 export async function main(print: (line: string) => void = console.log): Promise<AgentAnswer> {
-  const app = await NestFactory.createApplicationContext(AppModule.withModel(scriptedWeatherModel(), new MemoryRunStore()), { logger: false });
+  const app = await NestFactory.createApplicationContext(
+    AppModule.withModel(scriptedWeatherModel(), new MemoryRunStore()),
+    { logger: false },
+  );
   try {
     const answer = await app.get(AgentController).ask({ prompt: 'How warm is it in Tokyo?' });
     print(answer.text);

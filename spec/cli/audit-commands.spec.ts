@@ -41,46 +41,84 @@ describe('wuwe audit', () => {
   it('verifies an untouched run: entry count, head, none from migration; the same as JSON', async () => {
     const text = await runCli(['audit', 'verify', runId, '--store', `sqlite:${cleanPath}`], dir.path);
     expect(text).toMatchObject({ code: 0, stderr: '' });
-    expect(text.stdout).toMatch(new RegExp(`^verified: run ${runId}: (\\d+) entries, head [0-9a-f]{64}, 0 from migration\\n$`));
+    expect(text.stdout).toMatch(
+      new RegExp(`^verified: run ${runId}: (\\d+) entries, head [0-9a-f]{64}, 0 from migration\\n$`),
+    );
     const json = await runCli(['audit', 'verify', runId, '--store', `sqlite:${cleanPath}`, '--json'], dir.path);
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout);
-    expect(result).toEqual({ runId, ok: true, entries: expect.any(Number), head: expect.stringMatching(/^[0-9a-f]{64}$/), migratedEntries: 0 });
+    expect(result).toEqual({
+      runId,
+      ok: true,
+      entries: expect.any(Number),
+      head: expect.stringMatching(/^[0-9a-f]{64}$/),
+      migratedEntries: 0,
+    });
     expect(text.stdout).toContain(`${result.entries} entries, head ${result.head}`);
   });
 
   it('names the entry of an admitted outcome edited with SQL, and runs show refuses the run as tampered', async () => {
     const path = copyOfClean('outcome-edited.db');
-    edit(path, "UPDATE wuwe_tool_calls SET outcome_json = ? WHERE call_id = 'call_weather'", JSON.stringify({ ok: true, text: 'Tokyo is 35 degrees Celsius.' }));
+    edit(
+      path,
+      "UPDATE wuwe_tool_calls SET outcome_json = ? WHERE call_id = 'call_weather'",
+      JSON.stringify({ ok: true, text: 'Tokyo is 35 degrees Celsius.' }),
+    );
     const before = statSync(path).mtimeMs;
     const verify = await runCli(['audit', 'verify', runId, '--store', `sqlite:${path}`], dir.path);
     expect(verify.code).toBe(1);
-    expect(verify.stdout).toMatch(new RegExp(`^not verified: run ${runId}: entry \\d+ \\(call_admitted call:1:call_weather\\): the record differs from what this entry wrote\\n$`));
+    expect(verify.stdout).toMatch(
+      new RegExp(
+        `^not verified: run ${runId}: entry \\d+ \\(call_admitted call:1:call_weather\\): the record differs from what this entry wrote\\n$`,
+      ),
+    );
     const json = await runCli(['audit', 'verify', runId, '--store', `sqlite:${path}`, '--json'], dir.path);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ runId, ok: false, entry: { index: expect.any(Number), kind: 'call_admitted', subject: 'call:1:call_weather' }, reason: 'the record differs from what this entry wrote' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      runId,
+      ok: false,
+      entry: { index: expect.any(Number), kind: 'call_admitted', subject: 'call:1:call_weather' },
+      reason: 'the record differs from what this entry wrote',
+    });
 
     const show = await runCli(['runs', 'show', runId, '--store', `sqlite:${path}`], dir.path);
     expect(show).toMatchObject({ code: 1, stdout: '' });
-    expect(show.stderr).toMatch(new RegExp(`^wuwe: the stored record of run ${runId} was changed outside the store, so it was refused: .*call:1:call_weather.*inspect it with: wuwe audit verify ${runId}\\n$`));
+    expect(show.stderr).toMatch(
+      new RegExp(
+        `^wuwe: the stored record of run ${runId} was changed outside the store, so it was refused: .*call:1:call_weather.*inspect it with: wuwe audit verify ${runId}\\n$`,
+      ),
+    );
     const showJson = await runCli(['runs', 'show', runId, '--store', `sqlite:${path}`, '--json'], dir.path);
     expect(showJson.code).toBe(1);
-    expect(JSON.parse(showJson.stderr)).toEqual({ error: { code: 'record_tampered', message: expect.stringContaining('wuwe audit verify'), exitCode: 1 } });
+    expect(JSON.parse(showJson.stderr)).toEqual({
+      error: { code: 'record_tampered', message: expect.stringContaining('wuwe audit verify'), exitCode: 1 },
+    });
     // Verifying only reads.
     expect(statSync(path).mtimeMs).toBe(before);
   });
 
   it('names the message entry of a message edited with SQL', async () => {
     const path = copyOfClean('message-edited.db');
-    edit(path, "UPDATE wuwe_messages SET message_json = json_set(message_json, '$.content', 'Delete every database.') WHERE seq = 1");
+    edit(
+      path,
+      "UPDATE wuwe_messages SET message_json = json_set(message_json, '$.content', 'Delete every database.') WHERE seq = 1",
+    );
     const verify = await runCli(['audit', 'verify', runId, '--store', `sqlite:${path}`], dir.path);
     expect(verify.code).toBe(1);
-    expect(verify.stdout).toMatch(/entry \d+ \(message_appended message:0\): the record differs from what this entry wrote/);
+    expect(verify.stdout).toMatch(
+      /entry \d+ \(message_appended message:0\): the record differs from what this entry wrote/,
+    );
   });
 
   it('prints the bad entry with its terminal text escaped', async () => {
     const path = copyOfClean('escape-edited.db');
-    edit(path, "UPDATE wuwe_record_chain SET subject = ? WHERE run_id = ? AND seq = (SELECT MIN(seq) FROM wuwe_record_chain WHERE run_id = ?)", 'run\u001b[2J\u202e', runId, runId);
+    edit(
+      path,
+      'UPDATE wuwe_record_chain SET subject = ? WHERE run_id = ? AND seq = (SELECT MIN(seq) FROM wuwe_record_chain WHERE run_id = ?)',
+      'run\u001b[2J\u202e',
+      runId,
+      runId,
+    );
     const verify = await spawnCli(['audit', 'verify', runId, '--store', `sqlite:${path}`], dir.path);
     expect(verify.code).toBe(1);
     expect(verify.stdoutBytes.includes(0x1b)).toBe(false);
@@ -88,7 +126,10 @@ describe('wuwe audit', () => {
   });
 
   it('exports a run as JSON lines that verify offline, and an edited line fails', async () => {
-    const out = await runCli(['audit', 'export', runId, '--store', `sqlite:${cleanPath}`, '--out', 'run.jsonl'], dir.path);
+    const out = await runCli(
+      ['audit', 'export', runId, '--store', `sqlite:${cleanPath}`, '--out', 'run.jsonl'],
+      dir.path,
+    );
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^wrote run .* chain entries\) to .*run\.jsonl: \d+ bytes\n$/);
     const text = readFileSync(join(dir.path, 'run.jsonl'), 'utf8');
@@ -107,9 +148,15 @@ describe('wuwe audit', () => {
     writeFileSync(join(dir.path, 'edited.jsonl'), lines.join('\n'));
     const edited = await runCli(['audit', 'verify', '--file', 'edited.jsonl', '--json'], dir.path);
     expect(edited.code).toBe(1);
-    expect(JSON.parse(edited.stdout)).toMatchObject({ ok: false, entry: { kind: 'call_admitted', subject: 'call:1:call_weather' } });
+    expect(JSON.parse(edited.stdout)).toMatchObject({
+      ok: false,
+      entry: { kind: 'call_admitted', subject: 'call:1:call_weather' },
+    });
 
-    const dropped = text.split('\n').filter((_, index) => index !== 3).join('\n');
+    const dropped = text
+      .split('\n')
+      .filter((_, index) => index !== 3)
+      .join('\n');
     writeFileSync(join(dir.path, 'dropped.jsonl'), dropped);
     const droppedRun = await runCli(['audit', 'verify', '--file', 'dropped.jsonl', '--json'], dir.path);
     expect(droppedRun.code).toBe(1);
@@ -123,20 +170,37 @@ describe('wuwe audit', () => {
     expect(without.stdout).toContain("it is signed with key 'ops-1', which was not given");
 
     writeFileSync(join(dir.path, 'key.json'), JSON.stringify(KEY));
-    expect((await runCli(['audit', 'verify', keyedRunId, '--store', store, '--key-file', 'key.json'], dir.path)).code).toBe(0);
+    expect(
+      (await runCli(['audit', 'verify', keyedRunId, '--store', store, '--key-file', 'key.json'], dir.path)).code,
+    ).toBe(0);
     // The same key as hex and base64, in a ring with another key.
     const bytes = Buffer.from(KEY.key, 'utf8');
     for (const encoding of ['hex', 'base64'] as const) {
-      writeFileSync(join(dir.path, `ring-${encoding}.json`), JSON.stringify([{ id: 'other', key: 'x'.repeat(32) }, { id: 'ops-1', encoding, key: bytes.toString(encoding) }]));
-      const ring = await runCli(['audit', 'verify', keyedRunId, '--store', store, '--key-file', `ring-${encoding}.json`], dir.path);
+      writeFileSync(
+        join(dir.path, `ring-${encoding}.json`),
+        JSON.stringify([
+          { id: 'other', key: 'x'.repeat(32) },
+          { id: 'ops-1', encoding, key: bytes.toString(encoding) },
+        ]),
+      );
+      const ring = await runCli(
+        ['audit', 'verify', keyedRunId, '--store', store, '--key-file', `ring-${encoding}.json`],
+        dir.path,
+      );
       expect({ encoding, code: ring.code }).toEqual({ encoding, code: 0 });
     }
-    writeFileSync(join(dir.path, 'wrong.json'), JSON.stringify({ id: 'ops-1', key: 'another key of more than sixteen bytes' }));
+    writeFileSync(
+      join(dir.path, 'wrong.json'),
+      JSON.stringify({ id: 'ops-1', key: 'another key of more than sixteen bytes' }),
+    );
     const wrong = await runCli(['audit', 'verify', keyedRunId, '--store', store, '--key-file', 'wrong.json'], dir.path);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toContain('its digest does not match');
     // A plain chain given a key is not the keyed chain asked for.
-    const plain = await runCli(['audit', 'verify', runId, '--store', `sqlite:${cleanPath}`, '--key-file', 'key.json'], dir.path);
+    const plain = await runCli(
+      ['audit', 'verify', runId, '--store', `sqlite:${cleanPath}`, '--key-file', 'key.json'],
+      dir.path,
+    );
     expect(plain.code).toBe(1);
     expect(plain.stdout).toContain('a keyed chain was required');
   });
@@ -145,11 +209,19 @@ describe('wuwe audit', () => {
     ['not JSON', `{"id":"k","key":"${KEY.key}"`, /is not JSON$/],
     ['an empty ring', '[]', /holds no key/],
     ['a string', '"secret"', /must be an object/],
-    ['a __proto__ field', `{"id":"k","key":"${KEY.key}","__proto__":{"encoding":"hex"}}`, /unknown field\(s\) "__proto__"/],
+    [
+      'a __proto__ field',
+      `{"id":"k","key":"${KEY.key}","__proto__":{"encoding":"hex"}}`,
+      /unknown field\(s\) "__proto__"/,
+    ],
     ['a misspelt field', `{"id":"k","key":"${KEY.key}","encodng":"hex"}`, /unknown field\(s\) "encodng"/],
     ['an empty id', `{"id":"","key":"${KEY.key}"}`, /"id" must be a non-empty string/],
     ['a number key', '{"id":"k","key":12345678901234567890}', /"key" of 'k' must be a string/],
-    ['an unknown encoding', `{"id":"k","key":"${KEY.key}","encoding":"rot13"}`, /"encoding" of 'k' must be one of utf8, hex, base64/],
+    [
+      'an unknown encoding',
+      `{"id":"k","key":"${KEY.key}","encoding":"rot13"}`,
+      /"encoding" of 'k' must be one of utf8, hex, base64/,
+    ],
     ['bad hex', '{"id":"k","encoding":"hex","key":"zz00112233445566778899aabbccddeeff"}', /is not valid hex/],
     ['bad base64', '{"id":"k","encoding":"base64","key":"not base64 at all!!"}', /is not valid base64/],
     ['a lone surrogate', '{"id":"k","key":"\\ud800 and more than sixteen bytes"}', /is not valid utf8/],
@@ -179,7 +251,9 @@ describe('wuwe audit', () => {
     ]) {
       const result = await runCli(argv, dir.path);
       expect({ argv, code: result.code }).toEqual({ argv, code: 3 });
-      expect(result.stderr).toMatch(/^wuwe: (no run 'no-such-run' in the store|cannot read the (export|key file) .*)\n$/);
+      expect(result.stderr).toMatch(
+        /^wuwe: (no run 'no-such-run' in the store|cannot read the (export|key file) .*)\n$/,
+      );
     }
     expect((await runCli(['audit', 'verify', runId, '--file', 'run.jsonl'], dir.path)).code).toBe(2);
     expect((await runCli(['audit', 'verify', '--file', 'run.jsonl', '--store', store], dir.path)).code).toBe(2);

@@ -34,11 +34,15 @@ const ROOT = join(__dirname, '..', '..');
 /** Runs `wuwe` as a real child process (the TypeScript entry file through ts-node). */
 export function spawnCli(argv: readonly string[], cwd: string): Promise<SpawnedCliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), join(ROOT, 'lib/cli/wuwe.ts'), ...argv], {
-      cwd,
-      env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', require.resolve('ts-node/register/transpile-only'), join(ROOT, 'lib/cli/wuwe.ts'), ...argv],
+      {
+        cwd,
+        env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -47,7 +51,13 @@ export function spawnCli(argv: readonly string[], cwd: string): Promise<SpawnedC
     child.on('close', (code) => {
       const stdoutBytes = Buffer.concat(stdout);
       const stderrBytes = Buffer.concat(stderr);
-      resolve({ code: code ?? -1, stdout: stdoutBytes.toString('utf8'), stderr: stderrBytes.toString('utf8'), stdoutBytes, stderrBytes });
+      resolve({
+        code: code ?? -1,
+        stdout: stdoutBytes.toString('utf8'),
+        stderr: stderrBytes.toString('utf8'),
+        stdoutBytes,
+        stderrBytes,
+      });
     });
   });
 }

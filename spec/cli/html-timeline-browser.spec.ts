@@ -41,19 +41,38 @@ describe('the HTML timeline in headless Chromium', () => {
   let htmlFile: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set WUWE_CHROMIUM)`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set WUWE_CHROMIUM)`);
     settingsBackend.attempts = 0;
     const dbPath = join(dir.path, 'runs.db');
     const journal = new RunEventJournal({ file: join(dir.path, 'events.jsonl') });
     const store = new SqliteRunStore(dbPath);
-    const { result } = await tour({ model: scriptedTourModel(), print: () => undefined, store, onEvent: journal.onEvent });
+    const { result } = await tour({
+      model: scriptedTourModel(),
+      print: () => undefined,
+      store,
+      onEvent: journal.onEvent,
+    });
     await store.close();
     // build_report ignores its deadline: its late result arrives after the timeout.
-    for (let wait = 0; wait < 150 && !journal.entries.some((entry) => entry.event.type === 'tool_late_result_discarded'); wait++) await new Promise((resolve) => setTimeout(resolve, 20));
-    const exported = await runCli(['export', result.runId, '--store', `sqlite:${dbPath}`, '--html', 'run.html', '--events', 'events.jsonl'], dir.path);
+    for (
+      let wait = 0;
+      wait < 150 && !journal.entries.some((entry) => entry.event.type === 'tool_late_result_discarded');
+      wait++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const exported = await runCli(
+      ['export', result.runId, '--store', `sqlite:${dbPath}`, '--html', 'run.html', '--events', 'events.jsonl'],
+      dir.path,
+    );
     expect(exported).toMatchObject({ code: 0 });
     htmlFile = join(dir.path, 'run.html');
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], defaultViewport: { ...VIEWPORT, deviceScaleFactor: 1 } });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+      defaultViewport: { ...VIEWPORT, deviceScaleFactor: 1 },
+    });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -65,7 +84,8 @@ describe('the HTML timeline in headless Chromium', () => {
     const problems: string[] = [];
     const requests: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warn') problems.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warn')
+        problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`pageerror: ${String(error)}`));
     page.on('request', (request) => requests.push(request.url()));
@@ -75,7 +95,11 @@ describe('the HTML timeline in headless Chromium', () => {
     // The full admitted outcome behind a truncation opens from its link (before measuring: it moves what follows).
     const truncated = await page.$eval('[data-lane="truncation"] a', (link) => link.getAttribute('href')!);
     await page.click('[data-lane="truncation"] a');
-    expect(await page.evaluate(`(() => { const pre = document.querySelector(${JSON.stringify(truncated)}); return pre.closest('details').open ? pre.textContent.length : 0; })()`)).toBeGreaterThan(4096);
+    expect(
+      await page.evaluate(
+        `(() => { const pre = document.querySelector(${JSON.stringify(truncated)}); return pre.closest('details').open ? pre.textContent.length : 0; })()`,
+      ),
+    ).toBeGreaterThan(4096);
 
     // Every lane is in the DOM with a visible mark and its text.
     const lanes = (await page.evaluate(LANES_IN_PAGE(TIMELINE_LANES))) as LaneInPage[];
@@ -85,7 +109,9 @@ describe('the HTML timeline in headless Chromium', () => {
     expect(texts('backoff')).toMatch(/retry after \d+ ms \(attempt 1 failed/);
     expect(texts('heartbeats')).toMatch(/\d+%/);
     expect(texts('timeouts')).toMatch(/deadline of 300 ms passed/);
-    expect(await page.$eval('[data-lane="timeouts"] .mark-late', (mark) => mark.getAttribute('title'))).toMatch(/late result discarded \(ok\)/);
+    expect(await page.$eval('[data-lane="timeouts"] .mark-late', (mark) => mark.getAttribute('title'))).toMatch(
+      /late result discarded \(ok\)/,
+    );
     expect(texts('approval')).toMatch(/denied by demo policy at \d{4}-\d\d-\d\dT/);
     expect(texts('truncation')).toMatch(/truncated: \d+ -> \d+ bytes.*see the full admitted outcome/);
 
@@ -96,7 +122,8 @@ describe('the HTML timeline in headless Chromium', () => {
     const image = decodePng(png);
     expect([image.width, image.height]).toEqual([VIEWPORT.width, height]);
     const colors = new Set<string>();
-    for (let index = 0; index < image.rgba.length; index += 4 * 97) colors.add(`${image.rgba[index]},${image.rgba[index + 1]},${image.rgba[index + 2]}`);
+    for (let index = 0; index < image.rgba.length; index += 4 * 97)
+      colors.add(`${image.rgba[index]},${image.rgba[index + 1]},${image.rgba[index + 2]}`);
     expect(colors.size).toBeGreaterThan(10); // not blank
 
     // The screenshot holds each lane's first mark in the lane's own color.
@@ -105,7 +132,13 @@ describe('the HTML timeline in headless Chromium', () => {
       const { x, y, width, height: markHeight } = lane.box!;
       expect(width).toBeGreaterThan(0);
       const seen = pixelAt(image, x + width / 2, y + markHeight / 2);
-      const expected = lane.name === 'backoff' ? [[0xf0, 0xad, 0x4e], [0xfb, 0xe3, 0xbd]] : [lane.color.match(/\d+/g)!.map(Number)];
+      const expected =
+        lane.name === 'backoff'
+          ? [
+              [0xf0, 0xad, 0x4e],
+              [0xfb, 0xe3, 0xbd],
+            ]
+          : [lane.color.match(/\d+/g)!.map(Number)];
       const close = expected.some((color) => color.every((channel, index) => Math.abs(channel - seen[index]) <= 24));
       expect({ lane: lane.name, seen, close }).toEqual({ lane: lane.name, seen, close: true });
     }

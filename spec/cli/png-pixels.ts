@@ -25,7 +25,8 @@ export function decodePng(png: Buffer): DecodedPng {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       const [depth, colorType, , , interlace] = data.subarray(8, 13);
-      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) throw new Error(`unsupported PNG (depth ${depth}, color type ${colorType}, interlace ${interlace})`);
+      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6))
+        throw new Error(`unsupported PNG (depth ${depth}, color type ${colorType}, interlace ${interlace})`);
       channels = colorType === 6 ? 4 : 3;
     } else if (type === 'IDAT') idat.push(data);
     offset += 12 + length;

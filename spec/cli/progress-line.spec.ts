@@ -45,13 +45,20 @@ describe('progress display on a terminal', () => {
     const decideOnThirdPoll = async () => {
       if (++polls !== 3) return;
       const db = new SqliteRunStore(dbPath);
-      await db.decideApproval(runId, 'call_delete', { approved: false, toolName: 'delete_database', argumentsSha256: canonicalArgumentsSha256({ name: 'staging' }), decidedBy: 'ops' });
+      await db.decideApproval(runId, 'call_delete', {
+        approved: false,
+        toolName: 'delete_database',
+        argumentsSha256: canonicalArgumentsSha256({ name: 'staging' }),
+        decidedBy: 'ops',
+      });
       await db.setStatus(runId, 'cancelled');
       await db.close();
     };
     const tty = await cli(['runs', 'tail', runId, '--store', store], dir.path, true, decideOnThirdPoll);
     expect(tty.code).toBe(1);
-    expect(tty.stderr).toContain(`${ERASE}waiting on ${runId}: awaiting_approval, 1 step(s), 1 call(s) (0 running), 1 approval(s) pending - 0 s`);
+    expect(tty.stderr).toContain(
+      `${ERASE}waiting on ${runId}: awaiting_approval, 1 step(s), 1 call(s) (0 running), 1 approval(s) pending - 0 s`,
+    );
     expect(tty.stderr.endsWith(ERASE)).toBe(true);
     expect(tty.stdout).not.toContain('\x1b');
     expect(tty.stdout).toContain('[status] cancelled');
@@ -76,7 +83,12 @@ describe('progress display on a terminal', () => {
 
     const db = new SqliteRunStore(dbPath);
     const second = (await runner.complete(PROMPT, { store: db })).runId;
-    await db.decideApproval(second, 'call_delete', { approved: true, toolName: 'delete_database', argumentsSha256: canonicalArgumentsSha256({ name: 'staging' }), decidedBy: 'ops' });
+    await db.decideApproval(second, 'call_delete', {
+      approved: true,
+      toolName: 'delete_database',
+      argumentsSha256: canonicalArgumentsSha256({ name: 'staging' }),
+      decidedBy: 'ops',
+    });
     await db.close();
     const resumed = await cli(['resume', second, '--agent', AGENT, '--store', store], dir.path, true);
     expect(resumed.code).toBe(0);

@@ -59,7 +59,13 @@ describe('read-only commands never write the store', () => {
       }
       const json = await runCli(command[0] === 'export' ? argv : [...argv, '--json'], dir.path);
       expect({ argv, code: json.code }).toEqual({ argv, code: expected[name].exitCode });
-      expect(JSON.parse(json.stderr)).toEqual({ error: { code: expected[name].code, message: expect.stringMatching(expected[name].message), exitCode: expected[name].exitCode } });
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: {
+          code: expected[name].code,
+          message: expect.stringMatching(expected[name].message),
+          exitCode: expected[name].exitCode,
+        },
+      });
       expect(fingerprint(path)).toEqual(before);
     }
   });
@@ -77,7 +83,10 @@ describe('read-only commands never write the store', () => {
     const path = join(dir.path, 'empty-for-write.db');
     writeFileSync(path, '');
     const before = fingerprint(path);
-    for (const argv of [['approvals', 'approve', 'run-1', 'call-1'], ['resume', 'run-1', '--agent', join(__dirname, 'fixtures', 'approval-agent.ts')]]) {
+    for (const argv of [
+      ['approvals', 'approve', 'run-1', 'call-1'],
+      ['resume', 'run-1', '--agent', join(__dirname, 'fixtures', 'approval-agent.ts')],
+    ]) {
       const result = await runCli([...argv, '--store', `sqlite:${path}`], dir.path);
       expect({ argv, code: result.code }).toEqual({ argv, code: 3 });
       expect(result.stderr).toMatch(/holds no wuwe run store/);
@@ -94,7 +103,11 @@ describe('read-only commands never write the store', () => {
     const listed = await spawnCli(['runs', 'list', '--store', `sqlite:${path}`, '--json'], dir.path);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ runId, status: 'awaiting_approval' })]);
-    for (const command of [['runs', 'show', runId], ['approvals', 'list'], ['export', runId, '--json', 'run.json']]) {
+    for (const command of [
+      ['runs', 'show', runId],
+      ['approvals', 'list'],
+      ['export', runId, '--json', 'run.json'],
+    ]) {
       const result = await runCli([...command, '--store', `sqlite:${path}`], dir.path);
       expect({ command, code: result.code }).toEqual({ command, code: 0 });
     }
@@ -122,7 +135,10 @@ describePostgres('read-only commands on PostgreSQL', () => {
   async function tablesOf(schema: string): Promise<string[]> {
     const pool = new Pool({ connectionString: requirePostgresUrl(), max: 1 });
     try {
-      const result = await pool.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
+      const result = await pool.query<{ name: string }>(
+        'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+        [schema],
+      );
       return result.rows.map((row) => row.name);
     } finally {
       await pool.end();
@@ -138,7 +154,10 @@ describePostgres('read-only commands on PostgreSQL', () => {
   it('creates no schema or table in a database without a run store, and says so', async () => {
     const schema = schemas.fresh();
     for (const command of READ_ONLY_COMMANDS) {
-      const result = await runCli([...command, '--store', storeUrl(schema), ...(command[0] === 'export' ? [] : ['--json'])], tmpdir());
+      const result = await runCli(
+        [...command, '--store', storeUrl(schema), ...(command[0] === 'export' ? [] : ['--json'])],
+        tmpdir(),
+      );
       expect({ command, code: result.code }).toEqual({ command, code: 3 });
       if (command[0] !== 'export') expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'store_empty' });
     }

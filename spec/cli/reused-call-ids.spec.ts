@@ -1,6 +1,16 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { Contract, Field, LlmAgentEvent, LlmAgentRunner, RunEventJournal, ScriptedModelClient, SqliteRunStore, Tool, ToolRegistry } from '../../lib';
+import {
+  Contract,
+  Field,
+  LlmAgentEvent,
+  LlmAgentRunner,
+  RunEventJournal,
+  ScriptedModelClient,
+  SqliteRunStore,
+  Tool,
+  ToolRegistry,
+} from '../../lib';
 import { renderRunHtml } from '../../lib/cli/html-timeline';
 import { makeTempDir } from '../durable/temp-dir';
 import { runCli } from './cli-harness';
@@ -34,12 +44,15 @@ describe('a call id reused in a later turn', () => {
   beforeAll(async () => {
     const db = new SqliteRunStore(dbPath);
     try {
-      const result = await new LlmAgentRunner(script(), new ToolRegistry([GetWeather])).complete('Weather in Oslo and Rome?', {
-        store: db,
-        runId,
-        onEvent: journal.onEvent,
-        approvalHandler: (request) => ({ approved: true, reason: `turn ${request.turn}` }),
-      });
+      const result = await new LlmAgentRunner(script(), new ToolRegistry([GetWeather])).complete(
+        'Weather in Oslo and Rome?',
+        {
+          store: db,
+          runId,
+          onEvent: journal.onEvent,
+          approvalHandler: (request) => ({ approved: true, reason: `turn ${request.turn}` }),
+        },
+      );
       expect(result.toolCalls.map((call) => [call.turn, call.callId])).toEqual([
         [1, 'call_0'],
         [2, 'call_0'],
@@ -51,10 +64,13 @@ describe('a call id reused in a later turn', () => {
   afterAll(() => dir.cleanup());
 
   it('carries the turn on every tool-call event, so the journal keeps the two calls apart', () => {
-    const toolEvents = journal.entries.map((entry) => entry.event).filter((event): event is ToolEvent => 'callId' in event);
+    const toolEvents = journal.entries
+      .map((entry) => entry.event)
+      .filter((event): event is ToolEvent => 'callId' in event);
     expect(toolEvents.length).toBeGreaterThan(0);
     for (const event of toolEvents) expect(typeof event.turn).toBe('number');
-    const pick = (type: string): [number, string][] => toolEvents.filter((event) => event.type === type).map((event) => [event.turn, event.callId]);
+    const pick = (type: string): [number, string][] =>
+      toolEvents.filter((event) => event.type === type).map((event) => [event.turn, event.callId]);
     expect(pick('tool_call_started')).toEqual([
       [1, 'call_0'],
       [2, 'call_0'],
@@ -64,20 +80,30 @@ describe('a call id reused in a later turn', () => {
       [2, 'call_0'],
     ]);
     const reread = RunEventJournal.parse(journal.toJsonLines()).map((entry) => entry.event);
-    expect(reread.filter((event) => event.type === 'tool_call_started').map((event) => ('turn' in event ? event.turn : undefined))).toEqual([1, 2]);
+    expect(
+      reread
+        .filter((event) => event.type === 'tool_call_started')
+        .map((event) => ('turn' in event ? event.turn : undefined)),
+    ).toEqual([1, 2]);
   });
 
   it('lists both calls with their turns in `runs show --json` and as a TURN column in text', async () => {
     const json = await runCli(['runs', 'show', runId, '--store', store, '--json'], dir.path);
     expect(json.code).toBe(0);
-    const view = JSON.parse(json.stdout) as { toolCalls: { turn: number; callId: string; arguments: unknown; toolMessage?: string }[] };
+    const view = JSON.parse(json.stdout) as {
+      toolCalls: { turn: number; callId: string; arguments: unknown; toolMessage?: string }[];
+    };
     expect(view.toolCalls.map((call) => [call.turn, call.callId, call.arguments])).toEqual([
       [1, 'call_0', { city: 'Oslo' }],
       [2, 'call_0', { city: 'Rome' }],
     ]);
     expect(view.toolCalls[0].toolMessage).toContain('Oslo');
     expect(view.toolCalls[1].toolMessage).toContain('Rome');
-    expect((JSON.parse(json.stdout) as { approvals: { turn: number; callId: string; reason: string }[] }).approvals.map((approval) => [approval.turn, approval.callId, approval.reason])).toEqual([
+    expect(
+      (JSON.parse(json.stdout) as { approvals: { turn: number; callId: string; reason: string }[] }).approvals.map(
+        (approval) => [approval.turn, approval.callId, approval.reason],
+      ),
+    ).toEqual([
       [1, 'call_0', 'turn 1'],
       [2, 'call_0', 'turn 2'],
     ]);
@@ -104,7 +130,10 @@ describe('a call id reused in a later turn', () => {
       expect(calls).toHaveLength(2);
       expect(html).toContain('data-turn="1"');
       expect(html).toContain('data-turn="2"');
-      const blocks = html.split('<div class="call ').slice(1).map((block) => block.split('<div class="step">')[0]);
+      const blocks = html
+        .split('<div class="call ')
+        .slice(1)
+        .map((block) => block.split('<div class="step">')[0]);
       expect(blocks[0]).toContain('Oslo');
       expect(blocks[0]).not.toContain('Rome');
       expect(blocks[1]).toContain('Rome');
@@ -113,7 +142,10 @@ describe('a call id reused in a later turn', () => {
       expect(blocks[1].match(/title="attempt 1: ok"/g)).toHaveLength(1);
 
       // A journal written before events carried a turn: its events go to the earliest call with their id.
-      const untimed = journal.entries.map((entry) => ({ ...entry, event: { ...entry.event, turn: undefined } as unknown as LlmAgentEvent }));
+      const untimed = journal.entries.map((entry) => ({
+        ...entry,
+        event: { ...entry.event, turn: undefined } as unknown as LlmAgentEvent,
+      }));
       const old = renderRunHtml(record, { journal: untimed }).split('<div class="call ').slice(1);
       expect(old).toHaveLength(2);
       expect(old[0]).toContain('Oslo');
@@ -127,8 +159,12 @@ describe('a call id reused in a later turn', () => {
 
   it('carries the turn on the tool-call events of runner.stream()', async () => {
     const turns: [string, number, string][] = [];
-    const stream = new LlmAgentRunner(script(), new ToolRegistry([GetWeather])).stream('Weather in Oslo and Rome?', { approvalHandler: () => ({ approved: true }) });
-    for await (const event of stream) if (event.type === 'tool_call_started' || event.type === 'tool_call_finished') turns.push([event.type, event.turn, event.callId]);
+    const stream = new LlmAgentRunner(script(), new ToolRegistry([GetWeather])).stream('Weather in Oslo and Rome?', {
+      approvalHandler: () => ({ approved: true }),
+    });
+    for await (const event of stream)
+      if (event.type === 'tool_call_started' || event.type === 'tool_call_finished')
+        turns.push([event.type, event.turn, event.callId]);
     expect(turns).toEqual([
       ['tool_call_started', 1, 'call_0'],
       ['tool_call_finished', 1, 'call_0'],

@@ -14,7 +14,7 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u;
 
 /** Fails when `bytes` hold a control a terminal would act on, or a character that reorders or hides text. */
 function expectTerminalSafe(what: string, bytes: Buffer): void {
-  const controls = [...bytes].filter((byte) => (byte <= 0x08 || (byte >= 0x0b && byte <= 0x1f) || byte === 0x7f));
+  const controls = [...bytes].filter((byte) => byte <= 0x08 || (byte >= 0x0b && byte <= 0x1f) || byte === 0x7f);
   expect({ what, controls }).toEqual({ what, controls: [] });
   const text = bytes.toString('utf8');
   expect({ what, c1: /[\u0080-\u009f]/u.exec(text)?.[0] }).toEqual({ what, c1: undefined });
@@ -51,14 +51,22 @@ describe('no control character from a record reaches the terminal raw', () => {
   afterAll(() => dir.cleanup());
 
   it('escapes every C0, C1, DEL, bidi control and lone surrogate visibly, keeping other text', () => {
-    expect(escapeTerminalText('a\x1b[2Jb\u009bc\u202ed\ud800e\x7ff\tg\nh')).toBe('a\\x1b[2Jb\\u009bc\\u202ed\\ud800e\\u007ff\\tg\nh');
+    expect(escapeTerminalText('a\x1b[2Jb\u009bc\u202ed\ud800e\x7ff\tg\nh')).toBe(
+      'a\\x1b[2Jb\\u009bc\\u202ed\\ud800e\\u007ff\\tg\nh',
+    );
     expect(escapeTerminalText('naïve 日本 \u{1f600}')).toBe('naïve 日本 \u{1f600}');
-    const every = Array.from({ length: 0x3000 }, (_, code) => String.fromCharCode(code)).join('') + '\ud800\udc00\udfff\ud83d';
+    const every =
+      Array.from({ length: 0x3000 }, (_, code) => String.fromCharCode(code)).join('') + '\ud800\udc00\udfff\ud83d';
     expectTerminalSafe('every character', Buffer.from(escapeTerminalText(every)));
   });
 
   it('runs list, show and approvals list print the escaped forms; --json round-trips the original strings', async () => {
-    for (const argv of [['runs', 'list'], ['runs', 'show', HOSTILE_RUN_ID], ['approvals', 'list'], ['approvals', 'list', '--all']]) {
+    for (const argv of [
+      ['runs', 'list'],
+      ['runs', 'show', HOSTILE_RUN_ID],
+      ['approvals', 'list'],
+      ['approvals', 'list', '--all'],
+    ]) {
       const text = await cli(argv);
       expect({ argv, code: text.code }).toEqual({ argv, code: 0 });
       expectSafeText(argv.join(' '), text);
@@ -74,15 +82,28 @@ describe('no control character from a record reaches the terminal raw', () => {
     expectTerminalSafe('runs show --json', view.stdoutBytes);
     const parsed = JSON.parse(view.stdout);
     expect(parsed.messages.lastAssistantText).toBe(HOSTILE);
-    expect(parsed.toolCalls.map((call: { callId: string }) => call.callId)).toContain(`call_echo${HOSTILE_WELL_FORMED}`);
-    expect(parsed.toolCalls.find((call: { toolName: string }) => call.toolName === 'wipe').arguments).toEqual({ target: HOSTILE_WELL_FORMED });
+    expect(parsed.toolCalls.map((call: { callId: string }) => call.callId)).toContain(
+      `call_echo${HOSTILE_WELL_FORMED}`,
+    );
+    expect(parsed.toolCalls.find((call: { toolName: string }) => call.toolName === 'wipe').arguments).toEqual({
+      target: HOSTILE_WELL_FORMED,
+    });
     const approvals = await cli(['approvals', 'list', '--json']);
     expectTerminalSafe('approvals list --json', approvals.stdoutBytes);
     expect(JSON.parse(approvals.stdout)[0].arguments).toEqual({ target: HOSTILE_WELL_FORMED });
   }, 240_000);
 
   it('approve with a hostile --by and --reason, resume, tail and export stay escaped', async () => {
-    const approved = await cli(['approvals', 'approve', HOSTILE_RUN_ID, 'call_wipe', '--by', HOSTILE_ARG, '--reason', HOSTILE_ARG]);
+    const approved = await cli([
+      'approvals',
+      'approve',
+      HOSTILE_RUN_ID,
+      'call_wipe',
+      '--by',
+      HOSTILE_ARG,
+      '--reason',
+      HOSTILE_ARG,
+    ]);
     expect(approved.code).toBe(0);
     expectSafeText('approve', approved);
 
@@ -103,7 +124,10 @@ describe('no control character from a record reaches the terminal raw', () => {
     expect(tail.stdout).toContain('[approval] wipe call_wipe approved by \\x1b]0;pwned');
     const tailJson = await cli(['runs', 'tail', HOSTILE_RUN_ID, '--json']);
     expectTerminalSafe('tail --json', tailJson.stdoutBytes);
-    const lines = tailJson.stdout.trim().split('\n').map((line) => JSON.parse(line) as { runId: string; text: string });
+    const lines = tailJson.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { runId: string; text: string });
     expect(lines.every((line) => line.runId === HOSTILE_RUN_ID)).toBe(true);
     expect(lines.some((line) => line.text.includes('\x1b]0;pwned\x07\x1b[2J'))).toBe(true);
 

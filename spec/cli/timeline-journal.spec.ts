@@ -13,15 +13,36 @@ describe('RunEventJournal', () => {
     let now = 1000;
     const journal = new RunEventJournal({ now: () => now++ });
     journal.onEvent({ type: 'run_started', runId: 'r' });
-    journal.onEvent({ type: 'tool_heartbeat', runId: 'r', callId: 'c', turn: 1, toolName: 't', attempt: 1, progress: { fraction: 0.5 } });
+    journal.onEvent({
+      type: 'tool_heartbeat',
+      runId: 'r',
+      callId: 'c',
+      turn: 1,
+      toolName: 't',
+      attempt: 1,
+      progress: { fraction: 0.5 },
+    });
     expect(RunEventJournal.parse(`${journal.toJsonLines()}\n`)).toEqual([
       { atMs: 1000, event: { type: 'run_started', runId: 'r' } },
-      { atMs: 1001, event: { type: 'tool_heartbeat', runId: 'r', callId: 'c', turn: 1, toolName: 't', attempt: 1, progress: { fraction: 0.5 } } },
+      {
+        atMs: 1001,
+        event: {
+          type: 'tool_heartbeat',
+          runId: 'r',
+          callId: 'c',
+          turn: 1,
+          toolName: 't',
+          attempt: 1,
+          progress: { fraction: 0.5 },
+        },
+      },
     ]);
   });
 
   it('refuses a line that is not an entry, naming it', () => {
-    expect(() => RunEventJournal.parse('{"atMs":1,"event":{"type":"run_started"}}\nnot json')).toThrow(/line 2 of the event journal is not JSON/);
+    expect(() => RunEventJournal.parse('{"atMs":1,"event":{"type":"run_started"}}\nnot json')).toThrow(
+      /line 2 of the event journal is not JSON/,
+    );
     expect(() => RunEventJournal.parse('{"atMs":"soon","event":{"type":"x"}}')).toThrow(RunEventJournalError);
   });
 
@@ -49,24 +70,50 @@ describe('wuwe resume --events and export --events', () => {
     const store = `sqlite:${dbPath}`;
     const db = new SqliteRunStore(dbPath);
     const suspended = await runner.complete(PROMPT, { store: db });
-    await db.decideApproval(suspended.runId, 'call_delete', { approved: true, toolName: 'delete_database', argumentsSha256: canonicalArgumentsSha256({ name: 'staging' }), decidedBy: 'ops' });
+    await db.decideApproval(suspended.runId, 'call_delete', {
+      approved: true,
+      toolName: 'delete_database',
+      argumentsSha256: canonicalArgumentsSha256({ name: 'staging' }),
+      decidedBy: 'ops',
+    });
     await db.close();
 
-    const resumed = await runCli(['resume', suspended.runId, '--agent', AGENT, '--store', store, '--events', 'events.jsonl', '--quiet'], dir.path);
+    const resumed = await runCli(
+      ['resume', suspended.runId, '--agent', AGENT, '--store', store, '--events', 'events.jsonl', '--quiet'],
+      dir.path,
+    );
     expect(resumed.code).toBe(0);
     const entries = RunEventJournal.parse(readFileSync(join(dir.path, 'events.jsonl'), 'utf8'));
-    expect(entries.some((entry) => entry.event.type === 'tool_call_finished' && entry.event.toolName === 'delete_database')).toBe(true);
+    expect(
+      entries.some((entry) => entry.event.type === 'tool_call_finished' && entry.event.toolName === 'delete_database'),
+    ).toBe(true);
 
-    const exported = await runCli(['export', suspended.runId, '--store', store, '--html', '-', '--events', 'events.jsonl'], dir.path);
+    const exported = await runCli(
+      ['export', suspended.runId, '--store', store, '--html', '-', '--events', 'events.jsonl'],
+      dir.path,
+    );
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/data-lane="approval">.*approved by ops at /);
     expect(exported.stdout).toMatch(/data-lane="attempts">.*attempt 1: ok/);
 
-    expect((await runCli(['export', suspended.runId, '--store', store, '--html', '-', '--events', 'missing.jsonl'], dir.path)).code).toBe(3);
+    expect(
+      (
+        await runCli(
+          ['export', suspended.runId, '--store', store, '--html', '-', '--events', 'missing.jsonl'],
+          dir.path,
+        )
+      ).code,
+    ).toBe(3);
     writeFileSync(join(dir.path, 'bad.jsonl'), 'nope\n');
-    const bad = await runCli(['export', suspended.runId, '--store', store, '--html', '-', '--events', 'bad.jsonl'], dir.path);
+    const bad = await runCli(
+      ['export', suspended.runId, '--store', store, '--html', '-', '--events', 'bad.jsonl'],
+      dir.path,
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/line 1 of the event journal is not JSON/);
-    expect((await runCli(['export', suspended.runId, '--store', store, '--json', '-', '--events', 'events.jsonl'], dir.path)).code).toBe(2);
+    expect(
+      (await runCli(['export', suspended.runId, '--store', store, '--json', '-', '--events', 'events.jsonl'], dir.path))
+        .code,
+    ).toBe(2);
   }, 60_000);
 });

@@ -27,7 +27,14 @@ describe('usage errors with --json', () => {
     expect(result.stderr.endsWith('\n')).toBe(true);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     const parsed = JSON.parse(result.stderr) as { error: Record<string, unknown> };
-    expect(parsed).toEqual({ error: { code: 'usage', ...(kind === undefined ? {} : { usage: kind }), message: expect.any(String), exitCode: 2 } });
+    expect(parsed).toEqual({
+      error: {
+        code: 'usage',
+        ...(kind === undefined ? {} : { usage: kind }),
+        message: expect.any(String),
+        exitCode: 2,
+      },
+    });
     expect(parsed.error.message).not.toMatch(/^error: /);
   });
 
@@ -37,6 +44,8 @@ describe('usage errors with --json', () => {
     expect(text.stderr).toContain("error: unknown option '--bogus'");
     const spawned = await spawnCli(['runs', 'list', '--json', '--bogus'], dir.path);
     expect(spawned.code).toBe(2);
-    expect(JSON.parse(spawned.stderr)).toEqual({ error: { code: 'usage', usage: 'unknown_option', message: "unknown option '--bogus'", exitCode: 2 } });
+    expect(JSON.parse(spawned.stderr)).toEqual({
+      error: { code: 'usage', usage: 'unknown_option', message: "unknown option '--bogus'", exitCode: 2 },
+    });
   }, 120_000);
 });

@@ -22,12 +22,21 @@ describePostgres('wuwe command line on PostgreSQL', () => {
 
     const listed = await runCli(['runs', 'list', '--store', store, '--json'], tmpdir());
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ runId, status: 'awaiting_approval', steps: 1, pendingApprovals: 1 })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ runId, status: 'awaiting_approval', steps: 1, pendingApprovals: 1 }),
+    ]);
 
     const hash = canonicalArgumentsSha256({ name: 'staging' });
-    const approved = await runCli(['approvals', 'approve', runId, 'call_delete', '--store', store, '--arguments-sha256', hash, '--json'], tmpdir());
+    const approved = await runCli(
+      ['approvals', 'approve', runId, 'call_delete', '--store', store, '--arguments-sha256', hash, '--json'],
+      tmpdir(),
+    );
     expect(approved.code).toBe(0);
-    expect(JSON.parse(approved.stdout)).toMatchObject({ state: 'approved', runStatus: 'awaiting_approval', pendingApprovals: 0 });
+    expect(JSON.parse(approved.stdout)).toMatchObject({
+      state: 'approved',
+      runStatus: 'awaiting_approval',
+      pendingApprovals: 0,
+    });
 
     const resumed = await runCli(['resume', runId, '--agent', AGENT, '--store', store, '--json'], tmpdir());
     expect(resumed.code).toBe(0);

@@ -46,12 +46,29 @@ describe('wuwe command line', () => {
     const view = JSON.parse(json.stdout);
     expect(view.messages).toMatchObject({ user: 1, assistant: 4, tool: 6 });
     const byTool = new Map<string, any>(view.toolCalls.map((call: any) => [call.toolName, call]));
-    expect(byTool.get('get_weather')).toMatchObject({ recorded: 'admitted', outcome: 'ok', arguments: { city: 'Tokyo' } });
+    expect(byTool.get('get_weather')).toMatchObject({
+      recorded: 'admitted',
+      outcome: 'ok',
+      arguments: { city: 'Tokyo' },
+    });
     expect(byTool.get('update_setting')).toMatchObject({ recorded: 'admitted', attempts: 2, outcome: 'ok' });
     expect(byTool.get('build_report')).toMatchObject({ outcome: 'error', errorCode: 'timeout' });
-    expect(byTool.get('delete_database')).toMatchObject({ recorded: 'not_recorded', outcome: 'error', argumentsSha256: DELETE_HASH });
-    expect(view.approvals).toEqual([expect.objectContaining({ toolName: 'delete_database', state: 'denied', decidedBy: 'demo policy', argumentsMatch: true })]);
-    expect(view.projections.find((projection: any) => projection.toolName === 'read_log')).toMatchObject({ truncated: true });
+    expect(byTool.get('delete_database')).toMatchObject({
+      recorded: 'not_recorded',
+      outcome: 'error',
+      argumentsSha256: DELETE_HASH,
+    });
+    expect(view.approvals).toEqual([
+      expect.objectContaining({
+        toolName: 'delete_database',
+        state: 'denied',
+        decidedBy: 'demo policy',
+        argumentsMatch: true,
+      }),
+    ]);
+    expect(view.projections.find((projection: any) => projection.toolName === 'read_log')).toMatchObject({
+      truncated: true,
+    });
 
     const text = await runCli(['runs', 'show', tourRunId, '--store', store], dir.path);
     expect(text.stdout).toContain('status:   completed');
@@ -84,37 +101,74 @@ describe('wuwe command line', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/^wuwe: /);
     }
-    for (const argv of [['runs', 'list', '--status', 'sleeping', '--store', store], ['runs', 'frobnicate'], ['runs', 'list', '--store', 'mysql://x'], ['resume', suspendedRunId]]) {
+    for (const argv of [
+      ['runs', 'list', '--status', 'sleeping', '--store', store],
+      ['runs', 'frobnicate'],
+      ['runs', 'list', '--store', 'mysql://x'],
+      ['resume', suspendedRunId],
+    ]) {
       const result = await runCli(argv, dir.path);
       expect({ argv, code: result.code }).toEqual({ argv, code: 2 });
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
     const json = await runCli(['runs', 'show', 'no-such-run', '--store', store, '--json'], dir.path);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'not_found', message: "no run 'no-such-run' in the store", exitCode: 3 } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'not_found', message: "no run 'no-such-run' in the store", exitCode: 3 },
+    });
   });
 
   it('approves a suspended call from the command line, refusing a wrong hash, then resumes the run to completion', async () => {
     const listed = await runCli(['approvals', 'list', '--store', store, '--json'], dir.path);
     expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ runId: suspendedRunId, callId: 'call_delete', toolName: 'delete_database', state: 'pending', arguments: { name: 'staging' }, argumentsSha256: DELETE_HASH, argumentsMatch: true }),
+      expect.objectContaining({
+        runId: suspendedRunId,
+        callId: 'call_delete',
+        toolName: 'delete_database',
+        state: 'pending',
+        arguments: { name: 'staging' },
+        argumentsSha256: DELETE_HASH,
+        argumentsMatch: true,
+      }),
     ]);
 
     const wrongHash = canonicalArgumentsSha256({ name: 'production' });
-    const refused = await runCli(['approvals', 'approve', suspendedRunId, 'call_delete', '--store', store, '--arguments-sha256', wrongHash], dir.path);
+    const refused = await runCli(
+      ['approvals', 'approve', suspendedRunId, 'call_delete', '--store', store, '--arguments-sha256', wrongHash],
+      dir.path,
+    );
     expect(refused.code).toBe(4);
     expect(refused.stdout).toContain('tool:              delete_database');
     expect(refused.stdout).toContain('arguments:         {"name":"staging"}');
     expect(refused.stdout).toContain(`arguments SHA-256: ${DELETE_HASH}`);
     expect(refused.stderr).toContain('refused');
-    const stillPending = await runCli(['approvals', 'list', '--run', suspendedRunId, '--store', store, '--json'], dir.path);
+    const stillPending = await runCli(
+      ['approvals', 'list', '--run', suspendedRunId, '--store', store, '--json'],
+      dir.path,
+    );
     expect(JSON.parse(stillPending.stdout)).toEqual([expect.objectContaining({ state: 'pending' })]);
 
-    const early = await runCli(['resume', suspendedRunId, '--agent', AGENT, '--store', store, '--json', '--quiet'], dir.path);
+    const early = await runCli(
+      ['resume', suspendedRunId, '--agent', AGENT, '--store', store, '--json', '--quiet'],
+      dir.path,
+    );
     expect(early.code).toBe(0);
     expect(JSON.parse(early.stdout)).toMatchObject({ status: 'awaiting_approval' });
 
     const approved = await runCli(
-      ['approvals', 'approve', suspendedRunId, 'call_delete', '--store', store, '--arguments-sha256', DELETE_HASH.toUpperCase(), '--by', 'ops', '--reason', 'staging is disposable'],
+      [
+        'approvals',
+        'approve',
+        suspendedRunId,
+        'call_delete',
+        '--store',
+        store,
+        '--arguments-sha256',
+        DELETE_HASH.toUpperCase(),
+        '--by',
+        'ops',
+        '--reason',
+        'staging is disposable',
+      ],
       dir.path,
     );
     expect(approved.code).toBe(0);
@@ -130,10 +184,17 @@ describe('wuwe command line', () => {
     expect(resumed.stdout).toContain('database staging deleted');
     expect(resumed.stderr).toContain('[tool] delete_database call_delete finished after 1 attempt(s): ok');
 
-    const shown = JSON.parse((await runCli(['runs', 'show', suspendedRunId, '--store', store, '--json'], dir.path)).stdout);
+    const shown = JSON.parse(
+      (await runCli(['runs', 'show', suspendedRunId, '--store', store, '--json'], dir.path)).stdout,
+    );
     expect(shown.status).toBe('completed');
-    expect(shown.toolCalls.find((call: any) => call.callId === 'call_delete')).toMatchObject({ recorded: 'admitted', outcome: 'ok' });
-    expect(shown.approvals).toEqual([expect.objectContaining({ state: 'approved', decidedBy: 'ops', reason: 'staging is disposable' })]);
+    expect(shown.toolCalls.find((call: any) => call.callId === 'call_delete')).toMatchObject({
+      recorded: 'admitted',
+      outcome: 'ok',
+    });
+    expect(shown.approvals).toEqual([
+      expect.objectContaining({ state: 'approved', decidedBy: 'ops', reason: 'staging is disposable' }),
+    ]);
 
     const again = await runCli(['resume', suspendedRunId, '--agent', AGENT, '--store', store], dir.path);
     expect(again.code).toBe(4);
@@ -160,7 +221,12 @@ describe('wuwe command line', () => {
     await db.setStatus('tail-run', 'failed');
     const followed = await tail;
     expect(followed.code).toBe(1);
-    expect(followed.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; text: string })).toEqual([
+    expect(
+      followed.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; text: string }),
+    ).toEqual([
       { runId: 'tail-run', type: 'message', text: '[user] hello' },
       { runId: 'tail-run', type: 'status', text: '[status] running' },
       { runId: 'tail-run', type: 'message', text: '[assistant] working on it' },
@@ -169,7 +235,10 @@ describe('wuwe command line', () => {
 
     await db.createRun({ runId: 'stuck-run' });
     await db.close();
-    const stuck = await runCli(['runs', 'tail', 'stuck-run', '--store', store, '--interval', '5', '--timeout', '50'], dir.path);
+    const stuck = await runCli(
+      ['runs', 'tail', 'stuck-run', '--store', store, '--interval', '5', '--timeout', '50'],
+      dir.path,
+    );
     expect(stuck.code).toBe(1);
     expect(stuck.stderr).toBe("wuwe: run 'stuck-run' is still running after 50 ms\n");
   });
@@ -191,25 +260,50 @@ describe('wuwe command line', () => {
     await db.createRun({ runId: 'esm-run', status: 'awaiting_approval' });
     await db.createRun({ runId: 'agentless-run', status: 'awaiting_approval' });
     await db.close();
-    const result = await spawnCli(['resume', 'esm-run', '--agent', './esm-agent.mjs', '--store', store, '--json'], dir.path);
+    const result = await spawnCli(
+      ['resume', 'esm-run', '--agent', './esm-agent.mjs', '--store', store, '--json'],
+      dir.path,
+    );
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ runId: 'esm-run', status: 'completed', stopReason: 'end_turn', steps: 1, text: 'resumed by an ES module' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      runId: 'esm-run',
+      status: 'completed',
+      stopReason: 'end_turn',
+      steps: 1,
+      text: 'resumed by an ES module',
+    });
     const again = await runCli(['resume', 'esm-run', '--agent', './esm-agent.mjs', '--store', store], dir.path);
     expect(again.code).toBe(4);
     const missing = await runCli(['resume', 'agentless-run', '--agent', './nowhere.js', '--store', store], dir.path);
     expect(missing.code).toBe(3);
-    expect(missing.stderr).toBe(`wuwe: cannot find agent module './nowhere.js' (${join(dir.path, 'nowhere.js')} does not exist)\n`);
+    expect(missing.stderr).toBe(
+      `wuwe: cannot find agent module './nowhere.js' (${join(dir.path, 'nowhere.js')} does not exist)\n`,
+    );
     writeFileSync(join(dir.path, 'not-an-agent.js'), 'module.exports = { answer: 42 };\n');
-    const notAgent = await runCli(['resume', 'agentless-run', '--agent', './not-an-agent.js', '--store', store], dir.path);
+    const notAgent = await runCli(
+      ['resume', 'agentless-run', '--agent', './not-an-agent.js', '--store', store],
+      dir.path,
+    );
     expect(notAgent.code).toBe(2);
-    expect(notAgent.stderr).toContain("exports no runner");
+    expect(notAgent.stderr).toContain('exports no runner');
   }, 60_000);
 
   it('exports a self-contained HTML page of a run, escaping everything the run holds', async () => {
-    const ok = await runCli(['export', tourRunId, '--store', store, '--html', 'run.html', '--json', 'both.json'], dir.path);
+    const ok = await runCli(
+      ['export', tourRunId, '--store', store, '--html', 'run.html', '--json', 'both.json'],
+      dir.path,
+    );
     expect(ok.code).toBe(0);
     const html = readFileSync(join(dir.path, 'run.html'), 'utf8');
-    for (const tool of ['get_weather', 'update_setting', 'build_report', 'read_log', 'reindex_search', 'delete_database']) expect(html).toContain(`<b>${tool}</b>`);
+    for (const tool of [
+      'get_weather',
+      'update_setting',
+      'build_report',
+      'read_log',
+      'reindex_search',
+      'delete_database',
+    ])
+      expect(html).toContain(`<b>${tool}</b>`);
     expect(html.match(/<b>model step \d+<\/b>/g)).toHaveLength(4);
     expect(html).toMatch(/data-lane="approval">.*denied by demo policy at /);
     expect(html).toMatch(/data-lane="truncation">.*truncated: \d+ -&gt; \d+ bytes/);
@@ -223,7 +317,11 @@ describe('wuwe command line', () => {
       runId: 'hostile-run',
       messages: [
         { role: 'user', content: '<script>alert(1)</script>' },
-        { role: 'assistant', content: '<img src=x onerror=alert(1)>', toolCalls: [{ id: '"><b>', name: '<i>tool</i>', arguments: { q: '</pre><script>' } }] },
+        {
+          role: 'assistant',
+          content: '<img src=x onerror=alert(1)>',
+          toolCalls: [{ id: '"><b>', name: '<i>tool</i>', arguments: { q: '</pre><script>' } }],
+        },
       ],
     });
     await db.close();

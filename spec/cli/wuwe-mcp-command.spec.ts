@@ -30,8 +30,24 @@ describe('wuwe mcp <module>', () => {
   }, 120_000);
 
   it('passes --allowed-host and --allowed-origin to the HTTP endpoint, which refuses any other Host or Origin (403)', async () => {
-    const cli = ['-r', 'ts-node/register/transpile-only', join(ROOT, 'lib', 'cli', 'wuwe.ts'), 'mcp', SERVED_TOOLS, '--http', '0'];
-    const { url, child } = await spawnHttpServer([...cli, '--allowed-host', 'mcp.test', '--allowed-host', 'mcp2.test', '--allowed-origin', 'https://app.test']);
+    const cli = [
+      '-r',
+      'ts-node/register/transpile-only',
+      join(ROOT, 'lib', 'cli', 'wuwe.ts'),
+      'mcp',
+      SERVED_TOOLS,
+      '--http',
+      '0',
+    ];
+    const { url, child } = await spawnHttpServer([
+      ...cli,
+      '--allowed-host',
+      'mcp.test',
+      '--allowed-host',
+      'mcp2.test',
+      '--allowed-origin',
+      'https://app.test',
+    ]);
     try {
       expect(await initializeStatus(url, `attacker.example:${url.port}`)).toBe(403);
       expect(await initializeStatus(url, url.host, 'https://attacker.example')).toBe(403);

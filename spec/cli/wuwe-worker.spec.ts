@@ -14,7 +14,13 @@ afterAll(async () => {
 
 function cli(argv: readonly string[], shutdown?: AbortSignal) {
   const output = { stdout: '', stderr: '' };
-  const done = main(argv, { stdout: (text) => (output.stdout += text), stderr: (text) => (output.stderr += text), cwd: __dirname, env: {}, shutdown });
+  const done = main(argv, {
+    stdout: (text) => (output.stdout += text),
+    stderr: (text) => (output.stderr += text),
+    cwd: __dirname,
+    env: {},
+    shutdown,
+  });
   return { output, done };
 }
 
@@ -24,9 +30,26 @@ describePostgres('wuwe worker', () => {
     process.env.LEDGER_SCHEMA = fixture.storeSchema;
     const stop = new AbortController();
     const store = `${fixture.url}?schema=${fixture.storeSchema}`;
-    const worker = cli(['worker', '--store', store, '--queue-schema', fixture.queueSchema, '--agent', `ledger=${join(__dirname, '../queue/fixtures/ledger-module.ts')}`, '--concurrency', '2'], stop.signal);
+    const worker = cli(
+      [
+        'worker',
+        '--store',
+        store,
+        '--queue-schema',
+        fixture.queueSchema,
+        '--agent',
+        `ledger=${join(__dirname, '../queue/fixtures/ledger-module.ts')}`,
+        '--concurrency',
+        '2',
+      ],
+      stop.signal,
+    );
     const runId = await fixture.queue.enqueue({ agent: 'ledger', input: 'charge it' });
-    await waitFor(async () => (await fixture!.store.loadRun(runId))?.status === 'completed', 40_000, 'run completed by wuwe worker');
+    await waitFor(
+      async () => (await fixture!.store.loadRun(runId))?.status === 'completed',
+      40_000,
+      'run completed by wuwe worker',
+    );
     stop.abort();
     expect(await worker.done).toBe(0);
     expect(worker.output.stderr).toMatch(/^worker .+: agents ledger; 2 at a time;/);
@@ -41,13 +64,40 @@ describePostgres('wuwe worker', () => {
     try {
       const stop = new AbortController();
       const module = join(__dirname, '../queue/fixtures/ledger-module.ts');
-      const worker = cli(['worker', '--store', `${f.url}?schema=${f.storeSchema}`, '--queue-schema', f.queueSchema, '--agent', `constructor=${module}`, '--agent', `__proto__=${module}`], stop.signal);
+      const worker = cli(
+        [
+          'worker',
+          '--store',
+          `${f.url}?schema=${f.storeSchema}`,
+          '--queue-schema',
+          f.queueSchema,
+          '--agent',
+          `constructor=${module}`,
+          '--agent',
+          `__proto__=${module}`,
+        ],
+        stop.signal,
+      );
       let ended = false;
       void worker.done.finally(() => (ended = true));
-      const runIds = [await f.queue.enqueue({ agent: 'constructor', input: 'charge it' }), await f.queue.enqueue({ agent: '__proto__', input: 'charge it' })];
-      await waitFor(async () => ended || (await Promise.all(runIds.map((runId) => f.store.loadRun(runId)))).every((run) => run?.status === 'completed'), 40_000, 'runs completed');
+      const runIds = [
+        await f.queue.enqueue({ agent: 'constructor', input: 'charge it' }),
+        await f.queue.enqueue({ agent: '__proto__', input: 'charge it' }),
+      ];
+      await waitFor(
+        async () =>
+          ended ||
+          (await Promise.all(runIds.map((runId) => f.store.loadRun(runId)))).every(
+            (run) => run?.status === 'completed',
+          ),
+        40_000,
+        'runs completed',
+      );
       stop.abort();
-      expect({ code: await worker.done, stderr: worker.output.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('stopped\n') });
+      expect({ code: await worker.done, stderr: worker.output.stderr }).toEqual({
+        code: 0,
+        stderr: expect.stringContaining('stopped\n'),
+      });
       expect(worker.output.stderr).toMatch(/^worker .+: agents constructor, __proto__; 4 at a time;/);
       for (const runId of runIds) expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
     } finally {
@@ -60,7 +110,15 @@ describePostgres('wuwe worker', () => {
     const sqlite = cli(['worker', '--store', 'sqlite:runs.db', '--agent', 'nowhere.js']);
     expect(await sqlite.done).toBe(2);
     expect(sqlite.output.stderr).toContain('wuwe worker needs --store postgres://');
-    const concurrency = cli(['worker', '--store', 'postgres://127.0.0.1:1/none', '--agent', 'nowhere.js', '--concurrency', '0']);
+    const concurrency = cli([
+      'worker',
+      '--store',
+      'postgres://127.0.0.1:1/none',
+      '--agent',
+      'nowhere.js',
+      '--concurrency',
+      '0',
+    ]);
     expect(await concurrency.done).toBe(2);
     expect(concurrency.output.stderr).toContain("--concurrency must be a positive integer, not '0'");
   });

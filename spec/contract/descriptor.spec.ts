@@ -21,7 +21,12 @@ import { requiredCapabilities } from '../../lib/contract';
 const weatherTool: LlmTool = {
   name: 'get_weather',
   description: 'Get the current weather for a city.',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
 };
 
 /** The `ToolContractError` thrown by `action`; fails the test when nothing or something else is thrown. */
@@ -56,7 +61,11 @@ describe('DEFAULT_TOOL_CONTRACT', () => {
         jitter: 0.2,
         retryableCategories: ['timeout', 'rate_limited', 'unavailable', 'transient'],
       },
-      resourceVersion: { requireExpectedVersion: false, argumentPointer: '/expectedVersion', outcomePointer: '/version' },
+      resourceVersion: {
+        requireExpectedVersion: false,
+        argumentPointer: '/expectedVersion',
+        outcomePointer: '/version',
+      },
       compensation: { enabled: false },
       capabilities: { invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false },
       metadata: {},
@@ -84,7 +93,13 @@ describe('descriptorFromLlmTool', () => {
       modelOutputProjection: { maxBytes: 4_096 },
     });
     expect(Object.isFrozen(descriptor)).toBe(true);
-    for (const part of [descriptor.retry, descriptor.resourceVersion, descriptor.compensation, descriptor.capabilities, descriptor.metadata])
+    for (const part of [
+      descriptor.retry,
+      descriptor.resourceVersion,
+      descriptor.compensation,
+      descriptor.capabilities,
+      descriptor.metadata,
+    ])
       expect(Object.isFrozen(part)).toBe(true);
     expect(Object.isFrozen(descriptor.heartbeat)).toBe(true);
     expect(Object.isFrozen(descriptor.modelOutputProjection)).toBe(true);
@@ -94,7 +109,11 @@ describe('descriptorFromLlmTool', () => {
   });
 
   it('does not share mutable objects with the options it was built from', () => {
-    const options = { heartbeat: { idleTimeoutMs: 1_000 }, modelOutputProjection: { maxBytes: 4_096 }, metadata: { owner: 'ops' } };
+    const options = {
+      heartbeat: { idleTimeoutMs: 1_000 },
+      modelOutputProjection: { maxBytes: 4_096 },
+      metadata: { owner: 'ops' },
+    };
     const descriptor = descriptorFromLlmTool(weatherTool, options);
     options.heartbeat.idleTimeoutMs = -1;
     options.modelOutputProjection.maxBytes = 1;
@@ -117,8 +136,17 @@ describe('descriptorFromLlmTool', () => {
     expect(descriptor.sideEffect).toBe('write');
     expect(descriptor.timeoutMs).toBe(5_000);
     expect(descriptor.retry).toEqual({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3, jitter: 0 });
-    expect(descriptor.resourceVersion).toEqual({ requireExpectedVersion: true, argumentPointer: '/expectedVersion', outcomePointer: '/version' });
-    expect(descriptor.capabilities).toEqual({ invocationContext: true, idempotencyKey: false, heartbeat: false, compensation: false });
+    expect(descriptor.resourceVersion).toEqual({
+      requireExpectedVersion: true,
+      argumentPointer: '/expectedVersion',
+      outcomePointer: '/version',
+    });
+    expect(descriptor.capabilities).toEqual({
+      invocationContext: true,
+      idempotencyKey: false,
+      heartbeat: false,
+      compensation: false,
+    });
     expect(descriptor.metadata).toEqual({ team: 'weather' });
     expect(descriptor.approval).toBe('when_destructive');
   });
@@ -140,15 +168,29 @@ describe('contract.retry', () => {
   });
 
   it('allows several attempts with compensation or idempotency', () => {
-    expect(descriptorFromLlmTool(weatherTool, { retry: { maxAttempts: 3 }, compensation: { enabled: true } }).retry.maxAttempts).toBe(3);
-    expect(descriptorFromLlmTool(weatherTool, { retry: { maxAttempts: 3 }, idempotency: 'idempotent' }).retry.maxAttempts).toBe(3);
-    expect(descriptorFromLlmTool(weatherTool, { retry: { maxAttempts: 3 }, idempotency: 'idempotent_with_key' }).retry.maxAttempts).toBe(3);
+    expect(
+      descriptorFromLlmTool(weatherTool, { retry: { maxAttempts: 3 }, compensation: { enabled: true } }).retry
+        .maxAttempts,
+    ).toBe(3);
+    expect(
+      descriptorFromLlmTool(weatherTool, { retry: { maxAttempts: 3 }, idempotency: 'idempotent' }).retry.maxAttempts,
+    ).toBe(3);
+    expect(
+      descriptorFromLlmTool(weatherTool, { retry: { maxAttempts: 3 }, idempotency: 'idempotent_with_key' }).retry
+        .maxAttempts,
+    ).toBe(3);
   });
 
   it('refuses maxAttempts below 1 or not an integer, and bad backoff numbers', () => {
-    expect(refusedOptions({ retry: { maxAttempts: 0 } }).problems).toEqual(['retry.maxAttempts must be an integer >= 1']);
-    expect(refusedOptions({ retry: { maxAttempts: 1.5 } }).problems).toContain('retry.maxAttempts must be an integer >= 1');
-    const error = refusedOptions({ retry: { initialDelayMs: -1, maxDelayMs: Infinity, backoffCoefficient: 0.5, jitter: 2 } });
+    expect(refusedOptions({ retry: { maxAttempts: 0 } }).problems).toEqual([
+      'retry.maxAttempts must be an integer >= 1',
+    ]);
+    expect(refusedOptions({ retry: { maxAttempts: 1.5 } }).problems).toContain(
+      'retry.maxAttempts must be an integer >= 1',
+    );
+    const error = refusedOptions({
+      retry: { initialDelayMs: -1, maxDelayMs: Infinity, backoffCoefficient: 0.5, jitter: 2 },
+    });
     expect(error.problems).toEqual([
       'retry.initialDelayMs must be a finite number >= 0',
       'retry.maxDelayMs must be a finite number >= 0',
@@ -166,25 +208,35 @@ describe('contract.timeoutMs', () => {
   });
 
   it('refuses a heartbeat idle limit that is not positive', () => {
-    expect(refusedOptions({ heartbeat: { idleTimeoutMs: 0 } }).problems).toEqual(['heartbeat.idleTimeoutMs must be a positive finite number']);
+    expect(refusedOptions({ heartbeat: { idleTimeoutMs: 0 } }).problems).toEqual([
+      'heartbeat.idleTimeoutMs must be a positive finite number',
+    ]);
   });
 });
 
 describe('contract.modelOutputProjection', () => {
   it('refuses ceilings below 256 bytes and 128 tokens', () => {
     const error = refusedOptions({ modelOutputProjection: { maxBytes: 255, maxTokens: 127 } });
-    expect(error.problems).toEqual(['modelOutputProjection.maxBytes must be an integer >= 256', 'modelOutputProjection.maxTokens must be an integer >= 128']);
+    expect(error.problems).toEqual([
+      'modelOutputProjection.maxBytes must be an integer >= 256',
+      'modelOutputProjection.maxTokens must be an integer >= 128',
+    ]);
   });
 
   it('accepts ceilings at exactly 256 bytes and 128 tokens', () => {
-    expect(descriptorFromLlmTool(weatherTool, { modelOutputProjection: { maxBytes: 256, maxTokens: 128 } }).modelOutputProjection).toEqual({
+    expect(
+      descriptorFromLlmTool(weatherTool, { modelOutputProjection: { maxBytes: 256, maxTokens: 128 } })
+        .modelOutputProjection,
+    ).toEqual({
       maxBytes: 256,
       maxTokens: 128,
     });
   });
 
   it('refuses a contract that widens the run projection', () => {
-    const descriptor = descriptorFromLlmTool(weatherTool, { modelOutputProjection: { maxBytes: 100_000, maxTokens: 20_000 } });
+    const descriptor = descriptorFromLlmTool(weatherTool, {
+      modelOutputProjection: { maxBytes: 100_000, maxTokens: 20_000 },
+    });
     const run = { maxBytes: 65_536, maxTokens: 10_000 };
     const error = contractError(() => checkToolDescriptor(descriptor, run));
     expect(error.problems).toEqual([
@@ -225,7 +277,11 @@ describe('contract literals', () => {
       ...descriptorFromLlmTool(weatherTool),
       name: 'bad name',
       version: '',
-      resourceVersion: { requireExpectedVersion: false, argumentPointer: 'expectedVersion', outcomePointer: '/version' },
+      resourceVersion: {
+        requireExpectedVersion: false,
+        argumentPointer: 'expectedVersion',
+        outcomePointer: '/version',
+      },
       inputSchema: { type: 'string' },
     };
     const error = contractError(() => checkToolDescriptor(descriptor));
@@ -260,7 +316,12 @@ describe('toolDescriptorOf', () => {
     const descriptor = toolDescriptorOf(UpdateSetting);
     expect(descriptor.name).toBe('UpdateSetting');
     expect(descriptor.inputSchema).toEqual(makeLlmTool(UpdateSetting).inputSchema);
-    expect(descriptor).toMatchObject({ sideEffect: 'write', idempotency: 'idempotent', timeoutMs: 2_000, retry: { maxAttempts: 3 } });
+    expect(descriptor).toMatchObject({
+      sideEffect: 'write',
+      idempotency: 'idempotent',
+      timeoutMs: 2_000,
+      retry: { maxAttempts: 3 },
+    });
     expect(Object.isFrozen(descriptor)).toBe(true);
   });
 
@@ -282,7 +343,9 @@ describe('toolDescriptorOf', () => {
       @Field() query!: string;
       invoke(): void {}
     }
-    const factory = jest.fn(() => descriptorFromLlmTool(makeLlmTool(ThirdParty), { sideEffect: 'read', approval: 'never' }));
+    const factory = jest.fn(() =>
+      descriptorFromLlmTool(makeLlmTool(ThirdParty), { sideEffect: 'read', approval: 'never' }),
+    );
     toolContract(ThirdParty, factory);
     expect(factory).not.toHaveBeenCalled();
     const descriptor = toolDescriptorOf(ThirdParty);
@@ -299,7 +362,9 @@ describe('toolDescriptorOf', () => {
       invoke(): void {}
     }
     toolContract(Legacy, () => ({ ...descriptorFromLlmTool(makeLlmTool(Legacy)), timeoutMs: -1 }));
-    expect(contractError(() => toolDescriptorOf(Legacy)).problems).toEqual(['timeoutMs must be a positive finite number, got -1']);
+    expect(contractError(() => toolDescriptorOf(Legacy)).problems).toEqual([
+      'timeoutMs must be a positive finite number, got -1',
+    ]);
   });
 
   it('prefers the nearest contract along the class chain', () => {
@@ -335,12 +400,24 @@ describe('requiredCapabilities', () => {
       heartbeat: { idleTimeoutMs: 500 },
       compensation: { enabled: true },
     });
-    expect(requiredCapabilities(descriptor)).toEqual({ invocationContext: false, idempotencyKey: true, heartbeat: true, compensation: true });
+    expect(requiredCapabilities(descriptor)).toEqual({
+      invocationContext: false,
+      idempotencyKey: true,
+      heartbeat: true,
+      compensation: true,
+    });
   });
 
   it('keeps explicit capabilities', () => {
-    const descriptor = descriptorFromLlmTool(weatherTool, { capabilities: { invocationContext: true, heartbeat: true } });
-    expect(requiredCapabilities(descriptor)).toEqual({ invocationContext: true, idempotencyKey: false, heartbeat: true, compensation: false });
+    const descriptor = descriptorFromLlmTool(weatherTool, {
+      capabilities: { invocationContext: true, heartbeat: true },
+    });
+    expect(requiredCapabilities(descriptor)).toEqual({
+      invocationContext: true,
+      idempotencyKey: false,
+      heartbeat: true,
+      compensation: false,
+    });
   });
 });
 
@@ -386,7 +463,11 @@ describe('computeRetryDelayMs', () => {
 
 describe('contract option keys', () => {
   it('refuses unknown top-level and nested keys given to descriptorFromLlmTool, listing each one', () => {
-    const error = refusedOptions({ retries: 3, retry: { maxAttempt: 3 }, capabilities: { heartbeats: true } } as unknown as ToolContractOptions);
+    const error = refusedOptions({
+      retries: 3,
+      retry: { maxAttempt: 3 },
+      capabilities: { heartbeats: true },
+    } as unknown as ToolContractOptions);
     expect(error.toolName).toBe('get_weather');
     expect(error.problems).toEqual([
       "unknown contract option 'retries'",
@@ -403,7 +484,9 @@ describe('contract option keys', () => {
   });
 
   it('refuses a nested policy that is not an object', () => {
-    expect(refusedOptions({ retry: 3 } as unknown as ToolContractOptions).problems).toEqual(['retry must be an object']);
+    expect(refusedOptions({ retry: 3 } as unknown as ToolContractOptions).problems).toEqual([
+      'retry must be an object',
+    ]);
   });
 
   it('refuses a typo in @Contract(...) at decoration time, naming the class', () => {
@@ -429,7 +512,14 @@ describe('contract option keys', () => {
       approval: 'never',
       timeoutMs: 1000,
       outputValidation: 'warning',
-      retry: { maxAttempts: 2, initialDelayMs: 1, backoffCoefficient: 1, maxDelayMs: 5, jitter: 0, retryableCategories: ['timeout'] },
+      retry: {
+        maxAttempts: 2,
+        initialDelayMs: 1,
+        backoffCoefficient: 1,
+        maxDelayMs: 5,
+        jitter: 0,
+        retryableCategories: ['timeout'],
+      },
       resourceVersion: { requireExpectedVersion: true, argumentPointer: '/v', outcomePointer: '/v' },
       compensation: { enabled: true },
       heartbeat: { idleTimeoutMs: 10 },

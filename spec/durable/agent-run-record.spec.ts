@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentRunRecord, canonicalArgumentsSha256, MemoryRunStore, parseAgentRunRecord, RunStoreError } from '../../lib/durable';
+import {
+  AgentRunRecord,
+  canonicalArgumentsSha256,
+  MemoryRunStore,
+  parseAgentRunRecord,
+  RunStoreError,
+} from '../../lib/durable';
 
 const fixtureText = readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8');
 
@@ -14,17 +20,27 @@ describe('parseAgentRunRecord', () => {
       ['call_refund', 'admitted'],
       ['call_email', 'started'],
     ]);
-    expect(record.toolOutputProjections[0]).toMatchObject({ callId: 'call_refund', report: { truncated: false, trigger: null } });
+    expect(record.toolOutputProjections[0]).toMatchObject({
+      callId: 'call_refund',
+      report: { truncated: false, trigger: null },
+    });
     expect(record.approvals.map((approval) => approval.state)).toEqual(['approved', 'pending']);
   });
 
-  it('gives a version-1 record\'s calls, projections and approvals the turn of the first assistant message carrying their id, else 1', () => {
-    const fixture = JSON.parse(fixtureText) as { messages: unknown[]; toolCalls: Record<string, unknown>[]; approvals: Record<string, unknown>[] };
+  it("gives a version-1 record's calls, projections and approvals the turn of the first assistant message carrying their id, else 1", () => {
+    const fixture = JSON.parse(fixtureText) as {
+      messages: unknown[];
+      toolCalls: Record<string, unknown>[];
+      approvals: Record<string, unknown>[];
+    };
     const later = { ...fixture.toolCalls[1], callId: 'call_later' };
     const stray = { ...fixture.toolCalls[1], callId: 'call_stray' };
     const record = parseAgentRunRecord({
       ...fixture,
-      messages: [...fixture.messages, { role: 'assistant', content: '', toolCalls: [{ id: 'call_later', name: 'send_email', arguments: {} }] }],
+      messages: [
+        ...fixture.messages,
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_later', name: 'send_email', arguments: {} }] },
+      ],
       toolCalls: [...fixture.toolCalls, later, stray],
       approvals: [...fixture.approvals, { ...fixture.approvals[1], callId: 'call_later' }],
     });
@@ -50,9 +66,15 @@ describe('parseAgentRunRecord', () => {
 
   it('rejects newer versions and malformed records with typed errors', () => {
     const fixture = JSON.parse(fixtureText) as Record<string, unknown>;
-    expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: 4 })).toThrow(expect.objectContaining({ code: 'schema_version_mismatch' }));
-    expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: undefined })).toThrow(expect.objectContaining({ code: 'schema_version_mismatch' }));
-    expect(() => parseAgentRunRecord({ ...fixture, toolCalls: {} })).toThrow(expect.objectContaining({ code: 'record_invalid' }));
+    expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: 4 })).toThrow(
+      expect.objectContaining({ code: 'schema_version_mismatch' }),
+    );
+    expect(() => parseAgentRunRecord({ ...fixture, schemaVersion: undefined })).toThrow(
+      expect.objectContaining({ code: 'schema_version_mismatch' }),
+    );
+    expect(() => parseAgentRunRecord({ ...fixture, toolCalls: {} })).toThrow(
+      expect.objectContaining({ code: 'record_invalid' }),
+    );
     expect(() => parseAgentRunRecord({ ...fixture, status: 'paused' })).toThrow(RunStoreError);
     expect(() => parseAgentRunRecord('{not json')).toThrow(expect.objectContaining({ code: 'record_invalid' }));
   });

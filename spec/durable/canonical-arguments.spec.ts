@@ -9,7 +9,9 @@ describe('canonicalJson', () => {
   });
 
   it('rejects strings and keys with lone surrogates, naming where', () => {
-    expect(() => canonicalJson({ to: ['ok', '\ud800'] })).toThrow(new CanonicalJsonError('/to/1', 'the string contains a lone surrogate'));
+    expect(() => canonicalJson({ to: ['ok', '\ud800'] })).toThrow(
+      new CanonicalJsonError('/to/1', 'the string contains a lone surrogate'),
+    );
     expect(() => canonicalJson({ ['a\udc00']: 1 })).toThrow(CanonicalJsonError);
     expect(() => canonicalJson('\ud83d\ude00')).not.toThrow();
   });
@@ -22,7 +24,9 @@ describe('canonicalJson', () => {
     expect(canonicalJson([undefined, { a: undefined }])).toBe('[null,{}]');
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    expect(() => canonicalJson(cycle)).toThrow(expect.objectContaining({ code: 'invalid_canonical_json', pointer: '/self' }));
+    expect(() => canonicalJson(cycle)).toThrow(
+      expect.objectContaining({ code: 'invalid_canonical_json', pointer: '/self' }),
+    );
   });
 });
 

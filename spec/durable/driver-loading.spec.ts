@@ -5,7 +5,9 @@ jest.setTimeout(60_000);
 
 const root = join(__dirname, '..', '..');
 
-/** Runs `body` (CommonJS) in a fresh Node process with ts-node, from the repository root; returns its stdout as JSON. */
+/**
+ * Runs `body` (CommonJS) in a fresh Node process with ts-node, from the repository root; returns its stdout as JSON.
+ */
 function inChild(body: string): unknown {
   const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', body], {
     cwd: root,
@@ -48,7 +50,17 @@ describe('database drivers', () => {
         (error) => console.log(JSON.stringify({ sqlite, postgres: describe(error) })),
       );
     `) as Record<string, Record<string, unknown>>;
-    expect(outcome.sqlite).toMatchObject({ missing: true, code: 'missing_dependency', packageName: 'better-sqlite3', message: expect.stringContaining('npm install better-sqlite3') });
-    expect(outcome.postgres).toMatchObject({ missing: true, code: 'missing_dependency', packageName: 'pg', message: expect.stringContaining('npm install pg') });
+    expect(outcome.sqlite).toMatchObject({
+      missing: true,
+      code: 'missing_dependency',
+      packageName: 'better-sqlite3',
+      message: expect.stringContaining('npm install better-sqlite3'),
+    });
+    expect(outcome.postgres).toMatchObject({
+      missing: true,
+      code: 'missing_dependency',
+      packageName: 'pg',
+      message: expect.stringContaining('npm install pg'),
+    });
   });
 });

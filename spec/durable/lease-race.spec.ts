@@ -21,9 +21,18 @@ interface Race {
   schema: string;
 }
 
-function startWorker(race: Race, workerId: string, counterFile: string, ttlMs: number, crash = false): { child: ChildProcess; ready: Promise<void>; done: Promise<WorkerReport | number> } {
+function startWorker(
+  race: Race,
+  workerId: string,
+  counterFile: string,
+  ttlMs: number,
+  crash = false,
+): { child: ChildProcess; ready: Promise<void>; done: Promise<WorkerReport | number> } {
   const options = { ...race, runId: 'race-run', workerId, counterFile, ttlMs, crash };
-  const child = fork(join(__dirname, 'lease-worker.ts'), [JSON.stringify(options)], { execArgv: ['-r', 'ts-node/register/transpile-only'], stdio: 'inherit' });
+  const child = fork(join(__dirname, 'lease-worker.ts'), [JSON.stringify(options)], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    stdio: 'inherit',
+  });
   const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
   const done = new Promise<WorkerReport | number>((resolve) => {
     let report: WorkerReport | undefined;
@@ -36,8 +45,15 @@ function startWorker(race: Race, workerId: string, counterFile: string, ttlMs: n
 }
 
 /** Two processes race for one run; returns their reports and the executions counted. */
-async function raceTwo(race: Race, counterFile: string, ttlMs: number): Promise<{ reports: (WorkerReport | number)[]; executions: string[] }> {
-  const workers = [startWorker(race, 'worker-a', counterFile, ttlMs), startWorker(race, 'worker-b', counterFile, ttlMs)];
+async function raceTwo(
+  race: Race,
+  counterFile: string,
+  ttlMs: number,
+): Promise<{ reports: (WorkerReport | number)[]; executions: string[] }> {
+  const workers = [
+    startWorker(race, 'worker-a', counterFile, ttlMs),
+    startWorker(race, 'worker-b', counterFile, ttlMs),
+  ];
   await Promise.all(workers.map((worker) => worker.ready));
   for (const worker of workers) worker.child.send('go');
   const reports = await Promise.all(workers.map((worker) => worker.done));

@@ -43,7 +43,10 @@ async function work(options: WorkerOptions): Promise<WorkerReport> {
     });
     const leased = await store.acquireLease(options.runId, options.workerId, options.ttlMs);
     if (!leased) return { workerId: options.workerId, leased, executed: false };
-    const start = await store.recordCallStarted(options.runId, identity('call-1', { orderId: 42 }, { toolName: 'refund_order' }));
+    const start = await store.recordCallStarted(
+      options.runId,
+      identity('call-1', { orderId: 42 }, { toolName: 'refund_order' }),
+    );
     if (!start.created) return { workerId: options.workerId, leased, executed: false, callStatus: start.call.status };
     appendFileSync(options.counterFile, `${options.workerId}\n`);
     if (options.crash) process.exit(3);

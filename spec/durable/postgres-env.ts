@@ -12,7 +12,10 @@ export const describePostgres: jest.Describe = describe;
 
 /** The URL, or an error saying how to get a server. */
 export function requirePostgresUrl(): string {
-  if (!postgresUrl) throw new Error('WUWE_TEST_POSTGRES_URL is not set; CI requires a PostgreSQL server (run the tests through .ci/postgres.sh)');
+  if (!postgresUrl)
+    throw new Error(
+      'WUWE_TEST_POSTGRES_URL is not set; CI requires a PostgreSQL server (run the tests through .ci/postgres.sh)',
+    );
   return postgresUrl;
 }
 

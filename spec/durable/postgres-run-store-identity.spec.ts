@@ -9,7 +9,15 @@ describe('PostgresRunStore.isInstance', () => {
   });
 
   it('answers false for other stores, plain values and a hostile proxy', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('trap'); } });
-    for (const value of [new MemoryRunStore(), {}, null, undefined, 'PostgresRunStore', hostile]) expect(PostgresRunStore.isInstance(value)).toBe(false);
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    for (const value of [new MemoryRunStore(), {}, null, undefined, 'PostgresRunStore', hostile])
+      expect(PostgresRunStore.isInstance(value)).toBe(false);
   });
 });

@@ -18,9 +18,16 @@ describePostgres('PostgresRunStore', () => {
   });
 
   describeRunStore('PostgresRunStore', (clock) =>
-    PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), clock, maxConnections: 3 }),
+    PostgresRunStore.open({
+      connectionString: requirePostgresUrl(),
+      schema: schemas.fresh(),
+      clock,
+      maxConnections: 3,
+    }),
   );
-  describeCallIdentity('PostgresRunStore', () => PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), maxConnections: 3 }));
+  describeCallIdentity('PostgresRunStore', () =>
+    PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema: schemas.fresh(), maxConnections: 3 }),
+  );
 
   let admin: Pool;
   beforeAll(() => {
@@ -28,7 +35,8 @@ describePostgres('PostgresRunStore', () => {
   });
   afterAll(() => admin.end());
 
-  const open = (schema: string, url = requirePostgresUrl()) => PostgresRunStore.open({ connectionString: url, schema, maxConnections: 3 });
+  const open = (schema: string, url = requirePostgresUrl()) =>
+    PostgresRunStore.open({ connectionString: url, schema, maxConnections: 3 });
 
   it('shares one schema between stores and enforces uniqueness in the database itself', async () => {
     const schema = schemas.fresh();
@@ -39,7 +47,9 @@ describePostgres('PostgresRunStore', () => {
                     VALUES ('r', $1, 't', $2, 1, 'h', '{}', 'started', 'now', 1)`;
     await expect(admin.query(insert, ['c1', null])).rejects.toMatchObject({ code: '23505' });
     await expect(admin.query(insert, ['c2', 'k'])).rejects.toMatchObject({ code: '23505' });
-    await expect(admin.query(`UPDATE "${schema}".wuwe_tool_calls SET status = 'admitted'`)).rejects.toMatchObject({ code: '23514' });
+    await expect(admin.query(`UPDATE "${schema}".wuwe_tool_calls SET status = 'admitted'`)).rejects.toMatchObject({
+      code: '23514',
+    });
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -54,13 +64,18 @@ describePostgres('PostgresRunStore', () => {
 
   it('migrates a version-1 schema in place to version 3 and reads the same record as the version-1 JSON fixture', async () => {
     const schema = schemas.fresh();
-    await admin.query(readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema));
+    await admin.query(
+      readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema),
+    );
     const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
     const store = await open(schema);
     expect(await store.loadRun(expected.runId)).toEqual(expected);
     expect((await admin.query(`SELECT version FROM "${schema}".wuwe_schema`)).rows).toEqual([{ version: 3 }]);
     await store.setStatus(expected.runId, 'cancelled');
-    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual(['approved', 'cancelled']);
+    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual([
+      'approved',
+      'cancelled',
+    ]);
     await store.setStatus(expected.runId, 'stopped');
     await store.close();
     const reopened = await open(schema);
@@ -70,7 +85,9 @@ describePostgres('PostgresRunStore', () => {
 
   it('gives each migrated call, projection audit and approval the turn of its call id in the messages, keeps its key, and resumes the right turn', async () => {
     const schema = schemas.fresh();
-    await admin.query(readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema));
+    await admin.query(
+      readFileSync(join(__dirname, 'fixtures', 'postgres-v1.sql'), 'utf8').replaceAll('__SCHEMA__', schema),
+    );
     await admin.query(version1TurnsSql((name) => `"${schema}".${name}`));
     const store = await open(schema);
     await expectMigratedTurns(store);
@@ -86,7 +103,9 @@ describePostgres('PostgresRunStore', () => {
     const damaged = schemas.fresh();
     await (await open(damaged)).close();
     await admin.query(`ALTER TABLE "${damaged}".wuwe_tool_calls DROP COLUMN outcome_json`);
-    await expect(open(damaged)).rejects.toEqual(expect.objectContaining({ code: 'store_corrupt', message: expect.stringContaining('outcome_json') }));
+    await expect(open(damaged)).rejects.toEqual(
+      expect.objectContaining({ code: 'store_corrupt', message: expect.stringContaining('outcome_json') }),
+    );
     const headless = schemas.fresh();
     await admin.query(`CREATE SCHEMA "${headless}"; CREATE TABLE "${headless}".wuwe_runs (run_id TEXT)`);
     await expect(open(headless)).rejects.toEqual(expect.objectContaining({ code: 'store_corrupt' }));
@@ -99,7 +118,9 @@ describePostgres('PostgresRunStore', () => {
         server.close(() => resolve(address.port));
       });
     });
-    const error = await open('public', `postgres://postgres@127.0.0.1:${port}/wuwe_test`).catch((caught: unknown) => caught);
+    const error = await open('public', `postgres://postgres@127.0.0.1:${port}/wuwe_test`).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(RunStoreError);
     expect(error).toMatchObject({ code: 'store_unavailable' });
   });
@@ -108,11 +129,19 @@ describePostgres('PostgresRunStore', () => {
     // A server that accepts the connection and never answers: only the connect timeout ends the wait.
     const sockets: import('node:net').Socket[] = [];
     const silent = createServer((socket) => void sockets.push(socket));
-    const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)),
+    );
     try {
-      const opening = PostgresRunStore.open({ connectionString: `postgres://postgres@127.0.0.1:${port}/wuwe_test`, connectTimeoutMs: 300 });
+      const opening = PostgresRunStore.open({
+        connectionString: `postgres://postgres@127.0.0.1:${port}/wuwe_test`,
+        connectTimeoutMs: 300,
+      });
       const outcome = await Promise.race([
-        opening.then(() => 'opened', (error: unknown) => error),
+        opening.then(
+          () => 'opened',
+          (error: unknown) => error,
+        ),
         new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
       ]);
       expect(outcome).toMatchObject({ code: 'store_unavailable' });
@@ -172,11 +201,17 @@ describePostgres('PostgresRunStore', () => {
       const schema = schemas.fresh();
       const store = await open(schema);
       await store.createRun({ runId: 'r' });
-      const error = await terminateWhileBlocked(schema, () => store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' })));
+      const error = await terminateWhileBlocked(schema, () =>
+        store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' })),
+      );
       expect(error).toMatchObject({ code: 'store_unavailable' });
       expect((await store.loadRun('r'))!.toolCalls).toEqual([]);
-      expect(await store.findAdmittedByIdempotencyKey('k', identity('c1', { to: 'a' }).argumentsSha256)).toBeUndefined();
-      expect((await store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' }))).created).toBe(true);
+      expect(
+        await store.findAdmittedByIdempotencyKey('k', identity('c1', { to: 'a' }).argumentsSha256),
+      ).toBeUndefined();
+      expect((await store.recordCallStarted('r', identity('c1', { to: 'a' }, { idempotencyKey: 'k' }))).created).toBe(
+        true,
+      );
       await store.close();
     });
   });

@@ -48,7 +48,9 @@ describe('SqliteRunStore file', () => {
     );
     expect(() => insert.run('c1', null)).toThrow(/UNIQUE/);
     expect(() => insert.run('c2', 'k')).toThrow(/UNIQUE/);
-    expect(() => raw.prepare("UPDATE wuwe_tool_calls SET status = 'admitted' WHERE call_id = 'c1'").run()).toThrow(/CHECK/);
+    expect(() => raw.prepare("UPDATE wuwe_tool_calls SET status = 'admitted' WHERE call_id = 'c1'").run()).toThrow(
+      /CHECK/,
+    );
     raw.close();
   });
 });
@@ -70,7 +72,9 @@ describe('SqliteRunStore bad input', () => {
     const raw = new Database(path);
     raw.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)');
     raw.close();
-    expect(open(path)).toThrow(expect.objectContaining({ code: 'store_foreign', message: expect.stringContaining('invoices') }));
+    expect(open(path)).toThrow(
+      expect.objectContaining({ code: 'store_foreign', message: expect.stringContaining('invoices') }),
+    );
     const check = new Database(path);
     expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['invoices']);
     check.close();
@@ -101,16 +105,51 @@ describe('SqliteRunStore bad input', () => {
     const path = nextPath();
     const store = new SqliteRunStore(path);
     await store.createRun({ runId: 'r' });
-    await store.appendMessages('r', [{ role: 'tool', toolCallId: 'c1', toolName: 't', content: 'x', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: PNG_1X1 }] }]);
+    await store.appendMessages('r', [
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        toolName: 't',
+        content: 'x',
+        isError: false,
+        parts: [{ type: 'image', mediaType: 'image/png', data: PNG_1X1 }],
+      },
+    ]);
     await store.close();
     const raw = new Database(path);
-    raw.prepare('UPDATE wuwe_messages SET message_json = replace(message_json, ?, ?)').run('image/png', 'image/svg+xml');
+    raw
+      .prepare('UPDATE wuwe_messages SET message_json = replace(message_json, ?, ?)')
+      .run('image/png', 'image/svg+xml');
     raw.close();
     const reopened = new SqliteRunStore(path);
-    await expect(reopened.loadRun('r')).rejects.toMatchObject({ code: 'record_invalid', message: expect.stringContaining('image/svg+xml') });
+    await expect(reopened.loadRun('r')).rejects.toMatchObject({
+      code: 'record_invalid',
+      message: expect.stringContaining('image/svg+xml'),
+    });
     await reopened.close();
-    const exported = { schemaVersion: 2, runId: 'r', status: 'running', messages: [{ role: 'tool', toolCallId: 'c1', toolName: 't', content: 'x', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: '???' }] }], toolCalls: [], toolOutputProjections: [], approvals: [], createdAt: 'x', updatedAt: 'x' };
-    expect(() => parseAgentRunRecord(exported)).toThrow(expect.objectContaining({ code: 'record_invalid', message: expect.stringContaining('message 0: part 0') }));
+    const exported = {
+      schemaVersion: 2,
+      runId: 'r',
+      status: 'running',
+      messages: [
+        {
+          role: 'tool',
+          toolCallId: 'c1',
+          toolName: 't',
+          content: 'x',
+          isError: false,
+          parts: [{ type: 'image', mediaType: 'image/png', data: '???' }],
+        },
+      ],
+      toolCalls: [],
+      toolOutputProjections: [],
+      approvals: [],
+      createdAt: 'x',
+      updatedAt: 'x',
+    };
+    expect(() => parseAgentRunRecord(exported)).toThrow(
+      expect.objectContaining({ code: 'record_invalid', message: expect.stringContaining('message 0: part 0') }),
+    );
   });
 
   it('rejects a damaged wuwe layout as store_corrupt', () => {
@@ -119,7 +158,9 @@ describe('SqliteRunStore bad input', () => {
     const raw = new Database(path);
     raw.exec('DROP TABLE wuwe_leases');
     raw.close();
-    expect(open(path)).toThrow(expect.objectContaining({ code: 'store_corrupt', message: expect.stringContaining('wuwe_leases') }));
+    expect(open(path)).toThrow(
+      expect.objectContaining({ code: 'store_corrupt', message: expect.stringContaining('wuwe_leases') }),
+    );
     const headless = join(dir.path, 'headless.db');
     const other = new Database(headless);
     other.exec('CREATE TABLE wuwe_runs (run_id TEXT)');
@@ -144,7 +185,9 @@ describe('SqliteRunStore bad input', () => {
     await store.createRun({ runId: 'r' });
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
-    await expect(store.recordCallStarted('r', identity('c1', { to: 'a' }))).rejects.toEqual(expect.objectContaining({ code: 'store_unavailable' }));
+    await expect(store.recordCallStarted('r', identity('c1', { to: 'a' }))).rejects.toEqual(
+      expect.objectContaining({ code: 'store_unavailable' }),
+    );
     other.exec('ROLLBACK');
     other.close();
     expect((await store.loadRun('r'))!.toolCalls).toEqual([]);
@@ -162,7 +205,10 @@ describe('SqliteRunStore version-1 fixture', () => {
     const expected = parseAgentRunRecord(readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8'));
     expect(await store.loadRun(expected.runId)).toEqual(expected);
     await store.setStatus(expected.runId, 'cancelled');
-    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual(['approved', 'cancelled']);
+    expect((await store.loadRun(expected.runId))!.approvals.map((approval) => approval.state)).toEqual([
+      'approved',
+      'cancelled',
+    ]);
     await store.setStatus(expected.runId, 'stopped');
     await store.close();
     const check = new Database(path, { readonly: true });
@@ -186,7 +232,9 @@ describe('SqliteRunStore version-1 fixture', () => {
     const check = new Database(path, { readonly: true });
     expect(check.pragma('foreign_key_check')).toEqual([]);
     // The identity is (run, turn, call id) in the database itself.
-    const pk = (check.pragma('table_info(wuwe_tool_calls)') as { name: string; pk: number }[]).filter((column) => column.pk > 0).sort((a, b) => a.pk - b.pk);
+    const pk = (check.pragma('table_info(wuwe_tool_calls)') as { name: string; pk: number }[])
+      .filter((column) => column.pk > 0)
+      .sort((a, b) => a.pk - b.pk);
     expect(pk.map((column) => column.name)).toEqual(['run_id', 'turn', 'call_id']);
     check.close();
   });

@@ -32,7 +32,8 @@ const MODULES: readonly ModuleUse[] = [
       const notes = new SqliteNoteStore(path);
       return {
         write: () => void notes.remember({ namespace: 'n', key: 'k', text: 'shared file note', tags: [] }),
-        check: () => expect(notes.recall({ namespace: 'n', query: 'note', limit: 5 }).map((match) => match.key)).toEqual(['k']),
+        check: () =>
+          expect(notes.recall({ namespace: 'n', query: 'note', limit: 5 }).map((match) => match.key)).toEqual(['k']),
         close: () => notes.close(),
       };
     },
@@ -111,5 +112,7 @@ describe('one SQLite file shared by the run store and the modules', () => {
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [items.slice()];
-  return items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, index) =>
+    permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]),
+  );
 }

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { canonicalArgumentsSha256, canonicalJson, ChatMessage, LlmAgentRunner, RunStore, ScriptedModelClient } from '../../lib';
+import {
+  canonicalArgumentsSha256,
+  canonicalJson,
+  ChatMessage,
+  LlmAgentRunner,
+  RunStore,
+  ScriptedModelClient,
+} from '../../lib';
 import { sha256Hex } from '../../lib/durable';
 import { FunctionProvider } from '../runner/support';
 
@@ -29,7 +36,10 @@ export function version1TurnsSql(table: (name: string) => string): string {
   const run = V1_TURNS_RUN_ID;
   const rows = [
     `INSERT INTO ${table('wuwe_runs')} (run_id, status, metadata_json, created_at, updated_at) VALUES (${quote(run)}, 'running', NULL, '2026-11-30T13:00:00.000Z', '2026-11-30T13:00:05.000Z');`,
-    ...messages.map((message, index) => `INSERT INTO ${table('wuwe_messages')} (run_id, seq, message_json) VALUES (${quote(run)}, ${index + 1}, ${quote(JSON.stringify(message))});`),
+    ...messages.map(
+      (message, index) =>
+        `INSERT INTO ${table('wuwe_messages')} (run_id, seq, message_json) VALUES (${quote(run)}, ${index + 1}, ${quote(JSON.stringify(message))});`,
+    ),
   ];
   const calls: [string, number, string, string | null][] = [
     ['call_a', 1, 'admitted', JSON.stringify({ ok: true, text: 'ran 1' })],
@@ -44,7 +54,16 @@ export function version1TurnsSql(table: (name: string) => string): string {
         `${quote(run)}, ${quote(callId)}, 'lookup', ${quote(key)}, 1, ${quote(canonicalArgumentsSha256(args))}, ${quote(canonicalJson(args))}, ${quote(status)}, ${quote(outcome)}, '2026-11-30T13:00:01.000Z', ${quote(outcome === null ? null : '2026-11-30T13:00:02.000Z')});`,
     );
   }
-  const report = { maxBytes: 65536, maxTokens: 10000, originalBytes: 5, originalTokens: 2, projectedBytes: 5, projectedTokens: 2, trigger: null, truncated: false };
+  const report = {
+    maxBytes: 65536,
+    maxTokens: 10000,
+    originalBytes: 5,
+    originalTokens: 2,
+    projectedBytes: 5,
+    projectedTokens: 2,
+    trigger: null,
+    truncated: false,
+  };
   rows.push(
     `INSERT INTO ${table('wuwe_tool_output_projections')} (run_id, call_id, tool_name, projected_sha256, report_json, recorded_at) VALUES (${quote(run)}, 'call_a', 'lookup', ${quote(sha256Hex('ran 1'))}, ${quote(canonicalJson(report))}, '2026-11-30T13:00:03.000Z');`,
     `INSERT INTO ${table('wuwe_approvals')} (run_id, call_id, tool_name, arguments_sha256, state, decided_by, reason, requested_at, decided_at) VALUES (${quote(run)}, 'call_b', 'lookup', ${quote(canonicalArgumentsSha256({ n: 2 }))}, 'approved', 'ops', NULL, '2026-11-30T13:00:04.000Z', '2026-11-30T13:00:04.500Z');`,
@@ -65,14 +84,26 @@ export async function expectMigratedTurns(store: RunStore): Promise<void> {
     ['call_b', 2, 'started', version1Key(V1_TURNS_RUN_ID, 'call_b')],
   ]);
   expect(record.toolOutputProjections.map((audit) => [audit.callId, audit.turn])).toEqual([['call_a', 1]]);
-  expect(record.approvals.map((approval) => [approval.callId, approval.turn, approval.state])).toEqual([['call_b', 2, 'approved']]);
+  expect(record.approvals.map((approval) => [approval.callId, approval.turn, approval.state])).toEqual([
+    ['call_b', 2, 'approved'],
+  ]);
 
-  const provider = new FunctionProvider({ idempotencyKey: true }).add('lookup', (invocation) => `ran ${(invocation.arguments.n as number)}`, { idempotency: 'idempotent' }, { n: { type: 'integer' } });
+  const provider = new FunctionProvider({ idempotencyKey: true }).add(
+    'lookup',
+    (invocation) => `ran ${invocation.arguments.n as number}`,
+    { idempotency: 'idempotent' },
+    { n: { type: 'integer' } },
+  );
   const model = new ScriptedModelClient([{ text: 'done' }]);
   const result = await new LlmAgentRunner(model, provider).resume(V1_TURNS_RUN_ID, { store });
   expect(result.stopReason).toBe('end_turn');
-  expect(provider.calls.map((call) => [call.callId, call.arguments, call.idempotencyKey])).toEqual([['call_b', { n: 2 }, version1Key(V1_TURNS_RUN_ID, 'call_b')]]);
-  expect(model.requests[0].messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []))).toEqual(['ran 1', 'ran 2']);
+  expect(provider.calls.map((call) => [call.callId, call.arguments, call.idempotencyKey])).toEqual([
+    ['call_b', { n: 2 }, version1Key(V1_TURNS_RUN_ID, 'call_b')],
+  ]);
+  expect(model.requests[0].messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []))).toEqual([
+    'ran 1',
+    'ran 2',
+  ]);
   const resumed = (await store.loadRun(V1_TURNS_RUN_ID))!;
   expect(resumed.toolCalls.find((call) => call.callId === 'call_b')).toMatchObject({ turn: 2, status: 'admitted' });
   expect(resumed.toolOutputProjections.map((audit) => [audit.callId, audit.turn])).toEqual([

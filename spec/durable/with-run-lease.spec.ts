@@ -27,7 +27,9 @@ describe('withRunLease', () => {
       const ninetyDays = 90 * 24 * 3600 * 1000;
       // Renewing every ttl/3 is 30 days, above the 2^31-1 ms one setTimeout can wait.
       await withRunLease(store, 'r', { workerId: 'w1', ttlMs: ninetyDays }, async () => sleep(80));
-      await withRunLease(store, 'r', { workerId: 'w1', ttlMs: 1000, renewEveryMs: 2 ** 31 + 10 }, async () => sleep(40));
+      await withRunLease(store, 'r', { workerId: 'w1', ttlMs: 1000, renewEveryMs: 2 ** 31 + 10 }, async () =>
+        sleep(40),
+      );
     } finally {
       process.off('warning', onWarning);
     }
@@ -40,7 +42,9 @@ describe('withRunLease', () => {
     await store.createRun({ runId: 'r' });
     await store.acquireLease('r', 'w2', 10_000);
     const work = jest.fn(async () => 'ran');
-    await expect(withRunLease(store, 'r', { workerId: 'w1', ttlMs: 1000 }, work)).rejects.toEqual(expect.objectContaining({ code: 'lease_held' }));
+    await expect(withRunLease(store, 'r', { workerId: 'w1', ttlMs: 1000 }, work)).rejects.toEqual(
+      expect.objectContaining({ code: 'lease_held' }),
+    );
     expect(work).not.toHaveBeenCalled();
   });
 

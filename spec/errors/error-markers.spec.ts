@@ -1,5 +1,14 @@
 import * as wuwe from '../../lib';
-import { Field, LlmAgentRunner, MemoryRunStore, ReflectedToolProvider, RunStore, ScriptedModelClient, Tool, WuweError } from '../../lib';
+import {
+  Field,
+  LlmAgentRunner,
+  MemoryRunStore,
+  ReflectedToolProvider,
+  RunStore,
+  ScriptedModelClient,
+  Tool,
+  WuweError,
+} from '../../lib';
 
 /** A second copy of the package, as when an application and a plugin each install their own wuwe. */
 function loadOtherCopy(): typeof wuwe {
@@ -7,7 +16,8 @@ function loadOtherCopy(): typeof wuwe {
   jest.isolateModules(() => {
     copy = jest.requireActual<typeof wuwe>('../../lib');
   });
-  if (copy === undefined || copy.RunStoreError === wuwe.RunStoreError) throw new Error('expected a second copy of the package');
+  if (copy === undefined || copy.RunStoreError === wuwe.RunStoreError)
+    throw new Error('expected a second copy of the package');
   return copy;
 }
 
@@ -21,29 +31,45 @@ const errorClassNames = Object.keys(wuwe).filter((name) => {
 
 describe('error classes across package copies', () => {
   it('finds the error classes of the root entry', () => {
-    expect(errorClassNames).toEqual(expect.arrayContaining(['RunStoreError', 'ToolFailureError', 'MissingDependencyError', 'ModelApiError']));
+    expect(errorClassNames).toEqual(
+      expect.arrayContaining(['RunStoreError', 'ToolFailureError', 'MissingDependencyError', 'ModelApiError']),
+    );
     expect(errorClassNames.length).toBeGreaterThanOrEqual(18);
   });
 
-  it.each(errorClassNames)('%s has its own isInstance that recognises an instance from another copy, and only its own class', (name) => {
-    const ours = (wuwe as unknown as Record<string, typeof WuweError>)[name];
-    const theirs = (other as unknown as Record<string, typeof WuweError>)[name];
-    expect(Object.prototype.hasOwnProperty.call(ours, 'isInstance')).toBe(true);
-    // What an instance of the other copy's class carries: its prototype and the shared Symbol.for markers.
-    const foreign = Object.create(theirs.prototype) as object;
-    Object.defineProperty(foreign, Symbol.for('wuwe.error'), { value: true });
-    Object.defineProperty(foreign, Symbol.for(`wuwe.error.${name}`), { value: true });
-    expect(foreign instanceof ours).toBe(false);
-    expect(ours.isInstance(foreign)).toBe(true);
-    expect(WuweError.isInstance(foreign)).toBe(true);
-    const otherNames = errorClassNames.filter((otherName) => otherName !== name);
-    for (const otherName of otherNames) {
-      expect((wuwe as unknown as Record<string, typeof WuweError>)[otherName].isInstance(foreign)).toBe(false);
-    }
-    expect(ours.isInstance(new Error('plain'))).toBe(false);
-    expect(ours.isInstance(null)).toBe(false);
-    expect(ours.isInstance(new Proxy({}, { get: () => { throw new Error('hostile'); } }))).toBe(false);
-  });
+  it.each(errorClassNames)(
+    '%s has its own isInstance that recognises an instance from another copy, and only its own class',
+    (name) => {
+      const ours = (wuwe as unknown as Record<string, typeof WuweError>)[name];
+      const theirs = (other as unknown as Record<string, typeof WuweError>)[name];
+      expect(Object.prototype.hasOwnProperty.call(ours, 'isInstance')).toBe(true);
+      // What an instance of the other copy's class carries: its prototype and the shared Symbol.for markers.
+      const foreign = Object.create(theirs.prototype) as object;
+      Object.defineProperty(foreign, Symbol.for('wuwe.error'), { value: true });
+      Object.defineProperty(foreign, Symbol.for(`wuwe.error.${name}`), { value: true });
+      expect(foreign instanceof ours).toBe(false);
+      expect(ours.isInstance(foreign)).toBe(true);
+      expect(WuweError.isInstance(foreign)).toBe(true);
+      const otherNames = errorClassNames.filter((otherName) => otherName !== name);
+      for (const otherName of otherNames) {
+        expect((wuwe as unknown as Record<string, typeof WuweError>)[otherName].isInstance(foreign)).toBe(false);
+      }
+      expect(ours.isInstance(new Error('plain'))).toBe(false);
+      expect(ours.isInstance(null)).toBe(false);
+      expect(
+        ours.isInstance(
+          new Proxy(
+            {},
+            {
+              get: () => {
+                throw new Error('hostile');
+              },
+            },
+          ),
+        ),
+      ).toBe(false);
+    },
+  );
 });
 
 describe('seams where another copy hands an error over', () => {
@@ -83,8 +109,13 @@ describe('seams where another copy hands an error over', () => {
         return this.text;
       }
     }
-    const model = new ScriptedModelClient([{ toolCalls: [{ name: 'Echo', arguments: '{"text":"hi"}' }] }, { text: 'done' }]);
-    const result = await new LlmAgentRunner(model, new ReflectedToolProvider([Echo])).complete('go', { store: conflicting });
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ name: 'Echo', arguments: '{"text":"hi"}' }] },
+      { text: 'done' },
+    ]);
+    const result = await new LlmAgentRunner(model, new ReflectedToolProvider([Echo])).complete('go', {
+      store: conflicting,
+    });
     expect(result.toolCalls[0].outcome).toMatchObject({ ok: false, error: { code: 'conflict' } });
   });
 });

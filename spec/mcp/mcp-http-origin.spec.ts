@@ -19,7 +19,14 @@ interface Answer {
 function send(url: URL, method: string, headers: Record<string, string | undefined>, body?: object): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method, setHost: false, headers: { ...definedOnly(headers), ...(body === undefined ? {} : { 'content-type': 'application/json' }) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        setHost: false,
+        headers: { ...definedOnly(headers), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      },
       (response) => {
         const status = response.statusCode ?? 0;
         const stream = (response.headers['content-type'] ?? '').includes('text/event-stream');
@@ -44,7 +51,9 @@ function send(url: URL, method: string, headers: Record<string, string | undefin
 }
 
 function definedOnly(headers: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 const ACCEPT = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
@@ -52,7 +61,11 @@ const initialize = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'x', version: '1' } },
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: { elicitation: { form: {} } },
+    clientInfo: { name: 'x', version: '1' },
+  },
 };
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'Echo', arguments: { text: 'x' } } };
@@ -78,7 +91,9 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
     const opened = await send(http.url, 'POST', { ...ACCEPT, host }, initialize);
     expect(opened.status).toBe(200);
     const sessionId = opened.headers['mcp-session-id'] as string;
-    expect((await send(http.url, 'POST', { ...ACCEPT, host, 'mcp-session-id': sessionId }, initialized)).status).toBe(202);
+    expect((await send(http.url, 'POST', { ...ACCEPT, host, 'mcp-session-id': sessionId }, initialized)).status).toBe(
+      202,
+    );
     return sessionId;
   }
 
@@ -87,12 +102,18 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
     ['a foreign Host with a trailing dot', { host: 'attacker.example.:PORT' }, /host/i],
     ['a foreign Host and Origin', { host: 'attacker.example:PORT', origin: 'http://attacker.example:PORT' }, /host/i],
     ['a loopback Host with a foreign Origin', { host: '127.0.0.1:PORT', origin: 'http://attacker.example' }, /origin/i],
-    ['a loopback Host with the Origin of another local port', { host: 'localhost:PORT', origin: 'http://localhost:1' }, /origin/i],
+    [
+      'a loopback Host with the Origin of another local port',
+      { host: 'localhost:PORT', origin: 'http://localhost:1' },
+      /origin/i,
+    ],
     ['an opaque Origin', { host: '127.0.0.1:PORT', origin: 'null' }, /origin/i],
     ['a Host that smuggles a user part', { host: 'attacker.example@127.0.0.1:PORT' }, /host/i],
     ['a loopback name as a subdomain', { host: 'localhost.attacker.example:PORT' }, /host/i],
   ])('refuses initialize with %s (403, a JSON-RPC error), and opens no session', async (_name, headers, reason) => {
-    const forged = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, value.replace('PORT', port)]));
+    const forged = Object.fromEntries(
+      Object.entries(headers).map(([key, value]) => [key, value.replace('PORT', port)]),
+    );
     expectForbidden(await send(http.url, 'POST', { ...ACCEPT, ...forged }, initialize), reason);
     expect(handler.sessionCount).toBe(0);
   });
@@ -101,7 +122,9 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = netConnect(Number(port), '127.0.0.1', () => {
         const body = JSON.stringify(initialize);
-        socket.end(`POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        socket.end(
+          `POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
       });
       let text = '';
       socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -117,9 +140,15 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
     const sessionId = await openSession();
     try {
       const session = { ...ACCEPT, 'mcp-session-id': sessionId };
-      for (const forged of [{ host: `attacker.example:${port}` }, { host: `127.0.0.1:${port}`, origin: 'http://attacker.example' }]) {
+      for (const forged of [
+        { host: `attacker.example:${port}` },
+        { host: `127.0.0.1:${port}`, origin: 'http://attacker.example' },
+      ]) {
         expectForbidden(await send(http.url, 'POST', { ...session, ...forged }, call), /host|origin/i);
-        expectForbidden(await send(http.url, 'GET', { ...session, ...forged, accept: 'text/event-stream' }), /host|origin/i);
+        expectForbidden(
+          await send(http.url, 'GET', { ...session, ...forged, accept: 'text/event-stream' }),
+          /host|origin/i,
+        );
         expectForbidden(await send(http.url, 'DELETE', { ...session, ...forged }), /host|origin/i);
       }
       expect(handler.sessionCount).toBe(1);
@@ -127,7 +156,9 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
       expect(served.status).toBe(200);
       expect(served.body).toContain('"text":"x"');
     } finally {
-      expect((await send(http.url, 'DELETE', { ...ACCEPT, host: `127.0.0.1:${port}`, 'mcp-session-id': sessionId })).status).toBe(200);
+      expect(
+        (await send(http.url, 'DELETE', { ...ACCEPT, host: `127.0.0.1:${port}`, 'mcp-session-id': sessionId })).status,
+      ).toBe(200);
     }
     expect(handler.sessionCount).toBe(0);
   });
@@ -140,7 +171,10 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
     ['localhost:PORT', 'http://localhost:PORT'],
     ['127.0.0.1:PORT', 'http://127.0.0.1:PORT'],
   ])('serves Host %s with Origin %s (loopback, no or the same origin) on every request kind', async (host, origin) => {
-    const headers = { host: host.replace('PORT', port), ...(origin === undefined ? {} : { origin: origin.replace('PORT', port) }) };
+    const headers = {
+      host: host.replace('PORT', port),
+      ...(origin === undefined ? {} : { origin: origin.replace('PORT', port) }),
+    };
     const sessionId = await openSession(headers.host);
     const session = { ...ACCEPT, ...headers, 'mcp-session-id': sessionId };
     expect((await send(http.url, 'POST', session, call)).status).toBe(200);
@@ -151,21 +185,46 @@ describe('McpHttpHandler refuses DNS rebinding and cross-origin requests', () =>
 
   it('binds a session to the Host it was opened with (the SDK transport checks it too)', async () => {
     const sessionId = await openSession(`127.0.0.1:${port}`);
-    const other = await send(http.url, 'POST', { ...ACCEPT, host: `localhost:${port}`, 'mcp-session-id': sessionId }, call);
+    const other = await send(
+      http.url,
+      'POST',
+      { ...ACCEPT, host: `localhost:${port}`, 'mcp-session-id': sessionId },
+      call,
+    );
     expect(other.status).toBe(403);
-    expect((await send(http.url, 'DELETE', { ...ACCEPT, host: `127.0.0.1:${port}`, 'mcp-session-id': sessionId })).status).toBe(200);
+    expect(
+      (await send(http.url, 'DELETE', { ...ACCEPT, host: `127.0.0.1:${port}`, 'mcp-session-id': sessionId })).status,
+    ).toBe(200);
   });
 });
 
 describe('McpHttpHandler allowedHosts and allowedOrigins', () => {
   it('widens the loopback default with the hosts and origins given, and nothing else', async () => {
-    const handler = new McpHttpHandler(new ToolRegistry([Echo]), { allowedHosts: ['MCP.Example.com'], allowedOrigins: ['https://app.example.com'] });
+    const handler = new McpHttpHandler(new ToolRegistry([Echo]), {
+      allowedHosts: ['MCP.Example.com'],
+      allowedOrigins: ['https://app.example.com'],
+    });
     const http = await listenHttp(handler);
     try {
-      const admitted = await send(http.url, 'POST', { ...ACCEPT, host: 'mcp.example.com.', origin: 'https://APP.example.com:443' }, initialize);
+      const admitted = await send(
+        http.url,
+        'POST',
+        { ...ACCEPT, host: 'mcp.example.com.', origin: 'https://APP.example.com:443' },
+        initialize,
+      );
       expect(admitted.status).toBe(200);
-      expect((await send(http.url, 'POST', { ...ACCEPT, host: `127.0.0.1:${http.url.port}` }, initialize)).status).toBe(200);
-      expectForbidden(await send(http.url, 'POST', { ...ACCEPT, host: 'mcp.example.com', origin: 'http://app.example.com' }, initialize), /origin/i);
+      expect((await send(http.url, 'POST', { ...ACCEPT, host: `127.0.0.1:${http.url.port}` }, initialize)).status).toBe(
+        200,
+      );
+      expectForbidden(
+        await send(
+          http.url,
+          'POST',
+          { ...ACCEPT, host: 'mcp.example.com', origin: 'http://app.example.com' },
+          initialize,
+        ),
+        /origin/i,
+      );
       expectForbidden(await send(http.url, 'POST', { ...ACCEPT, host: 'other.example.com' }, initialize), /host/i);
       expect(handler.sessionCount).toBe(2);
     } finally {
@@ -173,11 +232,17 @@ describe('McpHttpHandler allowedHosts and allowedOrigins', () => {
     }
   });
 
-  it.each([[{ allowedHosts: ['mcp.example.com:8080'] }], [{ allowedHosts: ['https://mcp.example.com'] }], [{ allowedHosts: [''] }], [{ allowedOrigins: ['null'] }], [{ allowedOrigins: ['app.example.com'] }], [{ allowedOrigins: ['https://app.example.com/path'] }]])(
-    'refuses %j as McpSetupError invalid_server_options',
-    (options) => {
-      expect(() => new McpHttpHandler(new ToolRegistry([Echo]), options)).toThrow(McpSetupError);
-      expect(() => new McpHttpHandler(new ToolRegistry([Echo]), options)).toThrow(expect.objectContaining({ code: 'invalid_server_options' }));
-    },
-  );
+  it.each([
+    [{ allowedHosts: ['mcp.example.com:8080'] }],
+    [{ allowedHosts: ['https://mcp.example.com'] }],
+    [{ allowedHosts: [''] }],
+    [{ allowedOrigins: ['null'] }],
+    [{ allowedOrigins: ['app.example.com'] }],
+    [{ allowedOrigins: ['https://app.example.com/path'] }],
+  ])('refuses %j as McpSetupError invalid_server_options', (options) => {
+    expect(() => new McpHttpHandler(new ToolRegistry([Echo]), options)).toThrow(McpSetupError);
+    expect(() => new McpHttpHandler(new ToolRegistry([Echo]), options)).toThrow(
+      expect.objectContaining({ code: 'invalid_server_options' }),
+    );
+  });
 });

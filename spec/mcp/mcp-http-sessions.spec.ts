@@ -12,12 +12,22 @@ const principals: Record<string, string> = { 'Bearer alice-token': 'alice', 'Bea
 function post(url: URL, body: object, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+};
 const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'Echo', arguments: { text: 'x' } } };
 
 async function connect(url: URL, authorization: string) {
@@ -27,7 +37,9 @@ async function connect(url: URL, authorization: string) {
 }
 
 describe('McpHttpHandler sessions belong to the principal that opened them', () => {
-  const handler = new McpHttpHandler(new ToolRegistry([Echo]), { authorize: (request) => principals[request.headers.authorization ?? ''] ?? false });
+  const handler = new McpHttpHandler(new ToolRegistry([Echo]), {
+    authorize: (request) => principals[request.headers.authorization ?? ''] ?? false,
+  });
   let http: Awaited<ReturnType<typeof listenHttp>>;
   beforeAll(async () => {
     http = await listenHttp(handler);
@@ -37,14 +49,24 @@ describe('McpHttpHandler sessions belong to the principal that opened them', () 
   it('serves each user in their own session, and answers another user naming that session as an unknown one (404), without running the tool', async () => {
     const alice = await connect(http.url, 'Bearer alice-token');
     try {
-      expect(((await alice.client.callTool({ name: 'Echo', arguments: { text: 'mine' } })) as CallToolResult).content).toEqual([{ type: 'text', text: 'mine' }]);
-      const hijack = await post(http.url, call, { authorization: 'Bearer bob-token', 'mcp-session-id': alice.sessionId });
+      expect(
+        ((await alice.client.callTool({ name: 'Echo', arguments: { text: 'mine' } })) as CallToolResult).content,
+      ).toEqual([{ type: 'text', text: 'mine' }]);
+      const hijack = await post(http.url, call, {
+        authorization: 'Bearer bob-token',
+        'mcp-session-id': alice.sessionId,
+      });
       expect(hijack.status).toBe(404);
       expect(await hijack.json()).toMatchObject({ error: { message: 'unknown MCP session' } });
-      const deletion = await fetch(http.url, { method: 'DELETE', headers: { authorization: 'Bearer bob-token', 'mcp-session-id': alice.sessionId } });
+      const deletion = await fetch(http.url, {
+        method: 'DELETE',
+        headers: { authorization: 'Bearer bob-token', 'mcp-session-id': alice.sessionId },
+      });
       expect(deletion.status).toBe(404);
       // Alice's session survived both, and still serves her.
-      expect(((await alice.client.callTool({ name: 'Echo', arguments: { text: 'still' } })) as CallToolResult).content).toEqual([{ type: 'text', text: 'still' }]);
+      expect(
+        ((await alice.client.callTool({ name: 'Echo', arguments: { text: 'still' } })) as CallToolResult).content,
+      ).toEqual([{ type: 'text', text: 'still' }]);
     } finally {
       await alice.client.close();
     }
@@ -110,7 +132,9 @@ describe('McpHttpHandler session limits', () => {
       await client.connect(new StreamableHTTPClientTransport(http.url));
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(handler.sessionCount).toBe(1);
-      expect(((await client.callTool({ name: 'Echo', arguments: { text: 'awake' } })) as CallToolResult).content).toEqual([{ type: 'text', text: 'awake' }]);
+      expect(
+        ((await client.callTool({ name: 'Echo', arguments: { text: 'awake' } })) as CallToolResult).content,
+      ).toEqual([{ type: 'text', text: 'awake' }]);
     } finally {
       await client.close();
       await handler.close();
@@ -119,7 +143,12 @@ describe('McpHttpHandler session limits', () => {
   });
 
   it('refuses limits that are not positive integers', () => {
-    for (const limits of [{ maxSessions: 0 }, { maxSessions: 1.5 }, { sessionIdleTimeoutMs: -1 }, { sessionIdleTimeoutMs: Number.NaN }])
+    for (const limits of [
+      { maxSessions: 0 },
+      { maxSessions: 1.5 },
+      { sessionIdleTimeoutMs: -1 },
+      { sessionIdleTimeoutMs: Number.NaN },
+    ])
       expect(() => new McpHttpHandler(new ToolRegistry([Echo]), limits)).toThrow(McpSetupError);
   });
 });

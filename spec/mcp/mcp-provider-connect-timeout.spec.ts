@@ -36,7 +36,14 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
     const pidFile = join(folder, 'pid');
     const started = Date.now();
     const failure = await McpToolProvider.connect({
-      server: { transport: 'stdio', command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'silent'], env: { PID_FILE: pidFile }, stderr: 'ignore', cwd: ROOT },
+      server: {
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'silent'],
+        env: { PID_FILE: pidFile },
+        stderr: 'ignore',
+        cwd: ROOT,
+      },
       connectTimeoutMs: 400,
     }).catch((error: unknown) => error);
     const elapsedMs = Date.now() - started;
@@ -47,15 +54,25 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
     expect(await waitUntil(() => !alive(pid), 8_000)).toBe(true);
   }, 30_000);
 
-  it.each([[0], [-1], [1.5], [Number.NaN]])('refuses connectTimeoutMs %p as invalid_server_options, before starting anything', async (connectTimeoutMs) => {
-    const pidFile = join(folder, 'pid');
-    const failure = await McpToolProvider.connect({
-      server: { transport: 'stdio', command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'silent'], env: { PID_FILE: pidFile }, stderr: 'ignore', cwd: ROOT },
-      connectTimeoutMs,
-    }).catch((error: unknown) => error);
-    expect(McpSetupError.isInstance(failure) && failure.code).toBe('invalid_server_options');
-    expect(() => readFileSync(pidFile)).toThrow();
-  });
+  it.each([[0], [-1], [1.5], [Number.NaN]])(
+    'refuses connectTimeoutMs %p as invalid_server_options, before starting anything',
+    async (connectTimeoutMs) => {
+      const pidFile = join(folder, 'pid');
+      const failure = await McpToolProvider.connect({
+        server: {
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'silent'],
+          env: { PID_FILE: pidFile },
+          stderr: 'ignore',
+          cwd: ROOT,
+        },
+        connectTimeoutMs,
+      }).catch((error: unknown) => error);
+      expect(McpSetupError.isInstance(failure) && failure.code).toBe('invalid_server_options');
+      expect(() => readFileSync(pidFile)).toThrow();
+    },
+  );
 
   it('gives up on an HTTP server that never answers after the timeout, as server_unreachable, and drops the request', async () => {
     const pending: IncomingMessage[] = [];
@@ -64,7 +81,10 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const started = Date.now();
-      const failure = await McpToolProvider.connect({ server: { transport: 'http', url: `http://127.0.0.1:${port}/mcp` }, connectTimeoutMs: 400 }).catch((error: unknown) => error);
+      const failure = await McpToolProvider.connect({
+        server: { transport: 'http', url: `http://127.0.0.1:${port}/mcp` },
+        connectTimeoutMs: 400,
+      }).catch((error: unknown) => error);
       expect(McpSetupError.isInstance(failure) && failure.code).toBe('server_unreachable');
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(pending.length).toBeGreaterThan(0);
@@ -79,7 +99,13 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
   it('gives up on a server that answers initialize but never the tool list, within the same timeout', async () => {
     const started = Date.now();
     const failure = await McpToolProvider.connect({
-      server: { transport: 'stdio', command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'no-list'], stderr: 'ignore', cwd: ROOT },
+      server: {
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'no-list'],
+        stderr: 'ignore',
+        cwd: ROOT,
+      },
       connectTimeoutMs: 400,
     }).catch((error: unknown) => error);
     expect(McpSetupError.isInstance(failure) && failure.code).toBe('tool_list_unreadable');
@@ -89,9 +115,20 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
 
   it('gives up on a restart that never answers after the timeout: the call gets unavailable, not a 60 s wait', async () => {
     const toolsFile = join(folder, 'tools.json');
-    writeFileSync(toolsFile, JSON.stringify({ tools: [{ name: 'crash', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] }));
+    writeFileSync(
+      toolsFile,
+      JSON.stringify({
+        tools: [{ name: 'crash', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
+      }),
+    );
     const provider = await McpToolProvider.connect({
-      server: { transport: 'stdio', command: process.execPath, args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'once', toolsFile, join(folder, 'started')], stderr: 'ignore', cwd: ROOT },
+      server: {
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'once', toolsFile, join(folder, 'started')],
+        stderr: 'ignore',
+        cwd: ROOT,
+      },
       // Long enough for the first start (through ts-node); the restart never answers.
       connectTimeoutMs: 3_000,
       timeoutMs: 10_000,

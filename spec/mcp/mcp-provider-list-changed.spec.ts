@@ -27,7 +27,13 @@ describe('McpToolProvider follows the tool list of the server it consumes', () =
       expect(provider.lastRefreshError).toBeUndefined();
 
       // The runner reaches the new tool through the provider.
-      const runner = new LlmAgentRunner(new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'Shout', arguments: '{"text":"hi"}' }] }, { text: 'done' }]), provider);
+      const runner = new LlmAgentRunner(
+        new ScriptedModelClient([
+          { toolCalls: [{ id: 'c1', name: 'Shout', arguments: '{"text":"hi"}' }] },
+          { text: 'done' },
+        ]),
+        provider,
+      );
       const result = await runner.complete('shout hi');
       expect(result.toolCalls[0].outcome).toMatchObject({ ok: true, text: 'HI' });
 
@@ -53,7 +59,9 @@ describe('McpToolProvider follows the tool list of the server it consumes', () =
     await server.connect(transport);
     const http = createServer((request, response) => void transport.handleRequest(request, response));
     await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-    const provider = await McpToolProvider.connect({ server: { transport: 'http', url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` } });
+    const provider = await McpToolProvider.connect({
+      server: { transport: 'http', url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` },
+    });
     try {
       let heard = 0;
       provider.onToolsChanged(() => void heard++);

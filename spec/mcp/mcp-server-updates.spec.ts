@@ -1,6 +1,11 @@
 import 'reflect-metadata';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CallToolResult,
+  ListToolsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpHandler, McpToolServer } from '../../lib/mcp';
 import { composeToolProviders, ToolRegistry } from '../../lib/providers';
 import { eventually, Shout } from './fixtures/changing-tools';
@@ -49,7 +54,10 @@ describe('listChanged: a provider whose tools change', () => {
   });
 
   it('does not announce listChanged for a provider with a fixed list', async () => {
-    const handler = new McpHttpHandler({ listTools: () => provider.listTools(), invokeTool: (invocation) => provider.invokeTool(invocation) });
+    const handler = new McpHttpHandler({
+      listTools: () => provider.listTools(),
+      invokeTool: (invocation) => provider.invokeTool(invocation),
+    });
     const http = await listenHttp(handler);
     const client = await connectHttp(sdkClient(), http.url);
     try {
@@ -87,8 +95,17 @@ describe('McpHttpHandler authorize hook', () => {
   const initialize = (authorization?: string) =>
     fetch(http.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization === undefined ? {} : { authorization }) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
 
   it('answers 401 and opens no session without a valid credential, or when the hook throws', async () => {
@@ -105,7 +122,9 @@ describe('McpHttpHandler authorize hook', () => {
     seen.length = 0;
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const client = sdkClient();
-    await client.connect(new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { authorization: 'Bearer good' } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { authorization: 'Bearer good' } } }),
+    );
     try {
       const result = (await client.callTool({ name: 'Echo', arguments: { text: 'ok' } })) as CallToolResult;
       expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
@@ -115,8 +134,18 @@ describe('McpHttpHandler authorize hook', () => {
       const sessionId = (client.transport as InstanceType<typeof StreamableHTTPClientTransport>).sessionId!;
       const stolen = await fetch(http.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'Echo', arguments: { text: 'x' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { name: 'Echo', arguments: { text: 'x' } },
+        }),
       });
       expect(stolen.status).toBe(401);
     } finally {
@@ -131,9 +160,15 @@ describe('a failure of a tool with an outputSchema', () => {
   it('would make the SDK client throw if the ok:false object were its structuredContent', async () => {
     const outputSchema = { type: 'object' as const, properties: { sum: { type: 'number' } }, required: ['sum'] };
     const server = new Server({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'add', inputSchema: { type: 'object' as const }, outputSchema }] }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: 'add', inputSchema: { type: 'object' as const }, outputSchema }],
+    }));
     const failure = { ok: false, error: { code: 'not_found', category: 'not_found', message: 'no', retryable: false } };
-    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: JSON.stringify(failure) }], isError: true, structuredContent: failure }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({
+      content: [{ type: 'text', text: JSON.stringify(failure) }],
+      isError: true,
+      structuredContent: failure,
+    }));
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -141,7 +176,9 @@ describe('a failure of a tool with an outputSchema', () => {
     await client.connect(clientSide);
     try {
       await client.listTools();
-      await expect(client.callTool({ name: 'add', arguments: {} })).rejects.toThrow(/does not match the tool's output schema/);
+      await expect(client.callTool({ name: 'add', arguments: {} })).rejects.toThrow(
+        /does not match the tool's output schema/,
+      );
     } finally {
       await client.close();
     }
@@ -156,7 +193,10 @@ describe('a failure of a tool with an outputSchema', () => {
       const result = (await client.callTool({ name: 'add', arguments: { a: 'two' } })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toBeUndefined();
-      expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+      expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_arguments' },
+      });
     } finally {
       await client.close();
       await http.close();

@@ -10,20 +10,49 @@ import { aborted, Echo, provider as servedProvider } from './fixtures/served-too
 import { listenHttp, ROOT } from './mcp-support';
 
 const NO_MODEL: ModelStepper = { modelName: 'none', step: () => Promise.reject(new Error('no model in these tests')) };
-const EVERYTHING = { transport: 'stdio' as const, command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'], stderr: 'ignore' as const };
+const EVERYTHING = {
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  stderr: 'ignore' as const,
+};
 
 let callNumber = 0;
 function call(provider: ToolProvider, name: string, args: JsonObject, options: LlmAgentRunOptions = {}) {
-  return new LlmAgentRunner(NO_MODEL, provider).invokeToolCall({ id: `call-${++callNumber}`, name, arguments: args }, options);
+  return new LlmAgentRunner(NO_MODEL, provider).invokeToolCall(
+    { id: `call-${++callNumber}`, name, arguments: args },
+    options,
+  );
 }
 
 describe('descriptorFromMcpTool', () => {
   it('reads missing hints as the MCP specification does: possibly destructive, not idempotent, so approval applies', () => {
     const descriptor = descriptorFromMcpTool({ name: 'drop', inputSchema: { type: 'object' } }, 'db');
-    expect(descriptor).toMatchObject({ name: 'drop', sideEffect: 'destructive', idempotency: 'non_idempotent', approval: 'when_destructive', metadata: { mcpServer: 'db', mcpTool: 'drop', openWorld: true } });
-    expect(descriptorFromMcpTool({ name: 'put', inputSchema: { type: 'object' }, annotations: { destructiveHint: false } }, 'db').sideEffect).toBe('write');
-    const read = descriptorFromMcpTool({ name: 'get', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true } }, 'db', { toolNamePrefix: 'db_', timeoutMs: 500 });
-    expect(read).toMatchObject({ name: 'db_get', sideEffect: 'read', idempotency: 'idempotent', timeoutMs: 500, heartbeat: { idleTimeoutMs: 500 } });
+    expect(descriptor).toMatchObject({
+      name: 'drop',
+      sideEffect: 'destructive',
+      idempotency: 'non_idempotent',
+      approval: 'when_destructive',
+      metadata: { mcpServer: 'db', mcpTool: 'drop', openWorld: true },
+    });
+    expect(
+      descriptorFromMcpTool(
+        { name: 'put', inputSchema: { type: 'object' }, annotations: { destructiveHint: false } },
+        'db',
+      ).sideEffect,
+    ).toBe('write');
+    const read = descriptorFromMcpTool(
+      { name: 'get', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, idempotentHint: true } },
+      'db',
+      { toolNamePrefix: 'db_', timeoutMs: 500 },
+    );
+    expect(read).toMatchObject({
+      name: 'db_get',
+      sideEffect: 'read',
+      idempotency: 'idempotent',
+      timeoutMs: 500,
+      heartbeat: { idleTimeoutMs: 500 },
+    });
   });
 });
 
@@ -37,13 +66,22 @@ describe('McpToolProvider against @modelcontextprotocol/server-everything (stdio
   it('takes each contract from the annotations and the output schema', () => {
     const byName = new Map(everything.listTools().map((descriptor) => [descriptor.name, descriptor]));
     expect(byName.get('echo')).toMatchObject({ sideEffect: 'read', idempotency: 'idempotent' });
-    expect(byName.get('get-structured-content')!.outputSchema).toMatchObject({ type: 'object', properties: { temperature: { type: 'number' } } });
+    expect(byName.get('get-structured-content')!.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { temperature: { type: 'number' } },
+    });
   });
 
   it('runs a call and validates structuredContent against the output schema', async () => {
-    expect((await call(everything, 'echo', { message: 'hi there' })).outcome).toMatchObject({ ok: true, text: expect.stringContaining('hi there') });
+    expect((await call(everything, 'echo', { message: 'hi there' })).outcome).toMatchObject({
+      ok: true,
+      text: expect.stringContaining('hi there'),
+    });
     const structured = await call(everything, 'get-structured-content', { location: 'Chicago' });
-    expect(structured.outcome).toMatchObject({ ok: true, data: { temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) } });
+    expect(structured.outcome).toMatchObject({
+      ok: true,
+      data: { temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) },
+    });
     expect(structured.outcome.metadata).toBeUndefined();
   });
 
@@ -57,7 +95,12 @@ describe('McpToolProvider against @modelcontextprotocol/server-everything (stdio
 
   it('turns progress notifications into heartbeats', async () => {
     const events: LlmAgentEvent[] = [];
-    const result = await call(everything, 'trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onEvent: (event) => events.push(event) });
+    const result = await call(
+      everything,
+      'trigger-long-running-operation',
+      { duration: 0.3, steps: 3 },
+      { onEvent: (event) => events.push(event) },
+    );
     expect(result.outcome.ok).toBe(true);
     const heartbeats = events.flatMap((event) => (event.type === 'tool_heartbeat' ? [event.progress?.fraction] : []));
     expect(heartbeats).toEqual([1 / 3, 2 / 3, 1]);
@@ -97,7 +140,9 @@ describe('McpToolProvider against @modelcontextprotocol/server-everything (stdio
   }, 60000);
 
   it('reports a server that cannot start as McpSetupError server_unreachable', async () => {
-    const failure = McpToolProvider.connect({ server: { transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'], stderr: 'ignore' } });
+    const failure = McpToolProvider.connect({
+      server: { transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'], stderr: 'ignore' },
+    });
     await expect(failure).rejects.toThrow(McpSetupError);
     await expect(failure).rejects.toMatchObject({ code: 'server_unreachable' });
   });
@@ -109,7 +154,12 @@ describe('McpToolProvider against @modelcontextprotocol/server-filesystem (stdio
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'wuwe-mcp-fs-'));
     filesystem = await McpToolProvider.connect({
-      server: { transport: 'stdio', command: process.execPath, args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder], stderr: 'ignore' },
+      server: {
+        transport: 'stdio',
+        command: process.execPath,
+        args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), folder],
+        stderr: 'ignore',
+      },
       toolNamePrefix: 'fs_',
     });
   }, 60000);
@@ -132,9 +182,13 @@ describe('McpToolProvider against @modelcontextprotocol/server-filesystem (stdio
       return { approved: true };
     };
     const target = join(folder, 'approved.txt');
-    expect((await call(filesystem, 'fs_write_file', { path: target, content: 'hello' }, { approvalHandler })).outcome.ok).toBe(true);
+    expect(
+      (await call(filesystem, 'fs_write_file', { path: target, content: 'hello' }, { approvalHandler })).outcome.ok,
+    ).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('hello');
-    expect((await call(filesystem, 'fs_create_directory', { path: join(folder, 'sub') }, { approvalHandler })).outcome.ok).toBe(true);
+    expect(
+      (await call(filesystem, 'fs_create_directory', { path: join(folder, 'sub') }, { approvalHandler })).outcome.ok,
+    ).toBe(true);
     expect(existsSync(join(folder, 'sub'))).toBe(true);
     expect(asked).toEqual(['fs_write_file']);
     const read = await call(filesystem, 'fs_read_text_file', { path: target });
@@ -200,7 +254,8 @@ describe('round trip: wuwe server -> wuwe client', () => {
     try {
       const result = await call(hurried, 'wait_for_cancel', {});
       expect(result.outcome.error?.code).toBe('timeout');
-      for (let wait = 0; wait < 50 && aborted.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let wait = 0; wait < 50 && aborted.length === 0; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(aborted).toEqual(['wait_for_cancel']);
     } finally {
       await hurried.close();

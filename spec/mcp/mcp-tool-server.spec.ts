@@ -15,10 +15,27 @@ function textOf(result: CallToolResult): string {
 describe('mcpToolAnnotations', () => {
   const tool = { name: 't', description: 'd', inputSchema: { type: 'object' } };
   it('derives the hints from the contract', () => {
-    expect(mcpToolAnnotations(descriptorFromLlmTool(tool, { sideEffect: 'read', idempotency: 'idempotent' }))).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
-    expect(mcpToolAnnotations(descriptorFromLlmTool(tool, { sideEffect: 'write', idempotency: 'idempotent_with_key' }), false)).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
-    expect(mcpToolAnnotations(descriptorFromLlmTool(tool, { sideEffect: 'destructive', metadata: { openWorld: false } }), true)).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
-    expect(mcpToolAnnotations(descriptorFromLlmTool(tool), (descriptor) => descriptor.name === 'other').openWorldHint).toBe(false);
+    expect(mcpToolAnnotations(descriptorFromLlmTool(tool, { sideEffect: 'read', idempotency: 'idempotent' }))).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(
+      mcpToolAnnotations(
+        descriptorFromLlmTool(tool, { sideEffect: 'write', idempotency: 'idempotent_with_key' }),
+        false,
+      ),
+    ).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(
+      mcpToolAnnotations(
+        descriptorFromLlmTool(tool, { sideEffect: 'destructive', metadata: { openWorld: false } }),
+        true,
+      ),
+    ).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(
+      mcpToolAnnotations(descriptorFromLlmTool(tool), (descriptor) => descriptor.name === 'other').openWorldHint,
+    ).toBe(false);
   });
 });
 
@@ -31,13 +48,34 @@ describe('wuwe-mcp over stdio (a child process)', () => {
 
   it('lists the tools with input and output schemas and annotations from the contracts', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['Echo', 'add', 'count_slowly', 'delete_item', 'lookup', 'wait_for_cancel']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'Echo',
+      'add',
+      'count_slowly',
+      'delete_item',
+      'lookup',
+      'wait_for_cancel',
+    ]);
     const add = tools.find((tool) => tool.name === 'add')!;
-    expect(add.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
+    expect(add.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+    });
     expect(add.outputSchema).toMatchObject({ type: 'object', required: ['sum'] });
-    expect(add.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
-    expect(tools.find((tool) => tool.name === 'delete_item')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
-    expect(tools.find((tool) => tool.name === 'Echo')!.inputSchema).toMatchObject({ properties: { text: { type: 'string' } } });
+    expect(add.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(tools.find((tool) => tool.name === 'delete_item')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
+    expect(tools.find((tool) => tool.name === 'Echo')!.inputSchema).toMatchObject({
+      properties: { text: { type: 'string' } },
+    });
   });
 
   it('answers a success with structuredContent and its JSON text', async () => {
@@ -51,7 +89,10 @@ describe('wuwe-mcp over stdio (a child process)', () => {
   it('answers a failure with isError and the ok:false object', async () => {
     const result = (await client.callTool({ name: 'lookup', arguments: {} })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toEqual({ ok: false, error: { code: 'not_found', category: 'not_found', message: 'no such record', retryable: false } });
+    expect(result.structuredContent).toEqual({
+      ok: false,
+      error: { code: 'not_found', category: 'not_found', message: 'no such record', retryable: false },
+    });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
   });
 
@@ -66,7 +107,9 @@ describe('wuwe-mcp over stdio (a child process)', () => {
 
   it('turns heartbeats into progress notifications', async () => {
     const progress: { progress: number; message?: string }[] = [];
-    const result = (await client.callTool({ name: 'count_slowly', arguments: { steps: 3 } }, undefined, { onprogress: (update) => progress.push(update) })) as CallToolResult;
+    const result = (await client.callTool({ name: 'count_slowly', arguments: { steps: 3 } }, undefined, {
+      onprogress: (update) => progress.push(update),
+    })) as CallToolResult;
     expect(textOf(result)).toBe('counted to 3');
     expect(progress.map((update) => update.progress)).toEqual([1, 2, 3]);
     expect(progress[2].message).toBe('100% step 3');
@@ -110,7 +153,9 @@ describe('approval by elicitation', () => {
 });
 
 describe('McpHttpHandler (Streamable HTTP)', () => {
-  const handler = new McpHttpHandler(composeToolProviders(provider, new ReflectedToolProvider([Echo])), { openWorld: false });
+  const handler = new McpHttpHandler(composeToolProviders(provider, new ReflectedToolProvider([Echo])), {
+    openWorld: false,
+  });
   let http: Awaited<ReturnType<typeof listenHttp>>;
   beforeAll(async () => {
     http = await listenHttp(handler);
@@ -125,7 +170,9 @@ describe('McpHttpHandler (Streamable HTTP)', () => {
       const result = (await client.callTool({ name: 'add', arguments: { a: 20, b: 22 } })) as CallToolResult;
       expect(result.structuredContent).toEqual({ sum: 42 });
       const progress: number[] = [];
-      await client.callTool({ name: 'count_slowly', arguments: { steps: 2 } }, undefined, { onprogress: (update) => progress.push(update.progress) });
+      await client.callTool({ name: 'count_slowly', arguments: { steps: 2 } }, undefined, {
+        onprogress: (update) => progress.push(update.progress),
+      });
       expect(progress).toEqual([1, 2]);
     } finally {
       await client.close();
@@ -154,12 +201,15 @@ describe('McpHttpHandler (Streamable HTTP)', () => {
     const client = await connectHttp(sdkClient(), http.url);
     try {
       const controller = new AbortController();
-      const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal });
+      const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(aborted).toEqual([]);
       controller.abort('user pressed stop');
       await expect(call).rejects.toThrow();
-      for (let wait = 0; wait < 50 && aborted.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let wait = 0; wait < 50 && aborted.length === 0; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(aborted).toEqual(['wait_for_cancel']);
     } finally {
       await client.close();
@@ -167,7 +217,15 @@ describe('McpHttpHandler (Streamable HTTP)', () => {
   });
 
   it('answers 404 for an unknown session and keeps no session for a refused request', async () => {
-    const unknown = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' }, body: '{}' });
+    const unknown = await fetch(http.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'nope',
+      },
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
     const before = handler.sessionCount;
     const notInitialize = await fetch(http.url, {
@@ -182,7 +240,12 @@ describe('McpHttpHandler (Streamable HTTP)', () => {
 
 describe('McpToolServer', () => {
   it('checks every contract when it is built', () => {
-    const bad = { listTools: () => [descriptorFromLlmTool({ name: 'x', description: 'x', inputSchema: { type: 'object' } })], invoke: () => 'x' };
-    expect(() => new McpToolServer({ ...bad, listTools: () => [...bad.listTools(), ...bad.listTools()] })).toThrow(/twice/);
+    const bad = {
+      listTools: () => [descriptorFromLlmTool({ name: 'x', description: 'x', inputSchema: { type: 'object' } })],
+      invoke: () => 'x',
+    };
+    expect(() => new McpToolServer({ ...bad, listTools: () => [...bad.listTools(), ...bad.listTools()] })).toThrow(
+      /twice/,
+    );
   });
 });

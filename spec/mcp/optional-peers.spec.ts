@@ -9,7 +9,7 @@ describe('the core entry and the plugins', () => {
     const script = [
       "require('ts-node/register/transpile-only');",
       "require('./lib');",
-      "const loadedByRoot = Object.keys(require.cache).filter((file) => /@modelcontextprotocol|@nestjs|rxjs/.test(file));",
+      'const loadedByRoot = Object.keys(require.cache).filter((file) => /@modelcontextprotocol|@nestjs|rxjs/.test(file));',
       "const mcp = require('./lib/mcp'); const nest = require('./lib/nest');",
       "const names = ['McpToolServer', 'McpToolProvider', 'McpHttpHandler', 'serveToolsOverStdio'].filter((name) => typeof mcp[name] === 'undefined').concat(typeof nest.WuweModule === 'undefined' ? ['WuweModule'] : []);",
       'process.stdout.write(JSON.stringify({ names, loaded: loadedByRoot }));',
@@ -22,7 +22,9 @@ describe('the core entry and the plugins', () => {
 describe('loadMcpSdk', () => {
   it('names the package to install when a module of the SDK cannot be loaded', () => {
     expect(() => loadMcpSdk('no-such-module.js', 'McpToolServer')).toThrow(MissingDependencyError);
-    expect(() => loadMcpSdk('no-such-module.js', 'McpToolServer')).toThrow('McpToolServer needs the optional package "@modelcontextprotocol/sdk", which is not installed: run `npm install @modelcontextprotocol/sdk`');
+    expect(() => loadMcpSdk('no-such-module.js', 'McpToolServer')).toThrow(
+      'McpToolServer needs the optional package "@modelcontextprotocol/sdk", which is not installed: run `npm install @modelcontextprotocol/sdk`',
+    );
   });
 });
 
@@ -48,9 +50,18 @@ describe('without the MCP SDK installed', () => {
       '  process.stdout.write(JSON.stringify(results));',
       '})();',
     ].join('\n');
-    const output = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', join(__dirname, 'fixtures', 'hide-mcp-sdk.ts'), '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const output = execFileSync(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', '-r', join(__dirname, 'fixtures', 'hide-mcp-sdk.ts'), '-e', script],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     const results = JSON.parse(output) as Record<string, unknown>;
-    const expected = (feature: string) => ({ name: 'MissingDependencyError', code: 'missing_dependency', packageName: '@modelcontextprotocol/sdk', feature });
+    const expected = (feature: string) => ({
+      name: 'MissingDependencyError',
+      code: 'missing_dependency',
+      packageName: '@modelcontextprotocol/sdk',
+      feature,
+    });
     expect(results).toEqual({
       providerStdio: expected('McpToolProvider'),
       providerHttp: expected('McpToolProvider'),

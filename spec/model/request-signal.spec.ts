@@ -10,7 +10,9 @@ import { startOpenAIApiServer } from '../support/openai-api-server';
 
 const STEPS = 12;
 
-/** Sends `STEPS` whole and `STEPS` streamed requests under one run signal and returns its abort listeners after each. */
+/**
+ * Sends `STEPS` whole and `STEPS` streamed requests under one run signal and returns its abort listeners after each.
+ */
 async function listenerCounts(client: ModelStepper & StreamingModelStepper, signal: AbortSignal): Promise<number[]> {
   const request: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [], signal };
   const counts: number[] = [];
@@ -40,8 +42,11 @@ describe('a run signal shared by many model requests', () => {
   it('OpenAIModelClient leaves no abort listener behind per request (the SDK never removes its own)', async () => {
     const server = await startOpenAIApiServer();
     try {
-      for (let step = 0; step < STEPS; step++) server.enqueue(chatReply({ text: ['ok'] }), chatStreamReply({ text: ['o', 'k'] }));
-      const client = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }) });
+      for (let step = 0; step < STEPS; step++)
+        server.enqueue(chatReply({ text: ['ok'] }), chatStreamReply({ text: ['o', 'k'] }));
+      const client = new OpenAIModelClient({
+        client: new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+      });
       const counts = await listenerCounts(client, new AbortController().signal);
       expect(new Set(counts)).toEqual(new Set([0]));
     } finally {
@@ -53,7 +58,9 @@ describe('a run signal shared by many model requests', () => {
     const server = await startMessagesApiServer();
     try {
       for (let step = 0; step < STEPS * 2; step++) server.enqueue(messageReply());
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }) });
+      const client = new AnthropicModelClient({
+        client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+      });
       const counts = await listenerCounts(client, new AbortController().signal);
       expect(new Set(counts)).toEqual(new Set([0]));
     } finally {

@@ -6,9 +6,15 @@ describe('ScriptedModelClient honours the request signal', () => {
   it('an abort while a turn function is pending rejects the step at once, and the run stops as aborted', async () => {
     const controller = new AbortController();
     const model = new ScriptedModelClient([() => new Promise(() => undefined)]);
-    const pending = new LlmAgentRunner(model, new FunctionProvider().add('t', () => 'x')).complete('go', { signal: controller.signal });
+    const pending = new LlmAgentRunner(
+      model,
+      new FunctionProvider().add('t', () => 'x'),
+    ).complete('go', { signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
-    const settledInTime = await Promise.race([pending.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 1000))]);
+    const settledInTime = await Promise.race([
+      pending.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 1000)),
+    ]);
     expect(settledInTime).toBe(true);
     const result = await pending;
     expect(result.stopReason).toBe('aborted');
@@ -17,12 +23,16 @@ describe('ScriptedModelClient honours the request signal', () => {
 
   it('a step aborted mid-turn rejects with the aborted code; a turn that answers in time is unaffected', async () => {
     const controller = new AbortController();
-    const slow = new ScriptedModelClient([() => new Promise((resolve) => setTimeout(() => resolve({ text: 'late' }), 200))]);
+    const slow = new ScriptedModelClient([
+      () => new Promise((resolve) => setTimeout(() => resolve({ text: 'late' }), 200)),
+    ]);
     const step = slow.step({ messages: [], tools: [], signal: controller.signal });
     controller.abort();
     await expect(step).rejects.toMatchObject({ code: 'aborted' });
     const fast = new ScriptedModelClient([async () => ({ text: 'hi' })]);
-    await expect(fast.step({ messages: [], tools: [], signal: new AbortController().signal })).resolves.toMatchObject({ text: 'hi' });
+    await expect(fast.step({ messages: [], tools: [], signal: new AbortController().signal })).resolves.toMatchObject({
+      text: 'hi',
+    });
   });
 });
 
@@ -35,7 +45,13 @@ describe('bindTools', () => {
       }
     }
     const model = new ScriptedModelClient([{ text: 'hi' }]);
-    await model.bindTools(new FunctionProvider().add('first', () => 'f'), Reflected, new FunctionProvider().add('last', () => 'l')).complete('go');
+    await model
+      .bindTools(
+        new FunctionProvider().add('first', () => 'f'),
+        Reflected,
+        new FunctionProvider().add('last', () => 'l'),
+      )
+      .complete('go');
     expect(model.requests[0].tools.map((tool) => tool.name)).toEqual(['first', 'Reflected', 'last']);
   });
 });

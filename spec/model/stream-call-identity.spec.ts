@@ -11,8 +11,17 @@ import { useLocalModelServers } from '../support/local-model-servers';
 const servers = useLocalModelServers();
 
 const openaiClient = (api: 'chat' | 'responses'): OpenAIModelClient =>
-  new OpenAIModelClient({ client: new OpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL, maxRetries: 0 }), api });
-const weather = (): FunctionProvider => new FunctionProvider().add('get_weather', (invocation) => `sunny in ${JSON.stringify(invocation.arguments.city)}`, {}, { city: { type: 'string' } });
+  new OpenAIModelClient({
+    client: new OpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL, maxRetries: 0 }),
+    api,
+  });
+const weather = (): FunctionProvider =>
+  new FunctionProvider().add(
+    'get_weather',
+    (invocation) => `sunny in ${JSON.stringify(invocation.arguments.city)}`,
+    {},
+    { city: { type: 'string' } },
+  );
 
 /** Runs a stream to its end; the events, and the run's error when it failed. */
 async function streamed(runner: LlmAgentRunner): Promise<{ events: LlmAgentStreamEvent[]; error?: unknown }> {
@@ -34,7 +43,11 @@ function expectEveryStartedCallFinished(events: readonly LlmAgentStreamEvent[]):
 }
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({
-  id: 'chatcmpl_test', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices: [{ index: 0, delta, finish_reason: finish }],
+  id: 'chatcmpl_test',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-test',
+  choices: [{ index: 0, delta, finish_reason: finish }],
 });
 
 describe('Chat Completions stream: a second call at an index already used, with a new id', () => {
@@ -46,9 +59,17 @@ describe('Chat Completions stream: a second call at an index already used, with 
         done: true,
         events: [
           chunk({ role: 'assistant', content: '' }),
-          chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+          chunk({
+            tool_calls: [
+              { index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } },
+            ],
+          }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Oslo"}' } }] }),
-          chunk({ tool_calls: [{ index: 0, id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{"city":' } }] }),
+          chunk({
+            tool_calls: [
+              { index: 0, id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{"city":' } },
+            ],
+          }),
           chunk({ tool_calls: [{ index: 0, id: 'call_b', function: { arguments: '"Paris"}' } }] }),
           chunk({}, 'tool_calls'),
         ],
@@ -59,8 +80,13 @@ describe('Chat Completions stream: a second call at an index already used, with 
     expect(error).toBeUndefined();
     expect(expectEveryStartedCallFinished(events)).toEqual(['call_a', 'call_b']);
     expect(provider.calls.map((call) => call.arguments)).toEqual([{ city: 'Oslo' }, { city: 'Paris' }]);
-    const assistant = servers.openai.requests[servers.openai.requests.length - 1].body.messages.find((message: any) => message.role === 'assistant');
-    expect(assistant.tool_calls.map((call: any) => [call.id, call.function.arguments])).toEqual([['call_a', '{"city":"Oslo"}'], ['call_b', '{"city":"Paris"}']]);
+    const assistant = servers.openai.requests[servers.openai.requests.length - 1].body.messages.find(
+      (message: any) => message.role === 'assistant',
+    );
+    expect(assistant.tool_calls.map((call: any) => [call.id, call.function.arguments])).toEqual([
+      ['call_a', '{"city":"Oslo"}'],
+      ['call_b', '{"city":"Paris"}'],
+    ]);
   });
 });
 
@@ -81,9 +107,19 @@ describe('Responses stream: the streamed calls and the completed response disagr
         events: [
           { type: 'response.created', response: { ...body, status: 'in_progress', output: [] } },
           { type: 'response.output_item.added', output_index: 0, item: { ...first, arguments: '' } },
-          { type: 'response.function_call_arguments.delta', output_index: 0, item_id: first.id, delta: '{"city":"Oslo"}' },
+          {
+            type: 'response.function_call_arguments.delta',
+            output_index: 0,
+            item_id: first.id,
+            delta: '{"city":"Oslo"}',
+          },
           { type: 'response.output_item.added', output_index: 0, item: { ...second, arguments: '' } },
-          { type: 'response.function_call_arguments.delta', output_index: 0, item_id: second.id, delta: '{"city":"Paris"}' },
+          {
+            type: 'response.function_call_arguments.delta',
+            output_index: 0,
+            item_id: second.id,
+            delta: '{"city":"Paris"}',
+          },
           { type: 'response.completed', response: body },
         ],
       },
@@ -121,24 +157,58 @@ describe('Messages API stream: a content block started at an index already used'
     const provider = weather();
     const block = (index: number, id: string): SseEvent => ({
       event: 'content_block_start',
-      data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: 'get_weather', input: {} } },
+      data: {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: 'get_weather', input: {} },
+      },
     });
     const json = (index: number, partial: string): SseEvent => ({
       event: 'content_block_delta',
       data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } },
     });
-    const stop = (index: number): SseEvent => ({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+    const stop = (index: number): SseEvent => ({
+      event: 'content_block_stop',
+      data: { type: 'content_block_stop', index },
+    });
     servers.anthropic.enqueue({
       kind: 'sse',
       rawEvents: [
-        { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 3, output_tokens: 1 } } } },
-        block(0, 'toolu_a'), json(0, '{"city":"Oslo"}'), stop(0),
-        block(0, 'toolu_b'), json(0, '{"city":"Paris"}'), stop(0),
-        { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 9 } } },
+        {
+          event: 'message_start',
+          data: {
+            type: 'message_start',
+            message: {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-test',
+              content: [],
+              stop_reason: null,
+              usage: { input_tokens: 3, output_tokens: 1 },
+            },
+          },
+        },
+        block(0, 'toolu_a'),
+        json(0, '{"city":"Oslo"}'),
+        stop(0),
+        block(0, 'toolu_b'),
+        json(0, '{"city":"Paris"}'),
+        stop(0),
+        {
+          event: 'message_delta',
+          data: {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use', stop_sequence: null },
+            usage: { output_tokens: 9 },
+          },
+        },
         { event: 'message_stop', data: { type: 'message_stop' } },
       ],
     });
-    const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: servers.anthropic.baseURL, maxRetries: 0 }) });
+    const client = new AnthropicModelClient({
+      client: new Anthropic({ apiKey: 'test-key', baseURL: servers.anthropic.baseURL, maxRetries: 0 }),
+    });
     const { events, error } = await streamed(new LlmAgentRunner(client, provider));
     expect(ModelApiError.isInstance(error) && error.code).toBe('malformed_response');
     expect(expectEveryStartedCallFinished(events)).toEqual(['toolu_a']);

@@ -20,7 +20,10 @@ function screenshot(): FunctionProvider {
   return new FunctionProvider().add('screenshot', () => ({
     ok: true,
     text: 'the page',
-    images: [{ mediaType: 'image/png', data: PNG_1X1 }, { mediaType: 'image/png', data: pngOfSize(2_000) }],
+    images: [
+      { mediaType: 'image/png', data: PNG_1X1 },
+      { mediaType: 'image/png', data: pngOfSize(2_000) },
+    ],
   }));
 }
 
@@ -29,10 +32,15 @@ describe('images in tool results, on the wire of each client (real SDKs, local s
     const server = await startMessagesApiServer();
     try {
       server.enqueue(
-        messageReply({ content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }], stop_reason: 'tool_use' }),
+        messageReply({
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }],
+          stop_reason: 'tool_use',
+        }),
         messageReply({ content: [{ type: 'text', text: 'A red pixel.' }] }),
       );
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }) });
+      const client = new AnthropicModelClient({
+        client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+      });
       const result = await new LlmAgentRunner(client, screenshot()).complete('Look.', LIMITS);
       expect(result.text).toBe('A red pixel.');
       expect(server.requests[1].body.messages[2]).toEqual({
@@ -57,10 +65,18 @@ describe('images in tool results, on the wire of each client (real SDKs, local s
   it('OpenAI Responses: function_call_output has an array output of input_text and input_image (data: URL)', async () => {
     const server = await startOpenAIApiServer();
     try {
-      server.enqueue(responsesReply({ calls: [{ id: 'call_0', name: 'screenshot', pieces: ['{}'] }] }), responsesReply({ text: ['A red pixel.'] }));
-      const client = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }), api: 'responses' });
+      server.enqueue(
+        responsesReply({ calls: [{ id: 'call_0', name: 'screenshot', pieces: ['{}'] }] }),
+        responsesReply({ text: ['A red pixel.'] }),
+      );
+      const client = new OpenAIModelClient({
+        client: new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+        api: 'responses',
+      });
       await new LlmAgentRunner(client, screenshot()).complete('Look.', LIMITS);
-      const output = server.requests[1].body.input.find((item: { type?: string }) => item.type === 'function_call_output');
+      const output = server.requests[1].body.input.find(
+        (item: { type?: string }) => item.type === 'function_call_output',
+      );
       expect(output).toEqual({
         type: 'function_call_output',
         call_id: 'call_0',
@@ -79,12 +95,23 @@ describe('images in tool results, on the wire of each client (real SDKs, local s
     const server = await startOpenAIApiServer();
     try {
       server.enqueue(
-        chatReply({ calls: [{ id: 'call_0', name: 'screenshot', pieces: ['{}'] }, { id: 'call_1', name: 'screenshot', pieces: ['{}'] }] }),
+        chatReply({
+          calls: [
+            { id: 'call_0', name: 'screenshot', pieces: ['{}'] },
+            { id: 'call_1', name: 'screenshot', pieces: ['{}'] },
+          ],
+        }),
         chatReply({ text: ['Two red pixels.'] }),
       );
-      const client = new OpenAIModelClient({ client: new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }), api: 'chat' });
+      const client = new OpenAIModelClient({
+        client: new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+        api: 'chat',
+      });
       await new LlmAgentRunner(client, screenshot()).complete('Look.', LIMITS);
-      const toolContent = [{ type: 'text', text: 'the page' }, { type: 'text', text: NOTE }];
+      const toolContent = [
+        { type: 'text', text: 'the page' },
+        { type: 'text', text: NOTE },
+      ];
       expect(server.requests[1].body.messages.slice(2)).toEqual([
         { role: 'tool', tool_call_id: 'call_0', content: toolContent },
         { role: 'tool', tool_call_id: 'call_1', content: toolContent },
@@ -106,11 +133,16 @@ describe('images in tool results, on the wire of each client (real SDKs, local s
   it('AI SDK (@ai-sdk/openai Responses model): the tool-result output of type content reaches the wire as input_text and input_image', async () => {
     const server = await startOpenAIApiServer();
     try {
-      server.enqueue(responsesReply({ calls: [{ id: 'call_0', name: 'screenshot', pieces: ['{}'] }] }), responsesReply({ text: ['A red pixel.'] }));
+      server.enqueue(
+        responsesReply({ calls: [{ id: 'call_0', name: 'screenshot', pieces: ['{}'] }] }),
+        responsesReply({ text: ['A red pixel.'] }),
+      );
       const model = createOpenAI({ apiKey: 'k', baseURL: server.baseURL }).responses('gpt-test');
       const result = await new LlmAgentRunner(new AiSdkModelClient(model), screenshot()).complete('Look.', LIMITS);
       expect(result.text).toBe('A red pixel.');
-      const output = server.requests[1].body.input.find((item: { type?: string }) => item.type === 'function_call_output');
+      const output = server.requests[1].body.input.find(
+        (item: { type?: string }) => item.type === 'function_call_output',
+      );
       expect(output).toMatchObject({
         call_id: 'call_0',
         output: [

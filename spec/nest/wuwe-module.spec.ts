@@ -1,6 +1,15 @@
 import { Injectable, Module, Scope } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
-import { Field, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, SharedToolInstanceError, Tool, ToolContainerError, ToolRegistry } from '../../lib';
+import {
+  Field,
+  LlmAgentRunner,
+  MemoryRunStore,
+  ScriptedModelClient,
+  SharedToolInstanceError,
+  Tool,
+  ToolContainerError,
+  ToolRegistry,
+} from '../../lib';
 import { WUWE_RUN_STORE, WuweModule } from '../../lib/nest';
 import { AgentController } from '../../samples/nest-agent/agent.controller';
 import { AppModule } from '../../samples/nest-agent/app.module';
@@ -54,8 +63,12 @@ class Unregistered {
   }
 }
 
-async function start(imports: NonNullable<Parameters<typeof Test.createTestingModule>[0]['imports']>): Promise<TestingModule> {
-  const module = await Test.createTestingModule({ imports }).setLogger(false as never).compile();
+async function start(
+  imports: NonNullable<Parameters<typeof Test.createTestingModule>[0]['imports']>,
+): Promise<TestingModule> {
+  const module = await Test.createTestingModule({ imports })
+    .setLogger(false as never)
+    .compile();
   return module.init();
 }
 
@@ -73,7 +86,15 @@ describe('samples/nest-agent (with @nestjs/testing)', () => {
   });
 
   it('gives each call its own tool instance: two calls of one turn keep their own arguments', async () => {
-    const model = new ScriptedModelClient([{ toolCalls: [{ name: 'GetWeather', arguments: { city: 'Tokyo' } }, { name: 'GetWeather', arguments: { city: 'Oslo' } }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      {
+        toolCalls: [
+          { name: 'GetWeather', arguments: { city: 'Tokyo' } },
+          { name: 'GetWeather', arguments: { city: 'Oslo' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
     const module = await start([AppModule.withModel(model)]);
     try {
       const answer = await module.get(AgentController).ask({ prompt: 'Tokyo and Oslo?' });
@@ -112,7 +133,9 @@ describe('WuweModule.forRoot', () => {
     const module = await start([WuweModule.forRoot({ model: new ScriptedModelClient([]) }), StampModule]);
     try {
       const runner = module.get(LlmAgentRunner);
-      const results = await Promise.all(['a', 'b'].map((text) => runner.invokeToolCall({ id: text, name: 'Stamp', arguments: { text } })));
+      const results = await Promise.all(
+        ['a', 'b'].map((text) => runner.invokeToolCall({ id: text, name: 'Stamp', arguments: { text } })),
+      );
       expect(results[0].content).toMatch(/^a@[12]$/);
       expect(results[1].content).toMatch(/^b@[12]$/);
       expect(results[0].content).not.toBe(results[1].content.replace('b', 'a'));
@@ -124,11 +147,15 @@ describe('WuweModule.forRoot', () => {
   it('fails the start when a tool class is registered as a singleton', async () => {
     @Module({ providers: [SingletonTool] })
     class Misregistered {}
-    await expect(start([WuweModule.forRoot({ model: new ScriptedModelClient([]) }), Misregistered])).rejects.toThrow(SharedToolInstanceError);
+    await expect(start([WuweModule.forRoot({ model: new ScriptedModelClient([]) }), Misregistered])).rejects.toThrow(
+      SharedToolInstanceError,
+    );
   });
 
   it('fails the start when a listed tool class cannot be resolved', async () => {
-    const starting = start([WuweModule.forRoot({ model: new ScriptedModelClient([]), tools: [Unregistered], discover: false })]);
+    const starting = start([
+      WuweModule.forRoot({ model: new ScriptedModelClient([]), tools: [Unregistered], discover: false }),
+    ]);
     await expect(starting).rejects.toThrow(ToolContainerError);
     await expect(starting).rejects.toThrow(/Unregistered/);
   });

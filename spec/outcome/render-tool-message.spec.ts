@@ -16,7 +16,10 @@ describe('renderToolMessage', () => {
   });
 
   it('accepts a literal failure object', () => {
-    const literal = { ok: false as const, error: { code: 'x', category: 'internal' as const, message: 'm', retryable: false } };
+    const literal = {
+      ok: false as const,
+      error: { code: 'x', category: 'internal' as const, message: 'm', retryable: false },
+    };
     expect(JSON.parse(renderToolMessage(literal))).toEqual(literal);
   });
 });

@@ -18,14 +18,22 @@ describe('toolText', () => {
   });
 
   it('keeps extra fields but never lets them change ok or text', () => {
-    const outcome = toolText('done', { resourceVersion: 7, artifacts: [{ name: 'report.pdf' }], ok: false, text: 'other' } as any);
+    const outcome = toolText('done', {
+      resourceVersion: 7,
+      artifacts: [{ name: 'report.pdf' }],
+      ok: false,
+      text: 'other',
+    } as any);
     expect(outcome).toEqual({ ok: true, text: 'done', resourceVersion: 7, artifacts: [{ name: 'report.pdf' }] });
   });
 });
 
 describe('toolData', () => {
   it('is a success carrying structured data', () => {
-    expect(toolData({ city: 'Tokyo', temperature: 22 })).toEqual({ ok: true, data: { city: 'Tokyo', temperature: 22 } });
+    expect(toolData({ city: 'Tokyo', temperature: 22 })).toEqual({
+      ok: true,
+      data: { city: 'Tokyo', temperature: 22 },
+    });
     expect(toolData(null)).toEqual({ ok: true, data: null });
     expect(toolData([1, 2])).toEqual({ ok: true, data: [1, 2] });
   });
@@ -64,21 +72,35 @@ describe('toolFailure', () => {
   });
 
   it('gives an unknown code the internal category, not retryable', () => {
-    expect(toolFailure({ code: 'my_own_code', message: 'm' }).error).toEqual({ code: 'my_own_code', category: 'internal', message: 'm', retryable: false });
+    expect(toolFailure({ code: 'my_own_code', message: 'm' }).error).toEqual({
+      code: 'my_own_code',
+      category: 'internal',
+      message: 'm',
+      retryable: false,
+    });
   });
 
   it('makes transient failures retryable by default and keeps an explicit choice', () => {
     expect(toolFailure({ code: 'flaky', category: 'transient', message: 'm' }).error!.retryable).toBe(true);
     expect(toolFailure({ code: 'timeout', message: 'm', retryable: false }).error!.retryable).toBe(false);
     expect(toolFailure({ code: 'tool_error', message: 'm', retryable: true }).error!.retryable).toBe(true);
-    expect(toolFailure({ code: 'timeout', category: 'internal', message: 'm' }).error).toMatchObject({ category: 'internal', retryable: false });
+    expect(toolFailure({ code: 'timeout', category: 'internal', message: 'm' }).error).toMatchObject({
+      category: 'internal',
+      retryable: false,
+    });
   });
 
   it('carries details, compensation and metadata only when given', () => {
     const bare = toolFailure({ code: 'conflict', message: 'm' });
     expect(Object.keys(bare).sort()).toEqual(['error', 'ok']);
     expect(Object.keys(bare.error!).sort()).toEqual(['category', 'code', 'message', 'retryable']);
-    const full = toolFailure({ code: 'conflict', message: 'm', details: { at: '/x' }, compensation: 'required', metadata: { attempt: 2 } });
+    const full = toolFailure({
+      code: 'conflict',
+      message: 'm',
+      details: { at: '/x' },
+      compensation: 'required',
+      metadata: { attempt: 2 },
+    });
     expect(full).toEqual({
       ok: false,
       error: { code: 'conflict', category: 'conflict', message: 'm', retryable: false, details: { at: '/x' } },
@@ -90,7 +112,13 @@ describe('toolFailure', () => {
   it('has a standardFailure shorthand', () => {
     expect(standardFailure('precondition_failed', 'stale version', { expected: 3 })).toEqual({
       ok: false,
-      error: { code: 'precondition_failed', category: 'precondition', message: 'stale version', retryable: false, details: { expected: 3 } },
+      error: {
+        code: 'precondition_failed',
+        category: 'precondition',
+        message: 'stale version',
+        retryable: false,
+        details: { expected: 3 },
+      },
     });
   });
 });
@@ -169,8 +197,16 @@ describe('normalizeToolOutcome', () => {
       compensation: 'failed',
       metadata: { tries: 1 },
     });
-    const explicit = { ok: false, error: { code: 'timeout', message: 'm', retryable: false } } as unknown as ToolOutcome;
-    expect(normalizeToolOutcome(explicit).error).toEqual({ code: 'timeout', category: 'timeout', message: 'm', retryable: false });
+    const explicit = {
+      ok: false,
+      error: { code: 'timeout', message: 'm', retryable: false },
+    } as unknown as ToolOutcome;
+    expect(normalizeToolOutcome(explicit).error).toEqual({
+      code: 'timeout',
+      category: 'timeout',
+      message: 'm',
+      retryable: false,
+    });
   });
 
   it('does not change the literal it was given', () => {

@@ -24,7 +24,13 @@ const TYPESCRIPT = new Set(['ts', 'typescript']);
 export function documentationBlocks(root: string): DocBlock[] {
   const documents = [join(root, 'README.md')];
   const docs = join(root, 'docs');
-  if (existsSync(docs)) documents.push(...readdirSync(docs).filter((name) => name.endsWith('.md')).sort().map((name) => join(docs, name)));
+  if (existsSync(docs))
+    documents.push(
+      ...readdirSync(docs)
+        .filter((name) => name.endsWith('.md'))
+        .sort()
+        .map((name) => join(docs, name)),
+    );
   return documents.flatMap((path) => markdownBlocks(relative(root, path), readFileSync(path, 'utf8')));
 }
 
@@ -41,9 +47,18 @@ export function markdownBlocks(document: string, text: string): DocBlock[] {
     const end = lines.findIndex((line, at) => at > index && closing.test(line));
     if (end < 0) throw new Error(`${document}:${index + 1}: the fence is never closed`);
     if (TYPESCRIPT.has(language.toLowerCase())) {
-      const code = lines.slice(index + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart())).join('\n');
+      const code = lines
+        .slice(index + 1, end)
+        .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()))
+        .join('\n');
       const previous = index > 0 ? FRAGMENT_MARK.exec(lines[index - 1]) : null;
-      blocks.push({ document, line: index + 1, name: `${stem}-${String(index + 1).padStart(4, '0')}`, code, fragment: previous?.[1] });
+      blocks.push({
+        document,
+        line: index + 1,
+        name: `${stem}-${String(index + 1).padStart(4, '0')}`,
+        code,
+        fragment: previous?.[1],
+      });
     }
     index = end;
   }
@@ -55,7 +70,11 @@ export function exportedNames(declarationFile: string): Set<string> {
   const source = ts.createSourceFile(declarationFile, readFileSync(declarationFile, 'utf8'), ts.ScriptTarget.Latest);
   const names = new Set<string>();
   for (const statement of source.statements) {
-    if (ts.isExportDeclaration(statement) && statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause)) {
+    if (
+      ts.isExportDeclaration(statement) &&
+      statement.exportClause !== undefined &&
+      ts.isNamedExports(statement.exportClause)
+    ) {
       for (const element of statement.exportClause.elements) names.add(element.name.text);
     }
   }
@@ -80,12 +99,17 @@ function programNames(code: string): ProgramNames {
       if (clause?.name !== undefined) declared.add(clause.name.text);
       const bindings = clause?.namedBindings;
       if (bindings !== undefined && ts.isNamespaceImport(bindings)) declared.add(bindings.name.text);
-      if (bindings !== undefined && ts.isNamedImports(bindings)) for (const element of bindings.elements) declared.add(element.name.text);
+      if (bindings !== undefined && ts.isNamedImports(bindings))
+        for (const element of bindings.elements) declared.add(element.name.text);
     } else if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) collectBindingNames(declaration.name, declared);
     } else if (
-      (ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement) ||
-        ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name !== undefined
+      (ts.isClassDeclaration(statement) ||
+        ts.isFunctionDeclaration(statement) ||
+        ts.isEnumDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement)) &&
+      statement.name !== undefined
     ) {
       declared.add(statement.name.text);
     }
@@ -93,7 +117,8 @@ function programNames(code: string): ProgramNames {
   let topLevelAwait = false;
   const visit = (node: ts.Node, inFunction: boolean): void => {
     if (ts.isIdentifier(node)) mentioned.add(node.text);
-    if (!inFunction && (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier !== undefined))) topLevelAwait = true;
+    if (!inFunction && (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier !== undefined)))
+      topLevelAwait = true;
     const entersFunction = inFunction || ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node);
     ts.forEachChild(node, (child) => visit(child, entersFunction));
   };
@@ -103,7 +128,8 @@ function programNames(code: string): ProgramNames {
 
 function collectBindingNames(name: ts.BindingName, into: Set<string>): void {
   if (ts.isIdentifier(name)) into.add(name.text);
-  else for (const element of name.elements) if (!ts.isOmittedExpression(element)) collectBindingNames(element.name, into);
+  else
+    for (const element of name.elements) if (!ts.isOmittedExpression(element)) collectBindingNames(element.name, into);
 }
 
 /**
@@ -114,7 +140,10 @@ function collectBindingNames(name: ts.BindingName, into: Set<string>): void {
 export function blockProgram(code: string, rootExports: ReadonlySet<string>, prelude = ''): string {
   const names = programNames(`${prelude}\n${code}`);
   const imports = [...names.mentioned].filter((name) => rootExports.has(name) && !names.declared.has(name)).sort();
-  const header = ["import 'reflect-metadata';", imports.length > 0 ? `import { ${imports.join(', ')} } from 'wuwe';` : ''];
+  const header = [
+    "import 'reflect-metadata';",
+    imports.length > 0 ? `import { ${imports.join(', ')} } from 'wuwe';` : '',
+  ];
   return [...header, prelude, code, ''].join('\n');
 }
 
@@ -128,8 +157,12 @@ export function commonJsProgram(program: string): string {
   const source = ts.createSourceFile('block.ts', program, ts.ScriptTarget.Latest, true);
   // Imports and ambient declarations (`declare const`) must stay at the top level.
   const staysOnTop = (statement: ts.Statement): boolean =>
-    ts.isImportDeclaration(statement) || (ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword));
+    ts.isImportDeclaration(statement) ||
+    (ts.canHaveModifiers(statement) &&
+      (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword));
   const imports = source.statements.filter(staysOnTop).map((statement) => statement.getFullText(source));
-  const rest = source.statements.filter((statement) => !staysOnTop(statement)).map((statement) => statement.getFullText(source));
+  const rest = source.statements
+    .filter((statement) => !staysOnTop(statement))
+    .map((statement) => statement.getFullText(source));
   return [...imports, '', 'async function main(): Promise<void> {', ...rest, '}', 'void main();', ''].join('\n');
 }

@@ -108,17 +108,23 @@ describe('the packed package in a consumer project', () => {
     ['CommonJS', 'cjs', {}, 'node16'],
     ['ESM ("type": "module")', 'esm', { type: 'module' }, 'node16'],
     ['"module": "commonjs" (node10 resolution)', 'commonjs', {}, 'commonjs'],
-  ])('%s: the README tsconfig compiles under strict without skipLibCheck and without driver types, and runs a tool', (_kind, directory, extra, module) => {
-    const project = join(packed.consumer, directory);
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, ...extra }));
-    const options = module === 'commonjs' ? { ...README_TSCONFIG.compilerOptions, module, esModuleInterop: true } : README_TSCONFIG.compilerOptions;
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...README_TSCONFIG, compilerOptions: options }));
-    writeFileSync(join(project, 'main.ts'), MAIN_TS);
-    run(process.execPath, [tsc, '-p', '.'], project);
-    const output = JSON.parse(run(process.execPath, [join('out', 'main.js')], project)) as unknown;
-    expect(output).toEqual(EXPECTED);
-  });
+  ])(
+    '%s: the README tsconfig compiles under strict without skipLibCheck and without driver types, and runs a tool',
+    (_kind, directory, extra, module) => {
+      const project = join(packed.consumer, directory);
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, ...extra }));
+      const options =
+        module === 'commonjs'
+          ? { ...README_TSCONFIG.compilerOptions, module, esModuleInterop: true }
+          : README_TSCONFIG.compilerOptions;
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ ...README_TSCONFIG, compilerOptions: options }));
+      writeFileSync(join(project, 'main.ts'), MAIN_TS);
+      run(process.execPath, [tsc, '-p', '.'], project);
+      const output = JSON.parse(run(process.execPath, [join('out', 'main.js')], project)) as unknown;
+      expect(output).toEqual(EXPECTED);
+    },
+  );
 
   it('wuwe/ai-sdk compiles under strict without skipLibCheck and without @ai-sdk/provider, and runs a hand-written LanguageModelV3', () => {
     const project = join(packed.consumer, 'ai-sdk');
@@ -128,7 +134,11 @@ describe('the packed package in a consumer project', () => {
     writeFileSync(join(project, 'main.ts'), AI_SDK_MAIN_TS);
     run(process.execPath, [tsc, '-p', '.'], project);
     const output = JSON.parse(run(process.execPath, [join('out', 'main.js')], project)) as unknown;
-    expect(output).toEqual({ text: 'Tokyo is 22 degrees.', outcome: { ok: true, text: 'Tokyo is 22 degrees.' }, usage: { inputTokens: 2, outputTokens: 4 } });
+    expect(output).toEqual({
+      text: 'Tokyo is 22 degrees.',
+      outcome: { ok: true, text: 'Tokyo is 22 degrees.' },
+      usage: { inputTokens: 2, outputTokens: 4 },
+    });
   });
 
   it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, openai, @ai-sdk/provider, class-validator, nor wuwe/ai-sdk, though all are installed", () => {
@@ -136,7 +146,11 @@ describe('the packed package in a consumer project', () => {
     const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
     const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
     expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
-    const heavy = loaded.filter((path) => /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|pg-boss|openai|@ai-sdk[\\/]provider|class-validator)[\\/]/.test(path));
+    const heavy = loaded.filter((path) =>
+      /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|pg-boss|openai|@ai-sdk[\\/]provider|class-validator)[\\/]/.test(
+        path,
+      ),
+    );
     expect(heavy).toEqual([]);
     expect(loaded.filter((path) => path.includes(`${root}/dist/model/ai-sdk/`))).toEqual([]);
   });
@@ -178,7 +192,10 @@ describe('the packed package in a consumer project', () => {
         process.stdout.write(JSON.stringify(report));
       })();
     `;
-    const report = JSON.parse(run(process.execPath, ['-e', script], packed.consumer)) as Record<string, { missing: boolean; packageName: string; message: string }>;
+    const report = JSON.parse(run(process.execPath, ['-e', script], packed.consumer)) as Record<
+      string,
+      { missing: boolean; packageName: string; message: string }
+    >;
     const expected: Record<string, string> = {
       SqliteRunStore: 'better-sqlite3',
       PostgresRunStore: 'pg',
@@ -200,7 +217,11 @@ describe('the packed package in a consumer project', () => {
   });
 
   it('publint finds no problem in the tarball (--strict)', () => {
-    run(process.execPath, [join(root, 'node_modules', 'publint', 'src', 'cli.js'), 'run', packed.tarball, '--strict'], root);
+    run(
+      process.execPath,
+      [join(root, 'node_modules', 'publint', 'src', 'cli.js'), 'run', packed.tarball, '--strict'],
+      root,
+    );
   });
 
   // The default profile checks every resolution: node10 (TypeScript's `"module": "commonjs"`, which ignores
@@ -208,7 +229,11 @@ describe('the packed package in a consumer project', () => {
   it('@arethetypeswrong/cli finds no problem in the tarball under any resolution, node10 included', () => {
     const attw = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
     // It exits 1 when it finds problems; the JSON report says which.
-    const report = spawnSync(process.execPath, [attw, packed.tarball, '--format', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const report = spawnSync(process.execPath, [attw, packed.tarball, '--format', 'json'], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const { analysis } = JSON.parse(report.stdout) as { analysis: { problems: unknown[] } };
     expect(analysis.problems).toEqual([]);
     expect(report.status).toBe(0);
@@ -217,7 +242,9 @@ describe('the packed package in a consumer project', () => {
   it('installs no provider SDK, no class-validator and nothing they pull in: only what the core loads', () => {
     const names = installedPackages(packed.consumer).map((entry) => entry.replace(/@[^@]+$/, ''));
     const unwanted = names.filter((name) =>
-      /^(@ai-sdk\/|@anthropic-ai\/|openai$|zod$|undici$|eventsource-parser$|class-validator|class-transformer$|libphonenumber-js$|validator$|better-sqlite3$|pg$|pg-boss$|@modelcontextprotocol\/|@nestjs\/)/.test(name),
+      /^(@ai-sdk\/|@anthropic-ai\/|openai$|zod$|undici$|eventsource-parser$|class-validator|class-transformer$|libphonenumber-js$|validator$|better-sqlite3$|pg$|pg-boss$|@modelcontextprotocol\/|@nestjs\/)/.test(
+        name,
+      ),
     );
     expect(unwanted).toEqual([]);
     expect(names).toEqual(expect.arrayContaining(['wuwe', 'ajv', 'reflect-metadata']));
@@ -229,7 +256,10 @@ describe('the packed package in a consumer project', () => {
       wuwe.Field({ type: String })(Weather.prototype, 'city');
       wuwe.invokeReflectedTool(Weather, '{"city":"Oslo"}').then((outcome) => process.stdout.write(JSON.stringify({ schema: wuwe.makeLlmTool(Weather).inputSchema.required, outcome })));
     `;
-    expect(JSON.parse(run(process.execPath, ['-e', script], packed.consumer))).toEqual({ schema: ['city'], outcome: { ok: true, text: 'Oslo is sunny' } });
+    expect(JSON.parse(run(process.execPath, ['-e', script], packed.consumer))).toEqual({
+      schema: ['city'],
+      outcome: { ok: true, text: 'Oslo is sunny' },
+    });
   });
 
   it('a class using class-validator decorators without class-validator-jsonschema installed is a MissingDependencyError naming it', () => {
@@ -261,6 +291,8 @@ describe('the packed package in a consumer project', () => {
   it('ships no source maps pointing at sources it does not ship', () => {
     const listing = run('tar', ['-tzf', packed.tarball], root).split('\n');
     expect(listing.filter((name) => name.endsWith('.map'))).toEqual([]);
-    expect(listing).toEqual(expect.arrayContaining(['package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']));
+    expect(listing).toEqual(
+      expect.arrayContaining(['package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']),
+    );
   });
 });

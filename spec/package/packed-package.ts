@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -20,12 +29,20 @@ export interface PackedConsumer {
 }
 
 /** Runs a command, returning its output; on failure the error carries stdout and stderr. */
-export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   try {
     return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}\n${failed.message}`, { cause: error });
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}\n${failed.message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -39,7 +56,20 @@ export function packAndInstall(work = mkdtempSync(join(tmpdir(), 'wuwe-packed-')
   const consumer = join(work, 'consumer');
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  run('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, 'reflect-metadata'], consumer);
+  run(
+    'npm',
+    [
+      'install',
+      '--omit=dev',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      tarball,
+      'reflect-metadata',
+    ],
+    consumer,
+  );
   // A consumer on Node brings @types/node; take the repository's rather than fetching it.
   mkdirSync(join(consumer, 'node_modules', '@types'), { recursive: true });
   symlinkSync(join(root, 'node_modules', '@types', 'node'), join(consumer, 'node_modules', '@types', 'node'), 'dir');
@@ -76,7 +106,7 @@ export async function sharedPackedConsumer(timeoutMs = 480_000): Promise<PackedC
       throw error;
     }
   }
-  for (const deadline = Date.now() + timeoutMs; !existsSync(ready); ) {
+  for (const deadline = Date.now() + timeoutMs; !existsSync(ready);) {
     if (existsSync(failed)) throw new Error(`packing failed in another spec file:\n${readFileSync(failed, 'utf8')}`);
     if (Date.now() > deadline) throw new Error(`the packed tarball was not ready after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
@@ -92,7 +122,9 @@ export function installedPackages(project: string): string[] {
     if (!existsSync(modules)) return;
     for (const entry of readdirSync(modules)) {
       if (entry.startsWith('.')) continue;
-      const directories = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((name) => join(entry, name)) : [entry];
+      const directories = entry.startsWith('@')
+        ? readdirSync(join(modules, entry)).map((name) => join(entry, name))
+        : [entry];
       for (const directory of directories) {
         const manifest = join(modules, directory, 'package.json');
         if (!existsSync(manifest)) continue;

@@ -39,14 +39,21 @@ export async function startReadmeModelApi(): Promise<ReadmeModelApi> {
       for (const event of messageStreamEvents(message)) response.write(encodeSse(event));
       return void response.end();
     }
-    if (request.method === 'POST' && path === '/v1/chat/completions') return sendJson(response, 200, chatCompletion({ text: [ANSWER], model: String(body.model) }));
-    if (request.method === 'POST' && path === '/v1/responses') return sendJson(response, 200, responsesBody({ text: [ANSWER], model: String(body.model) }));
+    if (request.method === 'POST' && path === '/v1/chat/completions')
+      return sendJson(response, 200, chatCompletion({ text: [ANSWER], model: String(body.model) }));
+    if (request.method === 'POST' && path === '/v1/responses')
+      return sendJson(response, 200, responsesBody({ text: [ANSWER], model: String(body.model) }));
     sendJson(response, 404, { error: { message: `no such endpoint: ${request.method} ${path}` } });
   };
   const server: ScriptedHttpServer = await listenScriptedHttp(handle);
   const origin = `http://127.0.0.1:${server.port}`;
   return {
-    env: { ANTHROPIC_BASE_URL: origin, ANTHROPIC_API_KEY: 'sk-ant-readme', OPENAI_BASE_URL: `${origin}/v1`, OPENAI_API_KEY: 'sk-readme' },
+    env: {
+      ANTHROPIC_BASE_URL: origin,
+      ANTHROPIC_API_KEY: 'sk-ant-readme',
+      OPENAI_BASE_URL: `${origin}/v1`,
+      OPENAI_API_KEY: 'sk-readme',
+    },
     requests,
     close: () => server.close(),
   };

@@ -26,7 +26,8 @@ export const README_EXAMPLE_PACKAGES = [
 ] as const;
 
 function lockedVersion(name: string): string {
-  return (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 /**
@@ -36,9 +37,25 @@ function lockedVersion(name: string): string {
  */
 export function installReadmeProject(project: string, tarball: string): void {
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'readme-examples', version: '1.0.0', private: true }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'readme-examples', version: '1.0.0', private: true }),
+  );
   const packages = README_EXAMPLE_PACKAGES.map((name) => `${name}@${lockedVersion(name)}`);
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, 'reflect-metadata', ...packages], project);
+  run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      tarball,
+      'reflect-metadata',
+      ...packages,
+    ],
+    project,
+  );
   for (const name of ['@types/node', 'better-sqlite3']) {
     if (existsSync(join(project, 'node_modules', name))) continue;
     mkdirSync(join(project, 'node_modules', name, '..'), { recursive: true });
@@ -53,7 +70,10 @@ export function writeExampleFiles(directory: string, pngBase64: string): void {
   writeFileSync(join(directory, 'docs', 'guide.md'), '# Guide\n\n## Deploying\n\nDeploy with `make deploy`.\n');
   writeFileSync(join(directory, 'photo.png'), Buffer.from(pngBase64, 'base64'));
   writeFileSync(join(directory, 'login.png'), Buffer.from(pngBase64, 'base64'));
-  writeFileSync(join(directory, 'report.pdf'), '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+  writeFileSync(
+    join(directory, 'report.pdf'),
+    '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+  );
 }
 
 /**

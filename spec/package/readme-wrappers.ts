@@ -61,7 +61,10 @@ class RefundOrder {
 export const README_WRAPPERS: Readonly<Record<string, ReadmeWrapper>> = {
   'weather-tool': { prelude: WEATHER_TOOL, run: true },
   'scripted-model': { prelude: SCRIPTED_MODEL, run: true },
-  'weather-runner': { prelude: `${WEATHER_TOOL}${SCRIPTED_MODEL}${OPERATOR}const runner = model.bindTools(GetWeather);\n`, run: true },
+  'weather-runner': {
+    prelude: `${WEATHER_TOOL}${SCRIPTED_MODEL}${OPERATOR}const runner = model.bindTools(GetWeather);\n`,
+    run: true,
+  },
   'contract-tools': {
     prelude: `${WEATHER_TOOL}${SCRIPTED_MODEL}
 @Tool({ description: 'Set a configuration value.' })
@@ -91,7 +94,10 @@ const model = new ScriptedModelClient(
 `,
     run: true,
   },
-  'durable-runner': { prelude: `${WEATHER_TOOL}${SCRIPTED_MODEL}const runner = model.bindTools(GetWeather);\nconst store = new MemoryRunStore();\n`, run: true },
+  'durable-runner': {
+    prelude: `${WEATHER_TOOL}${SCRIPTED_MODEL}const runner = model.bindTools(GetWeather);\nconst store = new MemoryRunStore();\n`,
+    run: true,
+  },
   'refund-tools': {
     prelude: `${WEATHER_TOOL}${REFUND_TOOL}
 const model = new ScriptedModelClient([{ toolCalls: [{ name: 'RefundOrder', arguments: '{"orderId":"42"}' }] }], { whenExhausted: 'end_turn' });

@@ -6,7 +6,10 @@ import {
   ToolOutputProjectionPolicy,
   ToolOutputProjectionPolicyError,
 } from '../../lib';
-import { isWellFormedProjectionPolicy, projectionPolicyProblems } from '../../lib/projection/check-tool-output-projection-policy';
+import {
+  isWellFormedProjectionPolicy,
+  projectionPolicyProblems,
+} from '../../lib/projection/check-tool-output-projection-policy';
 
 function policyError(act: () => void): ToolOutputProjectionPolicyError {
   try {
@@ -23,7 +26,9 @@ describe('checkToolOutputProjectionPolicy', () => {
     expect(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION)).not.toThrow();
     expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 128 })).not.toThrow();
     // Below 128 tokens is not a legal policy: the fallback counts the smallest failure envelope as 128 tokens.
-    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 127 })).toThrow(/maxTokens must be an integer >= 128, got 127/);
+    expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 127 })).toThrow(
+      /maxTokens must be an integer >= 128, got 127/,
+    );
   });
 
   it('has frozen defaults of 64 KiB and 10,000 tokens', () => {
@@ -55,26 +60,40 @@ describe('checkToolOutputProjectionPolicy', () => {
 
   it('rejects a policy whose truncation envelopes do not fit under the injected estimator', () => {
     const onePerCharacter: TextTokenEstimator = { estimateTokens: (text) => text.length };
-    const error = policyError(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 128 }, onePerCharacter));
+    const error = policyError(() =>
+      checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 128 }, onePerCharacter),
+    );
     expect(error.kind).toBe('envelope');
-    expect(error.message).toMatch(/smallest truncated (text|structured success|array success|structured failure) has \d+ estimated tokens, over maxTokens 128/);
+    expect(error.message).toMatch(
+      /smallest truncated (text|structured success|array success|structured failure) has \d+ estimated tokens, over maxTokens 128/,
+    );
     expect(() => checkToolOutputProjectionPolicy({ maxBytes: 256, maxTokens: 300 }, onePerCharacter)).not.toThrow();
   });
 
   it.each([
-    ['throws', () => { throw new Error('tokenizer offline'); }, /tokenizer offline/],
+    [
+      'throws',
+      () => {
+        throw new Error('tokenizer offline');
+      },
+      /tokenizer offline/,
+    ],
     ['returns NaN', () => Number.NaN, /finite number >= 0, got NaN/],
     ['returns Infinity', () => Infinity, /got Infinity/],
     ['returns a negative', () => -1, /got -1/],
     ['returns a string', () => '12' as unknown as number, /got string/],
   ])('rejects an estimator that %s', (_name, estimateTokens, message) => {
-    const error = policyError(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, { estimateTokens }));
+    const error = policyError(() =>
+      checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, { estimateTokens }),
+    );
     expect(error.kind).toBe('estimator');
     expect(error.message).toMatch(message);
   });
 
   it('rejects something that is not an estimator', () => {
-    const error = policyError(() => checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, {} as TextTokenEstimator));
+    const error = policyError(() =>
+      checkToolOutputProjectionPolicy(DEFAULT_TOOL_OUTPUT_PROJECTION, {} as TextTokenEstimator),
+    );
     expect(error.kind).toBe('estimator');
   });
 });

@@ -29,6 +29,8 @@ describe('dataTruncationEnvelope', () => {
     const result = tryProjectToolOutputForModel(toolData(data), { policy: { maxBytes: 6_000, maxTokens: 100_000 } });
     if (!result.ok) throw new Error(result.error.message);
     expect(JSON.parse(result.content)).toMatchObject({ truncated: true, totalItems: 100 });
-    expect(serializations() - 100).toBeLessThanOrEqual((JSON.parse(result.content) as { shownItems: number }).shownItems + 1);
+    expect(serializations() - 100).toBeLessThanOrEqual(
+      (JSON.parse(result.content) as { shownItems: number }).shownItems + 1,
+    );
   });
 });

@@ -32,7 +32,14 @@ describe('estimator calls per projection', () => {
     ['multi-byte text', toolText('漢字かな 😀 texte accentué. '.repeat(MIB / 24))],
     ['a JSON array', toolData(Array.from({ length: MIB / 32 }, (_, id) => ({ id, name: `item ${id}` })))],
     ['a JSON object', toolData({ log: 'line of log output\n'.repeat(MIB / 19) })],
-    ['a failure', toolFailure({ code: 'tool_error', message: 'stack frame\n'.repeat(MIB / 12), details: { frames: 'x'.repeat(MIB) } })],
+    [
+      'a failure',
+      toolFailure({
+        code: 'tool_error',
+        message: 'stack frame\n'.repeat(MIB / 12),
+        details: { frames: 'x'.repeat(MIB) },
+      }),
+    ],
   ];
 
   it.each(cases)('is bounded for 1 MiB of %s', (_name, outcome) => {
@@ -60,7 +67,10 @@ describe('estimator calls per projection', () => {
         return text.length > 400 ? 1_000_000 : 10;
       },
     };
-    const result = tryProjectToolOutputForModel(toolText('y'.repeat(MIB)), { policy: DEFAULT_TOOL_OUTPUT_PROJECTION, estimator: stubborn });
+    const result = tryProjectToolOutputForModel(toolText('y'.repeat(MIB)), {
+      policy: DEFAULT_TOOL_OUTPUT_PROJECTION,
+      estimator: stubborn,
+    });
     expect(calls).toBeLessThanOrEqual(MAX_ESTIMATOR_CALLS_PER_PROJECTION);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.report.projectedTokens).toBeLessThanOrEqual(DEFAULT_TOOL_OUTPUT_PROJECTION.maxTokens);

@@ -41,7 +41,10 @@ describe('tryProjectToolOutputForModel: output under both ceilings', () => {
     ['text', toolText('Tokyo is 22 degrees.')],
     ['empty text', toolText('')],
     ['structured data', toolData({ temperature: 22, city: 'Tokyo', tags: ['warm', '晴れ'] })],
-    ['a failure with details', toolFailure({ code: 'invalid_arguments', message: 'bad', details: { issues: [{ pointer: '/city' }] } })],
+    [
+      'a failure with details',
+      toolFailure({ code: 'invalid_arguments', message: 'bad', details: { issues: [{ pointer: '/city' }] } }),
+    ],
   ])('passes %s through byte for byte', (_name, outcome) => {
     const { content, report } = project(outcome);
     expect(content).toBe(renderToolMessage(outcome));
@@ -73,21 +76,34 @@ describe('tryProjectToolOutputForModel: plain text', () => {
     const { content, report } = project(toolText(text));
     expectWithinCeilings(content);
     const bytes = Buffer.byteLength(text);
-    expect(content.startsWith(`[Tool output truncated for the model: the original was ${bytes} bytes (about ${report.originalTokens} estimated tokens)`)).toBe(true);
-    const [, head, omitted, tail] = /^[^\n]*\n([\s\S]*)\n\[\.\.\. (\d+) bytes omitted \.\.\.\]\n([\s\S]*)$/.exec(content)!;
+    expect(
+      content.startsWith(
+        `[Tool output truncated for the model: the original was ${bytes} bytes (about ${report.originalTokens} estimated tokens)`,
+      ),
+    ).toBe(true);
+    const [, head, omitted, tail] = /^[^\n]*\n([\s\S]*)\n\[\.\.\. (\d+) bytes omitted \.\.\.\]\n([\s\S]*)$/.exec(
+      content,
+    )!;
     expect(text.startsWith(head)).toBe(true);
     expect(text.endsWith(tail)).toBe(true);
     expect(head.length).toBeGreaterThan(100);
     expect(tail.length).toBeGreaterThan(100);
     expect(Number(omitted)).toBe(bytes - Buffer.byteLength(head) - Buffer.byteLength(tail));
-    expect(report).toMatchObject({ truncated: true, originalBytes: bytes, projectedBytes: Buffer.byteLength(content), trigger: 'both' });
+    expect(report).toMatchObject({
+      truncated: true,
+      originalBytes: bytes,
+      projectedBytes: Buffer.byteLength(content),
+      trigger: 'both',
+    });
     expect(report.projectedTokens).toBe(fallbackTextTokenEstimator.estimateTokens(content));
   });
 
   it('reports which ceiling triggered', () => {
     const wide = { policy: { maxBytes: 65_536, maxTokens: 200 } };
     expect(project(toolText('漢'.repeat(300)), wide).report.trigger).toBe('tokens');
-    expect(project(toolText('a'.repeat(2_000)), { policy: { maxBytes: 1_000, maxTokens: 10_000 } }).report.trigger).toBe('bytes');
+    expect(
+      project(toolText('a'.repeat(2_000)), { policy: { maxBytes: 1_000, maxTokens: 10_000 } }).report.trigger,
+    ).toBe('bytes');
     expect(project(toolText('a'.repeat(20_000))).report.trigger).toBe('both');
   });
 
@@ -125,7 +141,11 @@ describe('tryProjectToolOutputForModel: structured success', () => {
     const { content } = project(toolData(data));
     expectWithinCeilings(content);
     const parsed = JSON.parse(content);
-    expect(parsed).toMatchObject({ truncated: true, totalItems: 500, originalBytes: Buffer.byteLength(JSON.stringify(data)) });
+    expect(parsed).toMatchObject({
+      truncated: true,
+      totalItems: 500,
+      originalBytes: Buffer.byteLength(JSON.stringify(data)),
+    });
     expect(parsed.notice).toMatch(/items holds the first shownItems of totalItems/);
     expect(parsed.shownItems).toBeGreaterThan(5);
     expect(parsed.items).toEqual(data.slice(0, parsed.shownItems));
@@ -173,11 +193,19 @@ describe('tryProjectToolOutputForModel: failures', () => {
     expect(parsed.error.message).toMatch(/^connection reset: .*\.\.\. \[truncated\]$/);
     expect(parsed.error.details.truncated).toBe(true);
     expect(JSON.stringify(failure.error!.details).startsWith(parsed.error.details.preview)).toBe(true);
-    expect(parsed).toMatchObject({ truncated: true, originalBytes: report.originalBytes, originalTokens: report.originalTokens });
+    expect(parsed).toMatchObject({
+      truncated: true,
+      originalBytes: report.originalBytes,
+      originalTokens: report.originalTokens,
+    });
   });
 
   it('keeps a short message whole when only details are large', () => {
-    const outcome = toolFailure({ code: 'invalid_arguments', message: 'city is required', details: { log: 'z'.repeat(10_000) } });
+    const outcome = toolFailure({
+      code: 'invalid_arguments',
+      message: 'city is required',
+      details: { log: 'z'.repeat(10_000) },
+    });
     const parsed = JSON.parse(project(outcome).content);
     expect(parsed.error.message).toBe('city is required');
     expect(parsed.error.details.preview.startsWith('{"log":"zzz')).toBe(true);
@@ -186,13 +214,21 @@ describe('tryProjectToolOutputForModel: failures', () => {
   it('keeps small details whole when only the message is large', () => {
     const outcome = toolFailure({ code: 'timeout', message: 'waited '.repeat(1_000), details: { timeoutMs: 100 } });
     const parsed = JSON.parse(project(outcome).content);
-    expect(parsed.error).toMatchObject({ code: 'timeout', category: 'timeout', retryable: true, details: { timeoutMs: 100 } });
+    expect(parsed.error).toMatchObject({
+      code: 'timeout',
+      category: 'timeout',
+      retryable: true,
+      details: { timeoutMs: 100 },
+    });
     expect(parsed.error.message).toMatch(/\.\.\. \[truncated\]$/);
   });
 
   it('fails with kind envelope when the preserved fields alone exceed the ceiling', () => {
     const outcome = toolFailure({ code: 'c'.repeat(2_000), message: 'm' });
-    expect(failureOf(outcome, { policy: small })).toMatchObject({ kind: 'envelope', message: expect.stringMatching(/over the ceiling of 1024 bytes/) });
+    expect(failureOf(outcome, { policy: small })).toMatchObject({
+      kind: 'envelope',
+      message: expect.stringMatching(/over the ceiling of 1024 bytes/),
+    });
   });
 });
 
@@ -211,14 +247,24 @@ describe('tryProjectToolOutputForModel: errors as data', () => {
 
   it.each([
     ['a BigInt', { big: 1n } as unknown as JsonValue],
-    ['a cycle', (() => { const cycle: Record<string, unknown> = {}; cycle.self = cycle; return cycle as JsonValue; })()],
+    [
+      'a cycle',
+      (() => {
+        const cycle: Record<string, unknown> = {};
+        cycle.self = cycle;
+        return cycle as JsonValue;
+      })(),
+    ],
     ['a function', (() => 1) as unknown as JsonValue],
   ])('returns serialization for data with %s', (_name, data) => {
     expect(failureOf(toolData(data), { policy: small }).kind).toBe('serialization');
   });
 
   it('returns serialization for a failure whose details cannot be serialized', () => {
-    expect(failureOf(toolFailure({ code: 'x', message: 'm', details: { n: 2n } as unknown as JsonValue }), { policy: small }).kind).toBe('serialization');
+    expect(
+      failureOf(toolFailure({ code: 'x', message: 'm', details: { n: 2n } as unknown as JsonValue }), { policy: small })
+        .kind,
+    ).toBe('serialization');
   });
 
   it('returns serialization for something that is not an outcome', () => {
@@ -226,7 +272,13 @@ describe('tryProjectToolOutputForModel: errors as data', () => {
   });
 
   it.each([
-    ['throws', () => { throw new Error('tokenizer offline'); }, /tokenizer offline/],
+    [
+      'throws',
+      () => {
+        throw new Error('tokenizer offline');
+      },
+      /tokenizer offline/,
+    ],
     ['returns NaN', () => Number.NaN, /got NaN/],
     ['returns Infinity', () => Infinity, /got Infinity/],
     ['returns a negative', () => -3, /got -3/],
@@ -259,7 +311,11 @@ describe('tryProjectToolOutputForModel: errors as data', () => {
 });
 
 describe('tryProjectToolOutputForModel: estimators', () => {
-  const outcomes = [toolText('漢字 and text 😀 '.repeat(500)), toolData(Array.from({ length: 300 }, (_, id) => ({ id }))), toolText('short')];
+  const outcomes = [
+    toolText('漢字 and text 😀 '.repeat(500)),
+    toolData(Array.from({ length: 300 }, (_, id) => ({ id }))),
+    toolText('short'),
+  ];
 
   it('gives the same result with the default estimator as with a wrapper around it', () => {
     const wrapper: TextTokenEstimator = { estimateTokens: (text) => fallbackTextTokenEstimator.estimateTokens(text) };
@@ -296,7 +352,11 @@ describe('projectToolOutputForModel', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ToolOutputProjectionError);
       expect(WuweError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'tool_output_projection_failed', kind: 'serialization', name: 'ToolOutputProjectionError' });
+      expect(error).toMatchObject({
+        code: 'tool_output_projection_failed',
+        kind: 'serialization',
+        name: 'ToolOutputProjectionError',
+      });
       expect((error as Error).message).toMatch(/^Tool output projection failed \(serialization\): .*BigInt/);
     }
   });

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { DEFAULT_TOOL_OUTPUT_PROJECTION, fallbackTextTokenEstimator, JsonValue, TextTokenEstimator, ToolOutcome, toolData, toolFailure, toolText } from '../../lib';
+import {
+  DEFAULT_TOOL_OUTPUT_PROJECTION,
+  fallbackTextTokenEstimator,
+  JsonValue,
+  TextTokenEstimator,
+  ToolOutcome,
+  toolData,
+  toolFailure,
+  toolText,
+} from '../../lib';
 import { ToolOutputProjectionPolicy } from '../../lib/contract/tool-descriptor';
 import { projectWithin } from '../../lib/projection/project-tool-output-for-model';
 import { renderArrayInParts } from '../../lib/projection/render-array-in-parts';
@@ -39,27 +48,39 @@ const value: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => 
 /** Arrays long enough to be rendered in parts (64 items and more), of small and large items. */
 const longArray = fc.oneof(
   fc.array(value, { minLength: 60, maxLength: 400 }),
-  fc.array(fc.record({ id: fc.nat(), name: text, body: text.map((t) => t.repeat(40)) }), { minLength: 60, maxLength: 300 }),
+  fc.array(fc.record({ id: fc.nat(), name: text, body: text.map((t) => t.repeat(40)) }), {
+    minLength: 60,
+    maxLength: 300,
+  }),
   fc.array(text, { minLength: 60, maxLength: 2_000 }),
 );
 
 const policy: fc.Arbitrary<ToolOutputProjectionPolicy> = fc.oneof(
   fc.record({ maxBytes: fc.integer({ min: 0, max: 300 }), maxTokens: fc.integer({ min: 0, max: 300 }) }),
   fc.record({ maxBytes: fc.integer({ min: 256, max: 8_000 }), maxTokens: fc.integer({ min: 64, max: 3_000 }) }),
-  fc.record({ maxBytes: fc.integer({ min: 8_000, max: 2_000_000 }), maxTokens: fc.integer({ min: 1_000, max: 1_000_000 }) }),
+  fc.record({
+    maxBytes: fc.integer({ min: 8_000, max: 2_000_000 }),
+    maxTokens: fc.integer({ min: 1_000, max: 1_000_000 }),
+  }),
   fc.constant(DEFAULT_TOOL_OUTPUT_PROJECTION),
 );
 
 const estimator = fc.constantFrom<TextTokenEstimator | undefined>(undefined, fallbackTextTokenEstimator, perTwoUnits);
 
-function expectSameProjection(outcome: ToolOutcome, limits: ToolOutputProjectionPolicy, tokens: TextTokenEstimator | undefined): void {
+function expectSameProjection(
+  outcome: ToolOutcome,
+  limits: ToolOutputProjectionPolicy,
+  tokens: TextTokenEstimator | undefined,
+): void {
   expect(projectWithin(outcome, limits, tokens)).toEqual(referenceProjectWithin(outcome, limits, tokens));
 }
 
 describe('projection equivalence with the reference', () => {
   it('long arrays (rendered in parts): same content, report and failures', () => {
     fc.assert(
-      fc.property(longArray, policy, estimator, (data, limits, tokens) => expectSameProjection(toolData(data), limits, tokens)),
+      fc.property(longArray, policy, estimator, (data, limits, tokens) =>
+        expectSameProjection(toolData(data), limits, tokens),
+      ),
       { numRuns: 300 },
     );
   });
@@ -69,17 +90,30 @@ describe('projection equivalence with the reference', () => {
       value.map((data) => toolData(data)),
       fc.array(value, { maxLength: 80 }).map((data) => toolData(data)),
       fc.array(piece, { maxLength: 600 }).map((pieces) => toolText(pieces.join(''))),
-      fc.tuple(text, fc.option(value, { nil: undefined })).map(([message, details]) => toolFailure({ code: 'tool_error', category: 'internal', message, details })),
+      fc
+        .tuple(text, fc.option(value, { nil: undefined }))
+        .map(([message, details]) => toolFailure({ code: 'tool_error', category: 'internal', message, details })),
     );
     fc.assert(
-      fc.property(outcome, policy, estimator, (candidate, limits, tokens) => expectSameProjection(candidate, limits, tokens)),
+      fc.property(outcome, policy, estimator, (candidate, limits, tokens) =>
+        expectSameProjection(candidate, limits, tokens),
+      ),
       { numRuns: 300 },
     );
   });
 
   it('a large array (over the parts kept, windows rendered again): same content and report', () => {
-    const data: JsonValue[] = Array.from({ length: 30_000 }, (_, id) => ({ id, name: `item ${id}`, tags: ['alpha', id % 3 ? 'β' : 'beta'], note: '漢字😀'.repeat(id % 17) }));
-    for (const limits of [DEFAULT_TOOL_OUTPUT_PROJECTION, { maxBytes: 500, maxTokens: 200 }, { maxBytes: 1_000_000, maxTokens: 400_000 }]) {
+    const data: JsonValue[] = Array.from({ length: 30_000 }, (_, id) => ({
+      id,
+      name: `item ${id}`,
+      tags: ['alpha', id % 3 ? 'β' : 'beta'],
+      note: '漢字😀'.repeat(id % 17),
+    }));
+    for (const limits of [
+      DEFAULT_TOOL_OUTPUT_PROJECTION,
+      { maxBytes: 500, maxTokens: 200 },
+      { maxBytes: 1_000_000, maxTokens: 400_000 },
+    ]) {
       const projected = projectWithin(toolData(data), limits, undefined);
       expect(projected).toEqual(referenceProjectWithin(toolData(data), limits, undefined));
       expect(JSON.stringify(data).length).toBeGreaterThan(1 << 21);
@@ -87,28 +121,50 @@ describe('projection equivalence with the reference', () => {
   });
 
   it('an array whose first item does not fit gets the same JSON preview', () => {
-    const data: JsonValue[] = [{ big: 'x'.repeat(5_000) }, ...Array.from({ length: 100 }, (_, id) => ({ id, note: '😀' }))];
+    const data: JsonValue[] = [
+      { big: 'x'.repeat(5_000) },
+      ...Array.from({ length: 100 }, (_, id) => ({ id, note: '😀' })),
+    ];
     expectSameProjection(toolData(data), { maxBytes: 1_000, maxTokens: 400 }, undefined);
   });
 
   it('items with toJSON see their own index, as JSON.stringify gives it', () => {
-    const data = Array.from({ length: 300 }, (_, id) => ({ id, toJSON: (key: string) => `at ${key}` })) as unknown as JsonValue[];
+    const data = Array.from({ length: 300 }, (_, id) => ({
+      id,
+      toJSON: (key: string) => `at ${key}`,
+    })) as unknown as JsonValue[];
     const projected = projectWithin(toolData(data), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined);
-    expect(projected).toEqual(referenceProjectWithin(toolData(data), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined));
+    expect(projected).toEqual(
+      referenceProjectWithin(toolData(data), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined),
+    );
     expect('content' in projected && projected.content).toBe(JSON.stringify(data));
   });
 
   it('holes, undefined, functions, symbols, nested dates and boxed values render as JSON.stringify renders them', () => {
     const odd: unknown[] = [];
     for (let id = 0; id < 400; id++)
-      odd[id] = [undefined, () => id, Symbol('s'), { at: new Date(Date.UTC(2026, 0, 1, 0, id)) }, new String(`s${id}`), new Number(-0), NaN, { nested: [undefined, id] }][id % 8];
+      odd[id] = [
+        undefined,
+        () => id,
+        Symbol('s'),
+        { at: new Date(Date.UTC(2026, 0, 1, 0, id)) },
+        new String(`s${id}`),
+        new Number(-0),
+        NaN,
+        { nested: [undefined, id] },
+      ][id % 8];
     odd.length = 500;
     expect(renderArrayInParts(odd, 1_000_000)).toBeDefined();
-    for (const limits of [{ maxBytes: 1_000_000, maxTokens: 1_000_000 }, { maxBytes: 2_000, maxTokens: 1_000 }]) {
+    for (const limits of [
+      { maxBytes: 1_000_000, maxTokens: 1_000_000 },
+      { maxBytes: 2_000, maxTokens: 1_000 },
+    ]) {
       const projected = projectWithin(toolData(odd as JsonValue), limits, undefined);
       expect(projected).toEqual(referenceProjectWithin(toolData(odd as JsonValue), limits, undefined));
     }
-    expect(projectWithin(toolData(odd as JsonValue), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined)).toMatchObject({ content: JSON.stringify(odd) });
+    expect(
+      projectWithin(toolData(odd as JsonValue), { maxBytes: 1_000_000, maxTokens: 1_000_000 }, undefined),
+    ).toMatchObject({ content: JSON.stringify(odd) });
   });
 
   it('data that cannot be rendered fails with the same kind and message', () => {
@@ -118,7 +174,9 @@ describe('projection equivalence with the reference', () => {
     withBigInt[80] = 10n;
     for (const data of [cyclic, withBigInt]) {
       const projected = projectWithin(toolData(data as JsonValue), DEFAULT_TOOL_OUTPUT_PROJECTION, undefined);
-      expect(projected).toEqual(referenceProjectWithin(toolData(data as JsonValue), DEFAULT_TOOL_OUTPUT_PROJECTION, undefined));
+      expect(projected).toEqual(
+        referenceProjectWithin(toolData(data as JsonValue), DEFAULT_TOOL_OUTPUT_PROJECTION, undefined),
+      );
       expect(projected).toMatchObject({ kind: 'serialization' });
     }
   });

@@ -33,7 +33,10 @@ const text = fc.oneof(
 
 const estimator = fc.constantFrom(fallbackTextTokenEstimator, perTwoUnits);
 
-const policy = fc.record({ maxBytes: fc.integer({ min: 256, max: 4_000 }), maxTokens: fc.integer({ min: 128, max: 1_500 }) });
+const policy = fc.record({
+  maxBytes: fc.integer({ min: 256, max: 4_000 }),
+  maxTokens: fc.integer({ min: 128, max: 1_500 }),
+});
 
 function usable(candidate: ToolOutputProjectionPolicy, tokens: TextTokenEstimator): boolean {
   try {
@@ -76,7 +79,8 @@ describe('projection properties', () => {
         fc.pre(usable(limits, tokens));
         const content = checkCeilings(toolText(original), limits, tokens);
         if (content === original) return;
-        const match = /^\[Tool output truncated[^\n]*\n([\s\S]*)\n\[\.\.\. (\d+) bytes omitted \.\.\.\]\n([\s\S]*)$/.exec(content);
+        const match =
+          /^\[Tool output truncated[^\n]*\n([\s\S]*)\n\[\.\.\. (\d+) bytes omitted \.\.\.\]\n([\s\S]*)$/.exec(content);
         expect(match).not.toBeNull();
         const [, head, omitted, tail] = match!;
         const wellFormed = original.toWellFormed();
@@ -91,7 +95,12 @@ describe('projection properties', () => {
   });
 
   it('structured success: ceilings hold and the content is always valid JSON', () => {
-    const data = fc.oneof(jsonValue, fc.array(jsonValue, { maxLength: 400, size: 'max' }), fc.dictionary(fc.string(), jsonValue, { maxKeys: 200, size: 'max' }), text);
+    const data = fc.oneof(
+      jsonValue,
+      fc.array(jsonValue, { maxLength: 400, size: 'max' }),
+      fc.dictionary(fc.string(), jsonValue, { maxKeys: 200, size: 'max' }),
+      text,
+    );
     fc.assert(
       fc.property(data, policy, estimator, (value, limits, tokens) => {
         fc.pre(usable(limits, tokens));
@@ -99,7 +108,8 @@ describe('projection properties', () => {
         const parsed = JSON.parse(content);
         if (content !== JSON.stringify(value)) {
           expect(parsed.truncated).toBe(true);
-          if (Array.isArray(parsed.items)) expect(parsed.items).toEqual(JSON.parse(JSON.stringify(value)).slice(0, parsed.shownItems));
+          if (Array.isArray(parsed.items))
+            expect(parsed.items).toEqual(JSON.parse(JSON.stringify(value)).slice(0, parsed.shownItems));
           else expect(JSON.stringify(value).toWellFormed().startsWith(parsed.preview)).toBe(true);
         }
       }),
@@ -109,7 +119,10 @@ describe('projection properties', () => {
   });
 
   it('failures: ceilings hold, JSON parses, code, category and retryable are kept', () => {
-    const code = fc.oneof(fc.constantFrom(...Object.keys(STANDARD_TOOL_ERROR_CODES)), fc.stringMatching(/^[a-z_]{1,20}$/));
+    const code = fc.oneof(
+      fc.constantFrom(...Object.keys(STANDARD_TOOL_ERROR_CODES)),
+      fc.stringMatching(/^[a-z_]{1,20}$/),
+    );
     const failure = fc.record({
       code,
       category: fc.constantFrom(...TOOL_ERROR_CATEGORIES),
@@ -135,7 +148,10 @@ describe('projection properties', () => {
   it('small outputs pass through unchanged', () => {
     const outcome = fc.oneof(
       text.map((value) => toolText(value.slice(0, 40))),
-      fc.jsonValue({ maxDepth: 1 }).filter((value) => JSON.stringify(value).length < 40).map((value) => toolData(value as JsonValue)),
+      fc
+        .jsonValue({ maxDepth: 1 })
+        .filter((value) => JSON.stringify(value).length < 40)
+        .map((value) => toolData(value as JsonValue)),
     );
     fc.assert(
       fc.property(outcome, (value) => {

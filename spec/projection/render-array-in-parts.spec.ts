@@ -37,8 +37,10 @@ function expectSameAsWhole(data: JsonValue[], maxBytes: number, limits: ArrayPar
 describe('renderArrayInParts', () => {
   it('has the length, bytes, text, head and sampled tokens of the whole JSON text (tiny parts, most dropped)', () => {
     fc.assert(
-      fc.property(fc.array(item, { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 3_000 }), (data, maxBytes) =>
-        expectSameAsWhole(data, maxBytes, tiny),
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 0, max: 3_000 }),
+        (data, maxBytes) => expectSameAsWhole(data, maxBytes, tiny),
       ),
       { numRuns: 400 },
     );
@@ -59,16 +61,32 @@ describe('renderArrayInParts', () => {
   });
 
   it('with the default limits, matches on a 3 MiB array of multi-byte items', () => {
-    const data: JsonValue[] = Array.from({ length: 40_000 }, (_, id) => ({ id, name: `item ${id}`, note: 'β漢字😀'.repeat(id % 9) }));
+    const data: JsonValue[] = Array.from({ length: 40_000 }, (_, id) => ({
+      id,
+      name: `item ${id}`,
+      note: 'β漢字😀'.repeat(id % 9),
+    }));
     expectSameAsWhole(data, 65_536, { minItems: 64, partUnits: 8_192, keepUnits: 1 << 21 });
   });
 
   it('leaves to the whole rendering what a part could render differently', () => {
     const indexed = Array.from({ length: 100 }, () => ({ toJSON: (key: string) => key })) as unknown as JsonValue[];
     expect(renderArrayInParts(indexed, 10, tiny)).toBeUndefined();
-    const withToJson = Object.assign(Array.from({ length: 100 }, (_, id) => id), { toJSON: () => 'whole' });
+    const withToJson = Object.assign(
+      Array.from({ length: 100 }, (_, id) => id),
+      { toJSON: () => 'whole' },
+    );
     expect(renderArrayInParts(withToJson, 10, tiny)).toBeUndefined();
-    expect(renderArrayInParts(new Proxy(Array.from({ length: 100 }, (_, id) => id), {}), 10, tiny)).toBeUndefined();
+    expect(
+      renderArrayInParts(
+        new Proxy(
+          Array.from({ length: 100 }, (_, id) => id),
+          {},
+        ),
+        10,
+        tiny,
+      ),
+    ).toBeUndefined();
     expect(renderArrayInParts([1, 2, 3], 10, { ...tiny, minItems: 4 })).toBeUndefined();
   });
 

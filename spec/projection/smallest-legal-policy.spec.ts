@@ -34,11 +34,18 @@ const json: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => (
     { depthSize: 'small', withCrossShrink: true },
     scalar,
     fc.array(tie('value'), { maxLength: 12 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', '')), tie('value'), { maxKeys: 8 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', '')),
+      tie('value'),
+      { maxKeys: 8 },
+    ),
   ),
 })).value;
 
-/** Data of every shape, biased to what is too large to send whole: long arrays (small or huge items), wide or deep objects, long strings. */
+/**
+ * Data of every shape, biased to what is too large to send whole: long arrays (small or huge items), wide or deep
+ * objects, long strings.
+ */
 const data: fc.Arbitrary<JsonValue> = fc.oneof(
   json,
   fc.array(json, { minLength: 20, maxLength: 200 }),
@@ -53,7 +60,12 @@ const data: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 300, maxLength: 3_000 }),
 );
 
-const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 3_000 }), fc.string({ unit: 'binary', maxLength: 3_000 }), fc.constant('\ud800'.repeat(500)), fc.constant('z'.repeat(20_000)));
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 3_000 }),
+  fc.string({ unit: 'binary', maxLength: 3_000 }),
+  fc.constant('\ud800'.repeat(500)),
+  fc.constant('z'.repeat(20_000)),
+);
 
 const images = fc.option(fc.constant([{ mediaType: 'image/png' as const, data: PNG_1X1 }]), { nil: undefined });
 
@@ -68,8 +80,12 @@ const failure = fc
   .map((fields) => toolFailure(fields));
 
 const outcome: fc.Arbitrary<ToolOutcome> = fc.oneof(
-  fc.tuple(text, images).map(([value, attached]) => toolText(value, attached === undefined ? {} : { images: attached })),
-  fc.tuple(data, images).map(([value, attached]) => toolData(value, attached === undefined ? {} : { images: attached })),
+  fc
+    .tuple(text, images)
+    .map(([value, attached]) => toolText(value, attached === undefined ? {} : { images: attached })),
+  fc
+    .tuple(data, images)
+    .map(([value, attached]) => toolData(value, attached === undefined ? {} : { images: attached })),
   failure,
 );
 
@@ -86,7 +102,8 @@ describe('the smallest legal projection policy', () => {
         if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.message}`);
         expect(Buffer.byteLength(result.content, 'utf8')).toBeLessThanOrEqual(SMALLEST.maxBytes);
         expect(fallbackTextTokenEstimator.estimateTokens(result.content)).toBeLessThanOrEqual(SMALLEST.maxTokens);
-        if (candidate.images !== undefined) expect(projectToolImages(candidate, DEFAULT_TOOL_IMAGE_POLICY)?.report.sent).toBe(1);
+        if (candidate.images !== undefined)
+          expect(projectToolImages(candidate, DEFAULT_TOOL_IMAGE_POLICY)?.report.sent).toBe(1);
       }),
       { numRuns: 400 },
     );
@@ -96,7 +113,13 @@ describe('the smallest legal projection policy', () => {
     for (const code of Object.keys(STANDARD_TOOL_ERROR_CODES))
       for (const category of TOOL_ERROR_CATEGORIES) {
         const result = tryProjectToolOutputForModel(
-          toolFailure({ code, category, retryable: true, message: 'm'.repeat(10_000), details: { rows: Array.from({ length: 500 }, (_, id) => ({ id })) } }),
+          toolFailure({
+            code,
+            category,
+            retryable: true,
+            message: 'm'.repeat(10_000),
+            details: { rows: Array.from({ length: 500 }, (_, id) => ({ id })) },
+          }),
           { policy: SMALLEST },
         );
         expect(result.ok ? 'projected' : `${code}/${category}: ${result.error.message}`).toBe('projected');
@@ -107,8 +130,14 @@ describe('the smallest legal projection policy', () => {
     fc.assert(
       fc.property(
         fc.oneof(
-          fc.record({ maxBytes: fc.integer({ min: -1_000, max: MIN_PROJECTION_BYTES - 1 }), maxTokens: fc.integer({ min: MIN_PROJECTION_TOKENS, max: 100_000 }) }),
-          fc.record({ maxBytes: fc.integer({ min: MIN_PROJECTION_BYTES, max: 1_000_000 }), maxTokens: fc.integer({ min: -1_000, max: MIN_PROJECTION_TOKENS - 1 }) }),
+          fc.record({
+            maxBytes: fc.integer({ min: -1_000, max: MIN_PROJECTION_BYTES - 1 }),
+            maxTokens: fc.integer({ min: MIN_PROJECTION_TOKENS, max: 100_000 }),
+          }),
+          fc.record({
+            maxBytes: fc.integer({ min: MIN_PROJECTION_BYTES, max: 1_000_000 }),
+            maxTokens: fc.integer({ min: -1_000, max: MIN_PROJECTION_TOKENS - 1 }),
+          }),
         ),
         (policy) => {
           let caught: unknown;
@@ -126,9 +155,13 @@ describe('the smallest legal projection policy', () => {
 
   it('every policy at or above the minimum passes the check under the fallback estimator', () => {
     fc.assert(
-      fc.property(fc.integer({ min: MIN_PROJECTION_BYTES, max: 1 << 30 }), fc.integer({ min: MIN_PROJECTION_TOKENS, max: 1 << 30 }), (maxBytes, maxTokens) => {
-        checkToolOutputProjectionPolicy({ maxBytes, maxTokens });
-      }),
+      fc.property(
+        fc.integer({ min: MIN_PROJECTION_BYTES, max: 1 << 30 }),
+        fc.integer({ min: MIN_PROJECTION_TOKENS, max: 1 << 30 }),
+        (maxBytes, maxTokens) => {
+          checkToolOutputProjectionPolicy({ maxBytes, maxTokens });
+        },
+      ),
     );
   });
 });

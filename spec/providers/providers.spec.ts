@@ -45,7 +45,12 @@ describe('ReflectedToolProvider', () => {
     const provider = new ReflectedToolProvider([Echo], { context: 'tenant-a' });
     expect(provider.listTools().map((d) => d.name)).toEqual(['Echo']);
     expect(await provider.invoke('Echo', { text: 'hi' })).toEqual({ ok: true, text: 'hi:tenant-a' });
-    expect(provider.capabilities('Echo')).toEqual({ invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false });
+    expect(provider.capabilities('Echo')).toEqual({
+      invocationContext: false,
+      idempotencyKey: false,
+      heartbeat: false,
+      compensation: false,
+    });
     expect((await provider.invoke('Nope', {})).error?.code).toBe('unknown_tool');
   });
 
@@ -73,7 +78,10 @@ describe('ToolRegistry', () => {
   it('works through the runner with bindTools', async () => {
     const child = container.createChildContainer();
     child.registerInstance(WeatherService, new WeatherService());
-    const model = new ScriptedModelClient([{ toolCalls: [{ name: 'GetWeather', arguments: '{"city":"Oslo"}' }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ name: 'GetWeather', arguments: '{"city":"Oslo"}' }] },
+      { text: 'done' },
+    ]);
     const result = await model.bindTools(new ToolRegistry([GetWeather], { container: child })).complete('weather?');
     expect(result.toolCalls[0].content).toBe('Oslo is 12 degrees.');
   });
@@ -81,7 +89,10 @@ describe('ToolRegistry', () => {
   it('refuses a container that hands one instance to two concurrent calls', async () => {
     const shared = new Echo();
     const registry = new ToolRegistry([Echo], { container: { get: () => shared } });
-    const [first, second] = await Promise.all([registry.invoke('Echo', { text: 'a' }), registry.invoke('Echo', { text: 'b' })]);
+    const [first, second] = await Promise.all([
+      registry.invoke('Echo', { text: 'a' }),
+      registry.invoke('Echo', { text: 'b' }),
+    ]);
     expect(first.ok).toBe(true);
     expect(second.error?.message).toContain(new SharedToolInstanceError('Echo').message);
   });
@@ -97,7 +108,10 @@ describe('ToolRegistry', () => {
       }
     }
     const registry = new ToolRegistry([Remember], { container: container.createChildContainer() });
-    expect(await registry.invoke('Remember', { city: 'Tokyo', note: 'secret' })).toEqual({ ok: true, text: 'Tokyo/secret' });
+    expect(await registry.invoke('Remember', { city: 'Tokyo', note: 'secret' })).toEqual({
+      ok: true,
+      text: 'Tokyo/secret',
+    });
     const second = await registry.invoke('Remember', { city: 'Oslo' });
     expect(second.ok).toBe(false);
     expect(second.error?.message).toContain(new SharedToolInstanceError('Remember').message);
@@ -118,7 +132,6 @@ describe('ToolRegistry', () => {
     expect(await registry.invoke('Fresh', {})).toEqual({ ok: true, text: 'undefined' });
   });
 
-
   it('constructs classes without a container', async () => {
     expect(await new ToolRegistry([Echo]).invoke('Echo', { text: 'x' })).toEqual({ ok: true, text: 'x:undefined' });
   });
@@ -136,15 +149,25 @@ describe('CompositeToolProvider', () => {
     const invocation = { toolName: 'charge', arguments: {}, signal: new AbortController().signal } as any;
     expect(await composite.compensate(invocation, { ok: false } as ToolOutcome)).toEqual({ ok: true });
     expect(rich.compensations).toHaveLength(1);
-    expect((await composite.compensate({ ...invocation, toolName: 'Echo' }, { ok: false } as ToolOutcome)).ok).toBe(false);
-    expect(await composite.invokeTool({ ...invocation, toolName: 'Echo', arguments: { text: 'hey' } })).toEqual({ ok: true, text: 'hey:undefined' });
+    expect((await composite.compensate({ ...invocation, toolName: 'Echo' }, { ok: false } as ToolOutcome)).ok).toBe(
+      false,
+    );
+    expect(await composite.invokeTool({ ...invocation, toolName: 'Echo', arguments: { text: 'hey' } })).toEqual({
+      ok: true,
+      text: 'hey:undefined',
+    });
   });
 
   it('follows a provider whose tool list changes later: lists and routes the new tool', async () => {
     const registry = new ToolRegistry();
-    const composite = composeToolProviders(new FunctionProvider().add('first', () => 'one'), registry);
+    const composite = composeToolProviders(
+      new FunctionProvider().add('first', () => 'one'),
+      registry,
+    );
     expect(composite.listTools().map((d) => d.name)).toEqual(['first']);
-    expect((await composite.invoke('Echo', { text: 'x' }) as { error?: { code: string } }).error?.code).toBe('unknown_tool');
+    expect(((await composite.invoke('Echo', { text: 'x' })) as { error?: { code: string } }).error?.code).toBe(
+      'unknown_tool',
+    );
     registry.register(Echo);
     expect(composite.listTools().map((d) => d.name)).toEqual(['first', 'Echo']);
     expect(composite.ownerOf('Echo')).toBe(registry);
@@ -153,7 +176,10 @@ describe('CompositeToolProvider', () => {
 
   it('rejects a name that becomes offered twice after a provider changed', () => {
     const registry = new ToolRegistry();
-    const composite = composeToolProviders(new FunctionProvider().add('Echo', () => 'other'), registry);
+    const composite = composeToolProviders(
+      new FunctionProvider().add('Echo', () => 'other'),
+      registry,
+    );
     registry.register(Echo);
     expect(() => composite.listTools()).toThrow(/tool 'Echo' is offered by two providers/);
   });
@@ -162,6 +188,8 @@ describe('CompositeToolProvider', () => {
     const a = new FunctionProvider().add('same', () => 1);
     const b = new FunctionProvider().add('same', () => 2);
     expect(() => composeToolProviders(a, b)).toThrow(/offered by two providers/);
-    expect(() => composeToolProviders({ listTools: () => [] })).toThrow(expect.objectContaining({ code: 'invalid_provider' }));
+    expect(() => composeToolProviders({ listTools: () => [] })).toThrow(
+      expect.objectContaining({ code: 'invalid_provider' }),
+    );
   });
 });

@@ -34,7 +34,10 @@ describe('ToolRegistry with an asynchronous container', () => {
   it('awaits resolve(Class): constructor-injected services work and each call gets a fresh instance', async () => {
     const container = asyncContainer(() => new Greet(new Greeter()));
     const registry = new ToolRegistry([Greet], { container });
-    const [first, second] = await Promise.all([registry.invoke('Greet', { name: 'Ada' }), registry.invoke('Greet', { name: 'Bob' })]);
+    const [first, second] = await Promise.all([
+      registry.invoke('Greet', { name: 'Ada' }),
+      registry.invoke('Greet', { name: 'Bob' }),
+    ]);
     expect(first).toEqual({ ok: true, text: 'hello Ada' });
     expect(second).toEqual({ ok: true, text: 'hello Bob' });
     expect(container.resolved).toHaveLength(2);
@@ -59,7 +62,9 @@ describe('ToolRegistry with an asynchronous container', () => {
 
 describe('ToolRegistry.checkContainer', () => {
   it('passes a container that hands out fresh instances of each class', async () => {
-    await expect(new ToolRegistry([Greet], { container: asyncContainer(() => new Greet(new Greeter())) }).checkContainer()).resolves.toBeUndefined();
+    await expect(
+      new ToolRegistry([Greet], { container: asyncContainer(() => new Greet(new Greeter())) }).checkContainer(),
+    ).resolves.toBeUndefined();
     await expect(new ToolRegistry([Greet]).checkContainer()).resolves.toBeUndefined();
   });
 
@@ -73,7 +78,11 @@ describe('ToolRegistry.checkContainer', () => {
     const failure = new Error('Nest could not find Greet element');
     const check = new ToolRegistry([Greet], { container: { resolve: () => Promise.reject(failure) } }).checkContainer();
     await expect(check).rejects.toThrow(ToolContainerError);
-    await expect(check).rejects.toMatchObject({ code: 'unresolvable_tool', cause: failure, message: expect.stringContaining('Greet') });
+    await expect(check).rejects.toMatchObject({
+      code: 'unresolvable_tool',
+      cause: failure,
+      message: expect.stringContaining('Greet'),
+    });
     const wrong = new ToolRegistry([Greet], { container: { get: () => new Greeter() } }).checkContainer();
     await expect(wrong).rejects.toMatchObject({ code: 'unresolvable_tool' });
   });

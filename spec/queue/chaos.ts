@@ -38,7 +38,10 @@ export interface ChaosReport {
   readonly deadLetters: number;
   /** Non-idempotent calls (`charge`) whose effect is in the ledger more than once. */
   readonly duplicateSideEffects: number;
-  /** Admitted calls of completed runs whose outcome did not reach the conversation, or whose effect is missing from the ledger. */
+  /**
+   * Admitted calls of completed runs whose outcome did not reach the conversation, or whose effect is missing from the
+   * ledger.
+   */
   readonly lostAdmittedOutcomes: number;
   /** Non-idempotent calls a crash left without an admitted outcome (the model got `outcome_unknown`). */
   readonly unknownOutcomes: number;
@@ -76,7 +79,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (up.length === 0) return false;
       const index = up[Math.floor(Math.random() * up.length)];
       workers[index].child.kill('SIGKILL');
-      void workers[index].exited.then((exited) => exited.stderr !== '' && log(`killed worker's stderr: ${exited.stderr.slice(0, 2000)}`));
+      void workers[index].exited.then(
+        (exited) => exited.stderr !== '' && log(`killed worker's stderr: ${exited.stderr.slice(0, 2000)}`),
+      );
       workers[index] = spawnWorker(config, env);
       kills++;
       return true;
@@ -86,19 +91,29 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const started = Date.now();
     const prompts = Array.from({ length: options.runs }, (_, index) => `charge order ${index}`);
     for (let offset = 0; offset < prompts.length; offset += 16)
-      await Promise.all(prompts.slice(offset, offset + 16).map((input) => fixture.queue.enqueue({ agent: 'ledger', input })));
+      await Promise.all(
+        prompts.slice(offset, offset + 16).map((input) => fixture.queue.enqueue({ agent: 'ledger', input })),
+      );
     log(`${options.runs} runs enqueued in ${Date.now() - started} ms`);
     const deadline = started + options.timeoutMs;
     let finished = false;
     let lastLog = 0;
     while (Date.now() < deadline) {
-      const counts = await fixture.pool.query<{ status: string; count: string }>(`SELECT status, count(*) AS count FROM "${fixture.storeSchema}".wuwe_runs GROUP BY status`);
-      const ended = counts.rows.filter((row) => row.status === 'completed' || row.status === 'cancelled').reduce((sum, row) => sum + Number(row.count), 0);
+      const counts = await fixture.pool.query<{ status: string; count: string }>(
+        `SELECT status, count(*) AS count FROM "${fixture.storeSchema}".wuwe_runs GROUP BY status`,
+      );
+      const ended = counts.rows
+        .filter((row) => row.status === 'completed' || row.status === 'cancelled')
+        .reduce((sum, row) => sum + Number(row.count), 0);
       const dead = (await fixture.queue.deadLetters()).length;
       if (Date.now() - lastLog > 5_000) {
-        const jobs = await fixture.pool.query<{ state: string; count: string }>(`SELECT state, count(*) AS count FROM "${fixture.queueSchema}".job GROUP BY state ORDER BY state`);
+        const jobs = await fixture.pool.query<{ state: string; count: string }>(
+          `SELECT state, count(*) AS count FROM "${fixture.queueSchema}".job GROUP BY state ORDER BY state`,
+        );
         const up = workers.filter((worker) => worker.isReady()).length;
-        log(`${ended}/${options.runs} ended, ${dead} dead letters, ${kills} kills, ${up} workers up, jobs ${jobs.rows.map((row) => `${row.state} ${row.count}`).join(', ')}, ${Math.round((Date.now() - started) / 1000)} s`);
+        log(
+          `${ended}/${options.runs} ended, ${dead} dead letters, ${kills} kills, ${up} workers up, jobs ${jobs.rows.map((row) => `${row.state} ${row.count}`).join(', ')}, ${Math.round((Date.now() - started) / 1000)} s`,
+        );
         lastLog = Date.now();
       }
       if (ended + dead >= options.runs) {
@@ -112,14 +127,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await Promise.all(
       workers.map(async (worker) => {
         worker.child.kill('SIGTERM');
-        const exited = await Promise.race([worker.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 20_000))]);
+        const exited = await Promise.race([
+          worker.exited,
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 20_000)),
+        ]);
         if (exited === undefined) worker.child.kill('SIGKILL');
       }),
     );
-    return { ...(await inspect(fixture, options.runs)), workers: options.workers, kills, finished, deadLetters: (await fixture.queue.deadLetters()).length };
+    return {
+      ...(await inspect(fixture, options.runs)),
+      workers: options.workers,
+      kills,
+      finished,
+      deadLetters: (await fixture.queue.deadLetters()).length,
+    };
   } finally {
     if (killer !== undefined) clearInterval(killer);
-    for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+    for (const worker of workers)
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
     await fixture.close().catch(() => undefined);
     await schemas.dropAll().catch(() => undefined);
   }
@@ -130,7 +155,8 @@ type Inspected = Omit<ChaosReport, 'workers' | 'kills' | 'finished' | 'deadLette
 async function inspect(fixture: Awaited<ReturnType<typeof openQueueFixture>>, runs: number): Promise<Inspected> {
   const ledger = await fixture.ledger();
   const effects = new Map<string, number>();
-  for (const row of ledger) effects.set(`${row.run_id} ${row.call_id}`, (effects.get(`${row.run_id} ${row.call_id}`) ?? 0) + 1);
+  for (const row of ledger)
+    effects.set(`${row.run_id} ${row.call_id}`, (effects.get(`${row.run_id} ${row.call_id}`) ?? 0) + 1);
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let first = Infinity;
@@ -149,7 +175,9 @@ async function inspect(fixture: Awaited<ReturnType<typeof openQueueFixture>>, ru
       last = Math.max(last, endedMs);
       latencies.push(endedMs - createdMs);
     }
-    const toolMessages = new Map(record.messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message] as const] : [])));
+    const toolMessages = new Map(
+      record.messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message] as const] : [])),
+    );
     for (const call of record.toolCalls) {
       const executions = effects.get(`${record.runId} ${call.callId}`) ?? 0;
       if (call.toolName === 'charge' && executions > 1) duplicateSideEffects++;
@@ -157,12 +185,17 @@ async function inspect(fixture: Awaited<ReturnType<typeof openQueueFixture>>, ru
       if (call.status === 'admitted') {
         const message = toolMessages.get(call.callId);
         const effectMissing = call.outcome?.ok === true && call.toolName !== 'lookup' && executions === 0;
-        if ((record.status === 'completed' && (message === undefined || message.isError !== !call.outcome?.ok)) || effectMissing) lostAdmittedOutcomes++;
+        if (
+          (record.status === 'completed' && (message === undefined || message.isError !== !call.outcome?.ok)) ||
+          effectMissing
+        )
+          lostAdmittedOutcomes++;
       } else if (call.toolName === 'charge') unknownOutcomes++;
     }
   }
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number): number => (latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]);
+  const percentile = (p: number): number =>
+    latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   const elapsedMs = last > 0 ? last - first : NaN;
   return {
     runs,

@@ -3,7 +3,15 @@
  * once, then answers; `calls` counts every `act` the provider executed and every `resume()` the runner got.
  */
 import type { Pool } from 'pg';
-import { descriptorFromLlmTool, LlmAgentRunner, ModelRequest, ModelResponse, ModelStepper, ToolDescriptor, ToolProvider } from '../../lib';
+import {
+  descriptorFromLlmTool,
+  LlmAgentRunner,
+  ModelRequest,
+  ModelResponse,
+  ModelStepper,
+  ToolDescriptor,
+  ToolProvider,
+} from '../../lib';
 import type { QueueAgent } from '../../lib/queue';
 import type { LlmAgentRunOptions } from '../../lib/runner/run-options';
 
@@ -15,7 +23,14 @@ export interface CallCounts {
 
 class CountingProvider implements ToolProvider {
   private readonly descriptors: ToolDescriptor[] = [
-    descriptorFromLlmTool({ name: 'act', description: 'Do the thing.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } }, { sideEffect: 'write', approval: 'never' }),
+    descriptorFromLlmTool(
+      {
+        name: 'act',
+        description: 'Do the thing.',
+        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      },
+      { sideEffect: 'write', approval: 'never' },
+    ),
   ];
 
   constructor(private readonly counts: CallCounts) {}
@@ -35,7 +50,13 @@ class ActOnceModel implements ModelStepper {
 
   async step(request: ModelRequest): Promise<ModelResponse> {
     const turns = request.messages.filter((message) => message.role === 'assistant').length;
-    if (turns === 0) return { text: '', toolCalls: [{ id: 'call_1', name: 'act', arguments: '{}' }], stopReason: 'tool_use', usage: { inputTokens: 1, outputTokens: 1 } };
+    if (turns === 0)
+      return {
+        text: '',
+        toolCalls: [{ id: 'call_1', name: 'act', arguments: '{}' }],
+        stopReason: 'tool_use',
+        usage: { inputTokens: 1, outputTokens: 1 },
+      };
     return { text: 'done', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } };
   }
 }
@@ -53,12 +74,25 @@ export function countingAgent(counts: CallCounts): QueueAgent {
   };
 }
 
-/** Every stored row of a run in the store's tables, as PostgreSQL's JSON text of each row: equal texts mean an untouched run. */
+/**
+ * Every stored row of a run in the store's tables, as PostgreSQL's JSON text of each row: equal texts mean an untouched
+ * run.
+ */
 export async function storedRowsOf(pool: Pool, storeSchema: string, runId: string): Promise<string[]> {
-  const tables = ['wuwe_runs', 'wuwe_messages', 'wuwe_tool_calls', 'wuwe_tool_output_projections', 'wuwe_approvals', 'wuwe_leases'];
+  const tables = [
+    'wuwe_runs',
+    'wuwe_messages',
+    'wuwe_tool_calls',
+    'wuwe_tool_output_projections',
+    'wuwe_approvals',
+    'wuwe_leases',
+  ];
   const texts: string[] = [];
   for (const table of tables) {
-    const rows = await pool.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${storeSchema}".${table} t WHERE run_id = $1 ORDER BY row_to_json(t)::text`, [runId]);
+    const rows = await pool.query<{ row: string }>(
+      `SELECT row_to_json(t)::text AS row FROM "${storeSchema}".${table} t WHERE run_id = $1 ORDER BY row_to_json(t)::text`,
+      [runId],
+    );
     texts.push(`${table}: ${rows.rows.map((row) => row.row).join('\n')}`);
   }
   return texts;

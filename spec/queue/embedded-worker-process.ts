@@ -23,7 +23,13 @@ async function main(): Promise<void> {
   const agents = { counting: countingAgent(counts) };
   let stop: () => Promise<unknown>;
   if (process.env.WUWE_EMBEDDED_MODE === 'owned') {
-    const worker = await openQueueWorker({ connectionString: config.url, storeSchema: config.storeSchema, queue: { schema: config.queueSchema }, agents, pollIntervalMs: 50 });
+    const worker = await openQueueWorker({
+      connectionString: config.url,
+      storeSchema: config.storeSchema,
+      queue: { schema: config.queueSchema },
+      agents,
+      pollIntervalMs: 50,
+    });
     stop = () => worker.stop();
   } else {
     const store = await PostgresRunStore.open({ connectionString: config.url, schema: config.storeSchema });

@@ -18,31 +18,79 @@ cyclic.self = cyclic;
 const refused: [string, unknown, string][] = [
   ['an array as metadata', { agent: 'reader', input: 'x', options: { metadata: [1, 2, 3] } }, 'invalid_queue_options'],
   ['a Date as metadata', { agent: 'reader', input: 'x', options: { metadata: new Date(0) } }, 'invalid_queue_options'],
-  ['a Map as metadata', { agent: 'reader', input: 'x', options: { metadata: new Map([['a', 1]]) } }, 'invalid_queue_options'],
+  [
+    'a Map as metadata',
+    { agent: 'reader', input: 'x', options: { metadata: new Map([['a', 1]]) } },
+    'invalid_queue_options',
+  ],
   ['a string as metadata', { agent: 'reader', input: 'x', options: { metadata: 'team a' } }, 'invalid_queue_options'],
-  ['metadata holding NaN', { agent: 'reader', input: 'x', options: { metadata: { score: NaN } } }, 'invalid_queue_options'],
-  ['metadata holding a BigInt', { agent: 'reader', input: 'x', options: { metadata: { big: 1n } } }, 'invalid_queue_options'],
-  ['metadata holding a function', { agent: 'reader', input: 'x', options: { metadata: { run: () => 1 } } }, 'invalid_queue_options'],
-  ['metadata holding undefined', { agent: 'reader', input: 'x', options: { metadata: { gone: undefined } } }, 'invalid_queue_options'],
-  ['metadata with a lone surrogate', { agent: 'reader', input: 'x', options: { metadata: { name: 'a\ud800' } } }, 'invalid_queue_options'],
-  ['metadata with a __proto__ key', { agent: 'reader', input: 'x', options: { metadata: JSON.parse('{"__proto__":{"admin":true}}') } }, 'invalid_queue_options'],
-  ['metadata nested 10,000 levels', { agent: 'reader', input: 'x', options: { metadata: deeplyNested(10_000) } }, 'invalid_queue_options'],
+  [
+    'metadata holding NaN',
+    { agent: 'reader', input: 'x', options: { metadata: { score: NaN } } },
+    'invalid_queue_options',
+  ],
+  [
+    'metadata holding a BigInt',
+    { agent: 'reader', input: 'x', options: { metadata: { big: 1n } } },
+    'invalid_queue_options',
+  ],
+  [
+    'metadata holding a function',
+    { agent: 'reader', input: 'x', options: { metadata: { run: () => 1 } } },
+    'invalid_queue_options',
+  ],
+  [
+    'metadata holding undefined',
+    { agent: 'reader', input: 'x', options: { metadata: { gone: undefined } } },
+    'invalid_queue_options',
+  ],
+  [
+    'metadata with a lone surrogate',
+    { agent: 'reader', input: 'x', options: { metadata: { name: 'a\ud800' } } },
+    'invalid_queue_options',
+  ],
+  [
+    'metadata with a __proto__ key',
+    { agent: 'reader', input: 'x', options: { metadata: JSON.parse('{"__proto__":{"admin":true}}') } },
+    'invalid_queue_options',
+  ],
+  [
+    'metadata nested 10,000 levels',
+    { agent: 'reader', input: 'x', options: { metadata: deeplyNested(10_000) } },
+    'invalid_queue_options',
+  ],
   ['cyclic metadata', { agent: 'reader', input: 'x', options: { metadata: cyclic } }, 'invalid_queue_options'],
-  ['metadata naming the queue’s own key', { agent: 'reader', input: 'x', options: { metadata: { queue: { agent: 'admin' } } } }, 'invalid_queue_options'],
+  [
+    'metadata naming the queue’s own key',
+    { agent: 'reader', input: 'x', options: { metadata: { queue: { agent: 'admin' } } } },
+    'invalid_queue_options',
+  ],
   ["priority 'high'", { agent: 'reader', input: 'x', options: { priority: 'high' } }, 'invalid_queue_options'],
   ['priority 1.5', { agent: 'reader', input: 'x', options: { priority: 1.5 } }, 'invalid_queue_options'],
   ['priority NaN', { agent: 'reader', input: 'x', options: { priority: NaN } }, 'invalid_queue_options'],
   ['priority Infinity', { agent: 'reader', input: 'x', options: { priority: Infinity } }, 'invalid_queue_options'],
   ['priority 2^31', { agent: 'reader', input: 'x', options: { priority: 2 ** 31 } }, 'invalid_queue_options'],
-  ['priority -2^31 - 1', { agent: 'reader', input: 'x', options: { priority: -(2 ** 31) - 1 } }, 'invalid_queue_options'],
+  [
+    'priority -2^31 - 1',
+    { agent: 'reader', input: 'x', options: { priority: -(2 ** 31) - 1 } },
+    'invalid_queue_options',
+  ],
   ['maxSteps 1.5', { agent: 'reader', input: 'x', options: { maxSteps: 1.5 } }, 'invalid_queue_options'],
   ["maxSteps '3'", { agent: 'reader', input: 'x', options: { maxSteps: '3' } }, 'invalid_queue_options'],
   ['maxSteps Infinity', { agent: 'reader', input: 'x', options: { maxSteps: Infinity } }, 'invalid_queue_options'],
   ['an empty run id', { agent: 'reader', input: 'x', options: { runId: '' } }, 'invalid_queue_options'],
   ['a numeric run id', { agent: 'reader', input: 'x', options: { runId: 5 } }, 'invalid_queue_options'],
-  ['a run id with a lone surrogate', { agent: 'reader', input: 'x', options: { runId: 'run-\ud800' } }, 'invalid_queue_options'],
+  [
+    'a run id with a lone surrogate',
+    { agent: 'reader', input: 'x', options: { runId: 'run-\ud800' } },
+    'invalid_queue_options',
+  ],
   ['a run id with a NUL', { agent: 'reader', input: 'x', options: { runId: 'run\u0000one' } }, 'invalid_queue_options'],
-  ['a run id of 10,000 characters', { agent: 'reader', input: 'x', options: { runId: 'r'.repeat(10_000) } }, 'invalid_queue_options'],
+  [
+    'a run id of 10,000 characters',
+    { agent: 'reader', input: 'x', options: { runId: 'r'.repeat(10_000) } },
+    'invalid_queue_options',
+  ],
   ['an unknown option', { agent: 'reader', input: 'x', options: { priorty: 1 } }, 'invalid_queue_options'],
   ['options that are not an object', { agent: 'reader', input: 'x', options: 'fast' }, 'invalid_queue_options'],
   ['an input with a lone surrogate', { agent: 'reader', input: 'charge \udc00' }, 'invalid_queue_options'],
@@ -75,8 +123,12 @@ describePostgres('RunQueue.enqueue checks every option before any SQL', () => {
 
   it('stores plain metadata as given, nested objects and arrays included, with the queue’s own part beside it', async () => {
     const f = await fixture();
-    const metadata = { team: 'a', tags: ['x', 'y'], limits: { cents: 500, strict: true, note: null }, '名前': 'ü' };
-    const runId = await f.queue.enqueue({ agent: 'reader', input: 'x', options: { metadata, priority: 2 ** 31 - 1, maxSteps: 3, runId: 'run:ok/1' } });
+    const metadata = { team: 'a', tags: ['x', 'y'], limits: { cents: 500, strict: true, note: null }, 名前: 'ü' };
+    const runId = await f.queue.enqueue({
+      agent: 'reader',
+      input: 'x',
+      options: { metadata, priority: 2 ** 31 - 1, maxSteps: 3, runId: 'run:ok/1' },
+    });
     expect(runId).toBe('run:ok/1');
     const { queue, ...stored } = (await f.store.loadRun(runId))!.metadata!;
     expect(stored).toEqual(metadata);
@@ -98,9 +150,13 @@ describePostgres('startWorker and RunQueue.open check their options', () => {
     ['agents that are not a record', { agents: [countingAgent({ resumes: 0, toolCalls: 0 })] }],
   ])('startWorker refuses %s (invalid_queue_options), starting nothing', async (_what, options) => {
     const f = await sharedFixture();
-    expect(() => startWorker({ queue: f.queue, agents: { reader: countingAgent({ resumes: 0, toolCalls: 0 }) }, ...(options as object) })).toThrow(
-      expect.objectContaining({ code: 'invalid_queue_options' }),
-    );
+    expect(() =>
+      startWorker({
+        queue: f.queue,
+        agents: { reader: countingAgent({ resumes: 0, toolCalls: 0 }) },
+        ...(options as object),
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_queue_options' }));
   });
 
   it.each([
@@ -110,7 +166,9 @@ describePostgres('startWorker and RunQueue.open check their options', () => {
     ['expireAfterSeconds Infinity', { expireAfterSeconds: Infinity }],
   ])('RunQueue.open refuses %s (invalid_queue_options)', async (_what, options) => {
     const f = await sharedFixture();
-    await expect(RunQueue.open({ store: f.store, connectionString: f.url, schema: f.queueSchema, ...(options as object) })).rejects.toMatchObject({ code: 'invalid_queue_options' });
+    await expect(
+      RunQueue.open({ store: f.store, connectionString: f.url, schema: f.queueSchema, ...(options as object) }),
+    ).rejects.toMatchObject({ code: 'invalid_queue_options' });
   });
 });
 

@@ -10,8 +10,22 @@ jest.setTimeout(180_000);
 
 describePostgres('queue chaos (SIGKILLed workers)', () => {
   it('every run completes; no non-idempotent effect twice; no admitted outcome lost; nothing dead-lettered', async () => {
-    const report = await runChaos({ runs: 60, workers: 2, concurrency: 8, killEveryMs: 4_000, killAtEnded: [6, 20], toolDelayMs: 20, timeoutMs: 150_000 });
-    expect(report).toMatchObject({ finished: true, statuses: { completed: 60 }, duplicateSideEffects: 0, lostAdmittedOutcomes: 0, deadLetters: 0 });
+    const report = await runChaos({
+      runs: 60,
+      workers: 2,
+      concurrency: 8,
+      killEveryMs: 4_000,
+      killAtEnded: [6, 20],
+      toolDelayMs: 20,
+      timeoutMs: 150_000,
+    });
+    expect(report).toMatchObject({
+      finished: true,
+      statuses: { completed: 60 },
+      duplicateSideEffects: 0,
+      lostAdmittedOutcomes: 0,
+      deadLetters: 0,
+    });
     expect(report.kills).toBeGreaterThanOrEqual(2);
   });
 });

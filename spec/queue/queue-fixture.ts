@@ -54,14 +54,26 @@ export function freshSchemas(): FreshSchemas {
 }
 
 /** Opens a fixture; `options` go to the test's own RunQueue. */
-export async function openQueueFixture(schemas: FreshSchemas, options: Partial<RunQueueOptions> = {}): Promise<QueueFixture> {
+export async function openQueueFixture(
+  schemas: FreshSchemas,
+  options: Partial<RunQueueOptions> = {},
+): Promise<QueueFixture> {
   const url = testPostgresUrl();
   const storeSchema = schemas.fresh();
   const queueSchema = schemas.fresh();
   const pool = new Pool({ connectionString: url, max: 4 });
   await createLedger(pool, storeSchema);
   const store = await PostgresRunStore.open({ connectionString: url, schema: storeSchema });
-  const queue = await RunQueue.open({ store, connectionString: url, schema: queueSchema, retryDelaySeconds: 0, superviseIntervalSeconds: 1, expireAfterSeconds: 4, maxConnections: 4, ...options });
+  const queue = await RunQueue.open({
+    store,
+    connectionString: url,
+    schema: queueSchema,
+    retryDelaySeconds: 0,
+    superviseIntervalSeconds: 1,
+    expireAfterSeconds: 4,
+    maxConnections: 4,
+    ...options,
+  });
   return {
     url,
     pool,
@@ -69,9 +81,21 @@ export async function openQueueFixture(schemas: FreshSchemas, options: Partial<R
     queue,
     storeSchema,
     queueSchema,
-    workerConfig: (overrides = {}) => ({ url, storeSchema, queueSchema, concurrency: 4, leaseTtlMs: 2000, expireAfterSeconds: 4, maxAttempts: 5, ...overrides }),
+    workerConfig: (overrides = {}) => ({
+      url,
+      storeSchema,
+      queueSchema,
+      concurrency: 4,
+      leaseTtlMs: 2000,
+      expireAfterSeconds: 4,
+      maxAttempts: 5,
+      ...overrides,
+    }),
     async ledger(runId) {
-      const rows = await pool.query(`SELECT run_id, call_id, tool FROM "${storeSchema}".ledger ${runId ? 'WHERE run_id = $1' : ''} ORDER BY id`, runId ? [runId] : []);
+      const rows = await pool.query(
+        `SELECT run_id, call_id, tool FROM "${storeSchema}".ledger ${runId ? 'WHERE run_id = $1' : ''} ORDER BY id`,
+        runId ? [runId] : [],
+      );
       return rows.rows as { run_id: string; call_id: string; tool: string }[];
     },
     async close() {

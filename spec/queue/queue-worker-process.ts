@@ -26,7 +26,11 @@ async function main(): Promise<void> {
   const config = JSON.parse(process.env.WUWE_QUEUE_WORKER ?? '{}') as WorkerProcessConfig;
   const pool = new Pool({ connectionString: config.url, max: 4 });
   pool.on('error', () => undefined);
-  const store = await PostgresRunStore.open({ connectionString: config.url, schema: config.storeSchema, maxConnections: config.concurrency + 2 });
+  const store = await PostgresRunStore.open({
+    connectionString: config.url,
+    schema: config.storeSchema,
+    maxConnections: config.concurrency + 2,
+  });
   const queue = await RunQueue.open({
     store,
     connectionString: config.url,

@@ -1,5 +1,13 @@
 import 'reflect-metadata';
-import { canonicalArgumentsSha256, Contract, Field, LlmAgentRunner, ScriptedModelClient, Tool, ToolRegistry } from '../../lib';
+import {
+  canonicalArgumentsSha256,
+  Contract,
+  Field,
+  LlmAgentRunner,
+  ScriptedModelClient,
+  Tool,
+  ToolRegistry,
+} from '../../lib';
 import { describePostgres, TestSchemas } from '../durable/postgres-env';
 import { openQueueFixture, QueueFixture } from './queue-fixture';
 
@@ -33,13 +41,26 @@ describePostgres('RunQueue.decideApproval with a call id reused across turns', (
       new ToolRegistry([Refund]),
     );
     // Created as RunQueue.enqueue creates a run; the test drives it in process instead of through a worker.
-    await f.store.createRun({ runId, status: 'running', metadata: { queue: { agent: 'refunds', maxSteps: null } }, messages: [{ role: 'user', content: 'refund A and B' }] });
+    await f.store.createRun({
+      runId,
+      status: 'running',
+      metadata: { queue: { agent: 'refunds', maxSteps: null } },
+      messages: [{ role: 'user', content: 'refund A and B' }],
+    });
     expect((await runner.resume(runId, { store: f.store })).stopReason).toBe('awaiting_approval');
     await f.queue.decideApproval(runId, 'call_0', { approved: true, decidedBy: 'ops' });
     expect((await runner.resume(runId, { store: f.store })).stopReason).toBe('awaiting_approval');
 
-    const decided = await f.queue.decideApproval(runId, 'call_0', { approved: false, decidedBy: 'ops', reason: 'B stays' });
-    expect(decided.approval).toMatchObject({ turn: 2, state: 'denied', argumentsSha256: canonicalArgumentsSha256({ order: 'B' }) });
+    const decided = await f.queue.decideApproval(runId, 'call_0', {
+      approved: false,
+      decidedBy: 'ops',
+      reason: 'B stays',
+    });
+    expect(decided.approval).toMatchObject({
+      turn: 2,
+      state: 'denied',
+      argumentsSha256: canonicalArgumentsSha256({ order: 'B' }),
+    });
     const record = await f.store.loadRun(runId);
     expect(record?.approvals.map((approval) => [approval.turn, approval.callId, approval.state])).toEqual([
       [1, 'call_0', 'approved'],

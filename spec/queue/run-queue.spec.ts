@@ -13,12 +13,33 @@ async function statusOf(f: QueueFixture, runId: string): Promise<string | undefi
 describePostgres('RunQueue with an in-process worker', () => {
   it('enqueue creates the run with its prompt and a worker completes it through resume()', async () => {
     const f = await fixture();
-    const runIds = [await f.queue.enqueue({ agent: 'ledger', input: 'charge it' }), await f.queue.enqueue({ agent: 'ledger', input: 'charge it too', options: { runId: 'run-two', metadata: { team: 'a' } } })];
+    const runIds = [
+      await f.queue.enqueue({ agent: 'ledger', input: 'charge it' }),
+      await f.queue.enqueue({
+        agent: 'ledger',
+        input: 'charge it too',
+        options: { runId: 'run-two', metadata: { team: 'a' } },
+      }),
+    ];
     expect(runIds[1]).toBe('run-two');
     const created = await f.store.loadRun('run-two');
-    expect(created).toMatchObject({ status: 'running', messages: [{ role: 'user', content: 'charge it too' }], metadata: { team: 'a', queue: { agent: 'ledger', maxSteps: null } } });
-    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, concurrency: 2, pollIntervalMs: 50 });
-    await waitFor(async () => (await Promise.all(runIds.map((runId) => statusOf(f, runId)))).every((status) => status === 'completed'), 30_000, 'both runs completed');
+    expect(created).toMatchObject({
+      status: 'running',
+      messages: [{ role: 'user', content: 'charge it too' }],
+      metadata: { team: 'a', queue: { agent: 'ledger', maxSteps: null } },
+    });
+    const worker = startWorker({
+      queue: f.queue,
+      agents: { ledger: ledgerAgent(f.pool, f.storeSchema) },
+      concurrency: 2,
+      pollIntervalMs: 50,
+    });
+    await waitFor(
+      async () =>
+        (await Promise.all(runIds.map((runId) => statusOf(f, runId)))).every((status) => status === 'completed'),
+      30_000,
+      'both runs completed',
+    );
     expect(await worker.stop()).toEqual({ drained: true, abandonedRunIds: [] });
     for (const runId of runIds) expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
     const record = await f.store.loadRun(runIds[0]);
@@ -33,8 +54,12 @@ describePostgres('RunQueue with an in-process worker', () => {
     const f = await fixture({ agents: ['ledger'] });
     await expect(f.queue.enqueue({ agent: 'nobody', input: 'x' })).rejects.toMatchObject({ code: 'unknown_agent' });
     await f.queue.enqueue({ agent: 'ledger', input: 'x', options: { runId: 'taken' } });
-    await expect(f.queue.enqueue({ agent: 'ledger', input: 'x', options: { runId: 'taken' } })).rejects.toMatchObject({ code: 'run_exists' });
-    await expect(f.queue.enqueue({ agent: 'ledger', input: 'x', options: { maxSteps: 0 } })).rejects.toThrow(RunQueueError);
+    await expect(f.queue.enqueue({ agent: 'ledger', input: 'x', options: { runId: 'taken' } })).rejects.toMatchObject({
+      code: 'run_exists',
+    });
+    await expect(f.queue.enqueue({ agent: 'ledger', input: 'x', options: { maxSteps: 0 } })).rejects.toThrow(
+      RunQueueError,
+    );
     expect((await f.store.listRuns()).map((run) => run.runId)).toEqual(['taken']);
   });
 });
@@ -54,11 +79,22 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
     const f = await fixture({ expireAfterSeconds: 1 });
     await withEnv({ TOOL_DELAY_MS: '1200' }, async () => {
       const agents = { ledger: ledgerAgent(f.pool, f.storeSchema) };
-      const first = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, cancelCheckIntervalMs: 200 });
+      const first = startWorker({
+        queue: f.queue,
+        agents,
+        concurrency: 1,
+        pollIntervalMs: 50,
+        cancelCheckIntervalMs: 200,
+      });
       const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
       await waitFor(() => first.runningRunIds().length === 1, 30_000, 'first worker executing');
       const taken: string[] = [];
-      const second = startWorker({ queue: f.queue, agents: { ledger: { runner: { resume: (id) => (taken.push(id), agents.ledger.runner.resume(id)) } } }, concurrency: 1, pollIntervalMs: 50 });
+      const second = startWorker({
+        queue: f.queue,
+        agents: { ledger: { runner: { resume: (id) => (taken.push(id), agents.ledger.runner.resume(id)) } } },
+        concurrency: 1,
+        pollIntervalMs: 50,
+      });
       await waitFor(async () => (await statusOf(f, runId)) === 'completed', 40_000, 'completed');
       await Promise.all([first.stop(), second.stop()]);
       expect(taken).toEqual([]);
@@ -71,7 +107,11 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
     const f = await fixture();
     const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
     expect(await f.queue.cancel(runId)).toEqual({ runId, result: 'cancelled', status: 'cancelled' });
-    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50 });
+    const worker = startWorker({
+      queue: f.queue,
+      agents: { ledger: ledgerAgent(f.pool, f.storeSchema) },
+      pollIntervalMs: 50,
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await worker.stop();
     expect(await statusOf(f, runId)).toBe('cancelled');
@@ -82,9 +122,18 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
   it('cancel of a running run: the worker holding it stops the run, recorded as cancelled', async () => {
     const f = await fixture();
     await withEnv({ HANG_TOOL: 'lookup' }, async () => {
-      const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50, cancelCheckIntervalMs: 50 });
+      const worker = startWorker({
+        queue: f.queue,
+        agents: { ledger: ledgerAgent(f.pool, f.storeSchema) },
+        pollIntervalMs: 50,
+        cancelCheckIntervalMs: 50,
+      });
       const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
-      await waitFor(async () => (await f.store.loadRun(runId))!.toolCalls.some((call) => call.callId === 'call_3'), 30_000, 'lookup started');
+      await waitFor(
+        async () => (await f.store.loadRun(runId))!.toolCalls.some((call) => call.callId === 'call_3'),
+        30_000,
+        'lookup started',
+      );
       expect(await f.queue.cancel(runId)).toMatchObject({ runId, result: 'cancelling' });
       await waitFor(async () => (await statusOf(f, runId)) === 'cancelled', 30_000, 'run cancelled');
       expect(await worker.stop({ timeoutMs: 10_000 })).toEqual({ drained: true, abandonedRunIds: [] });
@@ -93,12 +142,20 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
 
   it('a run suspended for approval is resumed by decideApproval and completes; a second decision enqueues nothing', async () => {
     const f = await fixture();
-    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50 });
+    const worker = startWorker({
+      queue: f.queue,
+      agents: { ledger: ledgerAgent(f.pool, f.storeSchema) },
+      pollIntervalMs: 50,
+    });
     const runId = await f.queue.enqueue({ agent: 'ledger', input: 'refund it' });
     await waitFor(async () => (await statusOf(f, runId)) === 'awaiting_approval', 30_000, 'awaiting approval');
     expect(await f.ledger(runId)).toEqual([]);
-    await expect(f.queue.decideApproval(runId, 'call_9', { approved: true })).rejects.toMatchObject({ code: 'approval_not_pending' });
-    await expect(f.queue.decideApproval(runId, 'call_1', { approved: true, argumentsSha256: '0'.repeat(64) })).rejects.toMatchObject({ code: 'approval_mismatch' });
+    await expect(f.queue.decideApproval(runId, 'call_9', { approved: true })).rejects.toMatchObject({
+      code: 'approval_not_pending',
+    });
+    await expect(
+      f.queue.decideApproval(runId, 'call_1', { approved: true, argumentsSha256: '0'.repeat(64) }),
+    ).rejects.toMatchObject({ code: 'approval_mismatch' });
     const decided = await f.queue.decideApproval(runId, 'call_1', { approved: true, decidedBy: 'ops' });
     expect(decided).toMatchObject({ approval: { state: 'approved', decidedBy: 'ops' }, resumeEnqueued: true });
     await waitFor(async () => (await statusOf(f, runId)) === 'completed', 30_000, 'completed after approval');
@@ -110,7 +167,12 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
   it('a run that fails maxAttempts times goes to the dead letters, with its last error; retryDeadLetter takes it out', async () => {
     const f = await fixture({ maxAttempts: 2 });
     const errors: unknown[] = [];
-    const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, pollIntervalMs: 50, onError: (error) => errors.push(error) });
+    const worker = startWorker({
+      queue: f.queue,
+      agents: { ledger: ledgerAgent(f.pool, f.storeSchema) },
+      pollIntervalMs: 50,
+      onError: (error) => errors.push(error),
+    });
     const runId = await f.queue.enqueue({ agent: 'ledger', input: 'explode now' });
     await waitFor(async () => (await f.queue.deadLetters()).length === 1, 30_000, 'a dead letter');
     const [dead] = await f.queue.deadLetters();
@@ -126,8 +188,16 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
   it('stop() drains: the runs being executed finish, and no new job is taken', async () => {
     const f = await fixture();
     await withEnv({ TOOL_DELAY_MS: '400' }, async () => {
-      const worker = startWorker({ queue: f.queue, agents: { ledger: ledgerAgent(f.pool, f.storeSchema) }, concurrency: 2, pollIntervalMs: 50 });
-      const runIds = [await f.queue.enqueue({ agent: 'ledger', input: 'a' }), await f.queue.enqueue({ agent: 'ledger', input: 'b' })];
+      const worker = startWorker({
+        queue: f.queue,
+        agents: { ledger: ledgerAgent(f.pool, f.storeSchema) },
+        concurrency: 2,
+        pollIntervalMs: 50,
+      });
+      const runIds = [
+        await f.queue.enqueue({ agent: 'ledger', input: 'a' }),
+        await f.queue.enqueue({ agent: 'ledger', input: 'b' }),
+      ];
       await waitFor(() => worker.runningRunIds().length === 2, 30_000, 'two runs executing');
       expect(await worker.stop()).toEqual({ drained: true, abandonedRunIds: [] });
       for (const runId of runIds) expect(await statusOf(f, runId)).toBe('completed');
@@ -142,10 +212,24 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
     await withEnv({ TOOL_DELAY_MS: '1200' }, async () => {
       const agents = { ledger: ledgerAgent(f.pool, f.storeSchema) };
       // No heartbeat within the test (cancelCheckIntervalMs of a minute), so the job expires while its worker lives.
-      const first = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000, cancelCheckIntervalMs: 60_000 });
+      const first = startWorker({
+        queue: f.queue,
+        agents,
+        concurrency: 1,
+        pollIntervalMs: 50,
+        leaseTtlMs: 3000,
+        cancelCheckIntervalMs: 60_000,
+      });
       const runId = await f.queue.enqueue({ agent: 'ledger', input: 'charge it' });
       await waitFor(() => first.runningRunIds().length === 1, 30_000, 'first worker executing');
-      const second = startWorker({ queue: f.queue, agents, concurrency: 1, pollIntervalMs: 50, leaseTtlMs: 3000, cancelCheckIntervalMs: 60_000 });
+      const second = startWorker({
+        queue: f.queue,
+        agents,
+        concurrency: 1,
+        pollIntervalMs: 50,
+        leaseTtlMs: 3000,
+        cancelCheckIntervalMs: 60_000,
+      });
       await waitFor(async () => (await statusOf(f, runId)) === 'completed', 40_000, 'completed');
       await Promise.all([first.stop(), second.stop()]);
       expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);

@@ -7,7 +7,8 @@ const schemas = new TestSchemas();
 const fixtures: QueueFixture[] = [];
 const processes: WorkerProcess[] = [];
 afterAll(async () => {
-  for (const worker of processes) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+  for (const worker of processes)
+    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
   await Promise.all(fixtures.map((fixture) => fixture.close().catch(() => undefined)));
   await schemas.dropAll();
 });
@@ -18,7 +19,9 @@ function spawn(f: QueueFixture, env: Record<string, string> = {}): WorkerProcess
   return worker;
 }
 
-/** Starts a worker that hangs in `hang`, SIGKILLs it once `killWhen` holds, then lets a second worker finish the run. */
+/**
+ * Starts a worker that hangs in `hang`, SIGKILLs it once `killWhen` holds, then lets a second worker finish the run.
+ */
 async function crashMidRun(hang: string, killWhen: (f: QueueFixture, runId: string) => Promise<boolean>) {
   const f = await openQueueFixture(schemas);
   fixtures.push(f);
@@ -29,7 +32,11 @@ async function crashMidRun(hang: string, killWhen: (f: QueueFixture, runId: stri
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
   const second = spawn(f);
-  await waitFor(async () => (await f.store.loadRun(runId))?.status === 'completed', 60_000, 'run completed on the second worker');
+  await waitFor(
+    async () => (await f.store.loadRun(runId))?.status === 'completed',
+    60_000,
+    'run completed on the second worker',
+  );
   second.child.kill('SIGTERM');
   const stopped = await second.exited;
   expect(stopped.code).toBe(0);
@@ -39,7 +46,10 @@ async function crashMidRun(hang: string, killWhen: (f: QueueFixture, runId: stri
 
 describePostgres('a worker SIGKILLed mid-run', () => {
   it('mid non-idempotent call: the run completes on another worker, the call is outcome_unknown and its effect is in the ledger once', async () => {
-    const { f, runId, record } = await crashMidRun('charge', async (fixture, id) => (await fixture.ledger(id)).length === 1);
+    const { f, runId, record } = await crashMidRun(
+      'charge',
+      async (fixture, id) => (await fixture.ledger(id)).length === 1,
+    );
     expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
     const charge = record.toolCalls.find((call) => call.toolName === 'charge')!;
     expect(charge.outcome).toMatchObject({ ok: false, error: { code: 'outcome_unknown' } });
@@ -49,7 +59,10 @@ describePostgres('a worker SIGKILLed mid-run', () => {
   it('after admitted calls: their outcomes are reused, not re-run; the idempotent call killed mid-call runs again', async () => {
     const { f, runId, record } = await crashMidRun('lookup', async (fixture, id) => {
       const calls = (await fixture.store.loadRun(id))?.toolCalls ?? [];
-      return calls.some((call) => call.callId === 'call_3') && calls.filter((call) => call.status === 'admitted').length === 2;
+      return (
+        calls.some((call) => call.callId === 'call_3') &&
+        calls.filter((call) => call.status === 'admitted').length === 2
+      );
     });
     expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
     // Recorded in the order they started: turn 2's notify and lookup start in parallel, in either order.
@@ -58,6 +71,10 @@ describePostgres('a worker SIGKILLed mid-run', () => {
       ['lookup', 'admitted', true],
       ['notify', 'admitted', true],
     ]);
-    expect(record.messages.filter((message) => message.role === 'tool').map((message) => message.role === 'tool' && message.isError)).toEqual([false, false, false]);
+    expect(
+      record.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.role === 'tool' && message.isError),
+    ).toEqual([false, false, false]);
   });
 });

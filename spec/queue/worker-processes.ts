@@ -20,7 +20,15 @@ export function workerBundle(script = 'queue-worker-process.ts'): string {
   const directory = mkdtempSync(join(tmpdir(), 'wuwe-queue-worker-'));
   symlinkSync(join(root, 'node_modules'), join(directory, 'node_modules'), 'dir');
   const outfile = join(directory, script.replace(/\.ts$/, '.js'));
-  buildSync({ entryPoints: [join(__dirname, script)], bundle: true, platform: 'node', format: 'cjs', packages: 'external', outfile, logLevel: 'error' });
+  buildSync({
+    entryPoints: [join(__dirname, script)],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
   bundles.set(script, outfile);
   return outfile;
@@ -48,24 +56,32 @@ export function spawnWorker(config: WorkerProcessConfig, env: Record<string, str
   let readyNow = false;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  ready.then(() => (readyNow = child.exitCode === null && child.signalCode === null), () => undefined);
+  ready.then(
+    () => (readyNow = child.exitCode === null && child.signalCode === null),
+    () => undefined,
+  );
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     if (stdout.includes('ready\n')) markReady();
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => {
-      readyNow = false;
-      markReady();
-      resolve({ code, signal, stdout, stderr });
-    }),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) =>
+      child.on('exit', (code, signal) => {
+        readyNow = false;
+        markReady();
+        resolve({ code, signal, stdout, stderr });
+      }),
   );
   return { child, ready, exited, isReady: () => readyNow };
 }
 
 /** Polls `condition` every 50 ms until it holds; throws after `timeoutMs`. */
-export async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs = 60_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  condition: () => Promise<boolean> | boolean,
+  timeoutMs = 60_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`${what} not met in ${timeoutMs} ms`);

@@ -11,7 +11,15 @@ let directory: string;
 beforeAll(() => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), 'wuwe-lazy-'));
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
-  buildSync({ entryPoints: [path.join(root, 'lib/index.ts')], bundle: true, platform: 'node', format: 'cjs', packages: 'external', outfile: path.join(directory, 'wuwe.js'), logLevel: 'error' });
+  buildSync({
+    entryPoints: [path.join(root, 'lib/index.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    packages: 'external',
+    outfile: path.join(directory, 'wuwe.js'),
+    logLevel: 'error',
+  });
 });
 
 afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));

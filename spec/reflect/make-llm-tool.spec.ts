@@ -33,7 +33,12 @@ describe('makeLlmTool', () => {
         type: 'object',
         properties: {
           city: { type: 'string', description: 'City name.' },
-          unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius', description: 'Preferred temperature unit.' },
+          unit: {
+            type: 'string',
+            enum: ['celsius', 'fahrenheit'],
+            default: 'celsius',
+            description: 'Preferred temperature unit.',
+          },
         },
         required: ['city'],
         additionalProperties: false,
@@ -166,11 +171,51 @@ describe('makeLlmTool', () => {
 
     it('names class and property for untyped arrays, objects, functions, Map and Symbol', () => {
       const cases: Array<[string, () => Function]> = [
-        ['Arrays.list', () => { class Arrays { @Field() list!: string[]; } return Arrays; }],
-        ['Unions.value', () => { class Unions { @Field() value!: string | number; } return Unions; }],
-        ['Fns.fn', () => { class Fns { @Field() fn!: () => void; } return Fns; }],
-        ['Maps.map', () => { class Maps { @Field() map!: Map<string, string>; } return Maps; }],
-        ['Symbols.sym', () => { class Symbols { @Field({ type: () => Symbol as any }) sym!: symbol; } return Symbols; }],
+        [
+          'Arrays.list',
+          () => {
+            class Arrays {
+              @Field() list!: string[];
+            }
+            return Arrays;
+          },
+        ],
+        [
+          'Unions.value',
+          () => {
+            class Unions {
+              @Field() value!: string | number;
+            }
+            return Unions;
+          },
+        ],
+        [
+          'Fns.fn',
+          () => {
+            class Fns {
+              @Field() fn!: () => void;
+            }
+            return Fns;
+          },
+        ],
+        [
+          'Maps.map',
+          () => {
+            class Maps {
+              @Field() map!: Map<string, string>;
+            }
+            return Maps;
+          },
+        ],
+        [
+          'Symbols.sym',
+          () => {
+            class Symbols {
+              @Field({ type: () => Symbol as any }) sym!: symbol;
+            }
+            return Symbols;
+          },
+        ],
       ];
       for (const [where, define] of cases) {
         const target = define();

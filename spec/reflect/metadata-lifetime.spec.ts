@@ -5,7 +5,10 @@ import { Contract, Field, fieldTraits, makeLlmTool, parseToolArguments, Tool } f
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-/** Defines, uses and drops a tool class (as a plugin host or a per-tenant factory would), returning a weak reference to it. */
+/**
+ * Defines, uses and drops a tool class (as a plugin host or a per-tenant factory would), returning a weak reference to
+ * it.
+ */
 function defineAndDrop(): WeakRef<Function> {
   @Tool({ description: 'A class made at run time.' })
   @Contract({ sideEffect: 'read' })

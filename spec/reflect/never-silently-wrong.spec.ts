@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { Field, makeLlmTool, parseToolArguments, Tool, ToolArgumentError, ToolDefinitionError, tryParseToolArguments } from '../../lib';
+import {
+  Field,
+  makeLlmTool,
+  parseToolArguments,
+  Tool,
+  ToolArgumentError,
+  ToolDefinitionError,
+  tryParseToolArguments,
+} from '../../lib';
 
 enum Unit {
   Celsius = 'celsius',
@@ -77,13 +85,19 @@ describe('reflection is never silently wrong', () => {
         @Field({ type: 'integer', default: 2 }) days = 3;
         invoke(): void {}
       }
-      expect(definitionError(() => makeLlmTool(Conflict))).toMatchObject({ code: 'invalid_default', className: 'Conflict', propertyName: 'days' });
+      expect(definitionError(() => makeLlmTool(Conflict))).toMatchObject({
+        code: 'invalid_default',
+        className: 'Conflict',
+        propertyName: 'days',
+      });
       @Tool({ description: 'd' })
       class NotJson {
         @Field({ type: 'string' }) when: unknown = new Map();
         invoke(): void {}
       }
-      expect(definitionError(() => makeLlmTool(NotJson)).message).toMatch(/^NotJson\.when: its initializer value is not JSON/);
+      expect(definitionError(() => makeLlmTool(NotJson)).message).toMatch(
+        /^NotJson\.when: its initializer value is not JSON/,
+      );
     });
   });
 
@@ -155,7 +169,10 @@ describe('reflection is never silently wrong', () => {
       Tool({ description: 'd' })(Addresses);
       Type(() => Address)(Addresses.prototype, 'addresses');
       fieldWithoutMetadata(Addresses, 'addresses');
-      expect(definitionError(() => makeLlmTool(Addresses))).toMatchObject({ code: 'missing_design_type', propertyName: 'addresses' });
+      expect(definitionError(() => makeLlmTool(Addresses))).toMatchObject({
+        code: 'missing_design_type',
+        propertyName: 'addresses',
+      });
     });
 
     it('gives the tsc schema when every type is explicit', () => {

@@ -1,4 +1,15 @@
-import { ArrayMaxSize, IsArray, IsBase64, IsDefined, IsEnum, IsInt, IsNumber, IsString, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBase64,
+  IsDefined,
+  IsEnum,
+  IsInt,
+  IsNumber,
+  IsString,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   Field,
   fieldTraits,
@@ -53,8 +64,15 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
       invoke(): void {}
       @Field({ type: () => [String] }) @IsArray() @ArrayMaxSize(3) tags!: string[];
     }
-    expect((makeLlmTool(Tagged).inputSchema as any).properties.tags).toEqual({ type: 'array', items: { type: 'string' }, maxItems: 3 });
-    expect(argumentIssues(() => parseToolArguments(Tagged, { tags: [1, {}] }))).toEqual(['/tags/0 type', '/tags/1 type']);
+    expect((makeLlmTool(Tagged).inputSchema as any).properties.tags).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+      maxItems: 3,
+    });
+    expect(argumentIssues(() => parseToolArguments(Tagged, { tags: [1, {}] }))).toEqual([
+      '/tags/0 type',
+      '/tags/1 type',
+    ]);
   });
 
   it('keeps an explicit integer when @IsNumber() says number, and narrows number to integer for @IsInt()', () => {
@@ -67,7 +85,10 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
     const properties = (makeLlmTool(Counted).inputSchema as any).properties;
     expect(properties.count).toEqual({ type: 'integer', minimum: 0 });
     expect(properties.days).toEqual({ type: 'integer' });
-    expect(argumentIssues(() => parseToolArguments(Counted, { count: 1.5, days: 2.5 }))).toEqual(['/count type', '/days type']);
+    expect(argumentIssues(() => parseToolArguments(Counted, { count: 1.5, days: 2.5 }))).toEqual([
+      '/count type',
+      '/days type',
+    ]);
   });
 
   it('merges per-item constraints into the item schema', () => {
@@ -76,7 +97,10 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
       invoke(): void {}
       @Field({ type: () => [String] }) @MaxLength(3, { each: true }) words!: string[];
     }
-    expect((makeLlmTool(Short).inputSchema as any).properties.words).toEqual({ type: 'array', items: { type: 'string', maxLength: 3 } });
+    expect((makeLlmTool(Short).inputSchema as any).properties.words).toEqual({
+      type: 'array',
+      items: { type: 'string', maxLength: 3 },
+    });
   });
 
   it('accepts @IsDefined(), which strict ajv would refuse as `not: {type: "null"}` beside a string type', () => {
@@ -101,11 +125,9 @@ describe('makeLlmTool with class-validator decorators beside @Field', () => {
     expect(properties.tags).toEqual({ type: 'array', items: { type: 'string' } });
     expect(properties.colors).toEqual({ type: 'array', items: { type: 'string', enum: ['red', 'blue'] } });
     expect(properties.counts).toEqual({ type: 'array', items: { type: 'integer' } });
-    expect(argumentIssues(() => parseToolArguments(ValidatorArrays, { tags: [1], colors: ['green'], counts: [1.5] }))).toEqual([
-      '/tags/0 type',
-      '/colors/0 enum',
-      '/counts/0 type',
-    ]);
+    expect(
+      argumentIssues(() => parseToolArguments(ValidatorArrays, { tags: [1], colors: ['green'], counts: [1.5] })),
+    ).toEqual(['/tags/0 type', '/colors/0 enum', '/counts/0 type']);
   });
 
   it('names the class when strict ajv refuses what class-validator-jsonschema emitted, at makeLlmTool time', () => {
@@ -133,8 +155,16 @@ describe('makeLlmTool enums', () => {
     expect(properties.mixed).toEqual({ type: ['string', 'number'], enum: ['name', 2] });
     expect(properties.step).toEqual({ type: 'integer', enum: [-1, 0, 1] });
     expect(properties.colors).toEqual({ type: 'array', items: { type: 'string', enum: ['red', 'blue'] } });
-    expect(parseToolArguments(Enums, { mixed: 2, step: -1, colors: ['blue'] })).toMatchObject({ mixed: 2, step: -1, colors: ['blue'] });
-    expect(argumentIssues(() => parseToolArguments(Enums, { mixed: 'Two', step: 2, colors: ['Red'] }))).toEqual(['/mixed enum', '/step enum', '/colors/0 enum']);
+    expect(parseToolArguments(Enums, { mixed: 2, step: -1, colors: ['blue'] })).toMatchObject({
+      mixed: 2,
+      step: -1,
+      colors: ['blue'],
+    });
+    expect(argumentIssues(() => parseToolArguments(Enums, { mixed: 'Two', step: 2, colors: ['Red'] }))).toEqual([
+      '/mixed enum',
+      '/step enum',
+      '/colors/0 enum',
+    ]);
   });
 });
 
@@ -156,7 +186,9 @@ describe('makeLlmTool defaults', () => {
       invoke(): void {}
       @Field({ default: 'soon' as unknown as number }) delayMs!: number;
     }
-    expect(definitionError(() => parseToolArguments(WrongType, {})).message).toMatch(/^WrongType\.delayMs: default "soon"/);
+    expect(definitionError(() => parseToolArguments(WrongType, {})).message).toMatch(
+      /^WrongType\.delayMs: default "soon"/,
+    );
 
     @Tool({ description: 'd' })
     class FromTraits {
@@ -221,7 +253,10 @@ describe('makeLlmTool inheritance', () => {
     class Loose extends Base {
       @Field({ description: 'Optional here.', optional: true }) declare id: string;
     }
-    expect((makeLlmTool(Loose).inputSchema as any).properties.id).toEqual({ type: 'string', description: 'Optional here.' });
+    expect((makeLlmTool(Loose).inputSchema as any).properties.id).toEqual({
+      type: 'string',
+      description: 'Optional here.',
+    });
     expect((makeLlmTool(Loose).inputSchema as any).required).toEqual([]);
     expect((makeLlmTool(Base).inputSchema as any).required).toEqual(['id']);
   });
@@ -236,8 +271,16 @@ describe('makeLlmTool inheritance', () => {
     @Tool({ description: 'd' })
     class Ours extends Vendor {}
     fieldTraits(Ours, 'city', { description: 'Our text.' });
-    expect((makeLlmTool(Ours).inputSchema as any).properties.city).toEqual({ type: 'string', description: 'Our text.', default: 'Paris' });
-    expect((makeLlmTool(Vendor).inputSchema as any).properties.city).toEqual({ type: 'string', description: 'Vendor text.', default: 'Paris' });
+    expect((makeLlmTool(Ours).inputSchema as any).properties.city).toEqual({
+      type: 'string',
+      description: 'Our text.',
+      default: 'Paris',
+    });
+    expect((makeLlmTool(Vendor).inputSchema as any).properties.city).toEqual({
+      type: 'string',
+      description: 'Vendor text.',
+      default: 'Paris',
+    });
   });
 
   it('lets fieldTraits override a @Field description of the same class', () => {

@@ -7,7 +7,10 @@ import { esbuild, swc, tsc, typeScriptFiles, compileTree } from './toolchains';
 const ROOT = path.join(__dirname, '../..');
 const FIXTURE = path.join(__dirname, 'fixtures', 'injected-tool.ts');
 
-/** Toolchains that emit class fields with `[[Define]]` semantics (ES2022's own; TypeScript's default from target ES2022), legacy decorators. */
+/**
+ * Toolchains that emit class fields with `[[Define]]` semantics (ES2022's own; TypeScript's default from target
+ * ES2022), legacy decorators.
+ */
 const DEFINE_TOOLCHAINS = [
   { name: 'tsc, useDefineForClassFields: true, target ES2022', compile: tsc(true, 'define') },
   { name: 'esbuild, useDefineForClassFields: true, target es2022', compile: esbuild(true, 'define') },
@@ -30,7 +33,11 @@ describe('lib/ compiled with define semantics for class fields', () => {
     (_name, toolchain, index) => {
       const out = path.join(directory, String(index));
       compileTree(toolchain.compile, ROOT, [...typeScriptFiles(path.join(ROOT, 'lib')), FIXTURE], out);
-      const printed = execFileSync(process.execPath, [path.join(out, 'spec', 'reflect', 'fixtures', 'injected-tool.js')], { encoding: 'utf8', stdio: 'pipe' });
+      const printed = execFileSync(
+        process.execPath,
+        [path.join(out, 'spec', 'reflect', 'fixtures', 'injected-tool.js')],
+        { encoding: 'utf8', stdio: 'pipe' },
+      );
       const report = JSON.parse(printed) as { registered: string[]; outcome: unknown; direct: unknown };
       expect(report.registered).toEqual(['greet']);
       expect(report.outcome).toMatchObject({ ok: true, text: 'Hello, Ada' });

@@ -9,7 +9,11 @@ const TOOLCHAINS: readonly Toolchain[] = [
   { name: 'tsc, standard decorators', emitsDesignType: false, compile: tsc(false) },
   { name: 'esbuild, legacy decorators', emitsDesignType: false, compile: esbuild(true) },
   { name: 'esbuild, standard decorators', emitsDesignType: false, compile: esbuild(false) },
-  { name: 'swc, legacy decorators with decoratorMetadata', emitsDesignType: true, compile: swc('legacy with metadata') },
+  {
+    name: 'swc, legacy decorators with decoratorMetadata',
+    emitsDesignType: true,
+    compile: swc('legacy with metadata'),
+  },
   { name: 'swc, legacy decorators without decoratorMetadata', emitsDesignType: false, compile: swc('legacy') },
   { name: 'swc, standard decorators (2023-11)', emitsDesignType: false, compile: swc('standard') },
 ];
@@ -34,31 +38,47 @@ function load(toolchain: Toolchain, fixture: string): Record<string, Function> {
 describe('the same tool classes on every toolchain', () => {
   const reference = (): Record<string, Function> => load(TOOLCHAINS[0], 'explicit-tools.ts');
 
-  it.each(TOOLCHAINS.map((toolchain) => [toolchain.name, toolchain] as const))('%s: explicit types give the tsc schema and contract', (_name, toolchain) => {
-    const expected = reference();
-    const loaded = load(toolchain, 'explicit-tools.ts');
-    expect(makeLlmTool(loaded.PlanTrip)).toEqual(makeLlmTool(expected.PlanTrip));
-    expect(toolDescriptorOf(loaded.PlanTrip)).toEqual(toolDescriptorOf(expected.PlanTrip));
-    const schema = makeLlmTool(loaded.PlanTrip).inputSchema as any;
-    expect(schema.properties.units).toEqual({ type: 'array', items: { type: 'string', enum: ['celsius', 'fahrenheit'] } });
-    expect(schema.properties.days).toEqual({ type: 'number', default: 3 });
-    expect(schema.required).toEqual(['nights', 'units', 'mode', 'tags', 'home', 'stops']);
+  it.each(TOOLCHAINS.map((toolchain) => [toolchain.name, toolchain] as const))(
+    '%s: explicit types give the tsc schema and contract',
+    (_name, toolchain) => {
+      const expected = reference();
+      const loaded = load(toolchain, 'explicit-tools.ts');
+      expect(makeLlmTool(loaded.PlanTrip)).toEqual(makeLlmTool(expected.PlanTrip));
+      expect(toolDescriptorOf(loaded.PlanTrip)).toEqual(toolDescriptorOf(expected.PlanTrip));
+      const schema = makeLlmTool(loaded.PlanTrip).inputSchema as any;
+      expect(schema.properties.units).toEqual({
+        type: 'array',
+        items: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+      });
+      expect(schema.properties.days).toEqual({ type: 'number', default: 3 });
+      expect(schema.required).toEqual(['nights', 'units', 'mode', 'tags', 'home', 'stops']);
 
-    const trip = parseToolArguments(loaded.PlanTrip as new () => { home: object; stops: object[]; days: number; invoke(): string }, {
-      nights: 2,
-      units: ['celsius'],
-      mode: 'fast',
-      tags: [],
-      home: { street: 'Main 1' },
-      stops: [{ street: 'Side 2', zip: '0150' }],
-    });
-    expect(trip.home).toBeInstanceOf(loaded.Address);
-    expect(trip.stops[0]).toBeInstanceOf(loaded.Address);
-    expect(trip.invoke()).toBe('2 nights from Main 1, 3 days');
-    expect(() => parseToolArguments(loaded.PlanTrip as new () => object, { nights: 2, units: 'celsius', mode: 'turbo', tags: [], home: {}, stops: [] })).toThrow(
-      /units: must be array.*mode: must be equal to one of the allowed values/,
-    );
-  });
+      const trip = parseToolArguments(
+        loaded.PlanTrip as new () => { home: object; stops: object[]; days: number; invoke(): string },
+        {
+          nights: 2,
+          units: ['celsius'],
+          mode: 'fast',
+          tags: [],
+          home: { street: 'Main 1' },
+          stops: [{ street: 'Side 2', zip: '0150' }],
+        },
+      );
+      expect(trip.home).toBeInstanceOf(loaded.Address);
+      expect(trip.stops[0]).toBeInstanceOf(loaded.Address);
+      expect(trip.invoke()).toBe('2 nights from Main 1, 3 days');
+      expect(() =>
+        parseToolArguments(loaded.PlanTrip as new () => object, {
+          nights: 2,
+          units: 'celsius',
+          mode: 'turbo',
+          tags: [],
+          home: {},
+          stops: [],
+        }),
+      ).toThrow(/units: must be array.*mode: must be equal to one of the allowed values/);
+    },
+  );
 
   it.each(TOOLCHAINS.map((toolchain) => [toolchain.name, toolchain] as const))(
     '%s: a field left to design:type reflects only where the compiler emits it',

@@ -14,7 +14,9 @@ function run(command: string, args: readonly string[], cwd: string): string {
     return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`, { cause: error });
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`, {
+      cause: error,
+    });
   }
 }
 
@@ -96,17 +98,37 @@ const PROJECTS: readonly Project[] = [
   {
     name: 'strict (the README tsconfig)',
     strictNullChecks: true,
-    compilerOptions: { target: 'ES2022', module: 'node16', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true },
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'node16',
+      strict: true,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    },
   },
   {
     name: 'strict with exactOptionalPropertyTypes',
     strictNullChecks: true,
-    compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, exactOptionalPropertyTypes: true, experimentalDecorators: true, emitDecoratorMetadata: true },
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'commonjs',
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    },
   },
   {
     name: 'non-strict (strict: false), without skipLibCheck',
     strictNullChecks: false,
-    compilerOptions: { target: 'ES2022', module: 'commonjs', strict: false, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true },
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'commonjs',
+      strict: false,
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      esModuleInterop: true,
+    },
   },
   {
     // The tsconfig.json of `nest new` (@nestjs/schematics 11, application template).
@@ -139,10 +161,20 @@ beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'wuwe-tsc-projects-'));
   // The package as published: dist/ built by tsconfig.build.json, resolved through its exports.
   const packageDir = path.join(work, 'package');
-  run(process.execPath, [TSC, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(packageDir, 'dist')], ROOT);
+  run(
+    process.execPath,
+    [TSC, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(packageDir, 'dist')],
+    ROOT,
+  );
   fs.writeFileSync(
     path.join(packageDir, 'package.json'),
-    JSON.stringify({ name: 'wuwe', version: '0.0.0', main: 'dist/index.js', types: 'dist/index.d.ts', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
+    JSON.stringify({
+      name: 'wuwe',
+      version: '0.0.0',
+      main: 'dist/index.js',
+      types: 'dist/index.d.ts',
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+    }),
   );
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(packageDir, 'node_modules'), 'dir');
 });
@@ -157,11 +189,17 @@ function compileProject(project: Project, files: Readonly<Record<string, string>
   fs.symlinkSync(path.join(work, 'package'), path.join(modules, 'wuwe'), 'dir');
   fs.symlinkSync(path.join(ROOT, 'node_modules', 'reflect-metadata'), path.join(modules, 'reflect-metadata'), 'dir');
   fs.symlinkSync(path.join(ROOT, 'node_modules', '@types', 'node'), path.join(modules, '@types', 'node'), 'dir');
-  fs.writeFileSync(path.join(directory, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }));
+  fs.writeFileSync(
+    path.join(directory, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }),
+  );
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(directory, name), text);
   fs.writeFileSync(
     path.join(directory, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { ...project.compilerOptions, outDir: './dist', rootDir: '.' }, include: Object.keys(files) }),
+    JSON.stringify({
+      compilerOptions: { ...project.compilerOptions, outDir: './dist', rootDir: '.' },
+      include: Object.keys(files),
+    }),
   );
   run(process.execPath, [TSC, '-p', '.'], directory);
   return { directory };
@@ -176,7 +214,10 @@ describe('real tsc on a project using the package', () => {
       else files['loose.ts'] = LOOSE_TS;
       // An unused @ts-expect-error fails the compile: every marked line is refused, every other line accepted.
       const { directory } = compileProject(project, files);
-      const printed = JSON.parse(run(process.execPath, [path.join('dist', 'valid.js')], directory)) as { schema: any; answer: string };
+      const printed = JSON.parse(run(process.execPath, [path.join('dist', 'valid.js')], directory)) as {
+        schema: any;
+        answer: string;
+      };
       expect(printed.answer).toBe('Oslo in celsius for 3 days');
       expect(printed.schema.required).toEqual(['city', 'units']);
       expect(printed.schema.properties).toEqual({

@@ -8,9 +8,17 @@ function runVitest(): Promise<{ code: number; output: string }> {
   const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
   const config = path.join(__dirname, 'fixtures/vitest/vitest.config.ts');
   return new Promise((resolve) => {
-    execFile(process.execPath, [vitest, 'run', '--config', config], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CI: '1' } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [vitest, 'run', '--config', config],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', CI: '1' } },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+          output: `${stdout}${stderr}`,
+        });
+      },
+    );
   });
 }
 

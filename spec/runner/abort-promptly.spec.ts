@@ -1,13 +1,25 @@
-import { LlmAgentEvent, LlmAgentRunner, ModelRequest, ModelResponse, ModelStepper, ScriptedModelClient, standardFailure } from '../../lib';
+import {
+  LlmAgentEvent,
+  LlmAgentRunner,
+  ModelRequest,
+  ModelResponse,
+  ModelStepper,
+  ScriptedModelClient,
+  standardFailure,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
-/** Settles to 'pending' when `promise` has not settled within `ms`: a run that ignores its abort fails the test instead of hanging it. */
+/**
+ * Settles to 'pending' when `promise` has not settled within `ms`: a run that ignores its abort fails the test instead
+ * of hanging it.
+ */
 function within<T>(promise: Promise<T>, ms = 3000): Promise<T | 'pending'> {
   return Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms).unref())]);
 }
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
-const oneCall = (name = 'work') => new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name, arguments: {} }] }, { text: 'done' }]);
+const oneCall = (name = 'work') =>
+  new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name, arguments: {} }] }, { text: 'done' }]);
 
 describe('an abort ends the run promptly', () => {
   it('a model client that ignores its signal does not keep complete() pending', async () => {
@@ -18,7 +30,9 @@ describe('an abort ends the run promptly', () => {
     };
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('operator stop')), 20);
-    const result = await within(new LlmAgentRunner(deaf, new FunctionProvider()).complete('hi', { signal: controller.signal }));
+    const result = await within(
+      new LlmAgentRunner(deaf, new FunctionProvider()).complete('hi', { signal: controller.signal }),
+    );
     expect(result).not.toBe('pending');
     expect(result).toMatchObject({ stopReason: 'aborted', steps: 1 });
     expect(requests[0].signal.aborted).toBe(true);
@@ -58,7 +72,9 @@ describe('an abort ends the run promptly', () => {
 
   it('an onToolOutputProjection that never settles does not hold the run', async () => {
     const provider = new FunctionProvider().add('work', () => 'worked');
-    const result = await within(new LlmAgentRunner(oneCall(), provider).complete('go', { onToolOutputProjection: () => void never() }));
+    const result = await within(
+      new LlmAgentRunner(oneCall(), provider).complete('go', { onToolOutputProjection: () => void never() }),
+    );
     expect(result).toMatchObject({ stopReason: 'end_turn', text: 'done' });
   });
 
@@ -71,11 +87,16 @@ describe('an abort ends the run promptly', () => {
       { compensation: { enabled: true }, retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 } },
     );
     provider.compensate = () => (setTimeout(() => controller.abort(), 10), never());
-    const result = await within(new LlmAgentRunner(oneCall('charge'), provider).complete('go', { signal: controller.signal }));
+    const result = await within(
+      new LlmAgentRunner(oneCall('charge'), provider).complete('go', { signal: controller.signal }),
+    );
     expect(result).not.toBe('pending');
     if (result === 'pending') return;
     const outcome = result.toolCalls[0].outcome;
-    expect(outcome.error).toMatchObject({ code: 'cancelled', details: { compensation: 'failed', lastError: { code: 'unavailable' } } });
+    expect(outcome.error).toMatchObject({
+      code: 'cancelled',
+      details: { compensation: 'failed', lastError: { code: 'unavailable' } },
+    });
     expect(outcome.compensation).toBe('failed');
     expect(attempts).toBe(1);
   });

@@ -31,12 +31,21 @@ describe('each attempt gets its own copy of the validated arguments', () => {
         }
         return 'tagged';
       },
-      { idempotency: 'idempotent', approval: 'always', retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 } },
+      {
+        idempotency: 'idempotent',
+        approval: 'always',
+        retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+      },
       { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
     );
     const original = { name: 'a', tags: ['x'] };
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'tag', arguments: JSON.stringify(original) }] }, { text: 'done' }]);
-    const result = await new LlmAgentRunner(model, provider).complete('go', { approvalHandler: (request) => (approved.push(request.arguments), { approved: true }) });
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'c1', name: 'tag', arguments: JSON.stringify(original) }] },
+      { text: 'done' },
+    ]);
+    const result = await new LlmAgentRunner(model, provider).complete('go', {
+      approvalHandler: (request) => (approved.push(request.arguments), { approved: true }),
+    });
     expect(result.toolCalls[0]).toMatchObject({ outcome: { ok: true, text: 'tagged' }, attempts: 2 });
     expect(seen).toEqual([original, original]);
     expect(approved).toEqual([original]);
@@ -45,7 +54,11 @@ describe('each attempt gets its own copy of the validated arguments', () => {
   });
 });
 
-const RETRY_ONCE = { idempotency: 'idempotent', approval: 'always', retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 } } as const;
+const RETRY_ONCE = {
+  idempotency: 'idempotent',
+  approval: 'always',
+  retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+} as const;
 
 /** What each attempt of the reflected tools below saw in its fields before it changed them. */
 const seenByAttempt: string[] = [];
@@ -95,7 +108,10 @@ describe('a reflected tool that changes its fields or arguments changes nothing 
     const approved: JsonObject[] = [];
     const started: JsonObject[] = [];
     const store = new MemoryRunStore();
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name, arguments: JSON.stringify(original) }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'c1', name, arguments: JSON.stringify(original) }] },
+      { text: 'done' },
+    ]);
     const result = await new LlmAgentRunner(model, provider).complete('go', {
       store,
       runId: `copies-${name}`,
@@ -109,18 +125,36 @@ describe('a reflected tool that changes its fields or arguments changes nothing 
   }
 
   it.each([
-    ['a flat class (fields of scalars)', 'rename_city', { city: 'Oslo' }, { city: 'Oslo', unit: 'celsius' }, ['Oslo/celsius', 'Oslo/celsius']],
-    ['a class with an array field', 'tag_city', { city: 'Oslo', tags: ['x'] }, { city: 'Oslo', tags: ['x'] }, ['Oslo/x', 'Oslo/x']],
-  ])('%s: every attempt sees the validated arguments; the result, approval, events and store keep them', async (_, name, sent, validated, seen) => {
-    for (const provider of [new ReflectedToolProvider([RenameCity, TagCity]), new MutatingProvider([RenameCity, TagCity])]) {
-      const { result, approved, started, stored } = await run(provider, name, sent);
-      expect(result.toolCalls[0]).toMatchObject({ outcome: { ok: true }, attempts: 2 });
-      expect(seenByAttempt).toEqual(seen);
-      expect(result.toolCalls[0].arguments).toEqual(validated);
-      expect(approved).toEqual([validated]);
-      expect(started).toEqual([validated]);
-      expect(stored.arguments).toEqual(validated);
-      expect(stored.argumentsSha256).toBe(canonicalArgumentsSha256(validated));
-    }
-  });
+    [
+      'a flat class (fields of scalars)',
+      'rename_city',
+      { city: 'Oslo' },
+      { city: 'Oslo', unit: 'celsius' },
+      ['Oslo/celsius', 'Oslo/celsius'],
+    ],
+    [
+      'a class with an array field',
+      'tag_city',
+      { city: 'Oslo', tags: ['x'] },
+      { city: 'Oslo', tags: ['x'] },
+      ['Oslo/x', 'Oslo/x'],
+    ],
+  ])(
+    '%s: every attempt sees the validated arguments; the result, approval, events and store keep them',
+    async (_, name, sent, validated, seen) => {
+      for (const provider of [
+        new ReflectedToolProvider([RenameCity, TagCity]),
+        new MutatingProvider([RenameCity, TagCity]),
+      ]) {
+        const { result, approved, started, stored } = await run(provider, name, sent);
+        expect(result.toolCalls[0]).toMatchObject({ outcome: { ok: true }, attempts: 2 });
+        expect(seenByAttempt).toEqual(seen);
+        expect(result.toolCalls[0].arguments).toEqual(validated);
+        expect(approved).toEqual([validated]);
+        expect(started).toEqual([validated]);
+        expect(stored.arguments).toEqual(validated);
+        expect(stored.argumentsSha256).toBe(canonicalArgumentsSha256(validated));
+      }
+    },
+  );
 });

@@ -30,10 +30,17 @@ describe('a synchronous tool that blocks past its deadline', () => {
       },
       { timeoutMs: 1_000 },
     );
-    const result = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider).invokeToolCall({ id: 'c', name: 'block', arguments: {} }, { clock, onEvent: (event) => events.push(event) });
+    const result = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider).invokeToolCall(
+      { id: 'c', name: 'block', arguments: {} },
+      { clock, onEvent: (event) => events.push(event) },
+    );
     expect(result.outcome.error).toMatchObject({ code: 'timeout' });
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['tool_timeout', 'tool_late_result_discarded']));
-    expect(events.find((event) => event.type === 'tool_late_result_discarded')).toMatchObject({ outcome: { ok: true, text: 'finished late' } });
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['tool_timeout', 'tool_late_result_discarded']),
+    );
+    expect(events.find((event) => event.type === 'tool_late_result_discarded')).toMatchObject({
+      outcome: { ok: true, text: 'finished late' },
+    });
     clock.handles.forEach((handle) => clock.clearTimeout(handle));
   });
 
@@ -46,7 +53,11 @@ describe('a synchronous tool that blocks past its deadline', () => {
       .add('spin', () => (busy(80), 'spun'), { timeoutMs: 20 })
       .add('spin_then_async', () => (busy(80), Promise.resolve('spun')), { timeoutMs: 20 });
     const runner = new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider);
-    expect((await runner.invokeToolCall({ id: 'a', name: 'spin', arguments: {} })).outcome.error).toMatchObject({ code: 'timeout' });
-    expect((await runner.invokeToolCall({ id: 'b', name: 'spin_then_async', arguments: {} })).outcome.error).toMatchObject({ code: 'timeout' });
+    expect((await runner.invokeToolCall({ id: 'a', name: 'spin', arguments: {} })).outcome.error).toMatchObject({
+      code: 'timeout',
+    });
+    expect(
+      (await runner.invokeToolCall({ id: 'b', name: 'spin_then_async', arguments: {} })).outcome.error,
+    ).toMatchObject({ code: 'timeout' });
   });
 });

@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import { canonicalArgumentsSha256, ChatMessage, LlmAgentRunner, MemoryRunStore, RunStore, ScriptedModelClient, SqliteRunStore } from '../../lib';
+import {
+  canonicalArgumentsSha256,
+  ChatMessage,
+  LlmAgentRunner,
+  MemoryRunStore,
+  RunStore,
+  ScriptedModelClient,
+  SqliteRunStore,
+} from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 
@@ -13,7 +21,12 @@ const forged: ChatMessage[] = [
 ];
 
 function bank() {
-  return new FunctionProvider().add('transfer', () => 'sent', { sideEffect: 'write', idempotency: 'idempotent' }, { to: { type: 'string' } });
+  return new FunctionProvider().add(
+    'transfer',
+    () => 'sent',
+    { sideEffect: 'write', idempotency: 'idempotent' },
+    { to: { type: 'string' } },
+  );
 }
 
 /** A model whose first request fails (the run is left `failed`), then scripted turns. */
@@ -33,14 +46,19 @@ function failingFirst(...turns: ConstructorParameters<typeof ScriptedModelClient
 
 const stores: [string, () => RunStore][] = [
   ['MemoryRunStore', () => new MemoryRunStore()],
-  ['SqliteRunStore (file)', () => new SqliteRunStore(join(temp.path, `runs-${Math.random().toString(36).slice(2)}.db`))],
+  [
+    'SqliteRunStore (file)',
+    () => new SqliteRunStore(join(temp.path, `runs-${Math.random().toString(36).slice(2)}.db`)),
+  ],
 ];
 
 describe.each(stores)('a tool call in caller-supplied history (%s)', (_name, makeStore) => {
   it('is answered not_executed in the input and never runs on resume()', async () => {
     const store = makeStore();
     const provider = bank();
-    await expect(new LlmAgentRunner(failingFirst(), provider).complete(forged, { store, runId: 'r1' })).rejects.toThrow('model unavailable');
+    await expect(new LlmAgentRunner(failingFirst(), provider).complete(forged, { store, runId: 'r1' })).rejects.toThrow(
+      'model unavailable',
+    );
     const model = new ScriptedModelClient([{ text: 'done' }]);
     const result = await new LlmAgentRunner(model, provider).resume('r1', { store });
     expect(provider.calls).toHaveLength(0);
@@ -56,8 +74,12 @@ describe.each(stores)('a tool call in caller-supplied history (%s)', (_name, mak
   it('never runs on resumeStream() either', async () => {
     const store = makeStore();
     const provider = bank();
-    await expect(new LlmAgentRunner(failingFirst(), provider).complete(forged, { store, runId: 'r2' })).rejects.toThrow('model unavailable');
-    const stream = new LlmAgentRunner(new ScriptedModelClient([{ text: 'done' }]), provider).resumeStream('r2', { store });
+    await expect(new LlmAgentRunner(failingFirst(), provider).complete(forged, { store, runId: 'r2' })).rejects.toThrow(
+      'model unavailable',
+    );
+    const stream = new LlmAgentRunner(new ScriptedModelClient([{ text: 'done' }]), provider).resumeStream('r2', {
+      store,
+    });
     for await (const _event of stream);
     expect(provider.calls).toHaveLength(0);
     await store.close();
@@ -71,8 +93,15 @@ describe.each(stores)('a tool call in caller-supplied history (%s)', (_name, mak
     const model = new ScriptedModelClient([{ text: 'done' }]);
     const result = await new LlmAgentRunner(model, provider).resume('r3', { store });
     expect(provider.calls).toHaveLength(0);
-    expect(result.toolCalls.map((call) => call.outcome.ok ? 'ok' : call.outcome.error.code)).toEqual(['not_executed']);
-    expect((await store.loadRun('r3'))!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(result.toolCalls.map((call) => (call.outcome.ok ? 'ok' : call.outcome.error.code))).toEqual([
+      'not_executed',
+    ]);
+    expect((await store.loadRun('r3'))!.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
     await store.close();
   });
 
@@ -85,15 +114,28 @@ describe.each(stores)('a tool call in caller-supplied history (%s)', (_name, mak
     await store.close();
   });
 
-  it('still runs a call the model of the run made, once approved (the record says it is the model\'s)', async () => {
+  it("still runs a call the model of the run made, once approved (the record says it is the model's)", async () => {
     const store = makeStore();
-    const provider = new FunctionProvider().add('transfer', () => 'sent', { sideEffect: 'destructive' }, { to: { type: 'string' } });
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'm', name: 'transfer', arguments: { to: 'friend' } }] }]);
+    const provider = new FunctionProvider().add(
+      'transfer',
+      () => 'sent',
+      { sideEffect: 'destructive' },
+      { to: { type: 'string' } },
+    );
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'm', name: 'transfer', arguments: { to: 'friend' } }] },
+    ]);
     const first = await new LlmAgentRunner(model, provider).complete('pay my friend', { store, runId: 'r5' });
     expect(first.stopReason).toBe('awaiting_approval');
     expect((await store.loadRun('r5'))!.messageOrigins).toEqual(['other', 'model']);
-    await store.decideApproval('r5', 'm', { approved: true, toolName: 'transfer', argumentsSha256: canonicalArgumentsSha256({ to: 'friend' }) });
-    const resumed = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'done' }]), provider).resume('r5', { store });
+    await store.decideApproval('r5', 'm', {
+      approved: true,
+      toolName: 'transfer',
+      argumentsSha256: canonicalArgumentsSha256({ to: 'friend' }),
+    });
+    const resumed = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'done' }]), provider).resume('r5', {
+      store,
+    });
     expect(resumed.stopReason).toBe('end_turn');
     expect(provider.calls.map((call) => call.arguments)).toEqual([{ to: 'friend' }]);
     expect((await store.loadRun('r5'))!.messageOrigins).toEqual(['other', 'model', 'other', 'model']);

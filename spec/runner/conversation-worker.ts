@@ -11,8 +11,16 @@ const [dbPath, memoryPath, runId] = process.argv.slice(2);
 async function main(): Promise<void> {
   const store = new SqliteRunStore(dbPath);
   const memory = new SqliteMemory(memoryPath);
-  const provider = new FunctionProvider().add('lookup', () => ({ order: 'A-17', status: 'shipped' }), {}, { order: { type: 'string' } });
-  const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'lookup', arguments: { order: 'A-17' } }] }, { text: 'Order A-17 has shipped.' }]);
+  const provider = new FunctionProvider().add(
+    'lookup',
+    () => ({ order: 'A-17', status: 'shipped' }),
+    {},
+    { order: { type: 'string' } },
+  );
+  const model = new ScriptedModelClient([
+    { toolCalls: [{ id: 'c1', name: 'lookup', arguments: { order: 'A-17' } }] },
+    { text: 'Order A-17 has shipped.' },
+  ]);
   await new LlmAgentRunner(model, provider).complete('Where is order A-17?', { store, memory, runId });
   await store.close();
   memory.close();

@@ -18,10 +18,16 @@ describe('complete() and stream() with a message list', () => {
   const history: ChatMessage[] = [
     { role: 'user', content: 'Hi, I am Ada.' },
     { role: 'assistant', content: 'Hello Ada!', toolCalls: [] },
-    { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', mediaType: 'image/png', data: PNG }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in this picture?' },
+        { type: 'image', mediaType: 'image/png', data: PNG },
+      ],
+    },
   ];
 
-  it('sends the whole list to the model and records it as the run\'s start', async () => {
+  it("sends the whole list to the model and records it as the run's start", async () => {
     const model = new ScriptedModelClient([{ text: 'A tiny PNG.' }]);
     const result = await new LlmAgentRunner(model, lookupProvider()).complete(history);
     expect(model.requests[0].messages).toEqual(history);
@@ -37,15 +43,36 @@ describe('complete() and stream() with a message list', () => {
 
   it.each([
     ['an empty list', [], 'non-empty'],
-    ['a list that does not end with a user message', [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b', toolCalls: [] }], 'last message must be a user message'],
+    [
+      'a list that does not end with a user message',
+      [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b', toolCalls: [] },
+      ],
+      'last message must be a user message',
+    ],
     ['an unknown role', [{ role: 'system', content: 'x' }], 'unknown role'],
-    ['an image without data', [{ role: 'user', content: [{ type: 'image', mediaType: 'image/png' }] }], 'part 0: an inline image needs base64 `data`'],
+    [
+      'an image without data',
+      [{ role: 'user', content: [{ type: 'image', mediaType: 'image/png' }] }],
+      'part 0: an inline image needs base64 `data`',
+    ],
     ['an empty part list', [{ role: 'user', content: [] }], 'non-empty list of parts'],
-    ['a tool message without its call id', [{ role: 'tool', toolName: 't', content: 'x', isError: false }, { role: 'user', content: 'go' }], 'toolCallId'],
+    [
+      'a tool message without its call id',
+      [
+        { role: 'tool', toolName: 't', content: 'x', isError: false },
+        { role: 'user', content: 'go' },
+      ],
+      'toolCallId',
+    ],
   ])('refuses %s (invalid_input) before anything runs', async (_name, input, message) => {
     const model = new ScriptedModelClient([{ text: 'never' }]);
     const runner = new LlmAgentRunner(model, lookupProvider());
-    await expect(runner.complete(input as ChatMessage[])).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining(message) });
+    await expect(runner.complete(input as ChatMessage[])).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining(message),
+    });
     expect(() => runner.stream(input as ChatMessage[])).toThrow(expect.objectContaining({ code: 'invalid_input' }));
     expect(model.requests).toHaveLength(0);
   });
@@ -55,7 +82,11 @@ describe('LlmAgentRunOptions.continueFrom', () => {
   it('continues a conversation another process stored (SQLite store and SqliteMemory)', async () => {
     const dbPath = join(temp.path, 'runs.db');
     const memoryPath = join(temp.path, 'memory.db');
-    await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'conversation-worker.ts'), dbPath, memoryPath, 'first'], { cwd: join(__dirname, '../..') });
+    await promisify(execFile)(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(__dirname, 'conversation-worker.ts'), dbPath, memoryPath, 'first'],
+      { cwd: join(__dirname, '../..') },
+    );
 
     const store = new SqliteRunStore(dbPath);
     const stored = (await store.loadRun('first'))!.messages;
@@ -81,12 +112,22 @@ describe('LlmAgentRunOptions.continueFrom', () => {
   it('refuses an unknown conversation, a conversation with unanswered calls, and a run without a store or memory', async () => {
     const store = new SqliteRunStore(join(temp.path, 'refusals.db'));
     const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'lookup', arguments: { order: 'A' } }] }]);
-    const suspended = await new LlmAgentRunner(model, new FunctionProvider().add('lookup', () => 'x', { sideEffect: 'destructive' }, { order: { type: 'string' } })).complete('go', { store, runId: 'open' });
+    const suspended = await new LlmAgentRunner(
+      model,
+      new FunctionProvider().add('lookup', () => 'x', { sideEffect: 'destructive' }, { order: { type: 'string' } }),
+    ).complete('go', { store, runId: 'open' });
     expect(suspended.stopReason).toBe('awaiting_approval');
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), lookupProvider());
-    await expect(runner.complete('next', { store, continueFrom: 'missing' })).rejects.toMatchObject({ code: 'conversation_not_found' });
-    await expect(runner.complete('next', { store, continueFrom: 'open' })).rejects.toMatchObject({ code: 'run_conflict', message: expect.stringContaining('c1') });
-    await expect(runner.complete('next', { continueFrom: 'open' })).rejects.toMatchObject({ code: 'invalid_run_options' });
+    await expect(runner.complete('next', { store, continueFrom: 'missing' })).rejects.toMatchObject({
+      code: 'conversation_not_found',
+    });
+    await expect(runner.complete('next', { store, continueFrom: 'open' })).rejects.toMatchObject({
+      code: 'run_conflict',
+      message: expect.stringContaining('c1'),
+    });
+    await expect(runner.complete('next', { continueFrom: 'open' })).rejects.toMatchObject({
+      code: 'invalid_run_options',
+    });
     await store.close();
   });
 });
@@ -111,7 +152,10 @@ describe('turns of a run that starts from an earlier conversation', () => {
       { role: 'assistant', content: 'Order 1 shipped.', toolCalls: [] },
       { role: 'user', content: 'Now ship order 2.' },
     ];
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_0', name: 'ship', arguments: { order: '2' } }] }, { text: 'Order 2 shipped.' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'call_0', name: 'ship', arguments: { order: '2' } }] },
+      { text: 'Order 2 shipped.' },
+    ]);
     const runner = new LlmAgentRunner(model, provider);
     const suspended = await runner.complete(history, { store, runId: 'carried' });
     expect(suspended.stopReason).toBe('awaiting_approval');
@@ -121,7 +165,12 @@ describe('turns of a run that starts from an earlier conversation', () => {
     expect(record.approvals.map((approval) => [approval.callId, approval.turn])).toEqual([['call_0', 3]]);
     expect(suspended.toolCalls.map((call) => call.turn)).toEqual([3]);
 
-    await store.decideApproval('carried', 'call_0', { approved: true, toolName: 'ship', argumentsSha256: record.approvals[0].argumentsSha256 }, { turn: 3 });
+    await store.decideApproval(
+      'carried',
+      'call_0',
+      { approved: true, toolName: 'ship', argumentsSha256: record.approvals[0].argumentsSha256 },
+      { turn: 3 },
+    );
     const resumed = await runner.resume('carried', { store });
     expect(resumed.stopReason).toBe('end_turn');
     expect(shipped).toEqual(['"2"']);
@@ -138,7 +187,10 @@ describe('streamed turns of a run that starts from an earlier conversation', () 
       { role: 'assistant', content: 'Shipped.', toolCalls: [] },
       { role: 'user', content: 'And order 2?' },
     ];
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { order: '2' } }] }, { text: 'Shipped too.' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { order: '2' } }] },
+      { text: 'Shipped too.' },
+    ]);
     const stream = new LlmAgentRunner(model, lookupProvider()).stream(history);
     const turns: [string, number][] = [];
     for await (const event of stream) if ('turn' in event) turns.push([event.type, event.turn]);

@@ -17,7 +17,13 @@ jest.setTimeout(120_000);
 
 const worker = join(__dirname, 'crash-worker.ts');
 
-function startWorker(dir: string, mode: 'start' | 'resume', runId: string, env: Record<string, string> = {}, storeArg = join(dir, 'runs.db')): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function startWorker(
+  dir: string,
+  mode: 'start' | 'resume',
+  runId: string,
+  env: Record<string, string> = {},
+  storeArg = join(dir, 'runs.db'),
+): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', worker, storeArg, dir, mode, runId], {
     env: { ...process.env, ...env, TS_NODE_TRANSPILE_ONLY: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -26,7 +32,9 @@ function startWorker(dir: string, mode: 'start' | 'resume', runId: string, env: 
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -65,7 +73,11 @@ async function killAndResume(dir: string, runId: string, hang: 'charge' | 'repor
   const finished = await second.done;
   expect(finished.stderr).toBe('');
   expect(finished.code).toBe(0);
-  return JSON.parse(finished.stdout) as { stopReason: string; text: string; toolCalls: { toolName: string; outcome: any; content: string }[] };
+  return JSON.parse(finished.stdout) as {
+    stopReason: string;
+    text: string;
+    toolCalls: { toolName: string; outcome: any; content: string }[];
+  };
 }
 
 describe('resume after a real crash (SIGKILL)', () => {
@@ -94,7 +106,10 @@ describe('resume after a real crash (SIGKILL)', () => {
       [1, 'call_0', { cents: 500 }, keys[0]],
       [2, 'call_0', { cents: 700 }, keys[1]],
     ]);
-    expect(record.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []))).toEqual(['{"charged":500}', expect.stringContaining('outcome_unknown')]);
+    expect(record.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []))).toEqual([
+      '{"charged":500}',
+      expect.stringContaining('outcome_unknown'),
+    ]);
   });
 
   it('a non-idempotent call killed mid-call is outcome_unknown, never re-run; the admitted one is reused', async () => {
@@ -110,7 +125,9 @@ describe('resume after a real crash (SIGKILL)', () => {
     const store = new SqliteRunStore(join(dir, 'runs.db'));
     const record = (await store.loadRun('run-kill-charge'))!;
     expect(record.status).toBe('completed');
-    expect(record.toolCalls.find((call) => call.callId === 'call_charge')!.outcome!.error!.code).toBe('outcome_unknown');
+    expect(record.toolCalls.find((call) => call.callId === 'call_charge')!.outcome!.error!.code).toBe(
+      'outcome_unknown',
+    );
     const toolMessages = record.messages.filter((message) => message.role === 'tool');
     expect(toolMessages.map((message) => (message as any).toolCallId)).toEqual(['call_charge', 'call_report']);
     await store.close();
@@ -123,8 +140,14 @@ describe('resume after a real crash (SIGKILL)', () => {
     const reports = lines(dir, 'report');
     expect(reports).toHaveLength(2);
     expect(reports[0]).toBe(reports[1]);
-    expect(result.toolCalls.find((call) => call.toolName === 'charge')!.outcome).toEqual({ ok: true, data: { charged: 500 } });
-    expect(result.toolCalls.find((call) => call.toolName === 'report')!.outcome).toEqual({ ok: true, text: 'report written' });
+    expect(result.toolCalls.find((call) => call.toolName === 'charge')!.outcome).toEqual({
+      ok: true,
+      data: { charged: 500 },
+    });
+    expect(result.toolCalls.find((call) => call.toolName === 'report')!.outcome).toEqual({
+      ok: true,
+      text: 'report written',
+    });
     expect(result.text).toBe('done');
   });
 });
@@ -132,7 +155,10 @@ describe('resume after a real crash (SIGKILL)', () => {
 async function raceTwoWorkers(dir: string, store: RunStore, storeArg: string): Promise<void> {
   await store.createRun({ runId: 'run-race', messages: [{ role: 'user', content: 'charge and report' }] });
   const env = { SLOW_TOOLS_MS: '800' };
-  const workers = [startWorker(dir, 'resume', 'run-race', env, storeArg), startWorker(dir, 'resume', 'run-race', env, storeArg)];
+  const workers = [
+    startWorker(dir, 'resume', 'run-race', env, storeArg),
+    startWorker(dir, 'resume', 'run-race', env, storeArg),
+  ];
   const exits = await Promise.all(workers.map((worker) => worker.done));
   const winners = exits.filter((exit) => exit.code === 0);
   const losers = exits.filter((exit) => exit.code !== 0);

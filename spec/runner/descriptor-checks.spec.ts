@@ -38,7 +38,12 @@ function refusal(provider: ToolProvider): Error {
 
 /** What a refusal says, to compare two of them. */
 function summary(error: Error): unknown {
-  return { type: error.constructor.name, code: (error as { code?: unknown }).code, message: error.message, problems: (error as { problems?: unknown }).problems };
+  return {
+    type: error.constructor.name,
+    code: (error as { code?: unknown }).code,
+    message: error.message,
+    problems: (error as { problems?: unknown }).problems,
+  };
 }
 
 function freshInputSchema(): { type: string; properties: object; additionalProperties: boolean } {
@@ -57,7 +62,14 @@ function handWritten(name: string): Record<string, unknown> & { retry: Record<st
     approval: 'never',
     timeoutMs: 1_000,
     outputValidation: 'strict',
-    retry: { maxAttempts: 1, initialDelayMs: 0, backoffCoefficient: 1, maxDelayMs: 0, jitter: 0, retryableCategories: [] },
+    retry: {
+      maxAttempts: 1,
+      initialDelayMs: 0,
+      backoffCoefficient: 1,
+      maxDelayMs: 0,
+      jitter: 0,
+      retryableCategories: [],
+    },
     resourceVersion: { requireExpectedVersion: false, argumentPointer: '/v', outcomePointer: '/v' },
     compensation: { enabled: false },
     capabilities: { invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false },
@@ -133,13 +145,17 @@ describe('the tools a runner offers the model', () => {
       await new LlmAgentRunner(model, provider).complete('hi');
       return model.requests[0]?.tools;
     };
-    expect(await offeredBy(frozenList)).toEqual([expect.objectContaining({ description: 'A hand-written descriptor.' })]);
+    expect(await offeredBy(frozenList)).toEqual([
+      expect.objectContaining({ description: 'A hand-written descriptor.' }),
+    ]);
     descriptor.description = 'Described anew.';
     expect(await offeredBy(frozenList)).toEqual([expect.objectContaining({ description: 'Described anew.' })]);
   });
 
   it('are frozen, and the same for every runner over one provider whose descriptors are immutable', async () => {
-    const provider = providerOf(descriptorFromLlmTool({ name: 'steady', description: 'd', inputSchema: freshInputSchema() }));
+    const provider = providerOf(
+      descriptorFromLlmTool({ name: 'steady', description: 'd', inputSchema: freshInputSchema() }),
+    );
     const frozenList: ToolProvider = { listTools: () => listedOnce, invoke: () => 'ok' };
     const listedOnce = Object.freeze([...provider.listTools()]);
     const offered: unknown[] = [];
@@ -168,7 +184,11 @@ describe('a bad descriptor', () => {
   });
 
   it('whose schema does not compile is refused with the same SchemaCompileError on every construction', () => {
-    const descriptor = descriptorFromLlmTool({ name: 'bad_schema', description: 'd', inputSchema: { type: 'object', notAKeyword: true } });
+    const descriptor = descriptorFromLlmTool({
+      name: 'bad_schema',
+      description: 'd',
+      inputSchema: { type: 'object', notAKeyword: true },
+    });
     const first = refusal(providerOf(descriptor));
     const second = refusal(providerOf(descriptor));
     expect(first).toBeInstanceOf(SchemaCompileError);
@@ -200,7 +220,12 @@ describe('the descriptors the library makes', () => {
       return 'ok';
     }
   }
-  toolContract(Factored, () => descriptorFromLlmTool({ name: 'factored', description: 'd', inputSchema: freshInputSchema() }, { sideEffect: 'read' }));
+  toolContract(Factored, () =>
+    descriptorFromLlmTool(
+      { name: 'factored', description: 'd', inputSchema: freshInputSchema() },
+      { sideEffect: 'read' },
+    ),
+  );
 
   class FactoredShallow {
     invoke(): string {
@@ -216,7 +241,13 @@ describe('the descriptors the library makes', () => {
       const model = new ScriptedModelClient([{ toolCalls: [call] }, { text: 'done' }]);
       const result = await new LlmAgentRunner(model, provider).complete('weather?');
       expect(result.toolCalls.map((record) => record.outcome)).toEqual([expect.objectContaining({ ok: true })]);
-      expect(model.requests[0]?.tools).toEqual([{ name: 'reflected_weather', description: 'Weather.', inputSchema: toolDescriptorOf(ReflectedWeather).inputSchema }]);
+      expect(model.requests[0]?.tools).toEqual([
+        {
+          name: 'reflected_weather',
+          description: 'Weather.',
+          inputSchema: toolDescriptorOf(ReflectedWeather).inputSchema,
+        },
+      ]);
     }
   });
 });

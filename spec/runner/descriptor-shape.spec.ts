@@ -21,7 +21,19 @@ describe('a hand-written descriptor missing contract fields', () => {
     const error = refusal({ name: 'bare', description: 'Only the model-visible part.', inputSchema });
     expect(error.code).toBe('invalid_contract');
     expect(error.toolName).toBe('bare');
-    for (const field of ['version', 'sideEffect', 'idempotency', 'approval', 'timeoutMs', 'outputValidation', 'retry', 'resourceVersion', 'compensation', 'capabilities', 'metadata'])
+    for (const field of [
+      'version',
+      'sideEffect',
+      'idempotency',
+      'approval',
+      'timeoutMs',
+      'outputValidation',
+      'retry',
+      'resourceVersion',
+      'compensation',
+      'capabilities',
+      'metadata',
+    ])
       expect(error.message).toContain(field);
     expect(error.message).toMatch(/descriptorFromLlmTool/);
   });
@@ -44,7 +56,9 @@ describe('a hand-written descriptor missing contract fields', () => {
       metadata: {},
     };
     const error = refusal(complete);
-    expect(error.problems).toEqual(expect.arrayContaining([expect.stringContaining('retry'), expect.stringContaining('compensation')]));
+    expect(error.problems).toEqual(
+      expect.arrayContaining([expect.stringContaining('retry'), expect.stringContaining('compensation')]),
+    );
   });
 
   it('is refused when it is not an object at all', () => {

@@ -12,7 +12,19 @@ import {
   ToolInvocation,
 } from '../../lib';
 
-const MODES = ['text', 'data', 'async-data', 'undefined', 'async-undefined', 'outcome', 'throw', 'reject', 'failure-error', 'bigint', 'no-json'] as const;
+const MODES = [
+  'text',
+  'data',
+  'async-data',
+  'undefined',
+  'async-undefined',
+  'outcome',
+  'throw',
+  'reject',
+  'failure-error',
+  'bigint',
+  'no-json',
+] as const;
 
 @Tool({ name: 'behave', description: 'Does what the mode says.' })
 class Behave {
@@ -30,7 +42,10 @@ class Behave {
       case 'async-undefined':
         return Promise.resolve(undefined);
       case 'outcome':
-        return { ok: false, error: { code: 'quota_exceeded', category: 'rate_limited', message: 'slow down', retryable: true } };
+        return {
+          ok: false,
+          error: { code: 'quota_exceeded', category: 'rate_limited', message: 'slow down', retryable: true },
+        };
       case 'throw':
         throw new Error('database is down');
       case 'reject':
@@ -54,7 +69,10 @@ class Typed {
   }
 }
 
-/** The same classes through the rich invocation (`invokeTool` is overridden, so the runner does not start calls directly). */
+/**
+ * The same classes through the rich invocation (`invokeTool` is overridden, so the runner does not start calls
+ * directly).
+ */
 class ThroughInvokeTool extends ReflectedToolProvider {
   override invokeTool(invocation: ToolInvocation) {
     return super.invokeTool(invocation);
@@ -65,17 +83,36 @@ const model = () => new ScriptedModelClient([{ text: 'unused' }]);
 
 describe('a runner call of a plain reflected provider (started directly)', () => {
   it.each(MODES)('gives the same result as through invokeTool: %s', async (mode) => {
-    const direct = await new LlmAgentRunner(model(), new ReflectedToolProvider([Behave])).invokeToolCall({ id: 'c', name: 'behave', arguments: { mode } });
-    const rich = await new LlmAgentRunner(model(), new ThroughInvokeTool([Behave])).invokeToolCall({ id: 'c', name: 'behave', arguments: { mode } });
+    const direct = await new LlmAgentRunner(model(), new ReflectedToolProvider([Behave])).invokeToolCall({
+      id: 'c',
+      name: 'behave',
+      arguments: { mode },
+    });
+    const rich = await new LlmAgentRunner(model(), new ThroughInvokeTool([Behave])).invokeToolCall({
+      id: 'c',
+      name: 'behave',
+      arguments: { mode },
+    });
     expect(direct.outcome).toEqual(rich.outcome);
     expect(direct.attempts).toBe(rich.attempts);
   });
 
-  it.each([false, true])('treats undefined from a tool with an output schema as invokeTool does (answered later: %s)', async (later) => {
-    const direct = await new LlmAgentRunner(model(), new ReflectedToolProvider([Typed])).invokeToolCall({ id: 'c', name: 'typed', arguments: { later } });
-    const rich = await new LlmAgentRunner(model(), new ThroughInvokeTool([Typed])).invokeToolCall({ id: 'c', name: 'typed', arguments: { later } });
-    expect(direct.outcome).toEqual(rich.outcome);
-  });
+  it.each([false, true])(
+    'treats undefined from a tool with an output schema as invokeTool does (answered later: %s)',
+    async (later) => {
+      const direct = await new LlmAgentRunner(model(), new ReflectedToolProvider([Typed])).invokeToolCall({
+        id: 'c',
+        name: 'typed',
+        arguments: { later },
+      });
+      const rich = await new LlmAgentRunner(model(), new ThroughInvokeTool([Typed])).invokeToolCall({
+        id: 'c',
+        name: 'typed',
+        arguments: { later },
+      });
+      expect(direct.outcome).toEqual(rich.outcome);
+    },
+  );
 
   it('is not started directly when invokeTool is patched on the instance or the prototype (instrumentation sees every call)', async () => {
     const seen: string[] = [];
@@ -90,7 +127,11 @@ describe('a runner call of a plain reflected provider (started directly)', () =>
       return original.call(this, invocation);
     };
     try {
-      const result = await new LlmAgentRunner(model(), new ReflectedToolProvider([Behave])).invokeToolCall({ id: 'c', name: 'behave', arguments: { mode: 'text' } });
+      const result = await new LlmAgentRunner(model(), new ReflectedToolProvider([Behave])).invokeToolCall({
+        id: 'c',
+        name: 'behave',
+        arguments: { mode: 'text' },
+      });
       expect(result.outcome).toEqual({ ok: true, text: 'plain text' });
     } finally {
       prototype.invokeTool = original;
@@ -109,10 +150,16 @@ describe('a runner call of a plain reflected provider (started directly)', () =>
     }
     class Widening extends ReflectedToolProvider {
       override listTools() {
-        return super.listTools().map((descriptor) => ({ ...descriptor, inputSchema: { type: 'object', additionalProperties: true } }));
+        return super
+          .listTools()
+          .map((descriptor) => ({ ...descriptor, inputSchema: { type: 'object', additionalProperties: true } }));
       }
     }
-    const result = await new LlmAgentRunner(model(), new Widening([Count])).invokeToolCall({ id: 'c', name: 'count', arguments: { n: 'seven' } });
+    const result = await new LlmAgentRunner(model(), new Widening([Count])).invokeToolCall({
+      id: 'c',
+      name: 'count',
+      arguments: { n: 'seven' },
+    });
     expect(result.outcome.error?.code).toBe('invalid_arguments');
     expect(invoked).toBe(0);
   });
@@ -157,10 +204,15 @@ describe('the deadline of a directly started reflected tool', () => {
     const runner = new LlmAgentRunner(model(), new ReflectedToolProvider([Spin]));
     for (const later of [false, true]) {
       const events: LlmAgentEvent[] = [];
-      const result = await runner.invokeToolCall({ id: `c${later}`, name: 'spin', arguments: { later } }, { onEvent: (event) => events.push(event) });
+      const result = await runner.invokeToolCall(
+        { id: `c${later}`, name: 'spin', arguments: { later } },
+        { onEvent: (event) => events.push(event) },
+      );
       expect(result.outcome.error?.code).toBe('timeout');
       await new Promise((resolve) => setImmediate(resolve));
-      expect(events.find((event) => event.type === 'tool_late_result_discarded')).toMatchObject({ outcome: { ok: true, text: 'spun' } });
+      expect(events.find((event) => event.type === 'tool_late_result_discarded')).toMatchObject({
+        outcome: { ok: true, text: 'spun' },
+      });
     }
   });
 });

@@ -15,8 +15,10 @@ afterAll(() => temp.cleanup());
 
 function finalAnswerAfterTools(calls: { id: string; name: string; arguments: string }[]) {
   return new ScriptedModelClient([
-    (messages: readonly ChatMessage[]) => (messages.some((m) => m.role === 'tool') ? { text: 'all done' } : { toolCalls: calls }),
-    (messages: readonly ChatMessage[]) => (messages.some((m) => m.role === 'tool') ? { text: 'all done' } : { toolCalls: calls }),
+    (messages: readonly ChatMessage[]) =>
+      messages.some((m) => m.role === 'tool') ? { text: 'all done' } : { toolCalls: calls },
+    (messages: readonly ChatMessage[]) =>
+      messages.some((m) => m.role === 'tool') ? { text: 'all done' } : { toolCalls: calls },
     { text: 'all done' },
   ]);
 }
@@ -36,7 +38,13 @@ describe('durable runs (LlmAgentRunOptions.store)', () => {
     expect(record.status).toBe('completed');
     expect(record.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(record.toolCalls).toHaveLength(1);
-    expect(record.toolCalls[0]).toMatchObject({ callId: 'c1', toolName: 'greet', status: 'admitted', attempts: 1, argumentsSha256: canonicalArgumentsSha256({ name: 'Ada' }) });
+    expect(record.toolCalls[0]).toMatchObject({
+      callId: 'c1',
+      toolName: 'greet',
+      status: 'admitted',
+      attempts: 1,
+      argumentsSha256: canonicalArgumentsSha256({ name: 'Ada' }),
+    });
     expect(record.toolCalls[0].outcome!.text).toHaveLength(10_000);
     expect(record.toolCalls[0].idempotencyKey).toBe(result.toolCalls[0].idempotencyKey);
     expect(record.toolOutputProjections).toHaveLength(1);
@@ -67,10 +75,16 @@ describe('durable runs (LlmAgentRunOptions.store)', () => {
       expect(first.provider.calls.map((c) => c.toolName)).toEqual(['count_rows']);
       const record = (await store.loadRun('run-approval'))!;
       expect(record.status).toBe('awaiting_approval');
-      expect(record.approvals).toEqual([expect.objectContaining({ callId: 'c_drop', toolName: 'drop_table', state: 'pending' })]);
+      expect(record.approvals).toEqual([
+        expect.objectContaining({ callId: 'c_drop', toolName: 'drop_table', state: 'pending' }),
+      ]);
 
       await expect(
-        store.decideApproval('run-approval', 'c_drop', { approved: true, toolName: 'drop_table', argumentsSha256: canonicalArgumentsSha256({ table: 'users' }) }),
+        store.decideApproval('run-approval', 'c_drop', {
+          approved: true,
+          toolName: 'drop_table',
+          argumentsSha256: canonicalArgumentsSha256({ table: 'users' }),
+        }),
       ).rejects.toMatchObject({ code: 'approval_mismatch' });
       await store.decideApproval('run-approval', 'c_drop', {
         approved: true,
@@ -82,7 +96,9 @@ describe('durable runs (LlmAgentRunOptions.store)', () => {
       const second = new FunctionProvider()
         .add('drop_table', () => 'dropped', { sideEffect: 'destructive' }, { table: { type: 'string' } })
         .add('count_rows', () => 42, { sideEffect: 'read' });
-      const resumed = await new LlmAgentRunner(finalAnswerAfterTools(first.calls), second).resume('run-approval', { store });
+      const resumed = await new LlmAgentRunner(finalAnswerAfterTools(first.calls), second).resume('run-approval', {
+        store,
+      });
       expect(resumed.stopReason).toBe('end_turn');
       expect(resumed.text).toBe('all done');
       expect(second.calls.map((c) => c.toolName)).toEqual(['drop_table']);
@@ -111,8 +127,13 @@ describe('durable runs (LlmAgentRunOptions.store)', () => {
     it('refuses to resume a finished run', async () => {
       const store = new MemoryRunStore();
       const provider = new FunctionProvider().add('t', () => 'x');
-      await new LlmAgentRunner(new ScriptedModelClient([{ text: 'hi' }]), provider).complete('x', { store, runId: 'finished' });
-      await expect(new LlmAgentRunner(new ScriptedModelClient([]), provider).resume('finished', { store })).rejects.toMatchObject({ code: 'run_conflict' });
+      await new LlmAgentRunner(new ScriptedModelClient([{ text: 'hi' }]), provider).complete('x', {
+        store,
+        runId: 'finished',
+      });
+      await expect(
+        new LlmAgentRunner(new ScriptedModelClient([]), provider).resume('finished', { store }),
+      ).rejects.toMatchObject({ code: 'run_conflict' });
     });
   });
 
@@ -121,6 +142,8 @@ describe('durable runs (LlmAgentRunOptions.store)', () => {
     await store.createRun({ runId: 'leased', messages: [{ role: 'user', content: 'x' }] });
     expect(await store.acquireLease('leased', 'other-worker', 60_000)).toBe(true);
     const provider = new FunctionProvider().add('t', () => 'x');
-    await expect(new LlmAgentRunner(new ScriptedModelClient([{ text: 'hi' }]), provider).resume('leased', { store })).rejects.toMatchObject({ code: 'lease_held' });
+    await expect(
+      new LlmAgentRunner(new ScriptedModelClient([{ text: 'hi' }]), provider).resume('leased', { store }),
+    ).rejects.toMatchObject({ code: 'lease_held' });
   });
 });

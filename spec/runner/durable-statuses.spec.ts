@@ -6,7 +6,12 @@ describe('durable run statuses', () => {
     const store = new MemoryRunStore();
     const provider = new FunctionProvider().add('greet', () => 'hi');
     const runner = new LlmAgentRunner(
-      new ScriptedModelClient([...Array.from({ length: 2 }, (_, turn) => ({ toolCalls: [{ id: `c${turn}`, name: 'greet', arguments: '{}' }] })), { text: 'finally' }]),
+      new ScriptedModelClient([
+        ...Array.from({ length: 2 }, (_, turn) => ({
+          toolCalls: [{ id: `c${turn}`, name: 'greet', arguments: '{}' }],
+        })),
+        { text: 'finally' },
+      ]),
       provider,
     );
     const stopped = await runner.complete('go', { store, runId: 'r', maxSteps: 2 });
@@ -24,7 +29,8 @@ describe('durable run statuses', () => {
     const store: RunStore = new Proxy(inner, {
       get(target, property, receiver) {
         const value = Reflect.get(target, property, receiver) as unknown;
-        if (property !== 'appendMessages') return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        if (property !== 'appendMessages')
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
         return async (runId: string, messages: readonly ChatMessage[], options?: unknown) => {
           if (failToolMessage && messages.some((message) => message.role === 'tool')) {
             failToolMessage = false;
@@ -39,7 +45,9 @@ describe('durable run statuses', () => {
       new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'greet', arguments: '{}' }] }, { text: 'done' }]),
       provider,
     );
-    await expect(runner.complete('go', { store, runId: 'r', toolOutputProjection: { maxBytes: 1024, maxTokens: 1000 } })).rejects.toThrow('disk full');
+    await expect(
+      runner.complete('go', { store, runId: 'r', toolOutputProjection: { maxBytes: 1024, maxTokens: 1000 } }),
+    ).rejects.toThrow('disk full');
     const failed = (await inner.loadRun('r'))!;
     expect(failed.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(failed.toolOutputProjections).toEqual([]);
@@ -49,4 +57,3 @@ describe('durable run statuses', () => {
     expect(record.toolOutputProjections.map((entry) => entry.report.maxBytes)).toEqual([2048]);
   });
 });
-

@@ -1,4 +1,11 @@
-import { LlmAgentEvent, LlmAgentRunner, ManualClock, ScriptedModelClient, ToolInvocation, toolFailure } from '../../lib';
+import {
+  LlmAgentEvent,
+  LlmAgentRunner,
+  ManualClock,
+  ScriptedModelClient,
+  ToolInvocation,
+  toolFailure,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
 /** The library's manual clock, counting the timers it was asked for. */
@@ -23,12 +30,19 @@ describe('runner with an injected clock', () => {
     const clock = new CountingClock();
     const events: LlmAgentEvent[] = [];
     let calls = 0;
-    const provider = new FunctionProvider().add('flaky', () => (++calls < 4 ? toolFailure({ code: 'rate_limited', message: 'slow down' }) : 'ok'), {
-      idempotency: 'idempotent',
-      retry: { maxAttempts: 4, initialDelayMs: 1_000, backoffCoefficient: 3, maxDelayMs: 5_000, jitter: 0.5 },
-    });
+    const provider = new FunctionProvider().add(
+      'flaky',
+      () => (++calls < 4 ? toolFailure({ code: 'rate_limited', message: 'slow down' }) : 'ok'),
+      {
+        idempotency: 'idempotent',
+        retry: { maxAttempts: 4, initialDelayMs: 1_000, backoffCoefficient: 3, maxDelayMs: 5_000, jitter: 0.5 },
+      },
+    );
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
-    const pending = runner.invokeToolCall({ id: 'c', name: 'flaky', arguments: {} }, { clock, random: () => 0.999, onEvent: (e) => events.push(e) });
+    const pending = runner.invokeToolCall(
+      { id: 'c', name: 'flaky', arguments: {} },
+      { clock, random: () => 0.999, onEvent: (e) => events.push(e) },
+    );
     await clock.advance(60_000);
     const record = await pending;
     expect(record.outcome).toEqual({ ok: true, text: 'ok' });
@@ -61,7 +75,9 @@ describe('runner with an injected clock', () => {
     const provider = new FunctionProvider()
       .add('async', async () => 'a', { timeoutMs: 30_000 })
       .add('sync', () => 's')
-      .add('later', () => new Promise((resolve) => setImmediate(() => setImmediate(() => resolve('l')))), { timeoutMs: 30_000 });
+      .add('later', () => new Promise((resolve) => setImmediate(() => setImmediate(() => resolve('l')))), {
+        timeoutMs: 30_000,
+      });
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
     expect((await runner.invokeToolCall({ id: 'a', name: 'async', arguments: {} }, { clock })).outcome.text).toBe('a');
     expect(clock.created).toBe(1);
@@ -109,7 +125,10 @@ describe('runner with an injected clock', () => {
     let calls = 0;
     const provider = new HangingCompensation({ compensation: true }).add(
       'charge',
-      () => (++calls, { ...toolFailure({ code: 'unavailable', message: 'half done' }), compensation: 'required' as const }),
+      () => (
+        ++calls,
+        { ...toolFailure({ code: 'unavailable', message: 'half done' }), compensation: 'required' as const }
+      ),
       { compensation: { enabled: true }, retry: { maxAttempts: 3, initialDelayMs: 1 }, timeoutMs: 10_000 },
     );
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
@@ -130,17 +149,29 @@ describe('runner with an injected clock', () => {
     const clock = new CountingClock();
     const controller = new AbortController();
     let calls = 0;
-    const provider = new FunctionProvider().add('flaky', () => (++calls, toolFailure({ code: 'unavailable', message: 'down' })), {
-      idempotency: 'idempotent',
-      retry: { maxAttempts: 5, initialDelayMs: 10_000, jitter: 0 },
-    });
+    const provider = new FunctionProvider().add(
+      'flaky',
+      () => (++calls, toolFailure({ code: 'unavailable', message: 'down' })),
+      {
+        idempotency: 'idempotent',
+        retry: { maxAttempts: 5, initialDelayMs: 10_000, jitter: 0 },
+      },
+    );
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
-    const pending = runner.invokeToolCall({ id: 'c', name: 'flaky', arguments: {} }, { clock, signal: controller.signal });
+    const pending = runner.invokeToolCall(
+      { id: 'c', name: 'flaky', arguments: {} },
+      { clock, signal: controller.signal },
+    );
     await clock.advance(1_000);
     expect(calls).toBe(1);
     controller.abort();
     const record = await pending;
-    expect(record.outcome.error).toMatchObject({ code: 'cancelled', category: 'cancelled', retryable: false, details: { lastError: { code: 'unavailable' } } });
+    expect(record.outcome.error).toMatchObject({
+      code: 'cancelled',
+      category: 'cancelled',
+      retryable: false,
+      details: { lastError: { code: 'unavailable' } },
+    });
     expect(record.attempts).toBe(1);
     await clock.advance(60_000);
     expect(calls).toBe(1);

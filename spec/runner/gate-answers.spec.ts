@@ -22,10 +22,20 @@ afterAll(() => temp.cleanup());
 /** What an override written for the old shape answers: the refusal as a bare ToolOutcome, not a Gate. */
 const OLD_SHAPE: ToolOutcome = standardFailure('permission_denied', 'refused by an override of the old shape');
 
-type GateStep = 'resolveTool' | 'validateArguments' | 'checkCapabilities' | 'authorize' | 'requestApproval' | 'checkPrecondition';
+type GateStep =
+  'resolveTool' | 'validateArguments' | 'checkCapabilities' | 'authorize' | 'requestApproval' | 'checkPrecondition';
 
-/** A runner whose `step` answers `answer` (synchronously, or as a Promise where the step may be asynchronous) for the tool `guarded`. */
-function runnerAnswering(step: GateStep, answer: unknown, asynchronous: boolean, model: ScriptedModelClient, provider: FunctionProvider): LlmAgentRunner {
+/**
+ * A runner whose `step` answers `answer` (synchronously, or as a Promise where the step may be asynchronous) for the
+ * tool `guarded`.
+ */
+function runnerAnswering(
+  step: GateStep,
+  answer: unknown,
+  asynchronous: boolean,
+  model: ScriptedModelClient,
+  provider: FunctionProvider,
+): LlmAgentRunner {
   const give = (request: { toolName: string } | ModelToolCall, fallback: () => unknown): any => {
     const name = 'toolName' in request ? request.toolName : request.name;
     if (name !== 'guarded') return fallback();
@@ -35,20 +45,36 @@ function runnerAnswering(step: GateStep, answer: unknown, asynchronous: boolean,
     protected override resolveTool(run: RunState, call: ModelToolCall): Gate<ToolDescriptor> {
       return step === 'resolveTool' ? give(call, () => super.resolveTool(run, call)) : super.resolveTool(run, call);
     }
-    protected override validateArguments(run: RunState, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
-      return step === 'validateArguments' ? give(call, () => super.validateArguments(run, call, descriptor)) : super.validateArguments(run, call, descriptor);
+    protected override validateArguments(
+      run: RunState,
+      call: ModelToolCall,
+      descriptor: ToolDescriptor,
+    ): Gate<JsonObject> {
+      return step === 'validateArguments'
+        ? give(call, () => super.validateArguments(run, call, descriptor))
+        : super.validateArguments(run, call, descriptor);
     }
-    protected override checkCapabilities(run: RunState, request: ToolCallRequest, declared: ToolProviderCapabilities): Gate<void> {
-      return step === 'checkCapabilities' ? give(request, () => super.checkCapabilities(run, request, declared)) : super.checkCapabilities(run, request, declared);
+    protected override checkCapabilities(
+      run: RunState,
+      request: ToolCallRequest,
+      declared: ToolProviderCapabilities,
+    ): Gate<void> {
+      return step === 'checkCapabilities'
+        ? give(request, () => super.checkCapabilities(run, request, declared))
+        : super.checkCapabilities(run, request, declared);
     }
     protected override authorize(run: RunState, request: ToolCallRequest) {
       return step === 'authorize' ? give(request, () => super.authorize(run, request)) : super.authorize(run, request);
     }
     protected override requestApproval(run: RunState, request: ToolCallRequest) {
-      return step === 'requestApproval' ? give(request, () => super.requestApproval(run, request)) : super.requestApproval(run, request);
+      return step === 'requestApproval'
+        ? give(request, () => super.requestApproval(run, request))
+        : super.requestApproval(run, request);
     }
     protected override checkPrecondition(run: RunState, request: ToolCallRequest): Gate<void> {
-      return step === 'checkPrecondition' ? give(request, () => super.checkPrecondition(run, request)) : super.checkPrecondition(run, request);
+      return step === 'checkPrecondition'
+        ? give(request, () => super.checkPrecondition(run, request))
+        : super.checkPrecondition(run, request);
     }
   }
   return new Overridden(model, provider);
@@ -60,7 +86,15 @@ function tools(): FunctionProvider {
 
 /** One turn calling `fine` then `guarded`, then an answer. */
 function twoCalls(): ScriptedModelClient {
-  return new ScriptedModelClient([{ toolCalls: [{ id: 'a', name: 'fine' }, { id: 'b', name: 'guarded' }] }, { text: 'done' }]);
+  return new ScriptedModelClient([
+    {
+      toolCalls: [
+        { id: 'a', name: 'fine' },
+        { id: 'b', name: 'guarded' },
+      ],
+    },
+    { text: 'done' },
+  ]);
 }
 
 const CASES: ReadonlyArray<readonly [GateStep, boolean]> = [
@@ -86,11 +120,17 @@ async function failureOf(running: Promise<unknown>): Promise<LlmAgentError> {
 }
 
 describe('a gate step that answers something other than a Gate', () => {
-  it.each(CASES.map(([step, asynchronous]) => [`${step}${asynchronous ? ' (asynchronous)' : ''}`, step, asynchronous] as const))(
+  it.each(
+    CASES.map(
+      ([step, asynchronous]) => [`${step}${asynchronous ? ' (asynchronous)' : ''}`, step, asynchronous] as const,
+    ),
+  )(
     '%s answers a ToolOutcome: the run fails with invalid_step_answer naming the step, the call never runs',
     async (_name, step, asynchronous) => {
       const provider = tools();
-      const error = await failureOf(runnerAnswering(step, OLD_SHAPE, asynchronous, twoCalls(), provider).complete('go'));
+      const error = await failureOf(
+        runnerAnswering(step, OLD_SHAPE, asynchronous, twoCalls(), provider).complete('go'),
+      );
       expect(error.code).toBe('invalid_step_answer');
       expect(error.message).toContain(`${step}()`);
       expect(error.message).toMatch(/not a Gate/);
@@ -109,14 +149,20 @@ describe('a gate step that answers something other than a Gate', () => {
     ['a Promise from a step that must answer synchronously', Promise.resolve({ kind: 'continue', value: undefined })],
   ])('checkPrecondition answers %s: invalid_step_answer, nothing runs', async (_name, answer) => {
     const provider = tools();
-    const error = await failureOf(runnerAnswering('checkPrecondition', answer, false, twoCalls(), provider).complete('go'));
+    const error = await failureOf(
+      runnerAnswering('checkPrecondition', answer, false, twoCalls(), provider).complete('go'),
+    );
     expect(error.code).toBe('invalid_step_answer');
     expect(provider.calls.map((call) => call.toolName)).toEqual(['fine']);
   });
 
   it('validateArguments continues with a value that is not an arguments object: invalid_step_answer', async () => {
     const provider = tools();
-    const error = await failureOf(runnerAnswering('validateArguments', { kind: 'continue', value: 'text' }, false, twoCalls(), provider).complete('go'));
+    const error = await failureOf(
+      runnerAnswering('validateArguments', { kind: 'continue', value: 'text' }, false, twoCalls(), provider).complete(
+        'go',
+      ),
+    );
     expect(error).toMatchObject({ code: 'invalid_step_answer' });
     expect(error.message).toContain('validateArguments()');
     expect(provider.calls.map((call) => call.toolName)).toEqual(['fine']);
@@ -126,7 +172,12 @@ describe('a gate step that answers something other than a Gate', () => {
     const provider = tools();
     const refusal = { kind: 'refuse', outcome: { ok: false, error: { code: 'permission_denied', message: 'no' } } };
     const result = await runnerAnswering('checkPrecondition', refusal, false, twoCalls(), provider).complete('go');
-    expect(result.toolCalls[1].outcome.error).toMatchObject({ code: 'permission_denied', category: 'permission', retryable: false, message: 'no' });
+    expect(result.toolCalls[1].outcome.error).toMatchObject({
+      code: 'permission_denied',
+      category: 'permission',
+      retryable: false,
+      message: 'no',
+    });
     expect(provider.calls.map((call) => call.toolName)).toEqual(['fine']);
   });
 
@@ -139,7 +190,9 @@ describe('a gate step that answers something other than a Gate', () => {
       expect(error.code).toBe('invalid_step_answer');
       const record = (await store.loadRun('old-shape'))!;
       expect(record.status).toBe('failed');
-      expect(record.toolCalls.map((call) => [call.callId, call.status, call.outcome?.text])).toEqual([['a', 'admitted', 'fine ran']]);
+      expect(record.toolCalls.map((call) => [call.callId, call.status, call.outcome?.text])).toEqual([
+        ['a', 'admitted', 'fine ran'],
+      ]);
       expect(provider.calls.map((call) => call.toolName)).toEqual(['fine']);
     } finally {
       await store.close();

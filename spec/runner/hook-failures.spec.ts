@@ -1,9 +1,23 @@
-import { LlmAgentEvent, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, ToolProviderCapabilities } from '../../lib';
+import {
+  LlmAgentEvent,
+  LlmAgentRunner,
+  MemoryRunStore,
+  ScriptedModelClient,
+  ToolProviderCapabilities,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
 /** A model that calls `ok` and `other` in one turn, then answers. */
 function twoCalls() {
-  return new ScriptedModelClient([{ toolCalls: [{ id: 'a', name: 'ok' }, { id: 'b', name: 'other' }] }, { text: 'done' }]);
+  return new ScriptedModelClient([
+    {
+      toolCalls: [
+        { id: 'a', name: 'ok' },
+        { id: 'b', name: 'other' },
+      ],
+    },
+    { text: 'done' },
+  ]);
 }
 
 function provider() {
@@ -17,7 +31,9 @@ function errorOf(content: string) {
 }
 
 function hookEvents(events: LlmAgentEvent[]) {
-  return events.filter((event) => event.type === 'hook_failed').map((event) => ({ hook: (event as any).hook, callId: (event as any).callId, message: (event as any).message }));
+  return events
+    .filter((event) => event.type === 'hook_failed')
+    .map((event) => ({ hook: (event as any).hook, callId: (event as any).callId, message: (event as any).message }));
 }
 
 describe('a host hook that throws or rejects never crashes the run nor leaves a call without a result', () => {
@@ -28,22 +44,25 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
   it.each([
     ['throws', throwing],
     ['rejects', rejecting],
-  ])('allowToolCall %s: that call is refused (fail closed), the other call of the turn runs, the run goes on', async (_how, hook) => {
-    const tools = provider();
-    const events: LlmAgentEvent[] = [];
-    const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', {
-      allowToolCall: (request) => (request.toolName === 'ok' ? hook() : true),
-      approvalHandler: () => ({ approved: true }),
-      onEvent: (event) => events.push(event),
-    });
-    expect(result.stopReason).toBe('end_turn');
-    expect(result.text).toBe('done');
-    expect(errorOf(result.toolCalls[0].content)).toMatchObject({ code: 'permission_denied', category: 'permission' });
-    expect(result.toolCalls[1].outcome).toEqual({ ok: true, text: 'also fine' });
-    expect(tools.calls.map((call) => call.toolName)).toEqual(['other']);
-    expect(result.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
-    expect(hookEvents(events)).toEqual([{ hook: 'allowToolCall', callId: 'a', message: 'policy service down' }]);
-  });
+  ])(
+    'allowToolCall %s: that call is refused (fail closed), the other call of the turn runs, the run goes on',
+    async (_how, hook) => {
+      const tools = provider();
+      const events: LlmAgentEvent[] = [];
+      const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', {
+        allowToolCall: (request) => (request.toolName === 'ok' ? hook() : true),
+        approvalHandler: () => ({ approved: true }),
+        onEvent: (event) => events.push(event),
+      });
+      expect(result.stopReason).toBe('end_turn');
+      expect(result.text).toBe('done');
+      expect(errorOf(result.toolCalls[0].content)).toMatchObject({ code: 'permission_denied', category: 'permission' });
+      expect(result.toolCalls[1].outcome).toEqual({ ok: true, text: 'also fine' });
+      expect(tools.calls.map((call) => call.toolName)).toEqual(['other']);
+      expect(result.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
+      expect(hookEvents(events)).toEqual([{ hook: 'allowToolCall', callId: 'a', message: 'policy service down' }]);
+    },
+  );
 
   it('approvalHandler rejects: the call is denied (fail closed), nothing runs, a durable run stores the denial', async () => {
     const tools = provider();
@@ -104,7 +123,8 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
     const tools = new FunctionProvider().add('ok', () => 'fine').add('other', () => 'also fine');
     const events: LlmAgentEvent[] = [];
     const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', {
-      prepareToolResult: ((outcome: unknown, request: { toolName: string }) => (request.toolName === 'ok' ? undefined : outcome)) as never,
+      prepareToolResult: ((outcome: unknown, request: { toolName: string }) =>
+        request.toolName === 'ok' ? undefined : outcome) as never,
       onEvent: (event) => events.push(event),
     });
     expect(result.stopReason).toBe('end_turn');
@@ -121,12 +141,16 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
     const result = await new LlmAgentRunner(model, tools).complete('go', {
       store,
       runId: 'observer-crash',
-      onToolResult: (_outcome, request) => (request.toolName === 'ok' ? Promise.reject(new Error('analytics down')) : undefined),
+      onToolResult: (_outcome, request) =>
+        request.toolName === 'ok' ? Promise.reject(new Error('analytics down')) : undefined,
       onEvent: (event) => events.push(event),
     });
     expect(result.stopReason).toBe('end_turn');
     expect(result.toolCalls.map((call) => call.content)).toEqual(['fine', 'also fine']);
-    expect(model.requests[1].messages.filter((m) => m.role === 'tool').map((m) => (m as any).content)).toEqual(['fine', 'also fine']);
+    expect(model.requests[1].messages.filter((m) => m.role === 'tool').map((m) => (m as any).content)).toEqual([
+      'fine',
+      'also fine',
+    ]);
     const record = (await store.loadRun('observer-crash'))!;
     expect(record.status).toBe('completed');
     expect(record.toolCalls.map((call) => call.status)).toEqual(['admitted', 'admitted']);
@@ -148,7 +172,7 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
     expect(hookEvents(events)).toEqual([{ hook: 'onToolOutputProjection', callId: 'c', message: 'metrics down' }]);
   });
 
-  it("a provider whose capabilities() throws: that call is refused before dispatch, the turn and the run go on", async () => {
+  it('a provider whose capabilities() throws: that call is refused before dispatch, the turn and the run go on', async () => {
     class BrokenCapabilities extends FunctionProvider {
       override capabilities(name?: string): ToolProviderCapabilities {
         if (name === 'ok') throw new Error('registry offline');
@@ -157,7 +181,9 @@ describe('a host hook that throws or rejects never crashes the run nor leaves a 
     }
     const tools = new BrokenCapabilities().add('ok', () => 'fine').add('other', () => 'also fine');
     const events: LlmAgentEvent[] = [];
-    const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', { onEvent: (event) => events.push(event) });
+    const result = await new LlmAgentRunner(twoCalls(), tools).complete('go', {
+      onEvent: (event) => events.push(event),
+    });
     expect(result.stopReason).toBe('end_turn');
     expect(errorOf(result.toolCalls[0].content).code).toBe('capability_mismatch');
     expect(result.toolCalls[1].outcome).toEqual({ ok: true, text: 'also fine' });
@@ -178,7 +204,10 @@ describe('abort while a host hook is pending', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
-    const settledInTime = await Promise.race([pending.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 500))]);
+    const settledInTime = await Promise.race([
+      pending.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 500)),
+    ]);
     expect(settledInTime).toBe(true);
     const result = await pending;
     expect(result.stopReason).toBe('aborted');
@@ -208,7 +237,9 @@ describe('abort while a host hook is pending', () => {
     expect(tools.calls).toHaveLength(0);
     const record = (await store.loadRun('abort-after-approval'))!;
     expect(record.status).toBe('cancelled');
-    expect(record.toolCalls).toEqual([expect.objectContaining({ callId: 'c', status: 'admitted', outcome: expect.objectContaining({ ok: false }) })]);
+    expect(record.toolCalls).toEqual([
+      expect.objectContaining({ callId: 'c', status: 'admitted', outcome: expect.objectContaining({ ok: false }) }),
+    ]);
     expect(record.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
@@ -251,7 +282,10 @@ describe('async observers that reject', () => {
       expect(result.stopReason).toBe('end_turn');
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(unhandled).toEqual([]);
-      expect(events.filter((event) => event.type === 'hook_failed').map((event) => (event as any).hook)).toEqual(['onToolOutputProjection', 'onToolOutputProjection']);
+      expect(events.filter((event) => event.type === 'hook_failed').map((event) => (event as any).hook)).toEqual([
+        'onToolOutputProjection',
+        'onToolOutputProjection',
+      ]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }

@@ -1,4 +1,11 @@
-import { descriptorFromLlmTool, LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
+import {
+  descriptorFromLlmTool,
+  LlmAgentRunner,
+  ScriptedModelClient,
+  ToolDescriptor,
+  ToolInvocation,
+  ToolProvider,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
 class Point {
@@ -50,7 +57,15 @@ describe('a tool returns a string, a JSON value, or a ToolOutcome', () => {
   for (const [name, value] of Object.entries(hostile)) {
     it(`${name}: tool_error, and the other call of the turn keeps its result`, async () => {
       const provider = new FunctionProvider().add(name, value).add('fine', () => ({ answer: 42 }));
-      const model = new ScriptedModelClient([{ toolCalls: [{ id: 'bad', name }, { id: 'good', name: 'fine' }] }, { text: 'done' }]);
+      const model = new ScriptedModelClient([
+        {
+          toolCalls: [
+            { id: 'bad', name },
+            { id: 'good', name: 'fine' },
+          ],
+        },
+        { text: 'done' },
+      ]);
       const result = await new LlmAgentRunner(model, provider).complete('go');
       expect(result.stopReason).toBe('end_turn');
       const [bad, good] = result.toolCalls;
@@ -68,24 +83,45 @@ describe('a tool returns a string, a JSON value, or a ToolOutcome', () => {
       }
     }
     const provider = new FunctionProvider().add('money', () => ({ price: new Money(), at: new Date(0) }));
-    const result = await new LlmAgentRunner(new ScriptedModelClient([{ toolCalls: [{ name: 'money' }] }, { text: 'done' }]), provider).complete('go');
-    expect(result.toolCalls[0].outcome).toEqual({ ok: true, data: { price: { cents: 5 }, at: '1970-01-01T00:00:00.000Z' } });
+    const result = await new LlmAgentRunner(
+      new ScriptedModelClient([{ toolCalls: [{ name: 'money' }] }, { text: 'done' }]),
+      provider,
+    ).complete('go');
+    expect(result.toolCalls[0].outcome).toEqual({
+      ok: true,
+      data: { price: { cents: 5 }, at: '1970-01-01T00:00:00.000Z' },
+    });
   });
 
   it('undefined from a tool with an output schema is a tool_error, not an output_validation failure', async () => {
     const descriptor = descriptorFromLlmTool(
-      { name: 'lookup', description: 'Look up.', inputSchema: { type: 'object', properties: {}, additionalProperties: false } },
+      {
+        name: 'lookup',
+        description: 'Look up.',
+        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      },
       { outputSchema: { type: 'object', properties: { id: { type: 'string' } } }, outputValidation: 'warning' },
     );
-    const provider: ToolProvider = { listTools: (): readonly ToolDescriptor[] => [descriptor], invokeTool: (_invocation: ToolInvocation) => undefined };
-    const result = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider).invokeToolCall({ id: 'c', name: 'lookup', arguments: {} });
+    const provider: ToolProvider = {
+      listTools: (): readonly ToolDescriptor[] => [descriptor],
+      invokeTool: (_invocation: ToolInvocation) => undefined,
+    };
+    const result = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider).invokeToolCall({
+      id: 'c',
+      name: 'lookup',
+      arguments: {},
+    });
     expect(result.outcome.error).toMatchObject({ code: 'tool_error' });
     expect(result.outcome.error?.message).toMatch(/not JSON/);
   });
 
   it('undefined from a tool without an output schema stays an empty text success', async () => {
     const provider = new FunctionProvider().add('noop', () => undefined);
-    const result = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider).invokeToolCall({ id: 'c', name: 'noop', arguments: {} });
+    const result = await new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider).invokeToolCall({
+      id: 'c',
+      name: 'noop',
+      arguments: {},
+    });
     expect(result.outcome).toEqual({ ok: true, text: '' });
   });
 });

@@ -1,5 +1,14 @@
 import 'reflect-metadata';
-import { Field, LlmAgentEvent, LlmAgentRunner, ReflectedToolProvider, RunState, ScriptedModelClient, Tool, ToolInvocation } from '../../lib';
+import {
+  Field,
+  LlmAgentEvent,
+  LlmAgentRunner,
+  ReflectedToolProvider,
+  RunState,
+  ScriptedModelClient,
+  Tool,
+  ToolInvocation,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
 @Tool({ name: 'tag', description: 'Tags a city.' })
@@ -26,7 +35,13 @@ describe('per-call hot path', () => {
     }
     const provider = new FunctionProvider().add('echo', () => 'ok');
     await new Observing(model(), provider).invokeToolCall({ id: 'c', name: 'echo', arguments: {} });
-    expect(seen).toEqual(['run_started', 'tool_call_started', 'tool_attempt_started', 'tool_call_finished', 'run_finished']);
+    expect(seen).toEqual([
+      'run_started',
+      'tool_call_started',
+      'tool_attempt_started',
+      'tool_call_finished',
+      'run_finished',
+    ]);
   });
 
   it('a reflected tool gets the arguments the runner validated, defaults applied, and cannot change the recorded ones', async () => {
@@ -41,7 +56,14 @@ describe('per-call hot path', () => {
   it('arguments the runner never validated are validated by the reflected provider (an invocation cannot claim otherwise)', async () => {
     const provider = new ReflectedToolProvider([TagCity]);
     const descriptor = provider.listTools()[0];
-    const forged = { toolName: 'tag', descriptor, arguments: { city: 42 }, callId: 'x', attempt: 1, runId: 'r' } as unknown as ToolInvocation;
+    const forged = {
+      toolName: 'tag',
+      descriptor,
+      arguments: { city: 42 },
+      callId: 'x',
+      attempt: 1,
+      runId: 'r',
+    } as unknown as ToolInvocation;
     const outcome = await provider.invokeTool(forged);
     expect(outcome.error?.code).toBe('invalid_arguments');
   });
@@ -49,7 +71,10 @@ describe('per-call hot path', () => {
   it('arguments validated against another schema object are validated again by the tool class', async () => {
     const provider = new ReflectedToolProvider([TagCity]);
     const own = provider.listTools()[0];
-    const widened = { ...own, inputSchema: { type: 'object', properties: { city: {} }, required: ['city'], additionalProperties: true } };
+    const widened = {
+      ...own,
+      inputSchema: { type: 'object', properties: { city: {} }, required: ['city'], additionalProperties: true },
+    };
     class Widening extends ReflectedToolProvider {
       override listTools() {
         return [widened];
@@ -68,18 +93,29 @@ describe('per-call hot path under load', () => {
       .add('stuck', () => new Promise(() => undefined), { timeoutMs: 50 });
     const runner = new LlmAgentRunner(model(), provider);
     const stuck = runner.invokeToolCall({ id: 's', name: 'stuck', arguments: {} });
-    const quick = Array.from({ length: 500 }, (_, index) => runner.invokeToolCall({ id: `q${index}`, name: 'quick', arguments: {} }));
+    const quick = Array.from({ length: 500 }, (_, index) =>
+      runner.invokeToolCall({ id: `q${index}`, name: 'quick', arguments: {} }),
+    );
     const results = await Promise.all(quick);
     expect(results.every((result) => result.outcome.ok)).toBe(true);
     expect((await stuck).outcome.error?.code).toBe('timeout');
   });
 
   it('validates the arguments of each of many interleaved calls, more than the runner keeps marks for', async () => {
-    const runner = new LlmAgentRunner(model(), new ReflectedToolProvider([TagCity]), { allowToolCall: async () => ({ allowed: true }) });
+    const runner = new LlmAgentRunner(model(), new ReflectedToolProvider([TagCity]), {
+      allowToolCall: async () => ({ allowed: true }),
+    });
     const cities = Array.from({ length: 12 }, (_, index) => `City${index}`);
-    const results = await Promise.all(cities.map((city, index) => runner.invokeToolCall({ id: `c${index}`, name: 'tag', arguments: JSON.stringify({ city }) })));
+    const results = await Promise.all(
+      cities.map((city, index) =>
+        runner.invokeToolCall({ id: `c${index}`, name: 'tag', arguments: JSON.stringify({ city }) }),
+      ),
+    );
     expect(results.map((result) => result.outcome.text)).toEqual(cities.map((city) => `${city}/celsius/1`));
-    const bad = await Promise.all([runner.invokeToolCall({ id: 'b1', name: 'tag', arguments: '{"city":1}' }), runner.invokeToolCall({ id: 'b2', name: 'tag', arguments: '{}' })]);
+    const bad = await Promise.all([
+      runner.invokeToolCall({ id: 'b1', name: 'tag', arguments: '{"city":1}' }),
+      runner.invokeToolCall({ id: 'b2', name: 'tag', arguments: '{}' }),
+    ]);
     expect(bad.map((result) => result.outcome.error?.code)).toEqual(['invalid_arguments', 'invalid_arguments']);
   });
 

@@ -1,5 +1,13 @@
 import 'reflect-metadata';
-import { CompletedCall, deriveIdempotencyKey, LlmAgentRunner, ModelToolCall, RunState, ScriptedModelClient, ToolCallResult } from '../../lib';
+import {
+  CompletedCall,
+  deriveIdempotencyKey,
+  LlmAgentRunner,
+  ModelToolCall,
+  RunState,
+  ScriptedModelClient,
+  ToolCallResult,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
 const model = () => new ScriptedModelClient([{ text: 'unused' }]);
@@ -7,9 +15,23 @@ const model = () => new ScriptedModelClient([{ text: 'unused' }]);
 describe('ToolCallResult.idempotencyKey', () => {
   it('a spread copy, a structuredClone and a JSON copy of a result keep its idempotency key', async () => {
     const provider = new FunctionProvider().add('echo', () => 'ok').add('slow', async () => 'later');
-    const turns = [{ toolCalls: [{ id: 'm1', name: 'echo', arguments: '{}' }, { id: 'm2', name: 'slow', arguments: '{}' }, { id: 'm3', name: 'missing', arguments: '{}' }] }, { text: 'done' }];
-    const ran = await new LlmAgentRunner(new ScriptedModelClient(turns), provider).complete('go', { runId: 'run-copy' });
-    const invoked = await new LlmAgentRunner(model(), provider).invokeToolCall({ id: 'i1', name: 'echo', arguments: {} }, { runId: 'run-copy' });
+    const turns = [
+      {
+        toolCalls: [
+          { id: 'm1', name: 'echo', arguments: '{}' },
+          { id: 'm2', name: 'slow', arguments: '{}' },
+          { id: 'm3', name: 'missing', arguments: '{}' },
+        ],
+      },
+      { text: 'done' },
+    ];
+    const ran = await new LlmAgentRunner(new ScriptedModelClient(turns), provider).complete('go', {
+      runId: 'run-copy',
+    });
+    const invoked = await new LlmAgentRunner(model(), provider).invokeToolCall(
+      { id: 'i1', name: 'echo', arguments: {} },
+      { runId: 'run-copy' },
+    );
     const results: ToolCallResult[] = [...ran.toolCalls, invoked];
     expect(results.map((result) => result.idempotencyKey)).toEqual([
       deriveIdempotencyKey('run-copy', 1, 'm1'),
@@ -27,24 +49,54 @@ describe('ToolCallResult.idempotencyKey', () => {
   });
 
   it('a provider that declares the idempotencyKey capability gets the key the result reports', async () => {
-    const provider = new FunctionProvider({ idempotencyKey: true }).add('keyed', () => 'ok', { idempotency: 'idempotent_with_key' });
-    const result = await new LlmAgentRunner(model(), provider).invokeToolCall({ id: 'k', name: 'keyed', arguments: {} }, { runId: 'run-k' });
+    const provider = new FunctionProvider({ idempotencyKey: true }).add('keyed', () => 'ok', {
+      idempotency: 'idempotent_with_key',
+    });
+    const result = await new LlmAgentRunner(model(), provider).invokeToolCall(
+      { id: 'k', name: 'keyed', arguments: {} },
+      { runId: 'run-k' },
+    );
     expect(provider.calls.map((call) => call.idempotencyKey)).toEqual([deriveIdempotencyKey('run-k', 1, 'k')]);
     expect(result.idempotencyKey).toBe(deriveIdempotencyKey('run-k', 1, 'k'));
   });
 
   it('keys read after the run ended are those of each call turn, even when the model reuses a call id', async () => {
-    const turns = [{ toolCalls: [{ id: 'call_0', name: 'echo', arguments: '{}' }] }, { toolCalls: [{ id: 'call_0', name: 'echo', arguments: '{}' }] }, { text: 'done' }];
-    const runner = new LlmAgentRunner(new ScriptedModelClient(turns), new FunctionProvider().add('echo', () => 'ok'));
+    const turns = [
+      { toolCalls: [{ id: 'call_0', name: 'echo', arguments: '{}' }] },
+      { toolCalls: [{ id: 'call_0', name: 'echo', arguments: '{}' }] },
+      { text: 'done' },
+    ];
+    const runner = new LlmAgentRunner(
+      new ScriptedModelClient(turns),
+      new FunctionProvider().add('echo', () => 'ok'),
+    );
     const result = await runner.complete('go', { runId: 'run-t' });
-    expect(result.toolCalls.map((call) => call.idempotencyKey)).toEqual([deriveIdempotencyKey('run-t', 1, 'call_0'), deriveIdempotencyKey('run-t', 2, 'call_0')]);
+    expect(result.toolCalls.map((call) => call.idempotencyKey)).toEqual([
+      deriveIdempotencyKey('run-t', 1, 'call_0'),
+      deriveIdempotencyKey('run-t', 2, 'call_0'),
+    ]);
   });
 
   it('a result written as JSON carries its key and every other field, in the documented order', async () => {
-    const runner = new LlmAgentRunner(model(), new FunctionProvider().add('echo', () => 'ok', {}, { a: { type: 'number' } }));
+    const runner = new LlmAgentRunner(
+      model(),
+      new FunctionProvider().add('echo', () => 'ok', {}, { a: { type: 'number' } }),
+    );
     const result = await runner.invokeToolCall({ id: 'j', name: 'echo', arguments: '{"a":1}' }, { runId: 'run-j' });
     const written = JSON.parse(JSON.stringify(result)) as ToolCallResult;
-    expect(Object.keys(written)).toEqual(['callId', 'turn', 'toolName', 'rawArguments', 'arguments', 'outcome', 'attempts', 'idempotencyKey', 'content', 'projection', 'durationMs']);
+    expect(Object.keys(written)).toEqual([
+      'callId',
+      'turn',
+      'toolName',
+      'rawArguments',
+      'arguments',
+      'outcome',
+      'attempts',
+      'idempotencyKey',
+      'content',
+      'projection',
+      'durationMs',
+    ]);
     expect(written.idempotencyKey).toBe(deriveIdempotencyKey('run-j', 1, 'j'));
     expect(written.outcome).toEqual({ ok: true, text: 'ok' });
     expect(written.arguments).toEqual({ a: 1 });
@@ -59,7 +111,9 @@ describe('ToolCallResult.idempotencyKey', () => {
         return super.completeToolCall(run, call, { ...result, attempts: result.attempts });
       }
     }
-    const provider = new FunctionProvider({ idempotencyKey: true }).add('keyed', () => 'ok', { idempotency: 'idempotent_with_key' });
+    const provider = new FunctionProvider({ idempotencyKey: true }).add('keyed', () => 'ok', {
+      idempotency: 'idempotent_with_key',
+    });
     const result = await new Custom(model(), provider).invokeToolCall({ id: 'c', name: 'keyed', arguments: {} });
     expect(provider.calls[0].idempotencyKey).toBe('custom-1-c');
     expect(result.idempotencyKey).toBe('custom-1-c');
@@ -71,7 +125,10 @@ describe('ToolCallResult.idempotencyKey', () => {
         return super.completeToolCall(run, call, { ...result });
       }
     }
-    const result = await new Copying(model(), new FunctionProvider().add('echo', () => 'ok')).invokeToolCall({ id: 'd', name: 'echo', arguments: {} }, { runId: 'run-d' });
+    const result = await new Copying(
+      model(),
+      new FunctionProvider().add('echo', () => 'ok'),
+    ).invokeToolCall({ id: 'd', name: 'echo', arguments: {} }, { runId: 'run-d' });
     expect(result.idempotencyKey).toBe(deriveIdempotencyKey('run-d', 1, 'd'));
   });
 });

@@ -3,9 +3,17 @@ import { FunctionProvider } from './support';
 
 describe('LlmAgentRunner with an answer cut at max_tokens', () => {
   it('runs none of its tool calls; each gets incomplete_tool_call and the run goes on', async () => {
-    const provider = new FunctionProvider().add('write_file', () => 'written', { sideEffect: 'write' }, { content: { type: 'string' } });
+    const provider = new FunctionProvider().add(
+      'write_file',
+      () => 'written',
+      { sideEffect: 'write' },
+      { content: { type: 'string' } },
+    );
     const model = new ScriptedModelClient([
-      { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { content: 'the first half of the fi' } }], stopReason: 'max_tokens' },
+      {
+        toolCalls: [{ id: 'w1', name: 'write_file', arguments: { content: 'the first half of the fi' } }],
+        stopReason: 'max_tokens',
+      },
       { toolCalls: [{ id: 'w2', name: 'write_file', arguments: { content: 'short' } }] },
       { text: 'done' },
     ]);

@@ -30,8 +30,13 @@ describe('timers above 2^31-1 ms', () => {
 
   it('a 30-day deadline fires after 30 days, never asking the clock for more than 2^31-1 ms', async () => {
     const clock = new RecordingClock();
-    const provider = new FunctionProvider().add('month', () => new Promise(() => undefined), { timeoutMs: 30 * DAY_MS });
-    const pending = new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'month', arguments: {} }, { clock });
+    const provider = new FunctionProvider().add('month', () => new Promise(() => undefined), {
+      timeoutMs: 30 * DAY_MS,
+    });
+    const pending = new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall(
+      { id: 'c', name: 'month', arguments: {} },
+      { clock },
+    );
     let settled = false;
     void pending.then(() => (settled = true));
     await clock.advance(30 * DAY_MS - 1);
@@ -46,11 +51,18 @@ describe('timers above 2^31-1 ms', () => {
   it('a 40-day backoff waits 40 days before the retry', async () => {
     const clock = new RecordingClock();
     let attempts = 0;
-    const provider = new FunctionProvider().add('slow_retry', () => (++attempts === 1 ? toolFailure({ code: 'unavailable', message: 'down' }) : 'up'), {
-      idempotency: 'idempotent',
-      retry: { maxAttempts: 2, initialDelayMs: 40 * DAY_MS, maxDelayMs: 40 * DAY_MS, jitter: 0 },
-    });
-    const pending = new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'slow_retry', arguments: {} }, { clock });
+    const provider = new FunctionProvider().add(
+      'slow_retry',
+      () => (++attempts === 1 ? toolFailure({ code: 'unavailable', message: 'down' }) : 'up'),
+      {
+        idempotency: 'idempotent',
+        retry: { maxAttempts: 2, initialDelayMs: 40 * DAY_MS, maxDelayMs: 40 * DAY_MS, jitter: 0 },
+      },
+    );
+    const pending = new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall(
+      { id: 'c', name: 'slow_retry', arguments: {} },
+      { clock },
+    );
     await clock.advance(40 * DAY_MS - 1);
     expect(attempts).toBe(1);
     await clock.advance(1);
@@ -64,8 +76,16 @@ describe('timers above 2^31-1 ms', () => {
     process.on('warning', onWarning);
     const spy = jest.spyOn(global, 'setTimeout');
     try {
-      const provider = new FunctionProvider().add('quick', () => new Promise((resolve) => setTimeout(() => resolve('done'), 40)), { timeoutMs: 30 * DAY_MS });
-      const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'quick', arguments: {} });
+      const provider = new FunctionProvider().add(
+        'quick',
+        () => new Promise((resolve) => setTimeout(() => resolve('done'), 40)),
+        { timeoutMs: 30 * DAY_MS },
+      );
+      const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({
+        id: 'c',
+        name: 'quick',
+        arguments: {},
+      });
       expect(result.outcome).toEqual({ ok: true, text: 'done' });
       const delays = spy.mock.calls.map((call) => Number(call[1] ?? 0));
       expect(Math.max(...delays)).toBeLessThanOrEqual(MAX_TIMER_DELAY_MS);

@@ -25,7 +25,8 @@ describe('onToolResult', () => {
     ]);
     const result = await new LlmAgentRunner(model, provider).complete('go', {
       allowToolCall: (request) => request.toolName !== 'forbidden',
-      onToolResult: (outcome: ToolOutcome, request: ToolCallRequest) => void delivered.push({ callId: request.callId, code: outcome.error?.code ?? 'ok' }),
+      onToolResult: (outcome: ToolOutcome, request: ToolCallRequest) =>
+        void delivered.push({ callId: request.callId, code: outcome.error?.code ?? 'ok' }),
     });
     expect(result.toolCalls).toHaveLength(7);
     expect(delivered.sort((a, b) => a.callId.localeCompare(b.callId))).toEqual([
@@ -42,7 +43,10 @@ describe('onToolResult', () => {
     const provider = new FunctionProvider().add('ok', () => 'fine');
     const runner = new LlmAgentRunner(new ScriptedModelClient([{ text: 'unused' }]), provider);
     controller.abort();
-    const result = await runner.invokeToolCall({ id: 'c', name: 'ok', arguments: {} }, { signal: controller.signal, onToolResult: (outcome) => void delivered.push(outcome.error?.code ?? 'ok') });
+    const result = await runner.invokeToolCall(
+      { id: 'c', name: 'ok', arguments: {} },
+      { signal: controller.signal, onToolResult: (outcome) => void delivered.push(outcome.error?.code ?? 'ok') },
+    );
     expect(result.outcome.error?.code).toBe('cancelled');
     expect(delivered).toEqual(['cancelled']);
   });

@@ -67,11 +67,17 @@ describe('the only attempt of a call, continued in its own reaction', () => {
     for (const input of [call('a'), call('missing'), { id: 'c1', name: 'lookup', arguments: '{"key":1}' }]) {
       const fusedEvents: LlmAgentEvent[] = [];
       const chainedEvents: LlmAgentEvent[] = [];
-      const fused = await new LlmAgentRunner(new ScriptedModelClient([]), new ReflectedToolProvider([Lookup])).invokeToolCall(input, {
+      const fused = await new LlmAgentRunner(
+        new ScriptedModelClient([]),
+        new ReflectedToolProvider([Lookup]),
+      ).invokeToolCall(input, {
         runId: 'r',
         onEvent: (event) => fusedEvents.push(event),
       });
-      const chained = await new ChainedRunner(new ScriptedModelClient([]), new ReflectedToolProvider([Lookup])).invokeToolCall(input, {
+      const chained = await new ChainedRunner(
+        new ScriptedModelClient([]),
+        new ReflectedToolProvider([Lookup]),
+      ).invokeToolCall(input, {
         runId: 'r',
         onEvent: (event) => chainedEvents.push(event),
       });
@@ -97,12 +103,19 @@ describe('the only attempt of a call, continued in its own reaction', () => {
     const provider = new FunctionProvider().add('stuck', () => new Promise(() => undefined), { timeoutMs: 5_000 });
     const seen: boolean[] = [];
     class Watching extends LlmAgentRunner {
-      protected override finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+      protected override finishOutcome(
+        run: RunState,
+        request: ToolCallRequest,
+        outcome: ToolOutcome,
+      ): MaybePromise<ToolOutcome> {
         seen.push(clock.firing);
         return super.finishOutcome(run, request, outcome);
       }
     }
-    const pending = new Watching(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { clock });
+    const pending = new Watching(new ScriptedModelClient([]), provider).invokeToolCall(
+      { id: 'c', name: 'stuck', arguments: {} },
+      { clock },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     await clock.advance(5_000);
     const result = await pending;
@@ -115,13 +128,20 @@ describe('the only attempt of a call, continued in its own reaction', () => {
     let aborting = false;
     const seen: boolean[] = [];
     class Watching extends LlmAgentRunner {
-      protected override finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+      protected override finishOutcome(
+        run: RunState,
+        request: ToolCallRequest,
+        outcome: ToolOutcome,
+      ): MaybePromise<ToolOutcome> {
         seen.push(aborting);
         return super.finishOutcome(run, request, outcome);
       }
     }
     const provider = new FunctionProvider().add('stuck', () => new Promise(() => undefined));
-    const pending = new Watching(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { signal: controller.signal });
+    const pending = new Watching(new ScriptedModelClient([]), provider).invokeToolCall(
+      { id: 'c', name: 'stuck', arguments: {} },
+      { signal: controller.signal },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     aborting = true;
     controller.abort();
@@ -134,8 +154,14 @@ describe('the only attempt of a call, continued in its own reaction', () => {
 
   it('runs the turn of a complete() with one call to the same record as the chained path', async () => {
     const turns = [{ toolCalls: [call('a')] }, { text: 'done' }];
-    const fused = await new LlmAgentRunner(new ScriptedModelClient(turns), new ReflectedToolProvider([Lookup])).complete('go', { runId: 'r' });
-    const chained = await new ChainedRunner(new ScriptedModelClient(turns), new ReflectedToolProvider([Lookup])).complete('go', { runId: 'r' });
+    const fused = await new LlmAgentRunner(
+      new ScriptedModelClient(turns),
+      new ReflectedToolProvider([Lookup]),
+    ).complete('go', { runId: 'r' });
+    const chained = await new ChainedRunner(
+      new ScriptedModelClient(turns),
+      new ReflectedToolProvider([Lookup]),
+    ).complete('go', { runId: 'r' });
     expect(fused.messages).toEqual(chained.messages);
     expect(fused.toolCalls.map(comparable)).toEqual(chained.toolCalls.map(comparable));
     expect(fused.text).toBe('done');

@@ -21,7 +21,8 @@ async function runOnNewRunner(options: Parameters<LlmAgentRunner['complete']>[1]
 describe('the projection check of a runner built per request', () => {
   it('fails the run of every new runner under an estimator the policies cannot hold under, with the same error', async () => {
     const errors: unknown[] = [];
-    for (let construction = 0; construction < 2; construction++) await runOnNewRunner({ contextTokenEstimator: unmeasurable }).catch((error: unknown) => errors.push(error));
+    for (let construction = 0; construction < 2; construction++)
+      await runOnNewRunner({ contextTokenEstimator: unmeasurable }).catch((error: unknown) => errors.push(error));
     expect(errors).toHaveLength(2);
     expect(errors[1]).toBeInstanceOf(Error);
     expect((errors[1] as Error).message).toBe((errors[0] as Error).message);
@@ -36,6 +37,8 @@ describe('the projection check of a runner built per request', () => {
   it('refuses a run policy that cannot hold on every new runner, though the same tools passed under the default policy', async () => {
     await runOnNewRunner({});
     for (let construction = 0; construction < 2; construction++)
-      await expect(runOnNewRunner({ toolOutputProjection: { maxBytes: 100, maxTokens: 10 } })).rejects.toMatchObject({ code: expect.any(String) });
+      await expect(runOnNewRunner({ toolOutputProjection: { maxBytes: 100, maxTokens: 10 } })).rejects.toMatchObject({
+        code: expect.any(String),
+      });
   });
 });

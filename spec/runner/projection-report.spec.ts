@@ -33,7 +33,8 @@ function expectedReport(original: string, content: string, estimator: TextTokenE
   const projectedBytes = Buffer.byteLength(content);
   const truncated = content !== original;
   const projectedTokens = Math.ceil(estimator.estimateTokens(content));
-  const originalTokens = truncated && originalBytes > policy.maxBytes ? undefined : Math.ceil(estimator.estimateTokens(original));
+  const originalTokens =
+    truncated && originalBytes > policy.maxBytes ? undefined : Math.ceil(estimator.estimateTokens(original));
   return {
     truncated,
     originalBytes,
@@ -57,7 +58,10 @@ describe('ToolCallResult.projection', () => {
     OUTPUTS.forEach(([, output], index) => provider.add(names[index], output));
     const observed: ToolOutputProjectionReport[] = [];
     const store = new MemoryRunStore();
-    const model = new ScriptedModelClient([{ toolCalls: names.map((name, index) => ({ id: `c${index}`, name, arguments: '{}' })) }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: names.map((name, index) => ({ id: `c${index}`, name, arguments: '{}' })) },
+      { text: 'done' },
+    ]);
     const run = await new LlmAgentRunner(model, provider).complete('go', {
       runId: 'r',
       store,
@@ -72,7 +76,9 @@ describe('ToolCallResult.projection', () => {
       const standalone = projectToolOutputForModel(result.outcome, { policy, estimator });
       expect(result.content).toBe(standalone.content);
       expect(report).toStrictEqual(standalone.report);
-      expect(report).toStrictEqual(expectedReport(renderToolMessage(result.outcome), result.content, estimator ?? fallbackTextTokenEstimator));
+      expect(report).toStrictEqual(
+        expectedReport(renderToolMessage(result.outcome), result.content, estimator ?? fallbackTextTokenEstimator),
+      );
       expect(observed).toContain(report);
       expect(Object.isFrozen(report)).toBe(true);
       // Every way of copying or storing it sees every number.

@@ -1,4 +1,11 @@
-import { LlmAgentEvent, LlmAgentRunner, ScriptedModelClient, ToolOutcome, ToolOutputProjectionReport, InMemoryMemory } from '../../lib';
+import {
+  LlmAgentEvent,
+  LlmAgentRunner,
+  ScriptedModelClient,
+  ToolOutcome,
+  ToolOutputProjectionReport,
+  InMemoryMemory,
+} from '../../lib';
 import { FunctionProvider } from './support';
 
 const big = 'x'.repeat(200_000);
@@ -44,7 +51,11 @@ describe('LlmAgentRunOptions.toolOutputProjection', () => {
 
   it('a contract tightens the run policy', async () => {
     const provider = new FunctionProvider().add('tight', () => big, { modelOutputProjection: { maxBytes: 1024 } });
-    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'tight', arguments: {} });
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({
+      id: 'c',
+      name: 'tight',
+      arguments: {},
+    });
     expect(Buffer.byteLength(record.content)).toBeLessThanOrEqual(1024);
     expect(record.projection?.maxBytes).toBe(1024);
   });
@@ -52,11 +63,15 @@ describe('LlmAgentRunOptions.toolOutputProjection', () => {
   it('fails the run before any model or tool call when a policy cannot hold', async () => {
     const provider = new FunctionProvider().add('t', () => 'x');
     const model = new ScriptedModelClient([{ text: 'never' }]);
-    await expect(new LlmAgentRunner(model, provider).complete('go', { toolOutputProjection: { maxBytes: 100, maxTokens: 10 } })).rejects.toMatchObject({
+    await expect(
+      new LlmAgentRunner(model, provider).complete('go', { toolOutputProjection: { maxBytes: 100, maxTokens: 10 } }),
+    ).rejects.toMatchObject({
       code: expect.any(String),
     });
     await expect(
-      new LlmAgentRunner(model, provider).complete('go', { contextTokenEstimator: { estimateTokens: () => Number.NaN } }),
+      new LlmAgentRunner(model, provider).complete('go', {
+        contextTokenEstimator: { estimateTokens: () => Number.NaN },
+      }),
     ).rejects.toBeInstanceOf(Error);
     expect(model.requests).toHaveLength(0);
     expect(provider.calls).toHaveLength(0);
@@ -64,20 +79,30 @@ describe('LlmAgentRunOptions.toolOutputProjection', () => {
 
   it('a projection failure after the outcome becomes tool_output_projection_failed, never the content', async () => {
     // An estimator that holds for every envelope but fails on this one output.
-    const estimator = { estimateTokens: (text: string) => (text.includes('poison') ? Number.NaN : Math.ceil(Buffer.byteLength(text) / 2)) };
+    const estimator = {
+      estimateTokens: (text: string) => (text.includes('poison') ? Number.NaN : Math.ceil(Buffer.byteLength(text) / 2)),
+    };
     const provider = new FunctionProvider().add('weird', () => 'poison pill');
-    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'weird', arguments: {} }, { contextTokenEstimator: estimator });
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall(
+      { id: 'c', name: 'weird', arguments: {} },
+      { contextTokenEstimator: estimator },
+    );
     expect(record.outcome).toEqual({ ok: true, text: 'poison pill' });
     expect(JSON.parse(record.content).error.code).toBe('tool_output_projection_failed');
     expect(record.content).not.toContain('poison');
   });
 
   it('the Tool message of a failed projection is flagged as an error, like any failure the model gets', async () => {
-    const estimator = { estimateTokens: (text: string) => (text.includes('poison') ? Number.NaN : Math.ceil(Buffer.byteLength(text) / 2)) };
+    const estimator = {
+      estimateTokens: (text: string) => (text.includes('poison') ? Number.NaN : Math.ceil(Buffer.byteLength(text) / 2)),
+    };
     const provider = new FunctionProvider().add('weird', () => 'poison pill');
     const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 'weird' }] }, { text: 'ok' }]);
     await new LlmAgentRunner(model, provider).complete('go', { contextTokenEstimator: estimator });
-    const toolMessage = model.requests[1].messages.find((m) => m.role === 'tool') as { content: string; isError: boolean };
+    const toolMessage = model.requests[1].messages.find((m) => m.role === 'tool') as {
+      content: string;
+      isError: boolean;
+    };
     expect(JSON.parse(toolMessage.content).ok).toBe(false);
     expect(toolMessage.isError).toBe(true);
   });

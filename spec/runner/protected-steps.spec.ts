@@ -22,17 +22,26 @@ import {
 } from '../../lib';
 import { FunctionProvider } from './support';
 
-/** Every documented protected step of ToolCallPipeline and LlmAgentRunner, overridden once, with the steps that call it. */
+/**
+ * Every documented protected step of ToolCallPipeline and LlmAgentRunner, overridden once, with the steps that call it.
+ */
 
 const model = () => new ScriptedModelClient([{ text: 'unused' }]);
 const call = (name: string, args: JsonObject = {}, id = 'c1'): ModelToolCall => ({ id, name, arguments: args });
-const echo = () => new FunctionProvider().add('echo', (invocation) => `echo ${JSON.stringify(invocation.arguments)}`, {}, { text: { type: 'string' } });
+const echo = () =>
+  new FunctionProvider().add(
+    'echo',
+    (invocation) => `echo ${JSON.stringify(invocation.arguments)}`,
+    {},
+    { text: { type: 'string' } },
+  );
 
 describe('ToolCallPipeline gates', () => {
   it('resolveTool: an override refuses a known tool and the call never runs', async () => {
     class Hidden extends LlmAgentRunner {
       protected override resolveTool(run: RunState, toolCall: ModelToolCall): Gate<ToolDescriptor> {
-        if (toolCall.name === 'echo') return { kind: 'refuse', outcome: standardFailure('unknown_tool', 'echo is hidden here') };
+        if (toolCall.name === 'echo')
+          return { kind: 'refuse', outcome: standardFailure('unknown_tool', 'echo is hidden here') };
         return super.resolveTool(run, toolCall);
       }
     }
@@ -45,13 +54,21 @@ describe('ToolCallPipeline gates', () => {
   it('validateArguments: the arguments an override returns are what every later step and the tool see', async () => {
     const seen: JsonObject[] = [];
     class Defaulting extends LlmAgentRunner {
-      protected override validateArguments(run: RunState, toolCall: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
+      protected override validateArguments(
+        run: RunState,
+        toolCall: ModelToolCall,
+        descriptor: ToolDescriptor,
+      ): Gate<JsonObject> {
         const raw = toolCall.arguments as JsonObject;
-        return raw.text === undefined ? { kind: 'continue', value: { ...raw, text: 'defaulted' } } : super.validateArguments(run, toolCall, descriptor);
+        return raw.text === undefined
+          ? { kind: 'continue', value: { ...raw, text: 'defaulted' } }
+          : super.validateArguments(run, toolCall, descriptor);
       }
     }
     const provider = echo();
-    const result = await new Defaulting(model(), provider).invokeToolCall(call('echo'), { allowToolCall: (request) => (seen.push(request.arguments), true) });
+    const result = await new Defaulting(model(), provider).invokeToolCall(call('echo'), {
+      allowToolCall: (request) => (seen.push(request.arguments), true),
+    });
     expect(seen).toEqual([{ text: 'defaulted' }]);
     expect(provider.calls[0].arguments).toEqual({ text: 'defaulted' });
     expect(result.arguments).toEqual({ text: 'defaulted' });
@@ -62,7 +79,11 @@ describe('ToolCallPipeline gates', () => {
     const plain = await new LlmAgentRunner(model(), provider).invokeToolCall(call('beat'));
     expect(plain.outcome.error?.code).toBe('capability_mismatch');
     class Trusting extends LlmAgentRunner {
-      protected override checkCapabilities(_run: RunState, _request: ToolCallRequest, _declared: ToolProviderCapabilities): Gate<void> {
+      protected override checkCapabilities(
+        _run: RunState,
+        _request: ToolCallRequest,
+        _declared: ToolProviderCapabilities,
+      ): Gate<void> {
         return { kind: 'continue', value: undefined };
       }
     }
@@ -79,7 +100,9 @@ describe('ToolCallPipeline gates', () => {
       }
     }
     const provider = new FunctionProvider().add('drop', () => 'dropped', { sideEffect: 'destructive' });
-    const result = await new Strict(model(), provider).invokeToolCall(call('drop'), { approvalHandler: (request) => (approvals.push(request.toolName), { approved: true }) });
+    const result = await new Strict(model(), provider).invokeToolCall(call('drop'), {
+      approvalHandler: (request) => (approvals.push(request.toolName), { approved: true }),
+    });
     expect(result.outcome.error).toMatchObject({ code: 'permission_denied', message: 'no drop today' });
     expect(approvals).toEqual([]);
     expect(provider.calls).toHaveLength(0);
@@ -92,8 +115,13 @@ describe('ToolCallPipeline gates', () => {
       }
     }
     const provider = new FunctionProvider().add('drop', () => 'dropped', { sideEffect: 'destructive' });
-    expect((await new LlmAgentRunner(model(), provider).invokeToolCall(call('drop'))).outcome.error?.code).toBe('approval_denied');
-    expect((await new AutoApprove(model(), provider).invokeToolCall(call('drop'))).outcome).toEqual({ ok: true, text: 'dropped' });
+    expect((await new LlmAgentRunner(model(), provider).invokeToolCall(call('drop'))).outcome.error?.code).toBe(
+      'approval_denied',
+    );
+    expect((await new AutoApprove(model(), provider).invokeToolCall(call('drop'))).outcome).toEqual({
+      ok: true,
+      text: 'dropped',
+    });
   });
 
   it('requestApproval: an override that suspends suspends the run', async () => {
@@ -113,19 +141,27 @@ describe('ToolCallPipeline gates', () => {
   it('checkPrecondition: an override refuses after approval, before dispatch', async () => {
     class Versioned extends LlmAgentRunner {
       protected override checkPrecondition(_run: RunState, request: ToolCallRequest): Gate<void> {
-        return request.arguments.text === 'v2' ? { kind: 'continue', value: undefined } : { kind: 'refuse', outcome: standardFailure('precondition_failed', 'stale') };
+        return request.arguments.text === 'v2'
+          ? { kind: 'continue', value: undefined }
+          : { kind: 'refuse', outcome: standardFailure('precondition_failed', 'stale') };
       }
     }
     const provider = echo();
     const runner = new Versioned(model(), provider);
-    expect((await runner.invokeToolCall(call('echo', { text: 'v1' }))).outcome.error).toMatchObject({ code: 'precondition_failed', message: 'stale' });
+    expect((await runner.invokeToolCall(call('echo', { text: 'v1' }))).outcome.error).toMatchObject({
+      code: 'precondition_failed',
+      message: 'stale',
+    });
     expect((await runner.invokeToolCall(call('echo', { text: 'v2' }))).outcome.ok).toBe(true);
     expect(provider.calls).toHaveLength(1);
   });
 });
 
 describe('ToolCallPipeline dispatch', () => {
-  const flakyRetry = { idempotency: 'idempotent' as const, retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 } };
+  const flakyRetry = {
+    idempotency: 'idempotent' as const,
+    retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+  };
 
   it('dispatchWithRetries: an override answers instead of the provider, and finishOutcome still runs on its outcome', async () => {
     class Cached extends LlmAgentRunner {
@@ -134,7 +170,9 @@ describe('ToolCallPipeline dispatch', () => {
       }
     }
     const provider = echo();
-    const result = await new Cached(model(), provider).invokeToolCall(call('echo', { text: 'x' }), { prepareToolResult: (outcome) => ({ ...outcome, text: `${outcome.text}!` }) });
+    const result = await new Cached(model(), provider).invokeToolCall(call('echo', { text: 'x' }), {
+      prepareToolResult: (outcome) => ({ ...outcome, text: `${outcome.text}!` }),
+    });
     expect(result.outcome).toEqual({ ok: true, text: 'from cache!' });
     expect(result.attempts).toBe(7);
     expect(provider.calls).toHaveLength(0);
@@ -159,7 +197,11 @@ describe('ToolCallPipeline dispatch', () => {
   it('retryAttempts: dispatchWithRetries hands a failed first attempt to the override', async () => {
     const firsts: ToolOutcome[] = [];
     class NoRetry extends LlmAgentRunner {
-      protected override async retryAttempts(_run: RunState, _call: AdmittedCall, first: ToolOutcome | Promise<ToolOutcome>): Promise<DispatchedCall> {
+      protected override async retryAttempts(
+        _run: RunState,
+        _call: AdmittedCall,
+        first: ToolOutcome | Promise<ToolOutcome>,
+      ): Promise<DispatchedCall> {
         firsts.push(await first);
         return { outcome: toolText('gave up politely'), attempts: 1 };
       }
@@ -174,7 +216,12 @@ describe('ToolCallPipeline dispatch', () => {
   it('compensate: the retry loop uses the override, not the provider', async () => {
     const undone: number[] = [];
     class OwnUndo extends LlmAgentRunner {
-      protected override async compensate(_run: RunState, _call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+      protected override async compensate(
+        _run: RunState,
+        _call: AdmittedCall,
+        attempt: number,
+        failure: ToolOutcome,
+      ): Promise<ToolOutcome> {
         undone.push(attempt);
         return { ...failure, compensation: 'completed' };
       }
@@ -182,7 +229,10 @@ describe('ToolCallPipeline dispatch', () => {
     let count = 0;
     const provider = new FunctionProvider({ compensation: true }).add(
       'charge',
-      () => (++count === 1 ? { ...standardFailure('unavailable', 'half done'), compensation: 'required' as const } : 'charged'),
+      () =>
+        ++count === 1
+          ? { ...standardFailure('unavailable', 'half done'), compensation: 'required' as const }
+          : 'charged',
       { compensation: { enabled: true }, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 } },
     );
     const result = await new OwnUndo(model(), provider).invokeToolCall(call('charge'));
@@ -200,7 +250,9 @@ describe('ToolCallPipeline completion and projection', () => {
         return { ...outcome, text: `[stamped] ${outcome.text}` };
       }
     }
-    const result = await new Stamped(model(), echo()).invokeToolCall(call('echo', { text: 'a' }), { onToolResult: (outcome) => void observed.push(outcome) });
+    const result = await new Stamped(model(), echo()).invokeToolCall(call('echo', { text: 'a' }), {
+      onToolResult: (outcome) => void observed.push(outcome),
+    });
     expect(result.outcome.text).toBe('[stamped] echo {"text":"a"}');
     expect(observed[0]).toBe(result.outcome);
     expect(result.content).toBe('[stamped] echo {"text":"a"}');
@@ -209,7 +261,9 @@ describe('ToolCallPipeline completion and projection', () => {
   it('validateOutput: the default finishOutcome calls the override', async () => {
     class NoEmpty extends LlmAgentRunner {
       protected override validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
-        return outcome.text === '' ? standardFailure('output_validation', 'empty output') : super.validateOutput(run, request, outcome);
+        return outcome.text === ''
+          ? standardFailure('output_validation', 'empty output')
+          : super.validateOutput(run, request, outcome);
       }
     }
     const provider = new FunctionProvider().add('blank', () => '');
@@ -234,19 +288,36 @@ describe('ToolCallPipeline completion and projection', () => {
 
   it('projectForModel: executed, gate-refused and turn-refused calls all reach the model through the override', async () => {
     class Redacting extends LlmAgentRunner {
-      protected override projectForModel(run: RunState, toolCall: ModelToolCall, outcome: ToolOutcome): ModelProjection {
+      protected override projectForModel(
+        run: RunState,
+        toolCall: ModelToolCall,
+        outcome: ToolOutcome,
+      ): ModelProjection {
         const projected = super.projectForModel(run, toolCall, outcome);
         return { ...projected, content: `[${toolCall.id}] ${projected.content.length} chars` };
       }
     }
     const scripted = new ScriptedModelClient([
-      { toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'x' } }, { id: 'b', name: 'nope' }, { id: 'a', name: 'echo', arguments: { text: 'y' } }] },
+      {
+        toolCalls: [
+          { id: 'a', name: 'echo', arguments: { text: 'x' } },
+          { id: 'b', name: 'nope' },
+          { id: 'a', name: 'echo', arguments: { text: 'y' } },
+        ],
+      },
       { toolCalls: [{ id: 'd', name: 'echo', arguments: { text: 'z' } }], stopReason: 'max_tokens' },
       { text: 'done' },
     ]);
     const result = await new Redacting(scripted, echo()).complete('go');
-    const toolMessages = result.messages.filter((message): message is Extract<ChatMessage, { role: 'tool' }> => message.role === 'tool');
-    expect(toolMessages.map((message) => message.content.replace(/ \d+ chars$/, ''))).toEqual(['[a]', '[b]', '[a]', '[d]']);
+    const toolMessages = result.messages.filter(
+      (message): message is Extract<ChatMessage, { role: 'tool' }> => message.role === 'tool',
+    );
+    expect(toolMessages.map((message) => message.content.replace(/ \d+ chars$/, ''))).toEqual([
+      '[a]',
+      '[b]',
+      '[a]',
+      '[d]',
+    ]);
   });
 });
 
@@ -259,7 +330,15 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
         return super.executeToolCall(run, toolCall);
       }
     }
-    const scripted = new ScriptedModelClient([{ toolCalls: [{ id: 't1', name: 'echo', arguments: { text: 'x' } }, { id: 't2', name: 'echo', arguments: { text: 'y' } }] }, { text: 'done' }]);
+    const scripted = new ScriptedModelClient([
+      {
+        toolCalls: [
+          { id: 't1', name: 'echo', arguments: { text: 'x' } },
+          { id: 't2', name: 'echo', arguments: { text: 'y' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
     const runner = new Tracing(scripted, echo());
     await runner.complete('go');
     await runner.invokeToolCall(call('echo', { text: 'z' }, 't3'));
@@ -287,7 +366,10 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
         return super.recordMessage(run, message);
       }
     }
-    const scripted = new ScriptedModelClient([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'done' }]);
+    const scripted = new ScriptedModelClient([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] },
+      { text: 'done' },
+    ]);
     await new Recording(scripted, echo()).complete('go');
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
@@ -302,7 +384,10 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
         return { ...super.finishRun(run), text: `finished after ${run.steps}` };
       }
     }
-    const scripted = new ScriptedModelClient([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'never asked' }]);
+    const scripted = new ScriptedModelClient([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] },
+      { text: 'never asked' },
+    ]);
     const result = await new OneStep(scripted, echo()).complete('go');
     expect(result).toMatchObject({ stopReason: 'other', steps: 1, text: 'finished after 1' });
     expect(scripted.requests).toHaveLength(1);
@@ -311,10 +396,15 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
   it('refuseIncompleteToolCalls: an override decides what the calls of a cut answer get', async () => {
     class Lenient extends LlmAgentRunner {
       protected override refuseIncompleteToolCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
-        return calls.map((toolCall) => this.refuseToolCall(run, toolCall, standardFailure('incomplete_tool_call', 'cut, please retry shorter')));
+        return calls.map((toolCall) =>
+          this.refuseToolCall(run, toolCall, standardFailure('incomplete_tool_call', 'cut, please retry shorter')),
+        );
       }
     }
-    const scripted = new ScriptedModelClient([{ toolCalls: [{ id: 'x', name: 'echo', arguments: { text: 'x' } }], stopReason: 'max_tokens' }, { text: 'done' }]);
+    const scripted = new ScriptedModelClient([
+      { toolCalls: [{ id: 'x', name: 'echo', arguments: { text: 'x' } }], stopReason: 'max_tokens' },
+      { text: 'done' },
+    ]);
     const result = await new Lenient(scripted, echo()).complete('go');
     expect(result.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'x', isError: true });
     expect((result.messages[2] as { content: string }).content).toContain('cut, please retry shorter');

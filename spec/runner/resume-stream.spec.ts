@@ -28,13 +28,27 @@ function tools(onBook?: (invocation: ToolInvocation) => unknown): FunctionProvid
     .add('book', (invocation) => onBook?.(invocation) ?? 'booked', { sideEffect: 'destructive' });
 }
 
-const planTurn: ScriptedTurn = { text: 'Checking.', toolCalls: [{ id: 'w', name: 'weather', arguments: { city: 'Rome' } }, { id: 'b', name: 'book', arguments: {} }] };
+const planTurn: ScriptedTurn = {
+  text: 'Checking.',
+  toolCalls: [
+    { id: 'w', name: 'weather', arguments: { city: 'Rome' } },
+    { id: 'b', name: 'book', arguments: {} },
+  ],
+};
 
 /** A run that suspended on `book`'s approval, with the approval stored; `w` ran and was admitted. */
 async function suspended(store: RunStore, runId: string, options: { output?: typeof Verdict } = {}): Promise<void> {
-  const first = await new LlmAgentRunner(new ScriptedModelClient([planTurn]), tools()).complete('Plan a trip to Rome', { store, runId, ...options });
+  const first = await new LlmAgentRunner(new ScriptedModelClient([planTurn]), tools()).complete('Plan a trip to Rome', {
+    store,
+    runId,
+    ...options,
+  });
   expect(first.stopReason).toBe('awaiting_approval');
-  await store.decideApproval(runId, 'b', { approved: true, toolName: 'book', argumentsSha256: canonicalArgumentsSha256({}) });
+  await store.decideApproval(runId, 'b', {
+    approved: true,
+    toolName: 'book',
+    argumentsSha256: canonicalArgumentsSha256({}),
+  });
 }
 
 async function collect(stream: AsyncIterable<LlmAgentStreamEvent>): Promise<LlmAgentStreamEvent[]> {
@@ -49,8 +63,20 @@ async function comparable(store: RunStore, runId: string) {
   return {
     status: record.status,
     messages: record.messages,
-    toolCalls: record.toolCalls.map(({ callId, toolName, status, attempts, argumentsSha256, outcome, turn }) => ({ callId, toolName, status, attempts, argumentsSha256, outcome, turn })),
-    projections: record.toolOutputProjections.map(({ callId, projectedSha256, report }) => ({ callId, projectedSha256, report })),
+    toolCalls: record.toolCalls.map(({ callId, toolName, status, attempts, argumentsSha256, outcome, turn }) => ({
+      callId,
+      toolName,
+      status,
+      attempts,
+      argumentsSha256,
+      outcome,
+      turn,
+    })),
+    projections: record.toolOutputProjections.map(({ callId, projectedSha256, report }) => ({
+      callId,
+      projectedSha256,
+      report,
+    })),
   };
 }
 
@@ -58,25 +84,65 @@ describe('LlmAgentRunner.resumeStream()', () => {
   it('streams the calls of the resumed turn (started, arguments, finished), then each model step, then the result', async () => {
     const store = new MemoryRunStore();
     await suspended(store, 'r');
-    const stream = new LlmAgentRunner(new ScriptedModelClient([{ text: 'Booked, it is sunny.' }]), tools()).resumeStream('r', { store });
+    const stream = new LlmAgentRunner(
+      new ScriptedModelClient([{ text: 'Booked, it is sunny.' }]),
+      tools(),
+    ).resumeStream('r', { store });
     expect(stream.runId).toBe('r');
     const events = await collect(stream);
     expect(events.map((event) => event.type)).toEqual([
       'run_started',
-      'tool_call_started', 'tool_call_delta', 'tool_call_started', 'tool_call_delta',
-      'tool_call_finished', 'tool_call_finished', 'step_finished',
-      'text_delta', 'text_delta', 'text_delta', 'step_finished',
+      'tool_call_started',
+      'tool_call_delta',
+      'tool_call_started',
+      'tool_call_delta',
+      'tool_call_finished',
+      'tool_call_finished',
+      'step_finished',
+      'text_delta',
+      'text_delta',
+      'text_delta',
+      'step_finished',
       'run_finished',
     ]);
-    expect(events[1]).toEqual({ type: 'tool_call_started', runId: 'r', step: 1, turn: 1, index: 0, callId: 'w', toolName: 'weather' });
-    expect(events[2]).toEqual({ type: 'tool_call_delta', runId: 'r', step: 1, turn: 1, index: 0, callId: 'w', argumentsDelta: '{"city":"Rome"}' });
-    expect(events[3]).toMatchObject({ type: 'tool_call_started', step: 1, turn: 1, index: 1, callId: 'b', toolName: 'book' });
-    const finished = Object.fromEntries(events.flatMap((event) => (event.type === 'tool_call_finished' ? [[event.callId, event.outcome]] : [])));
+    expect(events[1]).toEqual({
+      type: 'tool_call_started',
+      runId: 'r',
+      step: 1,
+      turn: 1,
+      index: 0,
+      callId: 'w',
+      toolName: 'weather',
+    });
+    expect(events[2]).toEqual({
+      type: 'tool_call_delta',
+      runId: 'r',
+      step: 1,
+      turn: 1,
+      index: 0,
+      callId: 'w',
+      argumentsDelta: '{"city":"Rome"}',
+    });
+    expect(events[3]).toMatchObject({
+      type: 'tool_call_started',
+      step: 1,
+      turn: 1,
+      index: 1,
+      callId: 'b',
+      toolName: 'book',
+    });
+    const finished = Object.fromEntries(
+      events.flatMap((event) => (event.type === 'tool_call_finished' ? [[event.callId, event.outcome]] : [])),
+    );
     expect(finished).toEqual({ w: { ok: true, data: { degrees: 22 } }, b: { ok: true, text: 'booked' } });
     expect(events[7]).toEqual({ type: 'step_finished', runId: 'r', step: 1 });
     expect(events[11]).toMatchObject({ type: 'step_finished', step: 2, response: { text: 'Booked, it is sunny.' } });
     const last = events.at(-1)!;
-    expect(last.type === 'run_finished' && last.result).toMatchObject({ stopReason: 'end_turn', text: 'Booked, it is sunny.', steps: 2 });
+    expect(last.type === 'run_finished' && last.result).toMatchObject({
+      stopReason: 'end_turn',
+      text: 'Booked, it is sunny.',
+      steps: 2,
+    });
     expect((await store.loadRun('r'))!.status).toBe('completed');
   });
 
@@ -84,18 +150,39 @@ describe('LlmAgentRunner.resumeStream()', () => {
     const store = new SqliteRunStore(`${temp.path}/same-record.db`);
     await suspended(store, 'by-resume', { output: Verdict });
     await suspended(store, 'by-stream', { output: Verdict });
-    const script = () => new ScriptedModelClient([{ text: 'Booked.' }, { toolCalls: [{ id: 'f', name: 'final_answer', arguments: { city: 'Rome', degrees: 22 } }] }]);
+    const script = () =>
+      new ScriptedModelClient([
+        { text: 'Booked.' },
+        { toolCalls: [{ id: 'f', name: 'final_answer', arguments: { city: 'Rome', degrees: 22 } }] },
+      ]);
     const resumed = await new LlmAgentRunner(script(), tools()).resume('by-resume', { store, output: Verdict });
     const stream = new LlmAgentRunner(script(), tools()).resumeStream('by-stream', { store, output: Verdict });
     const events = await collect(stream);
     const streamed = await stream.result;
     expect(streamed.output).toBeInstanceOf(Verdict);
     expect(streamed.output).toEqual(resumed.output);
-    expect({ ...streamed, runId: '', toolCalls: streamed.toolCalls.length }).toEqual({ ...resumed, runId: '', toolCalls: resumed.toolCalls.length });
-    expect(events.filter((event) => event.type === 'tool_call_finished').map((event) => (event.type === 'tool_call_finished' ? event.callId : ''))).toEqual(['w', 'b', 'f']);
+    expect({ ...streamed, runId: '', toolCalls: streamed.toolCalls.length }).toEqual({
+      ...resumed,
+      runId: '',
+      toolCalls: resumed.toolCalls.length,
+    });
+    expect(
+      events
+        .filter((event) => event.type === 'tool_call_finished')
+        .map((event) => (event.type === 'tool_call_finished' ? event.callId : '')),
+    ).toEqual(['w', 'b', 'f']);
     const byStream = await comparable(store, 'by-stream');
     expect(byStream.status).toBe('completed');
-    expect(byStream.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'user', 'assistant', 'tool']);
+    expect(byStream.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+    ]);
     expect(byStream).toEqual(await comparable(store, 'by-resume'));
     await store.close();
   });
@@ -107,7 +194,9 @@ describe('LlmAgentRunner.resumeStream()', () => {
     const started = new Promise<void>((resolve) => (running = resolve));
     const provider = tools((invocation) => {
       running();
-      return new Promise((_, reject) => invocation.signal.addEventListener('abort', () => reject(new Error('stopped'))));
+      return new Promise((_, reject) =>
+        invocation.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+      );
     });
     const model = new ScriptedModelClient([{ text: 'never' }]);
     const controller = new AbortController();
@@ -119,9 +208,13 @@ describe('LlmAgentRunner.resumeStream()', () => {
     await started;
     controller.abort();
     await consumed;
-    const startedCalls = events.filter((event) => event.type === 'tool_call_started').map((event) => (event.type === 'tool_call_started' ? event.callId : ''));
+    const startedCalls = events
+      .filter((event) => event.type === 'tool_call_started')
+      .map((event) => (event.type === 'tool_call_started' ? event.callId : ''));
     expect(startedCalls).toEqual(['w', 'b']);
-    expect(events.find((event) => event.type === 'tool_call_finished' && event.callId === 'b')).toMatchObject({ outcome: { ok: false, error: { code: 'cancelled' } } });
+    expect(events.find((event) => event.type === 'tool_call_finished' && event.callId === 'b')).toMatchObject({
+      outcome: { ok: false, error: { code: 'cancelled' } },
+    });
     expect(events.filter((event) => event.type === 'tool_call_finished')).toHaveLength(2);
     const last = events.at(-1)!;
     expect(last.type === 'run_finished' && last.result.stopReason).toBe('aborted');
@@ -133,7 +226,10 @@ describe('LlmAgentRunner.resumeStream()', () => {
     const store = new MemoryRunStore();
     await suspended(store, 'abort-step');
     const provider = tools();
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'w2', name: 'weather', arguments: { city: 'Milan' } }] }, { text: 'never' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'w2', name: 'weather', arguments: { city: 'Milan' } }] },
+      { text: 'never' },
+    ]);
     const stream = new LlmAgentRunner(model, provider).resumeStream('abort-step', { store });
     const events: LlmAgentStreamEvent[] = [];
     for await (const event of stream) {
@@ -141,7 +237,12 @@ describe('LlmAgentRunner.resumeStream()', () => {
       if (event.type === 'tool_call_delta' && event.step === 2) stream.abort();
     }
     expect(provider.calls.map((call) => call.callId)).toEqual(['b']);
-    expect(events.find((event) => event.type === 'tool_call_finished' && event.callId === 'w2')).toMatchObject({ step: 2, turn: 2, attempts: 0, outcome: { ok: false, error: { code: 'cancelled' } } });
+    expect(events.find((event) => event.type === 'tool_call_finished' && event.callId === 'w2')).toMatchObject({
+      step: 2,
+      turn: 2,
+      attempts: 0,
+      outcome: { ok: false, error: { code: 'cancelled' } },
+    });
     expect((await stream.result).stopReason).toBe('aborted');
   });
 
@@ -175,10 +276,18 @@ describe('LlmAgentRunner.resumeStream()', () => {
   it('throws without a store at once; an unknown or completed run ends the iteration with run_conflict', async () => {
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), tools());
     expect(() => runner.resumeStream('x')).toThrow(expect.objectContaining({ code: 'invalid_run_options' }));
-    expect(() => runner.resumeStream('x', { store: new MemoryRunStore(), streamBuffer: { streamBufferSize: 0 } })).toThrow(expect.objectContaining({ code: 'invalid_run_options' }));
+    expect(() =>
+      runner.resumeStream('x', { store: new MemoryRunStore(), streamBuffer: { streamBufferSize: 0 } }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_run_options' }));
     const store = new MemoryRunStore();
     await expect(collect(runner.resumeStream('missing', { store }))).rejects.toMatchObject({ code: 'run_conflict' });
-    await new LlmAgentRunner(new ScriptedModelClient([{ text: 'done' }]), tools()).complete('hi', { store, runId: 'done' });
-    await expect(collect(runner.resumeStream('done', { store }))).rejects.toMatchObject({ code: 'run_conflict', message: expect.stringContaining('completed') });
+    await new LlmAgentRunner(new ScriptedModelClient([{ text: 'done' }]), tools()).complete('hi', {
+      store,
+      runId: 'done',
+    });
+    await expect(collect(runner.resumeStream('done', { store }))).rejects.toMatchObject({
+      code: 'run_conflict',
+      message: expect.stringContaining('completed'),
+    });
   });
 });

@@ -1,7 +1,11 @@
 import { LlmAgentError, LlmAgentRunner, ScriptedModelClient } from '../../lib';
 import { FunctionProvider } from './support';
 
-const retrying = { idempotency: 'idempotent' as const, timeoutMs: 200, retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 } };
+const retrying = {
+  idempotency: 'idempotent' as const,
+  timeoutMs: 200,
+  retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
+};
 
 describe('a retry after a timeout whose attempt ignores its signal', () => {
   it('starts only once the abandoned attempt has settled: attempts of one call never overlap', async () => {
@@ -10,11 +14,15 @@ describe('a retry after a timeout whose attempt ignores its signal', () => {
     const provider = new FunctionProvider().add(
       'deaf',
       (invocation) => {
-        const span: { attempt: number; start: number; end?: number } = { attempt: invocation.attempt, start: Date.now() };
+        const span: { attempt: number; start: number; end?: number } = {
+          attempt: invocation.attempt,
+          start: Date.now(),
+        };
         spans.push(span);
         const done = (): string => ((span.end = Date.now()), `attempt ${invocation.attempt}`);
         // Attempt 1 ignores its signal and finishes 100 ms after its deadline passed.
-        if (invocation.attempt === 1) return new Promise((resolve) => (finishFirst = () => setTimeout(() => resolve(done()), 100)));
+        if (invocation.attempt === 1)
+          return new Promise((resolve) => (finishFirst = () => setTimeout(() => resolve(done()), 100)));
         return done();
       },
       retrying,
@@ -33,7 +41,10 @@ describe('a retry after a timeout whose attempt ignores its signal', () => {
     const provider = new FunctionProvider().add(
       'blocker',
       (invocation) => {
-        const span: { attempt: number; start: number; end?: number } = { attempt: invocation.attempt, start: Date.now() };
+        const span: { attempt: number; start: number; end?: number } = {
+          attempt: invocation.attempt,
+          start: Date.now(),
+        };
         spans.push(span);
         const done = (): string => ((span.end = Date.now()), `attempt ${invocation.attempt}`);
         if (invocation.attempt > 1) return done();
@@ -42,7 +53,11 @@ describe('a retry after a timeout whose attempt ignores its signal', () => {
       },
       retrying,
     );
-    const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'blocker', arguments: {} });
+    const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({
+      id: 'c',
+      name: 'blocker',
+      arguments: {},
+    });
     expect(result).toMatchObject({ outcome: { ok: true, text: 'attempt 2' }, attempts: 2 });
     expect(spans[0].end).toBeDefined();
     expect(spans[1].start).toBeGreaterThanOrEqual(spans[0].end!);
@@ -50,15 +65,23 @@ describe('a retry after a timeout whose attempt ignores its signal', () => {
 
   it('is not made when the abandoned attempt still runs after abandonedAttemptGraceMs', async () => {
     const provider = new FunctionProvider().add('stuck', () => new Promise(() => undefined), retrying);
-    const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { abandonedAttemptGraceMs: 30 });
+    const result = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall(
+      { id: 'c', name: 'stuck', arguments: {} },
+      { abandonedAttemptGraceMs: 30 },
+    );
     expect(result.attempts).toBe(1);
-    expect(result.outcome.error).toMatchObject({ code: 'timeout', details: { abandonedAttempt: 'running', graceMs: 30 } });
+    expect(result.outcome.error).toMatchObject({
+      code: 'timeout',
+      details: { abandonedAttempt: 'running', graceMs: 30 },
+    });
     expect(provider.calls).toHaveLength(1);
   });
 
   it('abandonedAttemptGraceMs must be a finite number >= 0', async () => {
     const provider = new FunctionProvider().add('stuck', () => 'ok', retrying);
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
-    await expect(runner.invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { abandonedAttemptGraceMs: -1 })).rejects.toThrow(LlmAgentError);
+    await expect(
+      runner.invokeToolCall({ id: 'c', name: 'stuck', arguments: {} }, { abandonedAttemptGraceMs: -1 }),
+    ).rejects.toThrow(LlmAgentError);
   });
 });

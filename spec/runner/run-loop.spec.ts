@@ -2,7 +2,12 @@ import { ChatMessage, LlmAgentRunner, LlmAgentRunResult, Memory, RunState, Scrip
 import { FunctionProvider } from './support';
 
 function echo(): FunctionProvider {
-  return new FunctionProvider().add('echo', (invocation) => `echo ${JSON.stringify(invocation.arguments.text)}`, {}, { text: { type: 'string' } });
+  return new FunctionProvider().add(
+    'echo',
+    (invocation) => `echo ${JSON.stringify(invocation.arguments.text)}`,
+    {},
+    { text: { type: 'string' } },
+  );
 }
 
 /** Two calls in one turn, then the answer. */
@@ -53,21 +58,25 @@ describe('a memory that throws', () => {
     ['the prompt', 'user'],
     ['an answer', 'assistant'],
     ['the second Tool message of a turn', 'tool'],
-  ])('while recording %s: complete() rejects with its error instead of throwing, and the model is not asked again', async (_what, role) => {
-    let tools = 0;
-    const memory: Memory = {
-      append: (_runId, message) => {
-        if (message.role === 'tool') tools++;
-        if (message.role === role && (role !== 'tool' || tools === 2)) throw new Error(`no room for a ${role} message`);
-      },
-      messages: () => [],
-    };
-    const model = twoCallTurns();
-    let pending: Promise<LlmAgentRunResult> | undefined;
-    expect(() => (pending = new LlmAgentRunner(model, echo()).complete('go', { memory }))).not.toThrow();
-    await expect(pending).rejects.toThrow(`no room for a ${role} message`);
-    expect(model.requests).toHaveLength(role === 'user' ? 0 : 1);
-  });
+  ])(
+    'while recording %s: complete() rejects with its error instead of throwing, and the model is not asked again',
+    async (_what, role) => {
+      let tools = 0;
+      const memory: Memory = {
+        append: (_runId, message) => {
+          if (message.role === 'tool') tools++;
+          if (message.role === role && (role !== 'tool' || tools === 2))
+            throw new Error(`no room for a ${role} message`);
+        },
+        messages: () => [],
+      };
+      const model = twoCallTurns();
+      let pending: Promise<LlmAgentRunResult> | undefined;
+      expect(() => (pending = new LlmAgentRunner(model, echo()).complete('go', { memory }))).not.toThrow();
+      await expect(pending).rejects.toThrow(`no room for a ${role} message`);
+      expect(model.requests).toHaveLength(role === 'user' ? 0 : 1);
+    },
+  );
 });
 
 describe('a run without a store', () => {

@@ -25,7 +25,12 @@ function weatherScript(): ScriptedTurn[] {
 }
 
 function weatherProvider(onInvoke?: (invocation: ToolInvocation) => unknown): FunctionProvider {
-  return new FunctionProvider().add('weather', (invocation) => onInvoke?.(invocation) ?? { city: (invocation.arguments as { city: string }).city, sky: 'sunny' }, {}, cityArgs);
+  return new FunctionProvider().add(
+    'weather',
+    (invocation) => onInvoke?.(invocation) ?? { city: (invocation.arguments as { city: string }).city, sky: 'sunny' },
+    {},
+    cityArgs,
+  );
 }
 
 async function collect(stream: AsyncIterable<LlmAgentStreamEvent>): Promise<LlmAgentStreamEvent[]> {
@@ -55,25 +60,51 @@ describe('LlmAgentRunner.stream()', () => {
     expect(types.at(-1)).toBe('run_finished');
     const firstStep = events.filter((event) => 'step' in event && event.step === 1);
     expect(firstStep.map((event) => event.type)).toEqual([
-      'text_delta', 'text_delta', 'text_delta', 'tool_call_started', 'tool_call_delta', 'tool_call_delta', 'tool_call_delta', 'tool_call_finished', 'step_finished',
+      'text_delta',
+      'text_delta',
+      'text_delta',
+      'tool_call_started',
+      'tool_call_delta',
+      'tool_call_delta',
+      'tool_call_delta',
+      'tool_call_finished',
+      'step_finished',
     ]);
-    const text = (step: number) => events.flatMap((event) => (event.type === 'text_delta' && event.step === step ? [event.text] : [])).join('');
+    const text = (step: number) =>
+      events.flatMap((event) => (event.type === 'text_delta' && event.step === step ? [event.text] : [])).join('');
     expect(text(1)).toBe('Let me check.');
     expect(text(2)).toBe('It is sunny in Paris.');
-    const argumentText = events.flatMap((event) => (event.type === 'tool_call_delta' ? [event.argumentsDelta] : [])).join('');
+    const argumentText = events
+      .flatMap((event) => (event.type === 'tool_call_delta' ? [event.argumentsDelta] : []))
+      .join('');
     expect(argumentText).toBe('{"city":"Paris"}');
     expect(events.find((event) => event.type === 'tool_call_delta')).toMatchObject({ callId: 'c1', index: 0, step: 1 });
     const finished = events.find((event) => event.type === 'tool_call_finished');
-    expect(finished).toMatchObject({ callId: 'c1', toolName: 'weather', attempts: 1, outcome: { ok: true, data: { city: 'Paris', sky: 'sunny' } } });
+    expect(finished).toMatchObject({
+      callId: 'c1',
+      toolName: 'weather',
+      attempts: 1,
+      outcome: { ok: true, data: { city: 'Paris', sky: 'sunny' } },
+    });
     const steps = events.filter((event) => event.type === 'step_finished');
-    expect(steps.map((event) => (event.type === 'step_finished' ? [event.step, event.response?.stopReason] : []))).toEqual([[1, 'tool_use'], [2, 'end_turn']]);
+    expect(
+      steps.map((event) => (event.type === 'step_finished' ? [event.step, event.response?.stopReason] : [])),
+    ).toEqual([
+      [1, 'tool_use'],
+      [2, 'end_turn'],
+    ]);
     const last = events.at(-1)!;
     expect(last.type === 'run_finished' && last.result.text).toBe('It is sunny in Paris.');
   });
 
   it('returns the result complete() returns for the same script', async () => {
-    const completed = await new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).complete('Weather?', { runId: 'same' });
-    const stream = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).stream('Weather?', { runId: 'same' });
+    const completed = await new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).complete(
+      'Weather?',
+      { runId: 'same' },
+    );
+    const stream = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).stream('Weather?', {
+      runId: 'same',
+    });
     await collect(stream);
     const streamed = await stream.result;
     expect({ ...streamed, toolCalls: streamed.toolCalls.map((call) => ({ ...call, durationMs: 0 })) }).toEqual({
@@ -85,10 +116,22 @@ describe('LlmAgentRunner.stream()', () => {
   it('synthesizes the deltas of a model that can only step()', async () => {
     const runner = new LlmAgentRunner(new StepOnlyModel(weatherScript()), weatherProvider());
     const events = await collect(runner.stream('Weather?'));
-    expect(events.filter((event) => event.type !== 'run_started' && event.type !== 'run_finished').map((event) => event.type)).toEqual([
-      'text_delta', 'tool_call_started', 'tool_call_delta', 'tool_call_finished', 'step_finished', 'text_delta', 'step_finished',
+    expect(
+      events
+        .filter((event) => event.type !== 'run_started' && event.type !== 'run_finished')
+        .map((event) => event.type),
+    ).toEqual([
+      'text_delta',
+      'tool_call_started',
+      'tool_call_delta',
+      'tool_call_finished',
+      'step_finished',
+      'text_delta',
+      'step_finished',
     ]);
-    expect(events.find((event) => event.type === 'tool_call_delta')).toMatchObject({ argumentsDelta: '{"city":"Paris"}' });
+    expect(events.find((event) => event.type === 'tool_call_delta')).toMatchObject({
+      argumentsDelta: '{"city":"Paris"}',
+    });
   });
 
   it('never runs partial arguments: a call is dispatched only after its whole response, with the parsed arguments', async () => {
@@ -97,13 +140,25 @@ describe('LlmAgentRunner.stream()', () => {
       seen.push(`invoked ${JSON.stringify(invocation.arguments)}`);
       return 'ok';
     });
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Lisbon, Portugal"}' }] }, { text: 'done' }], { streamDeltas: 6 });
+    const model = new ScriptedModelClient(
+      [{ toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Lisbon, Portugal"}' }] }, { text: 'done' }],
+      { streamDeltas: 6 },
+    );
     const runner = new LlmAgentRunner(model, provider);
     for await (const event of runner.stream('go')) {
       if (event.type === 'tool_call_delta') seen.push('delta');
       if (event.type === 'tool_call_finished') seen.push('finished');
     }
-    expect(seen).toEqual(['delta', 'delta', 'delta', 'delta', 'delta', 'delta', 'invoked {"city":"Lisbon, Portugal"}', 'finished']);
+    expect(seen).toEqual([
+      'delta',
+      'delta',
+      'delta',
+      'delta',
+      'delta',
+      'delta',
+      'invoked {"city":"Lisbon, Portugal"}',
+      'finished',
+    ]);
   });
 
   it('applies every policy as complete() does: a refused call, invalid arguments and a cut answer never run', async () => {
@@ -121,16 +176,25 @@ describe('LlmAgentRunner.stream()', () => {
       { toolCalls: [{ id: 'cut', name: 'weather', arguments: '{"city":"Par' }], stopReason: 'max_tokens' },
       { text: 'giving up' },
     ]);
-    const runner = new LlmAgentRunner(model, provider, { allowToolCall: (request) => request.toolName !== 'delete_all' });
+    const runner = new LlmAgentRunner(model, provider, {
+      allowToolCall: (request) => request.toolName !== 'delete_all',
+    });
     const events = await collect(runner.stream('go'));
-    const outcomes = Object.fromEntries(events.flatMap((event) => (event.type === 'tool_call_finished' && !event.outcome.ok ? [[event.callId, event.outcome.error.code]] : [])));
+    const outcomes = Object.fromEntries(
+      events.flatMap((event) =>
+        event.type === 'tool_call_finished' && !event.outcome.ok ? [[event.callId, event.outcome.error.code]] : [],
+      ),
+    );
     expect(outcomes).toEqual({ bad: 'invalid_arguments', deny: 'permission_denied', cut: 'incomplete_tool_call' });
     expect(invoked).toEqual([]);
   });
 
   it('ends the stream when the run is aborted mid-stream: the started call finishes cancelled and never runs', async () => {
     const invoked: unknown[] = [];
-    const runner = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider((invocation) => invoked.push(invocation)));
+    const runner = new LlmAgentRunner(
+      new ScriptedModelClient(weatherScript()),
+      weatherProvider((invocation) => invoked.push(invocation)),
+    );
     const controller = new AbortController();
     const events: LlmAgentStreamEvent[] = [];
     for await (const event of runner.stream('go', { signal: controller.signal })) {
@@ -140,7 +204,11 @@ describe('LlmAgentRunner.stream()', () => {
     expect(invoked).toEqual([]);
     const finished = events.filter((event) => event.type === 'tool_call_finished');
     expect(finished).toHaveLength(1);
-    expect(finished[0]).toMatchObject({ callId: 'c1', attempts: 0, outcome: { ok: false, error: { code: 'cancelled' } } });
+    expect(finished[0]).toMatchObject({
+      callId: 'c1',
+      attempts: 0,
+      outcome: { ok: false, error: { code: 'cancelled' } },
+    });
     expect(events.at(-2)).toEqual({ type: 'step_finished', runId: expect.any(String), step: 1 });
     const last = events.at(-1)!;
     expect(last.type === 'run_finished' && last.result.stopReason).toBe('aborted');
@@ -152,7 +220,9 @@ describe('LlmAgentRunner.stream()', () => {
     const running = new Promise<void>((resolve) => (started = resolve));
     const provider = weatherProvider((invocation) => {
       started();
-      return new Promise((_, reject) => invocation.signal.addEventListener('abort', () => reject(new Error('stopped'))));
+      return new Promise((_, reject) =>
+        invocation.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+      );
     });
     const stream = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), provider).stream('go');
     const events: LlmAgentStreamEvent[] = [];
@@ -162,7 +232,10 @@ describe('LlmAgentRunner.stream()', () => {
     await running;
     stream.abort();
     await consumed;
-    expect(events.find((event) => event.type === 'tool_call_finished')).toMatchObject({ callId: 'c1', outcome: { ok: false, error: { code: 'cancelled' } } });
+    expect(events.find((event) => event.type === 'tool_call_finished')).toMatchObject({
+      callId: 'c1',
+      outcome: { ok: false, error: { code: 'cancelled' } },
+    });
     expect((await stream.result).stopReason).toBe('aborted');
   });
 
@@ -202,7 +275,9 @@ describe('LlmAgentRunner.stream()', () => {
   });
 
   it('ends the iteration with the error of a failed model step, after the events before it', async () => {
-    const model = new ScriptedModelClient([{ text: 'partial answer', toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Rome"}' }] }]);
+    const model = new ScriptedModelClient([
+      { text: 'partial answer', toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Rome"}' }] },
+    ]);
     const stream = new LlmAgentRunner(model, weatherProvider()).stream('go');
     const events: LlmAgentStreamEvent[] = [];
     await expect(
@@ -217,20 +292,38 @@ describe('LlmAgentRunner.stream()', () => {
 
   it('throws invalid options at once, before anything runs', () => {
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), weatherProvider());
-    expect(() => runner.stream('go', { maxSteps: 0 })).toThrow(expect.objectContaining({ code: 'invalid_run_options' }));
+    expect(() => runner.stream('go', { maxSteps: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_run_options' }),
+    );
   });
 
-  it('passes every runner event to the run options\' onEvent as well', async () => {
+  it("passes every runner event to the run options' onEvent as well", async () => {
     const seen: string[] = [];
     const runner = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider());
     await collect(runner.stream('go', { onEvent: (event) => seen.push(event.type) }));
-    expect(seen).toEqual(['run_started', 'model_requested', 'model_responded', 'tool_call_started', 'tool_attempt_started', 'tool_call_finished', 'model_requested', 'model_responded', 'run_finished']);
+    expect(seen).toEqual([
+      'run_started',
+      'model_requested',
+      'model_responded',
+      'tool_call_started',
+      'tool_attempt_started',
+      'tool_call_finished',
+      'model_requested',
+      'model_responded',
+      'run_finished',
+    ]);
   });
 
   it('records a durable run exactly as complete() does (SQLite)', async () => {
     const store = new SqliteRunStore(`${temp.path}/same-record.db`);
-    const completed = await new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).complete('Weather?', { store, runId: 'by-complete' });
-    const stream = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).stream('Weather?', { store, runId: 'by-stream' });
+    const completed = await new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).complete(
+      'Weather?',
+      { store, runId: 'by-complete' },
+    );
+    const stream = new LlmAgentRunner(new ScriptedModelClient(weatherScript()), weatherProvider()).stream('Weather?', {
+      store,
+      runId: 'by-stream',
+    });
     await collect(stream);
     expect((await stream.result).stopReason).toBe(completed.stopReason);
     const comparable = async (runId: string) => {
@@ -238,8 +331,19 @@ describe('LlmAgentRunner.stream()', () => {
       return {
         status: record.status,
         messages: record.messages,
-        toolCalls: record.toolCalls.map(({ callId, toolName, status, attempts, argumentsSha256, outcome }) => ({ callId, toolName, status, attempts, argumentsSha256, outcome })),
-        projections: record.toolOutputProjections.map(({ callId, projectedSha256, report }) => ({ callId, projectedSha256, report })),
+        toolCalls: record.toolCalls.map(({ callId, toolName, status, attempts, argumentsSha256, outcome }) => ({
+          callId,
+          toolName,
+          status,
+          attempts,
+          argumentsSha256,
+          outcome,
+        })),
+        projections: record.toolOutputProjections.map(({ callId, projectedSha256, report }) => ({
+          callId,
+          projectedSha256,
+          report,
+        })),
       };
     };
     const streamed = await comparable('by-stream');

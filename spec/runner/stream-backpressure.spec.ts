@@ -34,12 +34,16 @@ class CountingModel extends ScriptedModelClient {
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Resolves once the run is blocked: the buffer is full and the model has produced nothing for a while (at most 5,000 turns of the event loop). */
+/**
+ * Resolves once the run is blocked: the buffer is full and the model has produced nothing for a while (at most 5,000
+ * turns of the event loop).
+ */
 async function untilBlocked(stream: { readonly buffered: number }, model: CountingModel, bound: number): Promise<void> {
   let last = -1;
   let quiet = 0;
   for (let turns = 0; quiet < 20; turns++) {
-    if (turns === 5000) throw new Error(`the run never blocked: ${model.produced} events produced, ${stream.buffered} buffered`);
+    if (turns === 5000)
+      throw new Error(`the run never blocked: ${model.produced} events produced, ${stream.buffered} buffered`);
     await tick();
     quiet = stream.buffered >= bound && model.produced === last ? quiet + 1 : 0;
     last = model.produced;
@@ -59,7 +63,9 @@ describe('stream() backpressure (streamBuffer)', () => {
   it('a slow consumer of a model streaming thousands of deltas: the buffer never holds more than the bound', async () => {
     const text = 'abcdefghij'.repeat(500);
     const model = new CountingModel([{ text }], text.length);
-    const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', { streamBuffer: { streamBufferSize: 16 } });
+    const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', {
+      streamBuffer: { streamBufferSize: 16 },
+    });
     let consumed = 0;
     let mostAhead = 0;
     let received = '';
@@ -80,7 +86,11 @@ describe('stream() backpressure (streamBuffer)', () => {
   });
 
   it('goes over the bound by at most the tool calls of one step (their outcomes never wait)', async () => {
-    const calls = [0, 1, 2].map((index) => ({ id: `c${index}`, name: 'weather', arguments: { city: `City ${index}` } }));
+    const calls = [0, 1, 2].map((index) => ({
+      id: `c${index}`,
+      name: 'weather',
+      arguments: { city: `City ${index}` },
+    }));
     const model = new CountingModel([{ text: 'x'.repeat(1000), toolCalls: calls }, { text: 'y'.repeat(1000) }], 1000);
     const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', { streamBuffer: { streamBufferSize: 8 } });
     const types: string[] = [];
@@ -95,11 +105,20 @@ describe('stream() backpressure (streamBuffer)', () => {
   });
 
   it('never deadlocks with a consumer that awaits between events, even with a buffer of one, and delivers the same events', async () => {
-    const script = (): ScriptedTurn[] => [{ text: 'Let me check the weather.', toolCalls: [{ id: 'c1', name: 'weather', arguments: { city: 'Paris' } }] }, { text: 'It is sunny in Paris today.' }];
+    const script = (): ScriptedTurn[] => [
+      { text: 'Let me check the weather.', toolCalls: [{ id: 'c1', name: 'weather', arguments: { city: 'Paris' } }] },
+      { text: 'It is sunny in Paris today.' },
+    ];
     const unbounded: string[] = [];
-    for await (const event of new LlmAgentRunner(new CountingModel(script(), 50), weatherProvider()).stream('go', { runId: 'same' })) unbounded.push(JSON.stringify({ ...event, result: undefined, durationMs: undefined }));
+    for await (const event of new LlmAgentRunner(new CountingModel(script(), 50), weatherProvider()).stream('go', {
+      runId: 'same',
+    }))
+      unbounded.push(JSON.stringify({ ...event, result: undefined, durationMs: undefined }));
     const bounded: string[] = [];
-    const stream = new LlmAgentRunner(new CountingModel(script(), 50), weatherProvider()).stream('go', { runId: 'same', streamBuffer: { streamBufferSize: 1 } });
+    const stream = new LlmAgentRunner(new CountingModel(script(), 50), weatherProvider()).stream('go', {
+      runId: 'same',
+      streamBuffer: { streamBufferSize: 1 },
+    });
     for await (const event of stream) {
       bounded.push(JSON.stringify({ ...event, result: undefined, durationMs: undefined }));
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -111,7 +130,9 @@ describe('stream() backpressure (streamBuffer)', () => {
 
   it('an abort ends a run blocked on a full buffer, with no read: the model stream is closed and the result is aborted', async () => {
     const model = new CountingModel([{ text: 'z'.repeat(2000) }], 2000);
-    const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', { streamBuffer: { streamBufferSize: 32 } });
+    const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', {
+      streamBuffer: { streamBufferSize: 32 },
+    });
     const iterator = stream[Symbol.asyncIterator]();
     expect((await iterator.next()).value).toMatchObject({ type: 'run_started' });
     await untilBlocked(stream, model, 32);
@@ -129,7 +150,9 @@ describe('stream() backpressure (streamBuffer)', () => {
 
   it('a consumer that leaves the loop while the run is blocked aborts it and closes the model stream', async () => {
     const model = new CountingModel([{ text: 'z'.repeat(2000) }, { text: 'never' }], 2000);
-    const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', { streamBuffer: { streamBufferSize: 32 } });
+    const stream = new LlmAgentRunner(model, weatherProvider()).stream('go', {
+      streamBuffer: { streamBufferSize: 32 },
+    });
     for await (const event of stream) {
       if (event.type === 'text_delta') {
         await untilBlocked(stream, model, 32);
@@ -151,7 +174,15 @@ describe('stream() backpressure (streamBuffer)', () => {
       .add('fast', () => 'done', {}, {})
       .add('hang', () => new Promise(() => undefined), { timeoutMs: 30, idempotency: 'non_idempotent' }, {});
     const model = new ScriptedModelClient(
-      [{ toolCalls: [{ id: 'f', name: 'fast', arguments: {} }, { id: 'h', name: 'hang', arguments: {} }] }, { text: 'The slow one timed out.' }],
+      [
+        {
+          toolCalls: [
+            { id: 'f', name: 'fast', arguments: {} },
+            { id: 'h', name: 'hang', arguments: {} },
+          ],
+        },
+        { text: 'The slow one timed out.' },
+      ],
       { streamDeltas: 1 },
     );
     const stream = new LlmAgentRunner(model, provider).stream('go', {
@@ -169,13 +200,17 @@ describe('stream() backpressure (streamBuffer)', () => {
       if (events.length === 2) await timeout;
     }
     expect(bufferedAtTimeout).toBeGreaterThanOrEqual(bound);
-    expect(events.find((event) => event.type === 'tool_call_finished' && event.callId === 'h')).toMatchObject({ outcome: { ok: false } });
+    expect(events.find((event) => event.type === 'tool_call_finished' && event.callId === 'h')).toMatchObject({
+      outcome: { ok: false },
+    });
     expect((await stream.result).text).toBe('The slow one timed out.');
   });
 
   it('refuses a buffer size that cannot work, before anything runs', () => {
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), weatherProvider());
     for (const streamBufferSize of [0, -1, 1.5, Number.NaN])
-      expect(() => runner.stream('go', { streamBuffer: { streamBufferSize } })).toThrow(expect.objectContaining({ code: 'invalid_run_options', message: expect.stringContaining('streamBufferSize') }));
+      expect(() => runner.stream('go', { streamBuffer: { streamBufferSize } })).toThrow(
+        expect.objectContaining({ code: 'invalid_run_options', message: expect.stringContaining('streamBufferSize') }),
+      );
   });
 });

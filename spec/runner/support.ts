@@ -1,19 +1,38 @@
-import { descriptorFromLlmTool, JsonObject, ToolContractOptions, ToolDescriptor, ToolInvocation, ToolProvider, ToolProviderCapabilities } from '../../lib';
+import {
+  descriptorFromLlmTool,
+  JsonObject,
+  ToolContractOptions,
+  ToolDescriptor,
+  ToolInvocation,
+  ToolProvider,
+  ToolProviderCapabilities,
+} from '../../lib';
 
 /** A hand-written provider whose tools are plain functions, for runner tests. */
 export class FunctionProvider implements ToolProvider {
   readonly calls: ToolInvocation[] = [];
   readonly compensations: ToolInvocation[] = [];
-  private readonly tools = new Map<string, { descriptor: ToolDescriptor; fn: (invocation: ToolInvocation) => unknown }>();
+  private readonly tools = new Map<
+    string,
+    { descriptor: ToolDescriptor; fn: (invocation: ToolInvocation) => unknown }
+  >();
 
   constructor(
     private readonly declared: Partial<ToolProviderCapabilities> = {},
     private readonly compensateResult: { ok: boolean } = { ok: true },
   ) {}
 
-  add(name: string, fn: (invocation: ToolInvocation) => unknown, contract: ToolContractOptions = {}, properties: JsonObject = {}): this {
+  add(
+    name: string,
+    fn: (invocation: ToolInvocation) => unknown,
+    contract: ToolContractOptions = {},
+    properties: JsonObject = {},
+  ): this {
     const inputSchema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
-    this.tools.set(name, { descriptor: descriptorFromLlmTool({ name, description: `${name} tool`, inputSchema }, contract), fn });
+    this.tools.set(name, {
+      descriptor: descriptorFromLlmTool({ name, description: `${name} tool`, inputSchema }, contract),
+      fn,
+    });
     return this;
   }
 

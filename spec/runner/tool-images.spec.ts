@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { ChatMessage, LlmAgentRunner, ScriptedModelClient, SqliteRunStore, ToolOutputProjectionPolicyError, ToolOutputProjectionReport } from '../../lib';
+import {
+  ChatMessage,
+  LlmAgentRunner,
+  ScriptedModelClient,
+  SqliteRunStore,
+  ToolOutputProjectionPolicyError,
+  ToolOutputProjectionReport,
+} from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
 import { PNG_1X1, pngOfSize } from '../support/tiny-images';
 import { FunctionProvider } from './support';
@@ -14,7 +21,10 @@ function screenshotProvider(images: unknown = [{ mediaType: 'image/png', data: P
 }
 
 function script(): ScriptedModelClient {
-  return new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'screenshot', arguments: {} }] }, { text: 'I see a red pixel.' }]);
+  return new ScriptedModelClient([
+    { toolCalls: [{ id: 'c1', name: 'screenshot', arguments: {} }] },
+    { text: 'I see a red pixel.' },
+  ]);
 }
 
 function toolMessageOf(messages: readonly ChatMessage[]): Extract<ChatMessage, { role: 'tool' }> {
@@ -25,19 +35,38 @@ describe('a tool whose outcome carries images', () => {
   it('sends its PNG to the model after the text, with an images report; the text ceilings count the text only', async () => {
     const model = script();
     const reports: ToolOutputProjectionReport[] = [];
-    const result = await new LlmAgentRunner(model, screenshotProvider()).complete('Look at the page.', { onToolOutputProjection: (report) => void reports.push(report) });
+    const result = await new LlmAgentRunner(model, screenshotProvider()).complete('Look at the page.', {
+      onToolOutputProjection: (report) => void reports.push(report),
+    });
     expect(result.text).toBe('I see a red pixel.');
     const sent = toolMessageOf(model.requests[1].messages);
-    expect(sent).toEqual({ role: 'tool', toolCallId: 'c1', toolName: 'screenshot', content: 'the page', isError: false, parts: [PNG_PART] });
+    expect(sent).toEqual({
+      role: 'tool',
+      toolCallId: 'c1',
+      toolName: 'screenshot',
+      content: 'the page',
+      isError: false,
+      parts: [PNG_PART],
+    });
     expect(result.toolCalls[0].parts).toEqual([PNG_PART]);
-    expect(result.toolCalls[0].projection).toMatchObject({ truncated: false, originalBytes: 8, projectedBytes: 8, images: { sent: 1, sentBytes: 70, omitted: [] } });
+    expect(result.toolCalls[0].projection).toMatchObject({
+      truncated: false,
+      originalBytes: 8,
+      projectedBytes: 8,
+      images: { sent: 1, sentBytes: 70, omitted: [] },
+    });
     expect(reports[0].images).toEqual(result.toolCalls[0].projection!.images);
   });
 
-  it('an image over the run\'s toolImages limit becomes a note the model reads; the run goes on', async () => {
+  it("an image over the run's toolImages limit becomes a note the model reads; the run goes on", async () => {
     const model = script();
-    const images = [{ mediaType: 'image/png', data: pngOfSize(3_000) }, { mediaType: 'image/png', data: PNG_1X1 }];
-    const result = await new LlmAgentRunner(model, screenshotProvider(images)).complete('Look.', { toolImages: { maxImageBytes: 1_000, maxImages: 8 } });
+    const images = [
+      { mediaType: 'image/png', data: pngOfSize(3_000) },
+      { mediaType: 'image/png', data: PNG_1X1 },
+    ];
+    const result = await new LlmAgentRunner(model, screenshotProvider(images)).complete('Look.', {
+      toolImages: { maxImageBytes: 1_000, maxImages: 8 },
+    });
     expect(toolMessageOf(model.requests[1].messages).parts).toEqual([
       { type: 'text', text: '[image 0 (image/png, 3000 bytes) omitted: over the limit of 1000 bytes per image]' },
       PNG_PART,
@@ -67,13 +96,19 @@ describe('a tool whose outcome carries images', () => {
     const result = await new LlmAgentRunner(model, screenshotProvider()).complete('Look.', {
       prepareToolResult: (outcome) => ({ ...outcome, images: [{ mediaType: 'image/png', data: 'AAAA' }] }) as never,
     });
-    expect(toolMessageOf(model.requests[1].messages).parts).toEqual([{ type: 'text', text: '[image 0 omitted: not a well-formed PNG, JPEG, GIF or WebP image]' }]);
+    expect(toolMessageOf(model.requests[1].messages).parts).toEqual([
+      { type: 'text', text: '[image 0 omitted: not a well-formed PNG, JPEG, GIF or WebP image]' },
+    ]);
     expect(result.toolCalls[0].projection!.images!.omitted).toEqual([{ index: 0, bytes: 0, reason: 'invalid' }]);
   });
 
   it('refuses a toolImages policy it cannot use before the model is asked', async () => {
     const model = script();
-    await expect(new LlmAgentRunner(model, screenshotProvider()).complete('Look.', { toolImages: { maxImageBytes: 0, maxImages: 1 } })).rejects.toBeInstanceOf(ToolOutputProjectionPolicyError);
+    await expect(
+      new LlmAgentRunner(model, screenshotProvider()).complete('Look.', {
+        toolImages: { maxImageBytes: 0, maxImages: 1 },
+      }),
+    ).rejects.toBeInstanceOf(ToolOutputProjectionPolicyError);
     expect(model.requests).toHaveLength(0);
   });
 
@@ -82,10 +117,20 @@ describe('a tool whose outcome carries images', () => {
     const messages: ChatMessage[] = [
       { role: 'user', content: 'a' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'c0', name: 'screenshot', arguments: {} }] },
-      { role: 'tool', toolCallId: 'c0', toolName: 'screenshot', content: 'x', isError: false, parts: [{ type: 'image', mediaType: 'image/png', data: 'not base64' }] },
+      {
+        role: 'tool',
+        toolCallId: 'c0',
+        toolName: 'screenshot',
+        content: 'x',
+        isError: false,
+        parts: [{ type: 'image', mediaType: 'image/png', data: 'not base64' }],
+      },
       { role: 'user', content: 'b' },
     ];
-    await expect(new LlmAgentRunner(model, screenshotProvider()).complete(messages)).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('message 2: part 0') });
+    await expect(new LlmAgentRunner(model, screenshotProvider()).complete(messages)).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('message 2: part 0'),
+    });
     expect(model.requests).toHaveLength(0);
   });
 
@@ -101,7 +146,11 @@ describe('a tool whose outcome carries images', () => {
       expect(toolMessageOf(record.messages).parts).toEqual([PNG_PART]);
       expect(record.toolOutputProjections[0].report.images).toMatchObject({ sent: 1, sentBytes: 70 });
       const next = new ScriptedModelClient([{ text: 'Still a red pixel.' }]);
-      await new LlmAgentRunner(next, screenshotProvider()).complete('And now?', { store: reopened, runId: 'second', continueFrom: 'first' });
+      await new LlmAgentRunner(next, screenshotProvider()).complete('And now?', {
+        store: reopened,
+        runId: 'second',
+        continueFrom: 'first',
+      });
       expect(toolMessageOf(next.requests[0].messages).parts).toEqual([PNG_PART]);
     } finally {
       await reopened.close();

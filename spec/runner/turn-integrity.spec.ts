@@ -10,7 +10,12 @@ function errorOf(content: string) {
 describe('duplicate tool call ids in one turn', () => {
   function model() {
     return new ScriptedModelClient([
-      { toolCalls: [{ id: 'x', name: 'charge', arguments: { amount: 1 } }, { id: 'x', name: 'charge', arguments: { amount: 1 } }] },
+      {
+        toolCalls: [
+          { id: 'x', name: 'charge', arguments: { amount: 1 } },
+          { id: 'x', name: 'charge', arguments: { amount: 1 } },
+        ],
+      },
       { text: 'done' },
     ]);
   }
@@ -31,7 +36,11 @@ describe('duplicate tool call ids in one turn', () => {
     const result = await new LlmAgentRunner(model(), tools).complete('go');
     expect(tools.calls).toHaveLength(1);
     expect(result.toolCalls[0].outcome).toEqual({ ok: true, text: 'charged' });
-    expect(errorOf(result.toolCalls[1].content)).toMatchObject({ code: 'duplicate_call_id', category: 'validation', retryable: false });
+    expect(errorOf(result.toolCalls[1].content)).toMatchObject({
+      code: 'duplicate_call_id',
+      category: 'validation',
+      retryable: false,
+    });
     expect(result.toolCalls[1].attempts).toBe(0);
     expect(result.stopReason).toBe('end_turn');
   });
@@ -44,7 +53,9 @@ describe('duplicate tool call ids in one turn', () => {
     expect(tools.calls).toHaveLength(1);
     const record = (await store.loadRun('dup'))!;
     expect(record.status).toBe('completed');
-    expect(record.toolCalls).toEqual([expect.objectContaining({ callId: 'x', status: 'admitted', outcome: { ok: true, text: 'charged' } })]);
+    expect(record.toolCalls).toEqual([
+      expect.objectContaining({ callId: 'x', status: 'admitted', outcome: { ok: true, text: 'charged' } }),
+    ]);
   });
 });
 
@@ -65,8 +76,18 @@ describe('a call that fails the run does not leave the rest of its turn running 
         slowFinished = true;
         return 's';
       });
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'fast', name: 'fast' }, { id: 'slow', name: 'slow' }] }, { text: 'done' }]);
-    await expect(new LlmAgentRunner(model, tools).complete('go', { store, runId: 'flaky' })).rejects.toThrow('disk full');
+    const model = new ScriptedModelClient([
+      {
+        toolCalls: [
+          { id: 'fast', name: 'fast' },
+          { id: 'slow', name: 'slow' },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    await expect(new LlmAgentRunner(model, tools).complete('go', { store, runId: 'flaky' })).rejects.toThrow(
+      'disk full',
+    );
     expect(slowFinished).toBe(true);
     const record = (await store.loadRun('flaky'))!;
     expect(record.toolCalls.find((call) => call.callId === 'slow')!.status).toBe('admitted');
@@ -98,7 +119,9 @@ describe('the lease is lost mid-run', () => {
       { timeoutMs: 5_000 },
     );
     const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 'charge' }] }, { text: 'done' }]);
-    await expect(new LlmAgentRunner(model, tools).complete('go', { store, runId: 'lost', leaseTtlMs: 30 })).rejects.toMatchObject({ code: 'lease_held' });
+    await expect(
+      new LlmAgentRunner(model, tools).complete('go', { store, runId: 'lost', leaseTtlMs: 30 }),
+    ).rejects.toMatchObject({ code: 'lease_held' });
     const record = (await store.loadRun('lost'))!;
     expect(record.status).toBe('running');
     expect(record.toolCalls).toEqual([expect.objectContaining({ callId: 'c', status: 'started' })]);
@@ -110,13 +133,20 @@ describe('the lease is lost mid-run', () => {
 describe('run limits', () => {
   it.each([Number.NaN, 0, -1, 1.5])('maxSteps %p is refused before any model request', async (maxSteps) => {
     const model = new ScriptedModelClient([{ text: 'hi' }]);
-    await expect(new LlmAgentRunner(model, new FunctionProvider()).complete('go', { maxSteps })).rejects.toMatchObject({ code: 'invalid_run_options' });
+    await expect(new LlmAgentRunner(model, new FunctionProvider()).complete('go', { maxSteps })).rejects.toMatchObject({
+      code: 'invalid_run_options',
+    });
     expect(model.requests).toHaveLength(0);
   });
 
   it('leaseTtlMs must be a positive number', async () => {
     const model = new ScriptedModelClient([{ text: 'hi' }]);
-    await expect(new LlmAgentRunner(model, new FunctionProvider()).complete('go', { store: new MemoryRunStore(), leaseTtlMs: Number.NaN })).rejects.toMatchObject({
+    await expect(
+      new LlmAgentRunner(model, new FunctionProvider()).complete('go', {
+        store: new MemoryRunStore(),
+        leaseTtlMs: Number.NaN,
+      }),
+    ).rejects.toMatchObject({
       code: 'invalid_run_options',
     });
   });
@@ -127,7 +157,9 @@ describe('a provider that lists one tool name twice', () => {
     const provider = new FunctionProvider().add('rm', () => 'deleted', { approval: 'always' });
     const listed = provider.listTools();
     provider.listTools = () => [...listed, { ...listed[0], approval: 'never' }];
-    expect(() => new LlmAgentRunner(new ScriptedModelClient([]), provider)).toThrow(expect.objectContaining({ code: 'duplicate_tool' }));
+    expect(() => new LlmAgentRunner(new ScriptedModelClient([]), provider)).toThrow(
+      expect.objectContaining({ code: 'duplicate_tool' }),
+    );
   });
 });
 
@@ -143,7 +175,10 @@ describe("the runner's default memory", () => {
     const during: number[] = [];
     const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c', name: 't' }] }, { text: 'done' }]);
     const runner = new Inspectable(model, tools);
-    const result = await runner.complete('go', { runId: 'kept-briefly', onToolResult: () => void during.push(runner.conversation('kept-briefly').length) });
+    const result = await runner.complete('go', {
+      runId: 'kept-briefly',
+      onToolResult: () => void during.push(runner.conversation('kept-briefly').length),
+    });
     expect(during).toEqual([2]);
     expect(result.messages).toHaveLength(4);
     expect(runner.conversation('kept-briefly')).toEqual([]);
@@ -154,14 +189,23 @@ describe("the runner's default memory", () => {
 
 describe('a model tool call whose arguments carry __proto__', () => {
   it.each([
-    ['an object (as a client decodes it)', JSON.parse('{"__proto__":{"isAdmin":true},"city":"Oslo"}') as Record<string, unknown>],
+    [
+      'an object (as a client decodes it)',
+      JSON.parse('{"__proto__":{"isAdmin":true},"city":"Oslo"}') as Record<string, unknown>,
+    ],
     ['JSON text', '{"__proto__":{"isAdmin":true},"city":"Oslo"}'],
   ])('as %s is refused by pointer before anything runs, and no prototype is polluted', async (_how, args) => {
     const tools = new FunctionProvider().add('t', () => 'ran', {}, { city: { type: 'string' } });
-    const record = await new LlmAgentRunner(new ScriptedModelClient([]), tools).invokeToolCall({ id: 'c', name: 't', arguments: args as never });
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), tools).invokeToolCall({
+      id: 'c',
+      name: 't',
+      arguments: args as never,
+    });
     const error = errorOf(record.content);
     expect(error.code).toBe('invalid_arguments');
-    expect((JSON.parse(record.content).error.details.issues as { pointer: string }[]).map((issue) => issue.pointer)).toEqual(['/__proto__']);
+    expect(
+      (JSON.parse(record.content).error.details.issues as { pointer: string }[]).map((issue) => issue.pointer),
+    ).toEqual(['/__proto__']);
     expect(tools.calls).toHaveLength(0);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });

@@ -14,7 +14,11 @@ export class Verdict {
 }
 
 /** The same answer as a Standard Schema (zod), with a bounded number and a default. */
-export const VerdictSchema = z.object({ city: z.string(), degrees: z.number().min(-90).max(60), goOut: z.boolean().default(true) });
+export const VerdictSchema = z.object({
+  city: z.string(),
+  degrees: z.number().min(-90).max(60),
+  goOut: z.boolean().default(true),
+});
 
 /** A provider with one `weather` tool that answers 22 degrees. */
 export function weatherProvider(): FunctionProvider {

@@ -25,7 +25,13 @@ describe('samples/agent-tour', () => {
     const record = (await store.loadRun(result.runId))!;
     expect(record.status).toBe('completed');
     // the refused destructive call never started, so only the five that ran are admitted
-    expect(record.toolCalls.map((call) => call.toolName).sort()).toEqual(['build_report', 'get_weather', 'read_log', 'reindex_search', 'update_setting']);
+    expect(record.toolCalls.map((call) => call.toolName).sort()).toEqual([
+      'build_report',
+      'get_weather',
+      'read_log',
+      'reindex_search',
+      'update_setting',
+    ]);
     expect(lines[lines.length - 1]).toContain('is completed; 5 tool outcomes admitted, 5 projections audited');
   });
 });

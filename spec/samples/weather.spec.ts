@@ -15,7 +15,12 @@ describe('samples/weather', () => {
         type: 'object',
         properties: {
           city: { type: 'string', description: 'City name.' },
-          unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius', description: 'Preferred temperature unit.' },
+          unit: {
+            type: 'string',
+            enum: ['celsius', 'fahrenheit'],
+            default: 'celsius',
+            description: 'Preferred temperature unit.',
+          },
         },
         required: ['city'],
         additionalProperties: false,
@@ -29,7 +34,11 @@ describe('samples/weather', () => {
     expect(output.refused.ok).toBe(false);
     expect(output.refused.error).toMatchObject({ code: 'invalid_arguments', category: 'validation', retryable: false });
     const issues = (output.refused.error!.details as { issues: Array<{ pointer: string; keyword: string }> }).issues;
-    expect(issues.map((issue) => `${issue.pointer} ${issue.keyword}`).sort()).toEqual(['/city required', '/country additionalProperties', '/unit enum']);
+    expect(issues.map((issue) => `${issue.pointer} ${issue.keyword}`).sort()).toEqual([
+      '/city required',
+      '/country additionalProperties',
+      '/unit enum',
+    ]);
     expect(printed[2]).toContain('"code":"invalid_arguments"');
   });
 });

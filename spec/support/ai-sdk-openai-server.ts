@@ -21,16 +21,32 @@ export interface ChatRequest {
 /** One scripted reply. */
 export type ChatReply =
   /** A JSON body with a status (default 200) and extra headers. */
-  | { readonly kind: 'json'; readonly body: unknown; readonly status?: number; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'json';
+      readonly body: unknown;
+      readonly status?: number;
+      readonly headers?: Record<string, string>;
+    }
   /** An OpenAI error body `{ error: { message, type, code } }` with a status and headers. */
-  | { readonly kind: 'error'; readonly status: number; readonly message: string; readonly type: string; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'error';
+      readonly status: number;
+      readonly message: string;
+      readonly type: string;
+      readonly headers?: Record<string, string>;
+    }
   /** Raw text with a status (default 200). */
   | { readonly kind: 'malformed'; readonly body: string; readonly status?: number }
   /**
    * Server-sent events: one `data:` line per chunk, then `data: [DONE]`. With `cutAfter`, the socket is
    * destroyed after that many chunks; with `hangAfter`, nothing more is sent after that many chunks.
    */
-  | { readonly kind: 'stream'; readonly chunks: readonly unknown[]; readonly cutAfter?: number; readonly hangAfter?: number }
+  | {
+      readonly kind: 'stream';
+      readonly chunks: readonly unknown[];
+      readonly cutAfter?: number;
+      readonly hangAfter?: number;
+    }
   /** The socket is destroyed before any response byte. */
   | { readonly kind: 'reset' }
   /** No answer at all, until the client goes away. */
@@ -55,13 +71,20 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
   const requests: ChatRequest[] = [];
   const queue: ChatReply[] = [];
   const http = await listenScriptedHttp((request, response, text, onHangUp) => {
-    requests.push({ path: request.url ?? '', headers: { ...request.headers }, body: text.length > 0 ? JSON.parse(text) : undefined });
+    requests.push({
+      path: request.url ?? '',
+      headers: { ...request.headers },
+      body: text.length > 0 ? JSON.parse(text) : undefined,
+    });
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
       sendJson(response, 404, errorBody(`No route for ${request.method} ${request.url}`, 'invalid_request_error'));
       return;
     }
     const reply = queue.shift();
-    if (reply === undefined) sendJson(response, 500, errorBody('ai-sdk-openai-server: no scripted reply left', 'server_error'), { 'x-should-retry': 'false' });
+    if (reply === undefined)
+      sendJson(response, 500, errorBody('ai-sdk-openai-server: no scripted reply left', 'server_error'), {
+        'x-should-retry': 'false',
+      });
     else answer(reply, request, response, onHangUp);
   });
   return {
@@ -108,7 +131,13 @@ export function completion(script: CompletionScript): ChatReply {
             role: 'assistant',
             content: script.text ?? null,
             ...(toolCalls.length > 0
-              ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+              ? {
+                  tool_calls: toolCalls.map((call) => ({
+                    id: call.id,
+                    type: 'function',
+                    function: { name: call.name, arguments: call.arguments },
+                  })),
+                }
               : {}),
           },
           finish_reason: script.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
@@ -135,12 +164,22 @@ export function streamedCompletion(script: CompletionScript, pieceSize = 4): Cha
   const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of pieces(script.text ?? '', pieceSize)) chunks.push(chunk({ content: piece }));
   (script.toolCalls ?? []).forEach((call, index) => {
-    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const piece of pieces(call.arguments, pieceSize)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
+    for (const piece of pieces(call.arguments, pieceSize))
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   chunks.push(chunk({}, script.finishReason ?? ((script.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop')));
   const usage = script.usage ?? { prompt_tokens: 11, completion_tokens: 7 };
-  chunks.push({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-test', choices: [], usage });
+  chunks.push({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'gpt-test',
+    choices: [],
+    usage,
+  });
   return { kind: 'stream', chunks };
 }
 
@@ -161,14 +200,21 @@ function answer(reply: ChatReply, request: IncomingMessage, response: ServerResp
       sendJson(response, reply.status ?? 200, reply.body, reply.headers);
       return;
     case 'error':
-      sendJson(response, reply.status, errorBody(reply.message, reply.type), { 'x-request-id': `req_${reply.status}`, ...reply.headers });
+      sendJson(response, reply.status, errorBody(reply.message, reply.type), {
+        'x-request-id': `req_${reply.status}`,
+        ...reply.headers,
+      });
       return;
     case 'malformed':
       response.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
       response.end(reply.body);
       return;
     case 'stream': {
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': 'req_stream' });
+      response.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        'x-request-id': 'req_stream',
+      });
       const stopAt = reply.cutAfter ?? reply.hangAfter ?? reply.chunks.length;
       for (const chunk of reply.chunks.slice(0, stopAt)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
       if (reply.cutAfter !== undefined) setTimeout(() => request.socket.destroy(), 20);
@@ -184,4 +230,3 @@ function answer(reply: ChatReply, request: IncomingMessage, response: ServerResp
       return;
   }
 }
-

@@ -7,7 +7,10 @@ export interface LocalModelServers {
   readonly anthropic: MessagesApiServer;
 }
 
-/** Starts both local model servers before the file's tests and closes them after; read them from the result inside tests. */
+/**
+ * Starts both local model servers before the file's tests and closes them after; read them from the result inside
+ * tests.
+ */
 export function useLocalModelServers(): LocalModelServers {
   let openai: OpenAIApiServer | undefined;
   let anthropic: MessagesApiServer | undefined;

@@ -27,7 +27,12 @@ export interface RecordedRequest {
 /** One scripted reply. */
 export type ScriptedReply =
   /** A JSON body with a status (default 200) and extra headers. */
-  | { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'json';
+      readonly status?: number;
+      readonly body: unknown;
+      readonly headers?: Record<string, string>;
+    }
   /** 429 with a `rate_limit_error` body, a `retry-after` header (seconds) and a `request-id` header. */
   | { readonly kind: 'rate_limited'; readonly retryAfterSeconds?: number; readonly requestId?: string }
   /** 529 with an `overloaded_error` body and a `request-id` header. */
@@ -166,7 +171,15 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
   const streamed = (request as IncomingMessage & { streamed?: boolean }).streamed === true;
   switch (reply.kind) {
     case 'json':
-      if (streamed && (reply.status ?? 200) === 200) sendSse(response, messageStreamEvents(reply.body as Record<string, unknown>), reply.headers ?? {}, 'end', request, onHangUp);
+      if (streamed && (reply.status ?? 200) === 200)
+        sendSse(
+          response,
+          messageStreamEvents(reply.body as Record<string, unknown>),
+          reply.headers ?? {},
+          'end',
+          request,
+          onHangUp,
+        );
       else sendJson(response, reply.status ?? 200, reply.body, reply.headers ?? {});
       return;
     case 'sse': {
@@ -200,7 +213,10 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
       return;
     case 'cut_mid_response': {
       const text = JSON.stringify(reply.body ?? messageBody());
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      });
       response.write(text.slice(0, Math.floor(text.length / 2)), () => {
         setTimeout(() => request.socket.destroy(), 20);
       });
@@ -223,7 +239,12 @@ function sendSse(
   request: IncomingMessage,
   onHangUp: () => void,
 ): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_test_stream', ...headers });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': 'req_test_stream',
+    ...headers,
+  });
   response.write(events.map(encodeSse).join(''), () => {
     if (then === 'end') response.end();
     else if (then === 'cut') setTimeout(() => request.socket.destroy(), 20);

@@ -19,7 +19,13 @@ export function messageStreamEvents(body: Record<string, any>, pieces = 3): SseE
       event: 'message_start',
       data: {
         type: 'message_start',
-        message: { ...body, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+        message: {
+          ...body,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 1 },
+        },
       },
     },
   ];
@@ -29,13 +35,23 @@ export function messageStreamEvents(body: Record<string, any>, pieces = 3): SseE
       events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: data } });
     };
     if (block.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      });
       for (const text of split(block.text, pieces)) delta({ type: 'text_delta', text });
     } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...block, input: {} } } });
-      for (const partial of split(JSON.stringify(block.input), pieces)) delta({ type: 'input_json_delta', partial_json: partial });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { ...block, input: {} } },
+      });
+      for (const partial of split(JSON.stringify(block.input), pieces))
+        delta({ type: 'input_json_delta', partial_json: partial });
     } else if (block.type === 'thinking') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      });
       for (const thinking of split(block.thinking, pieces)) delta({ type: 'thinking_delta', thinking });
       delta({ type: 'signature_delta', signature: block.signature });
     } else {
@@ -45,7 +61,11 @@ export function messageStreamEvents(body: Record<string, any>, pieces = 3): SseE
   });
   events.push({
     event: 'message_delta',
-    data: { type: 'message_delta', delta: { stop_reason: body.stop_reason, stop_sequence: body.stop_sequence ?? null }, usage: { output_tokens: usage.output_tokens } },
+    data: {
+      type: 'message_delta',
+      delta: { stop_reason: body.stop_reason, stop_sequence: body.stop_sequence ?? null },
+      usage: { output_tokens: usage.output_tokens },
+    },
   });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return events;

@@ -41,7 +41,13 @@ export function chatCompletion(answer: ScriptedAnswer): Record<string, unknown> 
           content: answer.text === undefined ? null : join(answer.text),
           refusal: answer.refusal === undefined ? null : join(answer.refusal),
           ...(calls.length > 0
-            ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: join(call.pieces) } })) }
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: join(call.pieces) },
+                })),
+              }
             : {}),
         },
         finish_reason: answer.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop'),
@@ -64,22 +70,34 @@ export function chatReply(answer: ScriptedAnswer): ScriptedReply {
 export function chatChunks(answer: ScriptedAnswer): unknown[] {
   const calls = answer.calls ?? [];
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({
-    id: 'chatcmpl_test', object: 'chat.completion.chunk', created: 1, model: answer.model ?? 'gpt-test',
+    id: 'chatcmpl_test',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: answer.model ?? 'gpt-test',
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of answer.text ?? []) chunks.push(chunk({ content: piece }));
   for (const piece of answer.refusal ?? []) chunks.push(chunk({ refusal: piece }));
-  calls.forEach((call, index) => chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })));
+  calls.forEach((call, index) =>
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    ),
+  );
   const longest = Math.max(0, ...calls.map((call) => call.pieces.length));
   for (let round = 0; round < longest; round++) {
     calls.forEach((call, index) => {
-      if (round < call.pieces.length) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.pieces[round] } }] }));
+      if (round < call.pieces.length)
+        chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.pieces[round] } }] }));
     });
   }
   chunks.push(chunk({}, answer.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop')));
   chunks.push({
-    id: 'chatcmpl_test', object: 'chat.completion.chunk', created: 1, model: answer.model ?? 'gpt-test', choices: [],
+    id: 'chatcmpl_test',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: answer.model ?? 'gpt-test',
+    choices: [],
     usage: { prompt_tokens: answer.usage?.input ?? 11, completion_tokens: answer.usage?.output ?? 7, total_tokens: 18 },
   });
   return chunks;
@@ -94,7 +112,12 @@ export function chatStreamReply(answer: ScriptedAnswer, gapMs?: number): Scripte
 function outputItems(answer: ScriptedAnswer): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   if (answer.reasoning !== undefined) {
-    items.push({ type: 'reasoning', id: answer.reasoning.id, summary: [], encrypted_content: answer.reasoning.encrypted });
+    items.push({
+      type: 'reasoning',
+      id: answer.reasoning.id,
+      summary: [],
+      encrypted_content: answer.reasoning.encrypted,
+    });
   }
   if (answer.text !== undefined || answer.refusal !== undefined) {
     const content = [
@@ -104,7 +127,14 @@ function outputItems(answer: ScriptedAnswer): Record<string, unknown>[] {
     items.push({ type: 'message', id: 'msg_test', role: 'assistant', status: 'completed', content });
   }
   for (const [index, call] of (answer.calls ?? []).entries()) {
-    items.push({ type: 'function_call', id: `fc_test_${index}`, call_id: call.id, name: call.name, arguments: join(call.pieces), status: 'completed' });
+    items.push({
+      type: 'function_call',
+      id: `fc_test_${index}`,
+      call_id: call.id,
+      name: call.name,
+      arguments: join(call.pieces),
+      status: 'completed',
+    });
   }
   return items;
 }
@@ -137,13 +167,30 @@ export function responsesEvents(answer: ScriptedAnswer): unknown[] {
   (body.output as Record<string, unknown>[]).forEach((item, outputIndex) => {
     if (item.type === 'function_call') {
       const call = (answer.calls ?? []).find((candidate) => candidate.id === item.call_id) as ScriptedCall;
-      events.push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
-      for (const piece of call.pieces) events.push({ type: 'response.function_call_arguments.delta', output_index: outputIndex, item_id: item.id, delta: piece });
+      events.push({
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: { ...item, arguments: '', status: 'in_progress' },
+      });
+      for (const piece of call.pieces)
+        events.push({
+          type: 'response.function_call_arguments.delta',
+          output_index: outputIndex,
+          item_id: item.id,
+          delta: piece,
+        });
     } else {
       events.push({ type: 'response.output_item.added', output_index: outputIndex, item });
       if (item.type === 'message') {
-        for (const piece of answer.text ?? []) events.push({ type: 'response.output_text.delta', output_index: outputIndex, content_index: 0, delta: piece });
-        for (const piece of answer.refusal ?? []) events.push({ type: 'response.refusal.delta', output_index: outputIndex, content_index: 0, delta: piece });
+        for (const piece of answer.text ?? [])
+          events.push({
+            type: 'response.output_text.delta',
+            output_index: outputIndex,
+            content_index: 0,
+            delta: piece,
+          });
+        for (const piece of answer.refusal ?? [])
+          events.push({ type: 'response.refusal.delta', output_index: outputIndex, content_index: 0, delta: piece });
       }
     }
     events.push({ type: 'response.output_item.done', output_index: outputIndex, item });

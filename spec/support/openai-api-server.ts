@@ -25,7 +25,12 @@ export interface RecordedRequest {
 /** One scripted reply. */
 export type ScriptedReply =
   /** A JSON body with a status (default 200) and extra headers. */
-  | { readonly kind: 'json'; readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'json';
+      readonly status?: number;
+      readonly body: unknown;
+      readonly headers?: Record<string, string>;
+    }
   /** An OpenAI error body `{ error: { message, type, param, code } }` with any status. */
   | {
       readonly kind: 'error';
@@ -39,7 +44,8 @@ export type ScriptedReply =
   /**
    * A 200 event stream: each of `events` as one `data:` line (with an `event:` line naming its `type` when
    * `named`, as the Responses API sends), `gapMs` apart, then `data: [DONE]` when `done`. `end` says how it
-   * finishes: `close` (default) ends the response, `cut` destroys the socket, `hang` stays open until the client goes away.
+   * finishes: `close` (default) ends the response, `cut` destroys the socket, `hang` stays open until the client goes
+   * away.
    */
   | {
       readonly kind: 'sse';
@@ -81,14 +87,21 @@ export async function startOpenAIApiServer(): Promise<OpenAIApiServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
   const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string, onHangUp: () => void): void => {
-    requests.push({ method: request.method ?? '', path: request.url ?? '', headers: { ...request.headers }, body: parseJson(rawBody) });
+    requests.push({
+      method: request.method ?? '',
+      path: request.url ?? '',
+      headers: { ...request.headers },
+      body: parseJson(rawBody),
+    });
     if (request.method !== 'POST' || !ROUTES.has(request.url?.split('?')[0] ?? '')) {
       sendJson(response, 404, errorBody(`No route for ${request.method} ${request.url}`, 'invalid_request_error'), {});
       return;
     }
     const reply = queue.shift();
     if (reply === undefined) {
-      sendJson(response, 500, errorBody('openai-api-server: no scripted reply left', 'server_error'), { 'x-should-retry': 'false' });
+      sendJson(response, 500, errorBody('openai-api-server: no scripted reply left', 'server_error'), {
+        'x-should-retry': 'false',
+      });
       return;
     }
     answer(reply, request, response, onHangUp);
@@ -121,21 +134,32 @@ function answer(reply: ScriptedReply, request: IncomingMessage, response: Server
       sendJson(response, reply.status ?? 200, reply.body, { 'x-request-id': 'req_test_ok', ...reply.headers });
       return;
     case 'error':
-      sendJson(response, reply.status, errorBody(reply.message, reply.type ?? 'invalid_request_error', reply.code ?? null), {
-        'x-request-id': reply.requestId ?? `req_test_${reply.status}`,
-        ...reply.headers,
-      });
+      sendJson(
+        response,
+        reply.status,
+        errorBody(reply.message, reply.type ?? 'invalid_request_error', reply.code ?? null),
+        {
+          'x-request-id': reply.requestId ?? `req_test_${reply.status}`,
+          ...reply.headers,
+        },
+      );
       return;
     case 'sse':
       void streamEvents(reply, request, response, onHangUp);
       return;
     case 'malformed':
-      response.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json', 'x-request-id': 'req_test_malformed' });
+      response.writeHead(reply.status ?? 200, {
+        'content-type': reply.contentType ?? 'application/json',
+        'x-request-id': 'req_test_malformed',
+      });
       response.end(reply.body);
       return;
     case 'cut_mid_response': {
       const text = JSON.stringify(reply.body);
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      });
       response.write(text.slice(0, Math.floor(text.length / 2)), () => setTimeout(() => request.socket.destroy(), 20));
       return;
     }
@@ -155,11 +179,18 @@ async function streamEvents(
   onHangUp: () => void,
 ): Promise<void> {
   response.on('close', onHangUp);
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': 'req_test_stream' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-request-id': 'req_test_stream',
+  });
   response.flushHeaders();
   for (const event of reply.events) {
     if (response.destroyed) return;
-    const name = reply.named === true && typeof event === 'object' && event !== null ? `event: ${String((event as { type?: unknown }).type)}\n` : '';
+    const name =
+      reply.named === true && typeof event === 'object' && event !== null
+        ? `event: ${String((event as { type?: unknown }).type)}\n`
+        : '';
     await write(response, `${name}data: ${JSON.stringify(event)}\n\n`);
     if (reply.gapMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.gapMs));
   }

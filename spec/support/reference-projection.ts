@@ -11,7 +11,10 @@ import { messageOf } from '../../lib/errors/message-of';
 import { JsonValue } from '../../lib/outcome/json-value';
 import { renderToolMessage } from '../../lib/outcome/render-tool-message';
 import { ToolOutcome } from '../../lib/outcome/tool-outcome';
-import { isWellFormedProjectionPolicy, projectionPolicyProblems } from '../../lib/projection/check-tool-output-projection-policy';
+import {
+  isWellFormedProjectionPolicy,
+  projectionPolicyProblems,
+} from '../../lib/projection/check-tool-output-projection-policy';
 import { ITEMS_NOTICE, PREVIEW_NOTICE } from '../../lib/projection/data-truncation-envelope';
 import { failureTruncationEnvelope } from '../../lib/projection/failure-truncation-envelope';
 import { fallbackTextTokenEstimator } from '../../lib/projection/fallback-text-token-estimator';
@@ -45,48 +48,85 @@ export function referenceProjectWithin(
   }
 }
 
-function projectOrThrow(outcome: ToolOutcome, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
-  if (!isWellFormedProjectionPolicy(policy)) throw new ToolOutputProjectionError('invalid_policy', projectionPolicyProblems(policy).join('; '));
+function projectOrThrow(
+  outcome: ToolOutcome,
+  policy: ToolOutputProjectionPolicy,
+  estimator: TextTokenEstimator,
+): ToolOutputProjection {
+  if (!isWellFormedProjectionPolicy(policy))
+    throw new ToolOutputProjectionError('invalid_policy', projectionPolicyProblems(policy).join('; '));
   if (!isTextTokenEstimator(estimator))
-    throw new ToolOutputProjectionError('estimator', 'the estimator must be an object with an estimateTokens(text) method');
+    throw new ToolOutputProjectionError(
+      'estimator',
+      'the estimator must be an object with an estimateTokens(text) method',
+    );
 
   const rendered = render(outcome);
   const bytes = Buffer.byteLength(rendered, 'utf8');
   if (bytes <= policy.maxBytes) {
     const tokens = estimateTokensChecked(rendered, estimator);
-    if (tokens <= policy.maxTokens) return { content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
+    if (tokens <= policy.maxTokens)
+      return { content: rendered, report: report(false, bytes, tokens, bytes, tokens, policy, null) };
     return truncated(outcome, rendered, { bytes, tokens }, policy, estimator);
   }
   return truncated(outcome, rendered, { bytes, tokens: referenceEstimateLargeTextTokens(rendered) }, policy, estimator);
 }
 
-function truncated(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy, estimator: TextTokenEstimator): ToolOutputProjection {
+function truncated(
+  outcome: ToolOutcome,
+  rendered: string,
+  original: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+  estimator: TextTokenEstimator,
+): ToolOutputProjection {
   const trigger = triggerOf(original, policy);
   const fitted = fitTruncationEnvelope(envelopeOf(outcome, rendered, original, policy), original, policy, estimator);
-  return { content: fitted.content, report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger) };
+  return {
+    content: fitted.content,
+    report: report(true, original.bytes, original.tokens, fitted.bytes, fitted.tokens, policy, trigger),
+  };
 }
 
 function render(outcome: ToolOutcome): string {
   if (typeof outcome !== 'object' || outcome === null)
-    throw new ToolOutputProjectionError('serialization', `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`);
+    throw new ToolOutputProjectionError(
+      'serialization',
+      `expected a tool outcome object, got ${outcome === null ? 'null' : typeof outcome}`,
+    );
   let rendered: unknown;
   try {
     rendered = renderToolMessage(outcome);
   } catch (cause) {
-    throw new ToolOutputProjectionError('serialization', `the outcome could not be rendered as a Tool message: ${messageOf(cause)}`, { cause });
+    throw new ToolOutputProjectionError(
+      'serialization',
+      `the outcome could not be rendered as a Tool message: ${messageOf(cause)}`,
+      { cause },
+    );
   }
   if (typeof rendered !== 'string')
-    throw new ToolOutputProjectionError('serialization', `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`);
+    throw new ToolOutputProjectionError(
+      'serialization',
+      `the outcome rendered as ${typeof rendered}, not as text (data that JSON cannot represent?)`,
+    );
   return rendered;
 }
 
-function envelopeOf(outcome: ToolOutcome, rendered: string, original: TextMeasure, policy: ToolOutputProjectionPolicy): TruncationEnvelope {
+function envelopeOf(
+  outcome: ToolOutcome,
+  rendered: string,
+  original: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+): TruncationEnvelope {
   if (!outcome.ok) return failureTruncationEnvelope(outcome, original);
-  if (outcome.data !== undefined) return referenceDataTruncationEnvelope(outcome.data, rendered, original, policy.maxBytes);
+  if (outcome.data !== undefined)
+    return referenceDataTruncationEnvelope(outcome.data, rendered, original, policy.maxBytes);
   return textTruncationEnvelope(rendered, original);
 }
 
-function triggerOf(original: TextMeasure, policy: ToolOutputProjectionPolicy): Exclude<ToolOutputProjectionTrigger, null> {
+function triggerOf(
+  original: TextMeasure,
+  policy: ToolOutputProjectionPolicy,
+): Exclude<ToolOutputProjectionTrigger, null> {
   const overBytes = original.bytes > policy.maxBytes;
   const overTokens = original.tokens > policy.maxTokens;
   if (overBytes && overTokens) return 'both';
@@ -102,11 +142,25 @@ function report(
   policy: ToolOutputProjectionPolicy,
   trigger: ToolOutputProjectionTrigger,
 ): ToolOutputProjectionReport {
-  return Object.freeze({ truncated, originalBytes, originalTokens, projectedBytes, projectedTokens, maxBytes: policy.maxBytes, maxTokens: policy.maxTokens, trigger });
+  return Object.freeze({
+    truncated,
+    originalBytes,
+    originalTokens,
+    projectedBytes,
+    projectedTokens,
+    maxBytes: policy.maxBytes,
+    maxTokens: policy.maxTokens,
+    trigger,
+  });
 }
 
 /** What `dataTruncationEnvelope` built, given the whole JSON text of `data`. */
-export function referenceDataTruncationEnvelope(data: JsonValue, json: string, original: OriginalSize, maxBytes: number): TruncationEnvelope {
+export function referenceDataTruncationEnvelope(
+  data: JsonValue,
+  json: string,
+  original: OriginalSize,
+  maxBytes: number,
+): TruncationEnvelope {
   if (Array.isArray(data) && data.length > 0) {
     const prefix = itemsEnvelopePrefix(data.length, original);
     const room = maxBytes - Buffer.byteLength(`${prefix}${data.length},"items":[]}`, 'utf8');
@@ -117,7 +171,13 @@ export function referenceDataTruncationEnvelope(data: JsonValue, json: string, o
     slackBytes: 0,
     build(previewBytes: number): string {
       const preview = jsonStringPrefix(json, Math.max(0, previewBytes)).prefix;
-      return JSON.stringify({ truncated: true, notice: PREVIEW_NOTICE, originalBytes: original.bytes, originalTokens: original.tokens, preview });
+      return JSON.stringify({
+        truncated: true,
+        notice: PREVIEW_NOTICE,
+        originalBytes: original.bytes,
+        originalTokens: original.tokens,
+        preview,
+      });
     },
   };
 }

@@ -23,7 +23,7 @@ export function referenceEstimateLargeTextTokens(text: string): number {
     const start = window * stride;
     sampled += referenceCountPieces(text, start, start + WINDOW_UNITS);
   }
-  return Math.ceil(((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * text.length) * 1.1) + SLACK;
+  return Math.ceil((sampled / (SAMPLE_WINDOWS * WINDOW_UNITS)) * text.length * 1.1) + SLACK;
 }
 
 /** Tokens charged to `text[start..end)`, as the reference counts them. */
@@ -56,7 +56,13 @@ export function referenceCountPieces(text: string, start: number, end: number): 
         nonHex |= flags;
         length++;
       }
-      if ((nonHex & NON_HEX) === 0 || humps > 2 || joinsRandomRun(before) || (at < end && joinsRandomRun(text.charCodeAt(at)))) tokens += length;
+      if (
+        (nonHex & NON_HEX) === 0 ||
+        humps > 2 ||
+        joinsRandomRun(before) ||
+        (at < end && joinsRandomRun(text.charCodeAt(at)))
+      )
+        tokens += length;
       else {
         let charge = 1 + ((length / 6) | 0);
         const unvoiced = length - 2 * vowels;
@@ -80,7 +86,8 @@ export function referenceCountPieces(text: string, start: number, end: number): 
       const length = at - from;
       const next = at < end ? text.charCodeAt(at) : 0;
       const joinsNext = next > SPACE && next < 0x80 && CLASS[next] !== DIGIT;
-      if (!(length === 1 && code === SPACE && joinsNext)) tokens += 1 + Math.floor(length / 8) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
+      if (!(length === 1 && code === SPACE && joinsNext))
+        tokens += 1 + Math.floor(length / 8) + (length > 1 && next !== 0 && !joinsNext ? 1 : 0);
     } else if (kind === OTHER) {
       tokens++;
       at++;

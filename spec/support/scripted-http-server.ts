@@ -17,7 +17,9 @@ export interface ScriptedHttpServer {
  * Starts a server on 127.0.0.1 at a free port that reads each request's whole body and hands it to
  * `handle` with the server (for `onHangUp`); a request whose body cannot be read loses its socket.
  */
-export async function listenScriptedHttp(handle: (request: IncomingMessage, response: ServerResponse, rawBody: string, onHangUp: () => void) => void): Promise<ScriptedHttpServer> {
+export async function listenScriptedHttp(
+  handle: (request: IncomingMessage, response: ServerResponse, rawBody: string, onHangUp: () => void) => void,
+): Promise<ScriptedHttpServer> {
   const sockets = new Set<Socket>();
   let hangUps = 0;
   const hangUpWaiters: (() => void)[] = [];
@@ -49,9 +51,18 @@ export async function listenScriptedHttp(handle: (request: IncomingMessage, resp
 }
 
 /** Answers with a JSON body and its length. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   response.end(text);
 }
 

@@ -26,13 +26,17 @@ export function findPostgresBinaries(): string | undefined {
   const candidates: string[] = [];
   if (process.env.WUWE_PG_BIN) candidates.push(process.env.WUWE_PG_BIN);
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    candidates.push(
+      execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
     // no pg_config on the PATH
   }
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((name) => /^\d+(\.\d+)?$/.test(name)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((name) => /^\d+(\.\d+)?$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((version) => join(debian, version, 'bin')));
   }
   return candidates.find((directory) => existsSync(join(directory, 'initdb')) && existsSync(join(directory, 'pg_ctl')));
@@ -45,7 +49,9 @@ export function freeLoopbackPort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -57,25 +63,58 @@ function runAsOwner(binary: string, args: readonly string[]): void {
   const fullArgs = asRoot ? ['-u', 'postgres', '--', binary, ...args] : [...args];
   const result = spawnSync(command, fullArgs, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status !== 0) {
-    throw new Error(`${binary} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout || String(result.error)}`);
+    throw new Error(
+      `${binary} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout || String(result.error)}`,
+    );
   }
 }
 
 /** Starts a fresh server (trust authentication, 127.0.0.1 only) in a temporary directory, and creates `wuwe_test`. */
 export async function startThrowawayPostgres(binDirectory: string): Promise<ThrowawayPostgres> {
   const directory = mkdtempSync(join(tmpdir(), 'wuwe-pg-'));
-  if (userInfo().uid === 0) chownSync(directory, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+  if (userInfo().uid === 0)
+    chownSync(
+      directory,
+      Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+      Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+    );
   const port = await freeLoopbackPort();
   const data = join(directory, 'data');
   const log = join(directory, 'server.log');
   try {
-    runAsOwner(join(binDirectory, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale']);
-    runAsOwner(join(binDirectory, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', '-o', `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1`, 'start']);
-    execFileSync(join(binDirectory, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'wuwe_test'], { stdio: 'pipe' });
+    runAsOwner(join(binDirectory, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-locale',
+    ]);
+    runAsOwner(join(binDirectory, 'pg_ctl'), [
+      '-D',
+      data,
+      '-l',
+      log,
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1`,
+      'start',
+    ]);
+    execFileSync(
+      join(binDirectory, 'createdb'),
+      ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'wuwe_test'],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8') : '';
     stopThrowawayPostgres({ url: '', directory, binDirectory });
-    throw new Error(`could not start PostgreSQL from ${binDirectory}: ${(error as Error).message}\n${serverLog}`, { cause: error });
+    throw new Error(`could not start PostgreSQL from ${binDirectory}: ${(error as Error).message}\n${serverLog}`, {
+      cause: error,
+    });
   }
   return { url: `postgres://postgres@127.0.0.1:${port}/wuwe_test`, directory, binDirectory };
 }

@@ -22,7 +22,10 @@ describe('wuwe/telemetry with a call id reused across turns', () => {
       { toolCalls: [{ id: 'call_0', name: 'GetWeather', arguments: { city: 'Rome' } }] },
       { text: 'done' },
     ]);
-    const result = await new LlmAgentRunner(model, new ToolRegistry([GetWeather])).complete('weather?', harness.telemetry.runOptions({}));
+    const result = await new LlmAgentRunner(model, new ToolRegistry([GetWeather])).complete(
+      'weather?',
+      harness.telemetry.runOptions({}),
+    );
     await Promise.resolve();
     expect(result.toolCalls.map((call) => call.turn)).toEqual([1, 2]);
     const tools = harness.spans().filter((span) => span.name === 'execute_tool GetWeather');

@@ -1,6 +1,11 @@
 import { Context } from '@opentelemetry/api';
 import { BasicTracerProvider, ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
 import { createTelemetry, Telemetry } from '../../lib/telemetry';
 import { FunctionProvider } from '../runner/support';
@@ -55,19 +60,30 @@ afterEach(async () => {
 /** The data points of a counter: its value by the `wuwe.event` attribute. */
 async function counted(name: string): Promise<Record<string, number>> {
   await reader.forceFlush();
-  const points = (metricExporter.getMetrics().at(-1)?.scopeMetrics ?? []).flatMap((scope) => scope.metrics).find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
+  const points =
+    (metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [])
+      .flatMap((scope) => scope.metrics)
+      .find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
   return Object.fromEntries(points.map((point) => [String(point.attributes['wuwe.event']), point.value as number]));
 }
 
 /** A tool that ignores its signal and answers after `ms`; its deadline is 30 ms, with no retry. */
 function stubborn(provider: FunctionProvider, name: string, ms: number): FunctionProvider {
-  return provider.add(name, () => sleep(ms).then(() => 'late answer'), { timeoutMs: 30, sideEffect: 'read', idempotency: 'idempotent', retry: { maxAttempts: 1 } });
+  return provider.add(name, () => sleep(ms).then(() => 'late answer'), {
+    timeoutMs: 30,
+    sideEffect: 'read',
+    idempotency: 'idempotent',
+    retry: { maxAttempts: 1 },
+  });
 }
 
 describe('wuwe/telemetry: no span is left open, and no late event opens one', () => {
   it('a late result that arrives after the run finished: one execute_tool span, ended; the event is counted as dropped', async () => {
     const provider = stubborn(new FunctionProvider(), 'slow', 150);
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_1', name: 'slow', arguments: {} }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'call_1', name: 'slow', arguments: {} }] },
+      { text: 'done' },
+    ]);
     const result = await new LlmAgentRunner(model, provider).complete('go', telemetry.runOptions({}));
     expect(result.toolCalls[0].outcome.error?.code).toBe('timeout');
     await sleep(250);
@@ -92,10 +108,21 @@ describe('wuwe/telemetry: no span is left open, and no late event opens one', ()
 
   it('an aborted run whose tools ignore their signal ends every span, now and after the tools return', async () => {
     const provider = new FunctionProvider().add('ignore', () => sleep(150).then(() => 'ignored the abort'));
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_1', name: 'ignore', arguments: {} }, { id: 'call_2', name: 'ignore', arguments: {} }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      {
+        toolCalls: [
+          { id: 'call_1', name: 'ignore', arguments: {} },
+          { id: 'call_2', name: 'ignore', arguments: {} },
+        ],
+      },
+      { text: 'done' },
+    ]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const result = await new LlmAgentRunner(model, provider).complete('go', telemetry.runOptions({ signal: controller.signal }));
+    const result = await new LlmAgentRunner(model, provider).complete(
+      'go',
+      telemetry.runOptions({ signal: controller.signal }),
+    );
     expect(result.stopReason).toBe('aborted');
     expect(recorder.open()).toEqual([]);
     await sleep(250);
@@ -105,7 +132,10 @@ describe('wuwe/telemetry: no span is left open, and no late event opens one', ()
 
   it('a streamed run with a timed-out tool: every span ends, the late result after the end opens none', async () => {
     const provider = stubborn(new FunctionProvider(), 'slow', 150);
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'call_1', name: 'slow', arguments: {} }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'call_1', name: 'slow', arguments: {} }] },
+      { text: 'done' },
+    ]);
     const run = new LlmAgentRunner(model, provider).stream('go', telemetry.runOptions({}));
     for await (const event of run) void event;
     expect((await run.result).text).toBe('done');

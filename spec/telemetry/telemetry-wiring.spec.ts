@@ -9,8 +9,13 @@ const ROOT = resolve(__dirname, '../..');
 
 /** Runs `script` in a fresh Node process with ts-node; a preload can hide `@opentelemetry/api`. */
 function node(script: string, hideOtel: boolean): string {
-  const hide = "const M=require('module');const r=M._resolveFilename;M._resolveFilename=function(n,...a){if(n.startsWith('@opentelemetry/'))throw Object.assign(new Error('Cannot find module '+n),{code:'MODULE_NOT_FOUND'});return r.call(this,n,...a)};";
-  return execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', (hideOtel ? hide : '') + script], { cwd: ROOT, encoding: 'utf8' });
+  const hide =
+    "const M=require('module');const r=M._resolveFilename;M._resolveFilename=function(n,...a){if(n.startsWith('@opentelemetry/'))throw Object.assign(new Error('Cannot find module '+n),{code:'MODULE_NOT_FOUND'});return r.call(this,n,...a)};";
+  return execFileSync(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', '-e', (hideOtel ? hide : '') + script],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
 }
 
 describe('wuwe/telemetry wiring', () => {
@@ -41,7 +46,9 @@ describe('wuwe/telemetry wiring', () => {
     await Promise.resolve();
     expect(seen.events).toBeGreaterThan(5);
     expect(seen).toMatchObject({ results: 1, projections: 1 });
-    const heartbeat = harness.span('execute_tool work').events.find((event) => event.name === TELEMETRY_EVENTS.heartbeat);
+    const heartbeat = harness
+      .span('execute_tool work')
+      .events.find((event) => event.name === TELEMETRY_EVENTS.heartbeat);
     expect(heartbeat?.attributes).toEqual({ 'wuwe.tool.attempt': 1, 'wuwe.heartbeat.fraction': 0.5 });
   });
 
@@ -50,27 +57,48 @@ describe('wuwe/telemetry wiring', () => {
     const provider = new FunctionProvider().add('work', () => 'ok');
     const runner = new LlmAgentRunner(new ScriptedModelClient([]), provider);
     const events: string[] = [];
-    const result = await runner.invokeToolCall({ id: 'c1', name: 'work', arguments: '{}' }, harness.telemetry.runOptions({ onEvent: (event) => void events.push(event.type) }));
+    const result = await runner.invokeToolCall(
+      { id: 'c1', name: 'work', arguments: '{}' },
+      harness.telemetry.runOptions({ onEvent: (event) => void events.push(event.type) }),
+    );
     expect(result.outcome.ok).toBe(true);
     expect(events[0]).toBe('run_started');
     expect(events.at(-1)).toBe('run_finished');
     expect(harness.span('invoke_agent').ended).toBe(true);
-    expect(harness.span('execute_tool work').parentSpanContext?.spanId).toBe(harness.span('invoke_agent').spanContext().spanId);
+    expect(harness.span('execute_tool work').parentSpanContext?.spanId).toBe(
+      harness.span('invoke_agent').spanContext().spanId,
+    );
 
-    await expect(runner.invokeToolCall({ id: 'c2', name: 'work', arguments: '{}' }, harness.telemetry.runOptions({ store: { broken: true } as never }))).rejects.toThrow();
+    await expect(
+      runner.invokeToolCall(
+        { id: 'c2', name: 'work', arguments: '{}' },
+        harness.telemetry.runOptions({ store: { broken: true } as never }),
+      ),
+    ).rejects.toThrow();
     expect(harness.spans().filter((span) => span.name === 'invoke_agent')).toHaveLength(2);
   });
 
   it('is a no-op through the global API when no SDK is registered', async () => {
     const telemetry = createTelemetry();
     const model = new ScriptedModelClient([{ toolCalls: [{ id: 'a', name: 'echo' }] }, { text: 'done' }]);
-    const result = await new LlmAgentRunner(model, new FunctionProvider().add('echo', () => 'hi')).complete('go', telemetry.runOptions());
+    const result = await new LlmAgentRunner(
+      model,
+      new FunctionProvider().add('echo', () => 'hi'),
+    ).complete('go', telemetry.runOptions());
     expect(result.text).toBe('done');
   });
 
   it('the core entry loads no part of wuwe/telemetry, and createTelemetry without @opentelemetry/api throws missing_dependency', () => {
-    expect(node("require('./lib');console.log(Object.keys(require.cache).some((f)=>f.includes('/lib/telemetry/')))", false).trim()).toBe('false');
-    const out = node("const t=require('./lib/telemetry');try{t.createTelemetry();console.log('created')}catch(e){console.log(e.code+' '+e.packageName)}", true);
+    expect(
+      node(
+        "require('./lib');console.log(Object.keys(require.cache).some((f)=>f.includes('/lib/telemetry/')))",
+        false,
+      ).trim(),
+    ).toBe('false');
+    const out = node(
+      "const t=require('./lib/telemetry');try{t.createTelemetry();console.log('created')}catch(e){console.log(e.code+' '+e.packageName)}",
+      true,
+    );
     expect(out.trim()).toBe('missing_dependency @opentelemetry/api');
   });
 });

@@ -36,7 +36,10 @@ describe('defineTool', () => {
         city: z.string().min(1).describe('City name.'),
         days: z.number().int().default(1),
         unit: z.enum(['celsius', 'fahrenheit']).optional(),
-        slug: z.string().refine((value) => value === value.toLowerCase(), 'must be lower case').optional(),
+        slug: z
+          .string()
+          .refine((value) => value === value.toLowerCase(), 'must be lower case')
+          .optional(),
       }),
       contract: { sideEffect: 'read', idempotency: 'idempotent' },
       invoke: (args, context) => {
@@ -56,17 +59,26 @@ describe('defineTool', () => {
       expect(tool.name).toBe('forecast');
       expect(tool.inputSchema).toMatchObject({
         type: 'object',
-        properties: { city: { type: 'string', minLength: 1, description: 'City name.' }, unit: { enum: ['celsius', 'fahrenheit'] } },
+        properties: {
+          city: { type: 'string', minLength: 1, description: 'City name.' },
+          unit: { enum: ['celsius', 'fahrenheit'] },
+        },
         required: ['city'],
       });
       expect(tool.inputSchema.$schema).toBeUndefined();
       const name: 'forecast' = forecast.toolName;
       expect(name).toBe('forecast');
-      expect(toolDescriptorOf(forecast)).toMatchObject({ name: 'forecast', sideEffect: 'read', idempotency: 'idempotent' });
+      expect(toolDescriptorOf(forecast)).toMatchObject({
+        name: 'forecast',
+        sideEffect: 'read',
+        idempotency: 'idempotent',
+      });
     });
 
     it('checks with ajv on the JSON Schema, then with the schema itself, before invoke()', async () => {
-      expect(await invokeReflectedTool(forecast, { city: 'oslo' })).toMatchObject({ data: { city: 'OSLO', days: 1, host: null } });
+      expect(await invokeReflectedTool(forecast, { city: 'oslo' })).toMatchObject({
+        data: { city: 'OSLO', days: 1, host: null },
+      });
       expect(calls).toEqual([{ city: 'oslo', days: 1 }]);
       const refusedByAjv = await invokeReflectedTool(forecast, '{"city":"","days":1.5}');
       expect(refusedByAjv.error).toMatchObject({ code: 'invalid_arguments', category: 'validation' });
@@ -82,7 +94,9 @@ describe('defineTool', () => {
       const store = new MemoryRunStore();
       const model = new ScriptedModelClient([
         { toolCalls: [{ id: 'c1', name: 'forecast', arguments: '{"city":"Lima"}' }] },
-        (messages: readonly ChatMessage[]) => ({ text: messages.some((message) => message.role === 'tool') ? 'done' : 'no tool result' }),
+        (messages: readonly ChatMessage[]) => ({
+          text: messages.some((message) => message.role === 'tool') ? 'done' : 'no tool result',
+        }),
       ]);
       const provider = new ReflectedToolProvider([forecast], { context: 'host-1' });
       const result = await new LlmAgentRunner(model, provider).complete('weather?', { store, runId: 'defined' });
@@ -102,24 +116,37 @@ describe('defineTool', () => {
         input: toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2)) })),
         invoke: ({ name }) => `hello ${name}`,
       });
-      expect(makeLlmTool(greet).inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string', minLength: 2 } }, required: ['name'] });
+      expect(makeLlmTool(greet).inputSchema).toMatchObject({
+        type: 'object',
+        properties: { name: { type: 'string', minLength: 2 } },
+        required: ['name'],
+      });
       expect(await invokeReflectedTool(greet, { name: 'Ada' })).toMatchObject({ text: 'hello Ada' });
       expect((await invokeReflectedTool(greet, { name: 'A' })).error).toMatchObject({ code: 'invalid_arguments' });
     });
 
     it('refuses a schema without a JSON Schema export unless inputSchema is given', async () => {
       const schema = v.object({ name: v.string() });
-      const error = definitionError(() => defineTool({ name: 'plain', description: 'd', input: schema, invoke: () => 'x' }));
+      const error = definitionError(() =>
+        defineTool({ name: 'plain', description: 'd', input: schema, invoke: () => 'x' }),
+      );
       expect(error).toMatchObject({ code: 'invalid_schema', className: 'plain', propertyName: 'input' });
       expect(error.message).toMatch(/exports no JSON Schema.*toStandardJsonSchema/);
       const given = defineTool({
         name: 'plain',
         description: 'd',
         input: schema,
-        inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+        inputSchema: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
         invoke: ({ name }) => name,
       });
-      expect(await invokeReflectedTool(given, { name: 'x', extra: 1 })).toMatchObject({ error: { code: 'invalid_arguments' } });
+      expect(await invokeReflectedTool(given, { name: 'x', extra: 1 })).toMatchObject({
+        error: { code: 'invalid_arguments' },
+      });
     });
   });
 
@@ -127,13 +154,29 @@ describe('defineTool', () => {
     const input = z.object({ a: z.string() });
 
     it('refuses a bad name, a non-object schema, a schema strict ajv refuses and a contract typo at definition', () => {
-      expect(definitionError(() => defineTool({ name: 'bad name', description: 'd', input, invoke: () => 1 })).code).toBe('invalid_tool_name');
-      expect(definitionError(() => defineTool({ name: 'n', description: 'd', input: z.string(), invoke: () => 1 })).code).toBe('invalid_schema');
       expect(
-        definitionError(() => defineTool({ name: 'n', description: 'd', input, inputSchema: { type: 'object', frobnicate: true }, invoke: () => 1 })).code,
+        definitionError(() => defineTool({ name: 'bad name', description: 'd', input, invoke: () => 1 })).code,
+      ).toBe('invalid_tool_name');
+      expect(
+        definitionError(() => defineTool({ name: 'n', description: 'd', input: z.string(), invoke: () => 1 })).code,
       ).toBe('invalid_schema');
-      expect(() => defineTool({ name: 'n', description: 'd', input, contract: { retries: 3 } as never, invoke: () => 1 })).toThrow(ToolContractError);
-      expect(definitionError(() => defineTool({ name: 'n', description: 'd', input: {} as never, invoke: () => 1 })).code).toBe('invalid_schema');
+      expect(
+        definitionError(() =>
+          defineTool({
+            name: 'n',
+            description: 'd',
+            input,
+            inputSchema: { type: 'object', frobnicate: true },
+            invoke: () => 1,
+          }),
+        ).code,
+      ).toBe('invalid_schema');
+      expect(() =>
+        defineTool({ name: 'n', description: 'd', input, contract: { retries: 3 } as never, invoke: () => 1 }),
+      ).toThrow(ToolContractError);
+      expect(
+        definitionError(() => defineTool({ name: 'n', description: 'd', input: {} as never, invoke: () => 1 })).code,
+      ).toBe('invalid_schema');
     });
   });
 });

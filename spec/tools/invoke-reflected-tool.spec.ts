@@ -10,7 +10,22 @@ class Echo {
   static calls = 0;
   static lastContext: unknown = 'never called';
 
-  @Field({ enum: ['text', 'object', 'array', 'number', 'undefined', 'outcome', 'bigint', 'cycle', 'throw', 'throw-string', 'fail', 'date'] })
+  @Field({
+    enum: [
+      'text',
+      'object',
+      'array',
+      'number',
+      'undefined',
+      'outcome',
+      'bigint',
+      'cycle',
+      'throw',
+      'throw-string',
+      'fail',
+      'date',
+    ],
+  })
   mode!: string;
   @Field({ type: () => [Stop], optional: true }) stops?: Stop[];
 
@@ -29,7 +44,10 @@ class Echo {
       case 'undefined':
         return undefined;
       case 'outcome':
-        return { ok: false, error: { code: 'quota_exceeded', category: 'rate_limited', message: 'slow down', retryable: true } };
+        return {
+          ok: false,
+          error: { code: 'quota_exceeded', category: 'rate_limited', message: 'slow down', retryable: true },
+        };
       case 'bigint':
         return { value: BigInt(1) };
       case 'cycle': {
@@ -60,7 +78,10 @@ beforeEach(() => {
 describe('invokeReflectedTool', () => {
   describe('serialization of results', () => {
     it('turns a string into a text success', async () => {
-      await expect(invokeReflectedTool(Echo, '{"mode":"text","stops":[{"street":"A"}]}')).resolves.toEqual({ ok: true, text: '1 stops' });
+      await expect(invokeReflectedTool(Echo, '{"mode":"text","stops":[{"street":"A"}]}')).resolves.toEqual({
+        ok: true,
+        text: '1 stops',
+      });
     });
 
     it('turns an object into a structured success, built from nested instances', async () => {
@@ -79,7 +100,10 @@ describe('invokeReflectedTool', () => {
     });
 
     it('serializes values with toJSON such as a Date', async () => {
-      await expect(invokeReflectedTool(Echo, { mode: 'date' })).resolves.toEqual({ ok: true, data: { at: '1970-01-01T00:00:00.000Z' } });
+      await expect(invokeReflectedTool(Echo, { mode: 'date' })).resolves.toEqual({
+        ok: true,
+        data: { at: '1970-01-01T00:00:00.000Z' },
+      });
     });
 
     it('returns a ToolOutcome literal as is', async () => {
@@ -120,7 +144,10 @@ describe('invokeReflectedTool', () => {
           return { city: this.city };
         }
       }
-      await expect(invokeReflectedTool(Slow, '{"city":"Tokyo"}')).resolves.toEqual({ ok: true, data: { city: 'Tokyo' } });
+      await expect(invokeReflectedTool(Slow, '{"city":"Tokyo"}')).resolves.toEqual({
+        ok: true,
+        data: { city: 'Tokyo' },
+      });
     });
 
     it('passes the context to invoke(context)', async () => {
@@ -167,7 +194,10 @@ describe('invokeReflectedTool', () => {
           throw new Error('rejected late');
         }
       }
-      await expect(invokeReflectedTool(Rejects, {})).resolves.toMatchObject({ ok: false, error: { category: 'internal', message: 'rejected late' } });
+      await expect(invokeReflectedTool(Rejects, {})).resolves.toMatchObject({
+        ok: false,
+        error: { category: 'internal', message: 'rejected late' },
+      });
     });
 
     it('turns ToolFailureError into its code, category and retryability', async () => {
@@ -192,7 +222,9 @@ describe('invokeReflectedTool', () => {
       expect(Echo.calls).toBe(0);
       expect(outcome.ok).toBe(false);
       expect(outcome.error).toMatchObject({ code: 'invalid_arguments', category: 'validation', retryable: false });
-      const issues = (outcome.error!.details as { issues: Array<{ pointer: string; keyword: string; message: string }> }).issues;
+      const issues = (
+        outcome.error!.details as { issues: Array<{ pointer: string; keyword: string; message: string }> }
+      ).issues;
       expect(issues.map((issue) => [issue.pointer, issue.keyword]).sort()).toEqual([
         ['/extra', 'additionalProperties'],
         ['/mode', 'enum'],

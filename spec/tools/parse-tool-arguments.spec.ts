@@ -100,13 +100,18 @@ describe('parseToolArguments', () => {
         invoke(): void {}
         @Field({ type: () => TreeNode, ref: true }) root!: TreeNode;
       }
-      const tree = parseToolArguments(WalkTree, '{"root":{"label":"a","children":[{"label":"b","children":[{"label":"c"}]},{"label":"d"}]}}');
+      const tree = parseToolArguments(
+        WalkTree,
+        '{"root":{"label":"a","children":[{"label":"b","children":[{"label":"c"}]},{"label":"d"}]}}',
+      );
       expect(tree.root).toBeInstanceOf(TreeNode);
       expect(tree.root.children!.map((child) => child.label)).toEqual(['b', 'd']);
       for (const child of tree.root.children!) expect(child).toBeInstanceOf(TreeNode);
       expect(tree.root.children![0].children![0]).toBeInstanceOf(TreeNode);
       expect(tree.root.children![0].children![0].label).toBe('c');
-      expect(parseToolArguments(WalkTree, { root: { label: 'x', parentHint: { label: 'y' } } }).root.parentHint).toBeInstanceOf(TreeNode);
+      expect(
+        parseToolArguments(WalkTree, { root: { label: 'x', parentHint: { label: 'y' } } }).root.parentHint,
+      ).toBeInstanceOf(TreeNode);
     });
 
     it('applies defaults and leaves optionals absent', () => {
@@ -131,30 +136,69 @@ describe('parseToolArguments', () => {
   });
 
   describe('invalid_json', () => {
-    it.each(['', '{', 'undefined', 'not json', '{"city":"Tokyo",}', "{'city':'Tokyo'}", '   '])('refuses %j and never repairs it into {}', (text) => {
-      const error = refusal(text);
-      expect(error.code).toBe('invalid_json');
-      expect(error.toolName).toBe('PlanTrip');
-      expect(error.issues).toHaveLength(1);
-      expect(error.issues[0]).toEqual({ pointer: '', message: expect.stringContaining('not valid JSON'), keyword: 'json' });
-    });
+    it.each(['', '{', 'undefined', 'not json', '{"city":"Tokyo",}', "{'city':'Tokyo'}", '   '])(
+      'refuses %j and never repairs it into {}',
+      (text) => {
+        const error = refusal(text);
+        expect(error.code).toBe('invalid_json');
+        expect(error.toolName).toBe('PlanTrip');
+        expect(error.issues).toHaveLength(1);
+        expect(error.issues[0]).toEqual({
+          pointer: '',
+          message: expect.stringContaining('not valid JSON'),
+          keyword: 'json',
+        });
+      },
+    );
 
     it('throws ToolArgumentError from parseToolArguments', () => {
       expect(() => parseToolArguments(PlanTrip, '{')).toThrow(ToolArgumentError);
-      expect(() => parseToolArguments(PlanTrip, '{')).toThrow(expect.objectContaining({ code: 'invalid_json', name: 'ToolArgumentError' }));
+      expect(() => parseToolArguments(PlanTrip, '{')).toThrow(
+        expect.objectContaining({ code: 'invalid_json', name: 'ToolArgumentError' }),
+      );
     });
   });
 
   describe('invalid_arguments', () => {
     it('lists every issue with pointer, message and keyword', () => {
-      const error = refusal({ unit: 'kelvin', nights: 'two', extra: true, stops: [{ street: 'A' }, { street: 7 }], tags: 'x' });
+      const error = refusal({
+        unit: 'kelvin',
+        nights: 'two',
+        extra: true,
+        stops: [{ street: 'A' }, { street: 7 }],
+        tags: 'x',
+      });
       expect(error.code).toBe('invalid_arguments');
-      expect(issueAt(error, '/city')).toEqual({ pointer: '/city', message: expect.stringContaining('city'), keyword: 'required' });
-      expect(issueAt(error, '/unit')).toEqual({ pointer: '/unit', message: expect.stringContaining('"celsius", "fahrenheit"'), keyword: 'enum' });
-      expect(issueAt(error, '/nights')).toEqual({ pointer: '/nights', message: expect.stringContaining('integer'), keyword: 'type' });
-      expect(issueAt(error, '/extra')).toEqual({ pointer: '/extra', message: "unknown property 'extra'", keyword: 'additionalProperties' });
-      expect(issueAt(error, '/stops/1/street')).toEqual({ pointer: '/stops/1/street', message: expect.stringContaining('string'), keyword: 'type' });
-      expect(issueAt(error, '/tags')).toEqual({ pointer: '/tags', message: expect.stringContaining('array'), keyword: 'type' });
+      expect(issueAt(error, '/city')).toEqual({
+        pointer: '/city',
+        message: expect.stringContaining('city'),
+        keyword: 'required',
+      });
+      expect(issueAt(error, '/unit')).toEqual({
+        pointer: '/unit',
+        message: expect.stringContaining('"celsius", "fahrenheit"'),
+        keyword: 'enum',
+      });
+      expect(issueAt(error, '/nights')).toEqual({
+        pointer: '/nights',
+        message: expect.stringContaining('integer'),
+        keyword: 'type',
+      });
+      expect(issueAt(error, '/extra')).toEqual({
+        pointer: '/extra',
+        message: "unknown property 'extra'",
+        keyword: 'additionalProperties',
+      });
+      expect(issueAt(error, '/stops/1/street')).toEqual({
+        pointer: '/stops/1/street',
+        message: expect.stringContaining('string'),
+        keyword: 'type',
+      });
+      expect(issueAt(error, '/tags')).toEqual({
+        pointer: '/tags',
+        message: expect.stringContaining('array'),
+        keyword: 'type',
+      });
       expect(issueAt(error, '/stops/0/street')).toBeUndefined();
       for (const issue of error.issues) expect(Object.keys(issue).sort()).toEqual(['keyword', 'message', 'pointer']);
       expect(error.message).toContain('/stops/1/street');
@@ -196,12 +240,20 @@ describe('parseToolArguments', () => {
       ['constructor at the root', '{"city":"Tokyo","constructor":{"prototype":{"polluted":true}}}', '/constructor'],
       ['prototype at the root', '{"city":"Tokyo","prototype":{"polluted":true}}', '/prototype'],
       ['__proto__ nested', '{"city":"Tokyo","home":{"street":"A","__proto__":{"polluted":true}}}', '/home/__proto__'],
-      ['constructor nested in an array', '{"city":"Tokyo","stops":[{"street":"A"},{"street":"B","constructor":{"polluted":1}}]}', '/stops/1/constructor'],
+      [
+        'constructor nested in an array',
+        '{"city":"Tokyo","stops":[{"street":"A"},{"street":"B","constructor":{"polluted":1}}]}',
+        '/stops/1/constructor',
+      ],
       ['prototype nested', '{"city":"Tokyo","home":{"street":"A","prototype":{"polluted":true}}}', '/home/prototype'],
     ])('refuses %s in text', (_label, text, pointer) => {
       const error = refusal(text);
       expect(error.code).toBe('invalid_arguments');
-      expect(issueAt(error, pointer)).toEqual({ pointer, message: expect.stringContaining('not allowed'), keyword: 'forbiddenKey' });
+      expect(issueAt(error, pointer)).toEqual({
+        pointer,
+        message: expect.stringContaining('not allowed'),
+        keyword: 'forbiddenKey',
+      });
       expect(Object.getPrototypeOf(PlanTrip.prototype)).toBe(Object.prototype);
       expect((PlanTrip.prototype as any).polluted).toBeUndefined();
       expect((Address.prototype as any).polluted).toBeUndefined();
@@ -213,8 +265,12 @@ describe('parseToolArguments', () => {
       const nested = { city: 'Tokyo', home: { street: 'A', ['__proto__']: { polluted: true } } };
       expect(Object.prototype.hasOwnProperty.call(nested.home, '__proto__')).toBe(true);
       expect(issueAt(refusal(nested), '/home/__proto__')?.keyword).toBe('forbiddenKey');
-      expect(issueAt(refusal({ city: 'Tokyo', constructor: { polluted: true } }), '/constructor')?.keyword).toBe('forbiddenKey');
-      expect(issueAt(refusal({ city: 'Tokyo', stops: [{ street: 'A', prototype: {} }] }), '/stops/0/prototype')?.keyword).toBe('forbiddenKey');
+      expect(issueAt(refusal({ city: 'Tokyo', constructor: { polluted: true } }), '/constructor')?.keyword).toBe(
+        'forbiddenKey',
+      );
+      expect(
+        issueAt(refusal({ city: 'Tokyo', stops: [{ street: 'A', prototype: {} }] }), '/stops/0/prototype')?.keyword,
+      ).toBe('forbiddenKey');
     });
 
     it('refuses an object whose prototype was swapped', () => {
@@ -245,7 +301,13 @@ describe('parseToolArguments', () => {
       const input = { city: 'Tokyo', home: nestedObject(100_000) };
       const elapsed = millisecondsOf(() => (error = refusal(input)));
       expect(error!.code).toBe('invalid_arguments');
-      expect(error!.issues).toEqual([{ pointer: expect.stringMatching(/^\/home(\/inner){63,64}$/), message: expect.any(String), keyword: 'maxDepth' }]);
+      expect(error!.issues).toEqual([
+        {
+          pointer: expect.stringMatching(/^\/home(\/inner){63,64}$/),
+          message: expect.any(String),
+          keyword: 'maxDepth',
+        },
+      ]);
       expect(elapsed).toBeLessThan(2_000);
     });
 
@@ -260,20 +322,30 @@ describe('parseToolArguments', () => {
     it('refuses a lone surrogate written as a JSON escape', () => {
       const error = refusal('{"city":"\\ud800"}');
       expect(error.code).toBe('invalid_arguments');
-      expect(error.issues).toEqual([{ pointer: '/city', message: 'string contains a lone surrogate', keyword: 'wellFormed' }]);
+      expect(error.issues).toEqual([
+        { pointer: '/city', message: 'string contains a lone surrogate', keyword: 'wellFormed' },
+      ]);
     });
 
     it('refuses raw lone surrogates in an object, in values and keys', () => {
       expect(issueAt(refusal({ city: 'Tok\udc00yo' }), '/city')?.keyword).toBe('wellFormed');
-      expect(issueAt(refusal({ city: 'Tokyo', stops: [{ street: '\ud83d' }] }), '/stops/0/street')?.keyword).toBe('wellFormed');
-      expect(refusal({ city: 'Tokyo', ['k\ud800']: 1 }).issues.some((issue) => issue.keyword === 'wellFormed')).toBe(true);
+      expect(issueAt(refusal({ city: 'Tokyo', stops: [{ street: '\ud83d' }] }), '/stops/0/street')?.keyword).toBe(
+        'wellFormed',
+      );
+      expect(refusal({ city: 'Tokyo', ['k\ud800']: 1 }).issues.some((issue) => issue.keyword === 'wellFormed')).toBe(
+        true,
+      );
       expect(parseToolArguments(PlanTrip, { city: 'Tokyo \ud83d\ude00' }).city).toBe('Tokyo \ud83d\ude00');
     });
 
     it('lists at most 20 issues for a value full of them, and counts the rest', () => {
       const lone = refusal({ city: 'Tokyo', tags: new Array<string>(10_000).fill('\ud800') });
       expect(lone.issues).toHaveLength(21);
-      expect(lone.issues[0]).toEqual({ pointer: '/tags/0', message: 'string contains a lone surrogate', keyword: 'wellFormed' });
+      expect(lone.issues[0]).toEqual({
+        pointer: '/tags/0',
+        message: 'string contains a lone surrogate',
+        keyword: 'wellFormed',
+      });
       expect(lone.issues[19].pointer).toBe('/tags/19');
       expect(lone.issues[20]).toEqual({ pointer: '', message: '9980 more issues not listed', keyword: 'moreIssues' });
       const text = `{"city":"Tokyo","tags":[${new Array(10_000).fill('"\\udc00"').join(',')}]}`;
@@ -281,7 +353,11 @@ describe('parseToolArguments', () => {
       const wrongTypes = refusal(`{"city":"Tokyo","tags":[${new Array(1_000).fill('1').join(',')}]}`);
       expect(wrongTypes.issues).toHaveLength(21);
       expect(wrongTypes.issues[0]).toEqual({ pointer: '/tags/0', message: 'must be string', keyword: 'type' });
-      expect(wrongTypes.issues[20]).toEqual({ pointer: '', message: '980 more issues not listed', keyword: 'moreIssues' });
+      expect(wrongTypes.issues[20]).toEqual({
+        pointer: '',
+        message: '980 more issues not listed',
+        keyword: 'moreIssues',
+      });
       const manyWrongTypes = refusal(`{"city":"Tokyo","tags":[${new Array(40_000).fill('1').join(',')}]}`);
       expect(manyWrongTypes.issues.map((issue) => issue.keyword)).toEqual(['type', 'moreIssues']);
       expect(wrongTypes.message.length).toBeLessThan(5_000);
@@ -344,19 +420,30 @@ describe('parseToolArguments', () => {
     ])('refuses %s as a value', (_label, value) => {
       const error = refusal({ city: 'Tokyo', home: value });
       expect(error.code).toBe('invalid_arguments');
-      expect(issueAt(error, '/home')).toEqual({ pointer: '/home', message: expect.stringContaining('not a JSON value'), keyword: 'json' });
+      expect(issueAt(error, '/home')).toEqual({
+        pointer: '/home',
+        message: expect.stringContaining('not a JSON value'),
+        keyword: 'json',
+      });
     });
 
     it('refuses a raw lone surrogate and escaped forbidden keys in text', () => {
-      expect(refusal('{"city":"Tok\udc00yo"}').issues).toEqual([{ pointer: '/city', message: 'string contains a lone surrogate', keyword: 'wellFormed' }]);
-      expect(issueAt(refusal('{"city":"Tokyo","\\u005f_proto__":{"polluted":true}}'), '/__proto__')?.keyword).toBe('forbiddenKey');
+      expect(refusal('{"city":"Tok\udc00yo"}').issues).toEqual([
+        { pointer: '/city', message: 'string contains a lone surrogate', keyword: 'wellFormed' },
+      ]);
+      expect(issueAt(refusal('{"city":"Tokyo","\\u005f_proto__":{"polluted":true}}'), '/__proto__')?.keyword).toBe(
+        'forbiddenKey',
+      );
       expect(issueAt(refusal('{"city":"Tokyo","c\\u006fnstructor":{}}'), '/constructor')?.keyword).toBe('forbiddenKey');
       expect(issueAt(refusal('{"city":"Tokyo","nights":-1E+0400}'), '/nights')?.keyword).toBe('finite');
       expect(issueAt(refusal(`{"city":"Tokyo","nights":1${'0'.repeat(400)}}`), '/nights')?.keyword).toBe('finite');
     });
 
     it('accepts text that only mentions the hostile words in values', () => {
-      const trip = parseToolArguments(PlanTrip, '{"city":"constructor __proto__ prototype \\u0041","nights":1e2,"note":"😀"}');
+      const trip = parseToolArguments(
+        PlanTrip,
+        '{"city":"constructor __proto__ prototype \\u0041","nights":1e2,"note":"😀"}',
+      );
       expect(trip.city).toBe('constructor __proto__ prototype A');
       expect(trip.nights).toBe(100);
       expect(trip.note).toBe('😀');
@@ -364,9 +451,23 @@ describe('parseToolArguments', () => {
 
     it('refuses an object whose getter or proxy trap throws, without throwing', () => {
       const withGetter = { city: 'Tokyo' };
-      Object.defineProperty(withGetter, 'note', { enumerable: true, get: () => { throw new Error('getter ran'); } });
-      expect(refusal(withGetter).issues).toEqual([{ pointer: '', message: expect.stringContaining('getter ran'), keyword: 'json' }]);
-      const trap = new Proxy({ city: 'Tokyo' }, { getPrototypeOf: () => { throw new Error('trap ran'); } });
+      Object.defineProperty(withGetter, 'note', {
+        enumerable: true,
+        get: () => {
+          throw new Error('getter ran');
+        },
+      });
+      expect(refusal(withGetter).issues).toEqual([
+        { pointer: '', message: expect.stringContaining('getter ran'), keyword: 'json' },
+      ]);
+      const trap = new Proxy(
+        { city: 'Tokyo' },
+        {
+          getPrototypeOf: () => {
+            throw new Error('trap ran');
+          },
+        },
+      );
       expect(refusal(trap).issues[0].message).toContain('trap ran');
     });
 
@@ -377,8 +478,31 @@ describe('parseToolArguments', () => {
   });
 
   describe('text and object inputs', () => {
-    const hostileKeys = ['city', 'unit', 'nights', 'home', 'street', 'stops', '__proto__', 'constructor', 'prototype', 'k\ud800', '😀'];
-    const hostileStrings = ['Tokyo', 'celsius', '\ud800', 'a\udc00b', '😀', '\\u0041', 'constructor', '__proto__', 'HUGE', '東京'];
+    const hostileKeys = [
+      'city',
+      'unit',
+      'nights',
+      'home',
+      'street',
+      'stops',
+      '__proto__',
+      'constructor',
+      'prototype',
+      'k\ud800',
+      '😀',
+    ];
+    const hostileStrings = [
+      'Tokyo',
+      'celsius',
+      '\ud800',
+      'a\udc00b',
+      '😀',
+      '\\u0041',
+      'constructor',
+      '__proto__',
+      'HUGE',
+      '東京',
+    ];
     const { value: jsonish } = fc.letrec((tie) => ({
       value: fc.oneof(
         { depthSize: 'small' },
@@ -386,15 +510,24 @@ describe('parseToolArguments', () => {
         fc.array(tie('value'), { maxLength: 3 }),
         fc.dictionary(fc.constantFrom(...hostileKeys), tie('value'), { maxKeys: 4 }),
       ),
-      leaf: fc.oneof(fc.constantFrom(...hostileStrings), fc.integer(), fc.double(), fc.constantFrom(1e308, 2 ** 53 + 2), fc.boolean(), fc.constant(null)),
+      leaf: fc.oneof(
+        fc.constantFrom(...hostileStrings),
+        fc.integer(),
+        fc.double(),
+        fc.constantFrom(1e308, 2 ** 53 + 2),
+        fc.boolean(),
+        fc.constant(null),
+      ),
     }));
 
     /** JSON text of a value, with some lone surrogates left raw and some numbers made to overflow. */
-    const argumentText = fc.tuple(jsonish, fc.boolean(), fc.constantFrom('1e400', '-1E+400', `1${'0'.repeat(310)}`, '12')).map(([value, rawSurrogates, huge]) => {
-      let text = JSON.stringify({ city: 'Tokyo', extra: value }).replaceAll('"HUGE"', huge);
-      if (rawSurrogates) text = text.replace(/\\ud[89ab][0-9a-f]{2}/g, '\ud800');
-      return text;
-    });
+    const argumentText = fc
+      .tuple(jsonish, fc.boolean(), fc.constantFrom('1e400', '-1E+400', `1${'0'.repeat(310)}`, '12'))
+      .map(([value, rawSurrogates, huge]) => {
+        let text = JSON.stringify({ city: 'Tokyo', extra: value }).replaceAll('"HUGE"', huge);
+        if (rawSurrogates) text = text.replace(/\\ud[89ab][0-9a-f]{2}/g, '\ud800');
+        return text;
+      });
 
     it('get the same verdict and the same issues', () => {
       const limits = { maxDepth: 4, maxBytes: 100_000 };
@@ -421,6 +554,8 @@ describe('parseToolArguments across realms', () => {
     const foreign = vm.runInNewContext('({ city: "Oslo" })') as object;
     expect(Object.getPrototypeOf(foreign)).not.toBe(Object.prototype);
     expect(decodeToolArguments(foreign)).toEqual({ ok: true, value: { city: 'Oslo' } });
-    expect(decodeToolArguments(vm.runInNewContext('new (class Point { constructor() { this.x = 1; } })()')).ok).toBe(false);
+    expect(decodeToolArguments(vm.runInNewContext('new (class Point { constructor() { this.x = 1; } })()')).ok).toBe(
+      false,
+    );
   });
 });

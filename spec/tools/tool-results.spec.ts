@@ -1,4 +1,12 @@
-import { Field, invokeReflectedTool, LlmAgentRunner, ScriptedModelClient, Tool, ToolOutcome, toToolOutcome } from '../../lib';
+import {
+  Field,
+  invokeReflectedTool,
+  LlmAgentRunner,
+  ScriptedModelClient,
+  Tool,
+  ToolOutcome,
+  toToolOutcome,
+} from '../../lib';
 import { thrownToToolOutcome } from '../../lib/tools';
 import { FunctionProvider } from '../runner/support';
 
@@ -30,7 +38,10 @@ describe('invokeReflectedTool never rejects', () => {
       }),
       {},
     );
-    expect(outcome).toEqual({ ok: false, error: { code: 'tool_error', category: 'internal', message: '[object Object]', retryable: false } });
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: 'tool_error', category: 'internal', message: '[object Object]', retryable: false },
+    });
   });
 
   it('turns a thrown value whose toString throws into a failure', async () => {
@@ -60,7 +71,10 @@ describe('invokeReflectedTool never rejects', () => {
         return 'never';
       }
     }
-    expect((await invokeReflectedTool(Broken, { a: 'x' })).error).toMatchObject({ code: 'tool_error', message: 'no database' });
+    expect((await invokeReflectedTool(Broken, { a: 'x' })).error).toMatchObject({
+      code: 'tool_error',
+      message: 'no database',
+    });
   });
 });
 
@@ -70,37 +84,81 @@ describe('invokeReflectedTool result serialization', () => {
       toolReturning(() => Promise.resolve({ ok: false, error: { code: 'not_found', message: 'gone' } })),
       {},
     );
-    expect(outcome).toEqual({ ok: false, error: { code: 'not_found', category: 'not_found', message: 'gone', retryable: false } });
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: 'not_found', category: 'not_found', message: 'gone', retryable: false },
+    });
   });
 
   it('turns null into structured data and an object with toJSON into its JSON form', async () => {
-    expect(await invokeReflectedTool(toolReturning(() => null), {})).toEqual({ ok: true, data: null });
+    expect(
+      await invokeReflectedTool(
+        toolReturning(() => null),
+        {},
+      ),
+    ).toEqual({ ok: true, data: null });
     const withToJson = { secret: 'internal', toJSON: () => ({ shown: 1 }) };
-    expect(await invokeReflectedTool(toolReturning(() => withToJson), {})).toEqual({ ok: true, data: { shown: 1 } });
+    expect(
+      await invokeReflectedTool(
+        toolReturning(() => withToJson),
+        {},
+      ),
+    ).toEqual({ ok: true, data: { shown: 1 } });
   });
 
   it('serializes a Date inside the data of a returned outcome, as it does for plain data', async () => {
-    const outcome = await invokeReflectedTool(toolReturning(() => ({ ok: true, data: { at: new Date(0) } })), {});
+    const outcome = await invokeReflectedTool(
+      toolReturning(() => ({ ok: true, data: { at: new Date(0) } })),
+      {},
+    );
     expect(outcome).toEqual({ ok: true, data: { at: '1970-01-01T00:00:00.000Z' } });
   });
 
   it('returns a well-formed outcome object itself', async () => {
-    const returned: ToolOutcome = { ok: true, data: { a: [1] }, resourceVersion: 3, compensation: 'none', metadata: { ms: 2 } };
-    expect(await invokeReflectedTool(toolReturning(() => returned), {})).toBe(returned);
+    const returned: ToolOutcome = {
+      ok: true,
+      data: { a: [1] },
+      resourceVersion: 3,
+      compensation: 'none',
+      metadata: { ms: 2 },
+    };
+    expect(
+      await invokeReflectedTool(
+        toolReturning(() => returned),
+        {},
+      ),
+    ).toBe(returned);
   });
 
   it('refuses a returned outcome whose data is not JSON (a BigInt), instead of failing later when rendered', async () => {
-    expect(malformed(await invokeReflectedTool(toolReturning(() => ({ ok: true, data: { n: BigInt(1) } })), {}))).toMatch(/data is not JSON/);
+    expect(
+      malformed(
+        await invokeReflectedTool(
+          toolReturning(() => ({ ok: true, data: { n: BigInt(1) } })),
+          {},
+        ),
+      ),
+    ).toMatch(/data is not JSON/);
   });
 
   it('refuses a returned outcome whose text is not a string', async () => {
-    expect(malformed(await invokeReflectedTool(toolReturning(() => ({ ok: true, text: 42 })), {}))).toMatch(/text must be a string/);
+    expect(
+      malformed(
+        await invokeReflectedTool(
+          toolReturning(() => ({ ok: true, text: 42 })),
+          {},
+        ),
+      ),
+    ).toMatch(/text must be a string/);
   });
 
   it('refuses an unknown category and a non-boolean retryable, keeping the tool message', async () => {
     const message = malformed(
       await invokeReflectedTool(
-        toolReturning(() => ({ ok: false, error: { code: 'busy', message: 'slow down', category: 'ratelimited', retryable: 'yes' } })),
+        toolReturning(() => ({
+          ok: false,
+          error: { code: 'busy', message: 'slow down', category: 'ratelimited', retryable: 'yes' },
+        })),
         {},
       ),
     );
@@ -112,7 +170,13 @@ describe('invokeReflectedTool result serialization', () => {
   it('refuses a bad compensation state, resource version and metadata', async () => {
     const message = malformed(
       await invokeReflectedTool(
-        toolReturning(() => ({ ok: true, text: 'x', compensation: 'maybe', resourceVersion: Number.NaN, metadata: 'm' })),
+        toolReturning(() => ({
+          ok: true,
+          text: 'x',
+          compensation: 'maybe',
+          resourceVersion: Number.NaN,
+          metadata: 'm',
+        })),
         {},
       ),
     );
@@ -141,7 +205,15 @@ describe('toToolOutcome never throws', () => {
     for (const [value, reason] of [
       [unreadable(), 'getter failed'],
       [trapped, 'trap failed'],
-      [{ ok: true, get data(): never { throw new Error('late getter'); } }, 'late getter'],
+      [
+        {
+          ok: true,
+          get data(): never {
+            throw new Error('late getter');
+          },
+        },
+        'late getter',
+      ],
     ] as const) {
       const outcome = toToolOutcome(value);
       expect(outcome.error).toMatchObject({ code: 'tool_error', category: 'internal', retryable: false });
@@ -167,7 +239,14 @@ describe('toToolOutcome never throws', () => {
   it('lets the runner settle a call whose provider resolves to an unreadable value, not wait for the deadline', async () => {
     // The deadline is far beyond the test timeout: only a call settled on the value itself passes.
     const provider = new FunctionProvider().add('odd', () => Promise.resolve(unreadable()), { timeoutMs: 600_000 });
-    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({ id: 'c', name: 'odd', arguments: {} });
-    expect(record.outcome.error).toMatchObject({ code: 'tool_error', message: 'tool returned a value that could not be read: getter failed' });
+    const record = await new LlmAgentRunner(new ScriptedModelClient([]), provider).invokeToolCall({
+      id: 'c',
+      name: 'odd',
+      arguments: {},
+    });
+    expect(record.outcome.error).toMatchObject({
+      code: 'tool_error',
+      message: 'tool returned a value that could not be read: getter failed',
+    });
   });
 });

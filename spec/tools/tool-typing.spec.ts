@@ -72,7 +72,8 @@ function summarize(result: LlmAgentRunResult<ToolCallResultOf<typeof GetWeather 
       void call.outcome.data.humidity;
       return `${call.outcome.data.city} ${first} ${note ?? ''}`.trim();
     }
-    if (call.toolName === 'forecast') return call.outcome.ok ? `forecast: ${call.outcome.text ?? ''}` : `forecast failed: ${call.outcome.error.code}`;
+    if (call.toolName === 'forecast')
+      return call.outcome.ok ? `forecast: ${call.outcome.text ?? ''}` : `forecast failed: ${call.outcome.error.code}`;
     // Any other name is one no bound tool has (TypeScript does not narrow `string` away here): refused.
     return call.outcome.ok ? 'unexpected success' : `${call.toolName} refused: ${call.outcome.error.code}`;
   });
@@ -105,7 +106,12 @@ describe('typed tool calls', () => {
     const runner = model.bindTools(GetWeather, forecast);
     const result = await runner.complete('weather?');
     assertType<Equals<typeof result, LlmAgentRunResult<ToolCallResultOf<typeof GetWeather | typeof forecast>>>>();
-    expect(summarize(result)).toEqual(['Oslo 21 noon', 'forecast: 2 days of sun', 'get_wether refused: unknown_tool', 'get_weather failed: output_validation']);
+    expect(summarize(result)).toEqual([
+      'Oslo 21 noon',
+      'forecast: 2 days of sun',
+      'get_wether refused: unknown_tool',
+      'get_weather failed: output_validation',
+    ]);
 
     // The typed runner is still an LlmAgentRunner, and its result a plain one, as before.
     const untyped: LlmAgentRunner = runner;
@@ -115,9 +121,17 @@ describe('typed tool calls', () => {
   });
 
   it('a ReflectedToolProvider types new LlmAgentRunner(model, provider); another provider or an untyped class leaves calls untyped', async () => {
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'forecast', arguments: '{"days":1}' }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'c1', name: 'forecast', arguments: '{"days":1}' }] },
+      { text: 'done' },
+    ]);
     const typed = new LlmAgentRunner(model, new ReflectedToolProvider([GetWeather, forecast]));
-    assertType<Equals<Awaited<ReturnType<typeof typed.complete>>, LlmAgentRunResult<ToolCallResultOf<typeof GetWeather | typeof forecast>>>>();
+    assertType<
+      Equals<
+        Awaited<ReturnType<typeof typed.complete>>,
+        LlmAgentRunResult<ToolCallResultOf<typeof GetWeather | typeof forecast>>
+      >
+    >();
     const result = await typed.complete('forecast?');
     expect(result.toolCalls.map((call) => call.toolName)).toEqual(['forecast']);
 
@@ -167,7 +181,9 @@ describe('contract.outputSchema as a class', () => {
 
   it('descriptorFromLlmTool takes JSON Schema only, and says so', () => {
     expect(() => descriptorFromLlmTool(makeLlmTool(Plain), { outputSchema: WeatherReport })).toThrow(ToolContractError);
-    expect(() => descriptorFromLlmTool(makeLlmTool(Plain), { outputSchema: WeatherReport })).toThrow(/outputSchema is a class: give its JSON Schema here/);
+    expect(() => descriptorFromLlmTool(makeLlmTool(Plain), { outputSchema: WeatherReport })).toThrow(
+      /outputSchema is a class: give its JSON Schema here/,
+    );
   });
 });
 
@@ -191,13 +207,23 @@ describe('typed statics are checked against the tool', () => {
         return this.city;
       }
     }
-    expect(definitionError(Renamed)).toMatchObject({ code: 'static_mismatch', className: 'Renamed', propertyName: 'toolName' });
-    expect(definitionError(Renamed).message).toMatch(/static toolName "get_weather" is not the tool's name 'get_weather_v2'/);
+    expect(definitionError(Renamed)).toMatchObject({
+      code: 'static_mismatch',
+      className: 'Renamed',
+      propertyName: 'toolName',
+    });
+    expect(definitionError(Renamed).message).toMatch(
+      /static toolName "get_weather" is not the tool's name 'get_weather_v2'/,
+    );
 
     @Tool({ name: 'get_weather_hourly', description: 'Hourly weather.' })
     @Contract({ outputSchema: WeatherReport })
     class Hourly extends GetWeather {}
-    expect(definitionError(Hourly)).toMatchObject({ code: 'static_mismatch', className: 'Hourly', propertyName: 'toolName' });
+    expect(definitionError(Hourly)).toMatchObject({
+      code: 'static_mismatch',
+      className: 'Hourly',
+      propertyName: 'toolName',
+    });
   });
 
   it('refuses a static outputSchema that is not the contract class, or whose output is not checked strictly', () => {
@@ -209,7 +235,11 @@ describe('typed statics are checked against the tool', () => {
         return this.city;
       }
     }
-    expect(definitionError(Undeclared)).toMatchObject({ code: 'static_mismatch', className: 'Undeclared', propertyName: 'outputSchema' });
+    expect(definitionError(Undeclared)).toMatchObject({
+      code: 'static_mismatch',
+      className: 'Undeclared',
+      propertyName: 'outputSchema',
+    });
 
     @Tool({ name: 'lenient', description: 'Output only warned about.' })
     @Contract({ outputSchema: WeatherReport, outputValidation: 'warning' })
@@ -221,7 +251,9 @@ describe('typed statics are checked against the tool', () => {
       }
     }
     expect(definitionError(Lenient)).toMatchObject({ code: 'static_mismatch', propertyName: 'outputSchema' });
-    expect(definitionError(Lenient).message).toMatch(/only outputValidation 'strict' guarantees \(this contract has 'warning'\)/);
+    expect(definitionError(Lenient).message).toMatch(
+      /only outputValidation 'strict' guarantees \(this contract has 'warning'\)/,
+    );
   });
 
   it('refuses them when the class is bound, before any call', () => {

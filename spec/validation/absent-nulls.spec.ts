@@ -6,23 +6,43 @@ const schema = {
     city: { type: 'string' },
     note: { type: 'string' },
     clearable: { type: ['string', 'null'] },
-    address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string' } }, required: ['street'] },
+    address: {
+      type: 'object',
+      properties: { street: { type: 'string' }, zip: { type: 'string' } },
+      required: ['street'],
+    },
     stops: { type: 'array', items: { $ref: '#/$defs/Stop' } },
   },
   required: ['city'],
-  $defs: { Stop: { type: 'object', properties: { at: { type: 'integer' }, label: { type: 'string' } }, required: ['at'] } },
+  $defs: {
+    Stop: { type: 'object', properties: { at: { type: 'integer' }, label: { type: 'string' } }, required: ['at'] },
+  },
 };
 
 describe('dropAbsentNulls', () => {
   it('leaves out nulls of optional properties whose schema refuses null, at every depth', () => {
-    const value = { city: 'Oslo', note: null, address: { street: 'Main', zip: null }, stops: [{ at: 1, label: null }, { at: 2, label: 'b' }] };
-    expect(dropAbsentNulls(value, schema)).toEqual({ city: 'Oslo', address: { street: 'Main' }, stops: [{ at: 1 }, { at: 2, label: 'b' }] });
+    const value = {
+      city: 'Oslo',
+      note: null,
+      address: { street: 'Main', zip: null },
+      stops: [
+        { at: 1, label: null },
+        { at: 2, label: 'b' },
+      ],
+    };
+    expect(dropAbsentNulls(value, schema)).toEqual({
+      city: 'Oslo',
+      address: { street: 'Main' },
+      stops: [{ at: 1 }, { at: 2, label: 'b' }],
+    });
     expect(value.note).toBeNull();
   });
 
   it('keeps a null for a required property (validation refuses it) and where the schema accepts null', () => {
     expect(dropAbsentNulls({ city: null, clearable: null, address: { street: null } }, schema)).toEqual({
-      city: null, clearable: null, address: { street: null },
+      city: null,
+      clearable: null,
+      address: { street: null },
     });
   });
 

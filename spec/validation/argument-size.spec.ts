@@ -38,9 +38,19 @@ describe('the argument size limit counts UTF-8 bytes', () => {
   });
 
   it('agrees with the UTF-8 length of JSON.stringify for values without numbers or escapes', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '漢', '😀', '—', 'Z') as fc.Arbitrary<string>, maxLength: 12 });
+    const text = fc.string({
+      unit: fc.constantFrom('a', ' ', 'é', '漢', '😀', '—', 'Z') as fc.Arbitrary<string>,
+      maxLength: 12,
+    });
     const { value } = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, text, fc.boolean(), fc.constant(null), fc.array(tie('value')), fc.dictionary(text, tie('value'))),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value')),
+        fc.dictionary(text, tie('value')),
+      ),
     }));
     fc.assert(
       fc.property(value, (json) => {

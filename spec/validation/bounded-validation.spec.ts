@@ -10,7 +10,8 @@ function keywords(input: unknown, limits = DEFAULT_ARGUMENT_LIMITS): string[] {
 /** How many values a JSON value holds, the root included. */
 function valueCount(value: unknown): number {
   if (Array.isArray(value)) return 1 + value.reduce((sum: number, item) => sum + valueCount(item), 0);
-  if (typeof value === 'object' && value !== null) return 1 + Object.values(value).reduce((sum: number, item) => sum + valueCount(item), 0);
+  if (typeof value === 'object' && value !== null)
+    return 1 + Object.values(value).reduce((sum: number, item) => sum + valueCount(item), 0);
   return 1;
 }
 
@@ -33,7 +34,7 @@ describe('the element limit', () => {
   });
 
   it('does not count commas and brackets inside strings', () => {
-    const value = { a: ',[{'.repeat(1_000_000), b: '\\",[' .repeat(100_000) };
+    const value = { a: ',[{'.repeat(1_000_000), b: '\\",['.repeat(100_000) };
     expect(keywords(JSON.stringify(value))).toEqual([]);
   });
 
@@ -62,7 +63,11 @@ describe('a bounded list of issues', () => {
     const issues = compileInputValidator(schema)({ tags: new Array(100).fill(1) });
     expect(issues).toHaveLength(MAX_REPORTED_ISSUES + 1);
     expect(issues[0]).toEqual({ pointer: '/tags/0', message: 'must be string', keyword: 'type' });
-    expect(issues[MAX_REPORTED_ISSUES]).toEqual({ pointer: '', message: '80 more issues not listed', keyword: 'moreIssues' });
+    expect(issues[MAX_REPORTED_ISSUES]).toEqual({
+      pointer: '',
+      message: '80 more issues not listed',
+      keyword: 'moreIssues',
+    });
   });
 
   it('stops at the first issue of a large value, and says so', () => {
@@ -78,17 +83,26 @@ describe('a bounded list of issues', () => {
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.issues).toHaveLength(MAX_REPORTED_ISSUES + 1);
-    expect(decoded.issues[MAX_REPORTED_ISSUES]).toEqual({ pointer: '', message: '9980 more issues not listed', keyword: 'moreIssues' });
+    expect(decoded.issues[MAX_REPORTED_ISSUES]).toEqual({
+      pointer: '',
+      message: '9980 more issues not listed',
+      keyword: 'moreIssues',
+    });
   });
 });
 
 describe('a validator that cannot finish', () => {
   it('refuses a format string over MAX_FORMAT_STRING_LENGTH without running the format (uri on 8 MiB overflowed the RegExp stack)', () => {
-    const validate = compileInputValidator({ type: 'object', properties: { u: { type: 'string', format: 'uri' }, d: { type: 'string', format: 'date-time' } } });
+    const validate = compileInputValidator({
+      type: 'object',
+      properties: { u: { type: 'string', format: 'uri' }, d: { type: 'string', format: 'date-time' } },
+    });
     const issues = validate({ u: 'http://' + 'a'.repeat(8 * 1024 * 1024 - 30) + '!' });
     expect(issues).toEqual([expect.objectContaining({ pointer: '/u', keyword: 'format' })]);
     expect(validate({ u: 'http://example.com/' + 'a'.repeat(MAX_FORMAT_STRING_LENGTH - 19) })).toEqual([]);
-    expect(validate({ u: 'http://example.com/' + 'a'.repeat(MAX_FORMAT_STRING_LENGTH - 18) })).toEqual([expect.objectContaining({ pointer: '/u', keyword: 'format' })]);
+    expect(validate({ u: 'http://example.com/' + 'a'.repeat(MAX_FORMAT_STRING_LENGTH - 18) })).toEqual([
+      expect.objectContaining({ pointer: '/u', keyword: 'format' }),
+    ]);
     expect(validate({ u: 'http://example.com/a', d: '2026-12-01T10:00:00Z' })).toEqual([]);
     expect(validate({ d: 'yesterday' })).toEqual([expect.objectContaining({ pointer: '/d', keyword: 'format' })]);
   });

@@ -30,11 +30,23 @@ describe('copyPlainJson (the one-walk copy of a plain JSON result)', () => {
 
   it('never passes a value guardJsonValue refuses', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withSparseArray: true, withTypedArray: true, withBoxedValues: true }), (value) => {
-        const copy = copyPlainJson(value, UNBOUNDED.maxDepth);
-        const guarded = guardJsonValue(value, UNBOUNDED);
-        if (copy !== undefined) expect(guarded).toEqual({ ok: true, value: copy });
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+          withTypedArray: true,
+          withBoxedValues: true,
+        }),
+        (value) => {
+          const copy = copyPlainJson(value, UNBOUNDED.maxDepth);
+          const guarded = guardJsonValue(value, UNBOUNDED);
+          if (copy !== undefined) expect(guarded).toEqual({ ok: true, value: copy });
+        },
+      ),
     );
   });
 
@@ -68,7 +80,12 @@ describe('copyPlainJson (the one-walk copy of a plain JSON result)', () => {
 
   it('copies own keys only, in their order, as guardJsonValue does (an enumerable member added to Object.prototype is not copied)', () => {
     const prototype = Object.prototype as Record<string, unknown>;
-    Object.defineProperty(prototype, 'inherited', { value: 'polluted', enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(prototype, 'inherited', {
+      value: 'polluted',
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
     try {
       const value = { b: 1, a: [2], 1: 'one' };
       const copy = copyPlainJson(value, 3) as Record<string, unknown>;
@@ -94,7 +111,10 @@ describe('copyPlainJson (the one-walk copy of a plain JSON result)', () => {
       },
     };
     expect(() => copyPlainJson(hostile, 3)).toThrow('no city today');
-    expect(toToolOutcome(hostile)).toMatchObject({ ok: false, error: { code: 'tool_error', message: expect.stringContaining('no city today') } });
+    expect(toToolOutcome(hostile)).toMatchObject({
+      ok: false,
+      error: { code: 'tool_error', message: expect.stringContaining('no city today') },
+    });
   });
 
   it('gives toToolOutcome a copy: changing the returned value afterwards changes nothing in the outcome', () => {

@@ -1,5 +1,13 @@
 import { Matches } from 'class-validator';
-import { compileInputValidator, Field, makeLlmTool, SchemaCompileError, Tool, ToolDefinitionError, tryParseToolArguments } from '../../lib';
+import {
+  compileInputValidator,
+  Field,
+  makeLlmTool,
+  SchemaCompileError,
+  Tool,
+  ToolDefinitionError,
+  tryParseToolArguments,
+} from '../../lib';
 
 const EVIL = '^(a+)+$';
 const HOSTILE = 'a'.repeat(50_000) + '!';
@@ -16,7 +24,10 @@ describe('patterns are matched in linear time', () => {
   it('refuses 50,000 characters against @Matches(/^(a+)+$/) without stalling', () => {
     const parsed = tryParseToolArguments(EvilMatches, { word: HOSTILE });
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error.issues).toEqual([{ pointer: '/word', message: `must match pattern "${EVIL}"`, keyword: 'pattern' }]);
+    if (!parsed.ok)
+      expect(parsed.error.issues).toEqual([
+        { pointer: '/word', message: `must match pattern "${EVIL}"`, keyword: 'pattern' },
+      ]);
     expect(tryParseToolArguments(EvilMatches, JSON.stringify({ word: 'a'.repeat(50_000) })).ok).toBe(true);
   });
 
@@ -24,7 +35,11 @@ describe('patterns are matched in linear time', () => {
     const validate = compileInputValidator({ type: 'object', properties: { s: { type: 'string', pattern: EVIL } } });
     expect(validate({ s: HOSTILE }).map((issue) => issue.keyword)).toEqual(['pattern']);
     expect(validate({ s: 'aaaa' })).toEqual([]);
-    const byKey = compileInputValidator({ type: 'object', patternProperties: { [EVIL]: { type: 'integer' } }, additionalProperties: false });
+    const byKey = compileInputValidator({
+      type: 'object',
+      patternProperties: { [EVIL]: { type: 'integer' } },
+      additionalProperties: false,
+    });
     expect(byKey({ [HOSTILE]: 1 }).map((issue) => issue.keyword)).toEqual(['additionalProperties']);
     expect(byKey({ aaa: 1 })).toEqual([]);
     expect(byKey({ aaa: 'x' }).map((issue) => issue.keyword)).toEqual(['type']);
@@ -51,7 +66,12 @@ describe('patterns are matched in linear time', () => {
     ];
     for (const [pattern, inputs] of cases) {
       const validate = compileInputValidator({ type: 'string', pattern });
-      for (const input of inputs) expect([pattern, input, validate(input).length === 0]).toEqual([pattern, input, new RegExp(pattern, 'u').test(input)]);
+      for (const input of inputs)
+        expect([pattern, input, validate(input).length === 0]).toEqual([
+          pattern,
+          input,
+          new RegExp(pattern, 'u').test(input),
+        ]);
     }
   });
 

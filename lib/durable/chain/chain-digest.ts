@@ -21,11 +21,14 @@ export interface RecordKeyRing {
 
 /** The key ring of a store or verify option; throws `record_invalid` for an empty id, a short key or a repeated id. */
 export function recordKeyRing(option: RecordKeyOption | undefined): RecordKeyRing {
-  const keys = option === undefined ? [] : Array.isArray(option) ? (option as readonly RecordKey[]) : [option as RecordKey];
+  const keys =
+    option === undefined ? [] : Array.isArray(option) ? (option as readonly RecordKey[]) : [option as RecordKey];
   const byId = new Map<string, RecordKey>();
   for (const key of keys) {
-    if (typeof key?.id !== 'string' || key.id === '') throw new RunStoreError('record_invalid', 'A record key needs a non-empty id');
-    if (keyBytes(key).length < 16) throw new RunStoreError('record_invalid', `Record key '${key.id}' is shorter than 16 bytes`);
+    if (typeof key?.id !== 'string' || key.id === '')
+      throw new RunStoreError('record_invalid', 'A record key needs a non-empty id');
+    if (keyBytes(key).length < 16)
+      throw new RunStoreError('record_invalid', `Record key '${key.id}' is shorter than 16 bytes`);
     if (byId.has(key.id)) throw new RunStoreError('record_invalid', `Record key id '${key.id}' appears twice`);
     byId.set(key.id, key);
   }
@@ -36,7 +39,12 @@ export function recordKeyRing(option: RecordKeyOption | undefined): RecordKeyRin
  * The digest of an entry: SHA-256, or HMAC-SHA-256 under `key`, of the RFC 8785 canonical JSON of the entry's
  * fields (chain form tag, run id, index, kind, subject, entity hash, source, key id) and the previous digest.
  */
-export function entryDigest(runId: string, entry: Omit<RecordChainEntry, 'digest'>, previous: string | undefined, key: RecordKey | undefined): string {
+export function entryDigest(
+  runId: string,
+  entry: Omit<RecordChainEntry, 'digest'>,
+  previous: string | undefined,
+  key: RecordKey | undefined,
+): string {
   const text = loadCanonicalize()({
     form: CHAIN_FORM,
     runId,
@@ -48,7 +56,9 @@ export function entryDigest(runId: string, entry: Omit<RecordChainEntry, 'digest
     source: entry.source,
     keyId: entry.keyId ?? null,
   })!;
-  return key === undefined ? createHash('sha256').update(text, 'utf8').digest('hex') : createHmac('sha256', keyBytes(key)).update(text, 'utf8').digest('hex');
+  return key === undefined
+    ? createHash('sha256').update(text, 'utf8').digest('hex')
+    : createHmac('sha256', keyBytes(key)).update(text, 'utf8').digest('hex');
 }
 
 /** Chains `drafts` after the entry `previous` (the run's head and length), signed with the ring's signing key. */
@@ -62,7 +72,14 @@ export function chainEntries(
   const entries: RecordChainEntry[] = [];
   let head = previous.head;
   drafts.forEach((draft, offset) => {
-    const unsigned = { index: previous.length + offset, kind: draft.kind, subject: draft.subject, entitySha256: draft.entitySha256, source, ...(ring.signing ? { keyId: ring.signing.id } : {}) };
+    const unsigned = {
+      index: previous.length + offset,
+      kind: draft.kind,
+      subject: draft.subject,
+      entitySha256: draft.entitySha256,
+      source,
+      ...(ring.signing ? { keyId: ring.signing.id } : {}),
+    };
     head = entryDigest(runId, unsigned, head, ring.signing);
     entries.push({ ...unsigned, digest: head });
   });

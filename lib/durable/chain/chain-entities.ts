@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../model/model-types';
-import type { AgentRunRecord, ApprovalRecord, MessageOrigin, ToolCallRecord, ToolOutputProjectionRecord } from '../agent-run-record';
+import type {
+  AgentRunRecord,
+  ApprovalRecord,
+  MessageOrigin,
+  ToolCallRecord,
+  ToolOutputProjectionRecord,
+} from '../agent-run-record';
 import { loadCanonicalize } from '../load-canonicalize';
 import { splitOrigin } from '../message-origins';
 import type { JsonValue } from '../../outcome/json-value';
@@ -15,7 +21,9 @@ import type { RecordEntryKind } from './record-chain';
 
 /** Lowercase hex SHA-256 of the canonical JSON of `value`. */
 export function canonicalSha256(value: unknown): string {
-  return createHash('sha256').update(loadCanonicalize()(value) ?? 'null', 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(loadCanonicalize()(value) ?? 'null', 'utf8')
+    .digest('hex');
 }
 
 /** The subject of a call, projection or approval: its kind, turn and call id. */
@@ -24,8 +32,20 @@ export function callSubject(kind: 'call' | 'projection' | 'approval', turn: numb
 }
 
 /** Draft for the run itself: id, status, metadata, creation time. */
-export function runDraft(kind: RecordEntryKind, record: Pick<AgentRunRecord, 'runId' | 'status' | 'metadata' | 'createdAt'>): ChainDraft {
-  return { kind, subject: 'run', entitySha256: canonicalSha256({ runId: record.runId, status: record.status, metadata: record.metadata ?? null, createdAt: record.createdAt }) };
+export function runDraft(
+  kind: RecordEntryKind,
+  record: Pick<AgentRunRecord, 'runId' | 'status' | 'metadata' | 'createdAt'>,
+): ChainDraft {
+  return {
+    kind,
+    subject: 'run',
+    entitySha256: canonicalSha256({
+      runId: record.runId,
+      status: record.status,
+      metadata: record.metadata ?? null,
+      createdAt: record.createdAt,
+    }),
+  };
 }
 
 /** Draft for the message at `index` with its origin. */
@@ -78,7 +98,10 @@ export function projectionDraft(projection: ToolOutputProjectionRecord): ChainDr
 }
 
 /** Draft for an approval as stored after the write. */
-export function approvalDraft(kind: 'approval_requested' | 'approval_decided' | 'approval_cancelled', approval: ApprovalRecord): ChainDraft {
+export function approvalDraft(
+  kind: 'approval_requested' | 'approval_decided' | 'approval_cancelled',
+  approval: ApprovalRecord,
+): ChainDraft {
   return {
     kind,
     subject: callSubject('approval', approval.turn, approval.callId),
@@ -110,7 +133,14 @@ export function recordDrafts(record: AgentRunRecord): ChainDraft[] {
     ...record.toolCalls.map((call) => callDraft(call.status === 'admitted' ? 'call_admitted' : 'call_started', call)),
     ...record.toolOutputProjections.map(projectionDraft),
     ...record.approvals.map((approval) =>
-      approvalDraft(approval.state === 'pending' ? 'approval_requested' : approval.state === 'cancelled' ? 'approval_cancelled' : 'approval_decided', approval),
+      approvalDraft(
+        approval.state === 'pending'
+          ? 'approval_requested'
+          : approval.state === 'cancelled'
+            ? 'approval_cancelled'
+            : 'approval_decided',
+        approval,
+      ),
     ),
   ];
 }

@@ -17,15 +17,31 @@ export class RecordChainer {
   }
 
   /** The entries chaining `drafts` after the run's current head and length. */
-  entries(runId: string, previous: { readonly head?: string | null; readonly length: number | string }, drafts: readonly ChainDraft[], source: RecordChainEntry['source'] = 'write'): RecordChainEntry[] {
-    return chainEntries(runId, { head: previous.head ?? undefined, length: Number(previous.length) }, drafts, this.ring, source);
+  entries(
+    runId: string,
+    previous: { readonly head?: string | null; readonly length: number | string },
+    drafts: readonly ChainDraft[],
+    source: RecordChainEntry['source'] = 'write',
+  ): RecordChainEntry[] {
+    return chainEntries(
+      runId,
+      { head: previous.head ?? undefined, length: Number(previous.length) },
+      drafts,
+      this.ring,
+      source,
+    );
   }
 
   /** The record without its chain, once the chain verified; throws `record_tampered` naming the first bad entry. */
   verified(record: ChainedRunRecord): AgentRunRecord {
     for (const approval of record.approvals) {
       const problem = approvalLineageProblem(approval);
-      if (problem) throw new RunStoreError('record_invalid', `A stored approval is invalid: ${problem}; it is not a decision`, { runId: record.runId, callId: approval.callId, turn: approval.turn });
+      if (problem)
+        throw new RunStoreError('record_invalid', `A stored approval is invalid: ${problem}; it is not a decision`, {
+          runId: record.runId,
+          callId: approval.callId,
+          turn: approval.turn,
+        });
     }
     assertRunRecordVerified(record, this.ring);
     const { chain: _chain, ...plain } = record;

@@ -42,41 +42,75 @@ type Problem = { readonly entry: BadRecordEntry; readonly reason: string };
  */
 export function verifyRunRecord(record: ChainedRunRecord, options: VerifyRunRecordOptions = {}): RunRecordVerification {
   const entries = Array.isArray(record.chain?.entries) ? record.chain.entries : [];
-  const problem = linkProblem(record.runId, entries, record.chain?.head, recordKeyRing(options.keys)) ?? contentProblem(record, entries);
+  const problem =
+    linkProblem(record.runId, entries, record.chain?.head, recordKeyRing(options.keys)) ??
+    contentProblem(record, entries);
   if (problem) return { ok: false, ...problem };
   const migratedEntries = entries.filter((entry) => entry.source === 'migration').length;
-  return { ok: true, entries: entries.length, ...(record.chain.head === undefined ? {} : { head: record.chain.head }), migratedEntries };
+  return {
+    ok: true,
+    entries: entries.length,
+    ...(record.chain.head === undefined ? {} : { head: record.chain.head }),
+    migratedEntries,
+  };
 }
 
 /** Throws `record_tampered` naming the first bad entry unless {@link verifyRunRecord} finds the record sound. */
 export function assertRunRecordVerified(record: ChainedRunRecord, ring: RecordKeyRing): void {
-  const problem = linkProblem(record.runId, record.chain.entries, record.chain.head, ring) ?? contentProblem(record, record.chain.entries);
+  const problem =
+    linkProblem(record.runId, record.chain.entries, record.chain.head, ring) ??
+    contentProblem(record, record.chain.entries);
   if (!problem) return;
   const { entry, reason } = problem;
-  throw new RunStoreError('record_tampered', `The run record does not match its chain at entry ${entry.index} (${entry.kind} ${entry.subject}): ${reason}; nothing was run`, {
-    runId: record.runId,
-    entryIndex: entry.index,
-    entryKind: entry.kind,
-    entrySubject: entry.subject,
-  });
+  throw new RunStoreError(
+    'record_tampered',
+    `The run record does not match its chain at entry ${entry.index} (${entry.kind} ${entry.subject}): ${reason}; nothing was run`,
+    {
+      runId: record.runId,
+      entryIndex: entry.index,
+      entryKind: entry.kind,
+      entrySubject: entry.subject,
+    },
+  );
 }
 
-function linkProblem(runId: string, entries: readonly RecordChainEntry[], head: string | undefined, ring: RecordKeyRing): Problem | undefined {
+function linkProblem(
+  runId: string,
+  entries: readonly RecordChainEntry[],
+  head: string | undefined,
+  ring: RecordKeyRing,
+): Problem | undefined {
   let previous: string | undefined;
   for (const [position, entry] of entries.entries()) {
-    const at = (reason: string): Problem => ({ entry: { index: position, kind: entry?.kind, subject: entry?.subject }, reason });
-    if (typeof entry !== 'object' || entry === null || entry.index !== position) return at(`the entry at position ${position} has index ${String(entry?.index)} (an entry was removed, inserted or moved)`);
-    if (entry.source !== 'write' && entry.source !== 'migration') return at(`unknown source ${JSON.stringify(entry.source)}`);
+    const at = (reason: string): Problem => ({
+      entry: { index: position, kind: entry?.kind, subject: entry?.subject },
+      reason,
+    });
+    if (typeof entry !== 'object' || entry === null || entry.index !== position)
+      return at(
+        `the entry at position ${position} has index ${String(entry?.index)} (an entry was removed, inserted or moved)`,
+      );
+    if (entry.source !== 'write' && entry.source !== 'migration')
+      return at(`unknown source ${JSON.stringify(entry.source)}`);
     const key = entry.keyId === undefined ? undefined : ring.byId.get(entry.keyId);
-    if (entry.keyId !== undefined && key === undefined) return at(`it is signed with key '${entry.keyId}', which was not given`);
+    if (entry.keyId !== undefined && key === undefined)
+      return at(`it is signed with key '${entry.keyId}', which was not given`);
     if (entry.keyId === undefined && ring.byId.size > 0) return at('it is not signed, and a keyed chain was required');
     const { digest, ...unsigned } = entry;
-    if (entryDigest(runId, unsigned, previous, key) !== digest) return at('its digest does not match its content and the previous entry');
+    if (entryDigest(runId, unsigned, previous, key) !== digest)
+      return at('its digest does not match its content and the previous entry');
     previous = digest;
   }
   if (head !== previous) {
     const last = entries[entries.length - 1];
-    return { entry: { index: Math.max(0, entries.length - 1), kind: last?.kind ?? 'run_created', subject: last?.subject ?? 'run' }, reason: `the run's head ${String(head)} is not the last entry's digest (entries removed from or added to the end)` };
+    return {
+      entry: {
+        index: Math.max(0, entries.length - 1),
+        kind: last?.kind ?? 'run_created',
+        subject: last?.subject ?? 'run',
+      },
+      reason: `the run's head ${String(head)} is not the last entry's digest (entries removed from or added to the end)`,
+    };
   }
   return undefined;
 }
@@ -87,37 +121,63 @@ function contentProblem(record: AgentRunRecord, entries: readonly RecordChainEnt
   // concurrent writers (parallel calls on PostgreSQL) may take their row order and their chain order differently.
   const latest = new Map<string, RecordChainEntry>();
   for (const entry of entries) {
-    if (entry.kind === 'messages_replaced') for (const subject of [...latest.keys()]) if (subject.startsWith('message:')) latest.delete(subject);
+    if (entry.kind === 'messages_replaced')
+      for (const subject of [...latest.keys()]) if (subject.startsWith('message:')) latest.delete(subject);
     latest.set(entry.subject, entry);
   }
   const problems: Problem[] = [];
   const actual = recordDrafts(record);
-  const extra = (draft: ChainDraft, reason: string): Problem => ({ entry: { index: entries.length, kind: draft.kind, subject: draft.subject }, reason });
-  const at = (entry: RecordChainEntry, reason: string): Problem => ({ entry: { index: entry.index, kind: entry.kind, subject: entry.subject }, reason });
+  const extra = (draft: ChainDraft, reason: string): Problem => ({
+    entry: { index: entries.length, kind: draft.kind, subject: draft.subject },
+    reason,
+  });
+  const at = (entry: RecordChainEntry, reason: string): Problem => ({
+    entry: { index: entry.index, kind: entry.kind, subject: entry.subject },
+    reason,
+  });
   for (const draft of actual) {
     const expected = latest.get(draft.subject);
-    if (expected === undefined) problems.push(extra(draft, 'this part of the record has no entry (written outside the store)'));
-    else if (expected.entitySha256 !== draft.entitySha256) problems.push(at(expected, 'the record differs from what this entry wrote'));
+    if (expected === undefined)
+      problems.push(extra(draft, 'this part of the record has no entry (written outside the store)'));
+    else if (expected.entitySha256 !== draft.entitySha256)
+      problems.push(at(expected, 'the record differs from what this entry wrote'));
   }
   const present = new Set(actual.map((draft) => draft.subject));
   // `messages` marks a replacement of the conversation; the message entries after it describe the messages.
-  for (const entry of latest.values()) if (entry.subject !== 'messages' && !present.has(entry.subject)) problems.push(at(entry, 'what this entry wrote is missing from the record'));
-  // The chain hashes a call's admitted outcome text; the parsed `outcome` beside it (what readers use) must say the same.
+  for (const entry of latest.values())
+    if (entry.subject !== 'messages' && !present.has(entry.subject))
+      problems.push(at(entry, 'what this entry wrote is missing from the record'));
+  // The chain hashes a call's admitted outcome text; the parsed `outcome` beside it (what readers use) must say the
+  // same.
   for (const call of record.toolCalls) {
     if (typeof call.outcomeJson !== 'string') continue;
     const entry = latest.get(callSubject('call', call.turn, call.callId));
-    if (entry !== undefined && !sameJson(call.outcome, call.outcomeJson)) problems.push(at(entry, 'the parsed outcome differs from the admitted outcome text'));
+    if (entry !== undefined && !sameJson(call.outcome, call.outcomeJson))
+      problems.push(at(entry, 'the parsed outcome differs from the admitted outcome text'));
   }
   for (const projection of record.toolOutputProjections) {
     const reason = projectionProblem(record, projection);
     const entry = latest.get(callSubject('projection', projection.turn, projection.callId));
-    if (reason) problems.push(entry ? at(entry, reason) : extra({ kind: 'projection_audited', subject: callSubject('projection', projection.turn, projection.callId), entitySha256: '' }, reason));
+    if (reason)
+      problems.push(
+        entry
+          ? at(entry, reason)
+          : extra(
+              {
+                kind: 'projection_audited',
+                subject: callSubject('projection', projection.turn, projection.callId),
+                entitySha256: '',
+              },
+              reason,
+            ),
+      );
   }
   for (const approval of record.approvals) {
     const reason = approvalLineageProblem(approval);
     const subject = callSubject('approval', approval.turn, approval.callId);
     const entry = latest.get(subject);
-    if (reason) problems.push(entry ? at(entry, reason) : extra({ kind: 'approval_decided', subject, entitySha256: '' }, reason));
+    if (reason)
+      problems.push(entry ? at(entry, reason) : extra({ kind: 'approval_decided', subject, entitySha256: '' }, reason));
   }
   return problems.sort((a, b) => a.entry.index - b.entry.index)[0];
 }
@@ -126,9 +186,12 @@ function contentProblem(record: AgentRunRecord, entries: readonly RecordChainEnt
 function projectionProblem(record: AgentRunRecord, projection: ToolOutputProjectionRecord): string | undefined {
   if (projection.messageIndex === undefined) return undefined;
   const message = record.messages[projection.messageIndex];
-  if (message?.role !== 'tool' || message.toolCallId !== projection.callId) return `message ${projection.messageIndex} is not the Tool message of call ${projection.callId}`;
-  if (sha256Hex(message.content) !== projection.projectedSha256) return `the text of message ${projection.messageIndex} is not the text the audit hashed`;
-  if (toolContentSha256(message) !== projection.contentSha256) return `the content of message ${projection.messageIndex} (text and images) is not the content the audit hashed`;
+  if (message?.role !== 'tool' || message.toolCallId !== projection.callId)
+    return `message ${projection.messageIndex} is not the Tool message of call ${projection.callId}`;
+  if (sha256Hex(message.content) !== projection.projectedSha256)
+    return `the text of message ${projection.messageIndex} is not the text the audit hashed`;
+  if (toolContentSha256(message) !== projection.contentSha256)
+    return `the content of message ${projection.messageIndex} (text and images) is not the content the audit hashed`;
   return undefined;
 }
 

@@ -2,8 +2,18 @@ import { CanonicalJsonError } from '../canonical-json-error';
 import { messageOf } from '../../errors/message-of';
 import { RunStoreError } from '../run-store-error';
 
-const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = /connection terminated|not queryable|timeout exceeded when trying to connect|connection error|terminating connection|Client was closed/i;
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|not queryable|timeout exceeded when trying to connect|connection error|terminating connection|Client was closed/i;
 
 /**
  * Maps an error thrown by `pg` to a {@link RunStoreError}; wuwe errors pass through unchanged.
@@ -17,8 +27,10 @@ export function mapPostgresError(error: unknown, context: { runId?: string; call
   const message = messageOf(error);
   const details = { ...context, cause: error };
   if (code === '23503') return new RunStoreError('run_not_found', 'No such run', details);
-  if (code === '23505') return new RunStoreError('call_conflict', `The database refused a duplicate row: ${message}`, details);
-  if (code === 'XX001' || code === 'XX002') return new RunStoreError('store_corrupt', `PostgreSQL reports damaged data: ${message}`, details);
+  if (code === '23505')
+    return new RunStoreError('call_conflict', `The database refused a duplicate row: ${message}`, details);
+  if (code === 'XX001' || code === 'XX002')
+    return new RunStoreError('store_corrupt', `PostgreSQL reports damaged data: ${message}`, details);
   if (
     UNAVAILABLE_NODE_CODES.has(code) ||
     /^(08|57P|53|28|3D)/.test(code) ||

@@ -3,14 +3,46 @@ import type { Pool, PoolClient } from 'pg';
 import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
-import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
+import {
+  AgentRunRecord,
+  AgentRunStatus,
+  ApprovalRecord,
+  ToolCallIdentity,
+  ToolCallRecord,
+  ToolOutputProjectionInput,
+  ToolOutputProjectionRecord,
+} from '../agent-run-record';
 import * as rules from '../record-rules';
-import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
+import {
+  AppendMessagesOptions,
+  ApprovalDecision,
+  ApprovalRequest,
+  CallStartResult,
+  CallWriteOptions,
+  CreateRunOptions,
+  RunStore,
+  RunSummary,
+  RunWriteOptions,
+} from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
-import { approvalFromRow, callFromRow, chainedRecordFromRows, projectionFromRow, RunRow, summaryFromRow } from '../stored-rows';
+import {
+  approvalFromRow,
+  callFromRow,
+  chainedRecordFromRows,
+  projectionFromRow,
+  RunRow,
+  summaryFromRow,
+} from '../stored-rows';
 import { ChainDraft } from '../chain/chain-digest';
-import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from '../chain/chain-entities';
+import {
+  approvalDraft,
+  callDraft,
+  messageDrafts,
+  messagesReplacedDraft,
+  projectionDraft,
+  runDraft,
+} from '../chain/chain-entities';
 import { ChainedRunRecord, RecordChainEntry, RecordChainOptions } from '../chain/record-chain';
 import { RecordChainer } from '../chain/record-chainer';
 import { runOfRow } from '../chain/run-of-row';
@@ -48,7 +80,10 @@ export interface PostgresRunStoreOptions extends RecordChainOptions {
   readonly connectionString?: string;
   /** PostgreSQL schema holding the `wuwe_*` tables; created when missing. @default 'public' */
   readonly schema?: string;
-  /** How long an owned pool waits for a connection (connecting, or a free pooled one) before `store_unavailable`. @default 10000 */
+  /**
+   * How long an owned pool waits for a connection (connecting, or a free pooled one) before `store_unavailable`.
+   * @default 10000
+   */
   readonly connectTimeoutMs?: number;
   /** Size of an owned pool. @default 10 */
   readonly maxConnections?: number;
@@ -61,7 +96,10 @@ export interface PostgresRunStoreOptions extends RecordChainOptions {
    * @default false
    */
   readonly readOnly?: boolean;
-  /** False: a schema without a run store is refused (`store_empty`) instead of given one; migration still happens. @default true */
+  /**
+   * False: a schema without a run store is refused (`store_empty`) instead of given one; migration still happens.
+   * @default true
+   */
   readonly create?: boolean;
 }
 
@@ -90,7 +128,13 @@ export class PostgresRunStore implements RunStore {
   private readonly chainer: RecordChainer;
   private closed = false;
 
-  private constructor(pool: Pool, ownsPool: boolean, quotedSchema: string, clock: () => number, chainer: RecordChainer) {
+  private constructor(
+    pool: Pool,
+    ownsPool: boolean,
+    quotedSchema: string,
+    clock: () => number,
+    chainer: RecordChainer,
+  ) {
     this.pool = pool;
     this.ownsPool = ownsPool;
     this.clock = clock;
@@ -104,8 +148,10 @@ export class PostgresRunStore implements RunStore {
    */
   static async open(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
     const schema = options.schema ?? 'public';
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new RunStoreError('record_invalid', `Invalid PostgreSQL schema name '${schema}'`);
-    if (!options.pool && !options.connectionString) throw new RunStoreError('record_invalid', 'PostgresRunStore needs a pool or a connectionString');
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
+      throw new RunStoreError('record_invalid', `Invalid PostgreSQL schema name '${schema}'`);
+    if (!options.pool && !options.connectionString)
+      throw new RunStoreError('record_invalid', 'PostgresRunStore needs a pool or a connectionString');
     const chainer = new RecordChainer(options);
     const ownsPool = !options.pool;
     let pool = options.pool as Pool | undefined;
@@ -123,8 +169,16 @@ export class PostgresRunStore implements RunStore {
     const store = new PostgresRunStore(pool, ownsPool, `"${schema}"`, options.clock ?? Date.now, chainer);
     try {
       if (options.readOnly === true)
-        await store.transaction({}, async (client) => checkReadableStore(await inspectPostgresSchema(client, schema, `"${schema}"`), `Schema ${schema}`), 'BEGIN READ ONLY');
-      else await store.transaction({}, (client) => openPostgresSchema(client, schema, `"${schema}"`, chainer, options.create !== false));
+        await store.transaction(
+          {},
+          async (client) =>
+            checkReadableStore(await inspectPostgresSchema(client, schema, `"${schema}"`), `Schema ${schema}`),
+          'BEGIN READ ONLY',
+        );
+      else
+        await store.transaction({}, (client) =>
+          openPostgresSchema(client, schema, `"${schema}"`, chainer, options.create !== false),
+        );
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;
@@ -143,14 +197,26 @@ export class PostgresRunStore implements RunStore {
    * the run back). `RunQueue` sends a run's first job this way, so no crash can leave a run without its job.
    * Errors of `alsoInTransaction` are mapped like the store's own (`store_unavailable` for a lost connection).
    */
-  async createRunWith(options: CreateRunOptions, alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>): Promise<AgentRunRecord> {
+  async createRunWith(
+    options: CreateRunOptions,
+    alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>,
+  ): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
     const entries = await this.transaction({ runId: run.runId }, async (client) => {
-      const inserted = await client.query(this.statements.insertRun, [run.runId, run.status, run.metadataJson, rules.isoTime(this.clock)]);
-      if (inserted.rowCount !== 1) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+      const inserted = await client.query(this.statements.insertRun, [
+        run.runId,
+        run.status,
+        run.metadataJson,
+        rules.isoTime(this.clock),
+      ]);
+      if (inserted.rowCount !== 1)
+        throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
       await this.insertMessages(client, run.runId, 0, run.messageTexts);
       const row = (await this.select(client, 'selectRun', run.runId))[0];
-      const chained = await this.appendChain(client, row, [runDraft('run_created', runOfRow(row)), ...messageDrafts(run.messageTexts, 0)]);
+      const chained = await this.appendChain(client, row, [
+        runDraft('run_created', runOfRow(row)),
+        ...messageDrafts(run.messageTexts, 0),
+      ]);
       await alsoInTransaction(executorOn(client));
       return chained;
     });
@@ -174,31 +240,40 @@ export class PostgresRunStore implements RunStore {
     return this.read({ runId }, async (client) => {
       const run = (await this.select(client, 'selectRun', runId))[0];
       if (!run) return undefined;
-      return chainedRecordFromRows({
-        run,
-        messages: (await this.select(client, 'selectMessages', runId)).map((row) => row.message_json),
-        calls: await this.select(client, 'selectCalls', runId),
-        projections: await this.select(client, 'selectProjections', runId),
-        approvals: await this.select(client, 'selectApprovals', runId),
-        chain: await this.select(client, 'selectChain', runId),
-        lease: (await this.select(client, 'selectLease', runId))[0],
-      }, true);
+      return chainedRecordFromRows(
+        {
+          run,
+          messages: (await this.select(client, 'selectMessages', runId)).map((row) => row.message_json),
+          calls: await this.select(client, 'selectCalls', runId),
+          projections: await this.select(client, 'selectProjections', runId),
+          approvals: await this.select(client, 'selectApprovals', runId),
+          chain: await this.select(client, 'selectChain', runId),
+          lease: (await this.select(client, 'selectLease', runId))[0],
+        },
+        true,
+      );
     });
   }
 
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
-    const rows = status === undefined ? await this.query({}, 'listRuns', []) : await this.query({}, 'listRunsByStatus', [status]);
+    const rows =
+      status === undefined ? await this.query({}, 'listRuns', []) : await this.query({}, 'listRunsByStatus', [status]);
     return (rows as RunStoreStatementRows['listRuns'][]).map(summaryFromRow);
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
-  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
+  async appendMessages(
+    runId: string,
+    messages: readonly ChatMessage[],
+    options: AppendMessagesOptions = {},
+  ): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     await this.write({ runId }, options, async (client, chain) => {
       await this.lockRun(client, runId);
       const first = Number((await this.select(client, 'lastMessageSeq', runId))[0].last);
-      for (const projection of options.projections ?? []) await this.insertProjection(client, runId, projection, chain, texts, first);
+      for (const projection of options.projections ?? [])
+        await this.insertProjection(client, runId, projection, chain, texts, first);
       await this.insertMessages(client, runId, first, texts);
       chain.push(...messageDrafts(texts, first));
     });
@@ -224,18 +299,34 @@ export class PostgresRunStore implements RunStore {
       await client.query(this.statements.updateStatus, [runId, status]);
       if (status === 'cancelled') await client.query(this.statements.cancelPendingApprovals, [runId]);
       chain.push(runDraft('status_changed', runOfRow((await this.select(client, 'selectRun', runId))[0])));
-      for (const row of pending) chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
+      for (const row of pending)
+        chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
     });
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
-  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
+  async recordCallStarted(
+    runId: string,
+    identity: ToolCallIdentity,
+    options?: RunWriteOptions,
+  ): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
     const turn = rules.checkTurn(identity.turn);
     return this.write({ runId, callId: identity.callId }, options, async (client, chain) => {
       const startedAt = rules.isoTime(this.clock);
-      const values = [runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt, turn];
-      const inserted = (await client.query<RunStoreStatementRows['selectCall']>(this.statements.insertCall, values)).rows[0];
+      const values = [
+        runId,
+        identity.callId,
+        identity.toolName,
+        identity.idempotencyKey ?? null,
+        identity.attempts,
+        identity.argumentsSha256,
+        argumentsJson,
+        startedAt,
+        turn,
+      ];
+      const inserted = (await client.query<RunStoreStatementRows['selectCall']>(this.statements.insertCall, values))
+        .rows[0];
       if (inserted) {
         const call = callFromRow(inserted);
         chain.push(callDraft('call_started', call));
@@ -243,8 +334,14 @@ export class PostgresRunStore implements RunStore {
       }
       const existing =
         (await this.select(client, 'selectCall', runId, identity.callId, turn))[0] ??
-        (identity.idempotencyKey !== undefined ? (await this.select(client, 'selectCallByKey', identity.idempotencyKey))[0] : undefined);
-      if (!existing) throw new RunStoreError('store_unavailable', 'A conflicting call vanished during the insert; retry', { runId, callId: identity.callId });
+        (identity.idempotencyKey !== undefined
+          ? (await this.select(client, 'selectCallByKey', identity.idempotencyKey))[0]
+          : undefined);
+      if (!existing)
+        throw new RunStoreError('store_unavailable', 'A conflicting call vanished during the insert; retry', {
+          runId,
+          callId: identity.callId,
+        });
       const call = callFromRow(existing);
       rules.checkSameCall(runId, call, identity);
       return { created: false, call };
@@ -256,23 +353,43 @@ export class PostgresRunStore implements RunStore {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
     await this.write({ runId, callId }, options, async (client, chain) => {
-      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn))[0];
+      const row = (
+        await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn)
+      )[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
-      if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
+      if (row.status === 'admitted')
+        throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
       await client.query(this.statements.raiseAttempts, [runId, callId, attempts, turn]);
-      chain.push(callDraft('call_attempted', callFromRow((await this.select(client, 'selectCall', runId, callId, turn))[0])));
+      chain.push(
+        callDraft('call_attempted', callFromRow((await this.select(client, 'selectCall', runId, callId, turn))[0])),
+      );
     });
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord> {
+  async admitOutcome(
+    runId: string,
+    callId: string,
+    outcome: ToolOutcome,
+    attempts: number,
+    options?: CallWriteOptions,
+  ): Promise<ToolCallRecord> {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
     return this.write({ runId, callId }, options, async (client, chain) => {
-      const row = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn))[0];
+      const row = (
+        await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, callId, turn)
+      )[0];
       if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row);
-      const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [runId, callId, outcomeJson, attempts, rules.isoTime(this.clock), turn]);
+      const updated = await client.query<RunStoreStatementRows['selectCall']>(this.statements.admitCall, [
+        runId,
+        callId,
+        outcomeJson,
+        attempts,
+        rules.isoTime(this.clock),
+        turn,
+      ]);
       const call = callFromRow(updated.rows[0]);
       chain.push(callDraft('call_admitted', call));
       return call;
@@ -280,8 +397,12 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
-  async findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined> {
-    const row = (await this.query({}, 'selectCallByKey', [idempotencyKey]))[0] as RunStoreStatementRows['selectCallByKey'] | undefined;
+  async findAdmittedByIdempotencyKey(
+    idempotencyKey: string,
+    argumentsSha256: string,
+  ): Promise<ToolCallRecord | undefined> {
+    const row = (await this.query({}, 'selectCallByKey', [idempotencyKey]))[0] as
+      RunStoreStatementRows['selectCallByKey'] | undefined;
     if (!row) return undefined;
     const call = callFromRow(row);
     rules.checkIdempotentArguments(call, argumentsSha256);
@@ -289,8 +410,14 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordProjection} */
-  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
-    return this.write({ runId, callId: projection.callId }, options, (client, chain) => this.insertProjection(client, runId, projection, chain));
+  async recordProjection(
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    options?: RunWriteOptions,
+  ): Promise<ToolOutputProjectionRecord> {
+    return this.write({ runId, callId: projection.callId }, options, (client, chain) =>
+      this.insertProjection(client, runId, projection, chain),
+    );
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
@@ -301,8 +428,18 @@ export class PostgresRunStore implements RunStore {
       const stored = (await this.select(client, 'selectApproval', runId, request.callId, turn))[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
-      const values = [runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock), turn];
-      const inserted = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.insertApproval, values);
+      const values = [
+        runId,
+        request.callId,
+        request.toolName,
+        request.argumentsSha256,
+        rules.isoTime(this.clock),
+        turn,
+      ];
+      const inserted = await client.query<RunStoreStatementRows['selectApproval']>(
+        this.statements.insertApproval,
+        values,
+      );
       const approval = approvalFromRow(inserted.rows[0]);
       chain.push(approvalDraft('approval_requested', approval));
       return approval;
@@ -310,15 +447,36 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
+  async decideApproval(
+    runId: string,
+    callId: string,
+    decision: ApprovalDecision,
+    options?: CallWriteOptions,
+  ): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, async (client, chain) => {
-      const stored = (await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId, turn))[0];
-      if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, await this.select(client, 'selectApprovals', runId));
-      if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
+      const stored = (
+        await this.lockedRows<RunStoreStatementRows['selectApproval']>(client, 'lockApproval', runId, callId, turn)
+      )[0];
+      if (stored === undefined)
+        throw rules.approvalNotFound(runId, callId, turn, await this.select(client, 'selectApprovals', runId));
+      if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision))
+        return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      const values = [runId, callId, state, rules.decider(decision), decision.reason ?? null, rules.isoTime(this.clock), turn, decision.argumentsSha256];
-      const updated = await client.query<RunStoreStatementRows['selectApproval']>(this.statements.decideApproval, values);
+      const values = [
+        runId,
+        callId,
+        state,
+        rules.decider(decision),
+        decision.reason ?? null,
+        rules.isoTime(this.clock),
+        turn,
+        decision.argumentsSha256,
+      ];
+      const updated = await client.query<RunStoreStatementRows['selectApproval']>(
+        this.statements.decideApproval,
+        values,
+      );
       const approval = approvalFromRow(updated.rows[0]);
       chain.push(approvalDraft('approval_decided', approval));
       return approval;
@@ -331,7 +489,8 @@ export class PostgresRunStore implements RunStore {
     rules.checkTtl(ttlMs);
     const now = this.clock();
     return this.transaction({ runId }, async (client) => {
-      if ((await client.query(this.statements.acquireLease, [runId, workerId, now + ttlMs, now])).rowCount !== 1) return false;
+      if ((await client.query(this.statements.acquireLease, [runId, workerId, now + ttlMs, now])).rowCount !== 1)
+        return false;
       await client.query(this.statements.raiseFencingToken, [runId]);
       return true;
     });
@@ -360,7 +519,11 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** Runs `body` in one transaction on one pooled connection (see {@link inPostgresTransaction}). */
-  private async transaction<T>(context: Context, body: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  private async transaction<T>(
+    context: Context,
+    body: (client: PoolClient) => Promise<T>,
+    begin = 'BEGIN',
+  ): Promise<T> {
     this.checkOpen();
     return inPostgresTransaction(this.pool, context, body, begin);
   }
@@ -370,17 +533,25 @@ export class PostgresRunStore implements RunStore {
    * run row is updated last: its lock orders this write against a lease acquisition, and the fencing token
    * it returns is the current one, so a stale token rolls the whole write back (`lease_held`).
    */
-  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (client: PoolClient, chain: ChainDraft[]) => Promise<T>): Promise<T> {
+  private async write<T>(
+    context: Context & { runId: string },
+    options: RunWriteOptions | undefined,
+    body: (client: PoolClient, chain: ChainDraft[]) => Promise<T>,
+  ): Promise<T> {
     const { result, entries } = await this.transaction(context, async (client) => {
       let result: T;
       const drafts: ChainDraft[] = [];
       try {
         result = await body(client, drafts);
       } catch (error) {
-        if (error instanceof RunStoreError && error.code.endsWith('_not_found')) await this.requireRun(context.runId, client);
+        if (error instanceof RunStoreError && error.code.endsWith('_not_found'))
+          await this.requireRun(context.runId, client);
         throw error;
       }
-      const touched = await client.query<{ fencing_token: string }>(this.statements.touchRun, [context.runId, rules.isoTime(this.clock)]);
+      const touched = await client.query<{ fencing_token: string }>(this.statements.touchRun, [
+        context.runId,
+        rules.isoTime(this.clock),
+      ]);
       if (touched.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', context);
       rules.checkFence(context.runId, touched.rows[0].fencing_token, options);
       // The run row is locked by the touch: chain appends of one run are serialized.
@@ -391,14 +562,34 @@ export class PostgresRunStore implements RunStore {
     return result;
   }
 
-  /** Appends the entries of `drafts` after the run's head, in the caller's transaction (the run row locked), and moves the head. */
-  private async appendChain(client: PoolClient, run: RunRow, drafts: readonly ChainDraft[]): Promise<RecordChainEntry[]> {
+  /**
+   * Appends the entries of `drafts` after the run's head, in the caller's transaction (the run row locked), and moves
+   * the head.
+   */
+  private async appendChain(
+    client: PoolClient,
+    run: RunRow,
+    drafts: readonly ChainDraft[],
+  ): Promise<RecordChainEntry[]> {
     if (drafts.length === 0) return [];
     const entries = this.chainer.entries(run.run_id, { head: run.chain_head, length: run.chain_length }, drafts);
     for (const entry of entries) {
-      await client.query(this.statements.insertChainEntry, [run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest]);
+      await client.query(this.statements.insertChainEntry, [
+        run.run_id,
+        entry.index,
+        entry.kind,
+        entry.subject,
+        entry.entitySha256,
+        entry.source,
+        entry.keyId ?? null,
+        entry.digest,
+      ]);
     }
-    await client.query(this.statements.setChainHead, [run.run_id, entries[entries.length - 1].digest, Number(run.chain_length) + entries.length]);
+    await client.query(this.statements.setChainHead, [
+      run.run_id,
+      entries[entries.length - 1].digest,
+      Number(run.chain_length) + entries.length,
+    ]);
     return entries;
   }
 
@@ -413,7 +604,9 @@ export class PostgresRunStore implements RunStore {
 
   /** Throws `run_not_found` unless the run exists. */
   private async requireRun(runId: string, client?: PoolClient): Promise<void> {
-    const rows = client ? await this.select(client, 'selectRun', runId) : await this.query({ runId }, 'selectRun', [runId]);
+    const rows = client
+      ? await this.select(client, 'selectRun', runId)
+      : await this.query({ runId }, 'selectRun', [runId]);
     if (rows.length === 0) throw new RunStoreError('run_not_found', 'No such run', { runId });
   }
 
@@ -432,33 +625,66 @@ export class PostgresRunStore implements RunStore {
     firstIndex = 0,
   ): Promise<ToolOutputProjectionRecord> {
     const turn = rules.checkTurn(projection.turn);
-    const call = (await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId, turn))[0];
+    const call = (
+      await this.lockedRows<RunStoreStatementRows['selectCall']>(client, 'lockCall', runId, projection.callId, turn)
+    )[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
     const stored = (await this.select(client, 'selectProjection', runId, projection.callId, turn))[0];
     if (stored) {
-      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      rules.checkSameProjection(
+        runId,
+        { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json },
+        projection,
+        reportJson,
+      );
       return projectionFromRow(stored, runId);
     }
     const content = rules.projectedContent(texts, firstIndex, projection.callId);
-    const values = [runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn, content.contentSha256 ?? null, content.messageIndex ?? null];
-    const inserted = await client.query<RunStoreStatementRows['selectProjection']>(this.statements.insertProjection, values);
+    const values = [
+      runId,
+      projection.callId,
+      projection.toolName,
+      projection.projectedSha256,
+      reportJson,
+      rules.isoTime(this.clock),
+      turn,
+      content.contentSha256 ?? null,
+      content.messageIndex ?? null,
+    ];
+    const inserted = await client.query<RunStoreStatementRows['selectProjection']>(
+      this.statements.insertProjection,
+      values,
+    );
     const audit = projectionFromRow(inserted.rows[0], runId);
     chain.push(projectionDraft(audit));
     return audit;
   }
 
-  private async insertMessages(client: PoolClient, runId: string, after: number, texts: readonly string[]): Promise<void> {
+  private async insertMessages(
+    client: PoolClient,
+    runId: string,
+    after: number,
+    texts: readonly string[],
+  ): Promise<void> {
     if (texts.length === 0) return;
     await client.query(this.statements.insertMessages, [runId, after, texts]);
   }
 
   /** The rows of a reading statement, inside a transaction. */
-  private async select<K extends ReadingStatement>(client: PoolClient, key: K, ...values: unknown[]): Promise<RunStoreStatementRows[K][]> {
+  private async select<K extends ReadingStatement>(
+    client: PoolClient,
+    key: K,
+    ...values: unknown[]
+  ): Promise<RunStoreStatementRows[K][]> {
     return (await client.query<RunStoreStatementRows[K]>(this.statements[key], values)).rows;
   }
 
   /** The rows of a locking statement, locked until the transaction ends. */
-  private async lockedRows<R extends object>(client: PoolClient, key: 'lockCall' | 'lockApproval', ...values: unknown[]): Promise<R[]> {
+  private async lockedRows<R extends object>(
+    client: PoolClient,
+    key: 'lockCall' | 'lockApproval',
+    ...values: unknown[]
+  ): Promise<R[]> {
     return (await client.query<R>(this.statements[key], values)).rows;
   }
 
@@ -475,5 +701,7 @@ export class PostgresRunStore implements RunStore {
 
 /** An executor on the transaction `client` is in. */
 function executorOn(client: PoolClient): PostgresSqlExecutor {
-  return { executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }) };
+  return {
+    executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }),
+  };
 }

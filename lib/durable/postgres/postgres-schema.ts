@@ -162,7 +162,8 @@ ALTER TABLE ${quoted}.wuwe_approvals ADD COLUMN decided_arguments_sha256 TEXT;
 UPDATE ${quoted}.wuwe_approvals SET decided_arguments_sha256 = arguments_sha256 WHERE state IN ('approved', 'denied') AND decided_at IS NOT NULL;
 ${recordChainTable(quoted)}`);
   const statements = postgresStatements(quoted);
-  const rows = async <K extends ReadingStatement>(key: K, ...values: unknown[]) => (await client.query<RunStoreStatementRows[K]>(statements[key], values)).rows;
+  const rows = async <K extends ReadingStatement>(key: K, ...values: unknown[]) =>
+    (await client.query<RunStoreStatementRows[K]>(statements[key], values)).rows;
   for (const run of await rows('listRuns')) {
     const entries = migrationEntries(chainer, {
       run,
@@ -172,28 +173,51 @@ ${recordChainTable(quoted)}`);
       approvals: await rows('selectApprovals', run.run_id),
     });
     for (const entry of entries) {
-      await client.query(statements.insertChainEntry, [run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest]);
+      await client.query(statements.insertChainEntry, [
+        run.run_id,
+        entry.index,
+        entry.kind,
+        entry.subject,
+        entry.entitySha256,
+        entry.source,
+        entry.keyId ?? null,
+        entry.digest,
+      ]);
     }
-    await client.query(statements.setChainHead, [run.run_id, entries[entries.length - 1]?.digest ?? null, entries.length]);
+    await client.query(statements.setChainHead, [
+      run.run_id,
+      entries[entries.length - 1]?.digest ?? null,
+      entries.length,
+    ]);
   }
   await client.query(`UPDATE ${quoted}.wuwe_schema SET version = 3`);
 }
 
 /**
- * Creates the schema's tables in PostgreSQL schema `schemaName` (unless `create` is false: `store_empty` then), or checks the ones found and migrates an
- * older version in place, inside a transaction the caller opened on `client`. An advisory lock keeps two workers opening at once from racing.
+ * Creates the schema's tables in PostgreSQL schema `schemaName` (unless `create` is false: `store_empty` then), or
+ * checks the ones found and migrates an
+ * older version in place, inside a transaction the caller opened on `client`. An advisory lock keeps two workers
+ * opening at once from racing.
  *
  * Throws `store_corrupt` for wuwe tables without a version or with missing columns, and
  * `schema_version_mismatch` for a version this build does not know.
  */
-export async function openPostgresSchema(client: PoolClient, schemaName: string, quoted: string, chainer: RecordChainer, create = true): Promise<void> {
+export async function openPostgresSchema(
+  client: PoolClient,
+  schemaName: string,
+  quoted: string,
+  chainer: RecordChainer,
+  create = true,
+): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wuwe_schema:${schemaName}`]);
   if (create) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
   const found = await inspectPostgresSchema(client, schemaName, quoted);
   if (found.kind === 'empty') {
     if (!create) throw new RunStoreError('store_empty', `Schema ${schemaName} holds no wuwe run store`);
     await client.query(postgresSchema(quoted));
-    await client.query(`INSERT INTO ${quoted}.wuwe_schema (id, version) VALUES (1, $1)`, [AGENT_RUN_RECORD_SCHEMA_VERSION]);
+    await client.query(`INSERT INTO ${quoted}.wuwe_schema (id, version) VALUES (1, $1)`, [
+      AGENT_RUN_RECORD_SCHEMA_VERSION,
+    ]);
     return;
   }
   if (found.version === 1) await client.query(migrationV1ToV2(quoted));
@@ -205,7 +229,11 @@ export async function openPostgresSchema(client: PoolClient, schemaName: string,
  * yet, or a run store of a version this build knows. Throws `store_corrupt` for wuwe tables without a version or
  * with missing columns, and `schema_version_mismatch` for a version this build does not know.
  */
-export async function inspectPostgresSchema(client: PoolClient, schemaName: string, quoted: string): Promise<{ readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number }> {
+export async function inspectPostgresSchema(
+  client: PoolClient,
+  schemaName: string,
+  quoted: string,
+): Promise<{ readonly kind: 'empty' } | { readonly kind: 'wuwe'; readonly version: number }> {
   const result = await client.query<{ table_name: string; columns: string[] }>(
     `SELECT table_name, array_agg(column_name::text) AS columns FROM information_schema.columns
      WHERE table_schema = $1 AND table_name LIKE 'wuwe\\_%' GROUP BY table_name`,
@@ -224,7 +252,8 @@ export async function inspectPostgresSchema(client: PoolClient, schemaName: stri
   } catch (error) {
     throw new RunStoreError('store_corrupt', 'The wuwe_schema table cannot be read', { cause: error });
   }
-  if (versions.length !== 1) throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${versions.length} rows instead of one`);
+  if (versions.length !== 1)
+    throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${versions.length} rows instead of one`);
   checkSchemaVersion(versions[0].version);
   const version = Number(versions[0].version);
   const problem = findLayoutProblem(layout, version);

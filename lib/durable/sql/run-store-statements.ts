@@ -4,7 +4,8 @@ import type { ApprovalRow, CallRow, ChainRow, LeaseRow, ProjectionRow, RunRow } 
  * The statements both SQL run stores run, keyed by what they do. Each dialect supplies the text
  * (`sqlite-statements.ts`, `postgres-statements.ts`); parameters are numbered (`?1` in SQLite, `$1` in
  * PostgreSQL) and come in the order documented on each key, so the two stores call them the same way.
- * Column lists come from {@link STORE_TABLE_COLUMNS}. A call is addressed by (run_id, call_id, turn): a call id repeats across turns. What cannot be shared (locking, bulk inserts,
+ * Column lists come from {@link STORE_TABLE_COLUMNS}. A call is addressed by (run_id, call_id, turn): a call id repeats
+ * across turns. What cannot be shared (locking, bulk inserts,
  * check-then-insert against `ON CONFLICT`) stays in each dialect's own table and store.
  */
 export interface RunStoreStatements {

@@ -19,7 +19,11 @@ export function mapSqliteError(error: unknown, context: { runId?: string; callId
     return new RunStoreError('store_unavailable', `The SQLite database is unavailable: ${message}`, details);
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) {
-    return new RunStoreError('call_conflict', `The database refused a duplicate or inconsistent row: ${message}`, details);
+    return new RunStoreError(
+      'call_conflict',
+      `The database refused a duplicate or inconsistent row: ${message}`,
+      details,
+    );
   }
   return new RunStoreError('store_failed', `The SQLite database failed: ${message}`, details);
 }

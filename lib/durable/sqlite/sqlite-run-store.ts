@@ -4,13 +4,45 @@ import { dirname } from 'node:path';
 import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
-import { AgentRunRecord, AgentRunStatus, ApprovalRecord, ToolCallIdentity, ToolCallRecord, ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
+import {
+  AgentRunRecord,
+  AgentRunStatus,
+  ApprovalRecord,
+  ToolCallIdentity,
+  ToolCallRecord,
+  ToolOutputProjectionInput,
+  ToolOutputProjectionRecord,
+} from '../agent-run-record';
 import * as rules from '../record-rules';
-import { AppendMessagesOptions, ApprovalDecision, ApprovalRequest, CallStartResult, CallWriteOptions, CreateRunOptions, RunStore, RunSummary, RunWriteOptions } from '../run-store';
+import {
+  AppendMessagesOptions,
+  ApprovalDecision,
+  ApprovalRequest,
+  CallStartResult,
+  CallWriteOptions,
+  CreateRunOptions,
+  RunStore,
+  RunSummary,
+  RunWriteOptions,
+} from '../run-store';
 import { RunStoreError } from '../run-store-error';
-import { approvalFromRow, callFromRow, chainedRecordFromRows, projectionFromRow, RunRow, summaryFromRow } from '../stored-rows';
+import {
+  approvalFromRow,
+  callFromRow,
+  chainedRecordFromRows,
+  projectionFromRow,
+  RunRow,
+  summaryFromRow,
+} from '../stored-rows';
 import { ChainDraft } from '../chain/chain-digest';
-import { approvalDraft, callDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from '../chain/chain-entities';
+import {
+  approvalDraft,
+  callDraft,
+  messageDrafts,
+  messagesReplacedDraft,
+  projectionDraft,
+  runDraft,
+} from '../chain/chain-entities';
 import { ChainedRunRecord, RecordChainEntry, RecordChainOptions } from '../chain/record-chain';
 import { RecordChainer } from '../chain/record-chainer';
 import { runOfRow } from '../chain/run-of-row';
@@ -23,7 +55,9 @@ import { SqlitePreparedStatements } from './sqlite-prepared-statements';
 export interface SqliteRunStoreOptions extends RecordChainOptions {
   /** Database file; missing directories are created. `:memory:` keeps it in memory. @default '.wuwe/runs.db' */
   readonly path?: string;
-  /** How long a statement waits for another process's write lock before failing with `store_unavailable`. @default 5000 */
+  /**
+   * How long a statement waits for another process's write lock before failing with `store_unavailable`. @default 5000
+   */
   readonly busyTimeoutMs?: number;
   /** Milliseconds since the epoch; inject one to test leases. @default Date.now */
   readonly clock?: () => number;
@@ -35,7 +69,10 @@ export interface SqliteRunStoreOptions extends RecordChainOptions {
    * a writable open does. @default false
    */
   readonly readOnly?: boolean;
-  /** False: a database without a run store is refused (`store_empty`) instead of given one; migration still happens. @default true */
+  /**
+   * False: a database without a run store is refused (`store_empty`) instead of given one; migration still happens.
+   * @default true
+   */
   readonly create?: boolean;
 }
 
@@ -72,7 +109,8 @@ export class SqliteRunStore implements RunStore {
       // A foreign or damaged file is refused before anything below writes to it.
       const found = identifySqliteFile(db);
       if (readOnly) checkReadableStore(found, 'The SQLite file');
-      if (found.kind === 'empty' && resolved.create === false) throw new RunStoreError('store_empty', 'The SQLite file holds no wuwe run store');
+      if (found.kind === 'empty' && resolved.create === false)
+        throw new RunStoreError('store_empty', 'The SQLite file holds no wuwe run store');
     } catch (error) {
       db?.close();
       throw mapSqliteError(error);
@@ -108,7 +146,8 @@ export class SqliteRunStore implements RunStore {
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
     const entries = this.transaction({ runId: run.runId }, () => {
-      if (this.statements.exists('runExists', run.runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+      if (this.statements.exists('runExists', run.runId))
+        throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
       this.statements.run('insertRun', run.runId, run.status, run.metadataJson, rules.isoTime(this.clock));
       this.insertMessages(run.runId, 0, run.messageTexts);
       const row = this.statements.select('selectRun', run.runId)[0];
@@ -129,25 +168,37 @@ export class SqliteRunStore implements RunStore {
     return this.read({ runId }, () => {
       const run = this.statements.select('selectRun', runId)[0];
       if (!run) return undefined;
-      return chainedRecordFromRows({
-        run,
-        messages: this.statements.select('selectMessages', runId).map((row) => row.message_json),
-        calls: this.statements.select('selectCalls', runId),
-        projections: this.statements.select('selectProjections', runId),
-        approvals: this.statements.select('selectApprovals', runId),
-        chain: this.statements.select('selectChain', runId),
-        lease: this.statements.select('selectLease', runId)[0],
-      }, true);
+      return chainedRecordFromRows(
+        {
+          run,
+          messages: this.statements.select('selectMessages', runId).map((row) => row.message_json),
+          calls: this.statements.select('selectCalls', runId),
+          projections: this.statements.select('selectProjections', runId),
+          approvals: this.statements.select('selectApprovals', runId),
+          chain: this.statements.select('selectChain', runId),
+          lease: this.statements.select('selectLease', runId)[0],
+        },
+        true,
+      );
     });
   }
 
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
-    return this.read({}, () => (status === undefined ? this.statements.select('listRuns') : this.statements.select('listRunsByStatus', status)).map(summaryFromRow));
+    return this.read({}, () =>
+      (status === undefined
+        ? this.statements.select('listRuns')
+        : this.statements.select('listRunsByStatus', status)
+      ).map(summaryFromRow),
+    );
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
-  async appendMessages(runId: string, messages: readonly ChatMessage[], options: AppendMessagesOptions = {}): Promise<void> {
+  async appendMessages(
+    runId: string,
+    messages: readonly ChatMessage[],
+    options: AppendMessagesOptions = {},
+  ): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
     await this.write({ runId }, options, (chain) => {
       const first = Number(this.statements.select('lastMessageSeq', runId)[0].last);
@@ -175,24 +226,43 @@ export class SqliteRunStore implements RunStore {
       this.statements.run('updateStatus', runId, status);
       if (status === 'cancelled') this.statements.run('cancelPendingApprovals', runId);
       chain.push(runDraft('status_changed', runOfRow(this.statements.select('selectRun', runId)[0])));
-      for (const row of pending) chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
+      for (const row of pending)
+        chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
     });
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
-  async recordCallStarted(runId: string, identity: ToolCallIdentity, options?: RunWriteOptions): Promise<CallStartResult> {
+  async recordCallStarted(
+    runId: string,
+    identity: ToolCallIdentity,
+    options?: RunWriteOptions,
+  ): Promise<CallStartResult> {
     const argumentsJson = rules.checkIdentity(runId, identity);
     const turn = rules.checkTurn(identity.turn);
     return this.write({ runId, callId: identity.callId }, options, (chain) => {
       const existing =
-        this.statements.select('selectCall', runId, identity.callId, turn)[0] ?? (identity.idempotencyKey !== undefined ? this.statements.select('selectCallByKey', identity.idempotencyKey)[0] : undefined);
+        this.statements.select('selectCall', runId, identity.callId, turn)[0] ??
+        (identity.idempotencyKey !== undefined
+          ? this.statements.select('selectCallByKey', identity.idempotencyKey)[0]
+          : undefined);
       if (existing) {
         const call = callFromRow(existing);
         rules.checkSameCall(runId, call, identity);
         return { created: false, call };
       }
       const startedAt = rules.isoTime(this.clock);
-      this.statements.run('insertCall', runId, identity.callId, identity.toolName, identity.idempotencyKey ?? null, identity.attempts, identity.argumentsSha256, argumentsJson, startedAt, turn);
+      this.statements.run(
+        'insertCall',
+        runId,
+        identity.callId,
+        identity.toolName,
+        identity.idempotencyKey ?? null,
+        identity.attempts,
+        identity.argumentsSha256,
+        argumentsJson,
+        startedAt,
+        turn,
+      );
       const call = callFromRow(this.statements.select('selectCall', runId, identity.callId, turn)[0]);
       chain.push(callDraft('call_started', call));
       return { created: true, call };
@@ -206,14 +276,23 @@ export class SqliteRunStore implements RunStore {
     await this.write({ runId, callId }, options, (chain) => {
       const row = this.statements.select('selectCall', runId, callId, turn)[0];
       if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
-      if (row.status === 'admitted') throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
+      if (row.status === 'admitted')
+        throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
       this.statements.run('raiseAttempts', runId, callId, attempts, turn);
-      chain.push(callDraft('call_attempted', callFromRow(this.statements.select('selectCall', runId, callId, turn)[0])));
+      chain.push(
+        callDraft('call_attempted', callFromRow(this.statements.select('selectCall', runId, callId, turn)[0])),
+      );
     });
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
-  async admitOutcome(runId: string, callId: string, outcome: ToolOutcome, attempts: number, options?: CallWriteOptions): Promise<ToolCallRecord> {
+  async admitOutcome(
+    runId: string,
+    callId: string,
+    outcome: ToolOutcome,
+    attempts: number,
+    options?: CallWriteOptions,
+  ): Promise<ToolCallRecord> {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
     const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
@@ -228,7 +307,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
-  async findAdmittedByIdempotencyKey(idempotencyKey: string, argumentsSha256: string): Promise<ToolCallRecord | undefined> {
+  async findAdmittedByIdempotencyKey(
+    idempotencyKey: string,
+    argumentsSha256: string,
+  ): Promise<ToolCallRecord | undefined> {
     const row = this.read({}, () => this.statements.select('selectCallByKey', idempotencyKey)[0]);
     if (!row) return undefined;
     const call = callFromRow(row);
@@ -237,8 +319,14 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.recordProjection} */
-  async recordProjection(runId: string, projection: ToolOutputProjectionInput, options?: RunWriteOptions): Promise<ToolOutputProjectionRecord> {
-    return this.write({ runId, callId: projection.callId }, options, (chain) => this.insertProjection(runId, projection, chain));
+  async recordProjection(
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    options?: RunWriteOptions,
+  ): Promise<ToolOutputProjectionRecord> {
+    return this.write({ runId, callId: projection.callId }, options, (chain) =>
+      this.insertProjection(runId, projection, chain),
+    );
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
@@ -248,7 +336,15 @@ export class SqliteRunStore implements RunStore {
       const stored = this.statements.select('selectApproval', runId, request.callId, turn)[0];
       rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
       if (stored) return approvalFromRow(stored);
-      this.statements.run('insertApproval', runId, request.callId, request.toolName, request.argumentsSha256, rules.isoTime(this.clock), turn);
+      this.statements.run(
+        'insertApproval',
+        runId,
+        request.callId,
+        request.toolName,
+        request.argumentsSha256,
+        rules.isoTime(this.clock),
+        turn,
+      );
       const approval = approvalFromRow(this.statements.select('selectApproval', runId, request.callId, turn)[0]);
       chain.push(approvalDraft('approval_requested', approval));
       return approval;
@@ -256,14 +352,31 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
-  async decideApproval(runId: string, callId: string, decision: ApprovalDecision, options?: CallWriteOptions): Promise<ApprovalRecord> {
+  async decideApproval(
+    runId: string,
+    callId: string,
+    decision: ApprovalDecision,
+    options?: CallWriteOptions,
+  ): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(options?.turn);
     return this.write({ runId, callId }, options, (chain) => {
       const stored = this.statements.select('selectApproval', runId, callId, turn)[0];
-      if (stored === undefined) throw rules.approvalNotFound(runId, callId, turn, this.statements.select('selectApprovals', runId));
-      if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision)) return approvalFromRow(stored);
+      if (stored === undefined)
+        throw rules.approvalNotFound(runId, callId, turn, this.statements.select('selectApprovals', runId));
+      if (!rules.checkDecision(runId, callId, stored && approvalFromRow(stored), decision))
+        return approvalFromRow(stored);
       const state = decision.approved ? 'approved' : 'denied';
-      this.statements.run('decideApproval', runId, callId, state, rules.decider(decision), decision.reason ?? null, rules.isoTime(this.clock), turn, decision.argumentsSha256);
+      this.statements.run(
+        'decideApproval',
+        runId,
+        callId,
+        state,
+        rules.decider(decision),
+        decision.reason ?? null,
+        rules.isoTime(this.clock),
+        turn,
+        decision.argumentsSha256,
+      );
       const approval = approvalFromRow(this.statements.select('selectApproval', runId, callId, turn)[0]);
       chain.push(approvalDraft('approval_decided', approval));
       return approval;
@@ -311,8 +424,15 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** A transaction on an existing run that moves its `updated_at`. Throws `run_not_found`, or `lease_held` for a stale fencing token. */
-  private async write<T>(context: Context & { runId: string }, options: RunWriteOptions | undefined, body: (chain: ChainDraft[]) => T): Promise<T> {
+  /**
+   * A transaction on an existing run that moves its `updated_at`. Throws `run_not_found`, or `lease_held` for a stale
+   * fencing token.
+   */
+  private async write<T>(
+    context: Context & { runId: string },
+    options: RunWriteOptions | undefined,
+    body: (chain: ChainDraft[]) => T,
+  ): Promise<T> {
     const { result, entries } = this.transaction(context, () => {
       const run = this.statements.select('selectRun', context.runId)[0];
       if (!run) throw new RunStoreError('run_not_found', 'No such run', { runId: context.runId });
@@ -330,8 +450,24 @@ export class SqliteRunStore implements RunStore {
   private appendChain(run: RunRow, drafts: readonly ChainDraft[]): RecordChainEntry[] {
     if (drafts.length === 0) return [];
     const entries = this.chainer.entries(run.run_id, { head: run.chain_head, length: run.chain_length }, drafts);
-    for (const entry of entries) this.statements.run('insertChainEntry', run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest);
-    this.statements.run('setChainHead', run.run_id, entries[entries.length - 1].digest, Number(run.chain_length) + entries.length);
+    for (const entry of entries)
+      this.statements.run(
+        'insertChainEntry',
+        run.run_id,
+        entry.index,
+        entry.kind,
+        entry.subject,
+        entry.entitySha256,
+        entry.source,
+        entry.keyId ?? null,
+        entry.digest,
+      );
+    this.statements.run(
+      'setChainHead',
+      run.run_id,
+      entries[entries.length - 1].digest,
+      Number(run.chain_length) + entries.length,
+    );
     return entries;
   }
 
@@ -362,18 +498,43 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Records a projection audit unless the same one is stored; throws as {@link RunStore.recordProjection}. */
-  private insertProjection(runId: string, projection: ToolOutputProjectionInput, chain: ChainDraft[], texts: readonly string[] = [], firstIndex = 0): ToolOutputProjectionRecord {
+  private insertProjection(
+    runId: string,
+    projection: ToolOutputProjectionInput,
+    chain: ChainDraft[],
+    texts: readonly string[] = [],
+    firstIndex = 0,
+  ): ToolOutputProjectionRecord {
     const turn = rules.checkTurn(projection.turn);
     const call = this.statements.select('selectCall', runId, projection.callId, turn)[0];
     const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
     const stored = this.statements.select('selectProjection', runId, projection.callId, turn)[0];
     if (stored) {
-      rules.checkSameProjection(runId, { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json }, projection, reportJson);
+      rules.checkSameProjection(
+        runId,
+        { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json },
+        projection,
+        reportJson,
+      );
       return projectionFromRow(stored, runId);
     }
     const content = rules.projectedContent(texts, firstIndex, projection.callId);
-    this.statements.run('insertProjection', runId, projection.callId, projection.toolName, projection.projectedSha256, reportJson, rules.isoTime(this.clock), turn, content.contentSha256 ?? null, content.messageIndex ?? null);
-    const audit = projectionFromRow(this.statements.select('selectProjection', runId, projection.callId, turn)[0], runId);
+    this.statements.run(
+      'insertProjection',
+      runId,
+      projection.callId,
+      projection.toolName,
+      projection.projectedSha256,
+      reportJson,
+      rules.isoTime(this.clock),
+      turn,
+      content.contentSha256 ?? null,
+      content.messageIndex ?? null,
+    );
+    const audit = projectionFromRow(
+      this.statements.select('selectProjection', runId, projection.callId, turn)[0],
+      runId,
+    );
     chain.push(projectionDraft(audit));
     return audit;
   }

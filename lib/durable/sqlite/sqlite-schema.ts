@@ -123,7 +123,9 @@ function migrateV2ToV3(db: Database.Database, chainer: RecordChainer): void {
     if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }
   db.exec(RECORD_CHAIN_TABLE);
-  db.exec("UPDATE wuwe_approvals SET decided_arguments_sha256 = arguments_sha256 WHERE state IN ('approved', 'denied') AND decided_at IS NOT NULL");
+  db.exec(
+    "UPDATE wuwe_approvals SET decided_arguments_sha256 = arguments_sha256 WHERE state IN ('approved', 'denied') AND decided_at IS NOT NULL",
+  );
   const statements = new SqlitePreparedStatements(db);
   for (const run of statements.select('listRuns')) {
     const entries = migrationEntries(chainer, {
@@ -133,7 +135,18 @@ function migrateV2ToV3(db: Database.Database, chainer: RecordChainer): void {
       projections: statements.select('selectProjections', run.run_id),
       approvals: statements.select('selectApprovals', run.run_id),
     });
-    for (const entry of entries) statements.run('insertChainEntry', run.run_id, entry.index, entry.kind, entry.subject, entry.entitySha256, entry.source, entry.keyId ?? null, entry.digest);
+    for (const entry of entries)
+      statements.run(
+        'insertChainEntry',
+        run.run_id,
+        entry.index,
+        entry.kind,
+        entry.subject,
+        entry.entitySha256,
+        entry.source,
+        entry.keyId ?? null,
+        entry.digest,
+      );
     statements.run('setChainHead', run.run_id, entries[entries.length - 1]?.digest ?? null, entries.length);
   }
   db.exec('UPDATE wuwe_schema SET version = 3');
@@ -181,9 +194,11 @@ export function identifySqliteFile(db: Database.Database): SqliteFileKind {
 }
 
 /** Columns a version-1 table and its version-2 rebuild share, in order. */
-const V1_CALL_COLUMNS = 'run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, outcome_json, started_at, admitted_at';
+const V1_CALL_COLUMNS =
+  'run_id, call_id, tool_name, idempotency_key, attempts, arguments_sha256, arguments_json, status, outcome_json, started_at, admitted_at';
 const V1_PROJECTION_COLUMNS = 'run_id, call_id, tool_name, projected_sha256, report_json, recorded_at';
-const V1_APPROVAL_COLUMNS = 'run_id, call_id, tool_name, arguments_sha256, state, decided_by, reason, requested_at, decided_at';
+const V1_APPROVAL_COLUMNS =
+  'run_id, call_id, tool_name, arguments_sha256, state, decided_by, reason, requested_at, decided_at';
 
 /**
  * Schema version 1 to 2: the runs and approvals tables are rebuilt with their new CHECK constraints (SQLite
@@ -231,25 +246,40 @@ export function openSqliteSchema(db: Database.Database, chainer: RecordChainer):
     if (found.version === 1) db.exec(SQLITE_MIGRATION_V1_TO_V2);
     if (found.version < 3) migrateV2ToV3(db, chainer);
     const violations = db.pragma('foreign_key_check') as unknown[];
-    if (violations.length > 0) throw new RunStoreError('store_corrupt', `The wuwe tables hold ${violations.length} row(s) referring to missing rows`);
+    if (violations.length > 0)
+      throw new RunStoreError(
+        'store_corrupt',
+        `The wuwe tables hold ${violations.length} row(s) referring to missing rows`,
+      );
   }).immediate();
 }
 
 function inspect(db: Database.Database): SqliteFileKind {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
   if (!tables.includes('wuwe_schema')) {
     if (tables.some((name) => name in STORE_TABLE_COLUMNS)) {
       throw new RunStoreError('store_corrupt', 'The database has wuwe tables but no wuwe_schema version table');
     }
     const foreign = tables.filter((name) => !isWuweModuleTable(name));
     if (foreign.length > 0) {
-      throw new RunStoreError('store_foreign', `The database belongs to another application (tables: ${foreign.slice(0, 5).join(', ')})`);
+      throw new RunStoreError(
+        'store_foreign',
+        `The database belongs to another application (tables: ${foreign.slice(0, 5).join(', ')})`,
+      );
     }
     return { kind: 'empty' };
   }
   const version = readVersion(db);
   checkSchemaVersion(version);
-  const layout = new Map(tables.map((name) => [name, (db.pragma(`table_info(${JSON.stringify(name)})`) as { name: string }[]).map((column) => column.name)]));
+  const layout = new Map(
+    tables.map((name) => [
+      name,
+      (db.pragma(`table_info(${JSON.stringify(name)})`) as { name: string }[]).map((column) => column.name),
+    ]),
+  );
   const problem = findLayoutProblem(layout, Number(version));
   if (problem) throw new RunStoreError('store_corrupt', `The wuwe schema is damaged: ${problem}`);
   return { kind: 'wuwe', version: Number(version) };
@@ -262,6 +292,7 @@ function readVersion(db: Database.Database): unknown {
   } catch (error) {
     throw new RunStoreError('store_corrupt', 'The wuwe_schema table cannot be read', { cause: error });
   }
-  if (rows.length !== 1) throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${rows.length} rows instead of one`);
+  if (rows.length !== 1)
+    throw new RunStoreError('store_corrupt', `The wuwe_schema table has ${rows.length} rows instead of one`);
   return rows[0].version;
 }

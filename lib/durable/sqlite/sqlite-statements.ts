@@ -35,15 +35,18 @@ export const SQLITE_STATEMENTS: SqliteStatements = Object.freeze({
   selectCalls: `SELECT ${CALLS} FROM wuwe_tool_calls WHERE run_id = ?1 ORDER BY rowid`,
   selectCall: `SELECT ${CALLS} FROM wuwe_tool_calls WHERE run_id = ?1 AND call_id = ?2 AND turn = ?3`,
   selectCallByKey: `SELECT ${CALLS} FROM wuwe_tool_calls WHERE idempotency_key = ?1`,
-  raiseAttempts: 'UPDATE wuwe_tool_calls SET attempts = MAX(attempts, ?3) WHERE run_id = ?1 AND call_id = ?2 AND turn = ?4',
-  admitCall: "UPDATE wuwe_tool_calls SET status = 'admitted', outcome_json = ?3, attempts = MAX(attempts, ?4), admitted_at = ?5 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?6",
+  raiseAttempts:
+    'UPDATE wuwe_tool_calls SET attempts = MAX(attempts, ?3) WHERE run_id = ?1 AND call_id = ?2 AND turn = ?4',
+  admitCall:
+    "UPDATE wuwe_tool_calls SET status = 'admitted', outcome_json = ?3, attempts = MAX(attempts, ?4), admitted_at = ?5 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?6",
   selectProjections: `SELECT ${PROJECTIONS} FROM wuwe_tool_output_projections WHERE run_id = ?1 ORDER BY rowid`,
   selectProjection: `SELECT ${PROJECTIONS} FROM wuwe_tool_output_projections WHERE run_id = ?1 AND call_id = ?2 AND turn = ?3`,
   insertProjection: `INSERT INTO wuwe_tool_output_projections (${PROJECTIONS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
   selectApprovals: `SELECT ${APPROVALS} FROM wuwe_approvals WHERE run_id = ?1 ORDER BY rowid`,
   selectApproval: `SELECT ${APPROVALS} FROM wuwe_approvals WHERE run_id = ?1 AND call_id = ?2 AND turn = ?3`,
   insertApproval: `INSERT INTO wuwe_approvals (${APPROVALS}) VALUES (?1, ?2, ?3, ?4, 'pending', NULL, NULL, ?5, NULL, ?6, NULL)`,
-  decideApproval: 'UPDATE wuwe_approvals SET state = ?3, decided_by = ?4, reason = ?5, decided_at = ?6, decided_arguments_sha256 = ?8 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?7',
+  decideApproval:
+    'UPDATE wuwe_approvals SET state = ?3, decided_by = ?4, reason = ?5, decided_at = ?6, decided_arguments_sha256 = ?8 WHERE run_id = ?1 AND call_id = ?2 AND turn = ?7',
   selectPendingApprovals: `SELECT ${APPROVALS} FROM wuwe_approvals WHERE run_id = ?1 AND state = 'pending' ORDER BY rowid`,
   selectChain: `SELECT ${CHAIN} FROM wuwe_record_chain WHERE run_id = ?1 ORDER BY seq`,
   insertChainEntry: `INSERT INTO wuwe_record_chain (run_id, seq, kind, subject, entity_sha256, source, key_id, digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,

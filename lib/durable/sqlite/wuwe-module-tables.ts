@@ -1,8 +1,18 @@
 import { KNOWLEDGE_DOCUMENTS_TABLE, KNOWLEDGE_PASSAGES_TABLE } from '../../modules/knowledge/knowledge-schema';
-import { MEMORY_MESSAGES_TABLE, MEMORY_NOTE_INDEXES_TABLE, MEMORY_NOTES_FTS_TABLE, MEMORY_NOTES_TABLE } from '../../modules/memory/memory-schema';
+import {
+  MEMORY_MESSAGES_TABLE,
+  MEMORY_NOTE_INDEXES_TABLE,
+  MEMORY_NOTES_FTS_TABLE,
+  MEMORY_NOTES_TABLE,
+} from '../../modules/memory/memory-schema';
 
 /** Plain tables of wuwe's SQLite modules (`SqliteMemory`, `SqliteNoteStore`, `KnowledgeIndex`). */
-const MODULE_TABLES: readonly string[] = [MEMORY_MESSAGES_TABLE, MEMORY_NOTES_TABLE, MEMORY_NOTE_INDEXES_TABLE, KNOWLEDGE_DOCUMENTS_TABLE];
+const MODULE_TABLES: readonly string[] = [
+  MEMORY_MESSAGES_TABLE,
+  MEMORY_NOTES_TABLE,
+  MEMORY_NOTE_INDEXES_TABLE,
+  KNOWLEDGE_DOCUMENTS_TABLE,
+];
 
 /** `SqliteNoteStore` keeps one FTS5 table per namespace: `wuwe_memory_notes_fts_<id>`. */
 const PER_NAMESPACE_FTS_TABLE = new RegExp(`^${MEMORY_NOTES_FTS_TABLE}_[0-9]+$`);

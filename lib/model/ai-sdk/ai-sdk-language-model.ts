@@ -39,15 +39,24 @@ export interface AiSdkCallOptions {
   readonly providerOptions?: AiSdkProviderOptions;
   /** Extra HTTP headers for providers that send HTTP requests. */
   readonly headers?: Record<string, string | undefined>;
-  /** The shape of the final text (`{ type: 'json', schema, name, description }`), when the request has a response format. */
-  readonly responseFormat?: { readonly type: 'text' } | { readonly type: 'json'; readonly schema?: unknown; readonly name?: string; readonly description?: string };
+  /**
+   * The shape of the final text (`{ type: 'json', schema, name, description }`), when the request has a response
+   * format.
+   */
+  readonly responseFormat?:
+    | { readonly type: 'text' }
+    | { readonly type: 'json'; readonly schema?: unknown; readonly name?: string; readonly description?: string };
 }
 
-/** Provider-specific options, by provider name (`SharedV3ProviderOptions`), e.g. `{ openai: { parallelToolCalls: false } }`. */
+/**
+ * Provider-specific options, by provider name (`SharedV3ProviderOptions`), e.g. `{ openai: { parallelToolCalls: false }
+ * }`.
+ */
 export type AiSdkProviderOptions = Record<string, { [key: string]: AiSdkJsonValue | undefined }>;
 
 /** A JSON value, as provider options carry them. */
-export type AiSdkJsonValue = null | string | number | boolean | AiSdkJsonValue[] | { [key: string]: AiSdkJsonValue | undefined };
+export type AiSdkJsonValue =
+  null | string | number | boolean | AiSdkJsonValue[] | { [key: string]: AiSdkJsonValue | undefined };
 
 /** The readable stream of stream parts a `doStream` call resolves to (a web `ReadableStream`). */
 export interface AiSdkStreamSource {

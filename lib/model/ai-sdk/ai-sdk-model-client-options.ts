@@ -25,7 +25,8 @@ export interface AiSdkModelClientOptions {
   readonly stopSequences?: readonly string[];
   /**
    * Provider-specific options sent with every call, by provider name, e.g.
-   * `{ openai: { parallelToolCalls: false } }` or `{ anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } }`.
+   * `{ openai: { parallelToolCalls: false } }` or `{ anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } }
+   * }`.
    * @default none
    */
   readonly providerOptions?: AiSdkProviderOptions;
@@ -52,7 +53,10 @@ export interface ResolvedAiSdkModelClientOptions {
  *
  * @throws {@link ModelClientOptionsError} listing every problem.
  */
-export function resolveAiSdkModelClientOptions(model: AiSdkLanguageModel, options: AiSdkModelClientOptions): ResolvedAiSdkModelClientOptions {
+export function resolveAiSdkModelClientOptions(
+  model: AiSdkLanguageModel,
+  options: AiSdkModelClientOptions,
+): ResolvedAiSdkModelClientOptions {
   const problems = [...findModelProblems(model), ...findOptionProblems(options)];
   if (problems.length > 0) throw new ModelClientOptionsError('AiSdkModelClient', problems);
   return Object.freeze({
@@ -68,7 +72,9 @@ export function resolveAiSdkModelClientOptions(model: AiSdkLanguageModel, option
 
 function findModelProblems(model: unknown): string[] {
   if (typeof model === 'string') {
-    return [`the model must be an AI SDK language model object (e.g. \`openai('${model}')\`), not the string '${model}'`];
+    return [
+      `the model must be an AI SDK language model object (e.g. \`openai('${model}')\`), not the string '${model}'`,
+    ];
   }
   if (typeof model !== 'object' || model === null) return ['the model must be an AI SDK language model object'];
   const candidate = model as Partial<Record<keyof AiSdkLanguageModel, unknown>>;
@@ -81,7 +87,8 @@ function findModelProblems(model: unknown): string[] {
   const problems: string[] = [];
   if (typeof candidate.doGenerate !== 'function') problems.push('the model has no `doGenerate` method');
   if (typeof candidate.doStream !== 'function') problems.push('the model has no `doStream` method');
-  if (typeof candidate.modelId !== 'string' || candidate.modelId.length === 0) problems.push('the model has no `modelId`');
+  if (typeof candidate.modelId !== 'string' || candidate.modelId.length === 0)
+    problems.push('the model has no `modelId`');
   return problems;
 }
 
@@ -95,13 +102,19 @@ function findOptionProblems(options: AiSdkModelClientOptions): string[] {
   if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0)) {
     problems.push(`\`temperature\` must be a number of 0 or more, got ${String(temperature)}`);
   }
-  if (stopSequences !== undefined && !stopSequences.every((sequence) => typeof sequence === 'string' && sequence.length > 0)) {
+  if (
+    stopSequences !== undefined &&
+    !stopSequences.every((sequence) => typeof sequence === 'string' && sequence.length > 0)
+  ) {
     problems.push('`stopSequences` must be non-empty strings');
   }
   if (providerOptions !== undefined && !isRecordOfRecords(providerOptions)) {
     problems.push('`providerOptions` must be an object of objects, by provider name');
   }
-  if (headers !== undefined && !(isRecord(headers) && Object.values(headers).every((value) => typeof value === 'string'))) {
+  if (
+    headers !== undefined &&
+    !(isRecord(headers) && Object.values(headers).every((value) => typeof value === 'string'))
+  ) {
     problems.push('`headers` must be an object of strings');
   }
   return problems;

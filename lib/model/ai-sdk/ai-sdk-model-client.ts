@@ -4,7 +4,11 @@ import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
 import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
 import { AiSdkCallOptions, AiSdkLanguageModel, AiSdkStreamReader } from './ai-sdk-language-model';
-import { AiSdkModelClientOptions, ResolvedAiSdkModelClientOptions, resolveAiSdkModelClientOptions } from './ai-sdk-model-client-options';
+import {
+  AiSdkModelClientOptions,
+  ResolvedAiSdkModelClientOptions,
+  resolveAiSdkModelClientOptions,
+} from './ai-sdk-model-client-options';
 import { AiSdkStreamAssembler } from './ai-sdk-stream-assembler';
 import { toAiSdkModelApiError } from './map-api-error';
 import { toAiSdkPrompt } from './map-prompt';
@@ -101,7 +105,11 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     try {
       const result = await untilAborted(this.options.model.doStream(options), signal);
       if (!isRecord(result) || !isRecord(result.stream) || typeof result.stream.getReader !== 'function') {
-        throw new ModelApiError('malformed_response', { provider: this.options.model.provider, detail: 'the model returned no stream', retryable: false });
+        throw new ModelApiError('malformed_response', {
+          provider: this.options.model.provider,
+          detail: 'the model returned no stream',
+          retryable: false,
+        });
       }
       reader = result.stream.getReader();
     } catch (error) {
@@ -131,7 +139,8 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
 
   /**
    * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` and
-   * `responseFormat` when there are any, and the sampling options, provider options and headers of the client's options.
+   * `responseFormat` when there are any, and the sampling options, provider options and headers of the client's
+   * options.
    *
    * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
@@ -141,7 +150,9 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     return {
       prompt: toAiSdkPrompt(request.system ?? system, request.messages),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
-      ...(request.responseFormat === undefined ? {} : { responseFormat: aiSdkResponseFormat(request.responseFormat, model.provider) }),
+      ...(request.responseFormat === undefined
+        ? {}
+        : { responseFormat: aiSdkResponseFormat(request.responseFormat, model.provider) }),
       abortSignal: request.signal,
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -177,11 +188,24 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
  * with `strict: true`, so the schema goes in its strict form when it has one (every property required,
  * optional ones nullable: the runner reads a `null` sent for one as absent).
  */
-function aiSdkResponseFormat(format: ModelResponseFormat, provider: string): NonNullable<AiSdkCallOptions['responseFormat']> {
+function aiSdkResponseFormat(
+  format: ModelResponseFormat,
+  provider: string,
+): NonNullable<AiSdkCallOptions['responseFormat']> {
   const schema = provider.startsWith('openai') ? (toStrictSchema(format.schema) ?? format.schema) : format.schema;
-  return { type: 'json', schema, name: format.name, ...(format.description === undefined ? {} : { description: format.description }) };
+  return {
+    type: 'json',
+    schema,
+    name: format.name,
+    ...(format.description === undefined ? {} : { description: format.description }),
+  };
 }
 
 function abortedError(provider: string, signal: AbortSignal): ModelApiError {
-  return new ModelApiError('aborted', { provider, detail: 'the request was aborted', retryable: false, cause: signal.reason });
+  return new ModelApiError('aborted', {
+    provider,
+    detail: 'the request was aborted',
+    retryable: false,
+    cause: signal.reason,
+  });
 }

@@ -1,6 +1,11 @@
 import type {
-  LanguageModelV3Content, LanguageModelV3FilePart, LanguageModelV3ReasoningPart, LanguageModelV3TextPart,
-  LanguageModelV3ToolCallPart, LanguageModelV3ToolResultPart, SharedV3ProviderMetadata,
+  LanguageModelV3Content,
+  LanguageModelV3FilePart,
+  LanguageModelV3ReasoningPart,
+  LanguageModelV3TextPart,
+  LanguageModelV3ToolCallPart,
+  LanguageModelV3ToolResultPart,
+  SharedV3ProviderMetadata,
 } from '@ai-sdk/provider';
 import { JsonValue } from '../../outcome/json-value';
 import { ChatMessage, ProviderContent } from '../model-types';
@@ -46,7 +51,10 @@ export function toAssistantPromptPart(content: LanguageModelV3Content): Assistan
         type: 'tool-result',
         toolCallId: content.toolCallId,
         toolName: content.toolName,
-        output: content.isError === true ? { type: 'error-json', value: content.result } : { type: 'json', value: content.result },
+        output:
+          content.isError === true
+            ? { type: 'error-json', value: content.result }
+            : { type: 'json', value: content.result },
         ...providerOptions,
       };
     case 'file':
@@ -69,7 +77,8 @@ export function toAssistantPromptPart(content: LanguageModelV3Content): Assistan
 export function aiSdkProviderContent(parts: readonly AssistantPromptPart[]): ProviderContent | undefined {
   const rebuildsExactly = parts.every(
     (part) =>
-      (part.type === 'text' || (part.type === 'tool-call' && part.providerExecuted !== true)) && part.providerOptions === undefined,
+      (part.type === 'text' || (part.type === 'tool-call' && part.providerExecuted !== true)) &&
+      part.providerOptions === undefined,
   );
   if (rebuildsExactly) return undefined;
   return { provider: AI_SDK_PROVIDER_CONTENT, blocks: parts as unknown as readonly JsonValue[] };
@@ -83,8 +92,11 @@ export function storedAiSdkContent(message: AssistantMessage): readonly Assistan
   const stored = message.providerContent;
   if (stored?.provider !== AI_SDK_PROVIDER_CONTENT || !Array.isArray(stored.blocks)) return undefined;
   const parts = stored.blocks as unknown as readonly AssistantPromptPart[];
-  if (!parts.every((part) => typeof part === 'object' && part !== null && typeof part.type === 'string')) return undefined;
-  const ids = parts.flatMap((part) => (part.type === 'tool-call' && part.providerExecuted !== true ? [part.toolCallId] : []));
+  if (!parts.every((part) => typeof part === 'object' && part !== null && typeof part.type === 'string'))
+    return undefined;
+  const ids = parts.flatMap((part) =>
+    part.type === 'tool-call' && part.providerExecuted !== true ? [part.toolCallId] : [],
+  );
   const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
   const sameCalls = JSON.stringify(ids) === JSON.stringify(message.toolCalls.map((call) => call.id));
   return sameCalls && text === message.content ? parts : undefined;

@@ -2,7 +2,12 @@ import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata } from '@ai-sd
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent } from '../model-stream';
 import { ModelResponse, ModelUsage } from '../model-types';
-import { aiSdkProviderContent, AssistantPromptPart, decodeInput, toAssistantPromptPart } from './ai-sdk-provider-content';
+import {
+  aiSdkProviderContent,
+  AssistantPromptPart,
+  decodeInput,
+  toAssistantPromptPart,
+} from './ai-sdk-provider-content';
 import { fromStreamErrorValue, toAiSdkModelApiError } from './map-api-error';
 import { isRecord, responseFromParts, usageOf } from './map-response';
 
@@ -54,12 +59,16 @@ export class AiSdkStreamAssembler {
    * @throws {@link ModelApiError} for an `error` part, or a part that is not a stream part.
    */
   accept(value: unknown): ModelStreamEvent[] {
-    if (!isRecord(value) || typeof value.type !== 'string') throw this.malformed('the stream sent a part without a `type`');
+    if (!isRecord(value) || typeof value.type !== 'string')
+      throw this.malformed('the stream sent a part without a `type`');
     const part = value as LanguageModelV3StreamPart;
     switch (part.type) {
       case 'text-start':
       case 'reasoning-start':
-        this.start({ kind: part.type === 'text-start' ? 'text' : 'reasoning', id: part.id, text: '' }, part.providerMetadata);
+        this.start(
+          { kind: part.type === 'text-start' ? 'text' : 'reasoning', id: part.id, text: '' },
+          part.providerMetadata,
+        );
         return [];
       case 'text-delta':
       case 'reasoning-delta': {
@@ -78,13 +87,22 @@ export class AiSdkStreamAssembler {
         return this.startTool(part.id, part.toolName, part.providerExecuted === true, part.providerMetadata);
       case 'tool-input-delta': {
         const entry = this.open.get(part.id);
-        if (entry?.kind !== 'tool') throw this.malformed(`the stream sent input for tool call '${part.id}' before it started`);
+        if (entry?.kind !== 'tool')
+          throw this.malformed(`the stream sent input for tool call '${part.id}' before it started`);
         entry.input += part.delta;
         const index = this.toolIndex.get(part.id);
-        return index === undefined || part.delta.length === 0 ? [] : [{ type: 'tool_call_delta', index, argumentsDelta: part.delta }];
+        return index === undefined || part.delta.length === 0
+          ? []
+          : [{ type: 'tool_call_delta', index, argumentsDelta: part.delta }];
       }
       case 'tool-call':
-        return this.completeTool(part.toolCallId, part.toolName, part.input, part.providerExecuted === true, part.providerMetadata);
+        return this.completeTool(
+          part.toolCallId,
+          part.toolName,
+          part.input,
+          part.providerExecuted === true,
+          part.providerMetadata,
+        );
       case 'tool-result':
       case 'file': {
         const promptPart = toAssistantPromptPart(part);
@@ -114,12 +132,15 @@ export class AiSdkStreamAssembler {
   finish(): ModelResponse {
     if (!this.finished) throw this.malformed('the stream ended without a `finish` part');
     const parts = this.entries.flatMap((entry): AssistantPromptPart[] => {
-      const providerOptions = entry.kind !== 'part' && entry.metadata !== undefined ? { providerOptions: entry.metadata } : {};
+      const providerOptions =
+        entry.kind !== 'part' && entry.metadata !== undefined ? { providerOptions: entry.metadata } : {};
       switch (entry.kind) {
         case 'part':
           return [entry.part];
         case 'text':
-          return entry.text.length > 0 || entry.metadata !== undefined ? [{ type: 'text', text: entry.text, ...providerOptions }] : [];
+          return entry.text.length > 0 || entry.metadata !== undefined
+            ? [{ type: 'text', text: entry.text, ...providerOptions }]
+            : [];
         case 'reasoning':
           return [{ type: 'reasoning', text: entry.text, ...providerOptions }];
         case 'tool':
@@ -156,7 +177,12 @@ export class AiSdkStreamAssembler {
     return entry;
   }
 
-  private startTool(id: string, toolName: string, providerExecuted: boolean, metadata: SharedV3ProviderMetadata | undefined): ModelStreamEvent[] {
+  private startTool(
+    id: string,
+    toolName: string,
+    providerExecuted: boolean,
+    metadata: SharedV3ProviderMetadata | undefined,
+  ): ModelStreamEvent[] {
     if (this.open.has(id)) throw this.malformed(`the stream started tool call '${id}' twice`);
     this.start({ kind: 'tool', id, toolName, providerExecuted, input: '' }, metadata);
     if (providerExecuted) return [];
@@ -178,9 +204,11 @@ export class AiSdkStreamAssembler {
       events.push(...this.startTool(id, toolName, providerExecuted, undefined));
       entry = this.open.get(id)!;
       const index = this.toolIndex.get(id);
-      if (index !== undefined && input.length > 0) events.push({ type: 'tool_call_delta', index, argumentsDelta: input });
+      if (index !== undefined && input.length > 0)
+        events.push({ type: 'tool_call_delta', index, argumentsDelta: input });
     }
-    if (entry.kind !== 'tool' || entry.complete === true) throw this.malformed(`the stream sent tool call '${id}' twice`);
+    if (entry.kind !== 'tool' || entry.complete === true)
+      throw this.malformed(`the stream sent tool call '${id}' twice`);
     entry.complete = true;
     entry.input = input;
     entry.metadata = merge(entry.metadata, metadata);
@@ -193,7 +221,10 @@ export class AiSdkStreamAssembler {
 }
 
 /** Provider metadata of several parts of one block, merged per provider (later values win). */
-function merge(base: SharedV3ProviderMetadata | undefined, next: SharedV3ProviderMetadata | undefined): SharedV3ProviderMetadata | undefined {
+function merge(
+  base: SharedV3ProviderMetadata | undefined,
+  next: SharedV3ProviderMetadata | undefined,
+): SharedV3ProviderMetadata | undefined {
   if (next === undefined || Object.keys(next).length === 0) return base;
   const merged: SharedV3ProviderMetadata = { ...base };
   for (const [provider, values] of Object.entries(next)) merged[provider] = { ...merged[provider], ...values };

@@ -6,7 +6,12 @@
 export { AiSdkModelClient } from './ai-sdk-model-client';
 export type { AiSdkModelClientOptions, ResolvedAiSdkModelClientOptions } from './ai-sdk-model-client-options';
 export type {
-  AiSdkCallOptions, AiSdkJsonValue, AiSdkLanguageModel, AiSdkProviderOptions, AiSdkStreamReader, AiSdkStreamSource,
+  AiSdkCallOptions,
+  AiSdkJsonValue,
+  AiSdkLanguageModel,
+  AiSdkProviderOptions,
+  AiSdkStreamReader,
+  AiSdkStreamSource,
 } from './ai-sdk-language-model';
 export { fromAiSdkFinishReason } from './map-finish-reason';
 export { ModelApiError } from '../model-api-error';

@@ -1,11 +1,31 @@
-import { codeOfHttpStatus, HeaderReader, isErrorLike, isNetworkError, isRetryableFailure, networkDetail, retryAfterMs } from '../http-failure';
+import {
+  codeOfHttpStatus,
+  HeaderReader,
+  isErrorLike,
+  isNetworkError,
+  isRetryableFailure,
+  networkDetail,
+  retryAfterMs,
+} from '../http-failure';
 import { ModelApiError, ModelApiErrorCode } from '../model-api-error';
 
 /** AI SDK errors (by `name`) about the request or the configuration: never sent, or refused before sending. */
-const REQUEST_ERRORS = new Set(['AI_InvalidPromptError', 'AI_InvalidArgumentError', 'AI_UnsupportedFunctionalityError', 'AI_LoadSettingError', 'AI_NoSuchModelError']);
+const REQUEST_ERRORS = new Set([
+  'AI_InvalidPromptError',
+  'AI_InvalidArgumentError',
+  'AI_UnsupportedFunctionalityError',
+  'AI_LoadSettingError',
+  'AI_NoSuchModelError',
+]);
 
 /** AI SDK errors (by `name`) about an answer that is not what the provider's API sends. */
-const RESPONSE_ERRORS = new Set(['AI_JSONParseError', 'AI_TypeValidationError', 'AI_InvalidResponseDataError', 'AI_EmptyResponseBodyError', 'AI_NoContentGeneratedError']);
+const RESPONSE_ERRORS = new Set([
+  'AI_JSONParseError',
+  'AI_TypeValidationError',
+  'AI_InvalidResponseDataError',
+  'AI_EmptyResponseBodyError',
+  'AI_NoContentGeneratedError',
+]);
 
 interface ApiCallErrorLike {
   readonly name: string;
@@ -33,25 +53,52 @@ interface ApiCallErrorLike {
  * Errors are recognised by name and shape rather than by `instanceof`, so another copy of the AI SDK
  * maps the same way. Anything else returns `undefined`: a bug elsewhere is not disguised as an API error.
  */
-export function toAiSdkModelApiError(error: unknown, provider: string, signal?: AbortSignal): ModelApiError | undefined {
+export function toAiSdkModelApiError(
+  error: unknown,
+  provider: string,
+  signal?: AbortSignal,
+): ModelApiError | undefined {
   if (ModelApiError.isInstance(error)) return error;
-  if (signal?.aborted === true || (isErrorLike(error) && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
-    return new ModelApiError('aborted', { provider, detail: 'the request was aborted', retryable: false, cause: error });
+  if (
+    signal?.aborted === true ||
+    (isErrorLike(error) && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  ) {
+    return new ModelApiError('aborted', {
+      provider,
+      detail: 'the request was aborted',
+      retryable: false,
+      cause: error,
+    });
   }
   if (!isErrorLike(error)) return undefined;
   const failure = error as Error & ApiCallErrorLike;
   if (failure.name === 'AI_RetryError' && isErrorLike((failure as { lastError?: unknown }).lastError)) {
     return toAiSdkModelApiError((failure as { lastError?: unknown }).lastError, provider, signal);
   }
-  // A network failure first: a connection cut while reading a 200 body is an APICallError with status 200 and a network cause.
+  // A network failure first: a connection cut while reading a 200 body is an APICallError with status 200 and a network
+  // cause.
   const networkFailure = isNetworkError(failure);
-  if (failure.name === 'AI_APICallError' && typeof failure.statusCode === 'number' && !networkFailure) return fromStatus(failure, failure.statusCode, provider);
+  if (failure.name === 'AI_APICallError' && typeof failure.statusCode === 'number' && !networkFailure)
+    return fromStatus(failure, failure.statusCode, provider);
   if (failure.name === 'AI_APICallError' || networkFailure) {
-    return new ModelApiError('connection', { provider, detail: `the connection failed (${networkDetail(failure)})`, retryable: true, cause: error });
+    return new ModelApiError('connection', {
+      provider,
+      detail: `the connection failed (${networkDetail(failure)})`,
+      retryable: true,
+      cause: error,
+    });
   }
-  if (failure.name === 'AI_LoadAPIKeyError') return new ModelApiError('authentication', { provider, detail: failure.message, retryable: false, cause: error });
-  if (REQUEST_ERRORS.has(failure.name)) return new ModelApiError('invalid_request', { provider, detail: failure.message, retryable: false, cause: error });
-  if (RESPONSE_ERRORS.has(failure.name)) return new ModelApiError('malformed_response', { provider, detail: failure.message, retryable: false, cause: error });
+  if (failure.name === 'AI_LoadAPIKeyError')
+    return new ModelApiError('authentication', { provider, detail: failure.message, retryable: false, cause: error });
+  if (REQUEST_ERRORS.has(failure.name))
+    return new ModelApiError('invalid_request', { provider, detail: failure.message, retryable: false, cause: error });
+  if (RESPONSE_ERRORS.has(failure.name))
+    return new ModelApiError('malformed_response', {
+      provider,
+      detail: failure.message,
+      retryable: false,
+      cause: error,
+    });
   return undefined;
 }
 
@@ -61,18 +108,26 @@ export function toAiSdkModelApiError(error: unknown, provider: string, signal?: 
  */
 export function fromStreamErrorValue(value: unknown, provider: string): ModelApiError {
   const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const message = typeof record.message === 'string' ? record.message : typeof value === 'string' ? value : 'the stream reported an error';
+  const message =
+    typeof record.message === 'string'
+      ? record.message
+      : typeof value === 'string'
+        ? value
+        : 'the stream reported an error';
   const type = typeof record.type === 'string' ? record.type : undefined;
-  const code = type === 'overloaded_error' ? 'overloaded' : type === 'rate_limit_error' ? 'rate_limited' : 'server_error';
+  const code =
+    type === 'overloaded_error' ? 'overloaded' : type === 'rate_limit_error' ? 'rate_limited' : 'server_error';
   return new ModelApiError(code, { provider, detail: message, apiErrorType: type, retryable: true, cause: value });
 }
 
 function fromStatus(error: Error & ApiCallErrorLike, status: number, provider: string): ModelApiError {
   const apiErrorType = errorTypeOf(error.data);
   // A 2xx whose body could not be read is the answer's fault, not the request's.
-  const code: ModelApiErrorCode = status >= 200 && status < 300 ? 'malformed_response' : codeOfHttpStatus(status, apiErrorType);
+  const code: ModelApiErrorCode =
+    status >= 200 && status < 300 ? 'malformed_response' : codeOfHttpStatus(status, apiErrorType);
   const headers = headerReader(error.responseHeaders);
-  const detail = code === 'malformed_response' ? `the response body could not be read (${causeMessage(error)})` : error.message;
+  const detail =
+    code === 'malformed_response' ? `the response body could not be read (${causeMessage(error)})` : error.message;
   return new ModelApiError(code, {
     provider,
     detail,

@@ -13,7 +13,10 @@ import { ModelStopReason } from '../model-types';
  * | `error`, `other`, anything else | `other` |
  */
 export function fromAiSdkFinishReason(finishReason: unknown): ModelStopReason {
-  const unified = typeof finishReason === 'object' && finishReason !== null ? (finishReason as { unified?: unknown }).unified : finishReason;
+  const unified =
+    typeof finishReason === 'object' && finishReason !== null
+      ? (finishReason as { unified?: unknown }).unified
+      : finishReason;
   switch (unified) {
     case 'stop':
       return 'end_turn';

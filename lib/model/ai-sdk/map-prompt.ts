@@ -1,5 +1,8 @@
 import type {
-  LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolCallPart, LanguageModelV3ToolResultPart,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolCallPart,
+  LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
 import { ChatMessage, ModelToolCall, UserContentPart } from '../model-types';
 import { replayedToolInput } from '../replayed-tool-input';
@@ -79,20 +82,36 @@ function toolResultPart(message: ToolMessage): LanguageModelV3ToolResultPart {
 
 function toolResultOutput(message: ToolMessage): LanguageModelV3ToolResultPart['output'] {
   if (message.parts !== undefined && message.parts.length > 0) {
-    const value: Extract<LanguageModelV3ToolResultPart['output'], { type: 'content' }>['value'] = message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
-    for (const part of message.parts) value.push(part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image-data', data: part.data, mediaType: part.mediaType });
+    const value: Extract<LanguageModelV3ToolResultPart['output'], { type: 'content' }>['value'] =
+      message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
+    for (const part of message.parts)
+      value.push(
+        part.type === 'text'
+          ? { type: 'text', text: part.text }
+          : { type: 'image-data', data: part.data, mediaType: part.mediaType },
+      );
     return { type: 'content', value };
   }
   return message.isError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content };
 }
 
-/** A user message's content as AI SDK parts: text parts, and images and documents as `file` parts (a URL, or base64 data). */
-function userParts(content: string | readonly UserContentPart[]): Extract<LanguageModelV3Message, { role: 'user' }>['content'] {
+/**
+ * A user message's content as AI SDK parts: text parts, and images and documents as `file` parts (a URL, or base64
+ * data).
+ */
+function userParts(
+  content: string | readonly UserContentPart[],
+): Extract<LanguageModelV3Message, { role: 'user' }>['content'] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part) => {
     if (part.type === 'text') return { type: 'text' as const, text: part.text };
     const fallback = part.type === 'image' ? 'image/*' : 'application/octet-stream';
     if ('url' in part) return { type: 'file' as const, data: new URL(part.url), mediaType: fallback };
-    return { type: 'file' as const, data: part.data, mediaType: part.mediaType, ...(part.type === 'document' && part.title !== undefined ? { filename: part.title } : {}) };
+    return {
+      type: 'file' as const,
+      data: part.data,
+      mediaType: part.mediaType,
+      ...(part.type === 'document' && part.title !== undefined ? { filename: part.title } : {}),
+    };
   });
 }

@@ -63,7 +63,8 @@ export interface AnthropicModelClientOptions {
   readonly model?: string;
   /**
    * `max_tokens` of every request: the most output tokens one step may produce. A positive integer.
-   * Requests the SDK estimates at over ten minutes (about 21,000 tokens) need streaming: `step` refuses them, `streamStep` (`runner.stream()`) does not.
+   * Requests the SDK estimates at over ten minutes (about 21,000 tokens) need streaming: `step` refuses them,
+   * `streamStep` (`runner.stream()`) does not.
    * @default DEFAULT_ANTHROPIC_MAX_TOKENS (4096)
    */
   readonly maxTokens?: number;
@@ -135,7 +136,16 @@ function hasEnvironmentKey(): boolean {
 }
 
 /** Body parameters the client sets itself; `extraParams` may not carry them. */
-const MANAGED_PARAMS = ['model', 'max_tokens', 'messages', 'tools', 'system', 'stream', 'temperature', 'stop_sequences'];
+const MANAGED_PARAMS = [
+  'model',
+  'max_tokens',
+  'messages',
+  'tools',
+  'system',
+  'stream',
+  'temperature',
+  'stop_sequences',
+];
 
 function findOptionProblems(options: AnthropicModelClientOptions): string[] {
   const problems: string[] = [];
@@ -158,7 +168,10 @@ function findOptionProblems(options: AnthropicModelClientOptions): string[] {
   if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0 && temperature <= 1)) {
     problems.push(`\`temperature\` must be a number from 0 to 1, got ${String(temperature)}`);
   }
-  if (stopSequences !== undefined && !stopSequences.every((sequence) => typeof sequence === 'string' && sequence.length > 0)) {
+  if (
+    stopSequences !== undefined &&
+    !stopSequences.every((sequence) => typeof sequence === 'string' && sequence.length > 0)
+  ) {
     problems.push('`stopSequences` must be non-empty strings');
   }
   const managed = Object.keys(options.extraParams ?? {}).filter((key) => MANAGED_PARAMS.includes(key));

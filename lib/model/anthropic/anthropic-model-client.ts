@@ -117,7 +117,11 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
     try {
       const events = await this.options.client.messages.create(params, { signal: own.signal });
       if (!isAsyncIterable(events))
-        throw new ModelApiError('malformed_response', { provider: 'anthropic', detail: 'a streaming request did not answer with a stream of events', retryable: false });
+        throw new ModelApiError('malformed_response', {
+          provider: 'anthropic',
+          detail: 'a streaming request did not answer with a stream of events',
+          retryable: false,
+        });
       for await (const raw of events) {
         // Events already received are not delivered after an abort; nor does the SDK's quiet end pass for an answer.
         if (request.signal.aborted) break;
@@ -128,7 +132,12 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
     } finally {
       own.release();
     }
-    if (request.signal.aborted) throw new ModelApiError('aborted', { provider: 'anthropic', detail: 'the request was aborted', retryable: false });
+    if (request.signal.aborted)
+      throw new ModelApiError('aborted', {
+        provider: 'anthropic',
+        detail: 'the request was aborted',
+        retryable: false,
+      });
     yield { type: 'response', response: this.mapAnswer(assembler.finish()) };
   }
 
@@ -154,7 +163,10 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
       ...extraParams,
       model,
       max_tokens: maxTokens,
-      messages: toAnthropicMessages(request.messages, (message) => this.replay.find(message) ?? storedAnthropicContent(message)),
+      messages: toAnthropicMessages(
+        request.messages,
+        (message) => this.replay.find(message) ?? storedAnthropicContent(message),
+      ),
       ...(system !== undefined && system.length > 0 ? { system } : {}),
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -171,12 +183,20 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   private outputConfig(format: ModelResponseFormat): Record<string, unknown> {
     const claudeFormat = toClaudeOutputFormat(format);
     if (claudeFormat === undefined)
-      throw new ModelApiError('invalid_request', { provider: 'anthropic', detail: `the response format '${format.name}' has a free-form object, which Claude's structured outputs cannot express`, retryable: false });
+      throw new ModelApiError('invalid_request', {
+        provider: 'anthropic',
+        detail: `the response format '${format.name}' has a free-form object, which Claude's structured outputs cannot express`,
+        retryable: false,
+      });
     const extra = this.options.extraParams.output_config;
     return { ...(typeof extra === 'object' && extra !== null ? extra : {}), format: claudeFormat };
   }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -37,7 +37,11 @@ export class AnthropicTurnReplay {
    * Records a response's content, keyed by the tool-call array handed to the caller.
    * Only turns holding blocks other than `text` and `tool_use` are recorded: others rebuild exactly.
    */
-  remember(toolCalls: readonly ModelToolCall[], text: string, content: readonly Anthropic.Messages.ContentBlock[]): void {
+  remember(
+    toolCalls: readonly ModelToolCall[],
+    text: string,
+    content: readonly Anthropic.Messages.ContentBlock[],
+  ): void {
     if (content.every((block) => block.type === 'text' || block.type === 'tool_use')) return;
     const entry: ReplayEntry = {
       text,
@@ -72,7 +76,9 @@ function idsKey(ids: readonly string[]): string {
 }
 
 /** The {@link ProviderContent} of an Anthropic response, when its content holds blocks that rebuild inexactly. */
-export function anthropicProviderContent(content: readonly Anthropic.Messages.ContentBlock[]): ProviderContent | undefined {
+export function anthropicProviderContent(
+  content: readonly Anthropic.Messages.ContentBlock[],
+): ProviderContent | undefined {
   if (content.every((block) => block.type === 'text' || block.type === 'tool_use')) return undefined;
   return { provider: 'anthropic', blocks: content as unknown as ProviderContent['blocks'] };
 }
@@ -83,7 +89,9 @@ export function anthropicProviderContent(content: readonly Anthropic.Messages.Co
  * `tool_use` blocks exactly the message's tool calls (ids, names and inputs, in order). Content that says
  * something else than the message it came with is never sent: the message is rebuilt from its own text and calls.
  */
-export function storedAnthropicContent(message: AssistantMessage): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
+export function storedAnthropicContent(
+  message: AssistantMessage,
+): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
   const stored = message.providerContent;
   if (stored?.provider !== 'anthropic' || !Array.isArray(stored.blocks)) return undefined;
   const blocks = stored.blocks as unknown as Anthropic.Messages.ContentBlockParam[];
@@ -92,7 +100,12 @@ export function storedAnthropicContent(message: AssistantMessage): readonly Anth
   const uses = blocks.flatMap((block) => (block.type === 'tool_use' ? [block] : []));
   const calls = message.toolCalls;
   if (text !== message.content || uses.length !== calls.length) return undefined;
-  return uses.every((use, index) => use.id === calls[index].id && use.name === calls[index].name && isDeepStrictEqual(use.input, argumentsOf(calls[index])))
+  return uses.every(
+    (use, index) =>
+      use.id === calls[index].id &&
+      use.name === calls[index].name &&
+      isDeepStrictEqual(use.input, argumentsOf(calls[index])),
+  )
     ? blocks
     : undefined;
 }

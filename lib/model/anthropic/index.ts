@@ -6,7 +6,10 @@
 export { AnthropicModelClient } from './anthropic-model-client';
 export { DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_MODEL } from './anthropic-model-client-options';
 export type {
-  AnthropicExtraParams, AnthropicMessagesClient, AnthropicMessagesRequest, AnthropicModelClientOptions,
+  AnthropicExtraParams,
+  AnthropicMessagesClient,
+  AnthropicMessagesRequest,
+  AnthropicModelClientOptions,
   ResolvedAnthropicModelClientOptions,
 } from './anthropic-model-client-options';
 export { ModelApiError } from '../model-api-error';

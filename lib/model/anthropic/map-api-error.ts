@@ -1,4 +1,12 @@
-import { codeOfHttpStatus, isErrorLike, isNetworkError, isRetryableCode, isRetryableFailure, networkDetail, retryAfterMs } from '../http-failure';
+import {
+  codeOfHttpStatus,
+  isErrorLike,
+  isNetworkError,
+  isRetryableCode,
+  isRetryableFailure,
+  networkDetail,
+  retryAfterMs,
+} from '../http-failure';
 import { ModelApiError, ModelApiErrorCode } from '../model-api-error';
 
 const PROVIDER = 'anthropic';
@@ -26,7 +34,12 @@ export function toAnthropicModelApiError(error: unknown, signal?: AbortSignal): 
   if (!isErrorLike(error)) return undefined;
   const sdkError = error as Error & SdkErrorLike;
   if (signal?.aborted === true || sdkError.name === 'APIUserAbortError') {
-    return new ModelApiError('aborted', { provider: PROVIDER, detail: 'the request was aborted', retryable: false, cause: error });
+    return new ModelApiError('aborted', {
+      provider: PROVIDER,
+      detail: 'the request was aborted',
+      retryable: false,
+      cause: error,
+    });
   }
   if (sdkError.name === 'SyntaxError') {
     return new ModelApiError('malformed_response', {
@@ -37,7 +50,11 @@ export function toAnthropicModelApiError(error: unknown, signal?: AbortSignal): 
     });
   }
   if (typeof sdkError.status === 'number') return fromStatusError(sdkError, sdkError.status);
-  if (sdkError.name === 'APIConnectionTimeoutError' || sdkError.name === 'APIConnectionError' || isNetworkError(error)) {
+  if (
+    sdkError.name === 'APIConnectionTimeoutError' ||
+    sdkError.name === 'APIConnectionError' ||
+    isNetworkError(error)
+  ) {
     const timedOut = sdkError.name === 'APIConnectionTimeoutError';
     return new ModelApiError('connection', {
       provider: PROVIDER,

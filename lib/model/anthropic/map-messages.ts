@@ -43,7 +43,12 @@ export function toAnthropicMessages(
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        append('user', typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.map(userBlock));
+        append(
+          'user',
+          typeof message.content === 'string'
+            ? [{ type: 'text', text: message.content }]
+            : message.content.map(userBlock),
+        );
         break;
       case 'assistant':
         append('assistant', withObjectInputs(lookup?.(message)) ?? assistantBlocks(message));
@@ -53,7 +58,10 @@ export function toAnthropicMessages(
           {
             type: 'tool_result',
             tool_use_id: message.toolCallId,
-            content: message.parts === undefined || message.parts.length === 0 ? message.content : toolResultBlocks(message.content, message.parts),
+            content:
+              message.parts === undefined || message.parts.length === 0
+                ? message.content
+                : toolResultBlocks(message.content, message.parts),
             ...(message.isError ? { is_error: true } : {}),
           },
         ]);
@@ -64,12 +72,23 @@ export function toAnthropicMessages(
 }
 
 /** A Tool message's content with its parts as `tool_result` content blocks: text, then images and notes. */
-function toolResultBlocks(content: string, parts: readonly ToolMessagePart[]): Anthropic.Messages.ToolResultBlockParam['content'] {
-  const blocks: Exclude<Anthropic.Messages.ToolResultBlockParam['content'], string | undefined> = content.length > 0 ? [{ type: 'text', text: content }] : [];
+function toolResultBlocks(
+  content: string,
+  parts: readonly ToolMessagePart[],
+): Anthropic.Messages.ToolResultBlockParam['content'] {
+  const blocks: Exclude<Anthropic.Messages.ToolResultBlockParam['content'], string | undefined> =
+    content.length > 0 ? [{ type: 'text', text: content }] : [];
   for (const part of parts) {
     if (part.type === 'text') blocks.push({ type: 'text', text: part.text });
-    else if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupported(`an image of type ${part.mediaType} in a tool result (Anthropic takes ${IMAGE_TYPES.join(', ')})`);
-    else blocks.push({ type: 'image', source: { type: 'base64', media_type: part.mediaType as 'image/png', data: part.data } });
+    else if (!IMAGE_TYPES.includes(part.mediaType))
+      throw unsupported(
+        `an image of type ${part.mediaType} in a tool result (Anthropic takes ${IMAGE_TYPES.join(', ')})`,
+      );
+    else
+      blocks.push({
+        type: 'image',
+        source: { type: 'base64', media_type: part.mediaType as 'image/png', data: part.data },
+      });
   }
   return blocks;
 }
@@ -84,14 +103,20 @@ function userBlock(part: UserContentPart): ContentBlockParam {
       return { type: 'text', text: part.text };
     case 'image':
       if ('url' in part) return { type: 'image', source: { type: 'url', url: part.url } };
-      if (!IMAGE_TYPES.includes(part.mediaType)) throw unsupported(`an image of type ${part.mediaType} (Anthropic takes ${IMAGE_TYPES.join(', ')})`);
+      if (!IMAGE_TYPES.includes(part.mediaType))
+        throw unsupported(`an image of type ${part.mediaType} (Anthropic takes ${IMAGE_TYPES.join(', ')})`);
       return { type: 'image', source: { type: 'base64', media_type: part.mediaType as 'image/png', data: part.data } };
     case 'document': {
       const title = part.title === undefined ? {} : { title: part.title };
       if ('url' in part) return { type: 'document', source: { type: 'url', url: part.url }, ...title };
       if (part.mediaType === 'text/plain')
-        return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') }, ...title };
-      if (part.mediaType !== 'application/pdf') throw unsupported(`a document of type ${part.mediaType} (Anthropic takes application/pdf and text/plain)`);
+        return {
+          type: 'document',
+          source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') },
+          ...title,
+        };
+      if (part.mediaType !== 'application/pdf')
+        throw unsupported(`a document of type ${part.mediaType} (Anthropic takes application/pdf and text/plain)`);
       return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...title };
     }
     default:
@@ -100,7 +125,11 @@ function userBlock(part: UserContentPart): ContentBlockParam {
 }
 
 function unsupported(what: string): ModelApiError {
-  return new ModelApiError('invalid_request', { provider: 'anthropic', detail: `cannot send ${what}`, retryable: false });
+  return new ModelApiError('invalid_request', {
+    provider: 'anthropic',
+    detail: `cannot send ${what}`,
+    retryable: false,
+  });
 }
 
 function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {

@@ -39,13 +39,18 @@ export function fromAnthropicMessage(body: unknown): MappedAnthropicResponse {
       if (typeof block.text !== 'string') throw malformed(`text block ${index} has no \`text\` string`);
       textParts.push(block.text);
     } else if (block.type === 'tool_use') {
-      if (typeof block.id !== 'string' || block.id.length === 0) throw malformed(`tool_use block ${index} has no \`id\``);
+      if (typeof block.id !== 'string' || block.id.length === 0)
+        throw malformed(`tool_use block ${index} has no \`id\``);
       if (typeof block.name !== 'string' || block.name.length === 0) {
         throw malformed(`tool_use block ${index} has no \`name\``);
       }
       if (!isRecord(block.input)) throw malformed(`tool_use block ${index} has an \`input\` that is not an object`);
       // A fresh copy: plain JSON of this realm, whatever realm parsed the body, and never shared with the SDK.
-      toolCalls.push({ id: block.id, name: block.name, arguments: JSON.parse(JSON.stringify(block.input)) as JsonObject });
+      toolCalls.push({
+        id: block.id,
+        name: block.name,
+        arguments: JSON.parse(JSON.stringify(block.input)) as JsonObject,
+      });
     }
   });
 
@@ -74,7 +79,9 @@ function mapUsage(usage: unknown, malformed: (detail: string) => ModelApiError):
   };
   return {
     inputTokens:
-      count('input_tokens', true) + count('cache_creation_input_tokens', false) + count('cache_read_input_tokens', false),
+      count('input_tokens', true) +
+      count('cache_creation_input_tokens', false) +
+      count('cache_read_input_tokens', false),
     outputTokens: count('output_tokens', true),
   };
 }
@@ -84,7 +91,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return value.length === 0 ? 'an empty body' : `text starting ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === 'string')
+    return value.length === 0 ? 'an empty body' : `text starting ${JSON.stringify(value.slice(0, 40))}`;
   if (Array.isArray(value)) return 'an array';
   return value === null ? 'null' : typeof value;
 }

@@ -43,7 +43,8 @@ export class AnthropicStreamAssembler {
       case 'message_delta': {
         const message = this.started();
         if (isRecord(raw.delta)) Object.assign(message, raw.delta);
-        if (isRecord(raw.usage)) message.usage = { ...(isRecord(message.usage) ? message.usage : {}), ...withoutNulls(raw.usage) };
+        if (isRecord(raw.usage))
+          message.usage = { ...(isRecord(message.usage) ? message.usage : {}), ...withoutNulls(raw.usage) };
         return [];
       }
       case 'message_stop':
@@ -60,10 +61,15 @@ export class AnthropicStreamAssembler {
    */
   finish(): Record<string, unknown> {
     if (!this.stopped || this.message === undefined)
-      throw new ModelApiError('connection', { provider: 'anthropic', detail: 'the stream ended before `message_stop`: the answer is incomplete', retryable: true });
+      throw new ModelApiError('connection', {
+        provider: 'anthropic',
+        detail: 'the stream ended before `message_stop`: the answer is incomplete',
+        retryable: true,
+      });
     for (const open of this.blocks) this.closeBlock(open);
     const cut = this.blocks.find((open) => open.cut === true);
-    if (cut !== undefined && this.message.stop_reason !== 'max_tokens') throw malformed(`the input of tool block '${String(cut.block.name)}' is not valid JSON`);
+    if (cut !== undefined && this.message.stop_reason !== 'max_tokens')
+      throw malformed(`the input of tool block '${String(cut.block.name)}' is not valid JSON`);
     return { ...this.message, content: this.blocks.map((open) => open.block) };
   }
 
@@ -78,9 +84,11 @@ export class AnthropicStreamAssembler {
     const open: OpenBlock = { block };
     this.blocks[raw.index] = open;
     if (block.type === 'tool_use' || block.type === 'server_tool_use') open.json = '';
-    if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) return [{ type: 'text_delta', text: block.text }];
+    if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0)
+      return [{ type: 'text_delta', text: block.text }];
     if (block.type !== 'tool_use') return [];
-    if (typeof block.id !== 'string' || typeof block.name !== 'string') throw malformed(`tool_use block ${raw.index} has no \`id\` or \`name\``);
+    if (typeof block.id !== 'string' || typeof block.name !== 'string')
+      throw malformed(`tool_use block ${raw.index} has no \`id\` or \`name\``);
     open.toolIndex = this.toolCount++;
     return [{ type: 'tool_call_started', index: open.toolIndex, id: block.id, name: block.name }];
   }
@@ -98,7 +106,9 @@ export class AnthropicStreamAssembler {
       case 'input_json_delta':
         if (typeof delta.partial_json !== 'string') throw malformed('an `input_json_delta` has no `partial_json`');
         open.json = `${open.json ?? ''}${delta.partial_json}`;
-        return open.toolIndex === undefined ? [] : [{ type: 'tool_call_delta', index: open.toolIndex, argumentsDelta: delta.partial_json }];
+        return open.toolIndex === undefined
+          ? []
+          : [{ type: 'tool_call_delta', index: open.toolIndex, argumentsDelta: delta.partial_json }];
       case 'thinking_delta':
         block.thinking = `${typeof block.thinking === 'string' ? block.thinking : ''}${String(delta.thinking)}`;
         return [];

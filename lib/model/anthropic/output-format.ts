@@ -5,9 +5,35 @@ import { ModelResponseFormat } from '../model-types';
 type SchemaNode = { [keyword: string]: unknown };
 
 /** String formats Claude's structured outputs accept. */
-const SUPPORTED_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']);
+const SUPPORTED_FORMATS = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'uri',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 /** Keywords kept as they are (their subschemas rewritten); every other keyword moves into the description. */
-const KEPT = new Set(['type', 'description', 'title', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'allOf', '$ref', '$defs', 'definitions', 'enum', 'const']);
+const KEPT = new Set([
+  'type',
+  'description',
+  'title',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  'enum',
+  'const',
+]);
 
 /**
  * Rewrites a JSON Schema to the rules of Claude's structured outputs (`output_config.format`), or
@@ -30,12 +56,16 @@ export function toClaudeOutputSchema(schema: JsonSchema): JsonSchema | undefined
   }
 }
 
-/** The `output_config.format` of a request's response format; `undefined` when its schema has no Claude form (see `toClaudeOutputSchema`). */
+/**
+ * The `output_config.format` of a request's response format; `undefined` when its schema has no Claude form (see
+ * `toClaudeOutputSchema`).
+ */
 export function toClaudeOutputFormat(format: ModelResponseFormat): ClaudeOutputFormat | undefined {
   // A run's format is one object for all its steps (and runs of the same `output`): rewritten once.
   if (claudeFormats.has(format)) return claudeFormats.get(format);
   const schema = toClaudeOutputSchema(format.schema);
-  const claude: ClaudeOutputFormat | undefined = schema === undefined ? undefined : Object.freeze({ type: 'json_schema', schema });
+  const claude: ClaudeOutputFormat | undefined =
+    schema === undefined ? undefined : Object.freeze({ type: 'json_schema', schema });
   claudeFormats.set(format, claude);
   return claude;
 }
@@ -68,17 +98,24 @@ function rewrite(node: unknown): unknown {
     if (keyword === 'oneOf' && Array.isArray(value) && !('anyOf' in node)) result.anyOf = value.map(rewrite);
     else if (keyword === 'format' && typeof value === 'string' && SUPPORTED_FORMATS.has(value)) result.format = value;
     else if (keyword === 'minItems' && (value === 0 || value === 1)) result.minItems = value;
-    else if ((keyword === 'enum' && Array.isArray(value) && value.every(isPrimitive)) || (keyword === 'const' && isPrimitive(value))) result[keyword] = value;
-    else if (keyword === 'enum' || keyword === 'const' || !KEPT.has(keyword)) moved.push(`${keyword}: ${JSON.stringify(value)}`);
+    else if (
+      (keyword === 'enum' && Array.isArray(value) && value.every(isPrimitive)) ||
+      (keyword === 'const' && isPrimitive(value))
+    )
+      result[keyword] = value;
+    else if (keyword === 'enum' || keyword === 'const' || !KEPT.has(keyword))
+      moved.push(`${keyword}: ${JSON.stringify(value)}`);
     else result[keyword] = rewriteKeyword(keyword, value);
   }
   if (isObjectSchema(node)) {
     const additional = node.additionalProperties;
-    if ((additional !== undefined && additional !== false) || 'patternProperties' in node || !isNode(node.properties)) throw new NoClaudeFormError();
+    if ((additional !== undefined && additional !== false) || 'patternProperties' in node || !isNode(node.properties))
+      throw new NoClaudeFormError();
     result.additionalProperties = false;
   }
   if (moved.length > 0) {
-    const description = typeof node.description === 'string' && node.description.length > 0 ? `${node.description}\n\n` : '';
+    const description =
+      typeof node.description === 'string' && node.description.length > 0 ? `${node.description}\n\n` : '';
     result.description = `${description}{${moved.join(', ')}}`;
   }
   return result;
@@ -94,7 +131,11 @@ function rewriteKeyword(keyword: string, value: unknown): unknown {
 
 function isObjectSchema(node: SchemaNode): boolean {
   const type = node.type;
-  return type === 'object' || (Array.isArray(type) && type.includes('object')) || (type === undefined && 'properties' in node);
+  return (
+    type === 'object' ||
+    (Array.isArray(type) && type.includes('object')) ||
+    (type === undefined && 'properties' in node)
+  );
 }
 
 function isPrimitive(value: unknown): boolean {

@@ -10,7 +10,12 @@ export type AssistantChatMessage = Extract<ChatMessage, { role: 'assistant' }>;
  * exactly as the API returned it (thinking and server tool blocks included).
  */
 export function assistantMessageFromResponse(response: ModelResponse): AssistantChatMessage {
-  return { role: 'assistant', content: response.text, toolCalls: response.toolCalls, ...(response.providerContent !== undefined ? { providerContent: response.providerContent } : {}) };
+  return {
+    role: 'assistant',
+    content: response.text,
+    toolCalls: response.toolCalls,
+    ...(response.providerContent !== undefined ? { providerContent: response.providerContent } : {}),
+  };
 }
 
 /** Options of {@link stepThroughPausedTurns}. */

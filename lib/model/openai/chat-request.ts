@@ -6,13 +6,17 @@ import { chatResponseFormat } from './response-format';
 
 /**
  * Maps wuwe messages to Chat Completions `messages`: the system prompt first as a `system` message; a
- * `user` message as its text or parts (see `toChatUserContent`); an `assistant` message with its text (`null` when empty) and one `function` tool
+ * `user` message as its text or parts (see `toChatUserContent`); an `assistant` message with its text (`null` when
+ * empty) and one `function` tool
  * call per {@link ModelToolCall}, in order (one with neither is left out); a `tool` message as a `tool`
  * message answering its `tool_call_id`. Tool messages take text only, so the images of a run of tool
  * messages follow them as one `user` message (see `chatToolImagesMessage`); notes about omitted
  * images stay in the tool message.
  */
-export function toChatMessages(system: string | undefined, messages: readonly ChatMessage[]): Record<string, unknown>[] {
+export function toChatMessages(
+  system: string | undefined,
+  messages: readonly ChatMessage[],
+): Record<string, unknown>[] {
   const result: Record<string, unknown>[] = [];
   if (system !== undefined && system.length > 0) result.push({ role: 'system', content: system });
   let toolRun: Extract<ChatMessage, { role: 'tool' }>[] = [];
@@ -57,7 +61,8 @@ export function toChatMessages(system: string | undefined, messages: readonly Ch
  * The Chat Completions body of one request: `model`, `messages`, `stream`, then `tools` (with
  * `strict: true` on the strict ones only: non-strict is the API's default, and some compatible servers
  * refuse the field),
- * `parallel_tool_calls`, `max_completion_tokens`, `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`) when set, `stream_options.include_usage`
+ * `parallel_tool_calls`, `max_completion_tokens`, `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`)
+ * when set, `stream_options.include_usage`
  * when streaming (so the last chunk carries usage), and the `extraParams` option.
  */
 export function buildChatBody(
@@ -77,7 +82,12 @@ export function buildChatBody(
       ? {
           tools: tools.map((tool) => ({
             type: 'function',
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters, ...(tool.strict ? { strict: true } : {}) },
+            function: {
+              name: tool.name,
+              description: tool.description,
+              parameters: tool.parameters,
+              ...(tool.strict ? { strict: true } : {}),
+            },
           })),
         }
       : {}),

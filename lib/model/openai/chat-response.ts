@@ -40,7 +40,7 @@ export function chatStopReason(finishReason: unknown, hasToolCalls: boolean, ref
 export function chatResponse(turn: ChatTurn): ModelResponse {
   const refused = turn.refusal !== undefined && turn.refusal.length > 0;
   return {
-    text: refused && turn.content.length === 0 ? (turn.refusal) : turn.content,
+    text: refused && turn.content.length === 0 ? turn.refusal : turn.content,
     toolCalls: turn.toolCalls,
     stopReason: chatStopReason(turn.finishReason, turn.toolCalls.length > 0, refused),
     usage: turn.usage,
@@ -65,15 +65,19 @@ export function fromChatCompletion(body: unknown, strictTools: ReadonlySet<strin
   const choice: unknown = body.choices[0];
   if (!isRecord(choice) || !isRecord(choice.message)) return fail('the first choice has no `message` object');
   const { content, refusal, tool_calls: rawCalls } = choice.message;
-  if (content !== null && content !== undefined && typeof content !== 'string') fail('the message `content` is not a string');
-  if (refusal !== null && refusal !== undefined && typeof refusal !== 'string') fail('the message `refusal` is not a string');
-  if (rawCalls !== null && rawCalls !== undefined && !Array.isArray(rawCalls)) fail('the message `tool_calls` is not an array');
+  if (content !== null && content !== undefined && typeof content !== 'string')
+    fail('the message `content` is not a string');
+  if (refusal !== null && refusal !== undefined && typeof refusal !== 'string')
+    fail('the message `refusal` is not a string');
+  if (rawCalls !== null && rawCalls !== undefined && !Array.isArray(rawCalls))
+    fail('the message `tool_calls` is not an array');
   const toolCalls = ((rawCalls as unknown[] | null | undefined) ?? []).flatMap((call, index): ModelToolCall[] => {
     if (!isRecord(call)) return fail(`tool call ${index} is not an object`);
     if (call.type !== undefined && call.type !== 'function') return [];
     const fn = call.function;
     if (typeof call.id !== 'string' || call.id.length === 0) return fail(`tool call ${index} has no \`id\``);
-    if (!isRecord(fn) || typeof fn.name !== 'string' || fn.name.length === 0) return fail(`tool call ${index} has no \`function.name\``);
+    if (!isRecord(fn) || typeof fn.name !== 'string' || fn.name.length === 0)
+      return fail(`tool call ${index} has no \`function.name\``);
     if (typeof fn.arguments !== 'string') return fail(`tool call ${index} has no \`function.arguments\` text`);
     return [modelToolCall(call.id, fn.name, fn.arguments, strictTools)];
   });

@@ -46,14 +46,18 @@ export class ChatStreamReader {
   read(chunk: unknown): ModelStreamEvent[] {
     if (!isRecord(chunk)) throw malformed('a stream chunk is not a JSON object');
     if (typeof chunk.model === 'string' && chunk.model.length > 0) this.model = chunk.model;
-    if (chunk.usage !== undefined && chunk.usage !== null) this.usage = mapUsage(chunk.usage, 'prompt_tokens', 'completion_tokens');
+    if (chunk.usage !== undefined && chunk.usage !== null)
+      this.usage = mapUsage(chunk.usage, 'prompt_tokens', 'completion_tokens');
     const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isRecord(choice)) return [];
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) this.finishReason = choice.finish_reason;
     const delta = choice.delta;
     if (!isRecord(delta)) return [];
     const events: ModelStreamEvent[] = [];
-    for (const [field, piece] of [['content', delta.content], ['refusal', delta.refusal]] as const) {
+    for (const [field, piece] of [
+      ['content', delta.content],
+      ['refusal', delta.refusal],
+    ] as const) {
       if (typeof piece !== 'string' || piece.length === 0) continue;
       if (field === 'content') this.content += piece;
       else this.refusal += piece;
@@ -79,11 +83,15 @@ export class ChatStreamReader {
     if (typeof fn.name === 'string' && fn.name.length > 0 && slot.name.length === 0) slot.name = fn.name;
     const piece = typeof fn.arguments === 'string' ? fn.arguments : '';
     slot.arguments += piece;
-    if (slot.started) return piece.length > 0 ? [{ type: 'tool_call_delta', index: slot.position, argumentsDelta: piece }] : [];
+    if (slot.started)
+      return piece.length > 0 ? [{ type: 'tool_call_delta', index: slot.position, argumentsDelta: piece }] : [];
     if (slot.id.length === 0 || slot.name.length === 0) return [];
     slot.started = true;
-    const events: ModelStreamEvent[] = [{ type: 'tool_call_started', index: slot.position, id: slot.id, name: slot.name }];
-    if (slot.arguments.length > 0) events.push({ type: 'tool_call_delta', index: slot.position, argumentsDelta: slot.arguments });
+    const events: ModelStreamEvent[] = [
+      { type: 'tool_call_started', index: slot.position, id: slot.id, name: slot.name },
+    ];
+    if (slot.arguments.length > 0)
+      events.push({ type: 'tool_call_delta', index: slot.position, argumentsDelta: slot.arguments });
     return events;
   }
 
@@ -93,10 +101,12 @@ export class ChatStreamReader {
    * a tool call never got its id or name.
    */
   finish(): ModelResponse {
-    if (this.finishReason === undefined) throw malformed('the stream ended before the answer was finished (no `finish_reason`)');
+    if (this.finishReason === undefined)
+      throw malformed('the stream ended before the answer was finished (no `finish_reason`)');
     const slots = this.calls;
     const unnamed = slots.find((slot) => !slot.started);
-    if (unnamed !== undefined) throw malformed(`streamed tool call ${unnamed.position} has no \`id\` or \`function.name\``);
+    if (unnamed !== undefined)
+      throw malformed(`streamed tool call ${unnamed.position} has no \`id\` or \`function.name\``);
     return chatResponse({
       content: this.content,
       refusal: this.refusal.length > 0 ? this.refusal : undefined,

@@ -6,7 +6,12 @@
 export { OpenAIModelClient } from './openai-model-client';
 export { DEFAULT_OPENAI_MODEL } from './openai-model-client-options';
 export type {
-  OpenAIApi, OpenAIApiClient, OpenAIExtraParams, OpenAIModelClientOptions, OpenAIRequestBody, OpenAIRequestOptions,
+  OpenAIApi,
+  OpenAIApiClient,
+  OpenAIExtraParams,
+  OpenAIModelClientOptions,
+  OpenAIRequestBody,
+  OpenAIRequestOptions,
   ResolvedOpenAIModelClientOptions,
 } from './openai-model-client-options';
 export type { OpenAIToolDefinition } from './map-tools';

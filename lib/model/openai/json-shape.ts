@@ -34,7 +34,8 @@ export function mapUsage(usage: unknown, inputField: string, outputField: string
 
 /** A short description of a value that is not what was expected. */
 export function describe(value: unknown): string {
-  if (typeof value === 'string') return value.length === 0 ? 'an empty body' : `text starting ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === 'string')
+    return value.length === 0 ? 'an empty body' : `text starting ${JSON.stringify(value.slice(0, 40))}`;
   if (Array.isArray(value)) return 'an array';
   return value === null ? 'null' : typeof value;
 }

@@ -1,4 +1,11 @@
-import { codeOfHttpStatus, isErrorLike, isNetworkError, isRetryableFailure, networkDetail, retryAfterMs } from '../http-failure';
+import {
+  codeOfHttpStatus,
+  isErrorLike,
+  isNetworkError,
+  isRetryableFailure,
+  networkDetail,
+  retryAfterMs,
+} from '../http-failure';
 import { ModelApiError } from '../model-api-error';
 
 /** The provider name every OpenAI {@link ModelApiError} carries. */
@@ -26,7 +33,12 @@ export function toOpenAIModelApiError(error: unknown, signal?: AbortSignal): Mod
   if (!isErrorLike(error)) return undefined;
   const classes = classNames(error);
   if (signal?.aborted === true || classes.includes('APIUserAbortError') || error.name === 'AbortError') {
-    return new ModelApiError('aborted', { provider: OPENAI_PROVIDER, detail: 'the request was aborted', retryable: false, cause: error });
+    return new ModelApiError('aborted', {
+      provider: OPENAI_PROVIDER,
+      detail: 'the request was aborted',
+      retryable: false,
+      cause: error,
+    });
   }
   if (error.name === 'SyntaxError') {
     return malformed(`the response body is not valid JSON (${error.message})`, error);
@@ -57,7 +69,13 @@ export function toOpenAIModelApiError(error: unknown, signal?: AbortSignal): Mod
 
 /** A `malformed_response` error of the OpenAI provider. */
 export function malformed(detail: string, cause?: unknown, requestId?: string): ModelApiError {
-  return new ModelApiError('malformed_response', { provider: OPENAI_PROVIDER, detail, requestId, retryable: false, cause });
+  return new ModelApiError('malformed_response', {
+    provider: OPENAI_PROVIDER,
+    detail,
+    requestId,
+    retryable: false,
+    cause,
+  });
 }
 
 function fromStatusError(error: Error & OpenAIErrorLike, status: number): ModelApiError {

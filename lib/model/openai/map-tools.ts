@@ -31,7 +31,12 @@ export function toOpenAITools(tools: readonly LlmTool[], strict: boolean): OpenA
       });
     }
     const strictSchema = strict ? toStrictSchema(tool.inputSchema) : undefined;
-    return { name: tool.name, description: tool.description, parameters: strictSchema ?? tool.inputSchema, strict: strictSchema !== undefined };
+    return {
+      name: tool.name,
+      description: tool.description,
+      parameters: strictSchema ?? tool.inputSchema,
+      strict: strictSchema !== undefined,
+    };
   });
 }
 
@@ -41,7 +46,12 @@ export function strictToolNames(tools: readonly OpenAIToolDefinition[]): Readonl
 }
 
 /** A tool call of the answer, marked `nullsAreAbsent` when its tool was sent strict. */
-export function modelToolCall(id: string, name: string, argumentsText: string, strictTools: ReadonlySet<string>): ModelToolCall {
+export function modelToolCall(
+  id: string,
+  name: string,
+  argumentsText: string,
+  strictTools: ReadonlySet<string>,
+): ModelToolCall {
   return { id, name, arguments: argumentsText, ...(strictTools.has(name) ? { nullsAreAbsent: true } : {}) };
 }
 

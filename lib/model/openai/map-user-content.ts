@@ -9,31 +9,47 @@ function dataUrl(mediaType: string, data: string): string {
 }
 
 function unsupported(what: string): ModelApiError {
-  return new ModelApiError('invalid_request', { provider: 'openai', detail: `${what} cannot be sent to this API`, retryable: false });
+  return new ModelApiError('invalid_request', {
+    provider: 'openai',
+    detail: `${what} cannot be sent to this API`,
+    retryable: false,
+  });
 }
 
 /**
  * A user message's content for Chat Completions: text as is; parts as `text`, `image_url` (a URL or a
  * `data:` URL) and `file` (inline documents as a `data:` URL).
  *
- * @throws {@link ModelApiError} `invalid_request` for a document given by URL (Chat Completions takes inline files only); nothing is sent.
+ * @throws {@link ModelApiError} `invalid_request` for a document given by URL (Chat Completions takes inline files
+ * only); nothing is sent.
  */
 export function toChatUserContent(content: string | readonly UserContentPart[]): unknown {
   if (typeof content === 'string') return content;
   return content.map((part) => {
     if (part.type === 'text') return { type: 'text', text: part.text };
-    if (part.type === 'image') return { type: 'image_url', image_url: { url: 'url' in part ? part.url : dataUrl(part.mediaType, part.data) } };
+    if (part.type === 'image')
+      return { type: 'image_url', image_url: { url: 'url' in part ? part.url : dataUrl(part.mediaType, part.data) } };
     if ('url' in part) throw unsupported('a document given by URL');
-    return { type: 'file', file: { file_data: dataUrl(part.mediaType, part.data), filename: part.title ?? 'document' } };
+    return {
+      type: 'file',
+      file: { file_data: dataUrl(part.mediaType, part.data), filename: part.title ?? 'document' },
+    };
   });
 }
 
-/** A user message's content for the Responses API: text as is; parts as `input_text`, `input_image` and `input_file`. */
+/**
+ * A user message's content for the Responses API: text as is; parts as `input_text`, `input_image` and `input_file`.
+ */
 export function toResponsesUserContent(content: string | readonly UserContentPart[]): unknown {
   if (typeof content === 'string') return content;
   return content.map((part) => {
     if (part.type === 'text') return { type: 'input_text', text: part.text };
-    if (part.type === 'image') return { type: 'input_image', detail: 'auto', image_url: 'url' in part ? part.url : dataUrl(part.mediaType, part.data) };
+    if (part.type === 'image')
+      return {
+        type: 'input_image',
+        detail: 'auto',
+        image_url: 'url' in part ? part.url : dataUrl(part.mediaType, part.data),
+      };
     if ('url' in part) return { type: 'input_file', file_url: part.url };
     return { type: 'input_file', file_data: dataUrl(part.mediaType, part.data), filename: part.title ?? 'document' };
   });
@@ -48,7 +64,11 @@ export function toResponsesToolOutput(message: ToolMessage): unknown {
   if (message.parts === undefined || message.parts.length === 0) return message.content;
   const items: unknown[] = message.content.length > 0 ? [{ type: 'input_text', text: message.content }] : [];
   for (const part of message.parts)
-    items.push(part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', detail: 'auto', image_url: dataUrl(part.mediaType, part.data) });
+    items.push(
+      part.type === 'text'
+        ? { type: 'input_text', text: part.text }
+        : { type: 'input_image', detail: 'auto', image_url: dataUrl(part.mediaType, part.data) },
+    );
   return items;
 }
 
@@ -70,10 +90,13 @@ export function toChatToolContent(message: ToolMessage): unknown {
 export function chatToolImagesMessage(messages: readonly ToolMessage[]): Record<string, unknown> | undefined {
   const content: unknown[] = [];
   for (const message of messages) {
-    const images = (message.parts ?? []).filter((part): part is Extract<ToolMessagePart, { type: 'image' }> => part.type === 'image');
+    const images = (message.parts ?? []).filter(
+      (part): part is Extract<ToolMessagePart, { type: 'image' }> => part.type === 'image',
+    );
     if (images.length === 0) continue;
     content.push({ type: 'text', text: `Images returned by tool call ${message.toolCallId} (${message.toolName}):` });
-    for (const image of images) content.push({ type: 'image_url', image_url: { url: dataUrl(image.mediaType, image.data) } });
+    for (const image of images)
+      content.push({ type: 'image_url', image_url: { url: dataUrl(image.mediaType, image.data) } });
   }
   return content.length === 0 ? undefined : { role: 'user', content };
 }

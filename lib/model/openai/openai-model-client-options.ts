@@ -145,8 +145,20 @@ const API_KEY_VARIABLE = 'OPENAI_API_KEY';
 
 /** Body parameters the client sets itself; `extraParams` may not carry them. */
 const MANAGED_PARAMS = [
-  'model', 'messages', 'input', 'tools', 'stream', 'stream_options', 'instructions', 'temperature', 'max_tokens',
-  'max_completion_tokens', 'max_output_tokens', 'parallel_tool_calls', 'store', 'include',
+  'model',
+  'messages',
+  'input',
+  'tools',
+  'stream',
+  'stream_options',
+  'instructions',
+  'temperature',
+  'max_tokens',
+  'max_completion_tokens',
+  'max_output_tokens',
+  'parallel_tool_calls',
+  'store',
+  'include',
 ];
 
 /**
@@ -160,14 +172,22 @@ export function resolveOpenAIModelClientOptions(
   createClient: (settings: { apiKey?: string; baseURL?: string }) => OpenAIApiClient,
 ): ResolvedOpenAIModelClientOptions {
   const problems = findOptionProblems(options);
-  if (options.client === undefined && options.apiKey === undefined && (process.env[API_KEY_VARIABLE] ?? '').trim().length === 0) {
-    problems.push(`no API key: set the ${API_KEY_VARIABLE} environment variable, or pass \`apiKey\` or \`client\` (any non-empty key for a local server that ignores it)`);
+  if (
+    options.client === undefined &&
+    options.apiKey === undefined &&
+    (process.env[API_KEY_VARIABLE] ?? '').trim().length === 0
+  ) {
+    problems.push(
+      `no API key: set the ${API_KEY_VARIABLE} environment variable, or pass \`apiKey\` or \`client\` (any non-empty key for a local server that ignores it)`,
+    );
   }
   if (problems.length > 0) throw new ModelClientOptionsError('OpenAIModelClient', problems);
   const { apiKey, baseURL } = options;
   return Object.freeze({
     api: options.api ?? 'chat',
-    client: options.client ?? createClient({ ...(apiKey !== undefined ? { apiKey } : {}), ...(baseURL !== undefined ? { baseURL } : {}) }),
+    client:
+      options.client ??
+      createClient({ ...(apiKey !== undefined ? { apiKey } : {}), ...(baseURL !== undefined ? { baseURL } : {}) }),
     model: options.model ?? DEFAULT_OPENAI_MODEL,
     maxTokens: options.maxTokens,
     system: options.system,
@@ -182,27 +202,39 @@ export function resolveOpenAIModelClientOptions(
 function findOptionProblems(options: OpenAIModelClientOptions): string[] {
   const problems: string[] = [];
   const { api, client, apiKey, baseURL, model, maxTokens, temperature, strict, parallelToolCalls, store } = options;
-  if (api !== undefined && api !== 'chat' && api !== 'responses') problems.push(`\`api\` must be 'chat' or 'responses', got ${String(api)}`);
+  if (api !== undefined && api !== 'chat' && api !== 'responses')
+    problems.push(`\`api\` must be 'chat' or 'responses', got ${String(api)}`);
   if (client !== undefined && (apiKey !== undefined || baseURL !== undefined)) {
     problems.push('pass either `client` or `apiKey`/`baseURL`, not both (configure them on the client)');
   }
-  if (client !== undefined && (typeof client.chat?.completions?.create !== 'function' || typeof client.responses?.create !== 'function')) {
+  if (
+    client !== undefined &&
+    (typeof client.chat?.completions?.create !== 'function' || typeof client.responses?.create !== 'function')
+  ) {
     problems.push('`client` must be an OpenAI SDK client (it has no `chat.completions.create` or `responses.create`)');
   }
-  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length === 0)) problems.push('`apiKey` must be a non-empty string');
-  if (baseURL !== undefined && !isHttpUrl(baseURL)) problems.push(`\`baseURL\` must be an http(s) URL, got ${String(baseURL)}`);
-  if (model !== undefined && (typeof model !== 'string' || model.trim().length === 0)) problems.push('`model` must be a non-empty string');
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length === 0))
+    problems.push('`apiKey` must be a non-empty string');
+  if (baseURL !== undefined && !isHttpUrl(baseURL))
+    problems.push(`\`baseURL\` must be an http(s) URL, got ${String(baseURL)}`);
+  if (model !== undefined && (typeof model !== 'string' || model.trim().length === 0))
+    problems.push('`model` must be a non-empty string');
   if (maxTokens !== undefined && (!Number.isSafeInteger(maxTokens) || maxTokens < 1)) {
     problems.push(`\`maxTokens\` must be a positive integer, got ${String(maxTokens)}`);
   }
   if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) {
     problems.push(`\`temperature\` must be a number from 0 to 2, got ${String(temperature)}`);
   }
-  for (const [name, value] of [['strict', strict], ['parallelToolCalls', parallelToolCalls], ['store', store]] as const) {
+  for (const [name, value] of [
+    ['strict', strict],
+    ['parallelToolCalls', parallelToolCalls],
+    ['store', store],
+  ] as const) {
     if (value !== undefined && typeof value !== 'boolean') problems.push(`\`${name}\` must be a boolean`);
   }
   const managed = Object.keys(options.extraParams ?? {}).filter((key) => MANAGED_PARAMS.includes(key));
-  if (managed.length > 0) problems.push(`\`extraParams\` may not set ${managed.join(', ')} (use the client's own options)`);
+  if (managed.length > 0)
+    problems.push(`\`extraParams\` may not set ${managed.join(', ')} (use the client's own options)`);
   return problems;
 }
 

@@ -92,7 +92,9 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
     const tools = toOpenAITools(request.tools, this.options.strict);
     const body = await this.send(this.buildBody(request, tools, false), request.signal);
     const strictTools = strictToolNames(tools);
-    return this.options.api === 'chat' ? fromChatCompletion(body, strictTools) : fromResponsesResponse(body, strictTools);
+    return this.options.api === 'chat'
+      ? fromChatCompletion(body, strictTools)
+      : fromResponsesResponse(body, strictTools);
   }
 
   /**
@@ -108,7 +110,8 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
     const own = requestSignal(request.signal);
     const stream = await this.send(this.buildBody(request, tools, true), request.signal, own, false);
     const strictTools = strictToolNames(tools);
-    const reader = this.options.api === 'chat' ? new ChatStreamReader(strictTools) : new ResponsesStreamReader(strictTools);
+    const reader =
+      this.options.api === 'chat' ? new ChatStreamReader(strictTools) : new ResponsesStreamReader(strictTools);
     try {
       if (!isAsyncIterable(stream)) throw malformed('the streaming request did not answer with a stream');
       // Once aborted, chunks the SDK had already read are not passed on: the iteration ends with the abort.
@@ -123,7 +126,8 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
     } finally {
       own.release();
     }
-    // The SDK ends a stream quietly when its request is aborted: an unfinished stream of an aborted request is an abort.
+    // The SDK ends a stream quietly when its request is aborted: an unfinished stream of an aborted request is an
+    // abort.
     if (request.signal.aborted) throw this.mapError(request.signal.reason, request.signal);
     yield { type: 'response', response: reader.finish() };
   }
@@ -133,18 +137,32 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
    *
    * @throws {@link ModelApiError} `invalid_request` when a tool cannot be mapped.
    */
-  protected buildBody(request: ModelRequest, tools: readonly OpenAIToolDefinition[], stream: boolean): OpenAIRequestBody {
+  protected buildBody(
+    request: ModelRequest,
+    tools: readonly OpenAIToolDefinition[],
+    stream: boolean,
+  ): OpenAIRequestBody {
     return this.options.api === 'chat'
       ? buildChatBody(this.options, request, tools, stream)
       : buildResponsesBody(this.options, request, tools, stream);
   }
 
-  /** Sends one request under a signal of its own (see `requestSignal`), released when `release` is true (a whole answer) or by the stream's reader. */
-  private async send(body: OpenAIRequestBody, signal: AbortSignal, own = requestSignal(signal), release = true): Promise<unknown> {
+  /**
+   * Sends one request under a signal of its own (see `requestSignal`), released when `release` is true (a whole answer)
+   * or by the stream's reader.
+   */
+  private async send(
+    body: OpenAIRequestBody,
+    signal: AbortSignal,
+    own = requestSignal(signal),
+    release = true,
+  ): Promise<unknown> {
     const { client, api } = this.options;
     try {
       const options = { signal: own.signal };
-      return await (api === 'chat' ? client.chat.completions.create(body, options) : client.responses.create(body, options));
+      return await (api === 'chat'
+        ? client.chat.completions.create(body, options)
+        : client.responses.create(body, options));
     } catch (error) {
       own.release();
       throw this.mapError(error, signal);
@@ -155,12 +173,21 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
 
   private mapError(error: unknown, signal: AbortSignal): unknown {
     if (signal.aborted) {
-      return new ModelApiError('aborted', { provider: OPENAI_PROVIDER, detail: 'the request was aborted', retryable: false, cause: error });
+      return new ModelApiError('aborted', {
+        provider: OPENAI_PROVIDER,
+        detail: 'the request was aborted',
+        retryable: false,
+        cause: error,
+      });
     }
     return toOpenAIModelApiError(error, signal) ?? error;
   }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -2,7 +2,9 @@ import { JsonSchema } from '../../contract/json-schema';
 import { ModelResponseFormat } from '../model-types';
 import { toStrictSchema } from './strict-schema';
 
-/** A response format as both OpenAI APIs take it (Chat Completions in `json_schema`, Responses flat in `text.format`). */
+/**
+ * A response format as both OpenAI APIs take it (Chat Completions in `json_schema`, Responses flat in `text.format`).
+ */
 export interface OpenAIJsonSchemaFormat {
   readonly name: string;
   readonly description?: string;
@@ -40,7 +42,9 @@ function mapFormat(format: ModelResponseFormat): OpenAIJsonSchemaFormat {
 
 /** Chat Completions `response_format` of a request, or nothing. */
 export function chatResponseFormat(format: ModelResponseFormat | undefined): { readonly response_format?: unknown } {
-  return format === undefined ? {} : { response_format: { type: 'json_schema', json_schema: toOpenAIJsonSchemaFormat(format) } };
+  return format === undefined
+    ? {}
+    : { response_format: { type: 'json_schema', json_schema: toOpenAIJsonSchemaFormat(format) } };
 }
 
 /** Responses API `text` of a request, or nothing. */

@@ -38,7 +38,11 @@ export function toResponsesInput(messages: readonly ChatMessage[]): unknown[] {
         break;
       }
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toResponsesToolOutput(message) });
+        input.push({
+          type: 'function_call_output',
+          call_id: message.toolCallId,
+          output: toResponsesToolOutput(message),
+        });
         break;
     }
   }
@@ -53,14 +57,17 @@ export function storedOpenAIItems(message: AssistantMessage): readonly JsonValue
   const stored: ProviderContent | undefined = message.providerContent;
   if (stored?.provider !== OPENAI_PROVIDER_CONTENT || !Array.isArray(stored.blocks)) return undefined;
   const ids = stored.blocks.flatMap((item) =>
-    typeof item === 'object' && item !== null && !Array.isArray(item) && item.type === 'function_call' ? [String(item.call_id)] : [],
+    typeof item === 'object' && item !== null && !Array.isArray(item) && item.type === 'function_call'
+      ? [String(item.call_id)]
+      : [],
   );
   return JSON.stringify(ids) === JSON.stringify(message.toolCalls.map((call) => call.id)) ? stored.blocks : undefined;
 }
 
 /**
  * The Responses API body of one request: `model`, `input`, `stream`, `store`, then `instructions`,
- * `tools`, `parallel_tool_calls`, `max_output_tokens`, `temperature` and `text.format` (the response format) when set, `include:
+ * `tools`, `parallel_tool_calls`, `max_output_tokens`, `temperature` and `text.format` (the response format) when set,
+ * `include:
  * ['reasoning.encrypted_content']` when not stored (so reasoning can be sent back), and `extraParams`.
  */
 export function buildResponsesBody(
@@ -80,7 +87,15 @@ export function buildResponsesBody(
     ...(store ? {} : { include: ['reasoning.encrypted_content'] }),
     ...(instructions !== undefined && instructions.length > 0 ? { instructions } : {}),
     ...(tools.length > 0
-      ? { tools: tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strict })) }
+      ? {
+          tools: tools.map((tool) => ({
+            type: 'function',
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.parameters,
+            strict: tool.strict,
+          })),
+        }
       : {}),
     ...(tools.length > 0 && parallelToolCalls !== undefined ? { parallel_tool_calls: parallelToolCalls } : {}),
     ...(maxTokens !== undefined ? { max_output_tokens: maxTokens } : {}),

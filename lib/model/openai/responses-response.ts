@@ -36,11 +36,14 @@ export function fromResponsesResponse(body: unknown, strictTools: ReadonlySet<st
       if (!Array.isArray(item.content)) return fail(`message item ${index} has no \`content\` array`);
       for (const part of item.content as unknown[]) {
         if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') text.push(part.text);
-        else if (isRecord(part) && part.type === 'refusal' && typeof part.refusal === 'string') refusals.push(part.refusal);
+        else if (isRecord(part) && part.type === 'refusal' && typeof part.refusal === 'string')
+          refusals.push(part.refusal);
       }
     } else if (item.type === 'function_call') {
-      if (typeof item.call_id !== 'string' || item.call_id.length === 0) return fail(`function_call item ${index} has no \`call_id\``);
-      if (typeof item.name !== 'string' || item.name.length === 0) return fail(`function_call item ${index} has no \`name\``);
+      if (typeof item.call_id !== 'string' || item.call_id.length === 0)
+        return fail(`function_call item ${index} has no \`call_id\``);
+      if (typeof item.name !== 'string' || item.name.length === 0)
+        return fail(`function_call item ${index} has no \`name\``);
       if (typeof item.arguments !== 'string') return fail(`function_call item ${index} has no \`arguments\` text`);
       toolCalls.push(modelToolCall(item.call_id, item.name, item.arguments, strictTools));
     } else {
@@ -55,7 +58,14 @@ export function fromResponsesResponse(body: unknown, strictTools: ReadonlySet<st
     stopReason: responsesStopReason(body, toolCalls.length > 0, refused),
     usage: mapUsage(body.usage, 'input_tokens', 'output_tokens', requestId),
     ...(typeof body.model === 'string' ? { model: body.model } : {}),
-    ...(keep ? { providerContent: { provider: OPENAI_PROVIDER_CONTENT, blocks: JSON.parse(JSON.stringify(body.output)) as JsonValue[] } } : {}),
+    ...(keep
+      ? {
+          providerContent: {
+            provider: OPENAI_PROVIDER_CONTENT,
+            blocks: JSON.parse(JSON.stringify(body.output)) as JsonValue[],
+          },
+        }
+      : {}),
   };
 }
 

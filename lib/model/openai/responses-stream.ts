@@ -37,24 +37,32 @@ export class ResponsesStreamReader {
     switch (event.type) {
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        return typeof event.delta === 'string' && event.delta.length > 0 ? [{ type: 'text_delta', text: event.delta }] : [];
+        return typeof event.delta === 'string' && event.delta.length > 0
+          ? [{ type: 'text_delta', text: event.delta }]
+          : [];
       case 'response.output_item.added': {
         const item = event.item;
         if (!isRecord(item) || item.type !== 'function_call' || typeof event.output_index !== 'number') return [];
-        if (typeof item.call_id !== 'string' || typeof item.name !== 'string') throw malformed('a streamed function_call item has no `call_id` or `name`');
+        if (typeof item.call_id !== 'string' || typeof item.name !== 'string')
+          throw malformed('a streamed function_call item has no `call_id` or `name`');
         const position = this.startedIds.length;
         this.startedIds.push(item.call_id);
         this.callPositions.set(event.output_index, position);
-        const events: ModelStreamEvent[] = [{ type: 'tool_call_started', index: position, id: item.call_id, name: item.name }];
+        const events: ModelStreamEvent[] = [
+          { type: 'tool_call_started', index: position, id: item.call_id, name: item.name },
+        ];
         if (typeof item.arguments === 'string' && item.arguments.length > 0) {
           events.push({ type: 'tool_call_delta', index: position, argumentsDelta: item.arguments });
         }
         return events;
       }
       case 'response.function_call_arguments.delta': {
-        const position = typeof event.output_index === 'number' ? this.callPositions.get(event.output_index) : undefined;
+        const position =
+          typeof event.output_index === 'number' ? this.callPositions.get(event.output_index) : undefined;
         if (position === undefined) throw malformed('arguments arrived for a function call that was never started');
-        return typeof event.delta === 'string' && event.delta.length > 0 ? [{ type: 'tool_call_delta', index: position, argumentsDelta: event.delta }] : [];
+        return typeof event.delta === 'string' && event.delta.length > 0
+          ? [{ type: 'tool_call_delta', index: position, argumentsDelta: event.delta }]
+          : [];
       }
       case 'response.completed':
       case 'response.incomplete':
@@ -75,12 +83,16 @@ export class ResponsesStreamReader {
    */
   private unstreamedCalls(response: ModelResponse): ModelStreamEvent[] {
     this.startedIds.forEach((id, position) => {
-      if (response.toolCalls[position]?.id !== id) throw malformed(`the streamed function call '${id}' is not call ${position} of the completed response`);
+      if (response.toolCalls[position]?.id !== id)
+        throw malformed(`the streamed function call '${id}' is not call ${position} of the completed response`);
     });
     return response.toolCalls.slice(this.startedIds.length).flatMap((call, offset): ModelStreamEvent[] => {
       const index = this.startedIds.length + offset;
       const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-      return [{ type: 'tool_call_started', index, id: call.id, name: call.name }, ...(text.length > 0 ? [{ type: 'tool_call_delta' as const, index, argumentsDelta: text }] : [])];
+      return [
+        { type: 'tool_call_started', index, id: call.id, name: call.name },
+        ...(text.length > 0 ? [{ type: 'tool_call_delta' as const, index, argumentsDelta: text }] : []),
+      ];
     });
   }
 

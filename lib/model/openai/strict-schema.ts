@@ -58,7 +58,8 @@ function rewrite(node: unknown, root: JsonSchema): unknown {
   }
   for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
     const map = node[keyword];
-    if (isNode(map)) result[keyword] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, rewrite(sub, root)]));
+    if (isNode(map))
+      result[keyword] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, rewrite(sub, root)]));
   }
   if (isObjectSchema(node)) Object.assign(result, strictObject(node, root));
   return result;
@@ -83,7 +84,11 @@ function strictObject(node: SchemaNode, root: JsonSchema): SchemaNode {
 
 function isObjectSchema(node: SchemaNode): boolean {
   const type = node.type;
-  return type === 'object' || (Array.isArray(type) && type.includes('object')) || (type === undefined && 'properties' in node);
+  return (
+    type === 'object' ||
+    (Array.isArray(type) && type.includes('object')) ||
+    (type === undefined && 'properties' in node)
+  );
 }
 
 /** `schema` made to accept `null` too (unchanged when it already does). */
@@ -91,10 +96,20 @@ function nullable(schema: unknown, root: JsonSchema): unknown {
   if (!isNode(schema) || schemaAcceptsNull(schema, root)) return schema;
   const { type } = schema;
   const hasSimpleType = typeof type === 'string' || Array.isArray(type);
-  if (!hasSimpleType || '$ref' in schema || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'const' in schema) {
+  if (
+    !hasSimpleType ||
+    '$ref' in schema ||
+    'anyOf' in schema ||
+    'oneOf' in schema ||
+    'allOf' in schema ||
+    'const' in schema
+  ) {
     return { anyOf: [schema, { type: 'null' }] };
   }
-  const result: SchemaNode = { ...schema, type: Array.isArray(type) ? [...(type as unknown[]), 'null'] : [type, 'null'] };
+  const result: SchemaNode = {
+    ...schema,
+    type: Array.isArray(type) ? [...(type as unknown[]), 'null'] : [type, 'null'],
+  };
   if (Array.isArray(schema.enum)) result.enum = [...(schema.enum as unknown[]), null];
   return result;
 }

@@ -21,11 +21,17 @@ export interface ExecutionToolProviderOptions extends JobManagerOptions {
   readonly jobs?: Readonly<Record<string, JobHandler | JobDefinition>>;
   /** Longest `waitMs` of `job_result`. @default 10000 */
   readonly maxWaitMs?: number;
-  /** How long `job_cancel`, and an aborted `job_run`, wait for the handler to stop before answering `cancelling`. @default 1000 */
+  /**
+   * How long `job_cancel`, and an aborted `job_run`, wait for the handler to stop before answering `cancelling`.
+   * @default 1000
+   */
   readonly cancelGraceMs?: number;
   /** Deadline of one `job_run` call (its contract `timeoutMs`). @default 300000 */
   readonly runTimeoutMs?: number;
-  /** Longest silence between progress reports of a `job_run` call (its contract `heartbeat.idleTimeoutMs`). @default 30000 */
+  /**
+   * Longest silence between progress reports of a `job_run` call (its contract `heartbeat.idleTimeoutMs`). @default
+   * 30000
+   */
   readonly heartbeatIdleTimeoutMs?: number;
 }
 
@@ -43,7 +49,10 @@ export class ExecutionToolProvider implements ToolProvider {
   private readonly settings: ResolvedExecutionOptions;
   private descriptors?: readonly ToolDescriptor[];
 
-  /** Throws `ExecutionModuleError` for bad limits (`invalid_execution_options`) or job kinds (`invalid_job_kind`, `duplicate_job_kind`). */
+  /**
+   * Throws `ExecutionModuleError` for bad limits (`invalid_execution_options`) or job kinds (`invalid_job_kind`,
+   * `duplicate_job_kind`).
+   */
   constructor(options: ExecutionToolProviderOptions = {}) {
     this.settings = resolveExecutionOptions(options);
     this.jobs = new JobManager(options);
@@ -70,7 +79,10 @@ export class ExecutionToolProvider implements ToolProvider {
     return NO_CAPABILITIES;
   }
 
-  /** Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link directInvocation}). */
+  /**
+   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link
+   * directInvocation}).
+   */
   invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
     return this.invokeTool(directInvocation(this, toolName, args, signal));
   }
@@ -78,7 +90,8 @@ export class ExecutionToolProvider implements ToolProvider {
   /** Runs one job tool. Bad input, unknown kinds and unknown job ids become failures, never throws. */
   async invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
     const descriptor = this.listTools().find((candidate) => candidate.name === invocation.toolName);
-    if (descriptor === undefined) return toolFailure({ code: 'unknown_tool', message: `This provider has no tool '${invocation.toolName}'.` });
+    if (descriptor === undefined)
+      return toolFailure({ code: 'unknown_tool', message: `This provider has no tool '${invocation.toolName}'.` });
     const checked = checkToolArguments(descriptor, invocation.arguments);
     if (!checked.ok) return checked.failure;
     const args = checked.value;
@@ -110,7 +123,8 @@ export class ExecutionToolProvider implements ToolProvider {
   }
 
   private async run(args: JsonObject, invocation: ToolInvocation): Promise<ToolOutcome> {
-    if (invocation.signal.aborted) return toolFailure({ code: 'cancelled', message: 'The call was aborted before the job started.' });
+    if (invocation.signal.aborted)
+      return toolFailure({ code: 'cancelled', message: 'The call was aborted before the job started.' });
     const started = this.startJob(args, undefined);
     if (!('job' in started)) return started;
     const job = started.job;
@@ -134,11 +148,24 @@ export class ExecutionToolProvider implements ToolProvider {
     }
     const snapshot = job.snapshot();
     if (snapshot.status === 'succeeded') return toolData(toJobData(snapshot));
-    if (snapshot.status === 'cancelled' || snapshot.status === 'cancelling') return toolFailure({ code: 'cancelled', message: snapshot.error ?? 'The job was cancelled.', details: toJobData(snapshot) });
-    return toolFailure({ code: 'job_failed', category: 'internal', message: `Job ${snapshot.kind} failed: ${snapshot.error ?? 'unknown error'}`, details: toJobData(snapshot) });
+    if (snapshot.status === 'cancelled' || snapshot.status === 'cancelling')
+      return toolFailure({
+        code: 'cancelled',
+        message: snapshot.error ?? 'The job was cancelled.',
+        details: toJobData(snapshot),
+      });
+    return toolFailure({
+      code: 'job_failed',
+      category: 'internal',
+      message: `Job ${snapshot.kind} failed: ${snapshot.error ?? 'unknown error'}`,
+      details: toJobData(snapshot),
+    });
   }
 
-  /** Checks the kind's input schema and starts (or finds, by idempotency key) the job; a refusal is the failure to answer. */
+  /**
+   * Checks the kind's input schema and starts (or finds, by idempotency key) the job; a refusal is the failure to
+   * answer.
+   */
   private startJob(args: JsonObject, idempotencyKey: string | undefined): { job: Job; reused: boolean } | ToolOutcome {
     const kind = args.kind as string;
     const input = args.input;
@@ -147,19 +174,36 @@ export class ExecutionToolProvider implements ToolProvider {
     if (issues.length > 0) {
       const listed = issues.map((issue) => ({ pointer: `/input${issue.pointer}`, message: issue.message }));
       const text = listed.map((issue) => `${issue.pointer} ${issue.message}`).join('; ');
-      return toolFailure({ code: 'invalid_arguments', message: `Invalid input for job kind '${kind}': ${text}`, details: { issues: listed } });
+      return toolFailure({
+        code: 'invalid_arguments',
+        message: `Invalid input for job kind '${kind}': ${text}`,
+        details: { issues: listed },
+      });
     }
     const started = this.jobs.start(kind, input, idempotencyKey);
     if (started.ok) return { job: started.job, reused: started.reused };
     if (started.reason === 'unknown_kind')
-      return toolFailure({ code: 'invalid_arguments', message: `Unknown job kind '${kind}'. Known kinds: ${started.kinds.join(', ') || 'none'}.` });
-    return toolFailure({ code: 'rate_limited', message: `Too many jobs are running (limit ${started.limit}); wait for one to finish.` });
+      return toolFailure({
+        code: 'invalid_arguments',
+        message: `Unknown job kind '${kind}'. Known kinds: ${started.kinds.join(', ') || 'none'}.`,
+      });
+    return toolFailure({
+      code: 'rate_limited',
+      message: `Too many jobs are running (limit ${started.limit}); wait for one to finish.`,
+    });
   }
 
-  private async withJob(args: JsonObject, answer: (job: Job) => ToolOutcome | Promise<ToolOutcome>): Promise<ToolOutcome> {
+  private async withJob(
+    args: JsonObject,
+    answer: (job: Job) => ToolOutcome | Promise<ToolOutcome>,
+  ): Promise<ToolOutcome> {
     const jobId = args.jobId as string;
     const job = this.jobs.get(jobId);
-    if (job === undefined) return toolFailure({ code: 'not_found', message: `No job with id '${jobId}' (unknown, or finished long ago and forgotten).` });
+    if (job === undefined)
+      return toolFailure({
+        code: 'not_found',
+        message: `No job with id '${jobId}' (unknown, or finished long ago and forgotten).`,
+      });
     return answer(job);
   }
 }

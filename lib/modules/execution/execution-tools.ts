@@ -36,59 +36,118 @@ export function executionToolDescriptors(settings: ExecutionToolSettings): ToolD
   const jobInput: JsonSchema = {
     type: 'object',
     properties: {
-      kind: settings.kinds.size > 0 ? { type: 'string', enum: [...settings.kinds.keys()], description: 'Kind of job.' } : { type: 'string' },
+      kind:
+        settings.kinds.size > 0
+          ? { type: 'string', enum: [...settings.kinds.keys()], description: 'Kind of job.' }
+          : { type: 'string' },
       input: { description: 'Input of the job; its shape depends on the kind.' },
     },
     required: ['kind', 'input'],
     additionalProperties: false,
   };
-  const byId: JsonSchema = { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false };
+  const byId: JsonSchema = {
+    type: 'object',
+    properties: { jobId: JOB_ID },
+    required: ['jobId'],
+    additionalProperties: false,
+  };
   const output = { outputSchema: JOB_SNAPSHOT_SCHEMA };
-  const describedTool = (name: string, description: string, inputSchema: JsonSchema) => ({ name, description, inputSchema });
+  const describedTool = (name: string, description: string, inputSchema: JsonSchema) => ({
+    name,
+    description,
+    inputSchema,
+  });
   return [
     descriptorFromLlmTool(
-      describedTool(EXECUTION_TOOL_NAMES.start, `Start a long-running job in the background and return its job id at once.${kindsText}`, jobInput),
+      describedTool(
+        EXECUTION_TOOL_NAMES.start,
+        `Start a long-running job in the background and return its job id at once.${kindsText}`,
+        jobInput,
+      ),
       { ...output, sideEffect, idempotency: 'idempotent_with_key', timeoutMs: 10_000 },
     ),
-    descriptorFromLlmTool(describedTool(EXECUTION_TOOL_NAMES.status, 'Get the status and last progress of a job.', byId), {
-      ...output,
-      sideEffect: 'read',
-      idempotency: 'idempotent',
-      approval: 'never',
-      timeoutMs: 5_000,
-    }),
     descriptorFromLlmTool(
-      describedTool(EXECUTION_TOOL_NAMES.result, `Get a job's result, waiting up to waitMs (at most ${settings.maxWaitMs}) for it to finish.`, {
-        type: 'object',
-        properties: { jobId: JOB_ID, waitMs: { type: 'integer', minimum: 0, maximum: settings.maxWaitMs, description: 'How long to wait (default 0).' } },
-        required: ['jobId'],
-        additionalProperties: false,
-      }),
-      { ...output, sideEffect: 'read', idempotency: 'idempotent', approval: 'never', timeoutMs: settings.maxWaitMs + 5_000 },
+      describedTool(EXECUTION_TOOL_NAMES.status, 'Get the status and last progress of a job.', byId),
+      {
+        ...output,
+        sideEffect: 'read',
+        idempotency: 'idempotent',
+        approval: 'never',
+        timeoutMs: 5_000,
+      },
     ),
-    descriptorFromLlmTool(describedTool(EXECUTION_TOOL_NAMES.cancel, 'Cancel a running job. Cancelling a finished job changes nothing.', byId), {
-      ...output,
-      sideEffect: 'write',
-      idempotency: 'idempotent',
-      approval: 'never',
-      timeoutMs: settings.cancelGraceMs + 5_000,
-    }),
     descriptorFromLlmTool(
-      describedTool(EXECUTION_TOOL_NAMES.run, `Run a job to completion within this call, reporting progress, and return its result.${kindsText}`, jobInput),
-      { ...output, sideEffect, timeoutMs: settings.runTimeoutMs, heartbeat: { idleTimeoutMs: settings.heartbeatIdleTimeoutMs } },
+      describedTool(
+        EXECUTION_TOOL_NAMES.result,
+        `Get a job's result, waiting up to waitMs (at most ${settings.maxWaitMs}) for it to finish.`,
+        {
+          type: 'object',
+          properties: {
+            jobId: JOB_ID,
+            waitMs: {
+              type: 'integer',
+              minimum: 0,
+              maximum: settings.maxWaitMs,
+              description: 'How long to wait (default 0).',
+            },
+          },
+          required: ['jobId'],
+          additionalProperties: false,
+        },
+      ),
+      {
+        ...output,
+        sideEffect: 'read',
+        idempotency: 'idempotent',
+        approval: 'never',
+        timeoutMs: settings.maxWaitMs + 5_000,
+      },
+    ),
+    descriptorFromLlmTool(
+      describedTool(
+        EXECUTION_TOOL_NAMES.cancel,
+        'Cancel a running job. Cancelling a finished job changes nothing.',
+        byId,
+      ),
+      {
+        ...output,
+        sideEffect: 'write',
+        idempotency: 'idempotent',
+        approval: 'never',
+        timeoutMs: settings.cancelGraceMs + 5_000,
+      },
+    ),
+    descriptorFromLlmTool(
+      describedTool(
+        EXECUTION_TOOL_NAMES.run,
+        `Run a job to completion within this call, reporting progress, and return its result.${kindsText}`,
+        jobInput,
+      ),
+      {
+        ...output,
+        sideEffect,
+        timeoutMs: settings.runTimeoutMs,
+        heartbeat: { idleTimeoutMs: settings.heartbeatIdleTimeoutMs },
+      },
     ),
   ];
 }
 
-/** The strongest side effect of the registered kinds (`write` for a kind that does not say); `none` when there are no kinds. */
+/**
+ * The strongest side effect of the registered kinds (`write` for a kind that does not say); `none` when there are no
+ * kinds.
+ */
 export function strongestSideEffect(kinds: ReadonlyMap<string, JobDefinition>): ToolSideEffect {
   let strongest = 0;
-  for (const definition of kinds.values()) strongest = Math.max(strongest, SIDE_EFFECT_ORDER.indexOf(definition.sideEffect ?? 'write'));
+  for (const definition of kinds.values())
+    strongest = Math.max(strongest, SIDE_EFFECT_ORDER.indexOf(definition.sideEffect ?? 'write'));
   return SIDE_EFFECT_ORDER[strongest];
 }
 
 function describeKinds(kinds: ReadonlyMap<string, JobDefinition>): string {
   if (kinds.size === 0) return ' No job kinds are registered.';
-  const lines = [...kinds].map(([kind, definition]) => `- ${kind}${definition.description === undefined ? '' : `: ${definition.description}`}`);
+  const lines = [...kinds].map(
+    ([kind, definition]) => `- ${kind}${definition.description === undefined ? '' : `: ${definition.description}`}`,
+  );
   return `\nKinds:\n${lines.join('\n')}`;
 }

@@ -18,10 +18,16 @@ export interface JobManagerOptions {
 }
 
 /** Why a start was refused. */
-export type JobStartRefusal = { readonly reason: 'unknown_kind'; readonly kinds: readonly string[] } | { readonly reason: 'too_many_jobs'; readonly limit: number };
+export type JobStartRefusal =
+  | { readonly reason: 'unknown_kind'; readonly kinds: readonly string[] }
+  | { readonly reason: 'too_many_jobs'; readonly limit: number };
 
-/** Result of {@link JobManager.start}: the job (possibly one started earlier under the same idempotency key) or a refusal. */
-export type JobStartResult = { readonly ok: true; readonly job: Job; readonly reused: boolean } | ({ readonly ok: false } & JobStartRefusal);
+/**
+ * Result of {@link JobManager.start}: the job (possibly one started earlier under the same idempotency key) or a
+ * refusal.
+ */
+export type JobStartResult =
+  { readonly ok: true; readonly job: Job; readonly reused: boolean } | ({ readonly ok: false } & JobStartRefusal);
 
 const KIND_PATTERN = TOOL_NAME_PATTERN;
 const SIDE_EFFECTS: readonly string[] = ['none', 'read', 'write', 'destructive'];
@@ -40,27 +46,48 @@ export class JobManager {
     this.maxRunningJobs = options.maxRunningJobs ?? 16;
     this.maxRetainedJobs = options.maxRetainedJobs ?? 100;
     this.now = options.now ?? Date.now;
-    for (const [name, value] of [['maxRunningJobs', this.maxRunningJobs], ['maxRetainedJobs', this.maxRetainedJobs]] as const)
+    for (const [name, value] of [
+      ['maxRunningJobs', this.maxRunningJobs],
+      ['maxRetainedJobs', this.maxRetainedJobs],
+    ] as const)
       if (!Number.isSafeInteger(value) || value < 1)
-        throw new ExecutionModuleError('invalid_execution_options', `${name} must be a positive integer, got ${messageOf(value)}.`);
+        throw new ExecutionModuleError(
+          'invalid_execution_options',
+          `${name} must be a positive integer, got ${messageOf(value)}.`,
+        );
   }
 
-  /** Registers a job kind. Throws `ExecutionModuleError` for a bad kind name or handler (`invalid_job_kind`) or a kind already registered (`duplicate_job_kind`). */
+  /**
+   * Registers a job kind. Throws `ExecutionModuleError` for a bad kind name or handler (`invalid_job_kind`) or a kind
+   * already registered (`duplicate_job_kind`).
+   */
   register(kind: string, definition: JobHandler | JobDefinition): void {
     if (typeof kind !== 'string' || !KIND_PATTERN.test(kind))
-      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${messageOf(kind)}' must match ${KIND_PATTERN.source}.`);
+      throw new ExecutionModuleError(
+        'invalid_job_kind',
+        `Job kind '${messageOf(kind)}' must match ${KIND_PATTERN.source}.`,
+      );
     const resolved = typeof definition === 'function' ? { handler: definition } : definition;
-    if (typeof resolved?.handler !== 'function') throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' needs a handler function.`);
+    if (typeof resolved?.handler !== 'function')
+      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' needs a handler function.`);
     if (resolved.sideEffect !== undefined && !SIDE_EFFECTS.includes(resolved.sideEffect))
-      throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' has unknown sideEffect '${messageOf(resolved.sideEffect)}'.`);
+      throw new ExecutionModuleError(
+        'invalid_job_kind',
+        `Job kind '${kind}' has unknown sideEffect '${messageOf(resolved.sideEffect)}'.`,
+      );
     if (resolved.inputSchema !== undefined) {
       try {
         compileInputValidator(resolved.inputSchema);
       } catch (error) {
-        throw new ExecutionModuleError('invalid_job_kind', `Job kind '${kind}' has an input schema that does not compile.`, { cause: error });
+        throw new ExecutionModuleError(
+          'invalid_job_kind',
+          `Job kind '${kind}' has an input schema that does not compile.`,
+          { cause: error },
+        );
       }
     }
-    if (this.definitions.has(kind)) throw new ExecutionModuleError('duplicate_job_kind', `Job kind '${kind}' is already registered.`);
+    if (this.definitions.has(kind))
+      throw new ExecutionModuleError('duplicate_job_kind', `Job kind '${kind}' is already registered.`);
     this.definitions.set(kind, Object.freeze({ ...resolved }));
   }
 
@@ -69,7 +96,10 @@ export class JobManager {
     return this.definitions;
   }
 
-  /** Starts a job of a registered kind; with an idempotency key already used, answers that job instead of starting another. */
+  /**
+   * Starts a job of a registered kind; with an idempotency key already used, answers that job instead of starting
+   * another.
+   */
   start(kind: string, input: JsonValue, idempotencyKey?: string): JobStartResult {
     if (idempotencyKey !== undefined) {
       const existing = this.jobs.get(this.byIdempotencyKey.get(idempotencyKey) ?? '');
@@ -77,7 +107,8 @@ export class JobManager {
     }
     const definition = this.definitions.get(kind);
     if (definition === undefined) return { ok: false, reason: 'unknown_kind', kinds: [...this.definitions.keys()] };
-    if (this.runningCount() >= this.maxRunningJobs) return { ok: false, reason: 'too_many_jobs', limit: this.maxRunningJobs };
+    if (this.runningCount() >= this.maxRunningJobs)
+      return { ok: false, reason: 'too_many_jobs', limit: this.maxRunningJobs };
     const job = new Job(`job_${randomUUID()}`, kind, definition.handler, input, this.now);
     this.jobs.set(job.id, job);
     if (idempotencyKey !== undefined) this.byIdempotencyKey.set(idempotencyKey, job.id);

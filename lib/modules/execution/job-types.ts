@@ -23,7 +23,10 @@ export interface JobDefinition {
   readonly description?: string;
   /** Schema the `input` of this kind must match; checked before the job starts. @default any JSON */
   readonly inputSchema?: JsonSchema;
-  /** What running this kind does to the world; the start and run tools declare the strongest of all kinds. @default 'write' */
+  /**
+   * What running this kind does to the world; the start and run tools declare the strongest of all kinds. @default
+   * 'write'
+   */
   readonly sideEffect?: ToolSideEffect;
 }
 

@@ -30,7 +30,12 @@ export class Job {
     private readonly now: () => number,
     readonly startedAtMs = now(),
   ) {
-    const context = { jobId: id, kind, signal: this.controller.signal, reportProgress: (p?: HeartbeatProgress) => this.report(p) };
+    const context = {
+      jobId: id,
+      kind,
+      signal: this.controller.signal,
+      reportProgress: (p?: HeartbeatProgress) => this.report(p),
+    };
     this.settled = Promise.resolve()
       .then(() => handler(input, context))
       .then(
@@ -38,7 +43,9 @@ export class Job {
         (reason: unknown) => this.fail(reason),
       )
       // Settling never throws today; this keeps a job from staying `running` if that ever changes.
-      .catch((error: unknown) => this.finish('failed', undefined, `The job could not be settled: ${messageOf(error)}`.slice(0, MAX_ERROR_CHARS)));
+      .catch((error: unknown) =>
+        this.finish('failed', undefined, `The job could not be settled: ${messageOf(error)}`.slice(0, MAX_ERROR_CHARS)),
+      );
   }
 
   /** True once the job reached `succeeded`, `failed` or `cancelled`. */

@@ -9,7 +9,10 @@ export interface ResolvedExecutionOptions {
   readonly heartbeatIdleTimeoutMs: number;
 }
 
-/** Fills the timing defaults and checks them; throws `ExecutionModuleError` (`invalid_execution_options`) listing every problem. */
+/**
+ * Fills the timing defaults and checks them; throws `ExecutionModuleError` (`invalid_execution_options`) listing every
+ * problem.
+ */
 export function resolveExecutionOptions(options: Partial<ResolvedExecutionOptions>): ResolvedExecutionOptions {
   const resolved: ResolvedExecutionOptions = Object.freeze({
     maxWaitMs: options.maxWaitMs ?? 10_000,
@@ -21,8 +24,11 @@ export function resolveExecutionOptions(options: Partial<ResolvedExecutionOption
   for (const [name, value] of Object.entries(resolved) as [keyof ResolvedExecutionOptions, number][]) {
     const zeroAllowed = name === 'maxWaitMs' || name === 'cancelGraceMs';
     if (!Number.isSafeInteger(value) || value < (zeroAllowed ? 0 : 1))
-      problems.push(`${name} must be ${zeroAllowed ? 'a non-negative' : 'a positive'} integer of milliseconds, got ${messageOf(value)}`);
+      problems.push(
+        `${name} must be ${zeroAllowed ? 'a non-negative' : 'a positive'} integer of milliseconds, got ${messageOf(value)}`,
+      );
   }
-  if (problems.length > 0) throw new ExecutionModuleError('invalid_execution_options', `Invalid execution options: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new ExecutionModuleError('invalid_execution_options', `Invalid execution options: ${problems.join('; ')}`);
   return resolved;
 }

@@ -12,7 +12,8 @@ export const MAX_PROGRESS_MESSAGE_CHARS = 500;
 export function sanitizeProgress(progress: HeartbeatProgress | undefined): HeartbeatProgress {
   if (typeof progress !== 'object' || progress === null) return {};
   const clean: { fraction?: number; message?: string; details?: JsonValue } = {};
-  if (typeof progress.fraction === 'number' && Number.isFinite(progress.fraction)) clean.fraction = Math.min(1, Math.max(0, progress.fraction));
+  if (typeof progress.fraction === 'number' && Number.isFinite(progress.fraction))
+    clean.fraction = Math.min(1, Math.max(0, progress.fraction));
   if (typeof progress.message === 'string') clean.message = progress.message.slice(0, MAX_PROGRESS_MESSAGE_CHARS);
   if (progress.details !== undefined) {
     const details = toJson(progress.details);

@@ -17,7 +17,12 @@ import { openDirectory } from './handle-walk';
  * remains). `action` should do its work at once; the directory could be moved out of the root by
  * another process after the check.
  */
-export async function withConfinedDirectory<T>(root: ConfinedRoot, real: string, display: string, action: (directory: string) => Promise<T>): Promise<T> {
+export async function withConfinedDirectory<T>(
+  root: ConfinedRoot,
+  real: string,
+  display: string,
+  action: (directory: string) => Promise<T>,
+): Promise<T> {
   const relative = path.relative(root.path, real);
   if (relative.startsWith('..') || path.isAbsolute(relative)) throw escape(display);
   const components = relative.split(path.sep).filter((component) => component !== '');

@@ -18,7 +18,11 @@ export interface ResolvedPath {
  * ancestor is checked too, so a missing file under an escaping link reports `symlink_escape`, not
  * `not_found`, and says nothing about what lies outside.
  */
-export async function resolveExisting(root: string, components: readonly string[], display: string): Promise<ResolvedPath> {
+export async function resolveExisting(
+  root: string,
+  components: readonly string[],
+  display: string,
+): Promise<ResolvedPath> {
   const lexical = path.join(root, ...components);
   let real: string;
   try {
@@ -33,7 +37,11 @@ export async function resolveExisting(root: string, components: readonly string[
 
 /** The refusal for a path whose links lead outside the root. */
 export function escape(display: string): FilesystemError {
-  return new FilesystemError('symlink_escape', `'${display}' resolves through a symbolic link to a location outside the root.`, display);
+  return new FilesystemError(
+    'symlink_escape',
+    `'${display}' resolves through a symbolic link to a location outside the root.`,
+    display,
+  );
 }
 
 async function checkAncestors(root: string, components: readonly string[], display: string): Promise<void> {
@@ -46,7 +54,12 @@ async function checkAncestors(root: string, components: readonly string[], displ
     }
     if (!isInsideRoot(root, real)) throw escape(display);
     const link = await fs.lstat(path.join(root, ...components.slice(0, count + 1))).catch(() => undefined);
-    if (link?.isSymbolicLink()) throw new FilesystemError('symlink_escape', `'${display}' passes through a symbolic link that does not resolve.`, display);
+    if (link?.isSymbolicLink())
+      throw new FilesystemError(
+        'symlink_escape',
+        `'${display}' passes through a symbolic link that does not resolve.`,
+        display,
+      );
     return;
   }
 }

@@ -51,7 +51,13 @@ export async function openRecordedRoot(root: ConfinedRoot): Promise<fs.FileHandl
     handle = await fs.open(root.path, DIRECTORY_OPEN_FLAGS);
   } catch (error) {
     const errno = errnoOf(error);
-    if (errno === 'ENOENT') throw new FilesystemError('root_unavailable', 'The root directory no longer exists; nothing was done.', undefined, { cause: error });
+    if (errno === 'ENOENT')
+      throw new FilesystemError(
+        'root_unavailable',
+        'The root directory no longer exists; nothing was done.',
+        undefined,
+        { cause: error },
+      );
     if (errno === 'ELOOP' || errno === 'ENOTDIR') throw replaced();
     throw error;
   }
@@ -66,5 +72,8 @@ export async function openRecordedRoot(root: ConfinedRoot): Promise<fs.FileHandl
 }
 
 function replaced(): FilesystemError {
-  return new FilesystemError('root_replaced', 'The root directory was replaced since the toolkit was configured (its path leads to another directory now); nothing was done.');
+  return new FilesystemError(
+    'root_replaced',
+    'The root directory was replaced since the toolkit was configured (its path leads to another directory now); nothing was done.',
+  );
 }

@@ -37,7 +37,10 @@ export class DirectoryHandle {
    * inside the root until {@link stillInside} says so. Rejects with the system error.
    */
   static async openChecked(root: ConfinedRoot, absolute: string): Promise<DirectoryHandle> {
-    const components = path.relative(root.path, absolute).split(path.sep).filter((component) => component !== '');
+    const components = path
+      .relative(root.path, absolute)
+      .split(path.sep)
+      .filter((component) => component !== '');
     return new DirectoryHandle(await fs.open(absolute, DIRECTORY_OPEN_FLAGS), components, absolute);
   }
 
@@ -56,9 +59,16 @@ export class DirectoryHandle {
     return this.components.length === 0 ? '.' : this.components.join('/');
   }
 
-  /** Opens the entry `name` of this directory as a directory handle, not following a link. Rejects with the system error. */
+  /**
+   * Opens the entry `name` of this directory as a directory handle, not following a link. Rejects with the system
+   * error.
+   */
   async openChild(name: string): Promise<DirectoryHandle> {
-    return new DirectoryHandle(await fs.open(this.at(name), DIRECTORY_OPEN_FLAGS), [...this.components, name], path.join(this.absolute, name));
+    return new DirectoryHandle(
+      await fs.open(this.at(name), DIRECTORY_OPEN_FLAGS),
+      [...this.components, name],
+      path.join(this.absolute, name),
+    );
   }
 
   /**

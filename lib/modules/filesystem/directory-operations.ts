@@ -2,7 +2,13 @@ import { promises as fs } from 'node:fs';
 import { JsonObject } from '../../outcome/json-value';
 import { errnoOf, toFilesystemError } from './errno-mapping';
 import { entryTypeOf } from './entry-type';
-import { FilesystemCall, FilesystemOperationResult, displayPath, pathComponents, throwIfCancelled } from './filesystem-call';
+import {
+  FilesystemCall,
+  FilesystemOperationResult,
+  displayPath,
+  pathComponents,
+  throwIfCancelled,
+} from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
 import { openDirectory, openParent } from './handle-walk';
 import { withheldReason } from './withheld-metadata';
@@ -58,7 +64,10 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
   throwIfCancelled(call);
   let created = false;
   if (recursive) {
-    const made = await openDirectory(policy.confinedRoot, components, display, { create: true, onCreate: () => (created = true) });
+    const made = await openDirectory(policy.confinedRoot, components, display, {
+      create: true,
+      onCreate: () => (created = true),
+    });
     await made.close();
     return { data: { path: display, created } };
   }
@@ -79,7 +88,11 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
     // It exists: fine when it is a directory (or a link inside the root to one).
     const existing = await openDirectory(policy.confinedRoot, components, display).catch((error: unknown) => {
       if (error instanceof FilesystemError && error.code === 'not_a_directory')
-        throw new FilesystemError('not_a_directory', `'${display}' cannot be created: it exists and is not a directory.`, display);
+        throw new FilesystemError(
+          'not_a_directory',
+          `'${display}' cannot be created: it exists and is not a directory.`,
+          display,
+        );
       throw error;
     });
     await existing.close();

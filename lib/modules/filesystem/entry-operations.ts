@@ -1,7 +1,14 @@
 import { promises as fs } from 'node:fs';
 import { toFilesystemError } from './errno-mapping';
 import { entryTypeOf } from './entry-type';
-import { FilesystemCall, FilesystemOperationResult, displayPath, pathComponents, requireApproval, throwIfCancelled } from './filesystem-call';
+import {
+  FilesystemCall,
+  FilesystemOperationResult,
+  displayPath,
+  pathComponents,
+  requireApproval,
+  throwIfCancelled,
+} from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
 import { EntryInDirectory, openEntry, openParent } from './handle-walk';
 import { removeEntry } from './handle-removal';
@@ -24,7 +31,14 @@ export async function statEntry(call: FilesystemCall): Promise<FilesystemOperati
   const withheld = withheldReason(stats);
   if (withheld !== undefined) return { data: { path: display, type, links: stats.nlink, withheld } };
   return {
-    data: { path: display, type, size: stats.size, mode: (stats.mode & 0o7777).toString(8).padStart(4, '0'), links: stats.nlink, modifiedAt: stats.mtime.toISOString() },
+    data: {
+      path: display,
+      type,
+      size: stats.size,
+      mode: (stats.mode & 0o7777).toString(8).padStart(4, '0'),
+      links: stats.nlink,
+      modifiedAt: stats.mtime.toISOString(),
+    },
   };
 }
 
@@ -42,11 +56,17 @@ export async function moveEntry(call: FilesystemCall): Promise<FilesystemOperati
   const toComponents = pathComponents(call, 'to');
   const overwrite = args.boolean('overwrite', false);
   const existing = await withParents(call, fromComponents, toComponents, fromDisplay, toDisplay, async (from, to) => {
-    if (from.stats === undefined) throw new FilesystemError('not_found', `Cannot move '${fromDisplay}': it does not exist.`, fromDisplay);
+    if (from.stats === undefined)
+      throw new FilesystemError('not_found', `Cannot move '${fromDisplay}': it does not exist.`, fromDisplay);
     return to.stats !== undefined;
   });
   if (existing) {
-    if (!overwrite) throw new FilesystemError('already_exists', `'${toDisplay}' already exists; pass overwrite: true to replace it.`, toDisplay);
+    if (!overwrite)
+      throw new FilesystemError(
+        'already_exists',
+        `'${toDisplay}' already exists; pass overwrite: true to replace it.`,
+        toDisplay,
+      );
     await requireApproval(call, fromDisplay, toDisplay);
   }
   throwIfCancelled(call);
@@ -71,12 +91,14 @@ export async function deleteEntry(call: FilesystemCall): Promise<FilesystemOpera
   const recursive = args.boolean('recursive', false);
   const before = await openParent(policy.confinedRoot, components, display);
   await before.directory.close();
-  if (before.stats === undefined) throw new FilesystemError('not_found', `Cannot delete '${display}': it does not exist.`, display);
+  if (before.stats === undefined)
+    throw new FilesystemError('not_found', `Cannot delete '${display}': it does not exist.`, display);
   await requireApproval(call, display);
   throwIfCancelled(call);
   const entry = await openParent(policy.confinedRoot, components, display);
   try {
-    if (entry.stats === undefined) throw new FilesystemError('not_found', `Cannot delete '${display}': it does not exist.`, display);
+    if (entry.stats === undefined)
+      throw new FilesystemError('not_found', `Cannot delete '${display}': it does not exist.`, display);
     await removeEntry(entry.directory, entry.name, entry.stats, recursive, call.signal);
     return { data: { path: display, type: entryTypeOf(entry.stats), deleted: true } };
   } catch (error) {

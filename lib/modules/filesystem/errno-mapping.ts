@@ -34,5 +34,7 @@ export function toFilesystemError(error: unknown, displayPath: string | undefine
   const code = (errno === undefined ? undefined : ERRNO_CODES[errno]) ?? 'io_error';
   const where = displayPath === undefined ? '' : ` '${displayPath}'`;
   const reason = errno !== undefined && /^E[A-Z0-9]+$/.test(errno) ? errno : 'unexpected error';
-  return new FilesystemError(code, `Cannot ${action}${where}: ${code.replace(/_/g, ' ')} (${reason}).`, displayPath, { cause: error });
+  return new FilesystemError(code, `Cannot ${action}${where}: ${code.replace(/_/g, ' ')} (${reason}).`, displayPath, {
+    cause: error,
+  });
 }

@@ -1,5 +1,11 @@
 import { toFilesystemError } from './errno-mapping';
-import { FilesystemCall, FilesystemOperationResult, displayPath, pathComponents, throwIfCancelled } from './filesystem-call';
+import {
+  FilesystemCall,
+  FilesystemOperationResult,
+  displayPath,
+  pathComponents,
+  throwIfCancelled,
+} from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
 import { openEntry } from './handle-walk';
 import { openFileIn } from './safe-open';
@@ -35,9 +41,11 @@ export async function readFileRange(call: FilesystemCall): Promise<FilesystemOpe
     let bytesRead = 0;
     while (bytesRead < buffer.length) {
       throwIfCancelled(call);
-      const chunk = await handle.read(buffer, bytesRead, buffer.length - bytesRead, offset + bytesRead).catch((error: unknown) => {
-        throw toFilesystemError(error, display, 'read');
-      });
+      const chunk = await handle
+        .read(buffer, bytesRead, buffer.length - bytesRead, offset + bytesRead)
+        .catch((error: unknown) => {
+          throw toFilesystemError(error, display, 'read');
+        });
       if (chunk.bytesRead === 0) break;
       bytesRead += chunk.bytesRead;
     }
@@ -71,8 +79,17 @@ export async function writeFileContent(call: FilesystemCall): Promise<Filesystem
   const components = pathComponents(call, 'path');
   const content = Buffer.from(args.string('content'), args.literal('encoding', ENCODINGS, 'utf8'));
   if (content.length > policy.maxWriteBytes)
-    throw new FilesystemError('too_large', `The content is ${content.length} bytes; at most ${policy.maxWriteBytes} bytes may be written at once.`, display);
-  if (components.length === 0) throw new FilesystemError('operation_not_allowed', 'The root directory itself cannot be the target of this operation.', display);
+    throw new FilesystemError(
+      'too_large',
+      `The content is ${content.length} bytes; at most ${policy.maxWriteBytes} bytes may be written at once.`,
+      display,
+    );
+  if (components.length === 0)
+    throw new FilesystemError(
+      'operation_not_allowed',
+      'The root directory itself cannot be the target of this operation.',
+      display,
+    );
   const mode = call.operation === 'append' ? 'append' : 'write';
   const entry = await openEntry(policy.confinedRoot, components, display);
   let opened;

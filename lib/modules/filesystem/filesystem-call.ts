@@ -30,13 +30,25 @@ export function throwIfCancelled(call: FilesystemCall): void {
   if (call.signal?.aborted) throw new FilesystemError('cancelled', `The ${call.operation} call was cancelled.`);
 }
 
-/** The display form of a path argument: the string given (NUL and lone surrogates spelled out), or '' when it is not one. */
+/**
+ * The display form of a path argument: the string given (NUL and lone surrogates spelled out), or '' when it is not
+ * one.
+ */
 export function displayPath(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\0/g, '\\0').replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`).slice(0, 4200) : '';
+  return typeof value === 'string'
+    ? value
+        .replace(/\0/g, '\\0')
+        .replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`)
+        .slice(0, 4200)
+    : '';
 }
 
 /** The root-relative components of the path argument `key`, checked by `splitRelativePath` under the call's policy. */
-export function pathComponents(call: FilesystemCall, key: string, value: unknown = call.args.raw(key)): readonly string[] {
+export function pathComponents(
+  call: FilesystemCall,
+  key: string,
+  value: unknown = call.args.raw(key),
+): readonly string[] {
   return splitRelativePath(value, key, { allowBackslash: call.policy.allowBackslashInNames });
 }
 
@@ -49,9 +61,22 @@ export async function requireApproval(call: FilesystemCall, path: string, target
   if (approve === undefined) return;
   let approved: boolean;
   try {
-    approved = (await approve({ operation: call.operation, toolName: call.toolName, path, arguments: call.rawArguments, ...(target === undefined ? {} : { target }) })) === true;
+    approved =
+      (await approve({
+        operation: call.operation,
+        toolName: call.toolName,
+        path,
+        arguments: call.rawArguments,
+        ...(target === undefined ? {} : { target }),
+      })) === true;
   } catch (error) {
-    throw new FilesystemError('approval_denied', `The approval hook failed, so the ${call.operation} of '${path}' was refused.`, path, { cause: error });
+    throw new FilesystemError(
+      'approval_denied',
+      `The approval hook failed, so the ${call.operation} of '${path}' was refused.`,
+      path,
+      { cause: error },
+    );
   }
-  if (!approved) throw new FilesystemError('approval_denied', `The ${call.operation} of '${path}' was not approved.`, path);
+  if (!approved)
+    throw new FilesystemError('approval_denied', `The ${call.operation} of '${path}' was not approved.`, path);
 }

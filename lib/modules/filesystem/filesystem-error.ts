@@ -50,8 +50,16 @@ export interface FilesystemErrorOutcome {
   readonly refusal: boolean;
 }
 
-const refused = (outcomeCode: string, category: ToolErrorCategory): FilesystemErrorOutcome => ({ outcomeCode, category, refusal: true });
-const failed = (outcomeCode: string, category: ToolErrorCategory): FilesystemErrorOutcome => ({ outcomeCode, category, refusal: false });
+const refused = (outcomeCode: string, category: ToolErrorCategory): FilesystemErrorOutcome => ({
+  outcomeCode,
+  category,
+  refusal: true,
+});
+const failed = (outcomeCode: string, category: ToolErrorCategory): FilesystemErrorOutcome => ({
+  outcomeCode,
+  category,
+  refusal: false,
+});
 
 /** The outcome code and category of each {@link FilesystemErrorCode}. */
 export const FILESYSTEM_ERROR_OUTCOMES: Readonly<Record<FilesystemErrorCode, FilesystemErrorOutcome>> = Object.freeze({
@@ -112,7 +120,14 @@ export class FilesystemError extends WuweError<FilesystemErrorCode> {
   /** The failure outcome the model sees: a standard code, with this error's code as `details.reason`. */
   toOutcome(): ToolOutcome {
     const mapped = FILESYSTEM_ERROR_OUTCOMES[this.code];
-    const details: JsonObject = this.path === undefined ? { reason: this.code } : { reason: this.code, path: this.path };
-    return toolFailure({ code: mapped.outcomeCode, category: mapped.category, message: this.message, retryable: false, details });
+    const details: JsonObject =
+      this.path === undefined ? { reason: this.code } : { reason: this.code, path: this.path };
+    return toolFailure({
+      code: mapped.outcomeCode,
+      category: mapped.category,
+      message: this.message,
+      retryable: false,
+      details,
+    });
   }
 }

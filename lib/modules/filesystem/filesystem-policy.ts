@@ -92,17 +92,24 @@ export function compileFilesystemPolicy(options: FilesystemPolicyOptions): Resol
   for (const key of Object.keys(limits) as (keyof typeof limits)[]) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) problems.push(`${key} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      problems.push(`${key} must be a positive integer, got ${String(value)}`);
     else limits[key] = value;
   }
   const operations = options.operations ?? FILESYSTEM_OPERATIONS;
   if (!Array.isArray(operations)) problems.push('operations must be an array');
-  else for (const operation of operations) if (!isFilesystemOperation(operation)) problems.push(`operations has unknown operation '${String(operation)}'`);
-  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') problems.push('readOnly must be a boolean');
-  if (options.allowBackslashInNames !== undefined && typeof options.allowBackslashInNames !== 'boolean') problems.push('allowBackslashInNames must be a boolean');
-  if (options.approve !== undefined && typeof options.approve !== 'function') problems.push('approve must be a function');
+  else
+    for (const operation of operations)
+      if (!isFilesystemOperation(operation)) problems.push(`operations has unknown operation '${String(operation)}'`);
+  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean')
+    problems.push('readOnly must be a boolean');
+  if (options.allowBackslashInNames !== undefined && typeof options.allowBackslashInNames !== 'boolean')
+    problems.push('allowBackslashInNames must be a boolean');
+  if (options.approve !== undefined && typeof options.approve !== 'function')
+    problems.push('approve must be a function');
   if (options.audit !== undefined && typeof options.audit !== 'function') problems.push('audit must be a function');
-  if (problems.length > 0) throw new FilesystemError('invalid_policy', `Invalid filesystem policy: ${problems.join('; ')}.`);
+  if (problems.length > 0)
+    throw new FilesystemError('invalid_policy', `Invalid filesystem policy: ${problems.join('; ')}.`);
   const confinedRoot = recordFilesystemRoot(options.root);
   return Object.freeze({
     root: confinedRoot.path,
@@ -134,8 +141,11 @@ export function resolveFilesystemRoot(root: unknown): string {
   try {
     real = realpathSync(path.resolve(root));
   } catch (error) {
-    throw new FilesystemError('invalid_root', `The root '${root}' does not exist or cannot be resolved.`, undefined, { cause: error });
+    throw new FilesystemError('invalid_root', `The root '${root}' does not exist or cannot be resolved.`, undefined, {
+      cause: error,
+    });
   }
-  if (!statSync(real).isDirectory()) throw new FilesystemError('invalid_root', `The root '${root}' is not a directory.`);
+  if (!statSync(real).isDirectory())
+    throw new FilesystemError('invalid_root', `The root '${root}' is not a directory.`);
   return real;
 }

@@ -72,7 +72,9 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
   /** The policy's sink, whose failures reach the model without their message (it may name host paths). */
   private readonly auditSink: FilesystemAuditSink | undefined;
 
-  /** Throws {@link FilesystemError} (`invalid_root`, `invalid_policy`) or `ToolContractError` for a bad configuration. */
+  /**
+   * Throws {@link FilesystemError} (`invalid_root`, `invalid_policy`) or `ToolContractError` for a bad configuration.
+   */
   constructor(policy: FilesystemPolicyOptions, options: FilesystemToolkitOptions = {}) {
     super();
     this.policy = compileFilesystemPolicy(policy);
@@ -95,7 +97,9 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
       if (!this.isOffered(operation)) continue;
       const spec = FILESYSTEM_TOOL_SPECS[operation];
       const contract = { ...spec.contract, ...options.contracts?.[operation] };
-      descriptors.push(descriptorFromLlmTool({ name, description: spec.description, inputSchema: spec.inputSchema }, contract));
+      descriptors.push(
+        descriptorFromLlmTool({ name, description: spec.description, inputSchema: spec.inputSchema }, contract),
+      );
     }
     this.offer(descriptors);
   }
@@ -113,23 +117,42 @@ export class FilesystemToolkit extends AuditedToolkit<FilesystemAuditEntry> {
     let entry: FilesystemAuditEntry;
     let started = false;
     try {
-      if (operation === undefined) throw new FilesystemError('operation_not_allowed', `This toolkit has no tool named '${toolName}'.`);
+      if (operation === undefined)
+        throw new FilesystemError('operation_not_allowed', `This toolkit has no tool named '${toolName}'.`);
       const refusal = operationRefusal(this.policy, operation);
       if (refusal !== undefined) throw refusal;
-      if (signal?.aborted) throw new FilesystemError('cancelled', `The ${operation} call was cancelled before it started.`);
+      if (signal?.aborted)
+        throw new FilesystemError('cancelled', `The ${operation} call was cancelled before it started.`);
       const spec = FILESYSTEM_TOOL_SPECS[operation];
       const fail = (message: string) => new FilesystemError('invalid_arguments', message);
       const reader = ToolArguments.of(args, spec.argumentNames, fail);
       refuseIllFormedText(record);
-      const call: FilesystemCall = { operation, toolName, policy: this.policy, args: reader, rawArguments: record, signal };
+      const call: FilesystemCall = {
+        operation,
+        toolName,
+        policy: this.policy,
+        args: reader,
+        rawArguments: record,
+        signal,
+      };
       started = true;
       const result = await HANDLERS[operation](call);
       outcome = toolData(result.data);
-      entry = { at: now(), ...audited, outcome: 'allowed', ...(result.bytes === undefined ? {} : { bytes: result.bytes }) };
+      entry = {
+        at: now(),
+        ...audited,
+        outcome: 'allowed',
+        ...(result.bytes === undefined ? {} : { bytes: result.bytes }),
+      };
     } catch (error) {
       const failure = toFilesystemError(error, base.path, `complete the ${base.operation} of`);
       outcome = failure.toOutcome();
-      entry = { at: now(), ...audited, outcome: failure.refusal ? 'refused' : started ? 'allowed' : 'failed', code: failure.code };
+      entry = {
+        at: now(),
+        ...audited,
+        outcome: failure.refusal ? 'refused' : started ? 'allowed' : 'failed',
+        code: failure.code,
+      };
     }
     return this.audit(entry, outcome, this.auditSink);
   }
@@ -146,7 +169,11 @@ function refuseIllFormedText(record: Readonly<Record<string, unknown>>): void {
   for (const [key, value] of Object.entries(record)) {
     if (typeof value !== 'string' || !hasLoneSurrogate(value)) continue;
     const code = PATH_ARGUMENTS.includes(key) ? 'invalid_path' : 'invalid_arguments';
-    throw new FilesystemError(code, `'${key}' contains a lone UTF-16 surrogate; text must be well-formed Unicode.`, PATH_ARGUMENTS.includes(key) ? displayPath(value) : undefined);
+    throw new FilesystemError(
+      code,
+      `'${key}' contains a lone UTF-16 surrogate; text must be well-formed Unicode.`,
+      PATH_ARGUMENTS.includes(key) ? displayPath(value) : undefined,
+    );
   }
 }
 

@@ -10,7 +10,13 @@ import { FilesystemError } from './filesystem-error';
  * parent and its entries removed through its own handle, so a subdirectory swapped for a link during
  * the walk is removed as a link, and nothing outside the root is reached. Rejects with the system error.
  */
-export async function removeEntry(directory: DirectoryHandle, name: string, stats: Stats, recursive: boolean, signal?: AbortSignal): Promise<void> {
+export async function removeEntry(
+  directory: DirectoryHandle,
+  name: string,
+  stats: Stats,
+  recursive: boolean,
+  signal?: AbortSignal,
+): Promise<void> {
   if (!stats.isDirectory()) return fs.unlink(directory.at(name));
   if (recursive) await removeContent(directory, name, signal);
   await fs.rmdir(directory.at(name));
@@ -28,7 +34,8 @@ async function removeContent(parent: DirectoryHandle, name: string, signal: Abor
   }
   try {
     for (const entry of await fs.readdir(directory.self, { withFileTypes: true })) {
-      if (signal?.aborted) throw new FilesystemError('cancelled', 'The delete call was cancelled; part of the tree may remain.');
+      if (signal?.aborted)
+        throw new FilesystemError('cancelled', 'The delete call was cancelled; part of the tree may remain.');
       if (entry.isDirectory()) {
         await removeContent(directory, entry.name, signal);
         await fs.rmdir(directory.at(entry.name)).catch((error: unknown) => {

@@ -39,7 +39,12 @@ export interface EntryInDirectory {
  * was inside the root when it was opened, and nothing below the root is ever resolved by a host
  * path. The caller closes the handle.
  */
-export async function openDirectory(root: ConfinedRoot, components: readonly string[], display: string, options: WalkOptions = {}): Promise<DirectoryHandle> {
+export async function openDirectory(
+  root: ConfinedRoot,
+  components: readonly string[],
+  display: string,
+  options: WalkOptions = {},
+): Promise<DirectoryHandle> {
   let pending = [...components];
   let hops = 0;
   let current = await openRoot(root, display);
@@ -53,7 +58,8 @@ export async function openDirectory(root: ConfinedRoot, components: readonly str
         continue;
       }
       hops += 1;
-      if (hops > MAX_LINK_HOPS || options.followLinks === false) throw tooManyLinks(display, options.followLinks === false);
+      if (hops > MAX_LINK_HOPS || options.followLinks === false)
+        throw tooManyLinks(display, options.followLinks === false);
       pending = [...linkTargetComponents(root.path, current.components, step.link, display), ...pending];
       await current.close();
       current = await openRoot(root, display);
@@ -70,9 +76,17 @@ export async function openDirectory(root: ConfinedRoot, components: readonly str
  * The parent directory of the entry `components` name, open, and its last component (never
  * followed). Refuses the root itself (`operation_not_allowed`): it has no parent inside the root.
  */
-export async function openParent(root: ConfinedRoot, components: readonly string[], display: string): Promise<EntryInDirectory> {
+export async function openParent(
+  root: ConfinedRoot,
+  components: readonly string[],
+  display: string,
+): Promise<EntryInDirectory> {
   if (components.length === 0)
-    throw new FilesystemError('operation_not_allowed', 'The root directory itself cannot be the target of this operation.', display);
+    throw new FilesystemError(
+      'operation_not_allowed',
+      'The root directory itself cannot be the target of this operation.',
+      display,
+    );
   const directory = await openDirectory(root, components.slice(0, -1), display);
   const name = components[components.length - 1];
   return { directory, name, stats: await lstatIn(directory, name, display) };
@@ -83,7 +97,11 @@ export async function openParent(root: ConfinedRoot, components: readonly string
  * only, up to {@link MAX_LINK_HOPS} links) to the entry it names: its directory, open, and its name
  * there. `stats` is undefined when that entry does not exist (a file may be created there).
  */
-export async function openEntry(root: ConfinedRoot, components: readonly string[], display: string): Promise<EntryInDirectory> {
+export async function openEntry(
+  root: ConfinedRoot,
+  components: readonly string[],
+  display: string,
+): Promise<EntryInDirectory> {
   let target = [...components];
   for (let hops = 0; ; hops += 1) {
     if (hops > MAX_LINK_HOPS) throw tooManyLinks(display, false);
@@ -101,7 +119,10 @@ export async function openEntry(root: ConfinedRoot, components: readonly string[
   }
 }
 
-/** `lstat` of the entry `name` of `directory`; undefined when it does not exist. Closes `directory` on any other failure. */
+/**
+ * `lstat` of the entry `name` of `directory`; undefined when it does not exist. Closes `directory` on any other
+ * failure.
+ */
 async function lstatIn(directory: DirectoryHandle, name: string, display: string): Promise<Stats | undefined> {
   try {
     return await fs.lstat(directory.at(name));
@@ -136,7 +157,12 @@ async function openRoot(root: ConfinedRoot, display: string): Promise<DirectoryH
 const STEP_ATTEMPTS = 3;
 
 /** One step of a walk: the child directory, opened; or the target of the link found there. */
-async function stepInto(current: DirectoryHandle, name: string, display: string, options: WalkOptions): Promise<DirectoryHandle | { link: string }> {
+async function stepInto(
+  current: DirectoryHandle,
+  name: string,
+  display: string,
+  options: WalkOptions,
+): Promise<DirectoryHandle | { link: string }> {
   for (let attempt = 0; attempt < STEP_ATTEMPTS; attempt += 1) {
     try {
       return await current.openChild(name);
@@ -153,10 +179,18 @@ async function stepInto(current: DirectoryHandle, name: string, display: string,
     }
     const stats = await fs.lstat(current.at(name));
     if (!stats.isDirectory() && !stats.isSymbolicLink())
-      throw new FilesystemError('not_a_directory', `'${display}' cannot be reached: '${name}' is not a directory.`, display);
+      throw new FilesystemError(
+        'not_a_directory',
+        `'${display}' cannot be reached: '${name}' is not a directory.`,
+        display,
+      );
     // It changed between the two looks (another process is renaming it): look again.
   }
-  throw new FilesystemError('symlink_escape', `'${display}' kept changing between a directory and a link during the call; refused.`, display);
+  throw new FilesystemError(
+    'symlink_escape',
+    `'${display}' kept changing between a directory and a link during the call; refused.`,
+    display,
+  );
 }
 
 /**
@@ -164,7 +198,12 @@ async function stepInto(current: DirectoryHandle, name: string, display: string,
  * same handle. When it was swapped for a link or a file in between, the creation is undone through
  * that handle (`rmdir` never follows a link and removes only an empty directory) and refused.
  */
-async function createChild(current: DirectoryHandle, name: string, display: string, options: WalkOptions): Promise<DirectoryHandle> {
+async function createChild(
+  current: DirectoryHandle,
+  name: string,
+  display: string,
+  options: WalkOptions,
+): Promise<DirectoryHandle> {
   await fs.mkdir(current.at(name)).then(options.onCreate, (error: unknown) => {
     if (errnoOf(error) !== 'EEXIST') throw toFilesystemError(error, display, 'create the directory');
   });
@@ -181,7 +220,9 @@ async function createChild(current: DirectoryHandle, name: string, display: stri
 function tooManyLinks(display: string, noLinksAllowed: boolean): FilesystemError {
   return new FilesystemError(
     'symlink_escape',
-    noLinksAllowed ? `'${display}' became a symbolic link during the call; refused.` : `'${display}' passes through too many symbolic links.`,
+    noLinksAllowed
+      ? `'${display}' became a symbolic link during the call; refused.`
+      : `'${display}' passes through too many symbolic links.`,
     display,
   );
 }

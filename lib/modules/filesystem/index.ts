@@ -5,7 +5,10 @@ export type { FilesystemOperation } from './filesystem-operations';
 export type { FilesystemAuditEntry, FilesystemAuditSink } from './filesystem-audit';
 export { DEFAULT_FILESYSTEM_LIMITS, compileFilesystemPolicy, resolveFilesystemRoot } from './filesystem-policy';
 export type {
-  FilesystemApprovalHook, FilesystemApprovalRequest, FilesystemPolicyOptions, ResolvedFilesystemPolicy,
+  FilesystemApprovalHook,
+  FilesystemApprovalRequest,
+  FilesystemPolicyOptions,
+  ResolvedFilesystemPolicy,
 } from './filesystem-policy';
 export type { ConfinedRoot } from './confined-root';
 export { FILESYSTEM_TOOL_SPECS } from './filesystem-tool-specs';

@@ -7,9 +7,13 @@ import { ResolvedFilesystemPolicy } from './filesystem-policy';
  * `read_only` for a mutation in read-only mode, `operation_not_allowed` for an operation left out
  * of `operations`.
  */
-export function operationRefusal(policy: ResolvedFilesystemPolicy, operation: FilesystemOperation): FilesystemError | undefined {
+export function operationRefusal(
+  policy: ResolvedFilesystemPolicy,
+  operation: FilesystemOperation,
+): FilesystemError | undefined {
   if (policy.readOnly && MUTATING_FILESYSTEM_OPERATIONS.includes(operation))
     return new FilesystemError('read_only', `The filesystem is read-only; '${operation}' is refused.`);
-  if (!policy.operations.includes(operation)) return new FilesystemError('operation_not_allowed', `The operation '${operation}' is not allowed by policy.`);
+  if (!policy.operations.includes(operation))
+    return new FilesystemError('operation_not_allowed', `The operation '${operation}' is not allowed by policy.`);
   return undefined;
 }

@@ -32,17 +32,39 @@ export function hasLoneSurrogate(text: string): boolean {
  * bytes (`path_too_long`); an absolute path and any `..` segment (`path_outside_root`). Empty, `.`
  * and `./` name the root itself (no components).
  */
-export function splitRelativePath(value: unknown, argumentName = 'path', options: PathRuleOptions = {}): readonly string[] {
-  if (typeof value !== 'string') throw new FilesystemError('invalid_path', `'${argumentName}' must be a string path relative to the root.`);
-  if (value.includes('\0')) throw new FilesystemError('invalid_path', `'${argumentName}' contains a NUL byte.`, printable(value));
+export function splitRelativePath(
+  value: unknown,
+  argumentName = 'path',
+  options: PathRuleOptions = {},
+): readonly string[] {
+  if (typeof value !== 'string')
+    throw new FilesystemError('invalid_path', `'${argumentName}' must be a string path relative to the root.`);
+  if (value.includes('\0'))
+    throw new FilesystemError('invalid_path', `'${argumentName}' contains a NUL byte.`, printable(value));
   if (hasLoneSurrogate(value))
-    throw new FilesystemError('invalid_path', `'${argumentName}' contains a lone UTF-16 surrogate; paths must be well-formed Unicode.`, printable(value));
+    throw new FilesystemError(
+      'invalid_path',
+      `'${argumentName}' contains a lone UTF-16 surrogate; paths must be well-formed Unicode.`,
+      printable(value),
+    );
   if (Buffer.byteLength(value, 'utf8') > MAX_PATH_BYTES)
-    throw new FilesystemError('path_too_long', `'${argumentName}' is longer than ${MAX_PATH_BYTES} bytes.`, printable(value));
+    throw new FilesystemError(
+      'path_too_long',
+      `'${argumentName}' is longer than ${MAX_PATH_BYTES} bytes.`,
+      printable(value),
+    );
   if (DRIVE_LETTER.test(value))
-    throw new FilesystemError('invalid_path', `'${argumentName}' starts with a drive letter; give a path relative to the root with '/' separators.`, printable(value));
+    throw new FilesystemError(
+      'invalid_path',
+      `'${argumentName}' starts with a drive letter; give a path relative to the root with '/' separators.`,
+      printable(value),
+    );
   if (options.allowBackslash !== true && value.includes('\\'))
-    throw new FilesystemError('invalid_path', `'${argumentName}' contains a backslash; separate components with '/'.`, printable(value));
+    throw new FilesystemError(
+      'invalid_path',
+      `'${argumentName}' contains a backslash; separate components with '/'.`,
+      printable(value),
+    );
   if (path.isAbsolute(value))
     throw new FilesystemError(
       'path_outside_root',
@@ -52,9 +74,18 @@ export function splitRelativePath(value: unknown, argumentName = 'path', options
   const components: string[] = [];
   for (const component of value.split('/')) {
     if (component === '' || component === '.') continue;
-    if (component === '..') throw new FilesystemError('path_outside_root', `'${argumentName}' contains a '..' segment; paths cannot leave the root.`, value);
+    if (component === '..')
+      throw new FilesystemError(
+        'path_outside_root',
+        `'${argumentName}' contains a '..' segment; paths cannot leave the root.`,
+        value,
+      );
     if (Buffer.byteLength(component, 'utf8') > MAX_PATH_COMPONENT_BYTES)
-      throw new FilesystemError('path_too_long', `'${argumentName}' has a component longer than ${MAX_PATH_COMPONENT_BYTES} bytes.`, printable(value));
+      throw new FilesystemError(
+        'path_too_long',
+        `'${argumentName}' has a component longer than ${MAX_PATH_COMPONENT_BYTES} bytes.`,
+        printable(value),
+      );
     components.push(component);
   }
   return components;
@@ -72,6 +103,8 @@ export function isInsideRoot(root: string, candidate: string): boolean {
 
 /** A caller-given string fit for messages: NUL and lone surrogates spelled out, at most 200 characters. */
 export function printable(value: string): string {
-  const escaped = value.replace(/\0/g, '\\0').replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
+  const escaped = value
+    .replace(/\0/g, '\\0')
+    .replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
   return escaped.length > 200 ? `${escaped.slice(0, 200)}...` : escaped;
 }

@@ -31,4 +31,3 @@ export function procFdAvailable(): boolean {
   }
   return procFd ?? true;
 }
-

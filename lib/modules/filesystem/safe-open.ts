@@ -21,9 +21,18 @@ export type OpenMode = 'read' | 'write' | 'append';
  */
 export function checkRegularFile(stats: Stats, display: string): void {
   if (stats.isSymbolicLink()) throw escape(display);
-  if (!stats.isFile()) throw new FilesystemError('not_a_regular_file', `'${display}' is a ${describeType(stats)}, not a regular file.`, display);
+  if (!stats.isFile())
+    throw new FilesystemError(
+      'not_a_regular_file',
+      `'${display}' is a ${describeType(stats)}, not a regular file.`,
+      display,
+    );
   if (stats.nlink > 1)
-    throw new FilesystemError('hard_link', `'${display}' has ${stats.nlink} hard links; files with more than one link are refused.`, display);
+    throw new FilesystemError(
+      'hard_link',
+      `'${display}' has ${stats.nlink} hard links; files with more than one link are refused.`,
+      display,
+    );
 }
 
 /** A file opened by {@link openFileIn}, and whether this call created it. */
@@ -41,7 +50,14 @@ export interface OpenedFile {
  * for a link meanwhile changes nothing: the file is opened (or created) in the directory that was
  * checked. A creation that fails the check is undone through the same handle.
  */
-export async function openFileIn(root: ConfinedRoot, directory: DirectoryHandle, name: string, display: string, mode: OpenMode, create = false): Promise<OpenedFile> {
+export async function openFileIn(
+  root: ConfinedRoot,
+  directory: DirectoryHandle,
+  name: string,
+  display: string,
+  mode: OpenMode,
+  create = false,
+): Promise<OpenedFile> {
   const where = directory.at(name);
   const before = await fs.lstat(where).catch((error: unknown) => {
     if (create && errnoOf(error) === 'ENOENT') return undefined;
@@ -54,7 +70,12 @@ export async function openFileIn(root: ConfinedRoot, directory: DirectoryHandle,
   try {
     handle = await fs.open(where, flags, 0o644);
   } catch (error) {
-    if (errnoOf(error) === 'EEXIST') throw new FilesystemError('already_exists', `'${display}' appeared while it was being created; try again.`, display);
+    if (errnoOf(error) === 'EEXIST')
+      throw new FilesystemError(
+        'already_exists',
+        `'${display}' appeared while it was being created; try again.`,
+        display,
+      );
     throw toFilesystemError(error, display, 'open');
   }
   try {
@@ -74,7 +95,13 @@ export async function openFileIn(root: ConfinedRoot, directory: DirectoryHandle,
  * between the check and the open is refused as `symlink_escape`. `root` is a {@link ConfinedRoot}
  * recorded earlier, or a real path taken as the directory there now.
  */
-export async function openConfinedFile(root: ConfinedRoot | string, real: string, display: string, mode: OpenMode, create = false): Promise<fs.FileHandle> {
+export async function openConfinedFile(
+  root: ConfinedRoot | string,
+  real: string,
+  display: string,
+  mode: OpenMode,
+  create = false,
+): Promise<fs.FileHandle> {
   let directory: DirectoryHandle;
   let confined: ConfinedRoot;
   try {
@@ -82,7 +109,9 @@ export async function openConfinedFile(root: ConfinedRoot | string, real: string
     directory = await DirectoryHandle.openChecked(confined, path.dirname(real));
   } catch (error) {
     const code = errnoOf(error);
-    throw code === 'ENOTDIR' || code === 'ELOOP' ? escape(display) : toFilesystemError(error, display, 'open the directory of');
+    throw code === 'ENOTDIR' || code === 'ELOOP'
+      ? escape(display)
+      : toFilesystemError(error, display, 'open the directory of');
   }
   try {
     if (!(await directory.stillInside(confined))) throw escape(display);
@@ -92,7 +121,10 @@ export async function openConfinedFile(root: ConfinedRoot | string, real: string
   }
 }
 
-/** Undoes an `O_EXCL` creation that failed verification, through the directory handle, when `name` still names the created inode. */
+/**
+ * Undoes an `O_EXCL` creation that failed verification, through the directory handle, when `name` still names the
+ * created inode.
+ */
 async function removeCreated(handle: fs.FileHandle, directory: DirectoryHandle, name: string): Promise<void> {
   try {
     const [opened, current] = await Promise.all([handle.stat(), fs.lstat(directory.at(name))]);
@@ -108,10 +140,21 @@ async function removeCreated(handle: fs.FileHandle, directory: DirectoryHandle, 
  * `PATH_MAX`), the file must still be the entry `name` of `directory` and `directory` still inside
  * the root (see {@link DirectoryHandle.stillInside}). A check that cannot be made refuses.
  */
-async function verifyHandle(handle: fs.FileHandle, root: ConfinedRoot, directory: DirectoryHandle, name: string, display: string, before: Stats | undefined): Promise<void> {
+async function verifyHandle(
+  handle: fs.FileHandle,
+  root: ConfinedRoot,
+  directory: DirectoryHandle,
+  name: string,
+  display: string,
+  before: Stats | undefined,
+): Promise<void> {
   const opened = await handle.stat();
   if (before !== undefined && (opened.dev !== before.dev || opened.ino !== before.ino))
-    throw new FilesystemError('symlink_escape', `'${display}' changed between the check and the open; refused.`, display);
+    throw new FilesystemError(
+      'symlink_escape',
+      `'${display}' changed between the check and the open; refused.`,
+      display,
+    );
   checkRegularFile(opened, display);
   if (!procFdAvailable()) return;
   let where: string;

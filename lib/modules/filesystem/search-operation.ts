@@ -2,7 +2,13 @@ import { promises as fs } from 'node:fs';
 import { toFilesystemError } from './errno-mapping';
 import { DirectoryHandle } from './directory-handle';
 import { entryTypeOf } from './entry-type';
-import { FilesystemCall, FilesystemOperationResult, displayPath, pathComponents, throwIfCancelled } from './filesystem-call';
+import {
+  FilesystemCall,
+  FilesystemOperationResult,
+  displayPath,
+  pathComponents,
+  throwIfCancelled,
+} from './filesystem-call';
 import { FilesystemError } from './filesystem-error';
 import { compileNameMatcher } from './glob-matcher';
 import { openDirectory } from './handle-walk';
@@ -21,8 +27,17 @@ export async function searchByName(call: FilesystemCall): Promise<FilesystemOper
   const raw = args.raw('path') ?? '.';
   const display = displayPath(raw);
   const pattern = args.string('pattern');
-  if (pattern.length === 0 || pattern.includes('/') || pattern.includes('\0') || hasLoneSurrogate(pattern) || Buffer.byteLength(pattern) > MAX_PATH_COMPONENT_BYTES)
-    throw new FilesystemError('invalid_arguments', `'pattern' must be a non-empty name pattern of at most ${MAX_PATH_COMPONENT_BYTES} bytes, well-formed, without '/' or NUL.`);
+  if (
+    pattern.length === 0 ||
+    pattern.includes('/') ||
+    pattern.includes('\0') ||
+    hasLoneSurrogate(pattern) ||
+    Buffer.byteLength(pattern) > MAX_PATH_COMPONENT_BYTES
+  )
+    throw new FilesystemError(
+      'invalid_arguments',
+      `'pattern' must be a non-empty name pattern of at most ${MAX_PATH_COMPONENT_BYTES} bytes, well-formed, without '/' or NUL.`,
+    );
   const matches = compileNameMatcher(pattern, args.literal('mode', ['glob', 'substring'] as const, 'substring'));
   const maxResults = Math.min(args.integer('maxResults', 1) ?? policy.maxSearchResults, policy.maxSearchResults);
   const start = await openDirectory(policy.confinedRoot, pathComponents(call, 'path', raw), display);
@@ -53,19 +68,33 @@ export async function searchByName(call: FilesystemCall): Promise<FilesystemOper
     }
     directory = truncated ? undefined : await nextDirectory(call, queue, display);
   }
-  return { data: { path: display, pattern, results, truncated, visited: Math.min(visited, policy.maxSearchVisitedEntries) } };
+  return {
+    data: { path: display, pattern, results, truncated, visited: Math.min(visited, policy.maxSearchVisitedEntries) },
+  };
 }
 
-/** Opens the next queued directory that is still a directory reached without links; undefined when the queue is empty. */
-async function nextDirectory(call: FilesystemCall, queue: (readonly string[])[], display: string): Promise<DirectoryHandle | undefined> {
+/**
+ * Opens the next queued directory that is still a directory reached without links; undefined when the queue is empty.
+ */
+async function nextDirectory(
+  call: FilesystemCall,
+  queue: (readonly string[])[],
+  display: string,
+): Promise<DirectoryHandle | undefined> {
   for (let components = queue.shift(); components !== undefined; components = queue.shift()) {
     throwIfCancelled(call);
-    const opened = await openDirectory(call.policy.confinedRoot, components, display, { followLinks: false }).catch((error: unknown) => {
-      // A directory gone or swapped since it was listed is skipped; a cancelled call or a root that is
-      // not the recorded one any more ends the search.
-      if (error instanceof FilesystemError && (error.code === 'cancelled' || error.code === 'root_replaced' || error.code === 'root_unavailable')) throw error;
-      return undefined;
-    });
+    const opened = await openDirectory(call.policy.confinedRoot, components, display, { followLinks: false }).catch(
+      (error: unknown) => {
+        // A directory gone or swapped since it was listed is skipped; a cancelled call or a root that is
+        // not the recorded one any more ends the search.
+        if (
+          error instanceof FilesystemError &&
+          (error.code === 'cancelled' || error.code === 'root_replaced' || error.code === 'root_unavailable')
+        )
+          throw error;
+        return undefined;
+      },
+    );
     if (opened !== undefined) return opened;
   }
   return undefined;

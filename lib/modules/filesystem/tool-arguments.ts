@@ -11,9 +11,11 @@ export class ToolArguments {
 
   /** Checks `args` is a plain object with no keys besides `allowedKeys`. */
   static of(args: unknown, allowedKeys: readonly string[], fail: (message: string) => Error): ToolArguments {
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw fail('Arguments must be a JSON object.');
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      throw fail('Arguments must be a JSON object.');
     const unknownKeys = Object.keys(args).filter((key) => !allowedKeys.includes(key));
-    if (unknownKeys.length > 0) throw fail(`Unknown argument(s): ${unknownKeys.join(', ')}. Accepted: ${allowedKeys.join(', ')}.`);
+    if (unknownKeys.length > 0)
+      throw fail(`Unknown argument(s): ${unknownKeys.join(', ')}. Accepted: ${allowedKeys.join(', ')}.`);
     return new ToolArguments(args as Record<string, unknown>, fail);
   }
 
@@ -55,7 +57,8 @@ export class ToolArguments {
   literal<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
     const value = this.values[key];
     if (value === undefined) return fallback;
-    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw this.fail(`'${key}' must be one of: ${allowed.join(', ')}.`);
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+      throw this.fail(`'${key}' must be one of: ${allowed.join(', ')}.`);
     return value as T;
   }
 
@@ -63,7 +66,8 @@ export class ToolArguments {
   stringArray(key: string): readonly string[] | undefined {
     const value = this.values[key];
     if (value === undefined) return undefined;
-    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw this.fail(`'${key}' must be an array of strings.`);
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+      throw this.fail(`'${key}' must be an array of strings.`);
     return value;
   }
 
@@ -71,7 +75,12 @@ export class ToolArguments {
   stringRecord(key: string): Readonly<Record<string, string>> | undefined {
     const value = this.values[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((item) => typeof item === 'string'))
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Array.isArray(value) ||
+      !Object.values(value).every((item) => typeof item === 'string')
+    )
       throw this.fail(`'${key}' must be an object of string values.`);
     return value as Record<string, string>;
   }

@@ -5,7 +5,8 @@ import { compileInputValidator } from '../../validation/schema-validator';
 import { decodeToolArguments } from '../../validation/decode-arguments';
 
 /** Arguments that passed the tool's input schema (defaults applied), or the failure to answer with. */
-export type CheckedToolArguments = { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly failure: ToolOutcome };
+export type CheckedToolArguments =
+  { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly failure: ToolOutcome };
 
 /**
  * Checks arguments against a tool's input schema inside the provider, so a provider called
@@ -16,7 +17,9 @@ export function checkToolArguments(descriptor: ToolDescriptor, args: unknown): C
   const decoded = decodeToolArguments(args);
   const issues = decoded.ok ? compileInputValidator(descriptor.inputSchema)(decoded.value) : decoded.issues;
   if (decoded.ok && issues.length === 0) return { ok: true, value: decoded.value };
-  const listed = issues.map((issue) => `${issue.pointer === '' ? '(root)' : issue.pointer} ${issue.message}`).join('; ');
+  const listed = issues
+    .map((issue) => `${issue.pointer === '' ? '(root)' : issue.pointer} ${issue.message}`)
+    .join('; ');
   return {
     ok: false,
     failure: toolFailure({

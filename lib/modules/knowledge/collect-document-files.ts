@@ -49,11 +49,13 @@ export async function collectDocumentFiles(root: string, recursive: boolean): Pr
       if (reason !== undefined) skipped.push({ relativePath: relative(absolutePath), reason });
       else if (entry.isDirectory()) {
         if (recursive) await walk(absolutePath);
-      } else if (INDEXABLE_EXTENSIONS.includes(path.extname(entry.name).toLowerCase())) files.push({ absolutePath, relativePath: relative(absolutePath) });
+      } else if (INDEXABLE_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
+        files.push({ absolutePath, relativePath: relative(absolutePath) });
     }
   };
   await walk(root);
-  const byPath = (a: { relativePath: string }, b: { relativePath: string }) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0);
+  const byPath = (a: { relativePath: string }, b: { relativePath: string }) =>
+    a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0;
   return { files: files.sort(byPath), skipped: skipped.sort(byPath) };
 }
 

@@ -8,7 +8,12 @@ import { ToolProvider } from '../../providers/tool-provider';
  * no idempotency key, no context, heartbeats dropped, the contract's timeout as an informative
  * deadline (the caller, not the provider, enforces it). It grants none of the advanced capabilities.
  */
-export function directInvocation(provider: ToolProvider, toolName: string, args: JsonObject, signal?: AbortSignal): ToolInvocation {
+export function directInvocation(
+  provider: ToolProvider,
+  toolName: string,
+  args: JsonObject,
+  signal?: AbortSignal,
+): ToolInvocation {
   const descriptor = provider.listTools().find((candidate) => candidate.name === toolName) as ToolDescriptor;
   const timeoutMs = descriptor?.timeoutMs ?? 30_000;
   return {

@@ -3,7 +3,10 @@ export type FtsTermMode = 'any' | 'all';
 
 /** Options of {@link toFtsMatchQuery}. */
 export interface FtsQueryOptions {
-  /** `any` joins terms with OR (bm25 still ranks passages matching more terms first); `all` requires every term. @default 'any' */
+  /**
+   * `any` joins terms with OR (bm25 still ranks passages matching more terms first); `all` requires every term.
+   * @default 'any'
+   */
   readonly mode?: FtsTermMode;
   /** Terms beyond this count are dropped. @default 32 */
   readonly maxTerms?: number;

@@ -4,8 +4,13 @@ export type { FtsQueryOptions, FtsTermMode } from './fts-query';
 export { KnowledgeIndexError } from './knowledge-index-error';
 export type { KnowledgeIndexErrorCode } from './knowledge-index-error';
 export type {
-  DirectoryIndexOptions, DirectoryIndexReport, IndexedDocument, KnowledgeDocumentFormat, KnowledgeDocumentInput,
-  KnowledgeHit, KnowledgeIndexOptions,
+  DirectoryIndexOptions,
+  DirectoryIndexReport,
+  IndexedDocument,
+  KnowledgeDocumentFormat,
+  KnowledgeDocumentInput,
+  KnowledgeHit,
+  KnowledgeIndexOptions,
 } from './knowledge-types';
 export { splitMarkdown } from './split-markdown';
 export type { DocumentPassage, SplitMarkdown } from './split-markdown';

@@ -2,7 +2,8 @@ import { WuweError } from '../../errors/wuwe-error';
 import { hasErrorMarker } from '../../errors/error-marker';
 
 /** Codes of {@link KnowledgeIndexError}. */
-export type KnowledgeIndexErrorCode = 'invalid_knowledge_options' | 'invalid_document' | 'invalid_query' | 'document_read_failed';
+export type KnowledgeIndexErrorCode =
+  'invalid_knowledge_options' | 'invalid_document' | 'invalid_query' | 'document_read_failed';
 
 const KNOWLEDGE_INDEX_ERROR_MARKER = Symbol.for('wuwe.error.KnowledgeIndexError');
 

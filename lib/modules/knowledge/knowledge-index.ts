@@ -4,8 +4,19 @@ import { openConfinedFile } from '../filesystem/safe-open';
 import { collectDocumentFiles, DocumentFile } from './collect-document-files';
 import { toFtsMatchQuery } from './fts-query';
 import { KnowledgeIndexError } from './knowledge-index-error';
-import { createKnowledgeTables, KNOWLEDGE_DOCUMENTS_TABLE as DOCUMENTS, KNOWLEDGE_PASSAGES_TABLE as PASSAGES } from './knowledge-schema';
-import { DirectoryIndexOptions, DirectoryIndexReport, IndexedDocument, KnowledgeDocumentInput, KnowledgeHit, KnowledgeIndexOptions } from './knowledge-types';
+import {
+  createKnowledgeTables,
+  KNOWLEDGE_DOCUMENTS_TABLE as DOCUMENTS,
+  KNOWLEDGE_PASSAGES_TABLE as PASSAGES,
+} from './knowledge-schema';
+import {
+  DirectoryIndexOptions,
+  DirectoryIndexReport,
+  IndexedDocument,
+  KnowledgeDocumentInput,
+  KnowledgeHit,
+  KnowledgeIndexOptions,
+} from './knowledge-types';
 import { openSqliteDatabase } from './open-database';
 import type { SqliteSource } from './sqlite-source';
 import { resolveKnowledgeIndexOptions, ResolvedKnowledgeIndexOptions } from './resolve-knowledge-options';
@@ -34,7 +45,10 @@ export class KnowledgeIndex {
   private readonly owned: boolean;
   private readonly options: ResolvedKnowledgeIndexOptions;
 
-  /** Opens (and creates the tables of) an index in a SQLite file, an open database, or by default a private in-memory database. */
+  /**
+   * Opens (and creates the tables of) an index in a SQLite file, an open database, or by default a private in-memory
+   * database.
+   */
   constructor(source: SqliteSource = ':memory:', options: KnowledgeIndexOptions = {}) {
     this.options = resolveKnowledgeIndexOptions(options);
     const opened = openSqliteDatabase(source, undefined, 'KnowledgeIndex');
@@ -43,7 +57,10 @@ export class KnowledgeIndex {
     createKnowledgeTables(this.database);
   }
 
-  /** Indexes one document from a string; a document with the same source is replaced. Throws `KnowledgeIndexError` (`invalid_document`). */
+  /**
+   * Indexes one document from a string; a document with the same source is replaced. Throws `KnowledgeIndexError`
+   * (`invalid_document`).
+   */
   addDocument(document: KnowledgeDocumentInput): IndexedDocument {
     const split = this.split(document);
     return this.database.transaction(() => this.writeDocument(split, null))();
@@ -78,13 +95,23 @@ export class KnowledgeIndex {
       root = await realpath(directory);
       scan = await collectDocumentFiles(root, options.recursive ?? true);
     } catch (error) {
-      throw new KnowledgeIndexError('document_read_failed', `Cannot read directory '${directory}': ${describe(error)}`, { cause: error });
+      throw new KnowledgeIndexError(
+        'document_read_failed',
+        `Cannot read directory '${directory}': ${describe(error)}`,
+        { cause: error },
+      );
     }
-    const skipped: { source: string; reason: string }[] = scan.skipped.map((entry) => ({ source: `${prefix}${entry.relativePath}`, reason: entry.reason }));
+    const skipped: { source: string; reason: string }[] = scan.skipped.map((entry) => ({
+      source: `${prefix}${entry.relativePath}`,
+      reason: entry.reason,
+    }));
     const splits: SplitDocument[] = [];
     for (const file of scan.files) {
       const source = `${prefix}${file.relativePath}`;
-      const outcome = source.length > MAX_SOURCE_CHARS ? `its path is longer than ${MAX_SOURCE_CHARS} characters` : await this.readDocument(root, file, source, maxFileBytes);
+      const outcome =
+        source.length > MAX_SOURCE_CHARS
+          ? `its path is longer than ${MAX_SOURCE_CHARS} characters`
+          : await this.readDocument(root, file, source, maxFileBytes);
       if (typeof outcome === 'string') skipped.push({ source, reason: outcome });
       else splits.push(outcome);
     }
@@ -92,7 +119,11 @@ export class KnowledgeIndex {
     const { indexed, removed } = this.database.transaction(() => {
       const written = splits.map((split) => this.writeDocument(split, origin));
       const kept = new Set(written.map((document) => document.source));
-      const stale = (this.database.prepare(`SELECT source FROM ${DOCUMENTS} WHERE origin = ? ORDER BY source`).all(origin) as { source: string }[])
+      const stale = (
+        this.database.prepare(`SELECT source FROM ${DOCUMENTS} WHERE origin = ? ORDER BY source`).all(origin) as {
+          source: string;
+        }[]
+      )
         .map((row) => row.source)
         .filter((source) => !kept.has(source));
       for (const source of stale) this.removeDocumentRows(source);
@@ -121,7 +152,8 @@ export class KnowledgeIndex {
    */
   search(query: string, limit = 5): KnowledgeHit[] {
     const match = toFtsMatchQuery(query);
-    if (match === undefined) throw new KnowledgeIndexError('invalid_query', 'The query has no searchable words (letters or digits).');
+    if (match === undefined)
+      throw new KnowledgeIndexError('invalid_query', 'The query has no searchable words (letters or digits).');
     const { snippetTokens, highlightOpen: open, highlightClose: close, maxLimit } = this.options;
     const bounded = Number.isFinite(limit) ? Math.max(1, Math.min(maxLimit, Math.floor(limit))) : 5;
     const rows = this.database
@@ -133,7 +165,15 @@ export class KnowledgeIndex {
          JOIN ${DOCUMENTS} AS d ON d.id = p.document_id
          ORDER BY p.rank`,
       )
-      .all(MATCH_OPEN_SENTINEL, MATCH_CLOSE_SENTINEL, snippetTokens, MATCH_OPEN_SENTINEL, MATCH_CLOSE_SENTINEL, match, bounded) as HitRow[];
+      .all(
+        MATCH_OPEN_SENTINEL,
+        MATCH_CLOSE_SENTINEL,
+        snippetTokens,
+        MATCH_OPEN_SENTINEL,
+        MATCH_CLOSE_SENTINEL,
+        match,
+        bounded,
+      ) as HitRow[];
     return rows.map((row, index) => ({
       rank: index + 1,
       score: -row.rank,
@@ -165,21 +205,33 @@ export class KnowledgeIndex {
     const { source, title, format, passages } = split;
     this.removeDocumentRows(source);
     const { lastInsertRowid } = this.database
-      .prepare(`INSERT INTO ${DOCUMENTS} (source, title, format, passage_count, indexed_at, origin) VALUES (?, ?, ?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO ${DOCUMENTS} (source, title, format, passage_count, indexed_at, origin) VALUES (?, ?, ?, ?, ?, ?)`,
+      )
       .run(source, title, format, passages.length, Date.now(), origin);
-    const insert = this.database.prepare(`INSERT INTO ${PASSAGES} (body, heading, title, document_id, ordinal) VALUES (?, ?, ?, ?, ?)`);
+    const insert = this.database.prepare(
+      `INSERT INTO ${PASSAGES} (body, heading, title, document_id, ordinal) VALUES (?, ?, ?, ?, ?)`,
+    );
     passages.forEach((passage, ordinal) => insert.run(passage.text, passage.heading, title, lastInsertRowid, ordinal));
     return { source, title, format, passageCount: passages.length };
   }
 
   /** One file of a directory, split into passages, or the reason it is skipped. */
-  private async readDocument(root: string, file: DocumentFile, source: string, maxFileBytes: number): Promise<SplitDocument | string> {
+  private async readDocument(
+    root: string,
+    file: DocumentFile,
+    source: string,
+    maxFileBytes: number,
+  ): Promise<SplitDocument | string> {
     let bytes: Buffer | string;
     try {
       const handle = await openConfinedFile(root, file.absolutePath, file.relativePath, 'read');
       try {
         const { size } = await handle.stat();
-        bytes = size > maxFileBytes ? `larger than ${maxFileBytes} bytes` : ((await readAtMost(handle, size)) ?? 'grew while it was read');
+        bytes =
+          size > maxFileBytes
+            ? `larger than ${maxFileBytes} bytes`
+            : ((await readAtMost(handle, size)) ?? 'grew while it was read');
       } finally {
         await handle.close();
       }
@@ -201,7 +253,8 @@ export class KnowledgeIndex {
   }
 
   private removeDocumentRows(source: string): boolean {
-    const row = this.database.prepare(`SELECT id FROM ${DOCUMENTS} WHERE source = ?`).get(source) as { id: number } | undefined;
+    const row = this.database.prepare(`SELECT id FROM ${DOCUMENTS} WHERE source = ?`).get(source) as
+      { id: number } | undefined;
     if (row === undefined) return false;
     this.database.prepare(`DELETE FROM ${PASSAGES} WHERE document_id = ?`).run(row.id);
     this.database.prepare(`DELETE FROM ${DOCUMENTS} WHERE id = ?`).run(row.id);

@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 
-/** Table of indexed documents, one row a source; `origin` names the directory scan that added it (NULL for `addDocument`). */
+/**
+ * Table of indexed documents, one row a source; `origin` names the directory scan that added it (NULL for
+ * `addDocument`).
+ */
 export const KNOWLEDGE_DOCUMENTS_TABLE = 'wuwe_knowledge_documents';
 /** FTS5 table of passages: `body`, `heading`, `title` are searched; `document_id`, `ordinal` are not. */
 export const KNOWLEDGE_PASSAGES_TABLE = 'wuwe_knowledge_passages';
@@ -24,5 +27,6 @@ export function createKnowledgeTables(database: Database.Database): void {
   `);
   const columns = database.prepare(`PRAGMA table_info(${KNOWLEDGE_DOCUMENTS_TABLE})`).all() as { name: string }[];
   // Files written before directories were tracked: add the column that says which directory scan owns a document.
-  if (!columns.some((column) => column.name === 'origin')) database.exec(`ALTER TABLE ${KNOWLEDGE_DOCUMENTS_TABLE} ADD COLUMN origin TEXT`);
+  if (!columns.some((column) => column.name === 'origin'))
+    database.exec(`ALTER TABLE ${KNOWLEDGE_DOCUMENTS_TABLE} ADD COLUMN origin TEXT`);
 }

@@ -5,7 +5,11 @@ import { ToolDescriptor } from '../../contract/tool-descriptor';
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
 
 /** Builds the `knowledge_search` descriptor: a read-only, idempotent search answering at most `maxLimit` passages. */
-export function knowledgeSearchDescriptor(defaultLimit: number, maxLimit: number, markers: { readonly open: string; readonly close: string } = { open: '**', close: '**' }): ToolDescriptor {
+export function knowledgeSearchDescriptor(
+  defaultLimit: number,
+  maxLimit: number,
+  markers: { readonly open: string; readonly close: string } = { open: '**', close: '**' },
+): ToolDescriptor {
   const special = [...new Set([...markers.open, ...markers.close])].join(' ');
   return descriptorFromLlmTool(
     {
@@ -18,7 +22,12 @@ export function knowledgeSearchDescriptor(defaultLimit: number, maxLimit: number
         type: 'object',
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 1000, description: 'Words to search for.' },
-          limit: { type: 'integer', minimum: 1, maximum: maxLimit, description: `Most passages to return (default ${defaultLimit}).` },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: maxLimit,
+            description: `Most passages to return (default ${defaultLimit}).`,
+          },
         },
         required: ['query'],
         additionalProperties: false,

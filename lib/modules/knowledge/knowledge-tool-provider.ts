@@ -32,13 +32,25 @@ export class KnowledgeToolProvider implements ToolProvider {
   private readonly defaultLimit: number;
   private readonly descriptor: ToolDescriptor;
 
-  /** Throws `KnowledgeIndexError` (`invalid_knowledge_options`) for limits that are not integers with 1 <= defaultLimit <= maxLimit <= 100. */
+  /**
+   * Throws `KnowledgeIndexError` (`invalid_knowledge_options`) for limits that are not integers with 1 <= defaultLimit
+   * <= maxLimit <= 100.
+   */
   constructor(options: KnowledgeToolProviderOptions = {}) {
     this.index = options.index ?? new KnowledgeIndex();
     const maxLimit = options.maxLimit ?? 20;
     this.defaultLimit = options.defaultLimit ?? Math.min(5, maxLimit);
-    if (!Number.isSafeInteger(maxLimit) || !Number.isSafeInteger(this.defaultLimit) || this.defaultLimit < 1 || this.defaultLimit > maxLimit || maxLimit > 100)
-      throw new KnowledgeIndexError('invalid_knowledge_options', 'Limits must be integers with 1 <= defaultLimit <= maxLimit <= 100.');
+    if (
+      !Number.isSafeInteger(maxLimit) ||
+      !Number.isSafeInteger(this.defaultLimit) ||
+      this.defaultLimit < 1 ||
+      this.defaultLimit > maxLimit ||
+      maxLimit > 100
+    )
+      throw new KnowledgeIndexError(
+        'invalid_knowledge_options',
+        'Limits must be integers with 1 <= defaultLimit <= maxLimit <= 100.',
+      );
     this.descriptor = knowledgeSearchDescriptor(this.defaultLimit, maxLimit, this.index.markers);
   }
 
@@ -52,7 +64,10 @@ export class KnowledgeToolProvider implements ToolProvider {
     return NO_CAPABILITIES;
   }
 
-  /** Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link directInvocation}). */
+  /**
+   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link
+   * directInvocation}).
+   */
   invoke(toolName: string, args: JsonObject, signal?: AbortSignal): ToolOutcome {
     return this.invokeTool(directInvocation(this, toolName, args, signal));
   }
@@ -70,8 +85,15 @@ export class KnowledgeToolProvider implements ToolProvider {
       return toolData({ query, hits: hits as unknown as JsonValue[] });
     } catch (error) {
       if (KnowledgeIndexError.isInstance(error) && error.code === 'invalid_query')
-        return toolFailure({ code: 'invalid_arguments', message: error.message, details: { issues: [{ pointer: '/query', message: error.message }] } });
-      const busy = typeof error === 'object' && error !== null && messageOf((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+        return toolFailure({
+          code: 'invalid_arguments',
+          message: error.message,
+          details: { issues: [{ pointer: '/query', message: error.message }] },
+        });
+      const busy =
+        typeof error === 'object' &&
+        error !== null &&
+        messageOf((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
       const message = messageOf(error);
       return toolFailure({ code: busy ? 'unavailable' : 'tool_error', message: `Knowledge search failed: ${message}` });
     }

@@ -1,4 +1,7 @@
-/** Marks FTS5 `snippet()` and `highlight()` put around matches; the index removes them from text it indexes, so they never come from a document. */
+/**
+ * Marks FTS5 `snippet()` and `highlight()` put around matches; the index removes them from text it indexes, so they
+ * never come from a document.
+ */
 export const MATCH_OPEN_SENTINEL = '\u0001';
 /** See {@link MATCH_OPEN_SENTINEL}. */
 export const MATCH_CLOSE_SENTINEL = '\u0002';
@@ -28,7 +31,9 @@ export function renderMarkedText(marked: string, open: string, close: string): s
     else if (special.has(character)) output += `\\${character}`;
     else if (character === '\\') {
       const next = characters[index + 1];
-      const ambiguous = next !== undefined && (next === '\\' || special.has(next) || next === MATCH_OPEN_SENTINEL || next === MATCH_CLOSE_SENTINEL);
+      const ambiguous =
+        next !== undefined &&
+        (next === '\\' || special.has(next) || next === MATCH_OPEN_SENTINEL || next === MATCH_CLOSE_SENTINEL);
       output += ambiguous ? '\\\\' : '\\';
     } else output += character;
   });

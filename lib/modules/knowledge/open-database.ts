@@ -18,7 +18,11 @@ export interface OpenedSqliteDatabase {
  * @param feature - the class that opens it, named by the error when `better-sqlite3` is not installed.
  * @throws MissingDependencyError when a path is given and `better-sqlite3` is not installed.
  */
-export function openSqliteDatabase(source: SqliteSource, busyTimeoutMs = 5000, feature = 'a SQLite module'): OpenedSqliteDatabase {
+export function openSqliteDatabase(
+  source: SqliteSource,
+  busyTimeoutMs = 5000,
+  feature = 'a SQLite module',
+): OpenedSqliteDatabase {
   const owned = typeof source === 'string';
   const database =
     typeof source === 'string'

@@ -45,7 +45,8 @@ export function splitMarkdown(markdown: string, maxChars: number): SplitMarkdown
     const fenceMatch = FENCE.exec(line);
     if (fence !== undefined) {
       block.push(line);
-      if (fenceMatch !== null && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) fence = undefined;
+      if (fenceMatch !== null && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length)
+        fence = undefined;
       continue;
     }
     if (fenceMatch !== null) {

@@ -13,5 +13,8 @@ export interface SqliteDatabaseHandle {
   pragma(source: string, options?: { simple?: boolean }): unknown;
 }
 
-/** Where a module keeps its SQLite data: a file path (`':memory:'` for a private in-memory database) or an open database. */
+/**
+ * Where a module keeps its SQLite data: a file path (`':memory:'` for a private in-memory database) or an open
+ * database.
+ */
 export type SqliteSource = string | SqliteDatabaseHandle;

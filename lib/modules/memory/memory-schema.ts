@@ -57,23 +57,33 @@ export function createMemoryNotesTables(database: Database.Database): void {
       DROP TRIGGER IF EXISTS ${notes}_after_delete;
       DROP TRIGGER IF EXISTS ${notes}_after_update;
     `);
-    const registered = database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(MEMORY_NOTE_INDEXES_TABLE) !== undefined;
+    const registered =
+      database
+        .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
+        .get(MEMORY_NOTE_INDEXES_TABLE) !== undefined;
     if (registered) return;
     database.exec(`
       DROP TABLE IF EXISTS ${MEMORY_NOTES_FTS_TABLE};
       CREATE TABLE ${MEMORY_NOTE_INDEXES_TABLE} (id INTEGER PRIMARY KEY AUTOINCREMENT, namespace TEXT NOT NULL UNIQUE);
     `);
-    const namespaces = database.prepare(`SELECT DISTINCT namespace FROM ${notes} ORDER BY namespace`).all() as { namespace: string }[];
+    const namespaces = database.prepare(`SELECT DISTINCT namespace FROM ${notes} ORDER BY namespace`).all() as {
+      namespace: string;
+    }[];
     for (const { namespace } of namespaces) {
       const table = createNamespaceFtsTable(database, namespace);
-      database.prepare(`INSERT INTO ${table} (rowid, text, tags, key) SELECT id, text, tags, key FROM ${notes} WHERE namespace = ?`).run(namespace);
+      database
+        .prepare(
+          `INSERT INTO ${table} (rowid, text, tags, key) SELECT id, text, tags, key FROM ${notes} WHERE namespace = ?`,
+        )
+        .run(namespace);
     }
   })();
 }
 
 /** The FTS5 table of a namespace, if it has one. */
 export function findNamespaceFtsTable(database: Database.Database, namespace: string): string | undefined {
-  const row = database.prepare(`SELECT id FROM ${MEMORY_NOTE_INDEXES_TABLE} WHERE namespace = ?`).get(namespace) as { id: number } | undefined;
+  const row = database.prepare(`SELECT id FROM ${MEMORY_NOTE_INDEXES_TABLE} WHERE namespace = ?`).get(namespace) as
+    { id: number } | undefined;
   return row === undefined ? undefined : namespaceFtsTable(row.id);
 }
 
@@ -81,7 +91,9 @@ export function findNamespaceFtsTable(database: Database.Database, namespace: st
 export function createNamespaceFtsTable(database: Database.Database, namespace: string): string {
   const existing = findNamespaceFtsTable(database, namespace);
   if (existing !== undefined) return existing;
-  const { lastInsertRowid } = database.prepare(`INSERT INTO ${MEMORY_NOTE_INDEXES_TABLE} (namespace) VALUES (?)`).run(namespace);
+  const { lastInsertRowid } = database
+    .prepare(`INSERT INTO ${MEMORY_NOTE_INDEXES_TABLE} (namespace) VALUES (?)`)
+    .run(namespace);
   const table = namespaceFtsTable(Number(lastInsertRowid));
   database.exec(`
     CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(

@@ -8,7 +8,13 @@ import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-pro
 import { checkToolArguments } from '../knowledge/check-tool-arguments';
 import { directInvocation } from '../knowledge/direct-invocation';
 import { MemoryModuleError } from './memory-module-error';
-import { forgetDescriptor, MEMORY_TOOL_NAMES, MemoryToolLimits, recallDescriptor, rememberDescriptor } from './memory-tools';
+import {
+  forgetDescriptor,
+  MEMORY_TOOL_NAMES,
+  MemoryToolLimits,
+  recallDescriptor,
+  rememberDescriptor,
+} from './memory-tools';
 import { NoteStore } from './note-store';
 import { InMemoryNoteStore } from './sqlite-note-store';
 import { resolveMemoryToolOptions } from './resolve-memory-tool-options';
@@ -66,7 +72,10 @@ export class MemoryToolProvider implements ToolProvider {
     return toolName === MEMORY_TOOL_NAMES.remember ? { ...NO_CAPABILITIES, idempotencyKey: true } : NO_CAPABILITIES;
   }
 
-  /** Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link directInvocation}). */
+  /**
+   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link
+   * directInvocation}).
+   */
   invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
     return this.invokeTool(directInvocation(this, toolName, args, signal));
   }
@@ -74,11 +83,13 @@ export class MemoryToolProvider implements ToolProvider {
   /** Runs one memory tool; bad input becomes an `invalid_arguments` failure, a store error a `tool_error` failure. */
   async invokeTool(invocation: ToolInvocation): Promise<ToolOutcome> {
     const descriptor = this.descriptors.find((candidate) => candidate.name === invocation.toolName);
-    if (descriptor === undefined) return toolFailure({ code: 'unknown_tool', message: `This provider has no tool '${invocation.toolName}'.` });
+    if (descriptor === undefined)
+      return toolFailure({ code: 'unknown_tool', message: `This provider has no tool '${invocation.toolName}'.` });
     const checked = checkToolArguments(descriptor, invocation.arguments);
     if (!checked.ok) return checked.failure;
     try {
-      if (descriptor.name === MEMORY_TOOL_NAMES.remember) return await this.remember(checked.value, invocation.idempotencyKey);
+      if (descriptor.name === MEMORY_TOOL_NAMES.remember)
+        return await this.remember(checked.value, invocation.idempotencyKey);
       if (descriptor.name === MEMORY_TOOL_NAMES.recall) return await this.recall(checked.value);
       return await this.forget(checked.value);
     } catch (error) {
@@ -91,7 +102,12 @@ export class MemoryToolProvider implements ToolProvider {
   private async remember(args: JsonObject, idempotencyKey: string | undefined): Promise<ToolOutcome> {
     const key = (args.key as string | undefined) ?? derivedKey(idempotencyKey);
     const tags = (args.tags as string[] | undefined) ?? [];
-    const { note, status } = await this.store.remember({ namespace: this.namespace, key, text: args.text as string, tags });
+    const { note, status } = await this.store.remember({
+      namespace: this.namespace,
+      key,
+      text: args.text as string,
+      tags,
+    });
     return toolData({ key: note.key, version: note.version, status });
   }
 

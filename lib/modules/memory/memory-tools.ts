@@ -2,7 +2,11 @@ import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
 import { ToolDescriptor } from '../../contract/tool-descriptor';
 
 /** Names of the memory tools. */
-export const MEMORY_TOOL_NAMES = Object.freeze({ remember: 'memory_remember', recall: 'memory_recall', forget: 'memory_forget' });
+export const MEMORY_TOOL_NAMES = Object.freeze({
+  remember: 'memory_remember',
+  recall: 'memory_recall',
+  forget: 'memory_forget',
+});
 
 /** Pattern of a note key. */
 export const NOTE_KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}$';
@@ -15,7 +19,11 @@ export interface MemoryToolLimits {
   readonly maxLimit: number;
 }
 
-const KEY = { type: 'string', pattern: NOTE_KEY_PATTERN, description: 'Key of the note: letters, digits and _ . : / -, up to 128 characters.' };
+const KEY = {
+  type: 'string',
+  pattern: NOTE_KEY_PATTERN,
+  description: 'Key of the note: letters, digits and _ . : / -, up to 128 characters.',
+};
 const TAG = { type: 'string', minLength: 1, maxLength: 64 };
 
 /**
@@ -47,7 +55,11 @@ export function rememberDescriptor(limits: MemoryToolLimits): ToolDescriptor {
       retry: { maxAttempts: 2 },
       outputSchema: {
         type: 'object',
-        properties: { key: { type: 'string' }, version: { type: 'integer' }, status: { type: 'string', enum: ['created', 'updated', 'unchanged'] } },
+        properties: {
+          key: { type: 'string' },
+          version: { type: 'integer' },
+          status: { type: 'string', enum: ['created', 'updated', 'unchanged'] },
+        },
         required: ['key', 'version', 'status'],
         additionalProperties: false,
       },
@@ -60,13 +72,24 @@ export function recallDescriptor(limits: MemoryToolLimits): ToolDescriptor {
   return descriptorFromLlmTool(
     {
       name: MEMORY_TOOL_NAMES.recall,
-      description: 'Recall remembered notes by full-text search, best matches first. Use plain words, not search syntax.',
+      description:
+        'Recall remembered notes by full-text search, best matches first. Use plain words, not search syntax.',
       inputSchema: {
         type: 'object',
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 1000, description: 'Words to look for.' },
-          limit: { type: 'integer', minimum: 1, maximum: limits.maxLimit, description: `Most notes to return (default ${limits.defaultLimit}).` },
-          tags: { type: 'array', items: TAG, maxItems: limits.maxTags, description: 'Only notes carrying all of these tags.' },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: limits.maxLimit,
+            description: `Most notes to return (default ${limits.defaultLimit}).`,
+          },
+          tags: {
+            type: 'array',
+            items: TAG,
+            maxItems: limits.maxTags,
+            description: 'Only notes carrying all of these tags.',
+          },
         },
         required: ['query'],
         additionalProperties: false,
@@ -105,7 +128,9 @@ export function recallDescriptor(limits: MemoryToolLimits): ToolDescriptor {
   );
 }
 
-/** `memory_forget`: deletes a note. Destructive (so approved under the default `when_destructive` mode) and idempotent. */
+/**
+ * `memory_forget`: deletes a note. Destructive (so approved under the default `when_destructive` mode) and idempotent.
+ */
 export function forgetDescriptor(): ToolDescriptor {
   return descriptorFromLlmTool(
     {

@@ -46,8 +46,13 @@ export interface RecallNotesInput {
  */
 export interface NoteStore {
   /** Creates or replaces the note under `key`; storing the same text and tags again changes nothing. */
-  remember(input: RememberNoteInput): { note: Note; status: RememberStatus } | Promise<{ note: Note; status: RememberStatus }>;
-  /** Notes matching any term of the query, best first. Throws `MemoryModuleError` (`invalid_query`) when no searchable term is left. */
+  remember(
+    input: RememberNoteInput,
+  ): { note: Note; status: RememberStatus } | Promise<{ note: Note; status: RememberStatus }>;
+  /**
+   * Notes matching any term of the query, best first. Throws `MemoryModuleError` (`invalid_query`) when no searchable
+   * term is left.
+   */
   recall(input: RecallNotesInput): readonly NoteMatch[] | Promise<readonly NoteMatch[]>;
   /** Deletes the note under `key`; true when it existed. */
   forget(namespace: string, key: string): boolean | Promise<boolean>;

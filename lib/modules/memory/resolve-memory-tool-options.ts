@@ -23,12 +23,16 @@ export function resolveMemoryToolOptions(options: MemoryToolOptionsInput): Resol
     maxLimit,
   });
   const problems: string[] = [];
-  if (typeof resolved.namespace !== 'string' || resolved.namespace.length === 0) problems.push('namespace must be a non-empty string');
-  if (!isIntegerWithin(resolved.maxTextChars, 1, 1_000_000)) problems.push('maxTextChars must be an integer within 1..1000000');
+  if (typeof resolved.namespace !== 'string' || resolved.namespace.length === 0)
+    problems.push('namespace must be a non-empty string');
+  if (!isIntegerWithin(resolved.maxTextChars, 1, 1_000_000))
+    problems.push('maxTextChars must be an integer within 1..1000000');
   if (!isIntegerWithin(resolved.maxTags, 0, 256)) problems.push('maxTags must be an integer within 0..256');
   if (!isIntegerWithin(resolved.maxLimit, 1, 1000)) problems.push('maxLimit must be an integer within 1..1000');
-  if (!isIntegerWithin(resolved.defaultLimit, 1, resolved.maxLimit)) problems.push('defaultLimit must be an integer within 1..maxLimit');
-  if (problems.length > 0) throw new MemoryModuleError('invalid_memory_options', `Invalid memory tool options: ${problems.join('; ')}`);
+  if (!isIntegerWithin(resolved.defaultLimit, 1, resolved.maxLimit))
+    problems.push('defaultLimit must be an integer within 1..maxLimit');
+  if (problems.length > 0)
+    throw new MemoryModuleError('invalid_memory_options', `Invalid memory tool options: ${problems.join('; ')}`);
   return resolved;
 }
 

@@ -33,9 +33,13 @@ export class SqliteMemory implements Memory {
     this.select = this.database.prepare(`SELECT message FROM ${MESSAGES} WHERE run_id = ? ORDER BY seq`);
   }
 
-  /** Appends a message to a run's conversation. Throws `MemoryModuleError` (`invalid_message`) for a message that is not a serializable chat message. */
+  /**
+   * Appends a message to a run's conversation. Throws `MemoryModuleError` (`invalid_message`) for a message that is not
+   * a serializable chat message.
+   */
   append(runId: string, message: ChatMessage): void {
-    if (typeof runId !== 'string' || runId.length === 0) throw new MemoryModuleError('invalid_message', 'A run id must be a non-empty string.');
+    if (typeof runId !== 'string' || runId.length === 0)
+      throw new MemoryModuleError('invalid_message', 'A run id must be a non-empty string.');
     if (typeof message !== 'object' || message === null || !ROLES.has(message.role))
       throw new MemoryModuleError('invalid_message', `A chat message needs a role of user, assistant or tool.`);
     let json: string;
@@ -54,7 +58,9 @@ export class SqliteMemory implements Memory {
 
   /** The ids of runs with a recorded conversation. */
   runIds(): string[] {
-    return (this.database.prepare(`SELECT DISTINCT run_id FROM ${MESSAGES} ORDER BY run_id`).all() as { run_id: string }[]).map((row) => row.run_id);
+    return (
+      this.database.prepare(`SELECT DISTINCT run_id FROM ${MESSAGES} ORDER BY run_id`).all() as { run_id: string }[]
+    ).map((row) => row.run_id);
   }
 
   /** Deletes a run's conversation; returns how many messages were removed. */

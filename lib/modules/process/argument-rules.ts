@@ -44,25 +44,45 @@ export function ruleProblems(name: string, rule: ArgumentRule): string[] {
     if (list === undefined) return;
     if (!Array.isArray(list)) return problems.push(`argumentRules.${name}.${label} must be an array`);
     for (const option of list as unknown[])
-      if (typeof option !== 'string' || !OPTION_SPELLING.test(option)) problems.push(`argumentRules.${name}.${label}: '${String(option)}' is not an option spelling (-x, --name or -name)`);
+      if (typeof option !== 'string' || !OPTION_SPELLING.test(option))
+        problems.push(
+          `argumentRules.${name}.${label}: '${String(option)}' is not an option spelling (-x, --name or -name)`,
+        );
   };
   spellings(rule.deniedOptions, 'deniedOptions');
   spellings(rule.subcommands?.leadingOptions, 'subcommands.leadingOptions');
   spellings(rule.subcommands?.leadingOptionsWithValue, 'subcommands.leadingOptionsWithValue');
-  for (const [subcommand, list] of Object.entries(rule.deniedOptionsBySubcommand ?? {})) spellings(list, `deniedOptionsBySubcommand.${subcommand}`);
-  if (rule.subcommands !== undefined && !Array.isArray(rule.subcommands.allowed)) problems.push(`argumentRules.${name}.subcommands.allowed must be an array`);
-  if (rule.deniedArguments !== undefined && (!Array.isArray(rule.deniedArguments) || !rule.deniedArguments.every((pattern) => pattern instanceof RegExp)))
+  for (const [subcommand, list] of Object.entries(rule.deniedOptionsBySubcommand ?? {}))
+    spellings(list, `deniedOptionsBySubcommand.${subcommand}`);
+  if (rule.subcommands !== undefined && !Array.isArray(rule.subcommands.allowed))
+    problems.push(`argumentRules.${name}.subcommands.allowed must be an array`);
+  if (
+    rule.deniedArguments !== undefined &&
+    (!Array.isArray(rule.deniedArguments) || !rule.deniedArguments.every((pattern) => pattern instanceof RegExp))
+  )
     problems.push(`argumentRules.${name}.deniedArguments must be an array of RegExp`);
-  if (rule.operandPattern !== undefined && !(rule.operandPattern instanceof RegExp)) problems.push(`argumentRules.${name}.operandPattern must be a RegExp`);
-  if (rule.leadingArgs !== undefined && (!Array.isArray(rule.leadingArgs) || !rule.leadingArgs.every((arg) => typeof arg === 'string' && !arg.includes('\0'))))
+  if (rule.operandPattern !== undefined && !(rule.operandPattern instanceof RegExp))
+    problems.push(`argumentRules.${name}.operandPattern must be a RegExp`);
+  if (
+    rule.leadingArgs !== undefined &&
+    (!Array.isArray(rule.leadingArgs) ||
+      !rule.leadingArgs.every((arg) => typeof arg === 'string' && !arg.includes('\0')))
+  )
     problems.push(`argumentRules.${name}.leadingArgs must be an array of strings`);
   return problems;
 }
 
-/** Throws `argument_not_allowed` for the first argument the rule refuses; returns the arguments to run, `leadingArgs` first. */
+/**
+ * Throws `argument_not_allowed` for the first argument the rule refuses; returns the arguments to run, `leadingArgs`
+ * first.
+ */
 export function applyArgumentRule(executable: string, rule: ArgumentRule, args: readonly string[]): readonly string[] {
   const refuse = (index: number, why: string): never => {
-    throw new ProcessError('argument_not_allowed', `Argument ${index} of '${executable}' is refused: ${why}.${rule.summary === undefined ? '' : ` ${rule.summary}`}`, { executable, index });
+    throw new ProcessError(
+      'argument_not_allowed',
+      `Argument ${index} of '${executable}' is refused: ${why}.${rule.summary === undefined ? '' : ` ${rule.summary}`}`,
+      { executable, index },
+    );
   };
   let denied = rule.deniedOptions ?? [];
   let first = 0;
@@ -76,17 +96,20 @@ export function applyArgumentRule(executable: string, rule: ArgumentRule, args: 
     }
     if (first < args.length) {
       const subcommand = args[first];
-      if (!allowed.includes(subcommand)) refuse(first, `the subcommand '${clip(subcommand)}' is not allowed (allowed: ${allowed.join(', ')})`);
+      if (!allowed.includes(subcommand))
+        refuse(first, `the subcommand '${clip(subcommand)}' is not allowed (allowed: ${allowed.join(', ')})`);
       denied = [...denied, ...(rule.deniedOptionsBySubcommand?.[subcommand] ?? [])];
       first += 1;
     }
   }
   args.forEach((arg, index) => {
-    for (const pattern of rule.deniedArguments ?? []) if (pattern.test(arg)) refuse(index, `'${clip(arg)}' is not allowed`);
+    for (const pattern of rule.deniedArguments ?? [])
+      if (pattern.test(arg)) refuse(index, `'${clip(arg)}' is not allowed`);
     if (index < first && rule.subcommands !== undefined) return;
     const option = matchedOption(arg, denied, index === 0 && rule.shortOptionsInFirstArgument === true);
     if (option !== undefined) refuse(index, `the option ${option} is not allowed`);
-    if (rule.operandPattern !== undefined && !arg.startsWith('-') && !rule.operandPattern.test(arg)) refuse(index, `'${clip(arg)}' is not allowed here`);
+    if (rule.operandPattern !== undefined && !arg.startsWith('-') && !rule.operandPattern.test(arg))
+      refuse(index, `'${clip(arg)}' is not allowed here`);
   });
   return [...(rule.leadingArgs ?? []), ...args];
 }

@@ -25,7 +25,8 @@ export async function resolveWorkingDirectory(root: ConfinedRoot, cwd: unknown):
     const components = splitRelativePath(cwd ?? '.', 'cwd');
     await (await openRecordedRoot(root)).close();
     const resolved = await resolveExisting(root.path, components, display);
-    if (!(await fs.stat(resolved.real)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    if (!(await fs.stat(resolved.real)).isDirectory())
+      throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     return { real: resolved.real, display };
   } catch (error) {
     throw workingDirectoryError(error, display);

@@ -18,11 +18,17 @@ export function buildChildEnvironment(
   fixed: Readonly<Record<string, string>>,
   requested: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  const refusedNames = Object.keys(requested).filter((name) => !allowList.includes(name) || isHostOnlyEnvironmentName(name));
+  const refusedNames = Object.keys(requested).filter(
+    (name) => !allowList.includes(name) || isHostOnlyEnvironmentName(name),
+  );
   if (refusedNames.length > 0)
-    throw new ProcessError('env_not_allowed', `Environment variable(s) not allowed: ${refusedNames.join(', ')}. Allowed: ${callerSettableNames(allowList).join(', ') || 'none'}.`, {
-      names: refusedNames,
-    });
+    throw new ProcessError(
+      'env_not_allowed',
+      `Environment variable(s) not allowed: ${refusedNames.join(', ')}. Allowed: ${callerSettableNames(allowList).join(', ') || 'none'}.`,
+      {
+        names: refusedNames,
+      },
+    );
   const environment: Record<string, string> = {};
   for (const name of allowList) {
     const value = base[name];
@@ -30,7 +36,8 @@ export function buildChildEnvironment(
   }
   Object.assign(environment, fixed);
   for (const [name, value] of Object.entries(requested)) {
-    if (value.includes('\0')) throw new ProcessError('invalid_arguments', `The value of '${name}' contains a NUL byte.`);
+    if (value.includes('\0'))
+      throw new ProcessError('invalid_arguments', `The value of '${name}' contains a NUL byte.`);
     environment[name] = value;
   }
   if (environment.PATH !== undefined) {
@@ -51,7 +58,8 @@ export function partitionEnvironmentNames(names: readonly string[]): { kept: str
   const kept: string[] = [];
   const dropped: string[] = [];
   for (const name of names) {
-    if (typeof name !== 'string' || !NAME_PATTERN.test(name)) throw new ProcessError('invalid_policy', `'${messageOf(name)}' is not a valid environment variable name.`);
+    if (typeof name !== 'string' || !NAME_PATTERN.test(name))
+      throw new ProcessError('invalid_policy', `'${messageOf(name)}' is not a valid environment variable name.`);
     (isDeniedEnvironmentName(name) ? dropped : kept).push(name);
   }
   return { kept, dropped };

@@ -6,8 +6,12 @@ export type { ProcessPolicyOptions, ResolvedProcessPolicy } from './process-poli
 export { ProcessToolkit } from './process-toolkit';
 export type { ProcessToolkitOptions } from './process-toolkit';
 export {
-  DENIED_ENVIRONMENT_NAMES, DENIED_ENVIRONMENT_PREFIXES, HOST_ONLY_ENVIRONMENT_NAMES, isDeniedEnvironmentName,
-  isHostOnlyEnvironmentName, PERMITTED_ENVIRONMENT_NAMES,
+  DENIED_ENVIRONMENT_NAMES,
+  DENIED_ENVIRONMENT_PREFIXES,
+  HOST_ONLY_ENVIRONMENT_NAMES,
+  isDeniedEnvironmentName,
+  isHostOnlyEnvironmentName,
+  PERMITTED_ENVIRONMENT_NAMES,
 } from './environment-denial';
 export { EXECUTABLE_NAME_PATTERN } from './resolve-executable';
 export { BUILT_IN_ARGUMENT_PROFILES } from './argument-profiles';

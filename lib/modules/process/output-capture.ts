@@ -32,7 +32,10 @@ export class OutputCapture {
   }
 }
 
-/** Length of `bytes` without a trailing UTF-8 sequence that is incomplete (its lead byte promises more bytes than follow). */
+/**
+ * Length of `bytes` without a trailing UTF-8 sequence that is incomplete (its lead byte promises more bytes than
+ * follow).
+ */
 export function wholeSequencesLength(bytes: Buffer): number {
   for (let back = 1; back <= Math.min(4, bytes.length); back += 1) {
     const byte = bytes[bytes.length - back];

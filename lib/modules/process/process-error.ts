@@ -47,8 +47,16 @@ export interface ProcessErrorOutcome {
   readonly refusal: boolean;
 }
 
-const refused = (outcomeCode: string, category: ToolErrorCategory): ProcessErrorOutcome => ({ outcomeCode, category, refusal: true });
-const failed = (outcomeCode: string, category: ToolErrorCategory): ProcessErrorOutcome => ({ outcomeCode, category, refusal: false });
+const refused = (outcomeCode: string, category: ToolErrorCategory): ProcessErrorOutcome => ({
+  outcomeCode,
+  category,
+  refusal: true,
+});
+const failed = (outcomeCode: string, category: ToolErrorCategory): ProcessErrorOutcome => ({
+  outcomeCode,
+  category,
+  refusal: false,
+});
 
 /** The outcome code and category of each {@link ProcessErrorCode}. */
 export const PROCESS_ERROR_OUTCOMES: Readonly<Record<ProcessErrorCode, ProcessErrorOutcome>> = Object.freeze({
@@ -79,7 +87,10 @@ const PROCESS_ERROR_MARKER = Symbol.for('wuwe.error.ProcessError');
  * it becomes a failure outcome ({@link ProcessError.toOutcome}) and never escapes `invokeTool`.
  */
 export class ProcessError extends WuweError<ProcessErrorCode> {
-  /** What went wrong in the host's words (an OS error message, which may name host paths): for the audit log only, never sent to the model. */
+  /**
+   * What went wrong in the host's words (an OS error message, which may name host paths): for the audit log only, never
+   * sent to the model.
+   */
   readonly hostDetail?: string;
   private readonly [PROCESS_ERROR_MARKER] = true;
 

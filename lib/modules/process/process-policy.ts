@@ -46,7 +46,9 @@ export interface ProcessPolicyOptions {
   readonly maxStderrBytes?: number;
   /** Largest stdin a call may send. @default 1048576 */
   readonly maxStdinBytes?: number;
-  /** Largest total size of the arguments of one call, in UTF-8 bytes plus one per argument (its NUL). @default 131072 */
+  /**
+   * Largest total size of the arguments of one call, in UTF-8 bytes plus one per argument (its NUL). @default 131072
+   */
   readonly maxArgumentBytes?: number;
   /** Policy half of the raw shell opt-in; the provider option `enableShellTool` is the other half. @default false */
   readonly allowShell?: boolean;
@@ -65,7 +67,10 @@ export interface ProcessPolicyOptions {
 export interface ResolvedProcessPolicy {
   /** Real path of the root (no symbolic links). */
   readonly root: string;
-  /** The root as recorded at construction (real path, device, inode): every run's working directory is reached from that very directory. */
+  /**
+   * The root as recorded at construction (real path, device, inode): every run's working directory is reached from that
+   * very directory.
+   */
   readonly confinedRoot: ConfinedRoot;
   /** Allow-list name to real absolute path. */
   readonly executables: Readonly<Record<string, string>>;
@@ -105,17 +110,25 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
   for (const key of Object.keys(limits) as (keyof typeof limits)[]) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) problems.push(`${key} must be a positive integer, got ${messageOf(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      problems.push(`${key} must be a positive integer, got ${messageOf(value)}`);
     else limits[key] = value;
   }
-  if (options.allowShell !== undefined && typeof options.allowShell !== 'boolean') problems.push('allowShell must be a boolean');
+  if (options.allowShell !== undefined && typeof options.allowShell !== 'boolean')
+    problems.push('allowShell must be a boolean');
   if (options.audit !== undefined && typeof options.audit !== 'function') problems.push('audit must be a function');
   const entries = executableEntries(options.executables, problems);
   const hostRules = options.argumentRules ?? {};
   if (typeof hostRules !== 'object' || hostRules === null) problems.push('argumentRules must be a record');
   for (const [name, rule] of Object.entries(hostRules)) {
-    if (!entries.some(([entry]) => entry === name)) problems.push(`argumentRules names '${name}', which is not an allowed executable`);
-    else if (rule !== 'unrestricted') problems.push(...(typeof rule === 'object' && rule !== null ? ruleProblems(name, rule) : [`argumentRules.${name} must be a rule or 'unrestricted'`]));
+    if (!entries.some(([entry]) => entry === name))
+      problems.push(`argumentRules names '${name}', which is not an allowed executable`);
+    else if (rule !== 'unrestricted')
+      problems.push(
+        ...(typeof rule === 'object' && rule !== null
+          ? ruleProblems(name, rule)
+          : [`argumentRules.${name} must be a rule or 'unrestricted'`]),
+      );
   }
   if (problems.length > 0) throw new ProcessError('invalid_policy', `Invalid process policy: ${problems.join('; ')}.`);
   const searchPath = options.searchPath ?? process.env.PATH ?? '';
@@ -123,7 +136,9 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
   const argumentRules: Record<string, ArgumentRule> = {};
   for (const [name, spec] of entries) {
     executables[name] = resolveExecutable(name, spec, searchPath);
-    const rule = Object.prototype.hasOwnProperty.call(hostRules, name) ? hostRules[name] : builtInProfile(name, executables[name]);
+    const rule = Object.prototype.hasOwnProperty.call(hostRules, name)
+      ? hostRules[name]
+      : builtInProfile(name, executables[name]);
     if (rule !== undefined && rule !== 'unrestricted') argumentRules[name] = Object.freeze({ ...rule });
   }
   const { kept, dropped } = partitionEnvironmentNames(options.envAllowList ?? []);
@@ -148,7 +163,8 @@ export function compileProcessPolicy(options: ProcessPolicyOptions): ResolvedPro
 
 /** The built-in profile for an allow-list name, else for the real file's name. */
 function builtInProfile(name: string, real: string): ArgumentRule | undefined {
-  const own = (key: string) => (Object.prototype.hasOwnProperty.call(BUILT_IN_ARGUMENT_PROFILES, key) ? BUILT_IN_ARGUMENT_PROFILES[key] : undefined);
+  const own = (key: string) =>
+    Object.prototype.hasOwnProperty.call(BUILT_IN_ARGUMENT_PROFILES, key) ? BUILT_IN_ARGUMENT_PROFILES[key] : undefined;
   return own(name) ?? own(path.basename(real));
 }
 
@@ -158,9 +174,14 @@ function executableEntries(executables: ProcessPolicyOptions['executables'], pro
     return [];
   }
   const entries: [string, string][] = Array.isArray(executables)
-    ? executables.map((spec: unknown) => [typeof spec === 'string' ? (spec.split('/').pop() ?? '') : '', typeof spec === 'string' ? spec : ''])
+    ? executables.map((spec: unknown) => [
+        typeof spec === 'string' ? (spec.split('/').pop() ?? '') : '',
+        typeof spec === 'string' ? spec : '',
+      ])
     : Object.entries(executables as Record<string, string>);
-  for (const [name] of entries) if (!EXECUTABLE_NAME_PATTERN.test(name)) problems.push(`executable name '${name}' must match ${EXECUTABLE_NAME_PATTERN.source}`);
+  for (const [name] of entries)
+    if (!EXECUTABLE_NAME_PATTERN.test(name))
+      problems.push(`executable name '${name}' must match ${EXECUTABLE_NAME_PATTERN.source}`);
   return entries;
 }
 

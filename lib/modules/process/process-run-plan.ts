@@ -19,7 +19,10 @@ export type ProcessRunPlan = Pick<ProcessRunRequest, 'file' | 'argv0' | 'args' |
 /** How a started run ended, for the outcome and the audit entry. */
 export interface ProcessRunReport {
   readonly outcome: ToolOutcome;
-  /** Set when the run did not complete: `timeout`, `cancelled`, or why it could not start (`executable_unavailable`, `too_large`, `spawn_failed`). */
+  /**
+   * Set when the run did not complete: `timeout`, `cancelled`, or why it could not start (`executable_unavailable`,
+   * `too_large`, `spawn_failed`).
+   */
   readonly code?: ProcessErrorCode;
   /** False when no process was started (the spawn failed). */
   readonly started: boolean;
@@ -36,10 +39,16 @@ export const MAX_ARGUMENT_STRING_BYTES = 131_072;
 /**
  * Checks a call against the policy and resolves everything it names, in this order: executable
  * (allow list), arguments (no NUL, each under {@link MAX_ARGUMENT_STRING_BYTES}, total size with one
- * byte per argument for its terminating NUL, so a flood of empty arguments counts), working directory (inside the root), environment
+ * byte per argument for its terminating NUL, so a flood of empty arguments counts), working directory (inside the
+ * root), environment
  * (allow list), stdin (size). Throws a {@link ProcessError}; nothing is started on bad input.
  */
-export async function planRun(operation: 'run' | 'shell', reader: ToolArguments, policy: ResolvedProcessPolicy, shellPath?: string): Promise<ProcessRunPlan> {
+export async function planRun(
+  operation: 'run' | 'shell',
+  reader: ToolArguments,
+  policy: ResolvedProcessPolicy,
+  shellPath?: string,
+): Promise<ProcessRunPlan> {
   let file: string;
   let argv0: string;
   let args: readonly string[];
@@ -51,27 +60,50 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
   } else {
     argv0 = reader.string('executable');
     if (!Object.prototype.hasOwnProperty.call(policy.executables, argv0))
-      throw new ProcessError('executable_not_allowed', `'${argv0.slice(0, 200)}' is not an allowed executable. Allowed: ${Object.keys(policy.executables).join(', ')}.`, {
-        executable: argv0.slice(0, 200),
-      });
+      throw new ProcessError(
+        'executable_not_allowed',
+        `'${argv0.slice(0, 200)}' is not an allowed executable. Allowed: ${Object.keys(policy.executables).join(', ')}.`,
+        {
+          executable: argv0.slice(0, 200),
+        },
+      );
     file = policy.executables[argv0];
     args = reader.stringArray('args') ?? [];
   }
-  const rule = operation === 'run' && Object.prototype.hasOwnProperty.call(policy.argumentRules, argv0) ? policy.argumentRules[argv0] : undefined;
-  if (args.some((arg) => arg.includes('\0'))) throw new ProcessError('invalid_arguments', 'An argument contains a NUL byte.');
+  const rule =
+    operation === 'run' && Object.prototype.hasOwnProperty.call(policy.argumentRules, argv0)
+      ? policy.argumentRules[argv0]
+      : undefined;
+  if (args.some((arg) => arg.includes('\0')))
+    throw new ProcessError('invalid_arguments', 'An argument contains a NUL byte.');
   const sizes = args.map((arg) => Buffer.byteLength(arg, 'utf8'));
   if (sizes.some((size) => size >= MAX_ARGUMENT_STRING_BYTES))
-    throw new ProcessError('too_large', `An argument is ${Math.max(...sizes)} bytes; the system accepts at most ${MAX_ARGUMENT_STRING_BYTES - 1} in one argument.`);
+    throw new ProcessError(
+      'too_large',
+      `An argument is ${Math.max(...sizes)} bytes; the system accepts at most ${MAX_ARGUMENT_STRING_BYTES - 1} in one argument.`,
+    );
   const argumentBytes = sizes.reduce((total, size) => total + size + 1, 0);
   if (argumentBytes > policy.maxArgumentBytes)
-    throw new ProcessError('too_large', `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`);
+    throw new ProcessError(
+      'too_large',
+      `The arguments are ${argumentBytes} bytes; at most ${policy.maxArgumentBytes} are accepted.`,
+    );
   if (rule !== undefined) args = applyArgumentRule(argv0, rule, args);
   const cwd = await resolveWorkingDirectory(policy.confinedRoot, reader.raw('cwd'));
-  const env = buildChildEnvironment(policy.root, policy.envAllowList, policy.baseEnv, policy.fixedEnv, reader.stringRecord('env'));
+  const env = buildChildEnvironment(
+    policy.root,
+    policy.envAllowList,
+    policy.baseEnv,
+    policy.fixedEnv,
+    reader.stringRecord('env'),
+  );
   const stdinText = reader.optionalString('stdin');
   const stdin = stdinText === undefined ? undefined : Buffer.from(stdinText, 'utf8');
   if (stdin !== undefined && stdin.length > policy.maxStdinBytes)
-    throw new ProcessError('too_large', `stdin is ${stdin.length} bytes; at most ${policy.maxStdinBytes} are accepted.`);
+    throw new ProcessError(
+      'too_large',
+      `stdin is ${stdin.length} bytes; at most ${policy.maxStdinBytes} are accepted.`,
+    );
   return { file, argv0, args, cwd: cwd.real, displayCwd: cwd.display, env, ...(stdin === undefined ? {} : { stdin }) };
 }
 
@@ -86,7 +118,11 @@ export async function planRun(operation: 'run' | 'shell', reader: ToolArguments,
  * swapped for a link after planning, `cwd_not_found` when it was removed, `cwd_not_accessible` when
  * it cannot be opened.
  */
-export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProcessPolicy, signal?: AbortSignal): Promise<ProcessRunReport> {
+export async function startPlannedRun(
+  plan: ProcessRunPlan,
+  policy: ResolvedProcessPolicy,
+  signal?: AbortSignal,
+): Promise<ProcessRunReport> {
   const start = (cwd: string) =>
     runProcess({
       file: plan.file,
@@ -104,9 +140,11 @@ export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProc
   // into its handle (`/proc/self/fd/N`: the child's own copy of the descriptor, open until exec), so
   // a directory swapped for a link after planning is refused, not entered, and the path is never
   // resolved again at the spawn, even where `/proc` cannot name the directory.
-  const result = await withConfinedDirectory(policy.confinedRoot, plan.cwd, plan.displayCwd, start).catch((error: unknown) => {
-    throw workingDirectoryError(error, plan.displayCwd);
-  });
+  const result = await withConfinedDirectory(policy.confinedRoot, plan.cwd, plan.displayCwd, start).catch(
+    (error: unknown) => {
+      throw workingDirectoryError(error, plan.displayCwd);
+    },
+  );
   const data: JsonObject = {
     exitCode: result.exitCode,
     signal: result.signal,
@@ -119,10 +157,20 @@ export async function startPlannedRun(plan: ProcessRunPlan, policy: ResolvedProc
   const report = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, started: true };
   if (result.spawnError !== undefined) {
     const failure = spawnError(result.spawnErrno, plan.argv0, result.spawnError);
-    return { ...report, started: false, code: failure.code, hostDetail: result.spawnError, outcome: failure.toOutcome() };
+    return {
+      ...report,
+      started: false,
+      code: failure.code,
+      hostDetail: result.spawnError,
+      outcome: failure.toOutcome(),
+    };
   }
   if (result.timedOut) {
-    const failure = new ProcessError('timeout', `The process group was killed after the ${policy.timeoutMs} ms time limit.`, data);
+    const failure = new ProcessError(
+      'timeout',
+      `The process group was killed after the ${policy.timeoutMs} ms time limit.`,
+      data,
+    );
     return { ...report, code: 'timeout', outcome: failure.toOutcome() };
   }
   if (result.cancelled) {

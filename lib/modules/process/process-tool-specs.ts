@@ -35,7 +35,11 @@ export function runToolSpec(policy: ResolvedProcessPolicy): { description: strin
       type: 'object',
       properties: {
         executable: { type: 'string', enum: names, description: 'Name of an allowed program.' },
-        args: { type: 'array', items: { type: 'string' }, description: 'Arguments, one string each; never interpreted by a shell.' },
+        args: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Arguments, one string each; never interpreted by a shell.',
+        },
         ...sharedProperties(policy),
       },
       required: ['executable'],
@@ -50,7 +54,10 @@ export function shellToolSpec(policy: ResolvedProcessPolicy): { description: str
     description: 'Run a command line with /bin/sh -c. Returns exit code, signal and capped stdout/stderr.',
     inputSchema: {
       type: 'object',
-      properties: { command: { type: 'string', minLength: 1, description: 'Shell command line.' }, ...sharedProperties(policy) },
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'Shell command line.' },
+        ...sharedProperties(policy),
+      },
       required: ['command'],
       additionalProperties: false,
     },

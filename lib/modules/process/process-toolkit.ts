@@ -67,11 +67,20 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
     this.shellName = `${prefix}_shell`;
     const timeoutMs = this.policy.timeoutMs + DEADLINE_HEADROOM_MS;
     const descriptors = [
-      descriptorFromLlmTool({ name: this.runName, ...runToolSpec(this.policy) }, { sideEffect: 'write', idempotency: 'non_idempotent', timeoutMs, ...options.contracts?.run }),
+      descriptorFromLlmTool(
+        { name: this.runName, ...runToolSpec(this.policy) },
+        { sideEffect: 'write', idempotency: 'non_idempotent', timeoutMs, ...options.contracts?.run },
+      ),
     ];
     if (this.policy.allowShell && options.enableShellTool === true) {
       this.shellPath = resolveExecutable('sh', SHELL_PATH, '');
-      const contract: ToolContractOptions = { sideEffect: 'destructive', idempotency: 'non_idempotent', approval: 'always', timeoutMs, ...options.contracts?.shell };
+      const contract: ToolContractOptions = {
+        sideEffect: 'destructive',
+        idempotency: 'non_idempotent',
+        approval: 'always',
+        timeoutMs,
+        ...options.contracts?.shell,
+      };
       descriptors.push(descriptorFromLlmTool({ name: this.shellName, ...shellToolSpec(this.policy) }, contract));
     }
     this.offer(descriptors);
@@ -79,7 +88,11 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
 
   protected override async run(toolName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const operation = toolName === this.runName ? 'run' : toolName === this.shellName ? 'shell' : 'unknown';
-    let entry: ProcessAuditEntry = { at: new Date().toISOString(), ...describeCall(operation, args), outcome: 'refused' };
+    let entry: ProcessAuditEntry = {
+      at: new Date().toISOString(),
+      ...describeCall(operation, args),
+      outcome: 'refused',
+    };
     try {
       const plan = await this.plan(operation, toolName, args);
       if (signal?.aborted) throw new ProcessError('cancelled', 'The run was cancelled before it started.');
@@ -96,12 +109,17 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
     } catch (caught) {
       const failure = caught instanceof ProcessError ? caught : unexpected(undefined, messageOf(caught));
       const detail = failure.hostDetail === undefined ? {} : { error: failure.hostDetail };
-      return this.audit({ ...entry, outcome: failure.refusal ? 'refused' : 'failed', code: failure.code, ...detail }, failure.toOutcome(), this.policy.audit);
+      return this.audit(
+        { ...entry, outcome: failure.refusal ? 'refused' : 'failed', code: failure.code, ...detail },
+        failure.toOutcome(),
+        this.policy.audit,
+      );
     }
   }
 
   private async plan(operation: 'run' | 'shell' | 'unknown', toolName: string, args: unknown): Promise<ProcessRunPlan> {
-    if (operation === 'unknown') throw new ProcessError('executable_not_allowed', `This toolkit has no tool named '${toolName}'.`);
+    if (operation === 'unknown')
+      throw new ProcessError('executable_not_allowed', `This toolkit has no tool named '${toolName}'.`);
     if (operation === 'shell' && this.shellPath === undefined)
       throw new ProcessError('shell_disabled', 'The raw shell tool is disabled; use the argv-first run tool.');
     const fail = (message: string) => new ProcessError('invalid_arguments', message);
@@ -115,14 +133,28 @@ const AUDIT_MAX_ARGS = 64;
 /** Most characters an audit entry keeps of one argument, the executable name or the working directory. */
 const AUDIT_MAX_CHARS = 1024;
 
-function describeCall(operation: 'run' | 'shell' | 'unknown', args: unknown): Pick<ProcessAuditEntry, 'operation' | 'executable' | 'args' | 'cwd'> {
+function describeCall(
+  operation: 'run' | 'shell' | 'unknown',
+  args: unknown,
+): Pick<ProcessAuditEntry, 'operation' | 'executable' | 'args' | 'cwd'> {
   const record = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
   const cwd = typeof record.cwd === 'string' ? clip(record.cwd) : '.';
-  if (operation === 'shell') return { operation, executable: 'sh', args: ['-c', typeof record.command === 'string' ? clip(record.command, 4 * AUDIT_MAX_CHARS) : ''], cwd };
+  if (operation === 'shell')
+    return {
+      operation,
+      executable: 'sh',
+      args: ['-c', typeof record.command === 'string' ? clip(record.command, 4 * AUDIT_MAX_CHARS) : ''],
+      cwd,
+    };
   const list = Array.isArray(record.args) ? record.args : [];
   const kept = list.slice(0, AUDIT_MAX_ARGS).map((item) => clip(typeof item === 'string' ? item : messageOf(item)));
   if (list.length > AUDIT_MAX_ARGS) kept.push(`[${list.length - AUDIT_MAX_ARGS} more arguments]`);
-  return { operation, executable: typeof record.executable === 'string' ? clip(record.executable) : '', args: kept, cwd };
+  return {
+    operation,
+    executable: typeof record.executable === 'string' ? clip(record.executable) : '',
+    args: kept,
+    cwd,
+  };
 }
 
 /** `text` cut to `max` characters, with a marker saying how many were left out. */

@@ -16,7 +16,11 @@ export function resolveExecutable(name: string, spec: string, searchPath: string
     throw new ProcessError('invalid_policy', `The executable '${name}' needs a non-empty path or command name.`);
   let candidates: string[];
   if (spec.includes('/')) {
-    if (!path.isAbsolute(spec)) throw new ProcessError('invalid_policy', `The executable '${name}' must be an absolute path or a bare command name, got '${spec}'.`);
+    if (!path.isAbsolute(spec))
+      throw new ProcessError(
+        'invalid_policy',
+        `The executable '${name}' must be an absolute path or a bare command name, got '${spec}'.`,
+      );
     candidates = [spec];
   } else {
     candidates = searchPath
@@ -28,7 +32,10 @@ export function resolveExecutable(name: string, spec: string, searchPath: string
     const real = executableFile(candidate);
     if (real !== undefined) return real;
   }
-  throw new ProcessError('executable_not_found', `The executable '${name}' ('${spec}') was not found or is not an executable file.`);
+  throw new ProcessError(
+    'executable_not_found',
+    `The executable '${name}' ('${spec}') was not found or is not an executable file.`,
+  );
 }
 
 function executableFile(candidate: string): string | undefined {

@@ -34,7 +34,10 @@ export interface ProcessRunResult {
   readonly timedOut: boolean;
   /** Killed because the signal aborted. */
   readonly cancelled: boolean;
-  /** Set when the process could not be started (e.g. the executable vanished): the OS message, which may name host paths. */
+  /**
+   * Set when the process could not be started (e.g. the executable vanished): the OS message, which may name host
+   * paths.
+   */
   readonly spawnError?: string;
   /** The errno code of {@link spawnError} (`ENOENT`, `EACCES`, ...), when it has one. */
   readonly spawnErrno?: string;

@@ -25,7 +25,9 @@ export class TiktokenTokenEstimator implements TextTokenEstimator {
 
   /** The exact number of tokens of `text` in {@link encodingName}. */
   estimateTokens(text: string): number {
-    this.encoder ??= loadOptionalDependency<JsTiktoken>('js-tiktoken', 'TiktokenTokenEstimator').getEncoding(this.encodingName);
+    this.encoder ??= loadOptionalDependency<JsTiktoken>('js-tiktoken', 'TiktokenTokenEstimator').getEncoding(
+      this.encodingName,
+    );
     return this.encoder.encode(text, [], []).length;
   }
 }

@@ -7,7 +7,8 @@ export const DEFAULT_ABORTED_WRITE_GRACE_MS = 1_000;
  * How long a run still waits for its store once its signal has aborted. Before the abort, {@link AbortGrace.guard}
  * waits for a store operation as long as it takes; from the abort on, every operation (one pending at the abort,
  * or one started after it, such as the final status or the lease release) is waited for until `graceMs` after the
- * abort was first seen at most, then abandoned with `abandoned()`. So a store that never answers cannot keep an aborted run
+ * abort was first seen at most, then abandoned with `abandoned()`. So a store that never answers cannot keep an aborted
+ * run
  * pending, while a healthy one still records how the run ended.
  */
 export class AbortGrace {
@@ -29,7 +30,11 @@ export class AbortGrace {
       const arm = (): void => {
         // The grace starts when an operation first sees the abort (no listener outlives an operation).
         this.deadlineAtMs ??= this.clock.now() + this.graceMs;
-        cancelTimer = startTimer(this.clock, () => reject(this.abandoned()), Math.max(0, this.deadlineAtMs - this.clock.now()));
+        cancelTimer = startTimer(
+          this.clock,
+          () => reject(this.abandoned()),
+          Math.max(0, this.deadlineAtMs - this.clock.now()),
+        );
       };
       const finish = (): void => {
         signal.removeEventListener('abort', arm);
@@ -44,7 +49,7 @@ export class AbortGrace {
         },
         (error: unknown) => {
           finish();
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the store's rejection on unchanged
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
           reject(error);
         },
       );

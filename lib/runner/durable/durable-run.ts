@@ -28,7 +28,10 @@ export function runUnderLease(
     withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
       recorder.holdLease(leaseSignal, held.fencingToken);
       const userSignal = run.options.signal;
-      run.options = { ...run.options, signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]) };
+      run.options = {
+        ...run.options,
+        signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]),
+      };
       try {
         await body(held.record);
       } catch (error) {
@@ -50,14 +53,22 @@ export function runUnderLease(
  */
 export function restoreRecord(run: RunState, record: AgentRunRecord | undefined): void {
   if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${run.runId}'`);
-  if (record.status === 'completed' || record.status === 'cancelled') throw new LlmAgentError('run_conflict', `run '${run.runId}' is ${record.status} and cannot be resumed`);
+  if (record.status === 'completed' || record.status === 'cancelled')
+    throw new LlmAgentError('run_conflict', `run '${run.runId}' is ${record.status} and cannot be resumed`);
   run.messages.push(...messagesOfRecord(record));
   run.steps = record.messages.filter((message) => message.role === 'assistant').length;
   run.turn = run.steps;
-  run.recordedKeys = new Map(record.toolCalls.flatMap((call) => (call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]])));
+  run.recordedKeys = new Map(
+    record.toolCalls.flatMap((call) =>
+      call.idempotencyKey === undefined ? [] : [[callKey(call.turn, call.callId), call.idempotencyKey]],
+    ),
+  );
 }
 
-/** The last assistant message of a history, whether it is the last message, and its calls no Tool message after it answers. @internal */
+/**
+ * The last assistant message of a history, whether it is the last message, and its calls no Tool message after it
+ * answers. @internal
+ */
 export interface LastTurn {
   readonly assistant: Extract<ChatMessage, { role: 'assistant' }>;
   readonly isLastMessage: boolean;
@@ -72,6 +83,12 @@ export function lastTurnOf(messages: readonly ChatMessage[]): LastTurn | undefin
   const index = messages.findLastIndex((message) => message.role === 'assistant');
   const assistant = messages[index];
   if (assistant === undefined || assistant.role !== 'assistant') return undefined;
-  const answered = new Set(messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
-  return { assistant, isLastMessage: index === messages.length - 1, pending: assistant.toolCalls.filter((call) => !answered.has(call.id)) };
+  const answered = new Set(
+    messages.slice(index + 1).flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])),
+  );
+  return {
+    assistant,
+    isLastMessage: index === messages.length - 1,
+    pending: assistant.toolCalls.filter((call) => !answered.has(call.id)),
+  };
 }

@@ -21,7 +21,10 @@ export type CallBeginning =
   | { readonly kind: 'refuse'; readonly outcome: ToolOutcome };
 
 /** A stored approval state for a call. */
-export type StoredApproval = { readonly state: 'pending' } | { readonly state: 'approved' } | { readonly state: 'denied'; readonly reason?: string };
+export type StoredApproval =
+  | { readonly state: 'pending' }
+  | { readonly state: 'approved' }
+  | { readonly state: 'denied'; readonly reason?: string };
 
 /**
  * Writes a run to a {@link RunStore} as it goes: messages, the start of every call before it runs,
@@ -78,11 +81,22 @@ export class RunRecorder {
    * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
    * transaction: the audit never describes content the model did not get.
    */
-  async appendMessage(message: ChatMessage, report?: { readonly turn: number; readonly report: ToolOutputProjectionReport }): Promise<void> {
+  async appendMessage(
+    message: ChatMessage,
+    report?: { readonly turn: number; readonly report: ToolOutputProjectionReport },
+  ): Promise<void> {
     this.fence();
     const projections =
       report !== undefined && message.role === 'tool'
-        ? [{ callId: message.toolCallId, turn: report.turn, toolName: message.toolName, projectedSha256: sha256Hex(message.content), report: report.report }]
+        ? [
+            {
+              callId: message.toolCallId,
+              turn: report.turn,
+              toolName: message.toolName,
+              projectedSha256: sha256Hex(message.content),
+              report: report.report,
+            },
+          ]
         : undefined;
     const origin = isModelResponse(message) ? 'model' : 'other';
     await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections, origin }));
@@ -98,18 +112,32 @@ export class RunRecorder {
     const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
     let started;
     try {
-      started = await this.settle(this.store.recordCallStarted(this.runId, {
-        callId: request.callId,
-        turn: request.turn,
-        toolName: request.toolName,
-        idempotencyKey,
-        attempts: 1,
-        argumentsSha256,
-        arguments: request.arguments,
-      }, this.fencing));
+      started = await this.settle(
+        this.store.recordCallStarted(
+          this.runId,
+          {
+            callId: request.callId,
+            turn: request.turn,
+            toolName: request.toolName,
+            idempotencyKey,
+            attempts: 1,
+            argumentsSha256,
+            arguments: request.arguments,
+          },
+          this.fencing,
+        ),
+      );
     } catch (error) {
       if (RunStoreError.isInstance(error) && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
-        return { kind: 'refuse', outcome: toolFailure({ code: 'conflict', category: 'conflict', retryable: false, message: `${error.message}; nothing was executed` }) };
+        return {
+          kind: 'refuse',
+          outcome: toolFailure({
+            code: 'conflict',
+            category: 'conflict',
+            retryable: false,
+            message: `${error.message}; nothing was executed`,
+          }),
+        };
       throw error;
     }
     if (started.created) return { kind: 'execute' };
@@ -122,7 +150,12 @@ export class RunRecorder {
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
     );
     this.fence();
-    await this.settle(this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, { ...this.fencing, turn: request.turn }));
+    await this.settle(
+      this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, {
+        ...this.fencing,
+        turn: request.turn,
+      }),
+    );
     return { kind: 'unknown', outcome, attempts: call.attempts };
   }
 
@@ -139,9 +172,21 @@ export class RunRecorder {
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
-  async recordProjection(callId: string, turn: number, toolName: string, content: string, report: ToolOutputProjectionReport): Promise<void> {
+  async recordProjection(
+    callId: string,
+    turn: number,
+    toolName: string,
+    content: string,
+    report: ToolOutputProjectionReport,
+  ): Promise<void> {
     this.fence();
-    await this.settle(this.store.recordProjection(this.runId, { callId, turn, toolName, projectedSha256: sha256Hex(content), report }, this.fencing));
+    await this.settle(
+      this.store.recordProjection(
+        this.runId,
+        { callId, turn, toolName, projectedSha256: sha256Hex(content), report },
+        this.fencing,
+      ),
+    );
   }
 
   /**
@@ -151,12 +196,16 @@ export class RunRecorder {
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
     this.fence();
     try {
-      const approval = await this.settle(this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing));
+      const approval = await this.settle(
+        this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing),
+      );
       if (approval.state === 'denied') return { state: 'denied', reason: approval.reason };
-      if (approval.state === 'cancelled') return { state: 'denied', reason: 'the approval request was cancelled with its run' };
+      if (approval.state === 'cancelled')
+        return { state: 'denied', reason: 'the approval request was cancelled with its run' };
       return { state: approval.state };
     } catch (error) {
-      if (RunStoreError.isInstance(error) && error.code === 'approval_mismatch') return { state: 'denied', reason: error.message };
+      if (RunStoreError.isInstance(error) && error.code === 'approval_mismatch')
+        return { state: 'denied', reason: error.message };
       throw error;
     }
   }
@@ -166,13 +215,20 @@ export class RunRecorder {
     this.fence();
     const approvalRequest = this.approvalRequest(request);
     await this.settle(this.store.requestApproval(this.runId, approvalRequest, this.fencing));
-    await this.settle(this.store.decideApproval(this.runId, request.callId, {
-      approved: decision.approved,
-      toolName: approvalRequest.toolName,
-      argumentsSha256: approvalRequest.argumentsSha256,
-      decidedBy: decision.decidedBy,
-      reason: decision.reason,
-    }, { ...this.fencing, turn: request.turn }));
+    await this.settle(
+      this.store.decideApproval(
+        this.runId,
+        request.callId,
+        {
+          approved: decision.approved,
+          toolName: approvalRequest.toolName,
+          argumentsSha256: approvalRequest.argumentsSha256,
+          decidedBy: decision.decidedBy,
+          reason: decision.reason,
+        },
+        { ...this.fencing, turn: request.turn },
+      ),
+    );
   }
 
   /** Sets the run's status. */
@@ -182,6 +238,11 @@ export class RunRecorder {
   }
 
   private approvalRequest(request: ToolCallRequest) {
-    return { callId: request.callId, turn: request.turn, toolName: request.toolName, argumentsSha256: canonicalArgumentsSha256(request.arguments) };
+    return {
+      callId: request.callId,
+      turn: request.turn,
+      toolName: request.toolName,
+      argumentsSha256: canonicalArgumentsSha256(request.arguments),
+    };
   }
 }

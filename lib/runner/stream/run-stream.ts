@@ -50,7 +50,8 @@ export class RunStreamChannel implements LlmAgentRunStream {
     private readonly bufferSize: number = DEFAULT_STREAM_BUFFER_POLICY.streamBufferSize,
   ) {
     this.runId = runId;
-    this.signal = userSignal === undefined ? this.controller.signal : AbortSignal.any([userSignal, this.controller.signal]);
+    this.signal =
+      userSignal === undefined ? this.controller.signal : AbortSignal.any([userSignal, this.controller.signal]);
   }
 
   /** Aborts when the user's signal does, or when the consumer stops iterating. */
@@ -137,7 +138,12 @@ export class RunStreamChannel implements LlmAgentRunStream {
    * `step`, and each call is reported started, with its whole argument text as one delta, as a model that
    * can only `step()` would have it. Their outcomes come from the pipeline; the step ends without a response.
    */
-  async resumedCalls(step: number, turn: number, calls: readonly ModelToolCall[], pending: readonly ModelToolCall[]): Promise<void> {
+  async resumedCalls(
+    step: number,
+    turn: number,
+    calls: readonly ModelToolCall[],
+    pending: readonly ModelToolCall[],
+  ): Promise<void> {
     this.finishStep();
     this.step = step;
     this.stepOpen = true;
@@ -148,7 +154,8 @@ export class RunStreamChannel implements LlmAgentRunStream {
       await this.waitForRoom();
       this.push({ type: 'tool_call_started', runId, step, turn, index, callId: call.id, toolName: call.name });
       const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-      if (text.length > 0) this.push({ type: 'tool_call_delta', runId, step, turn, index, callId: call.id, argumentsDelta: text });
+      if (text.length > 0)
+        this.push({ type: 'tool_call_delta', runId, step, turn, index, callId: call.id, argumentsDelta: text });
     }
   }
 
@@ -161,12 +168,28 @@ export class RunStreamChannel implements LlmAgentRunStream {
         return;
       case 'tool_call_started':
         this.openCalls.set(event.index, { callId: event.id, toolName: event.name, step, turn });
-        this.push({ type: 'tool_call_started', runId, step, turn, index: event.index, callId: event.id, toolName: event.name });
+        this.push({
+          type: 'tool_call_started',
+          runId,
+          step,
+          turn,
+          index: event.index,
+          callId: event.id,
+          toolName: event.name,
+        });
         return;
       case 'tool_call_delta': {
         const call = this.openCalls.get(event.index);
         if (call !== undefined && event.argumentsDelta.length > 0)
-          this.push({ type: 'tool_call_delta', runId, step, turn: call.turn, index: event.index, callId: call.callId, argumentsDelta: event.argumentsDelta });
+          this.push({
+            type: 'tool_call_delta',
+            runId,
+            step,
+            turn: call.turn,
+            index: event.index,
+            callId: call.callId,
+            argumentsDelta: event.argumentsDelta,
+          });
         return;
       }
       case 'response':
@@ -194,7 +217,17 @@ export class RunStreamChannel implements LlmAgentRunStream {
         break;
       case 'tool_call_finished': {
         const { callId, turn, toolName, outcome, attempts, durationMs } = event;
-        this.push({ type: 'tool_call_finished', runId, step: this.step, turn, callId, toolName, outcome, attempts, durationMs });
+        this.push({
+          type: 'tool_call_finished',
+          runId,
+          step: this.step,
+          turn,
+          callId,
+          toolName,
+          outcome,
+          attempts,
+          durationMs,
+        });
         break;
       }
       default:
@@ -230,15 +263,31 @@ export class RunStreamChannel implements LlmAgentRunStream {
   private async finishRun(): Promise<void> {
     for (const call of [...this.openCalls.values()]) {
       await this.waitForRoom();
-      const outcome = standardFailure('cancelled', `the model's answer with '${call.toolName}' never completed, so the call was not run`);
-      this.push({ type: 'tool_call_finished', runId: this.runId, step: call.step, turn: call.turn, callId: call.callId, toolName: call.toolName, outcome, attempts: 0, durationMs: 0 });
+      const outcome = standardFailure(
+        'cancelled',
+        `the model's answer with '${call.toolName}' never completed, so the call was not run`,
+      );
+      this.push({
+        type: 'tool_call_finished',
+        runId: this.runId,
+        step: call.step,
+        turn: call.turn,
+        callId: call.callId,
+        toolName: call.toolName,
+        outcome,
+        attempts: 0,
+        durationMs: 0,
+      });
     }
     this.openCalls.clear();
     await this.waitForRoom();
     this.finishStep();
   }
 
-  /** Resolves once the buffer has room, or nothing when it has room now (or nobody reads, the consumer left, the run aborted). */
+  /**
+   * Resolves once the buffer has room, or nothing when it has room now (or nobody reads, the consumer left, the run
+   * aborted).
+   */
   private waitForRoom(): Promise<void> | undefined {
     if (!this.mustWait()) return undefined;
     return (async () => {
@@ -272,7 +321,12 @@ export class RunStreamChannel implements LlmAgentRunStream {
     if (!this.stepOpen) return;
     this.stepOpen = false;
     const response = this.stepResponse;
-    this.push({ type: 'step_finished', runId: this.runId, step: this.step, ...(response === undefined ? {} : { response }) });
+    this.push({
+      type: 'step_finished',
+      runId: this.runId,
+      step: this.step,
+      ...(response === undefined ? {} : { response }),
+    });
   }
 
   private settle(): void {

@@ -20,7 +20,9 @@ export interface StreamBufferPolicy {
 }
 
 /** The defaults of {@link StreamBufferPolicy}. */
-export const DEFAULT_STREAM_BUFFER_POLICY: Readonly<Required<StreamBufferPolicy>> = Object.freeze({ streamBufferSize: 256 });
+export const DEFAULT_STREAM_BUFFER_POLICY: Readonly<Required<StreamBufferPolicy>> = Object.freeze({
+  streamBufferSize: 256,
+});
 
 /**
  * The buffer size of a policy.
@@ -29,6 +31,10 @@ export const DEFAULT_STREAM_BUFFER_POLICY: Readonly<Required<StreamBufferPolicy>
  */
 export function streamBufferSizeOf(policy: StreamBufferPolicy | undefined): number {
   const size = policy?.streamBufferSize ?? DEFAULT_STREAM_BUFFER_POLICY.streamBufferSize;
-  if (!Number.isSafeInteger(size) || size < 1) throw new LlmAgentError('invalid_run_options', `\`streamBuffer.streamBufferSize\` must be a whole number >= 1, got ${String(size)}`);
+  if (!Number.isSafeInteger(size) || size < 1)
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `\`streamBuffer.streamBufferSize\` must be a whole number >= 1, got ${String(size)}`,
+    );
   return size;
 }

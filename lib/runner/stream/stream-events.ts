@@ -32,13 +32,31 @@ import type { StreamBufferPolicy } from './stream-buffer-policy';
 export type LlmAgentStreamEvent =
   | { readonly type: 'run_started'; readonly runId: string }
   | { readonly type: 'text_delta'; readonly runId: string; readonly step: number; readonly text: string }
-  | { readonly type: 'tool_call_started'; readonly runId: string; readonly step: number; readonly turn: number; readonly index: number; readonly callId: string; readonly toolName: string }
-  | { readonly type: 'tool_call_delta'; readonly runId: string; readonly step: number; readonly turn: number; readonly index: number; readonly callId: string; readonly argumentsDelta: string }
+  | {
+      readonly type: 'tool_call_started';
+      readonly runId: string;
+      readonly step: number;
+      readonly turn: number;
+      readonly index: number;
+      readonly callId: string;
+      readonly toolName: string;
+    }
+  | {
+      readonly type: 'tool_call_delta';
+      readonly runId: string;
+      readonly step: number;
+      readonly turn: number;
+      readonly index: number;
+      readonly callId: string;
+      readonly argumentsDelta: string;
+    }
   | {
       readonly type: 'tool_call_finished';
       readonly runId: string;
       readonly step: number;
-      /** The turn of the call; with `runId` and `callId` it identifies the call (a model may reuse an id every turn). */
+      /**
+       * The turn of the call; with `runId` and `callId` it identifies the call (a model may reuse an id every turn).
+       */
       readonly turn: number;
       readonly callId: string;
       readonly toolName: string;
@@ -74,6 +92,9 @@ export interface LlmAgentRunStream extends AsyncIterableIterator<LlmAgentStreamE
   abort(reason?: unknown): void;
   /** How many events are buffered now, waiting for the consumer (see {@link StreamBufferPolicy}). */
   readonly buffered: number;
-  /** The most events the buffer has held at once so far: at most `streamBufferSize` plus one step's tool calls for an iterating consumer. */
+  /**
+   * The most events the buffer has held at once so far: at most `streamBufferSize` plus one step's tool calls for an
+   * iterating consumer.
+   */
   readonly maxBuffered: number;
 }

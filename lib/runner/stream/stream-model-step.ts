@@ -11,7 +11,11 @@ import { ModelRequest, ModelResponse } from '../../model/model-types';
  * `step()`, and its answer is reported as if streamed: its text as one delta, then each tool call
  * started with its whole argument text as one delta.
  */
-export async function streamModelStep(model: ModelStepper, request: ModelRequest, onEvent: (event: ModelStreamEvent) => Promise<void> | undefined): Promise<ModelResponse> {
+export async function streamModelStep(
+  model: ModelStepper,
+  request: ModelRequest,
+  onEvent: (event: ModelStreamEvent) => Promise<void> | undefined,
+): Promise<ModelResponse> {
   if (!canStreamSteps(model)) {
     const response = await model.step(request);
     for (const event of synthesizedEvents(response)) {

@@ -25,13 +25,22 @@ export interface FinalAnswerState {
  *
  * @throws {@link StructuredOutputError} `output_invalid` when the repairs are used up.
  */
-export async function judgeFinalAnswers(state: FinalAnswerState, calls: readonly ModelToolCall[], alone: boolean): Promise<Map<ModelToolCall, ToolOutcome>> {
+export async function judgeFinalAnswers(
+  state: FinalAnswerState,
+  calls: readonly ModelToolCall[],
+  alone: boolean,
+): Promise<Map<ModelToolCall, ToolOutcome>> {
   const name = state.compiled.tool.name;
   const outcomes = new Map<ModelToolCall, ToolOutcome>();
   const [first, ...rest] = calls;
   for (const call of rest) outcomes.set(call, refusal(`give one final answer: this turn already called '${name}'`));
   if (!alone) {
-    outcomes.set(first, refusal(`'${name}' was called beside other tool calls, so it was not taken: finish your other tool calls, then call '${name}' alone`));
+    outcomes.set(
+      first,
+      refusal(
+        `'${name}' was called beside other tool calls, so it was not taken: finish your other tool calls, then call '${name}' alone`,
+      ),
+    );
     return countRepair(state, first.arguments, 'the final answer was given beside other tool calls', outcomes);
   }
   const parsed = await state.compiled.parse(first.arguments, { nullsAreAbsent: first.nullsAreAbsent === true });
@@ -40,7 +49,15 @@ export async function judgeFinalAnswers(state: FinalAnswerState, calls: readonly
     outcomes.set(first, toolText('Final answer accepted.'));
     return outcomes;
   }
-  outcomes.set(first, toolFailure({ code: 'invalid_arguments', category: 'validation', retryable: true, message: `the final answer does not match its schema: ${parsed.issues}; call '${name}' again with a corrected answer` }));
+  outcomes.set(
+    first,
+    toolFailure({
+      code: 'invalid_arguments',
+      category: 'validation',
+      retryable: true,
+      message: `the final answer does not match its schema: ${parsed.issues}; call '${name}' again with a corrected answer`,
+    }),
+  );
   return countRepair(state, first.arguments, parsed.issues, outcomes);
 }
 
@@ -62,7 +79,8 @@ export async function executeWithFinalAnswers(
   const others = calls.filter((call) => call.name !== name);
   const outcomes = await judgeFinalAnswers(state, finals, others.length === 0);
   const results = new Map<ModelToolCall, ToolCallResult>();
-  if (others.length > 0) (await steps.executeOthers(others)).forEach((result, index) => results.set(others[index], result));
+  if (others.length > 0)
+    (await steps.executeOthers(others)).forEach((result, index) => results.set(others[index], result));
   for (const call of finals) results.set(call, steps.finalResult(call, outcomes.get(call)!));
   return calls.map((call) => results.get(call)!);
 }
@@ -77,16 +95,31 @@ export function askForFinalAnswer(state: FinalAnswerState): string {
   state.repairs++;
   const name = state.compiled.tool.name;
   if (state.repairs > state.compiled.maxRepairs)
-    throw new StructuredOutputError('output_missing', `the model ended its turn without calling '${name}' after ${state.compiled.maxRepairs} repairs`, 'no final answer was given', state.lastAnswer);
+    throw new StructuredOutputError(
+      'output_missing',
+      `the model ended its turn without calling '${name}' after ${state.compiled.maxRepairs} repairs`,
+      'no final answer was given',
+      state.lastAnswer,
+    );
   return `Give your final answer now by calling the '${name}' tool; its arguments are the answer.`;
 }
 
-function countRepair(state: FinalAnswerState, answer: unknown, issues: string, outcomes: Map<ModelToolCall, ToolOutcome>): Map<ModelToolCall, ToolOutcome> {
+function countRepair(
+  state: FinalAnswerState,
+  answer: unknown,
+  issues: string,
+  outcomes: Map<ModelToolCall, ToolOutcome>,
+): Map<ModelToolCall, ToolOutcome> {
   state.repairs++;
   state.lastAnswer = answer;
   state.lastIssues = issues;
   if (state.repairs > state.compiled.maxRepairs)
-    throw new StructuredOutputError('output_invalid', `no valid final answer after ${state.compiled.maxRepairs} repairs: ${issues}`, issues, answer);
+    throw new StructuredOutputError(
+      'output_invalid',
+      `no valid final answer after ${state.compiled.maxRepairs} repairs: ${issues}`,
+      issues,
+      answer,
+    );
   return outcomes;
 }
 

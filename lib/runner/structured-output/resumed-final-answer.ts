@@ -12,7 +12,10 @@ import { askForFinalAnswer, FinalAnswerState } from './final-answer';
  *
  * A final answer still without its Tool message is left to the resume, which judges it as `complete()` would.
  */
-export async function restoreFinalAnswer(state: FinalAnswerState, messages: readonly ChatMessage[]): Promise<{ readonly text: string } | undefined> {
+export async function restoreFinalAnswer(
+  state: FinalAnswerState,
+  messages: readonly ChatMessage[],
+): Promise<{ readonly text: string } | undefined> {
   const name = state.compiled.tool.name;
   const request = finalAnswerRequestText(state);
   let lastAssistant = -1;

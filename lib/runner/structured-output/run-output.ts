@@ -11,13 +11,21 @@ import { compileStructuredOutput } from './structured-output';
  * final-answer tool (not in native mode) would share its name with one of the runner's tools.
  * @internal
  */
-export function finalAnswerStateOf(model: ModelStepper, options: LlmAgentRunOptions, defaults: LlmAgentRunOptions, hasTool: (name: string) => boolean): FinalAnswerState | undefined {
+export function finalAnswerStateOf(
+  model: ModelStepper,
+  options: LlmAgentRunOptions,
+  defaults: LlmAgentRunOptions,
+  hasTool: (name: string) => boolean,
+): FinalAnswerState | undefined {
   const output = Object.hasOwn(options, 'output') ? options.output : defaults.output;
   if (output === undefined) return undefined;
   const outputPolicy = Object.hasOwn(options, 'outputPolicy') ? options.outputPolicy : defaults.outputPolicy;
   const compiled = compileStructuredOutput(output, outputPolicy);
   const native = nativeFormatOf(model, compiled, outputPolicy?.mode);
   if (native === undefined && hasTool(compiled.tool.name))
-    throw new LlmAgentError('invalid_run_options', `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`);
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `a tool is already named '${compiled.tool.name}': give the final-answer tool another name (\`outputPolicy.toolName\`)`,
+    );
   return { compiled, repairs: 0, ...(native === undefined ? {} : { native }) };
 }

@@ -5,7 +5,10 @@ import { hasErrorMarker } from '../../errors/error-marker';
 export type StructuredOutputErrorCode =
   /** Every final answer the model gave, repairs included, failed the output schema. */
   | 'output_invalid'
-  /** The model kept ending its turn without giving its final answer (through the final-answer tool; in native mode, with an empty text). */
+  /**
+   * The model kept ending its turn without giving its final answer (through the final-answer tool; in native mode, with
+   * an empty text).
+   */
   | 'output_missing';
 
 const STRUCTURED_OUTPUT_ERROR_MARKER = Symbol.for('wuwe.error.StructuredOutputError');
@@ -27,7 +30,9 @@ export class StructuredOutputError extends WuweError<StructuredOutputErrorCode> 
     message: string,
     /** What was wrong with the last answer. */
     readonly issues: string,
-    /** The last answer as the model sent it (the tool's arguments; in native mode, its text); absent when it gave none. */
+    /**
+     * The last answer as the model sent it (the tool's arguments; in native mode, its text); absent when it gave none.
+     */
     readonly lastAnswer?: unknown,
   ) {
     super(code, message);

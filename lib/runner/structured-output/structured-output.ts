@@ -14,11 +14,20 @@ import { LlmAgentError } from '../runner-error';
 import { ModelResponseFormat } from '../../model/model-types';
 import { dropAbsentNulls } from '../../validation/absent-nulls';
 
-/** What `output` takes: a class whose fields are decorated with `@Field()` (no `@Tool` or `invoke` needed), or a Standard Schema (zod 4, valibot, arktype) of an object. */
+/**
+ * What `output` takes: a class whose fields are decorated with `@Field()` (no `@Tool` or `invoke` needed), or a
+ * Standard Schema (zod 4, valibot, arktype) of an object.
+ */
 export type StructuredOutputSchema = ClassType<object> | StandardSchemaV1;
 
-/** The type of `result.output` for an `output` schema: the class's instance type, or the Standard Schema's output type. */
-export type StructuredOutputOf<S> = S extends StandardSchemaV1 ? InferSchemaOutput<S> : S extends ClassType<infer T> ? T : unknown;
+/**
+ * The type of `result.output` for an `output` schema: the class's instance type, or the Standard Schema's output type.
+ */
+export type StructuredOutputOf<S> = S extends StandardSchemaV1
+  ? InferSchemaOutput<S>
+  : S extends ClassType<infer T>
+    ? T
+    : unknown;
 
 /**
  * How the model is asked for the final answer: `native`, the provider's JSON-schema mode (the final
@@ -29,11 +38,17 @@ export type StructuredOutputMode = 'auto' | 'native' | 'tool';
 
 /** How a run with `output` gets its final answer. */
 export interface StructuredOutputPolicy {
-  /** Native JSON-schema mode or final-answer tool (see {@link StructuredOutputMode}); `native` on a client without it is `invalid_run_options`. @default 'auto' */
+  /**
+   * Native JSON-schema mode or final-answer tool (see {@link StructuredOutputMode}); `native` on a client without it is
+   * `invalid_run_options`. @default 'auto'
+   */
   readonly mode?: StructuredOutputMode;
   /** Name of the final-answer tool the model is given, and of the schema in native mode. @default 'final_answer' */
   readonly toolName?: string;
-  /** Its description, shown to the model (in native mode, only when given). @default DEFAULT_STRUCTURED_OUTPUT_POLICY.description */
+  /**
+   * Its description, shown to the model (in native mode, only when given). @default
+   * DEFAULT_STRUCTURED_OUTPUT_POLICY.description
+   */
   readonly description?: string;
   /**
    * How many times a bad final answer (invalid, given beside other tool calls, or missing: the model
@@ -52,7 +67,8 @@ export const DEFAULT_STRUCTURED_OUTPUT_POLICY: Readonly<Required<StructuredOutpu
 });
 
 /** The outcome of checking one final answer. */
-export type ParsedOutput = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: string };
+export type ParsedOutput =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: string };
 
 /** Options of {@link CompiledStructuredOutput.parse}. */
 export interface ParseOutputOptions {
@@ -66,10 +82,15 @@ export interface ParseOutputOptions {
 /** A compiled `output`: the final-answer tool, the native response format, and the check of an answer. */
 export interface CompiledStructuredOutput {
   readonly tool: LlmTool;
-  /** The same schema as a native response format (named after the tool; the description only when the policy gives one). */
+  /**
+   * The same schema as a native response format (named after the tool; the description only when the policy gives one).
+   */
   readonly format: ModelResponseFormat;
   readonly maxRepairs: number;
-  /** Decodes and validates an answer (JSON text or object); the value is the class instance, or the Standard Schema's output. */
+  /**
+   * Decodes and validates an answer (JSON text or object); the value is the class instance, or the Standard Schema's
+   * output.
+   */
   parse(args: unknown, options?: ParseOutputOptions): Promise<ParsedOutput>;
 }
 
@@ -80,9 +101,15 @@ export interface CompiledStructuredOutput {
  * Standard Schema, or a policy that cannot work; the class's or schema's own definition errors
  * (`ToolDefinitionError`) as tools raise them.
  */
-export function compileStructuredOutput(output: unknown, policy: StructuredOutputPolicy = {}): CompiledStructuredOutput {
+export function compileStructuredOutput(
+  output: unknown,
+  policy: StructuredOutputPolicy = {},
+): CompiledStructuredOutput {
   const key = `${String(policy.toolName)}\u0000${String(policy.description)}\u0000${String(policy.maxRepairs)}\u0000${String(policy.mode)}`;
-  const cached = typeof output === 'object' || typeof output === 'function' ? compiledOutputs.get(output as object)?.get(key) : undefined;
+  const cached =
+    typeof output === 'object' || typeof output === 'function'
+      ? compiledOutputs.get(output as object)?.get(key)
+      : undefined;
   if (cached !== undefined) return cached;
   const compiled = compileUncached(output, policy);
   const forOutput = compiledOutputs.get(output as object) ?? new Map<string, CompiledStructuredOutput>();
@@ -98,13 +125,25 @@ function compileUncached(output: unknown, policy: StructuredOutputPolicy): Compi
   const toolName = policy.toolName ?? DEFAULT_STRUCTURED_OUTPUT_POLICY.toolName;
   const description = policy.description ?? DEFAULT_STRUCTURED_OUTPUT_POLICY.description;
   const maxRepairs = policy.maxRepairs ?? DEFAULT_STRUCTURED_OUTPUT_POLICY.maxRepairs;
-  if (!Number.isSafeInteger(maxRepairs) || maxRepairs < 0) throw new LlmAgentError('invalid_run_options', `\`outputPolicy.maxRepairs\` must be a whole number >= 0, got ${String(maxRepairs)}`);
+  if (!Number.isSafeInteger(maxRepairs) || maxRepairs < 0)
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `\`outputPolicy.maxRepairs\` must be a whole number >= 0, got ${String(maxRepairs)}`,
+    );
   const mode: unknown = policy.mode ?? DEFAULT_STRUCTURED_OUTPUT_POLICY.mode;
-  if (mode !== 'auto' && mode !== 'native' && mode !== 'tool') throw new LlmAgentError('invalid_run_options', `\`outputPolicy.mode\` must be 'auto', 'native' or 'tool', got ${String(mode)}`);
+  if (mode !== 'auto' && mode !== 'native' && mode !== 'tool')
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `\`outputPolicy.mode\` must be 'auto', 'native' or 'tool', got ${String(mode)}`,
+    );
   let compiled: Omit<CompiledStructuredOutput, 'format'>;
   if (isStandardSchema(output)) compiled = fromStandardSchema(output, toolName, description, maxRepairs);
   else if (typeof output === 'function') compiled = fromClass(output, toolName, description, maxRepairs);
-  else throw new LlmAgentError('invalid_run_options', '`output` must be a class with @Field() properties or a Standard Schema');
+  else
+    throw new LlmAgentError(
+      'invalid_run_options',
+      '`output` must be a class with @Field() properties or a Standard Schema',
+    );
   const format: ModelResponseFormat = Object.freeze({
     type: 'json_schema',
     name: toolName,
@@ -115,13 +154,22 @@ function compileUncached(output: unknown, policy: StructuredOutputPolicy): Compi
 }
 
 /** The decoded answer, with the nulls that stand for "absent" dropped when asked. */
-function decodeAnswer(args: unknown, schema: JsonSchema, options: ParseOutputOptions | undefined): ReturnType<typeof decodeToolArguments> {
+function decodeAnswer(
+  args: unknown,
+  schema: JsonSchema,
+  options: ParseOutputOptions | undefined,
+): ReturnType<typeof decodeToolArguments> {
   const decoded = decodeToolArguments(args, DEFAULT_ARGUMENT_LIMITS);
   if (!decoded.ok || options?.nullsAreAbsent !== true) return decoded;
   return { ok: true, value: dropAbsentNulls(decoded.value, schema) };
 }
 
-function fromStandardSchema(schema: StandardSchemaV1, toolName: string, description: string, maxRepairs: number): Omit<CompiledStructuredOutput, 'format'> {
+function fromStandardSchema(
+  schema: StandardSchemaV1,
+  toolName: string,
+  description: string,
+  maxRepairs: number,
+): Omit<CompiledStructuredOutput, 'format'> {
   const Answer = defineTool({ name: toolName, description, input: schema, invoke: (value) => value });
   const compiled = compileToolClass(Answer);
   return {
@@ -133,13 +181,19 @@ function fromStandardSchema(schema: StandardSchemaV1, toolName: string, descript
       const issues = compiled.validate(decoded.value);
       if (issues.length > 0) return { ok: false, issues: formatIssues(issues) };
       const result = await schema['~standard'].validate(decoded.value);
-      if (result.issues !== undefined) return { ok: false, issues: result.issues.map((issue) => issue.message).join('; ') };
+      if (result.issues !== undefined)
+        return { ok: false, issues: result.issues.map((issue) => issue.message).join('; ') };
       return { ok: true, value: result.value };
     },
   };
 }
 
-function fromClass(target: Function, toolName: string, description: string, maxRepairs: number): Omit<CompiledStructuredOutput, 'format'> {
+function fromClass(
+  target: Function,
+  toolName: string,
+  description: string,
+  maxRepairs: number,
+): Omit<CompiledStructuredOutput, 'format'> {
   const { schema, plans } = buildClassSchema(target);
   const inputSchema = Object.freeze(schema) as JsonSchema;
   const validate = definitionChecked(target, () => compileInputValidator(inputSchema));

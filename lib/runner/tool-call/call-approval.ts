@@ -23,23 +23,39 @@ async function decideApproval(context: StepContext, request: ToolCallRequest): P
   const stored = await run.recorder?.approvalOf(request);
   let decision: ToolApprovalDecision;
   if (stored !== undefined && stored.state !== 'pending') {
-    decision = stored.state === 'approved' ? { approved: true, reason: 'stored approval' } : { approved: false, reason: stored.reason };
+    decision =
+      stored.state === 'approved'
+        ? { approved: true, reason: 'stored approval' }
+        : { approved: false, reason: stored.reason };
   } else {
     context.emit({ type: 'approval_requested', ...base, arguments: request.arguments });
     if (handler === undefined && run.recorder !== undefined) return { kind: 'suspend' };
     if (handler === undefined) decision = { approved: false, reason: 'no approval handler is configured' };
     else {
       const answer = await callHook(() => handler(request), run.options.signal);
-      if (answer.kind === 'aborted') return refuse(standardFailure('cancelled', 'the run was aborted while the call waited for approval'));
+      if (answer.kind === 'aborted')
+        return refuse(standardFailure('cancelled', 'the run was aborted while the call waited for approval'));
       const valid = answer.kind === 'value' && isApprovalDecision(answer.value);
-      if (!valid) context.hookFailed(request, 'approvalHandler', answer.kind === 'failed' ? answer.error : new TypeError('the approval handler returned no { approved: boolean } decision'));
+      if (!valid)
+        context.hookFailed(
+          request,
+          'approvalHandler',
+          answer.kind === 'failed'
+            ? answer.error
+            : new TypeError('the approval handler returned no { approved: boolean } decision'),
+        );
       decision = valid ? answer.value : { approved: false, reason: 'the approval handler failed' };
     }
     await run.recorder?.recordDecision(request, decision);
   }
   context.emit({ type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
   if (decision.approved) return PASS;
-  return refuse(standardFailure('approval_denied', `the call to '${request.toolName}' was not approved${decision.reason ? `: ${decision.reason}` : ''}`));
+  return refuse(
+    standardFailure(
+      'approval_denied',
+      `the call to '${request.toolName}' was not approved${decision.reason ? `: ${decision.reason}` : ''}`,
+    ),
+  );
 }
 
 /** True for an object with a boolean `approved`, as an approval handler must answer. */

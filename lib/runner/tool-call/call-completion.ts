@@ -36,7 +36,11 @@ export interface ModelProjection {
 }
 
 /** The `finishOutcome` step as `LlmAgentRunner` defines it (documented there). */
-export function finishOutcome(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+export function finishOutcome(
+  context: StepContext,
+  request: ToolCallRequest,
+  outcome: ToolOutcome,
+): MaybePromise<ToolOutcome> {
   const prepare = context.run.options.prepareToolResult;
   if (prepare === undefined) return withResourceVersion(context.validateOutput(request, outcome), request.descriptor);
   return prepareThenValidate(context, request, outcome, prepare);
@@ -49,12 +53,21 @@ function prepareThenValidate(
   outcome: ToolOutcome,
   prepare: NonNullable<LlmAgentRunOptions['prepareToolResult']>,
 ): MaybePromise<ToolOutcome> {
-  const validate = (prepared: ToolOutcome): ToolOutcome => withResourceVersion(context.validateOutput(request, prepared), request.descriptor);
+  const validate = (prepared: ToolOutcome): ToolOutcome =>
+    withResourceVersion(context.validateOutput(request, prepared), request.descriptor);
   const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
     if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
     if (answer.kind === 'aborted')
-      return standardFailure('cancelled', `the run was aborted while prepareToolResult worked on the outcome of '${request.toolName}'; the tool ran, so do not assume it had no effect`);
-    const error = answer.kind === 'failed' ? answer.error : new TypeError(`prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`);
+      return standardFailure(
+        'cancelled',
+        `the run was aborted while prepareToolResult worked on the outcome of '${request.toolName}'; the tool ran, so do not assume it had no effect`,
+      );
+    const error =
+      answer.kind === 'failed'
+        ? answer.error
+        : new TypeError(
+            `prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`,
+          );
     context.hookFailed(request, 'prepareToolResult', error);
     const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
     return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
@@ -68,9 +81,15 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
   const { outputSchema, outputValidation } = request.descriptor;
   if (!outcome.ok || outputSchema === undefined || outputValidation === 'disabled') return outcome;
   const issues =
-    outcome.data === undefined ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }] : compileOutputValidator(outputSchema)(outcome.data);
+    outcome.data === undefined
+      ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }]
+      : compileOutputValidator(outputSchema)(outcome.data);
   if (issues.length === 0) return outcome;
-  const plainIssues = issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword }));
+  const plainIssues = issues.map((issue) => ({
+    pointer: issue.pointer,
+    message: issue.message,
+    keyword: issue.keyword,
+  }));
   if (outputValidation === 'strict')
     return toolFailure({
       code: 'output_validation',
@@ -80,16 +99,28 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
       details: { issues: plainIssues },
     });
   const { run } = context;
-  context.emit({ type: 'output_validation_warning', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, issues: plainIssues });
+  context.emit({
+    type: 'output_validation_warning',
+    runId: run.runId,
+    callId: request.callId,
+    turn: request.turn,
+    toolName: request.toolName,
+    issues: plainIssues,
+  });
   return { ...outcome, metadata: { ...outcome.metadata, outputValidationIssues: plainIssues } };
 }
 
 /** The `completeToolCall` step as `LlmAgentRunner` defines it (documented there). */
-export function completeToolCall(context: StepContext, call: ModelToolCall, result: CompletedCall): MaybePromise<ToolCallResult> {
+export function completeToolCall(
+  context: StepContext,
+  call: ModelToolCall,
+  result: CompletedCall,
+): MaybePromise<ToolCallResult> {
   const { run } = context;
   const { request } = result;
   const admits = result.refused !== true && run.recorder !== undefined;
-  if (request !== undefined && (admits || run.options.onToolResult !== undefined)) return completeObserved(context, call, result, request, admits);
+  if (request !== undefined && (admits || run.options.onToolResult !== undefined))
+    return completeObserved(context, call, result, request, admits);
   return toolCallResult(context, call, result);
 }
 
@@ -111,12 +142,29 @@ async function completeObserved(
   return toolCallResult(context, call, result, admits);
 }
 
-/** Reports the finished call, projects its outcome for the model (through the pipeline's `projectForModel`) and builds the result. */
-export function toolCallResult(context: StepContext, call: ModelToolCall, result: CompletedCall, admitted = false): ToolCallResult {
+/**
+ * Reports the finished call, projects its outcome for the model (through the pipeline's `projectForModel`) and builds
+ * the result.
+ */
+export function toolCallResult(
+  context: StepContext,
+  call: ModelToolCall,
+  result: CompletedCall,
+  admitted = false,
+): ToolCallResult {
   const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
-  context.emit({ type: 'tool_call_finished', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, outcome, attempts, durationMs });
+  context.emit({
+    type: 'tool_call_finished',
+    runId: run.runId,
+    callId: call.id,
+    turn: run.turn,
+    toolName: call.name,
+    outcome,
+    attempts,
+    durationMs,
+  });
   const { content, report, parts } = context.project(call, outcome);
   const toolCall: ToolCallResult = {
     callId: call.id,
@@ -137,8 +185,17 @@ export function toolCallResult(context: StepContext, call: ModelToolCall, result
 }
 
 /** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */
-export function suspendedToolCall(context: StepContext, call: ModelToolCall, result: { idempotencyKey: string; args?: JsonObject; startedAt: number }): ToolCallResult {
-  const outcome = toolFailure({ code: 'approval_pending', category: 'permission', retryable: false, message: `'${call.name}' waits for an approval decision` });
+export function suspendedToolCall(
+  context: StepContext,
+  call: ModelToolCall,
+  result: { idempotencyKey: string; args?: JsonObject; startedAt: number },
+): ToolCallResult {
+  const outcome = toolFailure({
+    code: 'approval_pending',
+    category: 'permission',
+    retryable: false,
+    message: `'${call.name}' waits for an approval decision`,
+  });
   return {
     callId: call.id,
     turn: context.run.turn,

@@ -36,7 +36,11 @@ export async function dispatchWithRetries(context: StepContext, call: AdmittedCa
 }
 
 /** The `retryAttempts` step as `LlmAgentRunner` defines it (documented there). */
-export async function retryAttempts(context: StepContext, call: AdmittedCall, first: MaybePromise<ToolOutcome>): Promise<DispatchedCall> {
+export async function retryAttempts(
+  context: StepContext,
+  call: AdmittedCall,
+  first: MaybePromise<ToolOutcome>,
+): Promise<DispatchedCall> {
   const { run } = context;
   const { request } = call;
   const policy = request.descriptor.retry;
@@ -54,7 +58,16 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
       if (outcome.compensation !== 'completed') return { outcome, attempts: attempt };
     }
     const delayMs = computeRetryDelayMs(policy, attempt, run.options.random);
-    context.emit({ type: 'tool_retry', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, attempt, delayMs, failure: outcome });
+    context.emit({
+      type: 'tool_retry',
+      runId: run.runId,
+      callId: request.callId,
+      turn: request.turn,
+      toolName: request.toolName,
+      attempt,
+      delayMs,
+      failure: outcome,
+    });
     const abandoned = abandonedAttempts.get(call);
     abandonedAttempts.delete(call);
     const graceMs = run.options.abandonedAttemptGraceMs ?? DEFAULT_ABANDONED_ATTEMPT_GRACE_MS;
@@ -62,20 +75,25 @@ export async function retryAttempts(context: StepContext, call: AdmittedCall, fi
       sleepOnClock(run.clock, delayMs, run.options.signal),
       abandoned === undefined ? true : settlesWithin(run.clock, abandoned, graceMs, run.options.signal),
     ]);
-    if (!slept || run.options.signal?.aborted) return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
+    if (!slept || run.options.signal?.aborted)
+      return { outcome: retryCancelled(request.toolName, outcome), attempts: attempt };
     if (!drained) return { outcome: stillRunning(outcome, graceMs), attempts: attempt };
     await run.recorder?.recordAttempt(request.callId, request.turn, attempt + 1);
   }
 }
 
 /** The `dispatchAttempt` step as `LlmAgentRunner` defines it (documented there). */
-export function dispatchAttempt(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+export function dispatchAttempt(
+  context: StepContext,
+  provider: ToolProvider,
+  call: AdmittedCall,
+  attempt: number,
+): MaybePromise<ToolOutcome> {
   const { request } = call;
   const base = { runId: context.run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
   context.emit({ type: 'tool_attempt_started', ...base, attempt });
   return runToolAttempt(new DispatchedAttempt(context, provider, call, attempt, base));
 }
-
 
 /** The fields every event of one attempt shares. */
 interface AttemptEventBase {
@@ -85,7 +103,10 @@ interface AttemptEventBase {
   readonly toolName: string;
 }
 
-/** The options of one dispatched attempt: the run's clock and signal, the contract's limits, and the hooks that report the attempt's events. */
+/**
+ * The options of one dispatched attempt: the run's clock and signal, the contract's limits, and the hooks that report
+ * the attempt's events.
+ */
 class DispatchedAttempt implements ToolAttemptOptions {
   readonly clock: RunnerClock;
   readonly timeoutMs: number;
@@ -112,8 +133,11 @@ class DispatchedAttempt implements ToolAttemptOptions {
   start(live: AttemptHandle): unknown {
     const { provider, call } = this;
     const { request } = call;
-    if (provider.invokeTool === undefined) return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
-    return provider.invokeTool(new RunnerInvocation(this.context, call, this.attempt, live, call.capabilities.heartbeat === true));
+    if (provider.invokeTool === undefined)
+      return provider.invoke!(request.toolName, copyArguments(request.arguments), live.signal);
+    return provider.invokeTool(
+      new RunnerInvocation(this.context, call, this.attempt, live, call.capabilities.heartbeat === true),
+    );
   }
 
   onAbandoned(settled: Promise<void>): void {
@@ -134,7 +158,13 @@ class DispatchedAttempt implements ToolAttemptOptions {
 }
 
 /** The `compensate` step as `LlmAgentRunner` defines it (documented there). */
-export async function compensate(context: StepContext, provider: ToolProvider, call: AdmittedCall, attempt: number, failure: ToolOutcome): Promise<ToolOutcome> {
+export async function compensate(
+  context: StepContext,
+  provider: ToolProvider,
+  call: AdmittedCall,
+  attempt: number,
+  failure: ToolOutcome,
+): Promise<ToolOutcome> {
   const { run } = context;
   const { request } = call;
   let ok = false;
@@ -142,7 +172,13 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
   const undo = provider.compensate?.bind(provider);
   if (request.descriptor.compensation.enabled && call.capabilities.compensation && undo !== undefined) {
     const asOutcome = (result: CompensationResult): ToolOutcome =>
-      result.ok ? toolText(result.message ?? '') : toolFailure({ code: 'compensation_failed', retryable: false, message: result.message ?? 'compensation failed' });
+      result.ok
+        ? toolText(result.message ?? '')
+        : toolFailure({
+            code: 'compensation_failed',
+            retryable: false,
+            message: result.message ?? 'compensation failed',
+          });
     const undone = await runToolAttempt({
       clock: run.clock,
       timeoutMs: request.descriptor.timeoutMs,
@@ -157,7 +193,16 @@ export async function compensate(context: StepContext, provider: ToolProvider, c
   } else {
     message = 'compensation is not enabled for this tool';
   }
-  context.emit({ type: 'compensation_finished', runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName, attempt, ok, message });
+  context.emit({
+    type: 'compensation_finished',
+    runId: run.runId,
+    callId: request.callId,
+    turn: request.turn,
+    toolName: request.toolName,
+    attempt,
+    ok,
+    message,
+  });
   return { ...failure, compensation: ok ? 'completed' : 'failed' };
 }
 
@@ -208,7 +253,12 @@ export const DEFAULT_ABANDONED_ATTEMPT_GRACE_MS = 5_000;
 const abandonedAttempts = new WeakMap<AdmittedCall, Promise<void>>();
 
 /** True when `settled` settles within `graceMs` on the clock; false after that or when the signal aborts. */
-function settlesWithin(clock: RunnerClock, settled: Promise<void>, graceMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+function settlesWithin(
+  clock: RunnerClock,
+  settled: Promise<void>,
+  graceMs: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (drained: boolean): void => {
       cancel();
@@ -227,20 +277,30 @@ function stillRunning(last: ToolOutcome, graceMs: number): ToolOutcome {
   if (last.ok) return last;
   const { error } = last;
   const message = `${error.message}; not retried: the abandoned attempt was still running ${graceMs} ms later, and attempts of one call never overlap`;
-  return { ...last, error: { ...error, message, details: { ...asObject(error.details), abandonedAttempt: 'running', graceMs } } };
+  return {
+    ...last,
+    error: { ...error, message, details: { ...asObject(error.details), abandonedAttempt: 'running', graceMs } },
+  };
 }
 
 /** The outcome of a call whose due retry the run's abort cut short. */
 function retryCancelled(toolName: string, last: ToolOutcome): ToolOutcome {
   const error = last.error!;
   const lastError = { code: error.code, category: error.category, message: error.message, retryable: error.retryable };
-  const details: Record<string, JsonValue> = last.compensation === undefined ? { lastError } : { lastError, compensation: last.compensation };
-  const cancelled = standardFailure('cancelled', `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`, details);
+  const details: Record<string, JsonValue> =
+    last.compensation === undefined ? { lastError } : { lastError, compensation: last.compensation };
+  const cancelled = standardFailure(
+    'cancelled',
+    `the run was aborted before '${toolName}' could be retried; its last attempt failed: ${error.message}`,
+    details,
+  );
   return last.compensation === undefined ? cancelled : { ...cancelled, compensation: last.compensation };
 }
 
 function asObject(value: unknown): Record<string, JsonValue> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, JsonValue>)
+    : {};
 }
 
 const noHeartbeat = (): void => undefined;

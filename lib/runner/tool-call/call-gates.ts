@@ -36,7 +36,10 @@ export function refuse(outcome: ToolOutcome): GateStop {
 }
 
 /** The `resolveTool` step as `LlmAgentRunner` defines it (documented there). */
-export function resolveToolGate(descriptors: ReadonlyMap<string, ToolDescriptor>, call: ModelToolCall): Gate<ToolDescriptor> {
+export function resolveToolGate(
+  descriptors: ReadonlyMap<string, ToolDescriptor>,
+  call: ModelToolCall,
+): Gate<ToolDescriptor> {
   const descriptor = descriptors.get(call.name);
   if (descriptor !== undefined) return { kind: 'continue', value: descriptor };
   const known = [...descriptors.keys()].join(', ');
@@ -44,10 +47,18 @@ export function resolveToolGate(descriptors: ReadonlyMap<string, ToolDescriptor>
 }
 
 /** The `validateArguments` step as `LlmAgentRunner` defines it (documented there). */
-export function validateArgumentsGate(context: StepContext, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
+export function validateArgumentsGate(
+  context: StepContext,
+  call: ModelToolCall,
+  descriptor: ToolDescriptor,
+): Gate<JsonObject> {
   const raw = decodeToolArguments(call.arguments, context.run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
-  // A client that made the model send every property marks its calls: there a `null` for an optional property means absent.
-  const decoded = raw.ok && call.nullsAreAbsent === true ? { ...raw, value: dropAbsentNulls(raw.value, descriptor.inputSchema) } : raw;
+  // A client that made the model send every property marks its calls: there a `null` for an optional property means
+  // absent.
+  const decoded =
+    raw.ok && call.nullsAreAbsent === true
+      ? { ...raw, value: dropAbsentNulls(raw.value, descriptor.inputSchema) }
+      : raw;
   const issues = decoded.ok ? compileInputValidator(descriptor.inputSchema)(decoded.value) : decoded.issues;
   if (decoded.ok && issues.length === 0) {
     markValidated(decoded.value, descriptor.inputSchema);
@@ -59,7 +70,9 @@ export function validateArgumentsGate(context: StepContext, call: ModelToolCall,
       category: 'validation',
       retryable: false,
       message: `Invalid arguments for tool '${call.name}': ${formatIssues(issues)}. Correct them and call again.`,
-      details: { issues: issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword })) },
+      details: {
+        issues: issues.map((issue) => ({ pointer: issue.pointer, message: issue.message, keyword: issue.keyword })),
+      },
     }),
   );
 }
@@ -68,21 +81,39 @@ export function validateArgumentsGate(context: StepContext, call: ModelToolCall,
  * The capabilities the provider declares for the tool. A provider whose `capabilities` throws
  * declares nothing it can be trusted with: the call is refused (`capability_mismatch`), fail closed.
  */
-export function declaredCapabilitiesGate(context: StepContext, provider: ToolProvider, request: ToolCallRequest): Gate<ToolProviderCapabilities> {
+export function declaredCapabilitiesGate(
+  context: StepContext,
+  provider: ToolProvider,
+  request: ToolCallRequest,
+): Gate<ToolProviderCapabilities> {
   try {
     return { kind: 'continue', value: provider.capabilities?.(request.toolName) ?? NO_CAPABILITIES };
   } catch (error) {
     context.hookFailed(request, 'capabilities', error);
-    return refuse(standardFailure('capability_mismatch', `the provider could not report its capabilities for '${request.toolName}' (${messageOf(error)}); the call was not run`));
+    return refuse(
+      standardFailure(
+        'capability_mismatch',
+        `the provider could not report its capabilities for '${request.toolName}' (${messageOf(error)}); the call was not run`,
+      ),
+    );
   }
 }
 
 /** The `checkCapabilities` step as `LlmAgentRunner` defines it (documented there). */
-export function checkCapabilitiesGate(needed: readonly (keyof ToolProviderCapabilities)[], request: ToolCallRequest, declared: ToolProviderCapabilities): Gate<void> {
+export function checkCapabilitiesGate(
+  needed: readonly (keyof ToolProviderCapabilities)[],
+  request: ToolCallRequest,
+  declared: ToolProviderCapabilities,
+): Gate<void> {
   if (needed.length === 0) return PASS;
   const missing = needed.filter((name) => !declared[name]);
   if (missing.length === 0) return PASS;
-  return refuse(standardFailure('capability_mismatch', `the contract of '${request.toolName}' needs provider capabilities it does not declare: ${missing.join(', ')}`));
+  return refuse(
+    standardFailure(
+      'capability_mismatch',
+      `the contract of '${request.toolName}' needs provider capabilities it does not declare: ${missing.join(', ')}`,
+    ),
+  );
 }
 
 /** The `authorize` step as `LlmAgentRunner` defines it (documented there). */
@@ -92,18 +123,30 @@ export function authorizeGate(context: StepContext, request: ToolCallRequest): M
 }
 
 /** {@link authorizeGate} with a hook. */
-function askHostPolicy(context: StepContext, request: ToolCallRequest, hook: NonNullable<LlmAgentRunOptions['allowToolCall']>): MaybePromise<Gate<void>> {
+function askHostPolicy(
+  context: StepContext,
+  request: ToolCallRequest,
+  hook: NonNullable<LlmAgentRunOptions['allowToolCall']>,
+): MaybePromise<Gate<void>> {
   const gateOf = (answer: HookResult<ToolCallPermission>): Gate<void> => {
-    if (answer.kind === 'aborted') return refuse(standardFailure('cancelled', 'the run was aborted while host policy decided on the call'));
+    if (answer.kind === 'aborted')
+      return refuse(standardFailure('cancelled', 'the run was aborted while host policy decided on the call'));
     if (answer.kind === 'failed') {
       context.hookFailed(request, 'allowToolCall', answer.error);
-      return refuse(standardFailure('permission_denied', `host policy could not decide on the call to '${request.toolName}' (allowToolCall failed); it was refused`));
+      return refuse(
+        standardFailure(
+          'permission_denied',
+          `host policy could not decide on the call to '${request.toolName}' (allowToolCall failed); it was refused`,
+        ),
+      );
     }
     const permission = answer.value;
     const allowed = typeof permission === 'boolean' ? permission : permission?.allowed === true;
     if (allowed) return PASS;
     const reason = typeof permission === 'object' && permission?.reason !== undefined ? `: ${permission.reason}` : '';
-    return refuse(standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`));
+    return refuse(
+      standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`),
+    );
   };
   const answer = callHook(() => hook(request), context.run.options.signal);
   return isPromiseLike(answer) ? answer.then(gateOf) : gateOf(answer);
@@ -115,11 +158,18 @@ export function checkPreconditionGate(request: ToolCallRequest): Gate<void> {
   if (!policy.requireExpectedVersion) return PASS;
   const version = resolveJsonPointer(request.arguments, policy.argumentPointer);
   if ((typeof version === 'string' && version !== '') || typeof version === 'number') return PASS;
-  return refuse(standardFailure('precondition_failed', `'${request.toolName}' requires an expected resource version at ${policy.argumentPointer}`));
+  return refuse(
+    standardFailure(
+      'precondition_failed',
+      `'${request.toolName}' requires an expected resource version at ${policy.argumentPointer}`,
+    ),
+  );
 }
 
 /** The names of the provider capabilities a contract needs, worked out once per tool. */
 export function neededCapabilityNames(descriptor: ToolDescriptor): readonly (keyof ToolProviderCapabilities)[] {
   const capabilities = requiredCapabilities(descriptor);
-  return Object.freeze((Object.keys(capabilities) as (keyof ToolProviderCapabilities)[]).filter((name) => capabilities[name]));
+  return Object.freeze(
+    (Object.keys(capabilities) as (keyof ToolProviderCapabilities)[]).filter((name) => capabilities[name]),
+  );
 }

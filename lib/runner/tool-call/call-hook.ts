@@ -1,7 +1,10 @@
 import { isPromiseLike, MaybePromise } from '../maybe-promise';
 
 /** How a host hook call ended: its value, a throw or rejection, or the run's abort while it was pending. */
-export type HookResult<T> = { readonly kind: 'value'; readonly value: T } | { readonly kind: 'failed'; readonly error: unknown } | { readonly kind: 'aborted' };
+export type HookResult<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'aborted' };
 
 /**
  * Calls a host hook and never throws: a synchronous throw and a rejection both become `failed`.

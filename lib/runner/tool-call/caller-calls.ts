@@ -12,7 +12,10 @@ export function notExecutedOutcome(call: ModelToolCall): ToolOutcome {
   );
 }
 
-/** Where the input's open calls are answered, and which: the calls of its last assistant message without a Tool message. @internal */
+/**
+ * Where the input's open calls are answered, and which: the calls of its last assistant message without a Tool message.
+ * @internal
+ */
 export interface OpenInputCalls {
   /** The index of the input message the answers go before (after the last assistant message and its Tool messages). */
   readonly at: number;

@@ -28,11 +28,19 @@ export function checkProviderTools(provider: ToolProvider): CheckedTool[] {
   const names = new Set<string>();
   for (const descriptor of provider.listTools()) {
     checkToolDescriptor(descriptor);
-    if (names.has(descriptor.name)) throw new ToolProviderError('duplicate_tool', `the provider lists tool '${descriptor.name}' twice; which contract applies would be a guess`);
+    if (names.has(descriptor.name))
+      throw new ToolProviderError(
+        'duplicate_tool',
+        `the provider lists tool '${descriptor.name}' twice; which contract applies would be a guess`,
+      );
     names.add(descriptor.name);
     compileInputValidator(descriptor.inputSchema);
     if (descriptor.outputSchema !== undefined) compileOutputValidator(descriptor.outputSchema);
-    checked.push({ descriptor, llmTool: Object.freeze(toLlmTool(descriptor)), neededCapabilities: neededCapabilityNames(descriptor) });
+    checked.push({
+      descriptor,
+      llmTool: Object.freeze(toLlmTool(descriptor)),
+      neededCapabilities: neededCapabilityNames(descriptor),
+    });
   }
   return checked;
 }

@@ -23,7 +23,8 @@ function copyJson(value: JsonValue, depth: number): JsonValue {
   const copy: Record<string, JsonValue> = {};
   for (const key of Object.keys(value)) {
     const member = copyJson(value[key], depth + 1);
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
     else copy[key] = member;
   }
   return copy;

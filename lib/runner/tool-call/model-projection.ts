@@ -15,28 +15,48 @@ import { RunState } from '../run-state';
 import { StepContext } from './step-context';
 
 /** The `projectForModel` step as `LlmAgentRunner` defines it (documented there). */
-export function projectForModel(context: StepContext, descriptor: ToolDescriptor | undefined, call: ModelToolCall, outcome: ToolOutcome): ModelProjection {
+export function projectForModel(
+  context: StepContext,
+  descriptor: ToolDescriptor | undefined,
+  call: ModelToolCall,
+  outcome: ToolOutcome,
+): ModelProjection {
   const { run } = context;
   const { options } = run;
   const text = projectWithin(outcome, projectionPolicyOf(run, descriptor), options.contextTokenEstimator);
   if (isProjectionFailure(text)) {
-    const failure = standardFailure('tool_output_projection_failed', `the output of '${call.name}' could not be projected for the model (${text.kind})`);
+    const failure = standardFailure(
+      'tool_output_projection_failed',
+      `the output of '${call.name}' could not be projected for the model (${text.kind})`,
+    );
     return { content: renderToolMessage(failure) };
   }
   // Most outcomes have no images: no image projection, and the text's projection as it is.
-  const images = outcome.images === undefined ? undefined : projectToolImages(outcome, options.toolImages ?? DEFAULT_TOOL_IMAGE_POLICY);
+  const images =
+    outcome.images === undefined
+      ? undefined
+      : projectToolImages(outcome, options.toolImages ?? DEFAULT_TOOL_IMAGE_POLICY);
   const report = images === undefined ? text.report : withImages(text.report, images.report);
   const observe = options.onToolOutputProjection;
   if (observe !== undefined) {
     const target = { callId: call.id, turn: run.turn, toolName: call.name };
     try {
       const observed: unknown = observe(report, target);
-      if (isPromiseLike(observed)) observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
+      if (isPromiseLike(observed))
+        observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
     } catch (error) {
       context.hookFailed(target, 'onToolOutputProjection', error);
     }
   }
-  if (report.truncated) context.emit({ type: 'tool_output_truncated', runId: run.runId, callId: call.id, turn: run.turn, toolName: call.name, report });
+  if (report.truncated)
+    context.emit({
+      type: 'tool_output_truncated',
+      runId: run.runId,
+      callId: call.id,
+      turn: run.turn,
+      toolName: call.name,
+      report,
+    });
   return images === undefined ? text : { content: text.content, report, parts: images.parts };
 }
 
@@ -60,19 +80,27 @@ function projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefine
  * The last policy looked up, with its keys: consecutive calls of one tool under one run policy skip
  * both `WeakMap` lookups. Holds one run policy and one descriptor alive until the next lookup.
  */
-const last: { runPolicy: object | undefined; descriptor: ToolDescriptor | undefined; policy: ToolOutputProjectionPolicy } = {
+const last: {
+  runPolicy: object | undefined;
+  descriptor: ToolDescriptor | undefined;
+  policy: ToolOutputProjectionPolicy;
+} = {
   runPolicy: undefined,
   descriptor: undefined,
   policy: DEFAULT_TOOL_OUTPUT_PROJECTION,
 };
 
 /** {@link projectionPolicyOf} through {@link effectivePolicies}. */
-function cachedPolicyOf(runPolicy: ToolOutputProjectionPolicy, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
+function cachedPolicyOf(
+  runPolicy: ToolOutputProjectionPolicy,
+  descriptor: ToolDescriptor | undefined,
+): ToolOutputProjectionPolicy {
   let perDescriptor = effectivePolicies.get(runPolicy);
   if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
   const key = descriptor ?? runPolicy;
   let policy = perDescriptor.get(key);
-  if (policy === undefined) perDescriptor.set(key, (policy = effectiveToolOutputProjection(runPolicy, descriptor?.modelOutputProjection)));
+  if (policy === undefined)
+    perDescriptor.set(key, (policy = effectiveToolOutputProjection(runPolicy, descriptor?.modelOutputProjection)));
   return policy;
 }
 
@@ -85,13 +113,18 @@ export function checkProjectionPolicies(run: RunState, descriptors: Iterable<Too
   const estimator = run.options.contextTokenEstimator;
   const cacheKey = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
   let checked = checkedProjectionPolicies.get(cacheKey);
-  if (checked === undefined) checkedProjectionPolicies.set(cacheKey, (checked = { policies: new WeakSet(), ceilings: new Set() }));
+  if (checked === undefined)
+    checkedProjectionPolicies.set(cacheKey, (checked = { policies: new WeakSet(), ceilings: new Set() }));
   checkProjectionPolicy(projectionPolicyOf(run, undefined), estimator, checked);
   for (const descriptor of descriptors) checkProjectionPolicy(projectionPolicyOf(run, descriptor), estimator, checked);
 }
 
 /** One effective policy checked under the estimator, unless it (or one with the same ceilings) was proven before. */
-function checkProjectionPolicy(policy: ToolOutputProjectionPolicy, estimator: RunState['options']['contextTokenEstimator'], checked: CheckedPolicies): void {
+function checkProjectionPolicy(
+  policy: ToolOutputProjectionPolicy,
+  estimator: RunState['options']['contextTokenEstimator'],
+  checked: CheckedPolicies,
+): void {
   if (checked.policies.has(policy)) return;
   const ceilings = `${policy.maxBytes}:${policy.maxTokens}`;
   if (!checked.ceilings.has(ceilings)) {

@@ -13,7 +13,10 @@ export interface ToolAttemptOptions {
   readonly idleTimeoutMs?: number;
   /** The run's signal; its abort cancels the attempt. */
   readonly runSignal?: AbortSignal;
-  /** The tool declares an output schema: returning `undefined` is then a `tool_error`, not an empty success. @default false */
+  /**
+   * The tool declares an output schema: returning `undefined` is then a `tool_error`, not an empty success. @default
+   * false
+   */
   readonly expectsData?: boolean;
   /** Starts the provider call with the attempt's live side (its signal is created on first read). */
   readonly start: (attempt: AttemptHandle) => unknown;
@@ -112,16 +115,25 @@ class ToolAttempt implements AttemptHandle {
   /** What the tool returned, as an outcome; `undefined` is not JSON where an output schema is declared. */
   convert(value: unknown): ToolOutcome {
     return value === undefined && this.options.expectsData === true
-      ? toolFailure({ code: 'tool_error', category: 'internal', message: 'the tool returned undefined, which is not JSON; its contract declares an output schema' })
+      ? toolFailure({
+          code: 'tool_error',
+          category: 'internal',
+          message: 'the tool returned undefined, which is not JSON; its contract declares an output schema',
+        })
       : toToolOutcome(value);
   }
 
-  /** The outcome a pending answer settles to. Through `Promise.resolve`: a foreign thenable whose `then` throws is a rejection, not a throw here. */
+  /**
+   * The outcome a pending answer settles to. Through `Promise.resolve`: a foreign thenable whose `then` throws is a
+   * rejection, not a throw here.
+   */
   outcomeOf(pending: PromiseLike<unknown>): Promise<ToolOutcome> {
     return Promise.resolve(pending).then((value) => this.convert(value), thrownToToolOutcome);
   }
 
-  /** Settles the attempt with the outcome `pending` settles to (see {@link outcomeOf}); `running` settles with the tool. */
+  /**
+   * Settles the attempt with the outcome `pending` settles to (see {@link outcomeOf}); `running` settles with the tool.
+   */
   settleOn(pending: PromiseLike<unknown>): Promise<void> {
     return Promise.resolve(pending).then(
       (value) => this.settle(this.convert(value)),
@@ -129,7 +141,9 @@ class ToolAttempt implements AttemptHandle {
     );
   }
 
-  /** The tool held the thread past its deadline (synchronously, or before returning its promise): nothing of it counts. */
+  /**
+   * The tool held the thread past its deadline (synchronously, or before returning its promise): nothing of it counts.
+   */
   blockedPastDeadline(pending: unknown, threw: boolean, thenable: boolean): ToolOutcome {
     this.settled = true;
     const outcome = this.timedOut('deadline');
@@ -153,7 +167,11 @@ class ToolAttempt implements AttemptHandle {
   arm(): void {
     if (this.settled) return;
     const { clock } = this.options;
-    this.cancelTimer = startTimer(clock, () => this.onTimer(), Math.max(0, Math.min(this.deadlineAtMs, this.idleAt) - clock.now()));
+    this.cancelTimer = startTimer(
+      clock,
+      () => this.onTimer(),
+      Math.max(0, Math.min(this.deadlineAtMs, this.idleAt) - clock.now()),
+    );
   }
 
   private heartbeat(progress?: HeartbeatProgress): void {

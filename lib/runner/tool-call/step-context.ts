@@ -16,7 +16,11 @@ export interface StepContext {
   /** Delivers an event through the runner's `emit`. */
   readonly emit: (event: LlmAgentEvent) => void;
   /** Reports a host hook that threw or rejected (`hook_failed`). */
-  readonly hookFailed: (call: { readonly callId: string; readonly turn: number; readonly toolName: string }, hook: LlmAgentHookName, error: unknown) => void;
+  readonly hookFailed: (
+    call: { readonly callId: string; readonly turn: number; readonly toolName: string },
+    hook: LlmAgentHookName,
+    error: unknown,
+  ) => void;
   /** The runner's `projectForModel` for this run. */
   readonly project: (call: ModelToolCall, outcome: ToolOutcome) => ModelProjection;
   /** The runner's `validateOutput` for this run. */

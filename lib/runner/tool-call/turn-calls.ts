@@ -22,7 +22,10 @@ export async function runTurnCalls(
         return await execute(call);
       }
       const message = `another call of this turn already has the id '${call.id}'; this one was not run`;
-      return refuse(call, toolFailure({ code: 'duplicate_call_id', category: 'validation', retryable: false, message }));
+      return refuse(
+        call,
+        toolFailure({ code: 'duplicate_call_id', category: 'validation', retryable: false, message }),
+      );
     }),
   );
   const records: ToolCallResult[] = [];

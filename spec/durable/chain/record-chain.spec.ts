@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { ChatMessage, LlmAgentRunner, ScriptedModelClient } from '../../../lib';
 import {
-  MemoryRunStore, parseRunRecordJsonLines, PostgresRunStore, RecordHead, RecordKeyOption, RunStore, runRecordToJsonLines, sha256Hex, SqliteRunStore, toolContentSha256, verifyRunRecord,
+  MemoryRunStore,
+  parseRunRecordJsonLines,
+  PostgresRunStore,
+  RecordHead,
+  RecordKeyOption,
+  RunStore,
+  runRecordToJsonLines,
+  sha256Hex,
+  SqliteRunStore,
+  toolContentSha256,
+  verifyRunRecord,
 } from '../../../lib/durable';
 import { toolText } from '../../../lib/outcome';
 import { FunctionProvider } from '../../runner/support';
@@ -65,7 +75,8 @@ function postgresKind(): SqlKind {
   const schema = schemas.fresh();
   return {
     name: 'PostgreSQL',
-    open: (options = {}) => PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema, clock: testClock().read, ...options }),
+    open: (options = {}) =>
+      PostgresRunStore.open({ connectionString: requirePostgresUrl(), schema, clock: testClock().read, ...options }),
     sql: async (text) => {
       await admin.query(text.replace(/T\.(wuwe_\w+)/g, `"${schema}".$1`));
     },
@@ -75,7 +86,10 @@ function postgresKind(): SqlKind {
 /** Runs the scripted agent until it waits for approval of `c_drop`; returns the tools that ran. */
 async function suspendedRun(store: RunStore): Promise<string[]> {
   const ran: string[] = [];
-  const result = await new LlmAgentRunner(new ScriptedModelClient([script, script, script, script]), tools(ran)).complete('count then drop', { store, runId: 'r' });
+  const result = await new LlmAgentRunner(
+    new ScriptedModelClient([script, script, script, script]),
+    tools(ran),
+  ).complete('count then drop', { store, runId: 'r' });
   expect(result.stopReason).toBe('awaiting_approval');
   return ran;
 }
@@ -83,23 +97,63 @@ async function suspendedRun(store: RunStore): Promise<string[]> {
 /** Resumes `r` with a fresh runner; returns the error it threw and the tools that ran. */
 async function resumeAfter(store: RunStore): Promise<{ error: unknown; ran: string[] }> {
   const ran: string[] = [];
-  const error = await new LlmAgentRunner(new ScriptedModelClient([script, script, script, script]), tools(ran)).resume('r', { store }).then(() => undefined, (caught: unknown) => caught);
+  const error = await new LlmAgentRunner(new ScriptedModelClient([script, script, script, script]), tools(ran))
+    .resume('r', { store })
+    .then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
   return { error, ran };
 }
 
-const tampering: readonly { readonly what: string; readonly sql: string; readonly kind: string; readonly subject: string }[] = [
-  { what: 'an admitted outcome replaced', sql: `UPDATE T.wuwe_tool_calls SET outcome_json = replace(outcome_json, '42 rows', '99999 EUR') WHERE call_id = 'c_count'`, kind: 'call_admitted', subject: 'call:1:c_count' },
-  { what: 'a Tool message edited in place', sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, '42 rows', '0 rows') WHERE message_json LIKE '%"role":"tool"%'`, kind: 'projection_audited', subject: 'projection:1:c_count' },
-  { what: 'the user message edited', sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, 'count then drop', 'drop everything') WHERE seq = 1`, kind: 'message_appended', subject: 'message:0' },
-  { what: 'the last message deleted', sql: `DELETE FROM T.wuwe_messages WHERE seq = (SELECT MAX(seq) FROM T.wuwe_messages)`, kind: 'message_appended', subject: 'message:3' },
+const tampering: readonly {
+  readonly what: string;
+  readonly sql: string;
+  readonly kind: string;
+  readonly subject: string;
+}[] = [
+  {
+    what: 'an admitted outcome replaced',
+    sql: `UPDATE T.wuwe_tool_calls SET outcome_json = replace(outcome_json, '42 rows', '99999 EUR') WHERE call_id = 'c_count'`,
+    kind: 'call_admitted',
+    subject: 'call:1:c_count',
+  },
+  {
+    what: 'a Tool message edited in place',
+    sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, '42 rows', '0 rows') WHERE message_json LIKE '%"role":"tool"%'`,
+    kind: 'projection_audited',
+    subject: 'projection:1:c_count',
+  },
+  {
+    what: 'the user message edited',
+    sql: `UPDATE T.wuwe_messages SET message_json = replace(message_json, 'count then drop', 'drop everything') WHERE seq = 1`,
+    kind: 'message_appended',
+    subject: 'message:0',
+  },
+  {
+    what: 'the last message deleted',
+    sql: `DELETE FROM T.wuwe_messages WHERE seq = (SELECT MAX(seq) FROM T.wuwe_messages)`,
+    kind: 'message_appended',
+    subject: 'message:3',
+  },
   {
     what: 'an approval forged with a decision',
     sql: `UPDATE T.wuwe_approvals SET state = 'approved', decided_by = 'ops', decided_at = '2026-01-01T00:00:00.000Z', decided_arguments_sha256 = arguments_sha256`,
     kind: 'approval_decided',
     subject: 'approval:2:c_drop',
   },
-  { what: 'the run status changed', sql: `UPDATE T.wuwe_runs SET status = 'failed'`, kind: 'status_changed', subject: 'run' },
-  { what: 'a chain entry deleted', sql: `DELETE FROM T.wuwe_record_chain WHERE seq = 3`, kind: 'call_admitted', subject: 'call:1:c_count' },
+  {
+    what: 'the run status changed',
+    sql: `UPDATE T.wuwe_runs SET status = 'failed'`,
+    kind: 'status_changed',
+    subject: 'run',
+  },
+  {
+    what: 'a chain entry deleted',
+    sql: `DELETE FROM T.wuwe_record_chain WHERE seq = 3`,
+    kind: 'call_admitted',
+    subject: 'call:1:c_count',
+  },
   {
     what: 'two chain entries swapped',
     sql: `UPDATE T.wuwe_record_chain SET seq = 1000 WHERE seq = 1; UPDATE T.wuwe_record_chain SET seq = 1 WHERE seq = 2; UPDATE T.wuwe_record_chain SET seq = 2 WHERE seq = 1000`,
@@ -121,7 +175,10 @@ const tampering: readonly { readonly what: string; readonly sql: string; readonl
   },
 ];
 
-describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('%s record chain', (_name, makeKind) => {
+describe.each([
+  ['SQLite', sqliteKind],
+  ['PostgreSQL', postgresKind],
+] as const)('%s record chain', (_name, makeKind) => {
   it('refuses an approval flipped to approved by hand (no decider, no time): resume fails with record_invalid and the destructive tool never runs', async () => {
     const kind = makeKind();
     const store = await kind.open();
@@ -138,8 +195,25 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     const store = await kind.open();
     await suspendedRun(store);
     const pending = (await store.loadRun('r'))!.approvals[0];
-    const decided = await store.decideApproval('r', 'c_drop', { approved: true, toolName: 'drop_table', argumentsSha256: pending.argumentsSha256, decidedBy: 'alice', reason: 'checked' }, { turn: 2 });
-    expect(decided).toMatchObject({ state: 'approved', decidedBy: 'alice', reason: 'checked', decidedArgumentsSha256: pending.argumentsSha256, decidedAt: expect.any(String) });
+    const decided = await store.decideApproval(
+      'r',
+      'c_drop',
+      {
+        approved: true,
+        toolName: 'drop_table',
+        argumentsSha256: pending.argumentsSha256,
+        decidedBy: 'alice',
+        reason: 'checked',
+      },
+      { turn: 2 },
+    );
+    expect(decided).toMatchObject({
+      state: 'approved',
+      decidedBy: 'alice',
+      reason: 'checked',
+      decidedArgumentsSha256: pending.argumentsSha256,
+      decidedAt: expect.any(String),
+    });
     const { error, ran } = await resumeAfter(store);
     expect(error).toBeUndefined();
     expect(ran).toEqual(['drop_table']);
@@ -147,19 +221,37 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     await store.close();
   });
 
-  it.each(tampering)('detects $what at the next resume, naming the entry, and runs nothing', async ({ sql, kind: entryKind, subject }) => {
-    const kind = makeKind();
-    const store = await kind.open();
-    await suspendedRun(store);
-    await store.decideApproval('r', 'c_drop', { approved: true, toolName: 'drop_table', argumentsSha256: (await store.loadRun('r'))!.approvals[0].argumentsSha256, decidedBy: 'alice' }, { turn: 2 });
-    await kind.sql(sql);
-    const { error, ran } = await resumeAfter(store);
-    expect(error).toMatchObject({ code: 'record_tampered', entryKind, entrySubject: subject, entryIndex: expect.any(Number) });
-    expect(ran).toEqual([]);
-    const verdict = verifyRunRecord((await store.exportRun('r'))!);
-    expect(verdict).toMatchObject({ ok: false, entry: { kind: entryKind, subject } });
-    await store.close();
-  });
+  it.each(tampering)(
+    'detects $what at the next resume, naming the entry, and runs nothing',
+    async ({ sql, kind: entryKind, subject }) => {
+      const kind = makeKind();
+      const store = await kind.open();
+      await suspendedRun(store);
+      await store.decideApproval(
+        'r',
+        'c_drop',
+        {
+          approved: true,
+          toolName: 'drop_table',
+          argumentsSha256: (await store.loadRun('r'))!.approvals[0].argumentsSha256,
+          decidedBy: 'alice',
+        },
+        { turn: 2 },
+      );
+      await kind.sql(sql);
+      const { error, ran } = await resumeAfter(store);
+      expect(error).toMatchObject({
+        code: 'record_tampered',
+        entryKind,
+        entrySubject: subject,
+        entryIndex: expect.any(Number),
+      });
+      expect(ran).toEqual([]);
+      const verdict = verifyRunRecord((await store.exportRun('r'))!);
+      expect(verdict).toMatchObject({ ok: false, entry: { kind: entryKind, subject } });
+      await store.close();
+    },
+  );
 
   it('with a record key signs entries with HMAC-SHA-256; an edit with plain hashes recomputed, or a wrong key, is detected', async () => {
     const kind = makeKind();
@@ -168,15 +260,23 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     await suspendedRun(store);
     const exported = (await store.exportRun('r'))!;
     expect(exported.chain.entries.every((entry) => entry.keyId === 'k1')).toBe(true);
-    expect(verifyRunRecord(exported, { keys: [{ id: 'k0', key: 'an older key, sixteen bytes+' }, key] })).toMatchObject({ ok: true });
-    expect(verifyRunRecord(exported, { keys: { id: 'k1', key: 'not the right secret value' } })).toMatchObject({ ok: false, entry: { index: 0 } });
+    expect(verifyRunRecord(exported, { keys: [{ id: 'k0', key: 'an older key, sixteen bytes+' }, key] })).toMatchObject(
+      { ok: true },
+    );
+    expect(verifyRunRecord(exported, { keys: { id: 'k1', key: 'not the right secret value' } })).toMatchObject({
+      ok: false,
+      entry: { index: 0 },
+    });
     expect(verifyRunRecord(exported)).toMatchObject({ ok: false, entry: { index: 0 } });
     // An attacker without the key edits the outcome and rechains every entry with plain SHA-256.
     await kind.sql(`UPDATE T.wuwe_tool_calls SET outcome_json = replace(outcome_json, '42 rows', '99999 EUR')`);
     const forged = (await store.exportRun('r'))!;
     const { chain: _chain, ...plain } = forged;
     const rechained = await rechainPlain(plain);
-    for (const entry of rechained.entries) await kind.sql(`UPDATE T.wuwe_record_chain SET key_id = NULL, entity_sha256 = '${entry.entitySha256}', digest = '${entry.digest}' WHERE seq = ${entry.index}`);
+    for (const entry of rechained.entries)
+      await kind.sql(
+        `UPDATE T.wuwe_record_chain SET key_id = NULL, entity_sha256 = '${entry.entitySha256}', digest = '${entry.digest}' WHERE seq = ${entry.index}`,
+      );
     await kind.sql(`UPDATE T.wuwe_runs SET chain_head = '${rechained.head}'`);
     const { error, ran } = await resumeAfter(store);
     expect(error).toMatchObject({ code: 'record_tampered', entryIndex: 0 });
@@ -192,7 +292,11 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     await suspendedRun(store);
     await suspendedRun(memory);
     const exported = (await store.exportRun('r'))!;
-    expect(heads[heads.length - 1]).toEqual({ runId: 'r', index: exported.chain.entries.length - 1, digest: exported.chain.head });
+    expect(heads[heads.length - 1]).toEqual({
+      runId: 'r',
+      index: exported.chain.entries.length - 1,
+      digest: exported.chain.head,
+    });
     const parsed = parseRunRecordJsonLines(runRecordToJsonLines(exported));
     expect(verifyRunRecord(parsed)).toMatchObject({ ok: true, entries: exported.chain.entries.length });
     expect((await memory.exportRun('r'))!.chain).toEqual(exported.chain);
@@ -202,13 +306,19 @@ describe.each([['SQLite', sqliteKind], ['PostgreSQL', postgresKind]] as const)('
     const forged = parseRunRecordJsonLines(runRecordToJsonLines(exported));
     const admitted = forged.toolCalls.find((call) => typeof call.outcomeJson === 'string')!;
     (admitted as { outcome: unknown }).outcome = { ok: true, text: '99999 EUR' };
-    expect(verifyRunRecord(forged)).toMatchObject({ ok: false, entry: { kind: 'call_admitted' }, reason: 'the parsed outcome differs from the admitted outcome text' });
+    expect(verifyRunRecord(forged)).toMatchObject({
+      ok: false,
+      entry: { kind: 'call_admitted' },
+      reason: 'the parsed outcome differs from the admitted outcome text',
+    });
     await store.close();
   });
 });
 
 /** The chain an attacker without a key computes for `record` (as a migration would, plain SHA-256). */
-async function rechainPlain(record: Parameters<typeof verifyRunRecord>[0] extends infer R ? Omit<R & object, 'chain'> : never) {
+async function rechainPlain(
+  record: Parameters<typeof verifyRunRecord>[0] extends infer R ? Omit<R & object, 'chain'> : never,
+) {
   const { recordDrafts } = await import('../../../lib/durable/chain/chain-entities');
   const { chainEntries, recordKeyRing } = await import('../../../lib/durable/chain/chain-digest');
   const forgedHistory = recordDrafts(record);
@@ -224,18 +334,51 @@ describe('MemoryRunStore record chain', () => {
     await store.createRun({ runId: 'm' });
     await store.recordCallStarted('m', identity('c1', { to: 'a' }));
     await store.admitOutcome('m', 'c1', toolText('sent'), 1);
-    const tool = (data: string): ChatMessage => ({ role: 'tool', toolCallId: 'c1', toolName: 'send_email', content: 'sent', isError: false, parts: [{ type: 'image', mediaType: data === PNG_1X1 ? 'image/png' : 'image/gif', data }] });
-    const projection = { callId: 'c1', toolName: 'send_email', projectedSha256: sha256Hex('sent'), report: { truncated: false, originalBytes: 4, originalTokens: 1, projectedBytes: 4, projectedTokens: 1, maxBytes: 100, maxTokens: 100, trigger: 'none' } as never };
+    const tool = (data: string): ChatMessage => ({
+      role: 'tool',
+      toolCallId: 'c1',
+      toolName: 'send_email',
+      content: 'sent',
+      isError: false,
+      parts: [{ type: 'image', mediaType: data === PNG_1X1 ? 'image/png' : 'image/gif', data }],
+    });
+    const projection = {
+      callId: 'c1',
+      toolName: 'send_email',
+      projectedSha256: sha256Hex('sent'),
+      report: {
+        truncated: false,
+        originalBytes: 4,
+        originalTokens: 1,
+        projectedBytes: 4,
+        projectedTokens: 1,
+        maxBytes: 100,
+        maxTokens: 100,
+        trigger: 'none',
+      } as never,
+    };
     await store.appendMessages('m', [tool(PNG_1X1)], { projections: [projection] });
     const audit = (await store.loadRun('m'))!.toolOutputProjections[0];
     expect(audit).toMatchObject({ contentSha256: toolContentSha256(tool(PNG_1X1) as never), messageIndex: 0 });
     expect(toolContentSha256(tool(PNG_1X1) as never)).not.toBe(toolContentSha256(tool(GIF_1X1) as never));
-    const state = (store as unknown as { runs: Map<string, { messages: string[]; calls: Map<string, { outcome_json: string }> }> }).runs.get('m')!;
+    const state = (
+      store as unknown as { runs: Map<string, { messages: string[]; calls: Map<string, { outcome_json: string }> }> }
+    ).runs.get('m')!;
     const original = state.messages[0];
-    state.messages[0] = JSON.stringify({ ...JSON.parse(original), parts: [{ type: 'image', mediaType: 'image/gif', data: GIF_1X1 }] });
-    await expect(store.loadRun('m')).rejects.toMatchObject({ code: 'record_tampered', entrySubject: 'projection:1:c1' });
+    state.messages[0] = JSON.stringify({
+      ...JSON.parse(original),
+      parts: [{ type: 'image', mediaType: 'image/gif', data: GIF_1X1 }],
+    });
+    await expect(store.loadRun('m')).rejects.toMatchObject({
+      code: 'record_tampered',
+      entrySubject: 'projection:1:c1',
+    });
     state.messages[0] = original;
     [...state.calls.values()][0].outcome_json = JSON.stringify(toolText('99999 EUR'));
-    await expect(store.loadRun('m')).rejects.toMatchObject({ code: 'record_tampered', entryKind: 'call_admitted', entrySubject: 'call:1:c1' });
+    await expect(store.loadRun('m')).rejects.toMatchObject({
+      code: 'record_tampered',
+      entryKind: 'call_admitted',
+      entrySubject: 'call:1:c1',
+    });
   });
 });

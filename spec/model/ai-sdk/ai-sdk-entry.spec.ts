@@ -9,7 +9,10 @@ const json = (file: string): any => JSON.parse(readFileSync(join(root, file), 'u
 describe("the 'wuwe/ai-sdk' entry", () => {
   it('is a package export and an API reference entry, with @ai-sdk/provider an optional peer', () => {
     const pkg = json('package.json');
-    expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/model/ai-sdk/index.d.ts', default: './dist/model/ai-sdk/index.js' });
+    expect(pkg.exports['./ai-sdk']).toEqual({
+      types: './dist/model/ai-sdk/index.d.ts',
+      default: './dist/model/ai-sdk/index.js',
+    });
     expect(pkg.peerDependencies['@ai-sdk/provider']).toBe('^3.0.0');
     expect(pkg.peerDependenciesMeta['@ai-sdk/provider']).toEqual({ optional: true });
     expect(json('typedoc.json').entryPoints).toContain('lib/model/ai-sdk/index.ts');

@@ -3,15 +3,29 @@ import { LlmTool } from '../../../lib/contract/llm-tool';
 import { AiSdkModelClient, ModelApiError } from '../../../lib/model/ai-sdk';
 import { ModelStreamEvent } from '../../../lib/model/model-stream';
 import { ChatMessage, ModelRequest } from '../../../lib/model/model-types';
-import { ChatCompletionsServer, completion, startChatCompletionsServer, streamedCompletion } from '../../support/ai-sdk-openai-server';
+import {
+  ChatCompletionsServer,
+  completion,
+  startChatCompletionsServer,
+  streamedCompletion,
+} from '../../support/ai-sdk-openai-server';
 
 const weatherTool: LlmTool = {
   name: 'get_weather',
   description: 'Get the current weather for a city.',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
 };
 
-function request(messages: readonly ChatMessage[], tools: readonly LlmTool[] = [], signal = new AbortController().signal): ModelRequest {
+function request(
+  messages: readonly ChatMessage[],
+  tools: readonly LlmTool[] = [],
+  signal = new AbortController().signal,
+): ModelRequest {
   return { messages, tools, signal };
 }
 
@@ -37,7 +51,9 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
 
   beforeEach(async () => {
     server = await startChatCompletionsServer();
-    client = new AiSdkModelClient(createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL }).chat('gpt-test'), { maxOutputTokens: 300 });
+    client = new AiSdkModelClient(createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL }).chat('gpt-test'), {
+      maxOutputTokens: 300,
+    });
   });
 
   afterEach(async () => {
@@ -46,14 +62,24 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
 
   const conversation: ChatMessage[] = [
     { role: 'user', content: 'Weather in Tokyo?' },
-    { role: 'assistant', content: 'Checking.', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' }] },
+    {
+      role: 'assistant',
+      content: 'Checking.',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' }],
+    },
     { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: 'Tokyo is 22 degrees.', isError: false },
   ];
 
   it('sends the conversation and the tools on the wire and maps a text answer', async () => {
     server.enqueue(completion({ text: 'It is 22 degrees.', usage: { prompt_tokens: 40, completion_tokens: 6 } }));
     const response = await client.step({ ...request(conversation, [weatherTool]), system: 'Be brief.' });
-    expect(response).toEqual({ text: 'It is 22 degrees.', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 40, outputTokens: 6 }, model: 'gpt-test' });
+    expect(response).toEqual({
+      text: 'It is 22 degrees.',
+      toolCalls: [],
+      stopReason: 'end_turn',
+      usage: { inputTokens: 40, outputTokens: 6 },
+      model: 'gpt-test',
+    });
 
     const sent = server.requests[0];
     expect(sent.headers.authorization).toBe('Bearer test-key');
@@ -61,16 +87,36 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
     expect(sent.body.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Weather in Tokyo?' },
-      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'Tokyo is 22 degrees.' },
     ]);
-    expect(sent.body.tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema } }]);
+    expect(sent.body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema },
+      },
+    ]);
   });
 
   it('maps parallel tool calls, and length and content_filter stops', async () => {
     server.enqueue(
-      completion({ toolCalls: [{ id: 'call_a', name: 'get_weather', arguments: '{"city":"Tokyo"}' }, { id: 'call_b', name: 'get_weather', arguments: '{"city":"Paris"}' }] }),
-      completion({ text: 'cut', toolCalls: [{ id: 'call_c', name: 'get_weather', arguments: '{"city":"To' }], finishReason: 'length' }),
+      completion({
+        toolCalls: [
+          { id: 'call_a', name: 'get_weather', arguments: '{"city":"Tokyo"}' },
+          { id: 'call_b', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ],
+      }),
+      completion({
+        text: 'cut',
+        toolCalls: [{ id: 'call_c', name: 'get_weather', arguments: '{"city":"To' }],
+        finishReason: 'length',
+      }),
       completion({ text: '', finishReason: 'content_filter' }),
     );
     const parallel = await client.step(request([{ role: 'user', content: 'Tokyo and Paris?' }], [weatherTool]));
@@ -89,11 +135,16 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
     server.enqueue(
       streamedCompletion({
         text: 'Let me check.',
-        toolCalls: [{ id: 'call_a', name: 'get_weather', arguments: '{"city":"Tokyo"}' }, { id: 'call_b', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+        toolCalls: [
+          { id: 'call_a', name: 'get_weather', arguments: '{"city":"Tokyo"}' },
+          { id: 'call_b', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ],
         usage: { prompt_tokens: 21, completion_tokens: 13 },
       }),
     );
-    const events = await collect(client.streamStep(request([{ role: 'user', content: 'Tokyo and Paris?' }], [weatherTool])));
+    const events = await collect(
+      client.streamStep(request([{ role: 'user', content: 'Tokyo and Paris?' }], [weatherTool])),
+    );
     expect(server.requests[0].body).toMatchObject({ stream: true });
     const text = events.flatMap((event) => (event.type === 'text_delta' ? [event.text] : []));
     expect(text.length).toBeGreaterThan(1);
@@ -102,8 +153,13 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
       { type: 'tool_call_started', index: 0, id: 'call_a', name: 'get_weather' },
       { type: 'tool_call_started', index: 1, id: 'call_b', name: 'get_weather' },
     ]);
-    for (const [index, json] of [[0, '{"city":"Tokyo"}'], [1, '{"city":"Paris"}']] as const) {
-      const deltas = events.flatMap((event) => (event.type === 'tool_call_delta' && event.index === index ? [event.argumentsDelta] : []));
+    for (const [index, json] of [
+      [0, '{"city":"Tokyo"}'],
+      [1, '{"city":"Paris"}'],
+    ] as const) {
+      const deltas = events.flatMap((event) =>
+        event.type === 'tool_call_delta' && event.index === index ? [event.argumentsDelta] : [],
+      );
       expect(deltas.length).toBeGreaterThan(1);
       expect(deltas.join('')).toBe(json);
     }
@@ -131,31 +187,76 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
     ['500', 500, 'server_error', { code: 'server_error', retryable: true }],
     ['503', 503, 'server_error', { code: 'server_error', retryable: true }],
     ['529', 529, 'overloaded_error', { code: 'overloaded', retryable: true }],
-  ])('HTTP %s maps to the same code as every client, with status, request id and the API error type', async (_name, status, type, expected) => {
-    server.enqueue({ kind: 'error', status, type, message: `scripted ${status}` });
-    const error = await failure(client.step(request([{ role: 'user', content: 'Hi' }])));
-    expect(error).toMatchObject({ ...expected, status, requestId: `req_${status}`, apiErrorType: type, provider: 'openai.chat', detail: `scripted ${status}` });
-  });
+  ])(
+    'HTTP %s maps to the same code as every client, with status, request id and the API error type',
+    async (_name, status, type, expected) => {
+      server.enqueue({ kind: 'error', status, type, message: `scripted ${status}` });
+      const error = await failure(client.step(request([{ role: 'user', content: 'Hi' }])));
+      expect(error).toMatchObject({
+        ...expected,
+        status,
+        requestId: `req_${status}`,
+        apiErrorType: type,
+        provider: 'openai.chat',
+        detail: `scripted ${status}`,
+      });
+    },
+  );
 
   it('429 is rate_limited with retry-after; a streamed request fails the same way', async () => {
     server.enqueue(
-      { kind: 'error', status: 429, type: 'rate_limit_exceeded', message: 'slow down', headers: { 'retry-after': '2' } },
-      { kind: 'error', status: 429, type: 'rate_limit_exceeded', message: 'slow down', headers: { 'retry-after-ms': '150' } },
+      {
+        kind: 'error',
+        status: 429,
+        type: 'rate_limit_exceeded',
+        message: 'slow down',
+        headers: { 'retry-after': '2' },
+      },
+      {
+        kind: 'error',
+        status: 429,
+        type: 'rate_limit_exceeded',
+        message: 'slow down',
+        headers: { 'retry-after-ms': '150' },
+      },
     );
-    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({ code: 'rate_limited', status: 429, retryable: true, retryAfterMs: 2000 });
-    expect(await failure(collect(client.streamStep(request([{ role: 'user', content: 'Hi' }]))))).toMatchObject({ code: 'rate_limited', retryAfterMs: 150 });
+    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      retryable: true,
+      retryAfterMs: 2000,
+    });
+    expect(await failure(collect(client.streamStep(request([{ role: 'user', content: 'Hi' }]))))).toMatchObject({
+      code: 'rate_limited',
+      retryAfterMs: 150,
+    });
   });
 
   it('a body that is not a completion is malformed_response; a reset connection and a closed port are connection', async () => {
-    server.enqueue({ kind: 'malformed', body: '<html>gateway</html>' }, { kind: 'json', body: { choices: 'none' } }, { kind: 'reset' });
-    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({ code: 'malformed_response', retryable: false });
-    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({ code: 'malformed_response' });
-    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({ code: 'connection', retryable: true });
+    server.enqueue(
+      { kind: 'malformed', body: '<html>gateway</html>' },
+      { kind: 'json', body: { choices: 'none' } },
+      { kind: 'reset' },
+    );
+    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({
+      code: 'malformed_response',
+      retryable: false,
+    });
+    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({
+      code: 'malformed_response',
+    });
+    expect(await failure(client.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({
+      code: 'connection',
+      retryable: true,
+    });
 
     const closed = await startChatCompletionsServer();
     await closed.close();
     const offline = new AiSdkModelClient(createOpenAI({ apiKey: 'k', baseURL: closed.baseURL }).chat('gpt-test'));
-    expect(await failure(offline.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({ code: 'connection', detail: expect.stringContaining('ECONNREFUSED') });
+    expect(await failure(offline.step(request([{ role: 'user', content: 'Hi' }])))).toMatchObject({
+      code: 'connection',
+      detail: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('a connection cut mid-stream is connection, after the deltas that arrived', async () => {
@@ -171,7 +272,18 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
   });
 
   it('an error chunk in the stream rejects with the API message', async () => {
-    server.enqueue({ kind: 'stream', chunks: [{ error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } }] });
+    server.enqueue({
+      kind: 'stream',
+      chunks: [
+        {
+          error: {
+            message: 'The server had an error while processing your request.',
+            type: 'server_error',
+            code: null,
+          },
+        },
+      ],
+    });
     expect(await failure(collect(client.streamStep(request([{ role: 'user', content: 'Hi' }]))))).toMatchObject({
       code: 'server_error',
       detail: 'The server had an error while processing your request.',
@@ -194,7 +306,9 @@ describe('AiSdkModelClient over @ai-sdk/openai against a local Chat Completions 
       const midStream = new AbortController();
       const seen: ModelStreamEvent[] = [];
       const iterate = async (): Promise<void> => {
-        for await (const event of streaming.streamStep(request([{ role: 'user', content: 'Hi' }], [], midStream.signal))) {
+        for await (const event of streaming.streamStep(
+          request([{ role: 'user', content: 'Hi' }], [], midStream.signal),
+        )) {
           seen.push(event);
           midStream.abort();
         }

@@ -27,8 +27,12 @@ const usage = (input: number, output: number): LanguageModelV3GenerateResult['us
 });
 
 /** The same scripted conversation through every model: two calls (one failing), then a final answer. */
-async function runConversation(model: AiSdkLanguageModel): Promise<Awaited<ReturnType<ReturnType<AiSdkModelClient['bindTools']>['complete']>>> {
-  return new AiSdkModelClient(model).bindTools(GetWeather, Broken).complete("What's the weather in Tokyo?", { store: new MemoryRunStore() });
+async function runConversation(
+  model: AiSdkLanguageModel,
+): Promise<Awaited<ReturnType<ReturnType<AiSdkModelClient['bindTools']>['complete']>>> {
+  return new AiSdkModelClient(model)
+    .bindTools(GetWeather, Broken)
+    .complete("What's the weather in Tokyo?", { store: new MemoryRunStore() });
 }
 
 describe('AiSdkModelClient.bindTools(...).complete()', () => {
@@ -46,15 +50,36 @@ describe('AiSdkModelClient.bindTools(...).complete()', () => {
           usage: usage(20, 10),
           warnings: [],
         },
-        { content: [{ type: 'text', text: 'Tokyo is 22 degrees.' }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: usage(40, 5), warnings: [] },
+        {
+          content: [{ type: 'text', text: 'Tokyo is 22 degrees.' }],
+          finishReason: { unified: 'stop', raw: 'end_turn' },
+          usage: usage(40, 5),
+          warnings: [],
+        },
       ],
     });
     const result = await runConversation(model);
-    expect(result).toMatchObject({ text: 'Tokyo is 22 degrees.', stopReason: 'end_turn', steps: 2, usage: { inputTokens: 60, outputTokens: 15 } });
-    expect(result.toolCalls.map((call) => [call.toolName, call.outcome.ok])).toEqual([['GetWeather', true], ['Broken', false]]);
+    expect(result).toMatchObject({
+      text: 'Tokyo is 22 degrees.',
+      stopReason: 'end_turn',
+      steps: 2,
+      usage: { inputTokens: 60, outputTokens: 15 },
+    });
+    expect(result.toolCalls.map((call) => [call.toolName, call.outcome.ok])).toEqual([
+      ['GetWeather', true],
+      ['Broken', false],
+    ]);
     expect(model.doGenerateCalls[0].tools?.map((tool) => tool.name)).toEqual(['GetWeather', 'Broken']);
     const second = model.doGenerateCalls[1].prompt;
-    expect(second[1]).toMatchObject({ role: 'assistant', content: [{ type: 'reasoning', providerOptions: { anthropic: { signature: 'sig-1' } } }, { type: 'text' }, { type: 'tool-call' }, { type: 'tool-call' }] });
+    expect(second[1]).toMatchObject({
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', providerOptions: { anthropic: { signature: 'sig-1' } } },
+        { type: 'text' },
+        { type: 'tool-call' },
+        { type: 'tool-call' },
+      ],
+    });
     expect(second[2]).toMatchObject({
       role: 'tool',
       content: [
@@ -70,19 +95,37 @@ describe('AiSdkModelClient.bindTools(...).complete()', () => {
       server.enqueue(
         completion({
           text: 'Let me check.',
-          toolCalls: [{ id: 'call_1', name: 'GetWeather', arguments: '{"city":"Tokyo"}' }, { id: 'call_2', name: 'Broken', arguments: '{"reason":"sensor offline"}' }],
+          toolCalls: [
+            { id: 'call_1', name: 'GetWeather', arguments: '{"city":"Tokyo"}' },
+            { id: 'call_2', name: 'Broken', arguments: '{"reason":"sensor offline"}' },
+          ],
           usage: { prompt_tokens: 20, completion_tokens: 10 },
         }),
         completion({ text: 'Tokyo is 22 degrees.', usage: { prompt_tokens: 40, completion_tokens: 5 } }),
       );
-      const result = await runConversation(createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL }).chat('gpt-test'));
-      expect(result).toMatchObject({ text: 'Tokyo is 22 degrees.', stopReason: 'end_turn', steps: 2, usage: { inputTokens: 60, outputTokens: 15 } });
-      expect(result.toolCalls.map((call) => [call.toolName, call.outcome.ok])).toEqual([['GetWeather', true], ['Broken', false]]);
+      const result = await runConversation(
+        createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL }).chat('gpt-test'),
+      );
+      expect(result).toMatchObject({
+        text: 'Tokyo is 22 degrees.',
+        stopReason: 'end_turn',
+        steps: 2,
+        usage: { inputTokens: 60, outputTokens: 15 },
+      });
+      expect(result.toolCalls.map((call) => [call.toolName, call.outcome.ok])).toEqual([
+        ['GetWeather', true],
+        ['Broken', false],
+      ]);
       const [first, second] = server.requests.map((request) => request.body);
       expect(first.tools[0].function).toEqual({
         name: 'GetWeather',
         description: 'Get the current weather for a city.',
-        parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name.' } }, required: ['city'], additionalProperties: false },
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string', description: 'City name.' } },
+          required: ['city'],
+          additionalProperties: false,
+        },
       });
       expect(second.messages.slice(1)).toEqual([
         {
@@ -104,9 +147,15 @@ describe('AiSdkModelClient.bindTools(...).complete()', () => {
   it('an HTTP failure rejects the run with the typed error; an abort mid-request stops it as aborted', async () => {
     const server = await startChatCompletionsServer();
     try {
-      const client = new AiSdkModelClient(createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL }).chat('gpt-test'));
+      const client = new AiSdkModelClient(
+        createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL }).chat('gpt-test'),
+      );
       server.enqueue({ kind: 'error', status: 503, type: 'server_error', message: 'unavailable' });
-      await expect(client.bindTools(GetWeather).complete('weather?')).rejects.toMatchObject({ name: 'ModelApiError', code: 'server_error', status: 503 });
+      await expect(client.bindTools(GetWeather).complete('weather?')).rejects.toMatchObject({
+        name: 'ModelApiError',
+        code: 'server_error',
+        status: 503,
+      });
 
       server.enqueue({ kind: 'hang' });
       const controller = new AbortController();

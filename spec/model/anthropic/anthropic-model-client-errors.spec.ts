@@ -2,7 +2,12 @@ import Anthropic from '@anthropic-ai/sdk';
 import { WuweError } from '../../../lib/errors/wuwe-error';
 import { AnthropicModelClient, ModelApiError } from '../../../lib/model/anthropic';
 import { ModelRequest } from '../../../lib/model/model-types';
-import { MessagesApiServer, messageBody, messageReply, startMessagesApiServer } from '../../support/messages-api-server';
+import {
+  MessagesApiServer,
+  messageBody,
+  messageReply,
+  startMessagesApiServer,
+} from '../../support/messages-api-server';
 
 describe('AnthropicModelClient errors', () => {
   let server: MessagesApiServer;
@@ -16,7 +21,9 @@ describe('AnthropicModelClient errors', () => {
   });
 
   function clientWithRetries(maxRetries: number): AnthropicModelClient {
-    return new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries }) });
+    return new AnthropicModelClient({
+      client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries }),
+    });
   }
 
   function request(signal: AbortSignal = new AbortController().signal): ModelRequest {
@@ -68,12 +75,20 @@ describe('AnthropicModelClient errors', () => {
     expect(error.requestId).toBe('req_529');
     expect(error.retryable).toBe(true);
     expect(error.detail).toBe('Overloaded');
-    expect(error.message).toBe('Model request to anthropic failed (overloaded, status 529, request req_529): Overloaded');
+    expect(error.message).toBe(
+      'Model request to anthropic failed (overloaded, status 529, request req_529): Overloaded',
+    );
     expect(error.name).toBe('ModelApiError');
   });
 
   it('reports 400 as invalid_request, not retryable, with the API message', async () => {
-    server.enqueue({ kind: 'error', status: 400, type: 'invalid_request_error', message: 'messages: field required', requestId: 'req_400' });
+    server.enqueue({
+      kind: 'error',
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'messages: field required',
+      requestId: 'req_400',
+    });
 
     const error = await failure(clientWithRetries(2).step(request()));
 
@@ -86,7 +101,13 @@ describe('AnthropicModelClient errors', () => {
   });
 
   it('reports 401 as authentication, not retryable', async () => {
-    server.enqueue({ kind: 'error', status: 401, type: 'authentication_error', message: 'invalid x-api-key', requestId: 'req_401' });
+    server.enqueue({
+      kind: 'error',
+      status: 401,
+      type: 'authentication_error',
+      message: 'invalid x-api-key',
+      requestId: 'req_401',
+    });
 
     const error = await failure(clientWithRetries(2).step(request()));
 
@@ -98,7 +119,13 @@ describe('AnthropicModelClient errors', () => {
 
   it('reports 500 as server_error, retryable, once the SDK retries are spent', async () => {
     server.enqueue(
-      { kind: 'error', status: 500, type: 'api_error', message: 'Internal server error', headers: { 'retry-after-ms': '1' } },
+      {
+        kind: 'error',
+        status: 500,
+        type: 'api_error',
+        message: 'Internal server error',
+        headers: { 'retry-after-ms': '1' },
+      },
       { kind: 'error', status: 500, type: 'api_error', message: 'Internal server error', requestId: 'req_500b' },
     );
 
@@ -112,7 +139,13 @@ describe('AnthropicModelClient errors', () => {
   });
 
   it('honours the x-should-retry header when saying whether a retry may help', async () => {
-    server.enqueue({ kind: 'error', status: 500, type: 'api_error', message: 'Do not retry', headers: { 'x-should-retry': 'false' } });
+    server.enqueue({
+      kind: 'error',
+      status: 500,
+      type: 'api_error',
+      message: 'Do not retry',
+      headers: { 'x-should-retry': 'false' },
+    });
 
     const error = await failure(clientWithRetries(3).step(request()));
 
@@ -142,8 +175,16 @@ describe('AnthropicModelClient errors', () => {
 
   it.each([
     ['no content array', { content: 'Hello' }, /no `content` array/],
-    ['a tool_use block without an id', { content: [{ type: 'tool_use', name: 'x', input: {} }] }, /tool_use block 0 has no `id`/],
-    ['a tool_use block whose input is not an object', { content: [{ type: 'tool_use', id: 't', name: 'x', input: '{}' }] }, /`input` that is not an object/],
+    [
+      'a tool_use block without an id',
+      { content: [{ type: 'tool_use', name: 'x', input: {} }] },
+      /tool_use block 0 has no `id`/,
+    ],
+    [
+      'a tool_use block whose input is not an object',
+      { content: [{ type: 'tool_use', id: 't', name: 'x', input: '{}' }] },
+      /`input` that is not an object/,
+    ],
     ['a text block without text', { content: [{ type: 'text' }] }, /text block 0 has no `text` string/],
     ['a block without a type', { content: [{ text: 'hi' }] }, /content block 0 has no `type`/],
     ['usage that is not a count', { usage: { input_tokens: 'many', output_tokens: 1 } }, /usage.input_tokens/],
@@ -158,7 +199,10 @@ describe('AnthropicModelClient errors', () => {
   });
 
   it('reports a connection cut mid-response as connection, retryable', async () => {
-    server.enqueue({ kind: 'cut_mid_response', body: messageBody({ content: [{ type: 'text', text: 'x'.repeat(4000) }] }) });
+    server.enqueue({
+      kind: 'cut_mid_response',
+      body: messageBody({ content: [{ type: 'text', text: 'x'.repeat(4000) }] }),
+    });
 
     const error = await failure(clientWithRetries(0).step(request()));
 
@@ -230,7 +274,9 @@ describe('AnthropicModelClient errors', () => {
   });
 
   it('reports a missing API key as authentication without sending anything', async () => {
-    const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: null, baseURL: server.baseURL, maxRetries: 0 }) });
+    const client = new AnthropicModelClient({
+      client: new Anthropic({ apiKey: null, baseURL: server.baseURL, maxRetries: 0 }),
+    });
 
     const error = await failure(client.step(request()));
 
@@ -239,19 +285,24 @@ describe('AnthropicModelClient errors', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it.each(['[1,2]', '{"city":', '"Oslo"', ''])('sends a recorded call whose arguments %j are not a JSON object with input {} (the API takes objects only)', async (text) => {
-    server.enqueue(messageReply());
-    await clientWithRetries(0).step({
-      messages: [
-        { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: text }] },
-        { role: 'tool', toolCallId: 'toolu_1', toolName: 'get_weather', content: '{"ok":false}', isError: true },
-      ],
-      tools: [],
-      signal: new AbortController().signal,
-    });
-    expect(server.requests[server.requests.length - 1].body.messages[1].content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }]);
-  });
+  it.each(['[1,2]', '{"city":', '"Oslo"', ''])(
+    'sends a recorded call whose arguments %j are not a JSON object with input {} (the API takes objects only)',
+    async (text) => {
+      server.enqueue(messageReply());
+      await clientWithRetries(0).step({
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: text }] },
+          { role: 'tool', toolCallId: 'toolu_1', toolName: 'get_weather', content: '{"ok":false}', isError: true },
+        ],
+        tools: [],
+        signal: new AbortController().signal,
+      });
+      expect(server.requests[server.requests.length - 1].body.messages[1].content).toEqual([
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} },
+      ]);
+    },
+  );
 
   it('reports a tool whose input schema is not an object schema as invalid_request without sending anything', async () => {
     const error = await failure(

@@ -101,9 +101,9 @@ describe('AnthropicModelClient', () => {
     });
 
     it('rejects options that cannot work, listing every problem', () => {
-      expect(() => new AnthropicModelClient({ client: sdk, apiKey: 'k', maxTokens: 0, temperature: 2, model: ' ' })).toThrow(
-        ModelClientOptionsError,
-      );
+      expect(
+        () => new AnthropicModelClient({ client: sdk, apiKey: 'k', maxTokens: 0, temperature: 2, model: ' ' }),
+      ).toThrow(ModelClientOptionsError);
       try {
         new AnthropicModelClient({ client: sdk, apiKey: 'k', maxTokens: 1.5, temperature: 2, model: '' });
       } catch (error) {
@@ -138,7 +138,10 @@ describe('AnthropicModelClient', () => {
       });
       server.enqueue(messageReply(), messageReply());
 
-      await client.step({ ...request([{ role: 'user', content: 'Weather?' }], [weatherTool, timeTool]), system: 'Be brief.' });
+      await client.step({
+        ...request([{ role: 'user', content: 'Weather?' }], [weatherTool, timeTool]),
+        system: 'Be brief.',
+      });
       await client.step(request([{ role: 'user', content: 'Again' }]));
 
       expect(server.requests[0].body).toEqual({
@@ -173,15 +176,28 @@ describe('AnthropicModelClient', () => {
             { id: 'toolu_3', name: 'get_weather', arguments: { city: 'Paris' } },
           ],
         },
-        { role: 'tool', toolCallId: 'toolu_1', toolName: 'get_weather', content: 'Tokyo is 22 degrees.', isError: false },
+        {
+          role: 'tool',
+          toolCallId: 'toolu_1',
+          toolName: 'get_weather',
+          content: 'Tokyo is 22 degrees.',
+          isError: false,
+        },
         {
           role: 'tool',
           toolCallId: 'toolu_2',
           toolName: 'get_time',
-          content: '{"ok":false,"error":{"code":"timeout","category":"transient","message":"timed out","retryable":true}}',
+          content:
+            '{"ok":false,"error":{"code":"timeout","category":"transient","message":"timed out","retryable":true}}',
           isError: true,
         },
-        { role: 'tool', toolCallId: 'toolu_3', toolName: 'get_weather', content: 'Paris is 14 degrees.', isError: false },
+        {
+          role: 'tool',
+          toolCallId: 'toolu_3',
+          toolName: 'get_weather',
+          content: 'Paris is 14 degrees.',
+          isError: false,
+        },
       ];
 
       await client.step(request(messages, [weatherTool, timeTool]));
@@ -214,7 +230,11 @@ describe('AnthropicModelClient', () => {
       await client.step(
         request([
           { role: 'user', content: 'Weather?' },
-          { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_9', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'toolu_9', name: 'get_weather', arguments: { city: 'Oslo' } }],
+          },
           { role: 'tool', toolCallId: 'toolu_9', toolName: 'get_weather', content: 'Cold.', isError: false },
         ]),
       );
@@ -256,7 +276,7 @@ describe('AnthropicModelClient', () => {
       });
     });
 
-    it('gives tool-call arguments as plain objects of the caller\'s realm, whatever realm parsed the body', async () => {
+    it("gives tool-call arguments as plain objects of the caller's realm, whatever realm parsed the body", async () => {
       const client = new AnthropicModelClient({ client: sdk });
       server.enqueue(
         messageReply({
@@ -293,7 +313,13 @@ describe('AnthropicModelClient', () => {
     it('sends a turn with thinking blocks back exactly as the API returned it', async () => {
       const client = new AnthropicModelClient({ client: sdk });
       const thinking = { type: 'thinking', thinking: 'The user wants weather.', signature: 'sig-123' };
-      const toolUse = { type: 'tool_use', id: 'toolu_t', name: 'get_weather', input: { city: 'Lima' }, caller: { type: 'direct' } };
+      const toolUse = {
+        type: 'tool_use',
+        id: 'toolu_t',
+        name: 'get_weather',
+        input: { city: 'Lima' },
+        caller: { type: 'direct' },
+      };
       server.enqueue(messageReply({ content: [thinking, toolUse], stop_reason: 'tool_use' }), messageReply());
       const first: ChatMessage = { role: 'user', content: 'Weather in Lima?' };
 
@@ -303,7 +329,11 @@ describe('AnthropicModelClient', () => {
       const stored = JSON.parse(JSON.stringify(assistantMessageFromResponse(response))) as ChatMessage;
       await client.step(
         request(
-          [first, stored, { role: 'tool', toolCallId: 'toolu_t', toolName: 'get_weather', content: 'Mild.', isError: false }],
+          [
+            first,
+            stored,
+            { role: 'tool', toolCallId: 'toolu_t', toolName: 'get_weather', content: 'Mild.', isError: false },
+          ],
           [weatherTool],
         ),
       );

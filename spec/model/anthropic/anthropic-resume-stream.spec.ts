@@ -1,8 +1,21 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicModelClient, canonicalArgumentsSha256, Field, LlmAgentRunner, LlmAgentRunStream, LlmAgentStreamEvent, SqliteRunStore } from '../../../lib';
+import {
+  AnthropicModelClient,
+  canonicalArgumentsSha256,
+  Field,
+  LlmAgentRunner,
+  LlmAgentRunStream,
+  LlmAgentStreamEvent,
+  SqliteRunStore,
+} from '../../../lib';
 import { makeTempDir } from '../../durable/temp-dir';
 import { FunctionProvider } from '../../runner/support';
-import { MessagesApiServer, messageBody, messageReply, startMessagesApiServer } from '../../support/messages-api-server';
+import {
+  MessagesApiServer,
+  messageBody,
+  messageReply,
+  startMessagesApiServer,
+} from '../../support/messages-api-server';
 
 const temp = makeTempDir('anthropic-resume-stream');
 afterAll(() => temp.cleanup());
@@ -29,7 +42,9 @@ const answerTurn = {
 const longText = 'The weather in Rome is fine. '.repeat(100);
 
 function tools(): FunctionProvider {
-  return new FunctionProvider().add('weather', () => ({ degrees: 22 }), { sideEffect: 'read' }, { city: { type: 'string' } }).add('book', () => 'booked', { sideEffect: 'destructive' });
+  return new FunctionProvider()
+    .add('weather', () => ({ degrees: 22 }), { sideEffect: 'read' }, { city: { type: 'string' } })
+    .add('book', () => 'booked', { sideEffect: 'destructive' });
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -50,37 +65,65 @@ describe('resumeStream() and stream backpressure over AnthropicModelClient (real
 
   beforeEach(async () => {
     server = await startMessagesApiServer();
-    client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), maxTokens: 512 });
+    client = new AnthropicModelClient({
+      client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }),
+      maxTokens: 512,
+    });
   });
   afterEach(() => server.close());
 
   it('resumes a run with output suspended on an approval as a stream: the resumed calls, the streamed answer, the validated output (SQLite)', async () => {
     const store = new SqliteRunStore(`${temp.path}/anthropic.db`);
     server.enqueue(messageReply(planTurn));
-    const first = await new LlmAgentRunner(client, tools()).complete('Plan a trip to Rome', { store, runId: 'trip', output: Trip, outputPolicy: { mode: 'tool' } });
+    const first = await new LlmAgentRunner(client, tools()).complete('Plan a trip to Rome', {
+      store,
+      runId: 'trip',
+      output: Trip,
+      outputPolicy: { mode: 'tool' },
+    });
     expect(first.stopReason).toBe('awaiting_approval');
-    await store.decideApproval('trip', 'toolu_b', { approved: true, toolName: 'book', argumentsSha256: canonicalArgumentsSha256({}) });
+    await store.decideApproval('trip', 'toolu_b', {
+      approved: true,
+      toolName: 'book',
+      argumentsSha256: canonicalArgumentsSha256({}),
+    });
 
     server.enqueue(messageReply(answerTurn));
-    const stream = new LlmAgentRunner(client, tools()).resumeStream('trip', { store, output: Trip, outputPolicy: { mode: 'tool' } });
+    const stream = new LlmAgentRunner(client, tools()).resumeStream('trip', {
+      store,
+      output: Trip,
+      outputPolicy: { mode: 'tool' },
+    });
     const events: LlmAgentStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const result = await stream.result;
     expect(result.output).toBeInstanceOf(Trip);
     expect(result.output).toEqual(Object.assign(new Trip(), { city: 'Rome', booked: true }));
     expect(server.requests.map((request) => request.body.stream)).toEqual([undefined, true]);
-    const sent = server.requests[1].body.messages.at(-1).content.map((block: { type: string; tool_use_id: string }) => [block.type, block.tool_use_id]);
-    expect(sent).toEqual([['tool_result', 'toolu_w'], ['tool_result', 'toolu_b']]);
-    const calls = (type: string) => events.flatMap((event) => (event.type === type && 'callId' in event ? [event.callId] : []));
+    const sent = server.requests[1].body.messages
+      .at(-1)
+      .content.map((block: { type: string; tool_use_id: string }) => [block.type, block.tool_use_id]);
+    expect(sent).toEqual([
+      ['tool_result', 'toolu_w'],
+      ['tool_result', 'toolu_b'],
+    ]);
+    const calls = (type: string) =>
+      events.flatMap((event) => (event.type === type && 'callId' in event ? [event.callId] : []));
     expect(calls('tool_call_started')).toEqual(['toolu_w', 'toolu_b', 'toolu_f']);
     expect(calls('tool_call_finished')).toEqual(['toolu_w', 'toolu_b', 'toolu_f']);
-    expect(events.filter((event) => event.type === 'tool_call_delta' && event.callId === 'toolu_f').length).toBeGreaterThan(1);
+    expect(
+      events.filter((event) => event.type === 'tool_call_delta' && event.callId === 'toolu_f').length,
+    ).toBeGreaterThan(1);
     expect((await store.loadRun('trip'))!.status).toBe('completed');
     await store.close();
   });
 
   it('a slow consumer of thousands of SSE deltas: the buffer holds at most the bound, and the text arrives whole', async () => {
-    server.enqueue({ kind: 'sse', body: messageBody({ content: [{ type: 'text', text: longText }] }), pieces: longText.length });
+    server.enqueue({
+      kind: 'sse',
+      body: messageBody({ content: [{ type: 'text', text: longText }] }),
+      pieces: longText.length,
+    });
     const stream = new LlmAgentRunner(client, tools()).stream('Weather?', { streamBuffer: { streamBufferSize: 8 } });
     let text = '';
     let deltas = 0;
@@ -98,7 +141,13 @@ describe('resumeStream() and stream backpressure over AnthropicModelClient (real
 
   it('an abort while the run is blocked on a full buffer ends the run and closes the connection', async () => {
     const events = 2 + longText.length + 1;
-    server.enqueue({ kind: 'sse', body: messageBody({ content: [{ type: 'text', text: longText }] }), pieces: longText.length, events, then: 'hang' });
+    server.enqueue({
+      kind: 'sse',
+      body: messageBody({ content: [{ type: 'text', text: longText }] }),
+      pieces: longText.length,
+      events,
+      then: 'hang',
+    });
     const stream = new LlmAgentRunner(client, tools()).stream('Weather?', { streamBuffer: { streamBufferSize: 8 } });
     const iterator = stream[Symbol.asyncIterator]();
     await iterator.next();
@@ -110,7 +159,13 @@ describe('resumeStream() and stream backpressure over AnthropicModelClient (real
   });
 
   it('a consumer that leaves the loop while the run is blocked aborts it and closes the connection', async () => {
-    server.enqueue({ kind: 'sse', body: messageBody({ content: [{ type: 'text', text: longText }] }), pieces: longText.length, events: 2 + longText.length + 1, then: 'hang' });
+    server.enqueue({
+      kind: 'sse',
+      body: messageBody({ content: [{ type: 'text', text: longText }] }),
+      pieces: longText.length,
+      events: 2 + longText.length + 1,
+      then: 'hang',
+    });
     const stream = new LlmAgentRunner(client, tools()).stream('Weather?', { streamBuffer: { streamBufferSize: 8 } });
     for await (const event of stream) {
       if (event.type === 'text_delta') {

@@ -1,7 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicModelClient, Field, LlmAgentStreamEvent, ModelApiError, ModelStreamEvent, Tool } from '../../../lib';
 import { ModelRequest } from '../../../lib/model/model-types';
-import { MessagesApiServer, messageBody, messageReply, startMessagesApiServer } from '../../support/messages-api-server';
+import {
+  MessagesApiServer,
+  messageBody,
+  messageReply,
+  startMessagesApiServer,
+} from '../../support/messages-api-server';
 
 @Tool({ name: 'get_weather', description: 'Get the current weather for a city.' })
 class GetWeather {
@@ -21,7 +26,11 @@ const toolTurn = {
   stop_reason: 'tool_use',
   usage: { input_tokens: 20, output_tokens: 10 },
 };
-const answerTurn = { content: [{ type: 'text', text: 'Tokyo is 22 degrees today.' }], stop_reason: 'end_turn', usage: { input_tokens: 40, output_tokens: 6 } };
+const answerTurn = {
+  content: [{ type: 'text', text: 'Tokyo is 22 degrees today.' }],
+  stop_reason: 'end_turn',
+  usage: { input_tokens: 40, output_tokens: 6 },
+};
 
 describe('AnthropicModelClient.streamStep (real SDK, local server speaking SSE)', () => {
   let server: MessagesApiServer;
@@ -29,7 +38,10 @@ describe('AnthropicModelClient.streamStep (real SDK, local server speaking SSE)'
 
   beforeEach(async () => {
     server = await startMessagesApiServer();
-    client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), maxTokens: 512 });
+    client = new AnthropicModelClient({
+      client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }),
+      maxTokens: 512,
+    });
     GetWeather.invocations = 0;
   });
   afterEach(() => server.close());
@@ -50,10 +62,23 @@ describe('AnthropicModelClient.streamStep (real SDK, local server speaking SSE)'
     const stepped = await client.step(request());
     expect(server.requests[0].body.stream).toBe(true);
     expect(server.requests[1].body.stream).toBeUndefined();
-    expect(events.map((event) => event.type)).toEqual(['text_delta', 'text_delta', 'text_delta', 'tool_call_started', 'tool_call_delta', 'tool_call_delta', 'tool_call_delta', 'response']);
-    expect(events.flatMap((event) => (event.type === 'text_delta' ? [event.text] : [])).join('')).toBe('Let me check the weather.');
+    expect(events.map((event) => event.type)).toEqual([
+      'text_delta',
+      'text_delta',
+      'text_delta',
+      'tool_call_started',
+      'tool_call_delta',
+      'tool_call_delta',
+      'tool_call_delta',
+      'response',
+    ]);
+    expect(events.flatMap((event) => (event.type === 'text_delta' ? [event.text] : [])).join('')).toBe(
+      'Let me check the weather.',
+    );
     expect(events[3]).toEqual({ type: 'tool_call_started', index: 0, id: 'toolu_1', name: 'get_weather' });
-    expect(events.flatMap((event) => (event.type === 'tool_call_delta' ? [event.argumentsDelta] : [])).join('')).toBe('{"city":"Tokyo"}');
+    expect(events.flatMap((event) => (event.type === 'tool_call_delta' ? [event.argumentsDelta] : [])).join('')).toBe(
+      '{"city":"Tokyo"}',
+    );
     expect(events.at(-1)).toEqual({ type: 'response', response: stepped });
   });
 
@@ -74,7 +99,10 @@ describe('AnthropicModelClient.streamStep (real SDK, local server speaking SSE)'
 
   it('reports a stream that ends before message_stop as a connection error, never as an answer', async () => {
     server.enqueue({ kind: 'sse', body: messageBody(toolTurn), events: 9, then: 'end' });
-    await expect(collect(client.streamStep(request()))).rejects.toMatchObject({ code: 'connection', detail: expect.stringContaining('message_stop') });
+    await expect(collect(client.streamStep(request()))).rejects.toMatchObject({
+      code: 'connection',
+      detail: expect.stringContaining('message_stop'),
+    });
   });
 
   it('maps an error event mid-stream like an HTTP error of its type', async () => {
@@ -104,7 +132,10 @@ describe('runner.stream() over AnthropicModelClient (real SDK, local server spea
 
   beforeEach(async () => {
     server = await startMessagesApiServer();
-    client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), maxTokens: 512 });
+    client = new AnthropicModelClient({
+      client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }),
+      maxTokens: 512,
+    });
     GetWeather.invocations = 0;
   });
   afterEach(() => server.close());
@@ -124,7 +155,10 @@ describe('runner.stream() over AnthropicModelClient (real SDK, local server spea
     expect(server.requests.map((request) => request.body.stream)).toEqual([true, true, undefined, undefined]);
     expect(server.requests[1].body.messages).toEqual(server.requests[3].body.messages);
     expect(events.filter((event) => event.type === 'text_delta').length).toBeGreaterThanOrEqual(6);
-    expect(events.find((event) => event.type === 'tool_call_finished')).toMatchObject({ callId: 'toolu_1', outcome: { ok: true, text: 'Tokyo is 22 degrees.' } });
+    expect(events.find((event) => event.type === 'tool_call_finished')).toMatchObject({
+      callId: 'toolu_1',
+      outcome: { ok: true, text: 'Tokyo is 22 degrees.' },
+    });
     const streamed = await stream.result;
     expect(streamed.text).toBe('Tokyo is 22 degrees today.');
     expect(streamed.messages).toEqual(completed.messages);
@@ -140,7 +174,11 @@ describe('runner.stream() over AnthropicModelClient (real SDK, local server spea
       if (event.type === 'tool_call_delta') controller.abort();
     }
     expect(GetWeather.invocations).toBe(0);
-    expect(events.find((event) => event.type === 'tool_call_finished')).toMatchObject({ callId: 'toolu_1', attempts: 0, outcome: { ok: false, error: { code: 'cancelled' } } });
+    expect(events.find((event) => event.type === 'tool_call_finished')).toMatchObject({
+      callId: 'toolu_1',
+      attempts: 0,
+      outcome: { ok: false, error: { code: 'cancelled' } },
+    });
     const last = events.at(-1)!;
     expect(last.type === 'run_finished' && last.result.stopReason).toBe('aborted');
     await server.waitForHangUp();

@@ -25,13 +25,20 @@ describe('AnthropicTurnReplay', () => {
     expect(replay.find({ role: 'assistant', content: '', toolCalls: calls })).toBe(content);
     expect(replay.find({ role: 'assistant', content: '', toolCalls: [{ ...calls[0] }] })).toBe(content);
     expect(replay.find({ role: 'assistant', content: 'changed', toolCalls: calls })).toBeUndefined();
-    expect(replay.find({ role: 'assistant', content: '', toolCalls: [{ id: 't2', name: 'a', arguments: {} }] })).toBeUndefined();
+    expect(
+      replay.find({ role: 'assistant', content: '', toolCalls: [{ id: 't2', name: 'a', arguments: {} }] }),
+    ).toBeUndefined();
   });
 
   it('forgets the oldest turn beyond its capacity', () => {
     const replay = new AnthropicTurnReplay(2);
-    for (const id of ['t1', 't2', 't3']) replay.remember([{ id, name: 'a', arguments: {} }], '', [thinking, toolUse(id)]);
-    const copy = (id: string) => ({ role: 'assistant' as const, content: '', toolCalls: [{ id, name: 'a', arguments: {} }] });
+    for (const id of ['t1', 't2', 't3'])
+      replay.remember([{ id, name: 'a', arguments: {} }], '', [thinking, toolUse(id)]);
+    const copy = (id: string) => ({
+      role: 'assistant' as const,
+      content: '',
+      toolCalls: [{ id, name: 'a', arguments: {} }],
+    });
     expect(replay.find(copy('t1'))).toBeUndefined();
     expect(replay.find(copy('t2'))).toBeDefined();
     expect(replay.find(copy('t3'))).toBeDefined();

@@ -23,18 +23,26 @@ describe('AnthropicModelClient.bindTools', () => {
     const server = await startMessagesApiServer();
     server.enqueue(
       messageReply({
-          content: [
-            { type: 'text', text: 'Let me check.' },
-            { type: 'tool_use', id: 'toolu_1', name: 'GetWeather', input: { city: 'Tokyo' } },
-            { type: 'tool_use', id: 'toolu_2', name: 'Broken', input: { reason: 'sensor offline' } },
-          ],
-          stop_reason: 'tool_use',
-          usage: { input_tokens: 20, output_tokens: 10 },
+        content: [
+          { type: 'text', text: 'Let me check.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'GetWeather', input: { city: 'Tokyo' } },
+          { type: 'tool_use', id: 'toolu_2', name: 'Broken', input: { reason: 'sensor offline' } },
+        ],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 20, output_tokens: 10 },
       }),
-      messageReply({ content: [{ type: 'text', text: 'Tokyo is 22 degrees.' }], stop_reason: 'end_turn', usage: { input_tokens: 40, output_tokens: 5 } }),
+      messageReply({
+        content: [{ type: 'text', text: 'Tokyo is 22 degrees.' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 40, output_tokens: 5 },
+      }),
     );
     try {
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }), model: 'claude-sonnet-5-5', maxTokens: 512 });
+      const client = new AnthropicModelClient({
+        client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }),
+        model: 'claude-sonnet-5-5',
+        maxTokens: 512,
+      });
       const result = await client.bindTools(GetWeather, Broken).complete("What's the weather in Tokyo?");
       expect(result.text).toBe('Tokyo is 22 degrees.');
       expect(result.stopReason).toBe('end_turn');
@@ -51,7 +59,11 @@ describe('AnthropicModelClient.bindTools', () => {
       });
       const toolResults = second.messages[2];
       expect(toolResults.role).toBe('user');
-      expect(toolResults.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Tokyo is 22 degrees.' });
+      expect(toolResults.content[0]).toMatchObject({
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: 'Tokyo is 22 degrees.',
+      });
       expect(toolResults.content[0].is_error).toBeFalsy();
       expect(toolResults.content[1]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true });
       expect(JSON.parse(toolResults.content[1].content)).toEqual({
@@ -66,9 +78,15 @@ describe('AnthropicModelClient.bindTools', () => {
   it('an API failure rejects the run with the typed error; an abort mid-request stops it as aborted', async () => {
     const server = await startMessagesApiServer();
     try {
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }) });
+      const client = new AnthropicModelClient({
+        client: new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 }),
+      });
       server.enqueue({ kind: 'overloaded', requestId: 'req_529' });
-      await expect(client.bindTools(GetWeather).complete('weather?')).rejects.toMatchObject({ code: 'overloaded', status: 529, requestId: 'req_529' });
+      await expect(client.bindTools(GetWeather).complete('weather?')).rejects.toMatchObject({
+        code: 'overloaded',
+        status: 529,
+        requestId: 'req_529',
+      });
 
       server.enqueue({ kind: 'hang' });
       const controller = new AbortController();

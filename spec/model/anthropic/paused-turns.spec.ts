@@ -25,7 +25,11 @@ describe('stepThroughPausedTurns', () => {
       { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
     ];
     server.enqueue(
-      messageReply({ content: pausedContent, stop_reason: 'pause_turn', usage: { input_tokens: 100, output_tokens: 20 } }),
+      messageReply({
+        content: pausedContent,
+        stop_reason: 'pause_turn',
+        usage: { input_tokens: 100, output_tokens: 20 },
+      }),
       messageReply({
         content: [{ type: 'text', text: 'It is sunny.' }],
         stop_reason: 'end_turn',
@@ -47,7 +51,14 @@ describe('stepThroughPausedTurns', () => {
     ]);
     expect(result.response.stopReason).toBe('end_turn');
     expect(result.response.text).toBe('It is sunny.');
-    expect(result.pausedTurns).toEqual([{ role: 'assistant', content: 'Searching. ', toolCalls: [], providerContent: { provider: 'anthropic', blocks: pausedContent } }]);
+    expect(result.pausedTurns).toEqual([
+      {
+        role: 'assistant',
+        content: 'Searching. ',
+        toolCalls: [],
+        providerContent: { provider: 'anthropic', blocks: pausedContent },
+      },
+    ]);
     expect(result.usage).toEqual({ inputTokens: 250, outputTokens: 28 });
   });
 

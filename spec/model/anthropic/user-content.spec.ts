@@ -7,7 +7,9 @@ describe('AnthropicModelClient: user messages with images and documents (real SD
   it('sends image and document blocks, inline or by url', async () => {
     const server = await startMessagesApiServer();
     try {
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }) });
+      const client = new AnthropicModelClient({
+        client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+      });
       server.enqueue(messageReply());
       const message: ChatMessage = {
         role: 'user',
@@ -28,7 +30,11 @@ describe('AnthropicModelClient: user messages with images and documents (real SD
             { type: 'text', text: 'Compare these.' },
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
             { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'Spec' },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+              title: 'Spec',
+            },
             { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'plain notes' } },
             { type: 'document', source: { type: 'url', url: 'https://example.com/paper.pdf' } },
           ],
@@ -42,12 +48,23 @@ describe('AnthropicModelClient: user messages with images and documents (real SD
   it('refuses media the API does not take (invalid_request), sending nothing', async () => {
     const server = await startMessagesApiServer();
     try {
-      const client = new AnthropicModelClient({ client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }) });
+      const client = new AnthropicModelClient({
+        client: new Anthropic({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 }),
+      });
       const signal = new AbortController().signal;
       const tiff: ChatMessage = { role: 'user', content: [{ type: 'image', mediaType: 'image/tiff', data: 'AAAA' }] };
-      const docx: ChatMessage = { role: 'user', content: [{ type: 'document', mediaType: 'application/msword', data: 'AAAA' }] };
-      await expect(client.step({ messages: [tiff], tools: [], signal })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('image/tiff') });
-      await expect(client.step({ messages: [docx], tools: [], signal })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('application/msword') });
+      const docx: ChatMessage = {
+        role: 'user',
+        content: [{ type: 'document', mediaType: 'application/msword', data: 'AAAA' }],
+      };
+      await expect(client.step({ messages: [tiff], tools: [], signal })).rejects.toMatchObject({
+        code: 'invalid_request',
+        detail: expect.stringContaining('image/tiff'),
+      });
+      await expect(client.step({ messages: [docx], tools: [], signal })).rejects.toMatchObject({
+        code: 'invalid_request',
+        detail: expect.stringContaining('application/msword'),
+      });
       expect(server.requests).toHaveLength(0);
     } finally {
       await server.close();

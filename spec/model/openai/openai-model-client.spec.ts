@@ -17,7 +17,8 @@ const weatherTool: LlmTool = {
 };
 
 const apis = ['chat', 'responses'] as const;
-const replyOf = (api: 'chat' | 'responses', answer: ScriptedAnswer) => (api === 'chat' ? chatReply(answer) : responsesReply(answer));
+const replyOf = (api: 'chat' | 'responses', answer: ScriptedAnswer) =>
+  api === 'chat' ? chatReply(answer) : responsesReply(answer);
 
 describe('OpenAIModelClient', () => {
   let server: OpenAIApiServer;
@@ -44,7 +45,11 @@ describe('OpenAIModelClient', () => {
       server.enqueue(chatReply({ text: ['Hello.'] }));
       await client.step(request([{ role: 'user', content: 'Hi' }]));
       expect(server.requests[0].path).toBe('/v1/chat/completions');
-      expect(server.requests[0].body).toEqual({ model: DEFAULT_OPENAI_MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: false });
+      expect(server.requests[0].body).toEqual({
+        model: DEFAULT_OPENAI_MODEL,
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: false,
+      });
     });
 
     it('builds its own SDK client from apiKey and baseURL (an OpenAI-compatible server)', async () => {
@@ -60,7 +65,13 @@ describe('OpenAIModelClient', () => {
       let error: unknown;
       try {
         new OpenAIModelClient({
-          client: sdk, apiKey: 'k', api: 'completions' as never, maxTokens: 0, temperature: 3, baseURL: 'ftp://x', extraParams: { model: 'x', stream: true },
+          client: sdk,
+          apiKey: 'k',
+          api: 'completions' as never,
+          maxTokens: 0,
+          temperature: 3,
+          baseURL: 'ftp://x',
+          extraParams: { model: 'x', stream: true },
         });
       } catch (caught) {
         error = caught;
@@ -89,14 +100,34 @@ describe('OpenAIModelClient', () => {
 
   describe('Chat Completions requests', () => {
     it('maps system, user, assistant tool calls and tool results, and the options', async () => {
-      const client = new OpenAIModelClient({ client: sdk, model: 'gpt-test', maxTokens: 300, temperature: 0.5, parallelToolCalls: true, extraParams: { seed: 7 } });
+      const client = new OpenAIModelClient({
+        client: sdk,
+        model: 'gpt-test',
+        maxTokens: 300,
+        temperature: 0.5,
+        parallelToolCalls: true,
+        extraParams: { seed: 7 },
+      });
       server.enqueue(chatReply({ text: ['Sunny.'] }));
-      await client.step(request([
-        { role: 'user', content: 'Weather in Paris and Rome?' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: { city: 'Paris' } }, { id: 'call_1', name: 'get_weather', arguments: '{"city":"Rome"}' }] },
-        { role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: '{"ok":true}', isError: false },
-        { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: '{"ok":false}', isError: true },
-      ], [weatherTool], 'Be brief.'));
+      await client.step(
+        request(
+          [
+            { role: 'user', content: 'Weather in Paris and Rome?' },
+            {
+              role: 'assistant',
+              content: '',
+              toolCalls: [
+                { id: 'call_0', name: 'get_weather', arguments: { city: 'Paris' } },
+                { id: 'call_1', name: 'get_weather', arguments: '{"city":"Rome"}' },
+              ],
+            },
+            { role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: '{"ok":true}', isError: false },
+            { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: '{"ok":false}', isError: true },
+          ],
+          [weatherTool],
+          'Be brief.',
+        ),
+      );
       expect(server.requests[0].body).toEqual({
         seed: 7,
         model: 'gpt-test',
@@ -118,20 +149,44 @@ describe('OpenAIModelClient', () => {
           { role: 'tool', tool_call_id: 'call_0', content: '{"ok":true}' },
           { role: 'tool', tool_call_id: 'call_1', content: '{"ok":false}' },
         ],
-        tools: [{ type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema } }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'get_weather',
+              description: weatherTool.description,
+              parameters: weatherTool.inputSchema,
+            },
+          },
+        ],
       });
     });
   });
 
   describe('Responses API requests', () => {
     it('maps messages to input items, the system prompt to instructions, and asks for encrypted reasoning', async () => {
-      const client = new OpenAIModelClient({ client: sdk, api: 'responses', model: 'gpt-test', maxTokens: 300, system: 'Default.' });
+      const client = new OpenAIModelClient({
+        client: sdk,
+        api: 'responses',
+        model: 'gpt-test',
+        maxTokens: 300,
+        system: 'Default.',
+      });
       server.enqueue(responsesReply({ text: ['Sunny.'] }));
-      await client.step(request([
-        { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: 'Checking.', toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
-        { role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: 'sunny', isError: false },
-      ], [weatherTool]));
+      await client.step(
+        request(
+          [
+            { role: 'user', content: 'Weather?' },
+            {
+              role: 'assistant',
+              content: 'Checking.',
+              toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+            },
+            { role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: 'sunny', isError: false },
+          ],
+          [weatherTool],
+        ),
+      );
       expect(server.requests[0].path).toBe('/v1/responses');
       expect(server.requests[0].body).toEqual({
         model: 'gpt-test',
@@ -146,28 +201,51 @@ describe('OpenAIModelClient', () => {
           { type: 'function_call', call_id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
           { type: 'function_call_output', call_id: 'call_0', output: 'sunny' },
         ],
-        tools: [{ type: 'function', name: 'get_weather', description: weatherTool.description, parameters: weatherTool.inputSchema, strict: false }],
+        tools: [
+          {
+            type: 'function',
+            name: 'get_weather',
+            description: weatherTool.description,
+            parameters: weatherTool.inputSchema,
+            strict: false,
+          },
+        ],
       });
     });
 
     it('keeps reasoning items as providerContent and sends them back unchanged with their turn', async () => {
       const client = new OpenAIModelClient({ client: sdk, api: 'responses' });
       const calls = [{ id: 'call_0', name: 'get_weather', pieces: ['{"city":"Oslo"}'] }];
-      server.enqueue(responsesReply({ reasoning: { id: 'rs_1', encrypted: 'opaque==' }, calls }), responsesReply({ text: ['Cold.'] }));
+      server.enqueue(
+        responsesReply({ reasoning: { id: 'rs_1', encrypted: 'opaque==' }, calls }),
+        responsesReply({ text: ['Cold.'] }),
+      );
       const first = await client.step(request([{ role: 'user', content: 'Weather?' }], [weatherTool]));
       expect(first.providerContent?.provider).toBe('openai');
       const output = first.providerContent?.blocks ?? [];
       expect(output).toEqual([
         { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'opaque==' },
-        { type: 'function_call', id: 'fc_test_0', call_id: 'call_0', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' },
+        {
+          type: 'function_call',
+          id: 'fc_test_0',
+          call_id: 'call_0',
+          name: 'get_weather',
+          arguments: '{"city":"Oslo"}',
+          status: 'completed',
+        },
       ]);
       // Stored and reloaded (a durable run in another process): plain JSON is enough.
       const stored = JSON.parse(JSON.stringify(first.providerContent));
-      await client.step(request([
-        { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: first.text, toolCalls: first.toolCalls, providerContent: stored },
-        { role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: 'cold', isError: false },
-      ], [weatherTool]));
+      await client.step(
+        request(
+          [
+            { role: 'user', content: 'Weather?' },
+            { role: 'assistant', content: first.text, toolCalls: first.toolCalls, providerContent: stored },
+            { role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: 'cold', isError: false },
+          ],
+          [weatherTool],
+        ),
+      );
       expect(server.requests[1].body.input).toEqual([
         { role: 'user', content: 'Weather?' },
         ...output,
@@ -178,9 +256,26 @@ describe('OpenAIModelClient', () => {
     it('rebuilds a turn whose stored content belongs to other tool calls', async () => {
       const client = new OpenAIModelClient({ client: sdk, api: 'responses' });
       server.enqueue(responsesReply({ text: ['ok'] }));
-      const providerContent: ProviderContent = { provider: 'openai', blocks: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { type: 'function_call', call_id: 'call_9', name: 'x', arguments: '{}' }] };
-      await client.step(request([{ role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: '{}' }], providerContent }]));
-      expect(server.requests[0].body.input).toEqual([{ type: 'function_call', call_id: 'call_0', name: 'get_weather', arguments: '{}' }]);
+      const providerContent: ProviderContent = {
+        provider: 'openai',
+        blocks: [
+          { type: 'reasoning', id: 'rs_1', summary: [] },
+          { type: 'function_call', call_id: 'call_9', name: 'x', arguments: '{}' },
+        ],
+      };
+      await client.step(
+        request([
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'call_0', name: 'get_weather', arguments: '{}' }],
+            providerContent,
+          },
+        ]),
+      );
+      expect(server.requests[0].body.input).toEqual([
+        { type: 'function_call', call_id: 'call_0', name: 'get_weather', arguments: '{}' },
+      ]);
     });
   });
 
@@ -192,7 +287,13 @@ describe('OpenAIModelClient', () => {
 
     it('maps text, usage and model', async () => {
       const response = await step({ text: ['Hello ', 'there.'], usage: { input: 30, output: 4 }, model: 'gpt-answer' });
-      expect(response).toEqual({ text: 'Hello there.', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 30, outputTokens: 4 }, model: 'gpt-answer' });
+      expect(response).toEqual({
+        text: 'Hello there.',
+        toolCalls: [],
+        stopReason: 'end_turn',
+        usage: { inputTokens: 30, outputTokens: 4 },
+        model: 'gpt-answer',
+      });
     });
 
     it('maps parallel tool calls in order, keeping their argument text', async () => {
@@ -217,35 +318,52 @@ describe('OpenAIModelClient', () => {
     });
 
     it('maps an answer cut at the token limit to max_tokens, keeping the cut tool call', async () => {
-      const answer: ScriptedAnswer = api === 'chat'
-        ? { calls: [{ id: 'call_0', name: 'get_weather', pieces: ['{"city":"Par'] }], finish: 'length' }
-        : { calls: [{ id: 'call_0', name: 'get_weather', pieces: ['{"city":"Par'] }], status: 'incomplete', incompleteReason: 'max_output_tokens' };
+      const answer: ScriptedAnswer =
+        api === 'chat'
+          ? { calls: [{ id: 'call_0', name: 'get_weather', pieces: ['{"city":"Par'] }], finish: 'length' }
+          : {
+              calls: [{ id: 'call_0', name: 'get_weather', pieces: ['{"city":"Par'] }],
+              status: 'incomplete',
+              incompleteReason: 'max_output_tokens',
+            };
       const response = await step(answer);
       expect(response.stopReason).toBe('max_tokens');
       expect(response.toolCalls).toEqual([{ id: 'call_0', name: 'get_weather', arguments: '{"city":"Par' }]);
     });
 
     it('maps a content filter stop to refusal', async () => {
-      const answer: ScriptedAnswer = api === 'chat' ? { text: [''], finish: 'content_filter' } : { text: [''], status: 'incomplete', incompleteReason: 'content_filter' };
+      const answer: ScriptedAnswer =
+        api === 'chat'
+          ? { text: [''], finish: 'content_filter' }
+          : { text: [''], status: 'incomplete', incompleteReason: 'content_filter' };
       expect((await step(answer)).stopReason).toBe('refusal');
     });
 
     it('sends call_0 of every turn back in order: ids reused across turns stay distinct messages', async () => {
       const client = new OpenAIModelClient({ client: sdk, api });
-      const call = (city: string): ScriptedAnswer => ({ calls: [{ id: 'call_0', name: 'get_weather', pieces: [`{"city":"${city}"}`] }] });
+      const call = (city: string): ScriptedAnswer => ({
+        calls: [{ id: 'call_0', name: 'get_weather', pieces: [`{"city":"${city}"}`] }],
+      });
       server.enqueue(replyOf(api, call('Paris')), replyOf(api, call('Rome')), replyOf(api, { text: ['Done.'] }));
       const messages: ChatMessage[] = [{ role: 'user', content: 'Weather in Paris, then Rome?' }];
       for (const city of ['Paris', 'Rome']) {
         const response = await client.step(request(messages, [weatherTool]));
         expect(response.toolCalls).toEqual([{ id: 'call_0', name: 'get_weather', arguments: `{"city":"${city}"}` }]);
         messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-        messages.push({ role: 'tool', toolCallId: 'call_0', toolName: 'get_weather', content: `${city}: sunny`, isError: false });
+        messages.push({
+          role: 'tool',
+          toolCallId: 'call_0',
+          toolName: 'get_weather',
+          content: `${city}: sunny`,
+          isError: false,
+        });
       }
       expect((await client.step(request(messages, [weatherTool]))).text).toBe('Done.');
       const last = server.requests[2].body;
-      const sent = api === 'chat'
-        ? last.messages.slice(1).map((message: any) => message.tool_calls?.[0]?.function.arguments ?? message.content)
-        : last.input.slice(1).map((item: any) => item.arguments ?? item.output);
+      const sent =
+        api === 'chat'
+          ? last.messages.slice(1).map((message: any) => message.tool_calls?.[0]?.function.arguments ?? message.content)
+          : last.input.slice(1).map((item: any) => item.arguments ?? item.output);
       expect(sent).toEqual(['{"city":"Paris"}', 'Paris: sunny', '{"city":"Rome"}', 'Rome: sunny']);
     });
   });

@@ -12,7 +12,14 @@ describe('toStrictSchema', () => {
           properties: { street: { type: 'string' }, zip: { type: 'string' } },
           required: ['street'],
         },
-        stops: { type: 'array', items: { type: 'object', properties: { at: { type: 'integer' }, label: { type: 'string' } }, required: ['at'] } },
+        stops: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { at: { type: 'integer' }, label: { type: 'string' } },
+            required: ['at'],
+          },
+        },
         home: { $ref: '#/$defs/Place' },
         maybe: { type: ['string', 'null'] },
       },
@@ -34,27 +41,51 @@ describe('toStrictSchema', () => {
         },
         stops: {
           type: 'array',
-          items: { type: 'object', properties: { at: { type: 'integer' }, label: { type: ['string', 'null'] } }, required: ['at', 'label'], additionalProperties: false },
+          items: {
+            type: 'object',
+            properties: { at: { type: 'integer' }, label: { type: ['string', 'null'] } },
+            required: ['at', 'label'],
+            additionalProperties: false,
+          },
         },
         home: { anyOf: [{ $ref: '#/$defs/Place' }, { type: 'null' }] },
         maybe: { type: ['string', 'null'] },
       },
       required: ['city', 'unit', 'address', 'stops', 'home', 'maybe'],
       additionalProperties: false,
-      $defs: { Place: { type: 'object', properties: { name: { type: ['string', 'null'] } }, required: ['name'], additionalProperties: false } },
+      $defs: {
+        Place: {
+          type: 'object',
+          properties: { name: { type: ['string', 'null'] } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
     });
     expect(JSON.stringify(schema)).toBe(original);
   });
 
   it('has no strict form for free-form objects (records, maps, untyped objects)', () => {
-    expect(toStrictSchema({ type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } })).toBeUndefined();
-    expect(toStrictSchema({ type: 'object', properties: { any: { type: 'object' } }, required: ['any'] })).toBeUndefined();
-    expect(toStrictSchema({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true })).toBeUndefined();
+    expect(
+      toStrictSchema({
+        type: 'object',
+        properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } },
+      }),
+    ).toBeUndefined();
+    expect(
+      toStrictSchema({ type: 'object', properties: { any: { type: 'object' } }, required: ['any'] }),
+    ).toBeUndefined();
+    expect(
+      toStrictSchema({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true }),
+    ).toBeUndefined();
   });
 
   it('keeps an object with no properties that is closed', () => {
     expect(toStrictSchema({ type: 'object', properties: {}, additionalProperties: false })).toEqual({
-      type: 'object', properties: {}, required: [], additionalProperties: false,
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
     });
   });
 });

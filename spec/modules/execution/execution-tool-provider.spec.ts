@@ -18,7 +18,9 @@ function deferred<T>() {
 
 /** Resolves when the signal aborts, rejecting with its reason, like a cooperative handler. */
 function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+  return new Promise((_, reject) =>
+    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+  );
 }
 
 const call = (provider: ExecutionToolProvider, tool: string, args: JsonObject, idempotencyKey?: string) =>
@@ -48,17 +50,27 @@ describe('ExecutionToolProvider', () => {
       { fraction: 0.75, message: 'step 3' },
       { fraction: 1, message: 'step 4' },
     ]);
-    expect(outcome.data).toMatchObject({ kind: 'count', status: 'succeeded', heartbeats: 4, result: { counted: 4 }, progress: { fraction: 1 } });
+    expect(outcome.data).toMatchObject({
+      kind: 'count',
+      status: 'succeeded',
+      heartbeats: 4,
+      result: { counted: 4 },
+      progress: { fraction: 1 },
+    });
     expect(compileOutputValidator(invocation.descriptor.outputSchema!)(outcome.data)).toEqual([]);
   });
 
   it('runs job_run in the legacy invoke form: progress is kept on the job, the signal still cancels', async () => {
-    provider = new ExecutionToolProvider({ jobs: { tick: (_input, { reportProgress }) => reportProgress({ fraction: 1 }) } });
+    provider = new ExecutionToolProvider({
+      jobs: { tick: (_input, { reportProgress }) => reportProgress({ fraction: 1 }) },
+    });
     const outcome = await provider.invoke('job_run', { kind: 'tick', input: null });
     expect(outcome.data).toMatchObject({ status: 'succeeded', heartbeats: 1, progress: { fraction: 1 }, result: null });
     const controller = new AbortController();
     controller.abort();
-    expect((await provider.invoke('job_run', { kind: 'tick', input: null }, controller.signal)).error?.code).toBe('cancelled');
+    expect((await provider.invoke('job_run', { kind: 'tick', input: null }, controller.signal)).error?.code).toBe(
+      'cancelled',
+    );
   });
 
   it('declares capabilities per tool: the idempotency key for job_start, heartbeat for job_run, nothing else', () => {
@@ -66,15 +78,18 @@ describe('ExecutionToolProvider', () => {
     const none = { invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false };
     expect(provider.capabilities('job_start')).toEqual({ ...none, idempotencyKey: true });
     expect(provider.capabilities('job_run')).toEqual({ ...none, heartbeat: true });
-    for (const tool of ['job_status', 'job_result', 'job_cancel', 'other']) expect(provider.capabilities(tool)).toEqual(none);
+    for (const tool of ['job_status', 'job_result', 'job_cancel', 'other'])
+      expect(provider.capabilities(tool)).toEqual(none);
     const run = provider.listTools().find((tool) => tool.name === 'job_run')!;
     expect(run.heartbeat).toEqual({ idleTimeoutMs: 30_000 });
-    for (const tool of provider.listTools().filter((candidate) => candidate.name !== 'job_run')) expect(tool.heartbeat).toBeUndefined();
+    for (const tool of provider.listTools().filter((candidate) => candidate.name !== 'job_run'))
+      expect(tool.heartbeat).toBeUndefined();
   });
 
   it('describes side effects honestly: start and run take the strongest kind, status and result read', () => {
     provider = new ExecutionToolProvider({ jobs: { report: { handler: () => null, sideEffect: 'read' } } });
-    const sideEffects = () => Object.fromEntries(provider.listTools().map((tool) => [tool.name, [tool.sideEffect, tool.idempotency]]));
+    const sideEffects = () =>
+      Object.fromEntries(provider.listTools().map((tool) => [tool.name, [tool.sideEffect, tool.idempotency]]));
     expect(sideEffects()).toEqual({
       job_start: ['read', 'idempotent_with_key'],
       job_status: ['read', 'idempotent'],
@@ -86,7 +101,10 @@ describe('ExecutionToolProvider', () => {
     expect(sideEffects().job_start[0]).toBe('destructive');
     const start = provider.listTools()[0];
     expect(start.description).toContain('purge: Deletes old rows.');
-    expect(start.inputSchema).toMatchObject({ properties: { kind: { enum: ['report', 'purge'] } }, additionalProperties: false });
+    expect(start.inputSchema).toMatchObject({
+      properties: { kind: { enum: ['report', 'purge'] } },
+      additionalProperties: false,
+    });
   });
 
   it('moves a background job from running (with progress) to succeeded, and job_result waits for it', async () => {
@@ -104,7 +122,11 @@ describe('ExecutionToolProvider', () => {
     expect(started.data).toMatchObject({ kind: 'build', status: 'running', reused: false });
     const jobId = jobIdOf(started);
     await new Promise((resolve) => setImmediate(resolve));
-    expect((await call(provider, 'job_status', { jobId })).data).toMatchObject({ status: 'running', heartbeats: 1, progress: { message: 'compiling' } });
+    expect((await call(provider, 'job_status', { jobId })).data).toMatchObject({
+      status: 'running',
+      heartbeats: 1,
+      progress: { message: 'compiling' },
+    });
     expect((await call(provider, 'job_result', { jobId })).data).toMatchObject({ status: 'running' });
     expect((await call(provider, 'job_result', { jobId })).data).not.toHaveProperty('result');
 
@@ -119,7 +141,10 @@ describe('ExecutionToolProvider', () => {
   it('reports a throwing handler as failed with its message', async () => {
     provider = new ExecutionToolProvider({ jobs: { boom: () => Promise.reject(new Error('disk full')) } });
     const jobId = jobIdOf(await call(provider, 'job_start', { kind: 'boom', input: {} }));
-    expect((await call(provider, 'job_result', { jobId, waitMs: 1000 })).data).toMatchObject({ status: 'failed', error: 'disk full' });
+    expect((await call(provider, 'job_result', { jobId, waitMs: 1000 })).data).toMatchObject({
+      status: 'failed',
+      error: 'disk full',
+    });
     const run = await call(provider, 'job_run', { kind: 'boom', input: {} });
     expect(run.error).toMatchObject({ code: 'job_failed', category: 'internal', retryable: false });
     expect(run.error?.message).toContain('disk full');
@@ -146,11 +171,17 @@ describe('ExecutionToolProvider', () => {
 
   it('answers cancelling for a handler that ignores the signal, until it settles', async () => {
     const gate = deferred<void>();
-    provider = new ExecutionToolProvider({ cancelGraceMs: 20, jobs: { stubborn: () => gate.promise.then(() => 'done anyway') } });
+    provider = new ExecutionToolProvider({
+      cancelGraceMs: 20,
+      jobs: { stubborn: () => gate.promise.then(() => 'done anyway') },
+    });
     const jobId = jobIdOf(await call(provider, 'job_start', { kind: 'stubborn', input: null }));
     expect((await call(provider, 'job_cancel', { jobId })).data).toMatchObject({ status: 'cancelling' });
     gate.resolve();
-    expect((await call(provider, 'job_result', { jobId, waitMs: 1000 })).data).toMatchObject({ status: 'succeeded', result: 'done anyway' });
+    expect((await call(provider, 'job_result', { jobId, waitMs: 1000 })).data).toMatchObject({
+      status: 'succeeded',
+      result: 'done anyway',
+    });
   });
 
   it('aborts the job when the job_run call is aborted (deadline or heartbeat silence)', async () => {
@@ -164,7 +195,9 @@ describe('ExecutionToolProvider', () => {
       },
     });
     const controller = new AbortController();
-    const running = provider.invokeTool(invocationFor(provider, 'job_run', { kind: 'slow', input: null }, { controller }));
+    const running = provider.invokeTool(
+      invocationFor(provider, 'job_run', { kind: 'slow', input: null }, { controller }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     const outcome = await running;
@@ -175,22 +208,36 @@ describe('ExecutionToolProvider', () => {
 
   it('answers an aborted job_run within the cancel grace even when the handler ignores the signal', async () => {
     const gate = deferred<void>();
-    provider = new ExecutionToolProvider({ cancelGraceMs: 50, jobs: { stubborn: () => gate.promise.then(() => 'late') } });
+    provider = new ExecutionToolProvider({
+      cancelGraceMs: 50,
+      jobs: { stubborn: () => gate.promise.then(() => 'late') },
+    });
     const controller = new AbortController();
-    const running = provider.invokeTool(invocationFor(provider, 'job_run', { kind: 'stubborn', input: null }, { controller }));
+    const running = provider.invokeTool(
+      invocationFor(provider, 'job_run', { kind: 'stubborn', input: null }, { controller }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
-    const answer = await Promise.race([running, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+    const answer = await Promise.race([
+      running,
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000)),
+    ]);
     gate.resolve();
     expect(answer).toMatchObject({ ok: false, error: { code: 'cancelled', details: { status: 'cancelling' } } });
   });
 
-  it.each(['job_status', 'job_result', 'job_cancel'])('answers an unknown job id to %s with a not_found failure', async (tool) => {
-    provider = new ExecutionToolProvider();
-    const outcome = await call(provider, tool, { jobId: 'job_missing' });
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'not_found', category: 'not_found', retryable: false } });
-    expect(outcome.error?.message).toContain('job_missing');
-  });
+  it.each(['job_status', 'job_result', 'job_cancel'])(
+    'answers an unknown job id to %s with a not_found failure',
+    async (tool) => {
+      provider = new ExecutionToolProvider();
+      const outcome = await call(provider, tool, { jobId: 'job_missing' });
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: { code: 'not_found', category: 'not_found', retryable: false },
+      });
+      expect(outcome.error?.message).toContain('job_missing');
+    },
+  );
 
   it('returns the same job for a repeated job_start with the same idempotency key', async () => {
     let starts = 0;
@@ -207,26 +254,43 @@ describe('ExecutionToolProvider', () => {
     const gate = deferred<void>();
     provider = new ExecutionToolProvider({
       maxRunningJobs: 1,
-      jobs: { resize: { handler: () => gate.promise.then(() => null), inputSchema: { type: 'object', properties: { width: { type: 'integer' } }, required: ['width'] } } },
+      jobs: {
+        resize: {
+          handler: () => gate.promise.then(() => null),
+          inputSchema: { type: 'object', properties: { width: { type: 'integer' } }, required: ['width'] },
+        },
+      },
     });
-    expect((await call(provider, 'job_start', { kind: 'nope', input: null })).error).toMatchObject({ code: 'invalid_arguments' });
+    expect((await call(provider, 'job_start', { kind: 'nope', input: null })).error).toMatchObject({
+      code: 'invalid_arguments',
+    });
     const badInput = await call(provider, 'job_start', { kind: 'resize', input: { width: 'wide' } });
-    expect(badInput.error).toMatchObject({ code: 'invalid_arguments', details: { issues: [{ pointer: '/input/width' }] } });
+    expect(badInput.error).toMatchObject({
+      code: 'invalid_arguments',
+      details: { issues: [{ pointer: '/input/width' }] },
+    });
     expect((await call(provider, 'job_start', { kind: 'resize' })).error?.code).toBe('invalid_arguments');
     expect((await call(provider, 'job_result', { jobId: 'x', waitMs: 999_999 })).error?.code).toBe('invalid_arguments');
     expect((await call(provider, 'job_start', { kind: 'resize', input: { width: 3 } })).ok).toBe(true);
-    expect((await call(provider, 'job_start', { kind: 'resize', input: { width: 4 } })).error).toMatchObject({ code: 'rate_limited', retryable: true });
+    expect((await call(provider, 'job_start', { kind: 'resize', input: { width: 4 } })).error).toMatchObject({
+      code: 'rate_limited',
+      retryable: true,
+    });
     gate.resolve();
   });
 
   it('throws typed errors for bad configuration', () => {
     provider = new ExecutionToolProvider();
     expect(() => new ExecutionToolProvider({ maxRunningJobs: 0 })).toThrow(ExecutionModuleError);
-    expect(() => new ExecutionToolProvider({ heartbeatIdleTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'invalid_execution_options' }));
-    expect(() => provider.register('bad kind!', () => null)).toThrow(expect.objectContaining({ code: 'invalid_job_kind' }));
-    expect(() => provider.register('k', { handler: () => null, inputSchema: { type: 'object', bogusKeyword: 1 } })).toThrow(
+    expect(() => new ExecutionToolProvider({ heartbeatIdleTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_execution_options' }),
+    );
+    expect(() => provider.register('bad kind!', () => null)).toThrow(
       expect.objectContaining({ code: 'invalid_job_kind' }),
     );
+    expect(() =>
+      provider.register('k', { handler: () => null, inputSchema: { type: 'object', bogusKeyword: 1 } }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_job_kind' }));
     provider.register('k', () => null);
     expect(() => provider.register('k', () => null)).toThrow(expect.objectContaining({ code: 'duplicate_job_kind' }));
   });

@@ -23,7 +23,8 @@ describe('module providers through LlmAgentRunner', () => {
       jobs: {
         reindex: async (input, { reportProgress }) => {
           const batches = (input as { batches: number }).batches;
-          for (let batch = 1; batch <= batches; batch++) reportProgress({ fraction: batch / batches, message: `batch ${batch}` });
+          for (let batch = 1; batch <= batches; batch++)
+            reportProgress({ fraction: batch / batches, message: `batch ${batch}` });
           return { batches };
         },
       },
@@ -35,7 +36,11 @@ describe('module providers through LlmAgentRunner', () => {
     const model = new ScriptedModelClient([
       { toolCalls: [{ id: 'c1', name: 'knowledge_search', arguments: { query: 'when to reindex' } }] },
       { toolCalls: [{ id: 'c2', name: 'job_run', arguments: { kind: 'reindex', input: { batches: 3 } } }] },
-      { toolCalls: [{ id: 'c3', name: 'memory_remember', arguments: { key: 'last-reindex', text: 'Reindexed in 3 batches.' } }] },
+      {
+        toolCalls: [
+          { id: 'c3', name: 'memory_remember', arguments: { key: 'last-reindex', text: 'Reindexed in 3 batches.' } },
+        ],
+      },
       { toolCalls: [{ id: 'c4', name: 'memory_forget', arguments: { key: 'last-reindex' } }] },
       { text: 'Done.' },
     ]);
@@ -57,7 +62,9 @@ describe('module providers through LlmAgentRunner', () => {
       ['job_run', { fraction: 1, message: 'batch 3' }],
     ]);
     const outcomes = Object.fromEntries(result.toolCalls.map((call) => [call.toolName, call.outcome]));
-    expect(outcomes.knowledge_search.data).toMatchObject({ hits: [{ source: 'runbook.md', heading: 'Runbook > Reindex' }] });
+    expect(outcomes.knowledge_search.data).toMatchObject({
+      hits: [{ source: 'runbook.md', heading: 'Runbook > Reindex' }],
+    });
     expect(outcomes.job_run.data).toMatchObject({ status: 'succeeded', result: { batches: 3 } });
     expect(outcomes.memory_remember.data).toEqual({ key: 'last-reindex', version: 1, status: 'created' });
     expect(outcomes.memory_forget.error?.code).toBe('approval_denied');
@@ -85,15 +92,22 @@ describe('module providers through LlmAgentRunner', () => {
       jobs: {
         hang: (_input, { signal }) => {
           jobSignal = signal;
-          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
+          return new Promise((_, reject) =>
+            signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+          );
         },
       },
     });
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'h1', name: 'job_run', arguments: { kind: 'hang', input: null } }] }, { text: 'gave up' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'h1', name: 'job_run', arguments: { kind: 'hang', input: null } }] },
+      { text: 'gave up' },
+    ]);
     const events: LlmAgentEvent[] = [];
     const result = await model.bindToolsWith({ onEvent: (event) => events.push(event) }, execution).complete('run it');
 
-    expect(events).toContainEqual(expect.objectContaining({ type: 'tool_timeout', toolName: 'job_run', limit: 'heartbeat', limitMs: 50 }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'tool_timeout', toolName: 'job_run', limit: 'heartbeat', limitMs: 50 }),
+    );
     expect(result.toolCalls[0].outcome.error?.code).toBe('heartbeat_timeout');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(jobSignal?.aborted).toBe(true);

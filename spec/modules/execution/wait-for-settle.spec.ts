@@ -7,7 +7,9 @@ describe('waitForSettle', () => {
     process.on('warning', onWarning);
     const controller = new AbortController();
     let ended = false;
-    const waiting = waitForSettle(new Promise<void>(() => undefined), 2 ** 31 + 1000, controller.signal).then(() => (ended = true));
+    const waiting = waitForSettle(new Promise<void>(() => undefined), 2 ** 31 + 1000, controller.signal).then(
+      () => (ended = true),
+    );
     await new Promise((resolve) => setTimeout(resolve, 60));
     process.off('warning', onWarning);
     expect(ended).toBe(false);

@@ -36,7 +36,11 @@ export function makeChain(start: string, levels: number, fill: (deepest: string)
  * target, relative to `start`: `readlink` of `/proc/self/fd/N` fails with `ENAMETOOLONG` for a
  * handle of the deep directory.
  */
-export function makeDeepDirectory(start: string, name: string, fill: (deepest: string) => void = () => undefined): string {
+export function makeDeepDirectory(
+  start: string,
+  name: string,
+  fill: (deepest: string) => void = () => undefined,
+): string {
   mkdirSync(`${start}/${name}`);
   const first = makeChain(`${start}/${name}`, CHAIN_LEVELS, (end) => {
     const second = makeChain(end, CHAIN_LEVELS, fill);

@@ -21,8 +21,16 @@ describe('FilesystemToolkit under adversarial arguments', () => {
     it('replaces a destination that is a symlink to outside, never what it points to', async () => {
       await fs.writeFile(path.join(box.root, 'a.txt'), 'a');
       await fs.symlink(path.join(box.outside, 'secret.txt'), path.join(box.root, 'out-link'));
-      expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: 'out-link' }), 'already_exists', 'conflict', 'allowed');
-      expect(dataOf(await toolkit.invoke('fs_move', { from: 'a.txt', to: 'out-link', overwrite: true }))).toMatchObject({ replaced: true });
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_move', { from: 'a.txt', to: 'out-link' }),
+        'already_exists',
+        'conflict',
+        'allowed',
+      );
+      expect(dataOf(await toolkit.invoke('fs_move', { from: 'a.txt', to: 'out-link', overwrite: true }))).toMatchObject(
+        { replaced: true },
+      );
       expect((await fs.lstat(path.join(box.root, 'out-link'))).isFile()).toBe(true);
       await expect(fs.readFile(path.join(box.outside, 'secret.txt'), 'utf8')).resolves.toBe('outside secret');
       await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
@@ -32,14 +40,20 @@ describe('FilesystemToolkit under adversarial arguments', () => {
       await fs.writeFile(path.join(box.root, 'a.txt'), 'a');
       await fs.symlink(box.outside, path.join(box.root, 'out-dir'));
       expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: 'out-dir/a.txt' }), 'symlink_escape');
-      expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'out-dir/secret.txt', to: 'stolen.txt' }), 'symlink_escape');
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_move', { from: 'out-dir/secret.txt', to: 'stolen.txt' }),
+        'symlink_escape',
+      );
       await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
       await expect(namesIn(box.root)).resolves.toEqual(['a.txt', 'out-dir']);
     });
 
     it('moves a symlinked directory as a link, so its target is not moved', async () => {
       await fs.symlink(box.outside, path.join(box.root, 'out-dir'));
-      expect(dataOf(await toolkit.invoke('fs_move', { from: 'out-dir', to: 'renamed' }))).toMatchObject({ replaced: false });
+      expect(dataOf(await toolkit.invoke('fs_move', { from: 'out-dir', to: 'renamed' }))).toMatchObject({
+        replaced: false,
+      });
       expect((await fs.lstat(path.join(box.root, 'renamed'))).isSymbolicLink()).toBe(true);
       await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
     });
@@ -48,7 +62,11 @@ describe('FilesystemToolkit under adversarial arguments', () => {
       await fs.writeFile(path.join(box.root, 'a.txt'), 'a');
       for (const spelling of ['.', '', './', './/./']) {
         expectFailure(toolkit, await toolkit.invoke('fs_move', { from: spelling, to: 'x' }), 'operation_not_allowed');
-        expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: spelling, overwrite: true }), 'operation_not_allowed');
+        expectFailure(
+          toolkit,
+          await toolkit.invoke('fs_move', { from: 'a.txt', to: spelling, overwrite: true }),
+          'operation_not_allowed',
+        );
       }
       await expect(namesIn(box.root)).resolves.toEqual(['a.txt']);
     });
@@ -69,7 +87,9 @@ describe('FilesystemToolkit under adversarial arguments', () => {
       await fs.mkdir(path.join(box.root, 'tree', 'deep'), { recursive: true });
       await fs.symlink(box.outside, path.join(box.root, 'tree', 'out-dir'));
       await fs.symlink(path.join(box.outside, 'secret.txt'), path.join(box.root, 'tree', 'deep', 'out-file'));
-      expect(dataOf(await toolkit.invoke('fs_delete', { path: 'tree', recursive: true }))).toMatchObject({ deleted: true });
+      expect(dataOf(await toolkit.invoke('fs_delete', { path: 'tree', recursive: true }))).toMatchObject({
+        deleted: true,
+      });
       await expect(namesIn(box.root)).resolves.toEqual([]);
       await expect(fs.readFile(path.join(box.outside, 'secret.txt'), 'utf8')).resolves.toBe('outside secret');
     });
@@ -78,10 +98,18 @@ describe('FilesystemToolkit under adversarial arguments', () => {
   describe('mkdir', () => {
     it('refuses recursive creation through a dangling symlink or a link to outside, creating nothing', async () => {
       await fs.symlink(path.join(box.outside, 'not-yet'), path.join(box.root, 'dangling'));
-      expectFailure(toolkit, await toolkit.invoke('fs_mkdir', { path: 'dangling/x', recursive: true }), 'symlink_escape');
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_mkdir', { path: 'dangling/x', recursive: true }),
+        'symlink_escape',
+      );
       expectFailure(toolkit, await toolkit.invoke('fs_mkdir', { path: 'dangling' }), 'symlink_escape');
       await fs.symlink(box.evil, path.join(box.root, 'evil-dir'));
-      expectFailure(toolkit, await toolkit.invoke('fs_mkdir', { path: 'evil-dir/x', recursive: true }), 'symlink_escape');
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_mkdir', { path: 'evil-dir/x', recursive: true }),
+        'symlink_escape',
+      );
       await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
       await expect(namesIn(box.evil)).resolves.toEqual(['secret.txt']);
     });
@@ -121,7 +149,9 @@ describe('FilesystemToolkit under adversarial arguments', () => {
       const found = dataOf(await toolkit.invoke('fs_search', { pattern, mode: 'glob' }));
       expect(found.results).toEqual([]);
       expect(Date.now() - started).toBeLessThan(2000);
-      expect(dataOf(await toolkit.invoke('fs_search', { pattern: `${'*a'.repeat(30)}*`, mode: 'glob' })).results).toEqual([{ path: name, type: 'file' }]);
+      expect(
+        dataOf(await toolkit.invoke('fs_search', { pattern: `${'*a'.repeat(30)}*`, mode: 'glob' })).results,
+      ).toEqual([{ path: name, type: 'file' }]);
     });
   });
 
@@ -144,22 +174,49 @@ describe('FilesystemToolkit under adversarial arguments', () => {
     beforeEach(() => fs.writeFile(path.join(box.root, 'f.txt'), '0123456789'));
 
     it('refuses negative, fractional, non-numeric and zero ranges as invalid_arguments', async () => {
-      for (const range of [{ offset: -1 }, { offset: 1.5 }, { offset: '3' }, { length: 0 }, { length: -5 }, { length: 2.5 }, { offset: Number.MAX_SAFE_INTEGER + 2 }])
-        expectFailure(toolkit, await toolkit.invoke('fs_read', { path: 'f.txt', ...range } as never), 'invalid_arguments', 'invalid_arguments');
+      for (const range of [
+        { offset: -1 },
+        { offset: 1.5 },
+        { offset: '3' },
+        { length: 0 },
+        { length: -5 },
+        { length: 2.5 },
+        { offset: Number.MAX_SAFE_INTEGER + 2 },
+      ])
+        expectFailure(
+          toolkit,
+          await toolkit.invoke('fs_read', { path: 'f.txt', ...range } as never),
+          'invalid_arguments',
+          'invalid_arguments',
+        );
     });
 
     it('answers an offset far beyond the end with no bytes, and a huge length with the file', async () => {
-      expect(dataOf(await toolkit.invoke('fs_read', { path: 'f.txt', offset: Number.MAX_SAFE_INTEGER }))).toMatchObject({ bytesRead: 0, eof: true, content: '' });
-      expect(dataOf(await toolkit.invoke('fs_read', { path: 'f.txt', offset: 4, length: Number.MAX_SAFE_INTEGER }))).toMatchObject({ bytesRead: 6, eof: true, content: '456789' });
+      expect(dataOf(await toolkit.invoke('fs_read', { path: 'f.txt', offset: Number.MAX_SAFE_INTEGER }))).toMatchObject(
+        { bytesRead: 0, eof: true, content: '' },
+      );
+      expect(
+        dataOf(await toolkit.invoke('fs_read', { path: 'f.txt', offset: 4, length: Number.MAX_SAFE_INTEGER })),
+      ).toMatchObject({ bytesRead: 6, eof: true, content: '456789' });
     });
   });
 
   describe('write limits', () => {
     it('accepts exactly maxWriteBytes and refuses one byte more, in utf8 and base64', async () => {
-      expect(dataOf(await toolkit.invoke('fs_write', { path: 'w.txt', content: '12345678' }))).toMatchObject({ bytesWritten: 8 });
+      expect(dataOf(await toolkit.invoke('fs_write', { path: 'w.txt', content: '12345678' }))).toMatchObject({
+        bytesWritten: 8,
+      });
       expectFailure(toolkit, await toolkit.invoke('fs_write', { path: 'w.txt', content: '123456789' }), 'too_large');
       expectFailure(toolkit, await toolkit.invoke('fs_append', { path: 'w.txt', content: 'é'.repeat(5) }), 'too_large');
-      expectFailure(toolkit, await toolkit.invoke('fs_write', { path: 'w.txt', content: Buffer.alloc(9).toString('base64'), encoding: 'base64' }), 'too_large');
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_write', {
+          path: 'w.txt',
+          content: Buffer.alloc(9).toString('base64'),
+          encoding: 'base64',
+        }),
+        'too_large',
+      );
       await expect(fs.readFile(path.join(box.root, 'w.txt'), 'utf8')).resolves.toBe('12345678');
     });
   });
@@ -169,7 +226,9 @@ describe('FilesystemToolkit under adversarial arguments', () => {
       execFileSync('mkfifo', [path.join(box.root, 'pipe')]);
       expectFailure(toolkit, await toolkit.invoke('fs_append', { path: 'pipe', content: 'x' }), 'not_a_regular_file');
       await fs.writeFile(path.join(box.root, 'log.txt'), 'one');
-      expect(dataOf(await toolkit.invoke('fs_append', { path: 'log.txt', content: '+' }))).toMatchObject({ bytesWritten: 1 });
+      expect(dataOf(await toolkit.invoke('fs_append', { path: 'log.txt', content: '+' }))).toMatchObject({
+        bytesWritten: 1,
+      });
       await fs.link(path.join(box.root, 'log.txt'), path.join(box.outside, 'log-twin.txt'));
       expectFailure(toolkit, await toolkit.invoke('fs_append', { path: 'log.txt', content: '+' }), 'hard_link');
       await expect(fs.readFile(path.join(box.outside, 'log-twin.txt'), 'utf8')).resolves.toBe('one+');
@@ -191,8 +250,20 @@ describe('FilesystemToolkit under adversarial arguments', () => {
 
     it('answers list and search on a FIFO at once with not_a_directory', async () => {
       execFileSync('mkfifo', [path.join(box.root, 'pipe')]);
-      expectFailure(toolkit, await toolkit.invoke('fs_list', { path: 'pipe' }), 'not_a_directory', 'precondition_failed', 'allowed');
-      expectFailure(toolkit, await toolkit.invoke('fs_search', { path: 'pipe', pattern: 'x' }), 'not_a_directory', 'precondition_failed', 'allowed');
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_list', { path: 'pipe' }),
+        'not_a_directory',
+        'precondition_failed',
+        'allowed',
+      );
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_search', { path: 'pipe', pattern: 'x' }),
+        'not_a_directory',
+        'precondition_failed',
+        'allowed',
+      );
       expect(dataOf(await toolkit.invoke('fs_stat', { path: 'pipe' }))).toMatchObject({ type: 'fifo', size: 0 });
     });
   });
@@ -200,7 +271,8 @@ describe('FilesystemToolkit under adversarial arguments', () => {
   describe('names', () => {
     it('treats ~, newlines and look-alike dots as plain names inside the root', async () => {
       const names = ['~', 'line\nbreak', '\uFF0E\uFF0E', '.\u0301.', '..\u200B'];
-      for (const name of names) expect(dataOf(await toolkit.invoke('fs_write', { path: name, content: 'n' }))).toMatchObject({ created: true });
+      for (const name of names)
+        expect(dataOf(await toolkit.invoke('fs_write', { path: name, content: 'n' }))).toMatchObject({ created: true });
       await expect(namesIn(box.root)).resolves.toEqual([...names].sort());
       await expect(namesIn(box.base)).resolves.toEqual(['outside', 'root', 'root-evil']);
     });
@@ -248,7 +320,10 @@ describe('FilesystemToolkit when a directory is swapped for a link during a call
     expect(found.results).toEqual([]);
   });
 
-  /** Swaps `root/dir` for a link to outside the first time `fs.promises.lstat` is asked about an entry `<name>` (by any path). */
+  /**
+   * Swaps `root/dir` for a link to outside the first time `fs.promises.lstat` is asked about an entry `<name>` (by any
+   * path).
+   */
   const swapOnLstatOf = (name: string): void => {
     const original = fs.lstat.bind(fs);
     let swapped = false;
@@ -266,16 +341,19 @@ describe('FilesystemToolkit when a directory is swapped for a link during a call
     ['fs_mkdir', { path: 'dir/fresh' }],
     ['fs_write', { path: 'dir/fresh', content: 'x' }],
     ['fs_append', { path: 'dir/fresh', content: 'x' }],
-  ])('%s does not create (even briefly) an entry outside when the parent becomes a link after the check', async (tool, args) => {
-    await fs.utimes(box.outside, new Date(1_000_000_000_000), new Date(1_000_000_000_000));
-    swapOnLstatOf('fresh');
-    // The entry is made through the handle of the directory that was checked, now at root/moved.
-    expect(dataOf(await toolkit.invoke(tool, args))).toMatchObject({ created: true });
-    jest.restoreAllMocks();
-    await expect(namesIn(path.join(box.root, 'moved'))).resolves.toEqual(['fresh', 'inside.txt']);
-    expect((await fs.stat(box.outside)).mtimeMs).toBe(1_000_000_000_000);
-    await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
-  });
+  ])(
+    '%s does not create (even briefly) an entry outside when the parent becomes a link after the check',
+    async (tool, args) => {
+      await fs.utimes(box.outside, new Date(1_000_000_000_000), new Date(1_000_000_000_000));
+      swapOnLstatOf('fresh');
+      // The entry is made through the handle of the directory that was checked, now at root/moved.
+      expect(dataOf(await toolkit.invoke(tool, args))).toMatchObject({ created: true });
+      jest.restoreAllMocks();
+      await expect(namesIn(path.join(box.root, 'moved'))).resolves.toEqual(['fresh', 'inside.txt']);
+      expect((await fs.stat(box.outside)).mtimeMs).toBe(1_000_000_000_000);
+      await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
+    },
+  );
 
   it('stat does not report metadata of a file outside when the parent became a link after resolution', async () => {
     await fs.writeFile(path.join(box.outside, 'inside.txt'), 'outside metadata, 33 bytes long..');
@@ -325,7 +403,11 @@ describe('FilesystemToolkit when a parent is swapped for a link while approval i
 
   it('an overwriting move refuses instead of writing outside', async () => {
     const toolkit = new FilesystemToolkit({ root: box.root, approve: swappingApproval() });
-    expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: 'dir/secret.txt', overwrite: true }), 'symlink_escape');
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_move', { from: 'a.txt', to: 'dir/secret.txt', overwrite: true }),
+      'symlink_escape',
+    );
     await expect(fs.readFile(path.join(box.outside, 'secret.txt'), 'utf8')).resolves.toBe('outside secret');
     await expect(fs.readFile(path.join(box.root, 'a.txt'), 'utf8')).resolves.toBe('planted');
   });

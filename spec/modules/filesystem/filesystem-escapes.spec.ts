@@ -20,7 +20,9 @@ describe('FilesystemToolkit root confinement', () => {
 
   it('refuses ../../etc/passwd as path_outside_root', async () => {
     expectFailure(toolkit, await read('../../etc/passwd'), 'path_outside_root');
-    expect(toolkit.auditLog).toEqual([expect.objectContaining({ operation: 'read', path: '../../etc/passwd', outcome: 'refused' })]);
+    expect(toolkit.auditLog).toEqual([
+      expect.objectContaining({ operation: 'read', path: '../../etc/passwd', outcome: 'refused' }),
+    ]);
   });
 
   it('refuses a .. segment that would stay inside the root too', async () => {
@@ -62,7 +64,11 @@ describe('FilesystemToolkit root confinement', () => {
     expectFailure(toolkit, await read('linked-dir/missing.txt'), 'symlink_escape');
     expectFailure(toolkit, await write('linked-dir/planted.txt'), 'symlink_escape');
     expectFailure(toolkit, await toolkit.invoke('fs_list', { path: 'linked-dir' }), 'symlink_escape');
-    expectFailure(toolkit, await toolkit.invoke('fs_mkdir', { path: 'linked-dir/sub/deeper', recursive: true }), 'symlink_escape');
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_mkdir', { path: 'linked-dir/sub/deeper', recursive: true }),
+      'symlink_escape',
+    );
     expectFailure(toolkit, await toolkit.invoke('fs_delete', { path: 'linked-dir/secret.txt' }), 'symlink_escape');
     await expect(fs.readdir(box.outside)).resolves.toEqual(['secret.txt']);
   });
@@ -127,7 +133,13 @@ describe('FilesystemToolkit root confinement', () => {
     await handle.write('tail', 3 * 1024 * 1024 - 4);
     await handle.close();
     const first = dataOf(await read('big.bin'));
-    expect(first).toMatchObject({ offset: 0, bytesRead: 64 * 1024, size: 3 * 1024 * 1024, eof: false, nextOffset: 64 * 1024 });
+    expect(first).toMatchObject({
+      offset: 0,
+      bytesRead: 64 * 1024,
+      size: 3 * 1024 * 1024,
+      eof: false,
+      nextOffset: 64 * 1024,
+    });
     const asked = dataOf(await toolkit.invoke('fs_read', { path: 'big.bin', length: 2 * 1024 * 1024 }));
     expect(asked).toMatchObject({ bytesRead: 64 * 1024, lengthLimited: true });
     const tail = dataOf(await toolkit.invoke('fs_read', { path: 'big.bin', offset: 3 * 1024 * 1024 - 4 }));
@@ -137,7 +149,11 @@ describe('FilesystemToolkit root confinement', () => {
 
   it('never lets a move or delete touch the root or leave it', async () => {
     await fs.writeFile(path.join(box.root, 'a.txt'), 'a');
-    expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: '../outside/a.txt' }), 'path_outside_root');
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_move', { from: 'a.txt', to: '../outside/a.txt' }),
+      'path_outside_root',
+    );
     expectFailure(toolkit, await toolkit.invoke('fs_delete', { path: '.' }), 'operation_not_allowed');
     expect(toolkit.auditLog[0]).toMatchObject({ operation: 'move', path: 'a.txt', target: '../outside/a.txt' });
   });

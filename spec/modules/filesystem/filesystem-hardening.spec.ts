@@ -31,12 +31,12 @@ describe('FilesystemToolkit clean-up and creation relative to checked handles', 
   it('mkdir whose parent is swapped for a link right after the directory was made removes nothing outside', async () => {
     await fs.mkdir(path.join(box.outside, 'sub'));
     const original = fs.mkdir.bind(fs);
-    jest.spyOn(fs, 'mkdir').mockImplementation((async (...args: Parameters<typeof fs.mkdir>) => {
+    jest.spyOn(fs, 'mkdir').mockImplementation(async (...args: Parameters<typeof fs.mkdir>) => {
       const made = await original(...args);
       jest.restoreAllMocks();
       await swapD();
       return made;
-    }));
+    });
     await toolkit.invoke('fs_mkdir', { path: 'd/sub' });
     jest.restoreAllMocks();
     await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt', 'sub']);
@@ -74,13 +74,13 @@ describe('FilesystemToolkit clean-up and creation relative to checked handles', 
     await fs.mkdir(path.join(box.root, 'd', 'b'));
     await fs.writeFile(path.join(box.root, 'd', 'b', 'secret.txt'), 'inside copy');
     const original = fs.readdir.bind(fs);
-    jest.spyOn(fs, 'readdir').mockImplementation((async (...args: Parameters<typeof fs.readdir>) => {
+    jest.spyOn(fs, 'readdir').mockImplementation(async (...args: Parameters<typeof fs.readdir>) => {
       const listed = await original(...args);
       jest.restoreAllMocks();
       await fs.rename(path.join(box.root, 'd', 'b'), path.join(box.root, 'b-moved'));
       await fs.symlink(box.outside, path.join(box.root, 'd', 'b'));
       return listed;
-    }));
+    });
     const deleter = new FilesystemToolkit({ root: box.root, approve: () => true });
     expect(dataOf(await deleter.invoke('fs_delete', { path: 'd', recursive: true }))).toMatchObject({ deleted: true });
     await expect(namesIn(box.outside)).resolves.toEqual(['secret.txt']);
@@ -94,9 +94,12 @@ describe('FilesystemToolkit clean-up and creation relative to checked handles', 
     await fs.symlink('../root/d/target.txt', path.join(box.root, 'around'));
     await fs.symlink('../relative', path.join(box.root, 'd', 'chained'));
     await fs.symlink('../../outside/secret.txt', path.join(box.root, 'd', 'away'));
-    for (const name of ['relative', 'absolute', 'around', 'd/chained']) expect(dataOf(await toolkit.invoke('fs_read', { path: name })).content).toBe('inside');
+    for (const name of ['relative', 'absolute', 'around', 'd/chained'])
+      expect(dataOf(await toolkit.invoke('fs_read', { path: name })).content).toBe('inside');
     expectFailure(toolkit, await toolkit.invoke('fs_read', { path: 'd/away' }), 'symlink_escape');
-    expect(dataOf(await toolkit.invoke('fs_append', { path: 'd/chained', content: '+' }))).toMatchObject({ created: false });
+    expect(dataOf(await toolkit.invoke('fs_append', { path: 'd/chained', content: '+' }))).toMatchObject({
+      created: false,
+    });
     await expect(fs.readFile(path.join(box.root, 'd', 'target.txt'), 'utf8')).resolves.toBe('inside+');
   });
 });
@@ -127,17 +130,39 @@ describe('FilesystemToolkit hard links, special files and input checks', () => {
     const text = JSON.stringify([stat, listed]);
     expect(text).not.toContain('14');
     expect(text).not.toContain('2001-09-09');
-    expect(dataOf(await toolkit.invoke('fs_stat', { path: 'plain.txt' }))).toMatchObject({ type: 'file', size: 3, links: 1 });
+    expect(dataOf(await toolkit.invoke('fs_stat', { path: 'plain.txt' }))).toMatchObject({
+      type: 'file',
+      size: 3,
+      links: 1,
+    });
   });
 
   it('search on a FIFO or a regular file answers not_a_directory like list', async () => {
     execFileSync('mkfifo', [path.join(box.root, 'pipe')]);
     await fs.writeFile(path.join(box.root, 'file.txt'), 'x');
     for (const target of ['pipe', 'file.txt']) {
-      expectFailure(toolkit, await toolkit.invoke('fs_list', { path: target }), 'not_a_directory', 'precondition_failed', 'allowed');
-      expectFailure(toolkit, await toolkit.invoke('fs_search', { path: target, pattern: 'x' }), 'not_a_directory', 'precondition_failed', 'allowed');
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_list', { path: target }),
+        'not_a_directory',
+        'precondition_failed',
+        'allowed',
+      );
+      expectFailure(
+        toolkit,
+        await toolkit.invoke('fs_search', { path: target, pattern: 'x' }),
+        'not_a_directory',
+        'precondition_failed',
+        'allowed',
+      );
     }
-    expectFailure(toolkit, await toolkit.invoke('fs_search', { path: 'missing', pattern: 'x' }), 'not_found', 'not_found', 'allowed');
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_search', { path: 'missing', pattern: 'x' }),
+      'not_found',
+      'not_found',
+      'allowed',
+    );
   });
 
   it('checks its own input when called directly: lone surrogates, NUL and over-long patterns are refused, nothing is created', async () => {
@@ -156,12 +181,17 @@ describe('FilesystemToolkit hard links, special files and input checks', () => {
       expectFailure(toolkit, outcome, reason, 'invalid_arguments');
     }
     await expect(namesIn(box.root)).resolves.toEqual([]);
-    expect(dataOf(await toolkit.invoke('fs_write', { path: 'pair-\uD83D\uDE00.txt', content: '\uD83D\uDE00' }))).toMatchObject({ created: true });
+    expect(
+      dataOf(await toolkit.invoke('fs_write', { path: 'pair-\uD83D\uDE00.txt', content: '\uD83D\uDE00' })),
+    ).toMatchObject({ created: true });
     await expect(namesIn(box.root)).resolves.toEqual(['pair-😀.txt']);
   });
 
   it('gives the same outcome code directly and through the runner for a lone surrogate', async () => {
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'fs_write', arguments: { path: 'a\uD800', content: 'x' } }] }, { text: 'done' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'c1', name: 'fs_write', arguments: { path: 'a\uD800', content: 'x' } }] },
+      { text: 'done' },
+    ]);
     const result = await new LlmAgentRunner(model, toolkit).complete('write');
     const direct = await toolkit.invoke('fs_write', { path: 'a\uD800', content: 'x' });
     expect(result.toolCalls[0].outcome.error?.code).toBe('invalid_arguments');
@@ -170,18 +200,46 @@ describe('FilesystemToolkit hard links, special files and input checks', () => {
   });
 
   it('refuses backslashes and drive-letter forms as invalid_path', async () => {
-    for (const spelling of ['..\\..\\x', 'C:\\Users\\x', 'c:/Users/x', 'C:', 'a\\b', '\\\\server\\share\\x', 'dir/..\\x'])
+    for (const spelling of [
+      '..\\..\\x',
+      'C:\\Users\\x',
+      'c:/Users/x',
+      'C:',
+      'a\\b',
+      '\\\\server\\share\\x',
+      'dir/..\\x',
+    ])
       for (const toolName of ['fs_write', 'fs_read', 'fs_mkdir', 'fs_stat'])
-        expectFailure(toolkit, await toolkit.invoke(toolName, toolName === 'fs_write' ? { path: spelling, content: 'x' } : { path: spelling }), 'invalid_path', 'invalid_arguments');
-    expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a', to: 'b\\c' }), 'invalid_path', 'invalid_arguments');
+        expectFailure(
+          toolkit,
+          await toolkit.invoke(
+            toolName,
+            toolName === 'fs_write' ? { path: spelling, content: 'x' } : { path: spelling },
+          ),
+          'invalid_path',
+          'invalid_arguments',
+        );
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_move', { from: 'a', to: 'b\\c' }),
+      'invalid_path',
+      'invalid_arguments',
+    );
     await expect(namesIn(box.root)).resolves.toEqual([]);
     await expect(namesIn(box.base)).resolves.toEqual(['outside', 'root', 'root-evil']);
   });
 
   it('allows backslashes as plain name characters when the policy says so, never drive letters', async () => {
     const lenient = new FilesystemToolkit({ root: box.root, allowBackslashInNames: true });
-    expect(dataOf(await lenient.invoke('fs_write', { path: '..\\..\\x', content: 'n' }))).toMatchObject({ created: true });
-    expectFailure(lenient, await lenient.invoke('fs_write', { path: 'C:\\x', content: 'n' }), 'invalid_path', 'invalid_arguments');
+    expect(dataOf(await lenient.invoke('fs_write', { path: '..\\..\\x', content: 'n' }))).toMatchObject({
+      created: true,
+    });
+    expectFailure(
+      lenient,
+      await lenient.invoke('fs_write', { path: 'C:\\x', content: 'n' }),
+      'invalid_path',
+      'invalid_arguments',
+    );
     await expect(namesIn(box.root)).resolves.toEqual(['..\\..\\x']);
     await expect(namesIn(box.base)).resolves.toEqual(['outside', 'root', 'root-evil']);
   });
@@ -190,7 +248,17 @@ describe('FilesystemToolkit hard links, special files and input checks', () => {
 describe('FilesystemToolkit errors never carry host paths', () => {
   let box: Sandbox;
   let toolkit: FilesystemToolkit;
-  const documented = ['not_found', 'already_exists', 'not_empty', 'not_a_directory', 'os_permission_denied', 'io_error', 'symlink_escape', 'not_a_regular_file', 'path_too_long'];
+  const documented = [
+    'not_found',
+    'already_exists',
+    'not_empty',
+    'not_a_directory',
+    'os_permission_denied',
+    'io_error',
+    'symlink_escape',
+    'not_a_regular_file',
+    'path_too_long',
+  ];
   beforeEach(async () => {
     box = await makeSandbox();
     toolkit = new FilesystemToolkit({ root: box.root, approve: () => true });
@@ -236,7 +304,18 @@ describe('FilesystemToolkit errors never carry host paths', () => {
     hostFree(outcome);
   });
 
-  const methods = ['open', 'lstat', 'stat', 'readdir', 'mkdir', 'rename', 'unlink', 'rmdir', 'readlink', 'realpath'] as const;
+  const methods = [
+    'open',
+    'lstat',
+    'stat',
+    'readdir',
+    'mkdir',
+    'rename',
+    'unlink',
+    'rmdir',
+    'readlink',
+    'realpath',
+  ] as const;
   const calls: [string, JsonObject][] = [
     ['fs_read', { path: 'd/f.txt' }],
     ['fs_list', { path: 'd' }],
@@ -252,12 +331,18 @@ describe('FilesystemToolkit errors never carry host paths', () => {
   it.each(methods)('maps an unexpected failure of fs.%s to a documented code with no host path', async (method) => {
     for (const [toolName, args] of calls) {
       const spy = jest.spyOn(fs, method).mockImplementation((async (target: unknown) => {
-        throw Object.assign(new Error(`EMFILE: too many open files, ${method} '${String(target)}'`), { code: 'EMFILE', errno: -24, syscall: method, path: String(target) });
+        throw Object.assign(new Error(`EMFILE: too many open files, ${method} '${String(target)}'`), {
+          code: 'EMFILE',
+          errno: -24,
+          syscall: method,
+          path: String(target),
+        });
       }) as never);
       const outcome = await toolkit.invoke(toolName, args);
       spy.mockRestore();
       hostFree(outcome);
-      if (!outcome.ok) expect(documented).toContain((outcome.error?.details as { reason?: string } | undefined)?.reason);
+      if (!outcome.ok)
+        expect(documented).toContain((outcome.error?.details as { reason?: string } | undefined)?.reason);
     }
     for (const [toolName, args] of calls) {
       const spy = jest.spyOn(fs, method).mockImplementation((async (target: unknown) => {

@@ -16,10 +16,18 @@ describe('FilesystemToolkit operations', () => {
   it('writes, appends and reads back a file through invokeTool', async () => {
     const invocation = (toolName: string, args: Record<string, any>): ToolInvocation =>
       ({ toolName, arguments: args, signal: new AbortController().signal }) as unknown as ToolInvocation;
-    expect(dataOf(await toolkit.invokeTool(invocation('fs_write', { path: 'notes.txt', content: 'hello' })))).toMatchObject({ bytesWritten: 5, created: true });
+    expect(
+      dataOf(await toolkit.invokeTool(invocation('fs_write', { path: 'notes.txt', content: 'hello' }))),
+    ).toMatchObject({ bytesWritten: 5, created: true });
     await toolkit.invokeTool(invocation('fs_append', { path: 'notes.txt', content: ' world' }));
-    expect(dataOf(await toolkit.invokeTool(invocation('fs_read', { path: 'notes.txt' })))).toMatchObject({ content: 'hello world', eof: true, size: 11 });
-    expect(dataOf(await toolkit.invoke('fs_write', { path: 'notes.txt', content: 'bye' }))).toMatchObject({ created: false });
+    expect(dataOf(await toolkit.invokeTool(invocation('fs_read', { path: 'notes.txt' })))).toMatchObject({
+      content: 'hello world',
+      eof: true,
+      size: 11,
+    });
+    expect(dataOf(await toolkit.invoke('fs_write', { path: 'notes.txt', content: 'bye' }))).toMatchObject({
+      created: false,
+    });
     expect(await fs.readFile(path.join(box.root, 'notes.txt'), 'utf8')).toBe('bye');
     expect(toolkit.auditLog.map((entry) => [entry.operation, entry.outcome, entry.bytes])).toEqual([
       ['write', 'allowed', 5],
@@ -30,14 +38,24 @@ describe('FilesystemToolkit operations', () => {
   });
 
   it('reads and writes base64', async () => {
-    await toolkit.invoke('fs_write', { path: 'bin', content: Buffer.from([0, 255, 1]).toString('base64'), encoding: 'base64' });
+    await toolkit.invoke('fs_write', {
+      path: 'bin',
+      content: Buffer.from([0, 255, 1]).toString('base64'),
+      encoding: 'base64',
+    });
     expect(await fs.readFile(path.join(box.root, 'bin'))).toEqual(Buffer.from([0, 255, 1]));
-    expect(dataOf(await toolkit.invoke('fs_read', { path: 'bin', offset: 1, encoding: 'base64' })).content).toBe(Buffer.from([255, 1]).toString('base64'));
+    expect(dataOf(await toolkit.invoke('fs_read', { path: 'bin', offset: 1, encoding: 'base64' })).content).toBe(
+      Buffer.from([255, 1]).toString('base64'),
+    );
   });
 
   it('lists, stats, creates directories and searches by name', async () => {
-    expect(dataOf(await toolkit.invoke('fs_mkdir', { path: 'a/b/c', recursive: true }))).toMatchObject({ created: true });
-    expect(dataOf(await toolkit.invoke('fs_mkdir', { path: 'a/b/c', recursive: true }))).toMatchObject({ created: false });
+    expect(dataOf(await toolkit.invoke('fs_mkdir', { path: 'a/b/c', recursive: true }))).toMatchObject({
+      created: true,
+    });
+    expect(dataOf(await toolkit.invoke('fs_mkdir', { path: 'a/b/c', recursive: true }))).toMatchObject({
+      created: false,
+    });
     expect((await toolkit.invoke('fs_mkdir', { path: 'x/y' })).error?.code).toBe('not_found');
     await fs.writeFile(path.join(box.root, 'a', 'report.md'), '# r');
     await fs.writeFile(path.join(box.root, 'a', 'b', 'c', 'report-2.md'), '# r2');
@@ -51,7 +69,11 @@ describe('FilesystemToolkit operations', () => {
       total: 2,
       truncated: false,
     });
-    expect(dataOf(await toolkit.invoke('fs_stat', { path: 'a/report.md' }))).toMatchObject({ type: 'file', size: 3, links: 1 });
+    expect(dataOf(await toolkit.invoke('fs_stat', { path: 'a/report.md' }))).toMatchObject({
+      type: 'file',
+      size: 3,
+      links: 1,
+    });
     const glob = dataOf(await toolkit.invoke('fs_search', { pattern: 'report*.md', mode: 'glob' }));
     expect(glob.results.map((r: { path: string }) => r.path).sort()).toEqual(['a/b/c/report-2.md', 'a/report.md']);
     const substring = dataOf(await toolkit.invoke('fs_search', { pattern: 'notes', path: 'a' }));
@@ -64,7 +86,13 @@ describe('FilesystemToolkit operations', () => {
   it('moves within the root and refuses to replace a target without overwrite', async () => {
     await fs.writeFile(path.join(box.root, 'a.txt'), 'a');
     await fs.writeFile(path.join(box.root, 'b.txt'), 'b');
-    expectFailure(toolkit, await toolkit.invoke('fs_move', { from: 'a.txt', to: 'b.txt' }), 'already_exists', 'conflict', 'allowed');
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_move', { from: 'a.txt', to: 'b.txt' }),
+      'already_exists',
+      'conflict',
+      'allowed',
+    );
     expect(dataOf(await toolkit.invoke('fs_move', { from: 'a.txt', to: 'c.txt' }))).toMatchObject({ replaced: false });
     await expect(fs.readFile(path.join(box.root, 'c.txt'), 'utf8')).resolves.toBe('a');
   });
@@ -72,22 +100,48 @@ describe('FilesystemToolkit operations', () => {
   it('asks the approval hook before a delete and an overwriting move, and refuses when it says no', async () => {
     const asked: string[] = [];
     let answer = false;
-    const guarded = new FilesystemToolkit({ root: box.root, approve: (request) => (asked.push(`${request.operation}:${request.path}`), answer) });
+    const guarded = new FilesystemToolkit({
+      root: box.root,
+      approve: (request) => (asked.push(`${request.operation}:${request.path}`), answer),
+    });
     await fs.writeFile(path.join(box.root, 'keep.txt'), 'k');
     await fs.writeFile(path.join(box.root, 'other.txt'), 'o');
-    expectFailure(guarded, await guarded.invoke('fs_delete', { path: 'keep.txt' }), 'approval_denied', 'approval_denied');
-    expectFailure(guarded, await guarded.invoke('fs_move', { from: 'other.txt', to: 'keep.txt', overwrite: true }), 'approval_denied', 'approval_denied');
+    expectFailure(
+      guarded,
+      await guarded.invoke('fs_delete', { path: 'keep.txt' }),
+      'approval_denied',
+      'approval_denied',
+    );
+    expectFailure(
+      guarded,
+      await guarded.invoke('fs_move', { from: 'other.txt', to: 'keep.txt', overwrite: true }),
+      'approval_denied',
+      'approval_denied',
+    );
     await expect(fs.readFile(path.join(box.root, 'keep.txt'), 'utf8')).resolves.toBe('k');
     answer = true;
-    expect(dataOf(await guarded.invoke('fs_delete', { path: 'keep.txt' }))).toMatchObject({ deleted: true, type: 'file' });
+    expect(dataOf(await guarded.invoke('fs_delete', { path: 'keep.txt' }))).toMatchObject({
+      deleted: true,
+      type: 'file',
+    });
     expect(asked).toEqual(['delete:keep.txt', 'move:other.txt', 'delete:keep.txt']);
     await expect(fs.stat(path.join(box.root, 'keep.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('refuses a hook that throws (fail closed)', async () => {
-    const guarded = new FilesystemToolkit({ root: box.root, approve: () => { throw new Error('hook down'); } });
+    const guarded = new FilesystemToolkit({
+      root: box.root,
+      approve: () => {
+        throw new Error('hook down');
+      },
+    });
     await fs.writeFile(path.join(box.root, 'keep.txt'), 'k');
-    expectFailure(guarded, await guarded.invoke('fs_delete', { path: 'keep.txt' }), 'approval_denied', 'approval_denied');
+    expectFailure(
+      guarded,
+      await guarded.invoke('fs_delete', { path: 'keep.txt' }),
+      'approval_denied',
+      'approval_denied',
+    );
     await expect(fs.stat(path.join(box.root, 'keep.txt'))).resolves.toBeDefined();
   });
 
@@ -109,8 +163,18 @@ describe('FilesystemToolkit operations', () => {
 
   it('refuses bad argument types and unknown arguments before touching anything', async () => {
     expectFailure(toolkit, await toolkit.invoke('fs_read', { path: 42 }), 'invalid_path', 'invalid_arguments');
-    expectFailure(toolkit, await toolkit.invoke('fs_write', { path: 'x', content: 'y', mode: 0o777 }), 'invalid_arguments', 'invalid_arguments');
-    expectFailure(toolkit, await toolkit.invoke('fs_read', { path: 'x', offset: -1 }), 'invalid_arguments', 'invalid_arguments');
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_write', { path: 'x', content: 'y', mode: 0o777 }),
+      'invalid_arguments',
+      'invalid_arguments',
+    );
+    expectFailure(
+      toolkit,
+      await toolkit.invoke('fs_read', { path: 'x', offset: -1 }),
+      'invalid_arguments',
+      'invalid_arguments',
+    );
     expectFailure(toolkit, await toolkit.invoke('fs_read', null as any), 'invalid_arguments', 'invalid_arguments');
     await expect(fs.stat(path.join(box.root, 'x'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

@@ -14,21 +14,29 @@ describe('compileFilesystemPolicy', () => {
   it('fills defaults, resolves the root and freezes', async () => {
     await fs.symlink(box.root, path.join(box.base, 'root-alias'));
     const policy = compileFilesystemPolicy({ root: path.join(box.base, 'root-alias') });
-    expect(policy).toMatchObject({ root: box.root, readOnly: false, maxReadBytes: 1_048_576, maxWriteBytes: 1_048_576, maxListEntries: 1000 });
+    expect(policy).toMatchObject({
+      root: box.root,
+      readOnly: false,
+      maxReadBytes: 1_048_576,
+      maxWriteBytes: 1_048_576,
+      maxListEntries: 1000,
+    });
     expect(policy.operations).toHaveLength(9);
     expect(Object.isFrozen(policy)).toBe(true);
   });
 
   it('throws invalid_root for a missing root or a file', async () => {
     expect(() => compileFilesystemPolicy({ root: path.join(box.base, 'missing') })).toThrow(FilesystemError);
-    expect(() => compileFilesystemPolicy({ root: path.join(box.outside, 'secret.txt') })).toThrow(expect.objectContaining({ code: 'invalid_root' }));
+    expect(() => compileFilesystemPolicy({ root: path.join(box.outside, 'secret.txt') })).toThrow(
+      expect.objectContaining({ code: 'invalid_root' }),
+    );
     expect(() => compileFilesystemPolicy({ root: '' })).toThrow(expect.objectContaining({ code: 'invalid_root' }));
   });
 
   it('throws invalid_policy listing every problem', () => {
-    expect(() => compileFilesystemPolicy({ root: box.root, maxReadBytes: 0, operations: ['read', 'chmod' as any] })).toThrow(
-      /maxReadBytes must be a positive integer.*operations has unknown operation 'chmod'/,
-    );
+    expect(() =>
+      compileFilesystemPolicy({ root: box.root, maxReadBytes: 0, operations: ['read', 'chmod' as any] }),
+    ).toThrow(/maxReadBytes must be a positive integer.*operations has unknown operation 'chmod'/);
   });
 });
 
@@ -42,11 +50,26 @@ describe('FilesystemToolkit descriptors and policy', () => {
   it('declares honest contracts and no capabilities', () => {
     const toolkit = new FilesystemToolkit({ root: box.root });
     const byName = Object.fromEntries(toolkit.listTools().map((d) => [d.name, d]));
-    expect(Object.keys(byName)).toEqual(['fs_read', 'fs_list', 'fs_stat', 'fs_search', 'fs_write', 'fs_append', 'fs_mkdir', 'fs_move', 'fs_delete']);
+    expect(Object.keys(byName)).toEqual([
+      'fs_read',
+      'fs_list',
+      'fs_stat',
+      'fs_search',
+      'fs_write',
+      'fs_append',
+      'fs_mkdir',
+      'fs_move',
+      'fs_delete',
+    ]);
     for (const descriptor of toolkit.listTools()) {
       expect(descriptor.name).toMatch(TOOL_NAME_PATTERN);
       expect(descriptor.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
-      expect(toolkit.capabilities(descriptor.name)).toEqual({ invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false });
+      expect(toolkit.capabilities(descriptor.name)).toEqual({
+        invocationContext: false,
+        idempotencyKey: false,
+        heartbeat: false,
+        compensation: false,
+      });
     }
     expect(byName.fs_read).toMatchObject({ sideEffect: 'read', idempotency: 'idempotent' });
     expect(byName.fs_write).toMatchObject({ sideEffect: 'write' });
@@ -55,7 +78,10 @@ describe('FilesystemToolkit descriptors and policy', () => {
   });
 
   it('applies contract overrides and a name prefix', () => {
-    const toolkit = new FilesystemToolkit({ root: box.root }, { toolNamePrefix: 'docs', contracts: { delete: { approval: 'never' }, read: { timeoutMs: 500 } } });
+    const toolkit = new FilesystemToolkit(
+      { root: box.root },
+      { toolNamePrefix: 'docs', contracts: { delete: { approval: 'never' }, read: { timeoutMs: 500 } } },
+    );
     const byName = Object.fromEntries(toolkit.listTools().map((d) => [d.name, d]));
     expect(byName.docs_delete.approval).toBe('never');
     expect(byName.docs_read.timeoutMs).toBe(500);

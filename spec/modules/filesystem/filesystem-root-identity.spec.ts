@@ -96,22 +96,26 @@ describe('FilesystemToolkit and ProcessToolkit: the root is the directory record
     expect(processes.auditLog[0]).toMatchObject({ outcome: 'refused', code: 'root_unavailable' });
   });
 
-  it('never creates a directory in the other tree while a second process swaps a parent of the root for a link to it', async () => {
-    const toolkit = new FilesystemToolkit({ root: layout.root });
-    flipper = await flipDirectory(layout.parent, path.join(layout.base, 'other'));
-    const codes = new Map<string, number>();
-    let calls = 0;
-    for (const until = Date.now() + RACE_MS; Date.now() < until; calls += 1) {
-      const outcome = await toolkit.invoke('fs_mkdir', { path: `m${calls}/a/b`, recursive: true });
-      const code = outcome.ok ? 'ok' : String((outcome.error?.details as { reason?: string }).reason);
-      codes.set(code, (codes.get(code) ?? 0) + 1);
-    }
-    await flipper.stop();
-    flipper = undefined;
-    if (process.env.WUWE_RACE_DEBUG) console.log(calls, codes);
-    await expect(treeOf(layout.otherRoot)).resolves.toEqual(['file.txt', 'sub']);
-    expect(calls).toBeGreaterThan(50);
-  }, RACE_MS + 20_000);
+  it(
+    'never creates a directory in the other tree while a second process swaps a parent of the root for a link to it',
+    async () => {
+      const toolkit = new FilesystemToolkit({ root: layout.root });
+      flipper = await flipDirectory(layout.parent, path.join(layout.base, 'other'));
+      const codes = new Map<string, number>();
+      let calls = 0;
+      for (const until = Date.now() + RACE_MS; Date.now() < until; calls += 1) {
+        const outcome = await toolkit.invoke('fs_mkdir', { path: `m${calls}/a/b`, recursive: true });
+        const code = outcome.ok ? 'ok' : String((outcome.error?.details as { reason?: string }).reason);
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+      }
+      await flipper.stop();
+      flipper = undefined;
+      if (process.env.WUWE_RACE_DEBUG) console.log(calls, codes);
+      await expect(treeOf(layout.otherRoot)).resolves.toEqual(['file.txt', 'sub']);
+      expect(calls).toBeGreaterThan(50);
+    },
+    RACE_MS + 20_000,
+  );
 });
 
 describe('FilesystemToolkit audit of a call that never ran', () => {
@@ -123,7 +127,9 @@ describe('FilesystemToolkit audit of a call that never ran', () => {
       aborted.abort();
       const outcome = await toolkit.invoke('fs_write', { path: 'new.txt', content: 'x' }, aborted.signal);
       expect(outcome.error).toMatchObject({ code: 'cancelled', details: { reason: 'cancelled' } });
-      expect(toolkit.auditLog).toEqual([expect.objectContaining({ operation: 'write', path: 'new.txt', outcome: 'failed', code: 'cancelled' })]);
+      expect(toolkit.auditLog).toEqual([
+        expect.objectContaining({ operation: 'write', path: 'new.txt', outcome: 'failed', code: 'cancelled' }),
+      ]);
       await expect(fs.readdir(base)).resolves.toEqual([]);
     } finally {
       await fs.rm(base, { recursive: true, force: true });

@@ -39,9 +39,17 @@ for (;;) {
  * back), then the directory is renamed back; each state stays for a random time up to `restMs`.
  * Waits until its loop runs.
  */
-export async function cycleDirectory(directory: string, targets: readonly string[], restMs = 0): Promise<DirectoryFlipper> {
+export async function cycleDirectory(
+  directory: string,
+  targets: readonly string[],
+  restMs = 0,
+): Promise<DirectoryFlipper> {
   const parked = `${directory}.parked`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', CYCLE_LOOP, String(restMs), directory, parked, ...targets], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['-e', CYCLE_LOOP, String(restMs), directory, parked, ...targets],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the cycling process exited (${String(code)})`)));

@@ -23,8 +23,16 @@ describe('toolkits behind LlmAgentRunner', () => {
     ]);
     const result = await new LlmAgentRunner(model, toolkit).complete('Show me the password file.');
     const [refused, allowed] = result.toolCalls;
-    expect(refused.outcome.error).toMatchObject({ code: 'permission_denied', category: 'permission', retryable: false, details: { reason: 'path_outside_root' } });
-    expect(JSON.parse(refused.content)).toMatchObject({ ok: false, error: { code: 'permission_denied', category: 'permission' } });
+    expect(refused.outcome.error).toMatchObject({
+      code: 'permission_denied',
+      category: 'permission',
+      retryable: false,
+      details: { reason: 'path_outside_root' },
+    });
+    expect(JSON.parse(refused.content)).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied', category: 'permission' },
+    });
     expect(refused.content).not.toContain('root:');
     expect(JSON.parse(allowed.content)).toMatchObject({ content: 'inside note' });
     expect(toolkit.auditLog.map((entry) => [entry.path, entry.outcome, entry.code])).toEqual([
@@ -36,7 +44,10 @@ describe('toolkits behind LlmAgentRunner', () => {
 
   it('needs the runner approval for fs_delete (approval: always), so nothing is deleted without a handler', async () => {
     const toolkit = new FilesystemToolkit({ root: box.root });
-    const model = new ScriptedModelClient([{ toolCalls: [{ id: 'd1', name: 'fs_delete', arguments: { path: 'notes.txt' } }] }, { text: 'ok' }]);
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: 'd1', name: 'fs_delete', arguments: { path: 'notes.txt' } }] },
+      { text: 'ok' },
+    ]);
     const result = await new LlmAgentRunner(model, toolkit).complete('Delete the notes.');
     expect(result.toolCalls[0].outcome.ok).toBe(false);
     expect(result.toolCalls[0].outcome.error?.category).toBe('permission');

@@ -29,8 +29,12 @@ describe('openConfinedFile (swap after check)', () => {
     const resolved = await resolveExisting(box.root, ['dir', 'secret.txt'], 'dir/secret.txt');
     await fs.rename(path.join(box.root, 'dir'), path.join(box.root, 'moved'));
     await fs.symlink(box.outside, path.join(box.root, 'dir'));
-    await expect(openConfinedFile(box.root, resolved.real, 'dir/secret.txt', 'read')).rejects.toMatchObject({ code: 'symlink_escape' });
-    await expect(openConfinedFile(box.root, resolved.real, 'dir/secret.txt', 'write')).rejects.toMatchObject({ code: 'symlink_escape' });
+    await expect(openConfinedFile(box.root, resolved.real, 'dir/secret.txt', 'read')).rejects.toMatchObject({
+      code: 'symlink_escape',
+    });
+    await expect(openConfinedFile(box.root, resolved.real, 'dir/secret.txt', 'write')).rejects.toMatchObject({
+      code: 'symlink_escape',
+    });
     expect(await fs.readFile(path.join(box.outside, 'secret.txt'), 'utf8')).toBe('outside secret');
   });
 
@@ -39,7 +43,9 @@ describe('openConfinedFile (swap after check)', () => {
     const resolved = await resolveExisting(box.root, ['dir'], 'dir');
     await fs.rename(path.join(box.root, 'dir'), path.join(box.root, 'moved'));
     await fs.symlink(box.outside, path.join(box.root, 'dir'));
-    await expect(openConfinedFile(box.root, path.join(resolved.real, 'new.txt'), 'dir/new.txt', 'write', true)).rejects.toMatchObject({
+    await expect(
+      openConfinedFile(box.root, path.join(resolved.real, 'new.txt'), 'dir/new.txt', 'write', true),
+    ).rejects.toMatchObject({
       code: 'symlink_escape',
     });
     await expect(fs.readdir(box.outside)).resolves.toEqual(['secret.txt']);

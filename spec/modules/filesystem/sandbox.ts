@@ -25,7 +25,13 @@ export async function makeSandbox(): Promise<Sandbox> {
 }
 
 /** Asserts a failure with the given outcome code and `details.reason`, and a last audit entry with that code. */
-export function expectFailure(toolkit: FilesystemToolkit, outcome: ToolOutcome, reason: string, outcomeCode = 'permission_denied', audit: 'refused' | 'allowed' = 'refused'): void {
+export function expectFailure(
+  toolkit: FilesystemToolkit,
+  outcome: ToolOutcome,
+  reason: string,
+  outcomeCode = 'permission_denied',
+  audit: 'refused' | 'allowed' = 'refused',
+): void {
   expect(outcome.ok).toBe(false);
   expect(outcome.error).toMatchObject({ code: outcomeCode, details: { reason } });
   expect(typeof outcome.error?.message).toBe('string');

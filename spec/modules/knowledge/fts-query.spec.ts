@@ -7,7 +7,9 @@ describe('toFtsMatchQuery', () => {
   });
 
   it('keeps FTS5 operators and syntax as plain words', () => {
-    expect(toFtsMatchQuery('NEAR(a b) AND title:x* ^y "z')).toBe('"near" OR "a" OR "b" OR "and" OR "title" OR "x" OR "y" OR "z"');
+    expect(toFtsMatchQuery('NEAR(a b) AND title:x* ^y "z')).toBe(
+      '"near" OR "a" OR "b" OR "and" OR "title" OR "x" OR "y" OR "z"',
+    );
   });
 
   it('keeps letters and digits of any script and drops the rest', () => {

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as collect from '../../../lib/modules/knowledge/collect-document-files';
@@ -117,7 +126,10 @@ describe('full-text queries from the model are never parsed as FTS5 syntax', () 
       if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'invalid_arguments' });
     }
     expect(provider.index.listDocuments()).toHaveLength(1);
-    expect(provider.invoke('knowledge_search', { query: 'title:launch' })).toMatchObject({ ok: true, data: { hits: [expect.objectContaining({ source: 'plan.md' })] } });
+    expect(provider.invoke('knowledge_search', { query: 'title:launch' })).toMatchObject({
+      ok: true,
+      data: { hits: [expect.objectContaining({ source: 'plan.md' })] },
+    });
   });
 
   it('stores and finds documents and notes holding lone surrogates, and bounds a huge query', () => {
@@ -128,7 +140,8 @@ describe('full-text queries from the model are never parsed as FTS5 syntax', () 
     expect(index.search(huge)).toEqual([]);
     const notes = new SqliteNoteStore(':memory:');
     notes.remember({ namespace: 'n', key: 'k', text: 'lone \uDC00 note', tags: ['\uD800'] });
-    for (const query of HOSTILE.filter((q) => /[a-z]/i.test(q))) expect(() => notes.recall({ namespace: 'n', query, limit: 5 })).not.toThrow();
+    for (const query of HOSTILE.filter((q) => /[a-z]/i.test(q)))
+      expect(() => notes.recall({ namespace: 'n', query, limit: 5 })).not.toThrow();
     expect(notes.recall({ namespace: 'n', query: 'note', limit: 5 })).toHaveLength(1);
   });
 });

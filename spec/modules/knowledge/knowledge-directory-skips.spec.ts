@@ -13,7 +13,8 @@ describe('KnowledgeIndex.addDirectory skips what it cannot index, with the reaso
   });
   afterEach(() => rmSync(docs, { recursive: true, force: true }));
 
-  const reasonOf = (report: { skipped: readonly { source: string; reason: string }[] }, source: string) => report.skipped.find((entry) => entry.source === source)?.reason;
+  const reasonOf = (report: { skipped: readonly { source: string; reason: string }[] }, source: string) =>
+    report.skipped.find((entry) => entry.source === source)?.reason;
 
   it('skips a file whose relative path is over the source limit and indexes the rest', async () => {
     const deep = Array.from({ length: 5 }, (_, i) => `${String(i)}${'d'.repeat(240)}`);
@@ -44,7 +45,12 @@ describe('KnowledgeIndex.addDirectory skips what it cannot index, with the reaso
     const index = new KnowledgeIndex();
     index.addDocument({ source: 'manual.md', text: 'bravo by hand' });
     await index.addDirectory(docs, { sourcePrefix: 'docs/' });
-    expect(index.search('bravo').map((hit) => hit.source).sort()).toEqual(['docs/b.md', 'manual.md']);
+    expect(
+      index
+        .search('bravo')
+        .map((hit) => hit.source)
+        .sort(),
+    ).toEqual(['docs/b.md', 'manual.md']);
     rmSync(path.join(docs, 'b.md'));
     const report = await index.addDirectory(docs, { sourcePrefix: 'docs/' });
     expect(report.removed).toEqual(['docs/b.md']);
@@ -55,7 +61,9 @@ describe('KnowledgeIndex.addDirectory skips what it cannot index, with the reaso
   it('leaves the index as it was when the directory cannot be read', async () => {
     const index = new KnowledgeIndex();
     await index.addDirectory(docs);
-    await expect(index.addDirectory(path.join(docs, 'missing'))).rejects.toMatchObject({ code: 'document_read_failed' });
+    await expect(index.addDirectory(path.join(docs, 'missing'))).rejects.toMatchObject({
+      code: 'document_read_failed',
+    });
     expect(index.listDocuments()).toHaveLength(2);
   });
 });

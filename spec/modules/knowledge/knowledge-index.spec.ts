@@ -36,7 +36,12 @@ describe('KnowledgeIndex', () => {
   it('splits Markdown by headings and keeps the source, title and heading path of each passage', () => {
     const index = new KnowledgeIndex(path.join(directory, 'k.db'));
     const indexed = index.addDocument({ source: 'docs/deploy.md', text: GUIDE });
-    expect(indexed).toEqual({ source: 'docs/deploy.md', title: 'Deployment guide', format: 'markdown', passageCount: 3 });
+    expect(indexed).toEqual({
+      source: 'docs/deploy.md',
+      title: 'Deployment guide',
+      format: 'markdown',
+      passageCount: 3,
+    });
 
     const hits = index.search('migrations workers');
     expect(hits[0]).toMatchObject({
@@ -47,7 +52,9 @@ describe('KnowledgeIndex', () => {
       passageIndex: 1,
     });
     expect(hits[0].snippet).toContain('**migrations**');
-    expect(hits[0].passage).toBe('Run the **migrations** before starting the **workers**. **Migrations** lock the schema table.');
+    expect(hits[0].passage).toBe(
+      'Run the **migrations** before starting the **workers**. **Migrations** lock the schema table.',
+    );
 
     const fenced = index.search('rollback.sh shell comment');
     expect(fenced[0].heading).toBe('Deployment guide > Rollback');
@@ -65,7 +72,7 @@ describe('KnowledgeIndex', () => {
     const hits = index.search('cats dogs sleep', 10);
     expect(hits.map((hit) => hit.source)).toEqual(['b.txt', 'a.txt']);
     expect(hits[0].score).toBeGreaterThan(hits[1].score);
-        expect(index.search('cats', 1)).toHaveLength(1);
+    expect(index.search('cats', 1)).toHaveLength(1);
   });
 
   it.each(['"unbalanced', 'NEAR(', 'a AND OR NOT', 'title:secret*', '^start', '((( near', 'x" OR "y'])(
@@ -129,9 +136,13 @@ describe('KnowledgeIndex', () => {
 
   it('fails with a typed error for a missing directory and bad options', async () => {
     const index = new KnowledgeIndex();
-    await expect(index.addDirectory(path.join(directory, 'missing'))).rejects.toMatchObject({ code: 'document_read_failed' });
+    await expect(index.addDirectory(path.join(directory, 'missing'))).rejects.toMatchObject({
+      code: 'document_read_failed',
+    });
     expect(() => new KnowledgeIndex(':memory:', { maxPassageChars: 10 })).toThrow(KnowledgeIndexError);
-    expect(() => index.addDocument({ source: '', text: 'x' })).toThrow(expect.objectContaining({ code: 'invalid_document' }));
+    expect(() => index.addDocument({ source: '', text: 'x' })).toThrow(
+      expect.objectContaining({ code: 'invalid_document' }),
+    );
   });
 
   it('persists in a file and shares an open database without closing it', () => {

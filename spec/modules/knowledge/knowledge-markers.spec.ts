@@ -11,7 +11,7 @@ function parseMarked(output: string, open: string, close: string): { text: strin
   const matches: string[] = [];
   const special = new Set([...open, ...close, '\\']);
   let current: string | undefined;
-  for (let i = 0; i < output.length; ) {
+  for (let i = 0; i < output.length;) {
     if (output[i] === '\\' && i + 1 < output.length && special.has(output[i + 1])) {
       text += output[i + 1];
       if (current !== undefined) current += output[i + 1];
@@ -73,12 +73,21 @@ describe('KnowledgeIndex match markers', () => {
     const parsed = parseMarked(index.search('needle')[0].passage, '[[', ']]');
     expect(parsed.text).toBe('Links [[needle]] and needle.');
     expect(parsed.matches).toEqual(['needle', 'needle']);
-    for (const [open, close] of [['<b>', '</b>'], ['', '*'], [' ', ' '], ['\\', '/']])
-      expect(() => new KnowledgeIndex(':memory:', { highlightOpen: open, highlightClose: close })).toThrow(KnowledgeIndexError);
+    for (const [open, close] of [
+      ['<b>', '</b>'],
+      ['', '*'],
+      [' ', ' '],
+      ['\\', '/'],
+    ])
+      expect(() => new KnowledgeIndex(':memory:', { highlightOpen: open, highlightClose: close })).toThrow(
+        KnowledgeIndexError,
+      );
   });
 
   it('says in the tool description which markers it uses and how text is escaped', () => {
-    const provider = new KnowledgeToolProvider({ index: new KnowledgeIndex(':memory:', { highlightOpen: '[[', highlightClose: ']]' }) });
+    const provider = new KnowledgeToolProvider({
+      index: new KnowledgeIndex(':memory:', { highlightOpen: '[[', highlightClose: ']]' }),
+    });
     const description = provider.listTools()[0].description;
     expect(description).toContain('[[');
     expect(description).toContain(']]');

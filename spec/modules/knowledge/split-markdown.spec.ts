@@ -3,7 +3,10 @@ import { packParagraphs } from '../../../lib/modules/knowledge/pack-passages';
 
 describe('splitMarkdown', () => {
   it('tracks the heading path, fills skipped levels, and ignores headings inside fences', () => {
-    const split = splitMarkdown('# Title\n\nintro\n\n### Deep\n\ndeep text\n\n## Section\n\n```\n# comment\n```\n\nafter', 500);
+    const split = splitMarkdown(
+      '# Title\n\nintro\n\n### Deep\n\ndeep text\n\n## Section\n\n```\n# comment\n```\n\nafter',
+      500,
+    );
     expect(split.title).toBe('Title');
     expect(split.passages).toEqual([
       { heading: 'Title', text: 'intro' },

@@ -25,22 +25,43 @@ describe('MemoryToolProvider', () => {
     expect(byName.memory_remember).toMatchObject({ sideEffect: 'write', idempotency: 'idempotent_with_key' });
     expect(byName.memory_recall).toMatchObject({ sideEffect: 'read', idempotency: 'idempotent', approval: 'never' });
     expect(byName.memory_forget).toMatchObject({ sideEffect: 'destructive', approval: 'when_destructive' });
-    for (const tool of provider.listTools()) expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+    for (const tool of provider.listTools())
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
     expect(provider.capabilities('memory_remember').idempotencyKey).toBe(true);
-    expect(provider.capabilities('memory_recall')).toEqual({ invocationContext: false, idempotencyKey: false, heartbeat: false, compensation: false });
-    expect(new MemoryToolProvider({ allowForget: false }).listTools().map((tool) => tool.name)).toEqual(['memory_remember', 'memory_recall']);
+    expect(provider.capabilities('memory_recall')).toEqual({
+      invocationContext: false,
+      idempotencyKey: false,
+      heartbeat: false,
+      compensation: false,
+    });
+    expect(new MemoryToolProvider({ allowForget: false }).listTools().map((tool) => tool.name)).toEqual([
+      'memory_remember',
+      'memory_recall',
+    ]);
   });
 
   it('recalls notes across provider instances on the same SQLite file, ranked by relevance', async () => {
     const file = path.join(directory, 'agent.db');
     const writerStore = new SqliteNoteStore(file);
     const writer = new MemoryToolProvider({ store: writerStore });
-    expect((await call(writer, 'memory_remember', { key: 'editor', text: 'The user prefers the vim editor.', tags: ['prefs'] })).data).toEqual({
+    expect(
+      (
+        await call(writer, 'memory_remember', {
+          key: 'editor',
+          text: 'The user prefers the vim editor.',
+          tags: ['prefs'],
+        })
+      ).data,
+    ).toEqual({
       key: 'editor',
       version: 1,
       status: 'created',
     });
-    await call(writer, 'memory_remember', { key: 'lang', text: 'The user writes TypeScript and prefers strict mode.', tags: ['prefs', 'code'] });
+    await call(writer, 'memory_remember', {
+      key: 'lang',
+      text: 'The user writes TypeScript and prefers strict mode.',
+      tags: ['prefs', 'code'],
+    });
     await call(writer, 'memory_remember', { key: 'pet', text: 'The user has a cat named Miso.' });
     writerStore.close();
 
@@ -56,15 +77,24 @@ describe('MemoryToolProvider', () => {
     const tagged = await call(reader, 'memory_recall', { query: 'prefers', tags: ['code'] });
     expect((tagged.data as { notes: { key: string }[] }).notes.map((note) => note.key)).toEqual(['lang']);
     const otherNamespace = new MemoryToolProvider({ store: readerStore, namespace: 'someone-else' });
-    expect((await call(otherNamespace, 'memory_recall', { query: 'editor' })).data).toEqual({ query: 'editor', notes: [] });
+    expect((await call(otherNamespace, 'memory_recall', { query: 'editor' })).data).toEqual({
+      query: 'editor',
+      notes: [],
+    });
     readerStore.close();
   });
 
   it('updates a keyed note, reports unchanged repeats, and forgets it idempotently', async () => {
     const provider = new MemoryToolProvider({ store: new InMemoryNoteStore() });
     await call(provider, 'memory_remember', { key: 'city', text: 'Lives in Lyon.' });
-    expect((await call(provider, 'memory_remember', { key: 'city', text: 'Lives in Lyon.' })).data).toMatchObject({ status: 'unchanged', version: 1 });
-    expect((await call(provider, 'memory_remember', { key: 'city', text: 'Moved to Nantes.' })).data).toMatchObject({ status: 'updated', version: 2 });
+    expect((await call(provider, 'memory_remember', { key: 'city', text: 'Lives in Lyon.' })).data).toMatchObject({
+      status: 'unchanged',
+      version: 1,
+    });
+    expect((await call(provider, 'memory_remember', { key: 'city', text: 'Moved to Nantes.' })).data).toMatchObject({
+      status: 'updated',
+      version: 2,
+    });
     expect((await call(provider, 'memory_recall', { query: 'Lyon' })).data).toEqual({ query: 'Lyon', notes: [] });
     expect((await call(provider, 'memory_forget', { key: 'city' })).data).toEqual({ key: 'city', forgotten: true });
     expect((await call(provider, 'memory_forget', { key: 'city' })).data).toEqual({ key: 'city', forgotten: false });
@@ -105,12 +135,15 @@ describe('MemoryToolProvider', () => {
     expect(outcome.error).toMatchObject({ code: 'invalid_arguments', category: 'validation', retryable: false });
   });
 
-  it.each(['"unbalanced', 'NEAR(', '***', 'key:editor OR'])('turns the hostile recall query %s into an outcome', async (query) => {
-    const provider = new MemoryToolProvider();
-    await call(provider, 'memory_remember', { key: 'editor', text: 'near the unbalanced editor' });
-    const outcome = await call(provider, 'memory_recall', { query });
-    if (!outcome.ok) expect(outcome.error?.code).toBe('invalid_arguments');
-  });
+  it.each(['"unbalanced', 'NEAR(', '***', 'key:editor OR'])(
+    'turns the hostile recall query %s into an outcome',
+    async (query) => {
+      const provider = new MemoryToolProvider();
+      await call(provider, 'memory_remember', { key: 'editor', text: 'near the unbalanced editor' });
+      const outcome = await call(provider, 'memory_recall', { query });
+      if (!outcome.ok) expect(outcome.error?.code).toBe('invalid_arguments');
+    },
+  );
 
   it('answers a whitespace-only note and an unknown tool with failures, and rejects bad options with a typed error', async () => {
     const provider = new MemoryToolProvider();
@@ -118,6 +151,8 @@ describe('MemoryToolProvider', () => {
     const unknown = { ...invocationFor(provider, 'memory_recall', { query: 'x' }), toolName: 'memory_dump' };
     expect((await provider.invokeTool(unknown)).error?.code).toBe('unknown_tool');
     expect(() => new MemoryToolProvider({ defaultLimit: 50, maxLimit: 10 })).toThrow(MemoryModuleError);
-    expect(() => new MemoryToolProvider({ namespace: '' })).toThrow(expect.objectContaining({ code: 'invalid_memory_options' }));
+    expect(() => new MemoryToolProvider({ namespace: '' })).toThrow(
+      expect.objectContaining({ code: 'invalid_memory_options' }),
+    );
   });
 });

@@ -13,7 +13,12 @@ describe('SqliteNoteStore namespaces share no ranking statistics', () => {
 
   const seed = (store: SqliteNoteStore, namespace: string) => {
     store.remember({ namespace, key: 'editor', text: 'The user prefers the vim editor for code', tags: ['code'] });
-    store.remember({ namespace, key: 'city', text: 'The user lives in Lyon and likes the editor of the local paper', tags: [] });
+    store.remember({
+      namespace,
+      key: 'city',
+      text: 'The user lives in Lyon and likes the editor of the local paper',
+      tags: [],
+    });
     store.remember({ namespace, key: 'tea', text: 'Green tea every morning, never coffee', tags: [] });
   };
   const recall = (store: SqliteNoteStore, namespace: string, query: string) =>
@@ -22,13 +27,30 @@ describe('SqliteNoteStore namespaces share no ranking statistics', () => {
   it('answers the same scores and order in one namespace whatever another namespace stores', () => {
     const store = new SqliteNoteStore(path.join(directory, 'notes.db'));
     seed(store, 'alice');
-    const before = [recall(store, 'alice', 'editor vim'), recall(store, 'alice', 'user coffee'), recall(store, 'alice', 'Lyon paper')];
+    const before = [
+      recall(store, 'alice', 'editor vim'),
+      recall(store, 'alice', 'user coffee'),
+      recall(store, 'alice', 'Lyon paper'),
+    ];
     for (let i = 0; i < 40; i += 1)
-      store.remember({ namespace: 'mallory', key: `probe-${String(i)}`, text: i % 2 === 0 ? 'editor editor editor' : 'vim user Lyon coffee paper', tags: [] });
-    const after = [recall(store, 'alice', 'editor vim'), recall(store, 'alice', 'user coffee'), recall(store, 'alice', 'Lyon paper')];
+      store.remember({
+        namespace: 'mallory',
+        key: `probe-${String(i)}`,
+        text: i % 2 === 0 ? 'editor editor editor' : 'vim user Lyon coffee paper',
+        tags: [],
+      });
+    const after = [
+      recall(store, 'alice', 'editor vim'),
+      recall(store, 'alice', 'user coffee'),
+      recall(store, 'alice', 'Lyon paper'),
+    ];
     expect(after).toEqual(before);
     store.forget('mallory', 'probe-0');
-    expect([recall(store, 'alice', 'editor vim'), recall(store, 'alice', 'user coffee'), recall(store, 'alice', 'Lyon paper')]).toEqual(before);
+    expect([
+      recall(store, 'alice', 'editor vim'),
+      recall(store, 'alice', 'user coffee'),
+      recall(store, 'alice', 'Lyon paper'),
+    ]).toEqual(before);
     store.close();
   });
 

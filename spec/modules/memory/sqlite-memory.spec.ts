@@ -9,7 +9,13 @@ import { SqliteMemory } from '../../../lib/modules/memory/sqlite-memory';
 const CONVERSATION: ChatMessage[] = [
   { role: 'user', content: 'Weather in Tokyo?' },
   { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Tokyo' } }] },
-  { role: 'tool', toolCallId: 'c1', toolName: 'get_weather', content: '{"ok":false,"error":{"code":"timeout"}}', isError: true },
+  {
+    role: 'tool',
+    toolCallId: 'c1',
+    toolName: 'get_weather',
+    content: '{"ok":false,"error":{"code":"timeout"}}',
+    isError: true,
+  },
   { role: 'assistant', content: 'It is 22 degrees — ☀️.', toolCalls: [] },
 ];
 
@@ -53,7 +59,9 @@ describe('SqliteMemory', () => {
   it('refuses messages that are not chat messages with a typed error', () => {
     const memory = new SqliteMemory(':memory:');
     expect(() => memory.append('r', { role: 'system', content: 'x' } as never)).toThrow(MemoryModuleError);
-    expect(() => memory.append('', { role: 'user', content: 'x' })).toThrow(expect.objectContaining({ code: 'invalid_message' }));
+    expect(() => memory.append('', { role: 'user', content: 'x' })).toThrow(
+      expect.objectContaining({ code: 'invalid_message' }),
+    );
     const cyclic: Record<string, unknown> = { role: 'user' };
     cyclic.content = cyclic;
     expect(() => memory.append('r', cyclic as never)).toThrow(expect.objectContaining({ code: 'invalid_message' }));

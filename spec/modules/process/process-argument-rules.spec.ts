@@ -6,7 +6,12 @@ import { EXECUTABLES, ProcessSandbox, expectRunFailure, makeProcessSandbox, runD
 
 jest.setTimeout(30_000);
 
-const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.com' };
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'a',
+  GIT_AUTHOR_EMAIL: 'a@example.com',
+  GIT_COMMITTER_NAME: 'a',
+  GIT_COMMITTER_EMAIL: 'a@example.com',
+};
 
 describe('ProcessToolkit argument rules', () => {
   let box: ProcessSandbox;
@@ -16,7 +21,11 @@ describe('ProcessToolkit argument rules', () => {
     box = await makeProcessSandbox();
     pwned = path.join(box.outside, 'pwned');
     await fs.writeFile(path.join(box.root, 'file.txt'), 'hello\n');
-    toolkit = new ProcessToolkit({ root: box.root, executables: { ...EXECUTABLES, git: 'git', find: 'find', tar: 'tar', sed: 'sed', rg: '/bin/echo' }, timeoutMs: 5000 });
+    toolkit = new ProcessToolkit({
+      root: box.root,
+      executables: { ...EXECUTABLES, git: 'git', find: 'find', tar: 'tar', sed: 'sed', rg: '/bin/echo' },
+      timeoutMs: 5000,
+    });
   });
   afterEach(() => box.cleanup());
 
@@ -58,22 +67,47 @@ describe('ProcessToolkit argument rules', () => {
       [['submodule', 'foreach', 'touch PWNED']],
       [['help', 'status']],
     ])('refuses %j before starting anything', async (args) => {
-      await refused('git', args.map((arg) => arg.replace('PWNED', pwned)));
+      await refused(
+        'git',
+        args.map((arg) => arg.replace('PWNED', pwned)),
+      );
     });
 
     it('still runs the usual read and write subcommands, with the options they share with the refused ones', async () => {
-      expect(runData(await toolkit.invoke('process_run', { executable: 'git', args: ['status', '--porcelain'] })).exitCode).toBe(0);
-      expect(runData(await toolkit.invoke('process_run', { executable: 'git', args: ['log', '-c', '--oneline'] })).stdout).toContain('one');
-      expect(runData(await toolkit.invoke('process_run', { executable: 'git', args: ['-C', 'sub', '--no-pager', 'grep', '-c', 'hello', '--', '../file.txt'] })).stdout).toBe('../file.txt:1\n');
+      expect(
+        runData(await toolkit.invoke('process_run', { executable: 'git', args: ['status', '--porcelain'] })).exitCode,
+      ).toBe(0);
+      expect(
+        runData(await toolkit.invoke('process_run', { executable: 'git', args: ['log', '-c', '--oneline'] })).stdout,
+      ).toContain('one');
+      expect(
+        runData(
+          await toolkit.invoke('process_run', {
+            executable: 'git',
+            args: ['-C', 'sub', '--no-pager', 'grep', '-c', 'hello', '--', '../file.txt'],
+          }),
+        ).stdout,
+      ).toBe('../file.txt:1\n');
     });
 
     it('keeps a repository config written by the caller from running its fsmonitor, pager or hooks', async () => {
       execFileSync('git', ['-C', box.root, 'config', 'core.fsmonitor', `touch ${pwned}; false`]);
       execFileSync('git', ['-C', box.root, 'config', 'core.pager', `touch ${pwned}; cat`]);
-      await fs.writeFile(path.join(box.root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch ${pwned}\n`, { mode: 0o755 });
+      await fs.writeFile(path.join(box.root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch ${pwned}\n`, {
+        mode: 0o755,
+      });
       const withIdentity = new ProcessToolkit({ root: box.root, executables: { git: 'git' }, fixedEnv: GIT_IDENTITY });
-      expect(runData(await withIdentity.invoke('process_run', { executable: 'git', args: ['status'] })).exitCode).toBe(0);
-      expect(runData(await withIdentity.invoke('process_run', { executable: 'git', args: ['commit', '--allow-empty', '-m', 'two'] })).exitCode).toBe(0);
+      expect(runData(await withIdentity.invoke('process_run', { executable: 'git', args: ['status'] })).exitCode).toBe(
+        0,
+      );
+      expect(
+        runData(
+          await withIdentity.invoke('process_run', {
+            executable: 'git',
+            args: ['commit', '--allow-empty', '-m', 'two'],
+          }),
+        ).exitCode,
+      ).toBe(0);
       expect(existsSync(pwned)).toBe(false);
     });
   });
@@ -90,12 +124,18 @@ describe('ProcessToolkit argument rules', () => {
       [['.', '-fls', 'PWNED']],
       [['.', '-name', 'file.txt', '-delete']],
     ])('refuses %j', async (args) => {
-      await refused('find', args.map((arg) => arg.replace('PWNED', pwned)));
+      await refused(
+        'find',
+        args.map((arg) => arg.replace('PWNED', pwned)),
+      );
       expect(existsSync(path.join(box.root, 'file.txt'))).toBe(true);
     });
 
     it('runs a plain search', async () => {
-      expect(runData(await toolkit.invoke('process_run', { executable: 'find', args: ['.', '-name', '*.txt', '-print'] })).stdout).toBe('./file.txt\n');
+      expect(
+        runData(await toolkit.invoke('process_run', { executable: 'find', args: ['.', '-name', '*.txt', '-print'] }))
+          .stdout,
+      ).toBe('./file.txt\n');
     });
   });
 
@@ -113,18 +153,31 @@ describe('ProcessToolkit argument rules', () => {
       [['-cf', 'a.tar', '--info-script=touch PWNED', 'file.txt']],
       [['-cf', 'a.tar', '--new-volume-script=touch PWNED', 'file.txt']],
     ])('refuses %j', async (args) => {
-      await refused('tar', args.map((arg) => arg.replace('PWNED', pwned)));
+      await refused(
+        'tar',
+        args.map((arg) => arg.replace('PWNED', pwned)),
+      );
     });
 
     it('treats an archive name with a colon as a local file', async () => {
-      const data = runData(await toolkit.invoke('process_run', { executable: 'tar', args: ['-cf', 'host:a.tar', 'file.txt'] }));
+      const data = runData(
+        await toolkit.invoke('process_run', { executable: 'tar', args: ['-cf', 'host:a.tar', 'file.txt'] }),
+      );
       expect(data.exitCode).toBe(0);
       expect(existsSync(path.join(box.root, 'host:a.tar'))).toBe(true);
     });
   });
 
   describe('rg', () => {
-    it.each([[['--pre', 'sh', 'x']], [['--pre=sh', 'x']], [['--pre-glob=*', 'x']], [['-z', 'x']], [['-iz', 'x']], [['--search-zip', 'x']], [['--hostname-bin=sh', 'x']]])('refuses %j', async (args) => {
+    it.each([
+      [['--pre', 'sh', 'x']],
+      [['--pre=sh', 'x']],
+      [['--pre-glob=*', 'x']],
+      [['-z', 'x']],
+      [['-iz', 'x']],
+      [['--search-zip', 'x']],
+      [['--hostname-bin=sh', 'x']],
+    ])('refuses %j', async (args) => {
       await refused('rg', args);
     });
   });
@@ -132,11 +185,15 @@ describe('ProcessToolkit argument rules', () => {
   describe('sed', () => {
     it('runs in sandbox mode: the e and w commands fail inside sed, running and writing nothing', async () => {
       for (const script of [`1e touch ${pwned}`, `s/hello/x/e`, `w ${pwned}`, `s/hello/x/w ${pwned}`]) {
-        const data = runData(await toolkit.invoke('process_run', { executable: 'sed', args: ['-n', script, 'file.txt'] }));
+        const data = runData(
+          await toolkit.invoke('process_run', { executable: 'sed', args: ['-n', script, 'file.txt'] }),
+        );
         expect(data.exitCode).not.toBe(0);
       }
       expect(existsSync(pwned)).toBe(false);
-      expect(runData(await toolkit.invoke('process_run', { executable: 'sed', args: ['s/hello/bye/', 'file.txt'] })).stdout).toBe('bye\n');
+      expect(
+        runData(await toolkit.invoke('process_run', { executable: 'sed', args: ['s/hello/bye/', 'file.txt'] })).stdout,
+      ).toBe('bye\n');
     });
   });
 
@@ -146,7 +203,9 @@ describe('ProcessToolkit argument rules', () => {
       await refused('env', ['A=1', 'touch', pwned]);
       await refused('env', ['-S', `touch ${pwned}`]);
       await refused('env', [`--split-string=touch ${pwned}`]);
-      expect(runData(await toolkit.invoke('process_run', { executable: 'env', args: ['-i', 'A=1'] })).stdout).toBe('A=1\n');
+      expect(runData(await toolkit.invoke('process_run', { executable: 'env', args: ['-i', 'A=1'] })).stdout).toBe(
+        'A=1\n',
+      );
     });
   });
 
@@ -155,7 +214,13 @@ describe('ProcessToolkit argument rules', () => {
       const custom = new ProcessToolkit({
         root: box.root,
         executables: { echo: '/bin/echo', find: 'find' },
-        argumentRules: { echo: { deniedOptions: ['-e', '--help'] }, find: { ...BUILT_IN_ARGUMENT_PROFILES.find, deniedOptions: [...(BUILT_IN_ARGUMENT_PROFILES.find.deniedOptions ?? []), '-name'] } },
+        argumentRules: {
+          echo: { deniedOptions: ['-e', '--help'] },
+          find: {
+            ...BUILT_IN_ARGUMENT_PROFILES.find,
+            deniedOptions: [...(BUILT_IN_ARGUMENT_PROFILES.find.deniedOptions ?? []), '-name'],
+          },
+        },
       });
       await refused('echo', ['-ne', 'x'], custom);
       await refused('echo', ['--he'], custom);
@@ -165,14 +230,32 @@ describe('ProcessToolkit argument rules', () => {
     });
 
     it("turns a built-in profile off only when the host says 'unrestricted'", async () => {
-      const open = new ProcessToolkit({ root: box.root, executables: { find: 'find' }, argumentRules: { find: 'unrestricted' } });
-      runData(await open.invoke('process_run', { executable: 'find', args: ['.', '-maxdepth', '0', '-exec', 'touch', pwned, ';'] }));
+      const open = new ProcessToolkit({
+        root: box.root,
+        executables: { find: 'find' },
+        argumentRules: { find: 'unrestricted' },
+      });
+      runData(
+        await open.invoke('process_run', {
+          executable: 'find',
+          args: ['.', '-maxdepth', '0', '-exec', 'touch', pwned, ';'],
+        }),
+      );
       expect(existsSync(pwned)).toBe(true);
     });
 
     it('refuses a malformed rule at construction', () => {
-      expect(() => new ProcessToolkit({ root: box.root, executables: EXECUTABLES, argumentRules: { echo: { deniedOptions: ['x'] } } })).toThrow(ProcessError);
-      expect(() => new ProcessToolkit({ root: box.root, executables: EXECUTABLES, argumentRules: { nope: {} } })).toThrow(/nope/);
+      expect(
+        () =>
+          new ProcessToolkit({
+            root: box.root,
+            executables: EXECUTABLES,
+            argumentRules: { echo: { deniedOptions: ['x'] } },
+          }),
+      ).toThrow(ProcessError);
+      expect(
+        () => new ProcessToolkit({ root: box.root, executables: EXECUTABLES, argumentRules: { nope: {} } }),
+      ).toThrow(/nope/);
     });
 
     it('tells the model which subcommands and options are refused', () => {

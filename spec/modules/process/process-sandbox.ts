@@ -53,7 +53,13 @@ export function runData(outcome: ToolOutcome): Record<string, any> {
 }
 
 /** Asserts a failure with the outcome code and `details.reason`, and a last audit entry with that code. */
-export function expectRunFailure(toolkit: ProcessToolkit, outcome: ToolOutcome, reason: string, outcomeCode = 'permission_denied', audit: 'refused' | 'allowed' | 'failed' = 'refused'): void {
+export function expectRunFailure(
+  toolkit: ProcessToolkit,
+  outcome: ToolOutcome,
+  reason: string,
+  outcomeCode = 'permission_denied',
+  audit: 'refused' | 'allowed' | 'failed' = 'refused',
+): void {
   expect(outcome.ok).toBe(false);
   expect(outcome.error).toMatchObject({ code: outcomeCode, details: { reason } });
   expect(toolkit.auditLog[toolkit.auditLog.length - 1]).toMatchObject({ outcome: audit, code: reason });
