@@ -5,17 +5,16 @@ import { connectHttp, listenHttp, sdkClient } from '../mcp/mcp-support';
 import { cells, resumeRun, startingEntry, startRun, deliveryOf, Cell } from './support/matrix';
 import { decide, failureCode, LedgerTools } from './support/side-effects';
 import { STORE_KINDS, useScenarioStores } from './support/stores';
-import { makeWire, WIRE_CLIENT_KINDS } from './support/wires';
-import { useLocalModelServers } from '../support/local-model-servers';
+import { useWires, WIRE_CLIENT_KINDS } from './support/wires';
 import type { ClientKind } from './support/wires';
 
-const servers = useLocalModelServers();
+const makeWire = useWires();
 const openStore = useScenarioStores('approval-gate');
 const refund = { id: 'call_refund', name: 'refund', arguments: { cents: 500 } };
 
 /** Starts a run whose model asks for the gated refund; with a store and no handler it suspends. */
 async function suspended(cell: Cell) {
-  const wire = makeWire(cell.client as ClientKind, servers);
+  const wire = await makeWire(cell.client as ClientKind);
   const tools = new LedgerTools();
   const opened = cell.store === 'none' ? undefined : await openStore(cell.store);
   wire.answer({ calls: [refund] }, deliveryOf(cell.entry));
@@ -46,7 +45,7 @@ describe('a call that needs approval never runs without a decision', () => {
     it.each(cells(['none'], ['complete', 'stream'], ['scripted', ...WIRE_CLIENT_KINDS]))(
       '%s (no store, no handler: denied)',
       async (_name, cell) => {
-        const wire = makeWire(cell.client as ClientKind, servers);
+        const wire = await makeWire(cell.client as ClientKind);
         const tools = new LedgerTools();
         wire.answer({ calls: [refund] }, deliveryOf(cell.entry));
         wire.answer({ text: 'understood' }, deliveryOf(cell.entry));
@@ -92,7 +91,7 @@ describe('a call that needs approval never runs without a decision', () => {
       const opened = cell.store === 'none' ? undefined : await openStore(cell.store);
       const runId = `invoke-${cell.store}`;
       if (opened !== undefined) await opened.store.createRun({ runId });
-      const runner = new LlmAgentRunner(makeWire('scripted', servers).client(), tools);
+      const runner = new LlmAgentRunner((await makeWire('scripted')).client(), tools);
       const result = await runner.invokeToolCall(refund, {
         runId,
         ...(opened === undefined ? {} : { store: opened.store }),

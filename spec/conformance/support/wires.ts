@@ -7,8 +7,8 @@ import { AiSdkModelClient } from '../../../lib/model/ai-sdk';
 import { AnthropicModelClient } from '../../../lib/model/anthropic';
 import { OpenAIModelClient } from '../../../lib/model/openai';
 import type { JsonObject } from '../../../lib/outcome/json-value';
-import { LocalModelServers } from '../../support/local-model-servers';
-import { messageBody } from '../../support/messages-api-server';
+import { messageBody, MessagesApiServer, startMessagesApiServer } from '../../support/messages-api-server';
+import { OpenAIApiServer, startOpenAIApiServer } from '../../support/openai-api-server';
 import { messageStreamEvents } from '../../support/messages-api-sse';
 import {
   chatChunks,
@@ -165,13 +165,36 @@ function scriptedWire(): Wire {
   };
 }
 
-/** A wire of one client kind; the HTTP ones use the file's local model servers. */
-export function makeWire(kind: ClientKind, servers: LocalModelServers): Wire {
-  if (kind === 'scripted') return scriptedWire();
+/** The local stand-ins one HTTP wire talks to. */
+interface WireServers {
+  readonly openai: OpenAIApiServer;
+  readonly anthropic: MessagesApiServer;
+}
+
+/**
+ * For a spec file: `wire(kind)` makes a wire of that client kind; an HTTP one gets its own local server (so a
+ * failed scenario's unused replies never reach the next), closed after the test.
+ */
+export function useWires(): (kind: ClientKind) => Promise<Wire> {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()));
+  });
+  return async (kind) => {
+    if (kind === 'scripted') return scriptedWire();
+    const server = kind === 'anthropic' ? await startMessagesApiServer() : await startOpenAIApiServer();
+    open.push(server);
+    const servers = (
+      kind === 'anthropic' ? { anthropic: server, openai: undefined } : { openai: server, anthropic: undefined }
+    ) as unknown as WireServers;
+    return httpWire(kind, servers);
+  };
+}
+
+function httpWire(kind: ClientKind, servers: WireServers): Wire {
   const format: WireFormat = kind === 'anthropic' ? 'anthropic' : kind === 'openai-responses' ? 'responses' : 'chat';
   const server = kind === 'anthropic' ? servers.anthropic : servers.openai;
-  const from = server.requests.length;
-  const bodies = (): any[] => server.requests.slice(from).map((request) => request.body);
+  const bodies = (): any[] => server.requests.map((request) => request.body);
   const client = (): ModelClient => {
     if (kind === 'anthropic')
       return new AnthropicModelClient({
