@@ -38,7 +38,9 @@ describe('a call that needs approval never runs without a decision', () => {
       expect(wire.requestCount()).toBe(1);
       const record = (await opened!.store.loadRun(runId))!;
       expect(record.status).toBe('awaiting_approval');
-      expect(record.approvals.map((approval) => [approval.callId, approval.state])).toEqual([['call_refund', 'pending']]);
+      expect(record.approvals.map((approval) => [approval.callId, approval.state])).toEqual([
+        ['call_refund', 'pending'],
+      ]);
       expect(record.toolCalls.filter((call) => call.callId === 'call_refund')).toEqual([]);
     });
 
@@ -49,7 +51,12 @@ describe('a call that needs approval never runs without a decision', () => {
         const tools = new LedgerTools();
         wire.answer({ calls: [refund] }, deliveryOf(cell.entry));
         wire.answer({ text: 'understood' }, deliveryOf(cell.entry));
-        const result = await startRun(new LlmAgentRunner(wire.client(), tools), startingEntry(cell.entry), 'refund', {});
+        const result = await startRun(
+          new LlmAgentRunner(wire.client(), tools),
+          startingEntry(cell.entry),
+          'refund',
+          {},
+        );
         expect(tools.ran('refund')).toBe(0);
         expect(result.stopReason).toBe('end_turn');
         expect(wire.toolResults().map((sent) => [sent.callId, failureCode(sent.content)])).toEqual([
@@ -110,7 +117,11 @@ describe('a call that needs approval never runs without a decision', () => {
       const tools = new LedgerTools();
       const http = await listenHttp(new McpHttpHandler(tools));
       try {
-        for (const elicit of [undefined, () => ({ action: 'decline' as const }), () => ({ action: 'cancel' as const })]) {
+        for (const elicit of [
+          undefined,
+          () => ({ action: 'decline' as const }),
+          () => ({ action: 'cancel' as const }),
+        ]) {
           const client = await connectHttp(sdkClient(elicit), http.url);
           try {
             const result = (await client.callTool({ name: 'refund', arguments: { cents: 500 } })) as CallToolResult;

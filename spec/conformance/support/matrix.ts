@@ -5,13 +5,7 @@ import type { StoreKind } from './stores';
 
 /** The entry points a guarantee is checked on. */
 export type EntryPoint =
-  | 'complete'
-  | 'stream'
-  | 'resume'
-  | 'resumeStream'
-  | 'invokeToolCall'
-  | 'queue-worker'
-  | 'mcp-call';
+  'complete' | 'stream' | 'resume' | 'resumeStream' | 'invokeToolCall' | 'queue-worker' | 'mcp-call';
 
 /** One cell of the matrix: a store (or `none`), an entry point and a client. */
 export interface Cell {

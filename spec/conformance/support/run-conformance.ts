@@ -56,7 +56,13 @@ function main(): void {
     const output = join(dir, 'results.json');
     const jest = spawnSync(
       process.execPath,
-      [require.resolve('jest/bin/jest'), 'spec/conformance', '--json', `--outputFile=${output}`, ...process.argv.slice(2)],
+      [
+        require.resolve('jest/bin/jest'),
+        'spec/conformance',
+        '--json',
+        `--outputFile=${output}`,
+        ...process.argv.slice(2),
+      ],
       { stdio: 'inherit' },
     );
     const results = JSON.parse(readFileSync(output, 'utf8')) as JestJson;

@@ -61,7 +61,10 @@ function anthropicViolations(messages: any[]): string[] {
     }
   });
   for (const id of duplicates(allUses)) found.push(`tool_use id '${id}' is not unique`);
-  if (messages.at(-1)?.role === 'assistant' && messages.at(-1).content.some?.((block: any) => block.type === 'tool_use'))
+  if (
+    messages.at(-1)?.role === 'assistant' &&
+    messages.at(-1).content.some?.((block: any) => block.type === 'tool_use')
+  )
     found.push('the request ends with unanswered tool_use blocks');
   return found;
 }
@@ -107,7 +110,8 @@ function responsesViolations(input: any[]): string[] {
     if (item.type === 'function_call') calls.push(String(item.call_id));
     if (item.type === 'function_call_output') {
       const id = String(item.call_id);
-      if (!calls.includes(id)) found.push(`item ${at}: function_call_output '${id}' answers no function_call before it`);
+      if (!calls.includes(id))
+        found.push(`item ${at}: function_call_output '${id}' answers no function_call before it`);
       if (typeof item.output !== 'string' && !Array.isArray(item.output))
         found.push(`item ${at}: function_call_output '${id}' has no output`);
       outputs.push(id);

@@ -25,7 +25,13 @@ import { transcriptViolations, WireFormat } from './wire-rules';
 export type ClientKind = 'scripted' | 'anthropic' | 'openai-chat' | 'openai-responses' | 'ai-sdk';
 
 /** Every client kind, in the order the matrix lists them. */
-export const CLIENT_KINDS: readonly ClientKind[] = ['scripted', 'anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
+export const CLIENT_KINDS: readonly ClientKind[] = [
+  'scripted',
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'ai-sdk',
+];
 
 /** The clients that speak a provider's wire format over HTTP. */
 export const WIRE_CLIENT_KINDS: readonly ClientKind[] = ['anthropic', 'openai-chat', 'openai-responses', 'ai-sdk'];
@@ -80,7 +86,13 @@ function openAiAnswer(answer: Answer): ScriptedAnswer {
   return {
     ...(answer.text !== undefined ? { text: [answer.text] } : {}),
     ...(answer.calls !== undefined
-      ? { calls: answer.calls.map((call) => ({ id: call.id, name: call.name, pieces: splitInThree(argumentsText(call)) })) }
+      ? {
+          calls: answer.calls.map((call) => ({
+            id: call.id,
+            name: call.name,
+            pieces: splitInThree(argumentsText(call)),
+          })),
+        }
       : {}),
   };
 }
@@ -120,10 +132,12 @@ function resultsOf(format: WireFormat, body: any): WireToolResult[] {
       .filter((block: any) => block.type === 'tool_result')
       .map((block: any) => ({ callId: block.tool_use_id, content: text(block.content), isError: block.is_error }));
   }
-  if (format === 'responses')
-    return body.input
-      .filter((item: any) => item.type === 'function_call_output')
-      .map((item: any) => ({ callId: item.call_id, content: text(item.output) }));
+  if (format === 'responses') {
+    const input: any[] = body.input;
+    let start = input.length;
+    while (start > 0 && input[start - 1].type === 'function_call_output') start--;
+    return input.slice(start).map((item: any) => ({ callId: item.call_id, content: text(item.output) }));
+  }
   const messages: any[] = format === 'scripted' ? body : body.messages;
   let end = messages.length;
   while (end > 0 && messages[end - 1].role !== 'tool') end--;
@@ -184,9 +198,9 @@ export function useWires(): (kind: ClientKind) => Promise<Wire> {
     if (kind === 'scripted') return scriptedWire();
     const server = kind === 'anthropic' ? await startMessagesApiServer() : await startOpenAIApiServer();
     open.push(server);
-    const servers = (
-      kind === 'anthropic' ? { anthropic: server, openai: undefined } : { openai: server, anthropic: undefined }
-    ) as unknown as WireServers;
+    const servers = (kind === 'anthropic'
+      ? { anthropic: server, openai: undefined }
+      : { openai: server, anthropic: undefined }) as unknown as WireServers;
     return httpWire(kind, servers);
   };
 }
@@ -201,7 +215,9 @@ function httpWire(kind: ClientKind, servers: WireServers): Wire {
         client: new Anthropic({ apiKey: 'test-key', baseURL: servers.anthropic.baseURL, maxRetries: 0 }),
       });
     if (kind === 'ai-sdk')
-      return new AiSdkModelClient(createOpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL }).chat('gpt-test'));
+      return new AiSdkModelClient(
+        createOpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL }).chat('gpt-test'),
+      );
     return new OpenAIModelClient({
       client: new OpenAI({ apiKey: 'test-key', baseURL: servers.openai.baseURL, maxRetries: 0 }),
       api: kind === 'openai-chat' ? 'chat' : 'responses',
