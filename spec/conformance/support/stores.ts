@@ -68,10 +68,3 @@ export function useScenarioStores(prefix: string): (kind: StoreKind) => Promise<
     return { kind, store: await open(), address: `${url}#${schema}`, reopen: open };
   };
 }
-
-/** Opens the store a child process was given: a SQLite path, or `postgres://...#schema`. */
-export async function openStoreAt(address: string): Promise<RunStore> {
-  if (!address.startsWith('postgres://')) return new SqliteRunStore(address);
-  const [connectionString, schema] = address.split('#');
-  return PostgresRunStore.open({ connectionString, schema });
-}
