@@ -83,7 +83,8 @@ describe('consecutive approvals, parallel approvals and concurrent runs each res
         const { store } = await openStore(cell.store as 'memory');
         const tools = new LedgerTools();
         const count = 50;
-        const centsOf = (messages: readonly ChatMessage[]) => Number(/run (\d+)/.exec(String(messages[0].content))![1]);
+        const centsOf = (messages: readonly ChatMessage[]) =>
+          Number(/run (\d+)/.exec(JSON.stringify(messages[0].content))![1]);
         const model = new ScriptedModelClient(
           [
             (messages) =>

@@ -34,20 +34,27 @@ export function matrixTable(results: JestJson): string {
       const result = test.status === 'passed' ? 'pass' : test.status === 'failed' ? 'FAIL' : test.status;
       rows.push([guarantee, scenario, match[1], match[2], match[3], match[4] ?? '', result]);
     }
-  const header = ['guarantee', 'scenario (public report)', 'store', 'entry point', 'client', 'case', 'result'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const header = ['scenario (public report)', 'store', 'entry point', 'client', 'case', 'result'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column + 1].length)));
   const line = (row: readonly string[]): string =>
     `| ${row.map((value, column) => value.padEnd(widths[column])).join(' | ')} |`;
   const count = (keep: (result: string) => boolean): number => rows.filter((row) => keep(row[6])).length;
-  return [
-    'Conformance matrix',
-    line(header),
-    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
-    ...rows.map(line),
+  const out = ['Conformance matrix'];
+  for (const guarantee of [...new Set(rows.map((row) => row[0]))]) {
+    out.push(
+      '',
+      `Guarantee: ${guarantee}`,
+      line(header),
+      `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+    );
+    for (const row of rows) if (row[0] === guarantee) out.push(line(row.slice(1)));
+  }
+  out.push(
     '',
     `${rows.length} cells: ${count((r) => r === 'pass')} pass, ${count((r) => r === 'FAIL')} fail, ` +
       `${count((r) => r !== 'pass' && r !== 'FAIL')} other`,
-  ].join('\n');
+  );
+  return out.join('\n');
 }
 
 function main(): void {

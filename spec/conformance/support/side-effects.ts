@@ -47,7 +47,7 @@ export class LedgerTools implements ToolProvider {
 
 function defaultBehaviour(invocation: ToolInvocation): unknown {
   if (invocation.toolName === 'refund') return { refunded: invocation.arguments.cents };
-  if (invocation.toolName === 'delete_file') return `deleted ${String(invocation.arguments.path)}`;
+  if (invocation.toolName === 'delete_file') return `deleted ${JSON.stringify(invocation.arguments.path)}`;
   return { id: invocation.arguments.id, found: true };
 }
 
