@@ -134,9 +134,10 @@ function resultsOf(format: WireFormat, body: any): WireToolResult[] {
   }
   if (format === 'responses') {
     const input: any[] = body.input;
-    let start = input.length;
+    const end = input.findLastIndex((item) => item.type === 'function_call_output') + 1;
+    let start = end;
     while (start > 0 && input[start - 1].type === 'function_call_output') start--;
-    return input.slice(start).map((item: any) => ({ callId: item.call_id, content: text(item.output) }));
+    return input.slice(start, end).map((item: any) => ({ callId: item.call_id, content: text(item.output) }));
   }
   const messages: any[] = format === 'scripted' ? body : body.messages;
   let end = messages.length;
