@@ -5,6 +5,7 @@ import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentError } from './runner-error';
 import { messagesOfRecord, withoutProviderContent } from './turn-messages';
 import { conversationProblem, toolCallProblem } from './input-conversation';
+import { withCancelledTurnClosed } from './cancelled-turn';
 
 /**
  * What `complete()` and `stream()` take: a prompt (one user message), or a list of messages (a
@@ -82,7 +83,8 @@ export const NOTHING_CONTINUED: Promise<readonly ChatMessage[]> = Promise.resolv
  * else the `memory`'s; empty without `continueFrom`.
  *
  * @throws {@link LlmAgentError} `invalid_run_options` without a store or memory,
- * `conversation_not_found` for an unknown or empty conversation, `run_conflict` for one with open calls.
+ * `conversation_not_found` for an unknown or empty conversation, `run_conflict` for one with open calls (the
+ * last turn of a stored run that was cancelled is closed first: see `withCancelledTurnClosed`).
  */
 export async function loadContinuedConversation(options: LlmAgentRunOptions): Promise<readonly ChatMessage[]> {
   const { continueFrom, store, memory } = options;
@@ -98,7 +100,7 @@ export async function loadContinuedConversation(options: LlmAgentRunOptions): Pr
     store !== undefined
       ? stored === undefined
         ? undefined
-        : messagesOfRecord(stored)
+        : withCancelledTurnClosed(stored, messagesOfRecord(stored))
       : await memory!.messages(continueFrom);
   if (messages === undefined || messages.length === 0)
     throw new LlmAgentError('conversation_not_found', `no stored conversation of run '${continueFrom}'`);
