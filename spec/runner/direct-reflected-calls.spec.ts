@@ -4,13 +4,13 @@ import {
   Field,
   LlmAgentEvent,
   LlmAgentRunner,
-  ReflectedToolContext,
   ReflectedToolProvider,
   ScriptedModelClient,
   Tool,
   ToolFailureError,
   ToolInvocation,
 } from '../../lib';
+import { ReflectedToolContext } from '../../lib/tools';
 
 const MODES = [
   'text',
