@@ -75,7 +75,7 @@ export type { ChatMessage, ModelRequest, ModelResponse, ModelToolCall } from './
 export { ToolRegistry } from './providers/tool-registry';
 export type { DependencyContainer, ToolRegistryOptions } from './providers/tool-registry';
 export { ReflectedToolProvider } from './providers/reflected-tool-provider';
-export type { ReflectedToolProviderOptions } from './providers/reflected-tool-provider';
+export type { ReflectedToolContext, ReflectedToolProviderOptions } from './providers/reflected-tool-provider';
 export { composeToolProviders } from './providers/composite-tool-provider';
 export { ToolProviderError } from './providers/tool-provider-error';
 export type { ToolProviderErrorCode } from './providers/tool-provider-error';

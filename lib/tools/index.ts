@@ -26,7 +26,6 @@ export { ToolsChangedEmitter } from '../providers/tools-changed-emitter';
 export { SharedToolInstanceError, ToolContainerError } from '../providers/tool-registry';
 export type { CompensationResult, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
 export type { HeartbeatProgress, ToolDeadline } from '../providers/tool-invocation';
-export type { ReflectedToolContext } from '../providers/reflected-tool-provider';
 export { normalizeToolOutcome } from '../outcome/tool-outcome';
 export type {
   CheckedToolOutcome,

@@ -9,8 +9,8 @@ import {
   Tool,
   ToolFailureError,
   ToolInvocation,
+  ReflectedToolContext,
 } from '../../lib';
-import { ReflectedToolContext } from '../../lib/tools';
 
 const MODES = [
   'text',
