@@ -19,7 +19,8 @@ import { transformSync as swcTransformSync } from '@swc/core';
 import { transformSync } from 'esbuild';
 import ts from 'typescript';
 import { z } from 'zod';
-import { defineTool, Field, invokeReflectedTool, makeLlmTool, parseToolArguments, Tool } from '../lib';
+import { defineTool, Field, parseToolArguments, Tool } from '../lib';
+import { invokeReflectedTool, makeLlmTool } from '../lib/tools';
 import { measure, Measurement, report } from './measure';
 
 const ARGUMENTS = '{"city":"Tokyo","unit":"fahrenheit"}';

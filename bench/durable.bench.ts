@@ -8,8 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { canonicalArgumentsSha256, MemoryRunStore, PostgresRunStore, RunStore, SqliteRunStore } from '../lib/durable';
-import { toolData } from '../lib/outcome';
+import { canonicalArgumentsSha256 } from '../lib/durable';
+import { MemoryRunStore, RunStore, toolData } from '../lib';
+import { PostgresRunStore } from '../lib/durable/postgres';
+import { SqliteRunStore } from '../lib/durable/sqlite';
 import { Measurement, measure } from './measure';
 
 const args = { orderId: 42, amountCents: 1999, note: 'refund' };

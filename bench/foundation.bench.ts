@@ -14,7 +14,8 @@ import 'reflect-metadata';
 import Ajv from 'ajv';
 import { plainToInstance } from 'class-transformer';
 import { IsEnum, IsOptional, IsString, validate } from 'class-validator';
-import { invokeReflectedTool, makeLlmTool, parseToolArguments } from '../lib';
+import { invokeReflectedTool, makeLlmTool } from '../lib/tools';
+import { parseToolArguments } from '../lib';
 import { GetWeather, TemperatureUnit } from '../samples/weather';
 import { measure, Measurement, report } from './measure';
 

@@ -25,12 +25,9 @@
 import {
   DEFAULT_TOOL_OUTPUT_PROJECTION,
   fallbackTextTokenEstimator,
-  JsonValue,
-  ToolOutcome,
-  toolData,
-  toolText,
   tryProjectToolOutputForModel,
-} from '../lib';
+} from '../lib/projection';
+import { JsonValue, ToolOutcome, toolData, toolText } from '../lib';
 import { renderArrayInParts } from '../lib/projection/render-array-in-parts';
 
 const MIB = 1 << 20;

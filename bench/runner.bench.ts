@@ -17,15 +17,9 @@
  * `bench/hot-loop.ts` runs one case in a plain loop (for profiles), `bench/alloc-profile.ts` shows
  * what a case allocates per call.
  */
-import {
-  descriptorFromLlmTool,
-  fallbackTextTokenEstimator,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  ToolDescriptor,
-  ToolInvocation,
-  ToolProvider,
-} from '../lib';
+import { descriptorFromLlmTool } from '../lib/contract';
+import { fallbackTextTokenEstimator } from '../lib/projection';
+import { LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolInvocation, ToolProvider } from '../lib';
 import { fullGc, measureTogether, PairedRatio, pairedRatio, ratioOfFastestRounds, report } from './measure';
 import {
   prompt,

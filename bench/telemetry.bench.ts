@@ -24,14 +24,8 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import {
-  descriptorFromLlmTool,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  ToolDescriptor,
-  ToolInvocation,
-  ToolProvider,
-} from '../lib';
+import { descriptorFromLlmTool } from '../lib/contract';
+import { LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolInvocation, ToolProvider } from '../lib';
 import { createTelemetry, Telemetry } from '../lib/telemetry';
 import { measureTogether, report } from './measure';
 

@@ -7,8 +7,9 @@
  * shared machine inflates less than wall time; wall time is printed beside them. Prints one JSON
  * line: `{ name, cpuMs, wallMs, baselineCpuMs, allocatedMiB, outcome }`.
  */
-import { compileInputValidator, JsonSchema } from '../lib';
-import { decodeToolArguments } from '../lib/validation';
+import { compileInputValidator } from '../lib/validation';
+import { JsonSchema } from '../lib';
+import { decodeToolArguments } from '../lib/validation/decode-arguments';
 import { VALIDATION_CASES } from './validation-cases';
 
 function median(values: number[]): number {

@@ -4,17 +4,10 @@
  * floor's precompiled ajv and the peers' tools), the model's call, the prompt and the final answer,
  * and the two runners the runner cases use.
  */
-import {
-  compileInputValidator,
-  fallbackTextTokenEstimator,
-  Field,
-  LlmAgentRunner,
-  ReflectedToolProvider,
-  ScriptedModelClient,
-  Tool,
-  toToolOutcome,
-  tryParseToolArguments,
-} from '../lib';
+import { compileInputValidator } from '../lib/validation';
+import { fallbackTextTokenEstimator } from '../lib/projection';
+import { Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool } from '../lib';
+import { toToolOutcome, tryParseToolArguments } from '../lib/tools';
 
 /** The tool's arguments. */
 export interface WeatherArgs {

@@ -8,15 +8,15 @@
 import 'reflect-metadata';
 import {
   LlmAgentRunResult,
-  ModelStepper,
   RunStore,
-  SqliteRunStore,
   ScriptedModelClient,
   LlmAgentRunner,
   composeToolProviders,
   ReflectedToolProvider,
   LlmAgentEvent,
 } from '../lib';
+import { ModelStepper } from '../lib/model';
+import { SqliteRunStore } from '../lib/durable/sqlite';
 import { demoModel } from './demo-model';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';

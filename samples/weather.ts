@@ -7,17 +7,8 @@
  * Run: `npx ts-node --transpile-only samples/weather.ts`
  */
 import 'reflect-metadata';
-import {
-  Field,
-  invokeReflectedTool,
-  LlmAgentRunResult,
-  LlmTool,
-  makeLlmTool,
-  ModelClient,
-  ScriptedModelClient,
-  Tool,
-  ToolOutcome,
-} from '../lib';
+import { Field, LlmAgentRunResult, LlmTool, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../lib';
+import { invokeReflectedTool, makeLlmTool } from '../lib/tools';
 import { demoModel } from './demo-model';
 
 export enum TemperatureUnit {

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { AgentRunRecord } from '../durable';
+import { AgentRunRecord } from '../durable/agent-run-record';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { CommandContext, emit, loadRecord, StoreOptions, withStore } from './command-context';

@@ -1,13 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  ChainedRunRecord,
-  parseRunRecordJsonLines,
-  RunRecordVerification,
-  RunStore,
-  runRecordToJsonLines,
-  verifyRunRecord,
-} from '../durable';
+import { ChainedRunRecord } from '../durable/chain/record-chain';
+import { parseRunRecordJsonLines, runRecordToJsonLines } from '../durable/chain/record-json-lines';
+import { RunRecordVerification, verifyRunRecord } from '../durable/chain/verify-run-record';
+import { RunStore } from '../durable/run-store';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, StoreOptions, withStore } from './command-context';

@@ -1,4 +1,5 @@
-import { AgentRunRecord, RunStore } from '../durable';
+import { AgentRunRecord } from '../durable/agent-run-record';
+import { RunStore } from '../durable/run-store';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { DEFAULT_STORE_SPEC, openStore, StoreAccess } from './open-store';

@@ -1,5 +1,5 @@
 import { textOfUserContent } from '../model/user-content';
-import { AgentRunRecord } from '../durable';
+import { AgentRunRecord } from '../durable/agent-run-record';
 import { JournalEntry } from '../runner/run-event-journal';
 import { runView, ToolCallView } from './run-views';
 import { CallTimeline, callTimelines, TIMELINE_LANES, TimelineLane, TimelineMark, timelineKey } from './timeline-model';

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PostgresRunStore, RunStore, RunStoreError, SqliteRunStore } from '../durable';
+import { PostgresRunStore } from '../durable/postgres/postgres-run-store';
+import { RunStore } from '../durable/run-store';
+import { RunStoreError } from '../durable/run-store-error';
+import { SqliteRunStore } from '../durable/sqlite/sqlite-run-store';
 import { CliError } from './cli-error';
 
 /** The store used when neither `--store` nor `WUWE_STORE` names one: the demo's file. */

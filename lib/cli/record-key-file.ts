@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { RecordKey } from '../durable';
+import type { RecordKey } from '../durable/chain/record-chain';
 import { recordKeyRing } from '../durable/chain/chain-digest';
 import { messageOf } from '../errors/message-of';
 import { CliError } from './cli-error';

@@ -1,4 +1,5 @@
-import { AgentRunRecord, AgentRunStatus, ApprovalState, RunLease, canonicalArgumentsSha256 } from '../durable';
+import { AgentRunRecord, AgentRunStatus, ApprovalState, RunLease } from '../durable/agent-run-record';
+import { canonicalArgumentsSha256 } from '../durable/canonical-arguments';
 import { ChatMessage, ModelToolCall } from '../model/model-types';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 

@@ -1,4 +1,4 @@
-import { AGENT_RUN_STATUSES, AgentRunStatus } from '../durable';
+import { AGENT_RUN_STATUSES, AgentRunStatus } from '../durable/agent-run-record';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, loadRecord, StoreOptions, withStore } from './command-context';

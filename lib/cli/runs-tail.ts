@@ -1,5 +1,5 @@
 import { textOfUserContent } from '../model/user-content';
-import { AgentRunRecord, AgentRunStatus } from '../durable';
+import { AgentRunRecord, AgentRunStatus } from '../durable/agent-run-record';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadRecord, StoreOptions, withStore } from './command-context';

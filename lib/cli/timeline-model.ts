@@ -1,4 +1,9 @@
-import { AgentRunRecord, ApprovalRecord, ToolCallRecord, ToolOutputProjectionRecord } from '../durable';
+import {
+  AgentRunRecord,
+  ApprovalRecord,
+  ToolCallRecord,
+  ToolOutputProjectionRecord,
+} from '../durable/agent-run-record';
 import { JournalEntry } from '../runner/run-event-journal';
 import { LlmAgentEvent } from '../runner/runner-events';
 

@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
-import { openQueueWorker } from '../queue';
-import type { QueueAgent } from '../queue';
+import { openQueueWorker } from '../queue/open-queue-worker';
+import type { QueueAgent } from '../queue/queue-agent';
 import { messageOf } from '../errors/message-of';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';

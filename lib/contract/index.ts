@@ -1,29 +1,22 @@
-export type { JsonSchema } from './json-schema';
+/**
+ * `wuwe/contract`: the tool contract in detail: capabilities, compensation, heartbeats, idempotency,
+ * output classes, output projection and resource versions; the defaults; descriptor checks and the
+ * conversion from a plain `LlmTool`; the retry delay arithmetic; the tool name pattern.
+ * @packageDocumentation
+ */
+export { checkToolDescriptor } from './check-descriptor';
+export { computeRetryDelayMs } from './retry-delay';
+export { DEFAULT_RESOURCE_VERSION_POLICY, DEFAULT_RETRY_POLICY, NO_CAPABILITIES } from './defaults';
+export { descriptorFromLlmTool } from './compile-descriptor';
 export { TOOL_NAME_PATTERN } from './llm-tool';
-export type { LlmTool } from './llm-tool';
+export { DEFAULT_RETRYABLE_CATEGORIES } from '../outcome/error-codes';
 export type {
-  ToolApprovalMode,
   ToolCapabilities,
   ToolCompensationPolicy,
-  ToolContractOptions,
-  ToolDescriptor,
   ToolHeartbeatPolicy,
   ToolIdempotency,
   ToolOutputClass,
   ToolOutputProjectionPolicy,
   ToolOutputValidationMode,
   ToolResourceVersionPolicy,
-  ToolRetryPolicy,
-  ToolSideEffect,
 } from './tool-descriptor';
-export {
-  DEFAULT_RESOURCE_VERSION_POLICY,
-  DEFAULT_RETRY_POLICY,
-  DEFAULT_TOOL_CONTRACT,
-  NO_CAPABILITIES,
-} from './defaults';
-export { ToolContractError } from './tool-contract-error';
-export type { ToolContractErrorCode } from './tool-contract-error';
-export { MIN_PROJECTION_BYTES, MIN_PROJECTION_TOKENS, checkToolDescriptor, toLlmTool } from './check-descriptor';
-export { checkToolContractOptionKeys, descriptorFromLlmTool, requiredCapabilities } from './compile-descriptor';
-export { computeRetryDelayMs } from './retry-delay';

@@ -25,7 +25,7 @@ export type ToolOutputValidationMode = 'strict' | 'warning' | 'disabled';
 /**
  * Bounded retry policy. The delay before attempt `n + 1` after failed attempt `n` (1-based) is
  * `min(maxDelayMs, initialDelayMs * backoffCoefficient^(n - 1)) * (1 - jitter + 2 * jitter * random())`,
- * capped again at `maxDelayMs` (see {@link computeRetryDelayMs}).
+ * capped again at `maxDelayMs` (see {@link contract!computeRetryDelayMs}).
  */
 export interface ToolRetryPolicy {
   /** Total attempts including the first. @default 1 */

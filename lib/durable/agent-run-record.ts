@@ -32,7 +32,7 @@ export const AGENT_RUN_STATUSES: readonly AgentRunStatus[] = Object.freeze([
   'cancelled',
 ]);
 
-/** What identifies one tool call before it runs; recorded by {@link RunStore.recordCallStarted}. */
+/** What identifies one tool call before it runs; recorded by {@link wuwe!RunStore.recordCallStarted}. */
 export interface ToolCallIdentity {
   /** The model's tool call id, unique within its turn. */
   readonly callId: string;

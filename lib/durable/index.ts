@@ -1,42 +1,41 @@
+/**
+ * `wuwe/durable`: durable runs in detail, for writing a store or reading records: the `RunStore`
+ * write and read types, the record and its parts (calls, approvals, projections, leases), the record's
+ * schema version and parser, the tamper-evident chain (`verifyRunRecord`, JSON Lines export), run leases
+ * (`withRunLease`), and canonical JSON with the arguments digest.
+ * @packageDocumentation
+ */
 export { AGENT_RUN_RECORD_SCHEMA_VERSION, AGENT_RUN_STATUSES } from './agent-run-record';
 export type {
-  AgentRunRecord,
-  AgentRunStatus,
   ApprovalRecord,
-  MessageOrigin,
   ApprovalState,
+  MessageOrigin,
   RunLease,
   ToolCallIdentity,
   ToolCallRecord,
   ToolOutputProjectionInput,
   ToolOutputProjectionRecord,
 } from './agent-run-record';
+export { canonicalArgumentsSha256, canonicalJson } from './canonical-arguments';
+export { CanonicalJsonError } from './canonical-json-error';
+export { parseAgentRunRecord } from './parse-agent-run-record';
+export { verifyRunRecord } from './chain/verify-run-record';
+export type { BadRecordEntry, RunRecordVerification, VerifyRunRecordOptions } from './chain/verify-run-record';
+export { withRunLease } from './with-run-lease';
+export type { HeldRunLease, RunLeaseOptions } from './with-run-lease';
+export { parseRunRecordJsonLines, runRecordToJsonLines } from './chain/record-json-lines';
 export type {
+  AppendMessagesOptions,
   ApprovalDecision,
   ApprovalRequest,
   CallStartResult,
   CallWriteOptions,
   CreateRunOptions,
-  RunStore,
   RunSummary,
+  RunWriteOptions,
 } from './run-store';
-export { RunStoreError } from './run-store-error';
-export type { RunStoreErrorCode, RunStoreErrorDetails } from './run-store-error';
-export { CanonicalJsonError } from './canonical-json-error';
-export { canonicalJson, canonicalArgumentsSha256, sha256Hex } from './canonical-arguments';
-export { parseAgentRunRecord } from './parse-agent-run-record';
-export { MemoryRunStore } from './memory-run-store';
 export type { MemoryRunStoreOptions } from './memory-run-store';
-export { SqliteRunStore } from './sqlite';
-export type { SqliteRunStoreOptions } from './sqlite';
-export { PostgresRunStore } from './postgres';
-export type { PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres';
-export { withRunLease } from './with-run-lease';
-export type { HeldRunLease, RunLeaseOptions } from './with-run-lease';
-export { verifyRunRecord } from './chain/verify-run-record';
-export type { BadRecordEntry, RunRecordVerification, VerifyRunRecordOptions } from './chain/verify-run-record';
-export { runRecordToJsonLines, parseRunRecordJsonLines } from './chain/record-json-lines';
-export { toolContentSha256 } from './chain/chain-entities';
+export type { RunStoreErrorDetails } from './run-store-error';
 export type {
   ChainedRunRecord,
   RecordChain,

@@ -54,7 +54,7 @@ export interface MemoryRunStoreOptions extends RecordChainOptions {
 }
 
 /** Calls, projections and approvals are keyed by {@link rules.callKey}: turn and call id. */
-interface RunState {
+interface StoredRun {
   run: RunRow;
   messages: string[];
   calls: Map<string, CallRow>;
@@ -70,7 +70,7 @@ interface RunState {
  * admitted outcome text like the SQL stores do.
  */
 export class MemoryRunStore implements RunStore {
-  private readonly runs = new Map<string, RunState>();
+  private readonly runs = new Map<string, StoredRun>();
   private readonly idempotencyKeys = new Map<string, CallRow>();
   private readonly clock: () => number;
   private readonly chainer: RecordChainer;
@@ -87,7 +87,7 @@ export class MemoryRunStore implements RunStore {
     const { runId, status, metadataJson, messageTexts } = rules.checkNewRun(options);
     if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
     const now = rules.isoTime(this.clock);
-    const state: RunState = {
+    const state: StoredRun = {
       run: {
         run_id: runId,
         status,
@@ -390,7 +390,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** The run's state; with write options, only when their fencing token is current. */
-  private state(runId: string, options?: RunWriteOptions): RunState {
+  private state(runId: string, options?: RunWriteOptions): StoredRun {
     this.open();
     const state = this.runs.get(runId);
     if (!state) throw new RunStoreError('run_not_found', 'No such run', { runId });
@@ -400,7 +400,7 @@ export class MemoryRunStore implements RunStore {
 
   /** Checks a projection audit; `row` is the one to store, absent when the same audit is already stored. */
   private checkedProjection(
-    state: RunState,
+    state: StoredRun,
     runId: string,
     projection: ToolOutputProjectionInput,
     texts: readonly string[] = [],
@@ -432,12 +432,12 @@ export class MemoryRunStore implements RunStore {
     return { row, stored: row };
   }
 
-  private touch(state: RunState): void {
+  private touch(state: StoredRun): void {
     state.run.updated_at = rules.isoTime(this.clock);
   }
 
   /** Appends the entries of `drafts` to the run's chain and moves its head. */
-  private async chain(state: RunState, drafts: readonly ChainDraft[]): Promise<void> {
+  private async chain(state: StoredRun, drafts: readonly ChainDraft[]): Promise<void> {
     const entries = this.chainer.entries(
       state.run.run_id,
       { head: state.run.chain_head, length: state.chain.length },

@@ -98,8 +98,8 @@ export interface RunSummary {
  * starts, its complete raw outcome once admitted, the projection audit, approvals, status and a lease so one
  * worker at a time executes a run. Every method is atomic: when it throws, nothing was written.
  *
- * Implementations: {@link MemoryRunStore} (tests, one process), {@link SqliteRunStore} (one machine),
- * {@link PostgresRunStore} (several workers).
+ * Implementations: {@link MemoryRunStore} (tests, one process), {@link durable/sqlite!SqliteRunStore} (one machine),
+ * {@link durable/postgres!PostgresRunStore} (several workers).
  */
 export interface RunStore {
   /** Creates a run. Throws `run_exists` when the id is taken. */

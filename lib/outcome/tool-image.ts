@@ -8,7 +8,7 @@ export type ToolImageMediaType = (typeof TOOL_IMAGE_MEDIA_TYPES)[number];
  * An image a tool returns for the model to see (a screenshot, a chart, a rendered page): inline
  * base64 `data` of one of {@link TOOL_IMAGE_MEDIA_TYPES}, whose first bytes must match the media type.
  * Images come inline only: wuwe never reads a file or fetches a URL on a tool's behalf (an
- * {@link ToolArtifact}'s `uri` stays a reference the model never gets).
+ * {@link tools!ToolArtifact}'s `uri` stays a reference the model never gets).
  */
 export interface ToolImage {
   readonly mediaType: ToolImageMediaType;

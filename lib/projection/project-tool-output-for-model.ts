@@ -46,7 +46,7 @@ export const MAX_ESTIMATOR_CALLS_PER_PROJECTION = 2 + MAX_PREVIEW_CANDIDATES;
  * units its items are read again for the parts the 32 token samples fall in: see `renderArrayInParts`);
  * building each candidate costs O(maxBytes), and a truncated array serializes only the items its
  * candidates show, plus one. The estimator is called at most
- * {@link MAX_ESTIMATOR_CALLS_PER_PROJECTION} times, only on texts within `maxBytes`: an original over
+ * `MAX_ESTIMATOR_CALLS_PER_PROJECTION` times, only on texts within `maxBytes`: an original over
  * `maxBytes` has its tokens estimated by the fallback from samples (see `estimateLargeTextTokens`).
  */
 export function tryProjectToolOutputForModel(

@@ -14,11 +14,11 @@ import type { ToolCallResultOf } from '../tools/tool-typing';
 import { lastTurnOf, restoreRecord, runUnderLease } from './durable/durable-run';
 import { isPromiseLike, MaybePromise, untilAborted } from './maybe-promise';
 import { newRunId } from './new-run-id';
-import { countUsage, modelRequestOf, newRunState, runResultOf, toolMessageOf } from './run-lifecycle';
+import { countUsage, modelRequestOf, newRunInProgress, runResultOf, toolMessageOf } from './run-lifecycle';
 import { inputMessages, LlmAgentRunInput, loadContinuedConversation } from './run-input';
 import { InvokeToolCallOptions, LlmAgentRunOptions, ToolCallRequest } from './run-options';
 import { LlmAgentRunResult, ToolCallResult } from './run-result';
-import { RunState } from './run-state';
+import { RunInProgress } from './run-state';
 import { LlmAgentError } from './runner-error';
 import { LlmAgentEvent } from './runner-events';
 import { stopReasonOf } from './runner-rules';
@@ -71,8 +71,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   private readonly llmTools: readonly LlmTool[];
   private readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
   protected readonly defaultMemory: Memory = new InMemoryMemory();
-  private readonly streams = new WeakMap<RunState, RunStreamChannel>();
-  private readonly outputs = new WeakMap<RunState, FinalAnswerState>();
+  private readonly streams = new WeakMap<RunInProgress, RunStreamChannel>();
+  private readonly outputs = new WeakMap<RunInProgress, FinalAnswerState>();
 
   /**
    * Checks every tool the provider lists (contract, input and output schemas). A provider that lists
@@ -217,7 +217,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * with its failure) or suspended. A durable run's store admits the call before it is dispatched (or has its
    * outcome already, or refuses it).
    */
-  protected async executeToolCall(run: RunState, call: ModelToolCall): Promise<ToolCallResult> {
+  protected async executeToolCall(run: RunInProgress, call: ModelToolCall): Promise<ToolCallResult> {
     const startedAt = run.clock.now();
     const idempotencyKey = this.idempotencyKeyOf(run, call);
     const stop = (gate: GateStop, request?: ToolCallRequest): Promise<ToolCallResult> =>
@@ -283,7 +283,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */
-  protected refuseToolCall(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+  protected refuseToolCall(run: RunInProgress, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
     this.emit(run, {
       type: 'tool_call_refused',
       runId: run.runId,
@@ -305,23 +305,23 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * {@link deriveIdempotencyKey} of (run, turn, call id). The turn is part of the key, so a model that reuses a
    * call id in a later turn (several OpenAI-compatible servers send `call_0` every turn) gets a fresh call.
    */
-  protected idempotencyKeyOf(run: RunState, call: ModelToolCall): string {
+  protected idempotencyKeyOf(run: RunInProgress, call: ModelToolCall): string {
     return run.recordedKeys?.get(callKey(run.turn, call.id)) ?? deriveIdempotencyKey(run.runId, run.turn, call.id);
   }
 
   /** Step 1: the tool must exist (`unknown_tool`). */
-  protected resolveTool(_run: RunState, call: ModelToolCall): Gate<ToolDescriptor> {
+  protected resolveTool(_run: RunInProgress, call: ModelToolCall): Gate<ToolDescriptor> {
     return resolveToolGate(this.descriptors, call);
   }
 
   /** Step 2: arguments must decode and match the input schema; each issue goes back by JSON Pointer. */
-  protected validateArguments(run: RunState, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
+  protected validateArguments(run: RunInProgress, call: ModelToolCall, descriptor: ToolDescriptor): Gate<JsonObject> {
     return validateArgumentsGate(this.stepContext(run), call, descriptor);
   }
 
   /** Step 3: the provider must declare every capability the contract needs for this tool (`capability_mismatch`). */
   protected checkCapabilities(
-    _run: RunState,
+    _run: RunInProgress,
     request: ToolCallRequest,
     declared: ToolProviderCapabilities,
   ): Gate<void> {
@@ -336,7 +336,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Step 4: host policy (`allowToolCall`). Fails closed: a throwing or rejecting hook refuses the
    * call; an abort of the run while the hook is pending refuses it as `cancelled`.
    */
-  protected authorize(run: RunState, request: ToolCallRequest): MaybePromise<Gate<void>> {
+  protected authorize(run: RunInProgress, request: ToolCallRequest): MaybePromise<Gate<void>> {
     return authorizeGate(this.stepContext(run), request);
   }
 
@@ -346,12 +346,12 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Without a handler a durable run suspends (`{ kind: 'suspend' }`) and a run without a store is denied.
    * A throwing or rejecting handler denies (fail closed); an abort while it is pending is `cancelled`.
    */
-  protected requestApproval(run: RunState, request: ToolCallRequest): MaybePromise<Gate<void>> {
+  protected requestApproval(run: RunInProgress, request: ToolCallRequest): MaybePromise<Gate<void>> {
     return requestApprovalGate(this.stepContext(run), request);
   }
 
   /** Step 6: a required expected resource version must be present in the arguments (`precondition_failed`). */
-  protected checkPrecondition(_run: RunState, request: ToolCallRequest): Gate<void> {
+  protected checkPrecondition(_run: RunInProgress, request: ToolCallRequest): Gate<void> {
     return checkPreconditionGate(request);
   }
 
@@ -359,7 +359,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Steps 7 and 8: the first attempt (`dispatchAttempt`) under the deadline, then `retryAttempts` when it failed and
    * the contract allows more.
    */
-  protected dispatchWithRetries(run: RunState, call: dispatch.AdmittedCall): MaybePromise<dispatch.DispatchedCall> {
+  protected dispatchWithRetries(
+    run: RunInProgress,
+    call: dispatch.AdmittedCall,
+  ): MaybePromise<dispatch.DispatchedCall> {
     return dispatch.dispatchWithRetries(this.stepContext(run), call);
   }
 
@@ -372,7 +375,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * `abandonedAttemptGraceMs` (default 5000), else the call ends with `details.abandonedAttempt: 'running'`.
    */
   protected retryAttempts(
-    run: RunState,
+    run: RunInProgress,
     call: dispatch.AdmittedCall,
     first: MaybePromise<ToolOutcome>,
   ): Promise<dispatch.DispatchedCall> {
@@ -380,7 +383,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
-  protected dispatchAttempt(run: RunState, call: dispatch.AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
+  protected dispatchAttempt(
+    run: RunInProgress,
+    call: dispatch.AdmittedCall,
+    attempt: number,
+  ): MaybePromise<ToolOutcome> {
     return dispatch.dispatchAttempt(this.stepContext(run), this.provider, call, attempt);
   }
 
@@ -391,7 +398,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * waited for): either way it counts as failed, so the call is not retried.
    */
   protected compensate(
-    run: RunState,
+    run: RunInProgress,
     call: dispatch.AdmittedCall,
     attempt: number,
     failure: ToolOutcome,
@@ -406,12 +413,16 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * it. So does a hook that returns something that is not an outcome (say `undefined`, from a forgotten
    * `return`). An abort of the run while the hook is pending ends the call as `cancelled` at once (the tool ran).
    */
-  protected finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): MaybePromise<ToolOutcome> {
+  protected finishOutcome(
+    run: RunInProgress,
+    request: ToolCallRequest,
+    outcome: ToolOutcome,
+  ): MaybePromise<ToolOutcome> {
     return completion.finishOutcome(this.stepContext(run), request, outcome);
   }
 
   /** Output validation: `strict` fails, `warning` records issues in metadata, `disabled` skips. */
-  protected validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+  protected validateOutput(run: RunInProgress, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
     return completion.validateOutput(this.stepContext(run), request, outcome);
   }
 
@@ -422,7 +433,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * projection audit is stored with its Tool message (`recordToolResults`).
    */
   protected completeToolCall(
-    run: RunState,
+    run: RunInProgress,
     call: ModelToolCall,
     result: completion.CompletedCall,
   ): MaybePromise<ToolCallResult> {
@@ -434,7 +445,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * effective ceilings of the tool's policy, and its images within the run's `toolImages` limits. A
    * projection failure becomes a short `tool_output_projection_failed` failure; the failed content is never sent.
    */
-  protected projectForModel(run: RunState, call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
+  protected projectForModel(run: RunInProgress, call: ModelToolCall, outcome: ToolOutcome): completion.ModelProjection {
     return projectForModel(this.stepContext(run), this.descriptors.get(call.name), call, outcome);
   }
 
@@ -442,7 +453,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Delivers an event; a throwing handler does not disturb the run, nor does an async one that
    * rejects (its rejection is caught, so it cannot become an unhandled rejection that ends the process).
    */
-  protected emit(run: RunState, event: LlmAgentEvent): void {
+  protected emit(run: RunInProgress, event: LlmAgentEvent): void {
     const handler = run.options.onEvent;
     if (handler === undefined) return;
     try {
@@ -458,7 +469,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * (or refused, when the answer was cut at its token limit) and their Tool messages recorded. A request cut
    * short by the run's abort stops the run as `aborted`; any other failure fails it.
    */
-  protected async runStep(run: RunState): Promise<void> {
+  protected async runStep(run: RunInProgress): Promise<void> {
     let response: ModelResponse;
     try {
       response = await this.requestModel(run);
@@ -487,7 +498,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Sends the conversation to the model (`step()`, or in a run of `stream()` a streamed step whose deltas reach
    * the stream as they arrive), its usage counted; when the run aborts first, rejects at once with the abort reason.
    */
-  protected async requestModel(run: RunState): Promise<ModelResponse> {
+  protected async requestModel(run: RunInProgress): Promise<ModelResponse> {
     run.steps++;
     this.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
     const output = this.outputs.get(run);
@@ -514,7 +525,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * when given, is stored with it.
    */
   protected async recordMessage(
-    run: RunState,
+    run: RunInProgress,
     message: ChatMessage,
     projection?: ToolOutputProjectionReport,
   ): Promise<void> {
@@ -531,7 +542,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * too (a truncated string still matches a `string` schema). None of them runs; each gets
    * `incomplete_tool_call` so the model can ask again with a shorter answer.
    */
-  protected refuseIncompleteToolCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+  protected refuseIncompleteToolCalls(run: RunInProgress, calls: readonly ModelToolCall[]): ToolCallResult[] {
     const message = (call: ModelToolCall): string =>
       `the answer was cut at the model's token limit, so the arguments of '${call.name}' may be incomplete; it was not run`;
     const records = calls.map((call) =>
@@ -542,7 +553,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** Builds the result and reports the end of the run. */
-  protected finishRun(run: RunState): LlmAgentRunResult {
+  protected finishRun(run: RunInProgress): LlmAgentRunResult {
     const stopReason = run.stopReason ?? 'other';
     this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
     return runResultOf(run, stopReason, this.outputs.get(run)?.accepted);
@@ -551,9 +562,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /**
    * A new run from the merged options: its output compiled, its projection policies checked, `run_started` reported.
    */
-  private startRun(options: LlmAgentRunOptions): RunState {
+  private startRun(options: LlmAgentRunOptions): RunInProgress {
     const output = finalAnswerStateOf(this.model, options, this.defaults, (name) => this.descriptors.has(name));
-    const run = newRunState({ ...this.defaults, ...options });
+    const run = newRunInProgress({ ...this.defaults, ...options });
     checkProjectionPolicies(run, this.descriptors.values());
     if (output !== undefined) this.outputs.set(run, output);
     this.emit(run, { type: 'run_started', runId: run.runId });
@@ -564,7 +575,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * The body of `complete()` and `stream()`: the continued conversation read, the durable record created, then the
    * input and the loop.
    */
-  private async completeRun(run: RunState, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
+  private async completeRun(run: RunInProgress, input: readonly ChatMessage[]): Promise<LlmAgentRunResult> {
     const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
     await run.recorder?.createRun();
     return await this.runDurably(run, async () => {
@@ -575,7 +586,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** The body of `resume()` and `resumeStream()`: the record, read under the lease, continued from its last turn. */
-  private resumeRun(run: RunState): Promise<LlmAgentRunResult> {
+  private resumeRun(run: RunInProgress): Promise<LlmAgentRunResult> {
     return this.runDurably(run, async (record) => {
       restoreRecord(run, record);
       await run.recorder?.setStatus('running');
@@ -595,7 +606,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * conversation after it.
    */
   private async runDurably(
-    run: RunState,
+    run: RunInProgress,
     body: (record?: AgentRunRecord) => Promise<void>,
   ): Promise<LlmAgentRunResult> {
     try {
@@ -614,7 +625,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * whose model ended its turn without the final answer is asked for it (a user message; one repair) and goes
    * on, until it comes or the repairs are used up (`StructuredOutputError`).
    */
-  private async runLoop(run: RunState): Promise<void> {
+  private async runLoop(run: RunInProgress): Promise<void> {
     const output = this.outputs.get(run);
     for (;;) {
       while (run.stopReason === undefined) {
@@ -633,7 +644,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * The message asking again for the final answer of a run with `output` that ended its turn without a valid one;
    * undefined when none is due.
    */
-  private async finalAnswerRepair(run: RunState, output: FinalAnswerState): Promise<string | undefined> {
+  private async finalAnswerRepair(run: RunInProgress, output: FinalAnswerState): Promise<string | undefined> {
     // Native mode: the final text is the answer; a bad one is sent back.
     if (endedWithNativeAnswer(output, run.stopReason)) {
       const repair = await judgeNativeAnswer(output, run.text, run.stopReason ?? 'other');
@@ -647,7 +658,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * Runs the calls of one turn (`run.turn`) concurrently (see `runTurnCalls`); they join the run's calls in call
    * order. In a run with `output` (not in native mode), the final-answer calls are judged, never dispatched.
    */
-  private async executeToolCalls(run: RunState, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
+  private async executeToolCalls(run: RunInProgress, calls: readonly ModelToolCall[]): Promise<ToolCallResult[]> {
     const runCalls = (some: readonly ModelToolCall[]): Promise<ToolCallResult[]> =>
       runTurnCalls(
         some,
@@ -677,7 +688,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** The result of a judged final-answer call: reported and projected like any call, nothing dispatched. */
-  private finalAnswerResult(run: RunState, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
+  private finalAnswerResult(run: RunInProgress, call: ModelToolCall, outcome: ToolOutcome): ToolCallResult {
     this.emit(run, {
       type: 'tool_call_finished',
       runId: run.runId,
@@ -711,7 +722,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * (the record says which messages are: see `MessageOrigin`); the calls of an assistant message a caller wrote
    * (`createRun`, `saveMessages`, a host's `appendMessages`) are answered `not_executed` and never dispatched.
    */
-  private async resumePendingCalls(run: RunState): Promise<void> {
+  private async resumePendingCalls(run: RunInProgress): Promise<void> {
     const last = lastTurnOf(run.messages);
     if (last === undefined) return;
     if (last.pending.length > 0) {
@@ -733,7 +744,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * answer (a caller's history, not a model response of this run) are answered `not_executed` right after
    * that message's Tool messages, and never run; the rest of the input follows.
    */
-  private async recordInput(run: RunState, input: readonly ChatMessage[]): Promise<void> {
+  private async recordInput(run: RunInProgress, input: readonly ChatMessage[]): Promise<void> {
     const open = openInputCalls(input);
     for (const message of open === undefined ? input : input.slice(0, open.at)) await this.recordMessage(run, message);
     if (open === undefined) return;
@@ -743,7 +754,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   }
 
   /** Refuses calls of caller-supplied history (`not_executed`, nothing runs); they join the run's calls. */
-  private refuseCallerCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+  private refuseCallerCalls(run: RunInProgress, calls: readonly ModelToolCall[]): ToolCallResult[] {
     const records = calls.map((call) => this.refuseToolCall(run, call, notExecutedOutcome(call)));
     run.toolCalls.push(...records);
     return records;
@@ -755,7 +766,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * When a call waits for a stored approval the turn is left open and the run suspends (`awaiting_approval`);
    * completed calls stay admitted, and their projection is audited when the turn is answered after the resume.
    */
-  private async recordToolResults(run: RunState, records: readonly ToolCallResult[]): Promise<void> {
+  private async recordToolResults(run: RunInProgress, records: readonly ToolCallResult[]): Promise<void> {
     if (records.some((record) => record.awaitingApproval === true)) {
       run.stopReason = 'awaiting_approval';
       return;
@@ -769,7 +780,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * failure).
    */
   private async stopToolCall(
-    run: RunState,
+    run: RunInProgress,
     call: ModelToolCall,
     started: { readonly idempotencyKey: string; readonly startedAt: number; readonly request?: ToolCallRequest },
     gate: GateStop,
@@ -801,7 +812,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    * The run and this runner's steps, as the step functions get them: each step through its method here, so an override
    * is honoured.
    */
-  private stepContext(run: RunState): StepContext {
+  private stepContext(run: RunInProgress): StepContext {
     return {
       run,
       emit: (event) => this.emit(run, event),

@@ -3,7 +3,7 @@ import { LlmTool } from '../contract/llm-tool';
 import { LlmAgentError } from './runner-error';
 import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentRunResult, LlmAgentStopReason, ToolCallResult } from './run-result';
-import { RunState } from './run-state';
+import { RunInProgress } from './run-state';
 import { SYSTEM_CLOCK } from './runner-clock';
 import { checkRunLimits } from './runner-rules';
 import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './durable/abort-grace';
@@ -13,7 +13,7 @@ import { newRunId } from './new-run-id';
 /**
  * The state of a new run from its merged options; throws `invalid_run_options` for a limit that cannot work. @internal
  */
-export function newRunState(options: LlmAgentRunOptions): RunState {
+export function newRunInProgress(options: LlmAgentRunOptions): RunInProgress {
   checkRunLimits(options);
   const runId = options.runId ?? newRunId();
   return {
@@ -56,7 +56,7 @@ function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | 
  * mode, the response format. @internal
  */
 export function modelRequestOf(
-  run: RunState,
+  run: RunInProgress,
   tools: readonly LlmTool[],
   format: ModelResponseFormat | undefined,
 ): ModelRequest {
@@ -73,7 +73,7 @@ export function modelRequestOf(
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /** Adds a response's token usage to the run's. @internal */
-export function countUsage(run: RunState, response: ModelResponse): void {
+export function countUsage(run: RunInProgress, response: ModelResponse): void {
   run.usage = {
     inputTokens: run.usage.inputTokens + response.usage.inputTokens,
     outputTokens: run.usage.outputTokens + response.usage.outputTokens,
@@ -95,7 +95,7 @@ export function toolMessageOf(record: ToolCallResult): ChatMessage {
 
 /** The result of a finished run; with `accepted`, the final answer of a run with `output`. @internal */
 export function runResultOf(
-  run: RunState,
+  run: RunInProgress,
   stopReason: LlmAgentStopReason,
   accepted: { readonly value: unknown } | undefined,
 ): LlmAgentRunResult {

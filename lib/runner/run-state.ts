@@ -5,7 +5,7 @@ import { RunnerClock } from './runner-clock';
 import { RunRecorder } from './durable/run-recorder';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
-export interface RunState {
+export interface RunInProgress {
   readonly runId: string;
   /** The merged options; the signal is replaced by one that also aborts when the lease is lost. */
   options: LlmAgentRunOptions;

@@ -1,9 +1,9 @@
 import { AgentRunRecord } from '../durable/agent-run-record';
 import { ChatMessage, ModelResponse } from '../model/model-types';
-import { RunState } from './run-state';
+import { RunInProgress } from './run-state';
 
 /** How many assistant messages the run's history holds: the turn of the last one. @internal */
-export function assistantMessagesOf(run: RunState): number {
+export function assistantMessagesOf(run: RunInProgress): number {
   return run.messages.filter((message) => message.role === 'assistant').length;
 }
 

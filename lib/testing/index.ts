@@ -1,8 +1,6 @@
 /**
- * `wuwe/testing`: offline doubles for tests: a scripted model and a manual clock.
+ * `wuwe/testing`: a manual clock for tests of deadlines, retries and leases (the scripted model is
+ * `ScriptedModelClient` of the root).
  * @packageDocumentation
  */
-export { ScriptedModelClient } from '../model/scripted-model-client';
-export { ScriptedModelError } from '../model/scripted-model-client';
-export type { ScriptedModelClientOptions, ScriptedReply, ScriptedTurn } from '../model/scripted-model-client';
 export { ManualClock } from './manual-clock';

@@ -1,18 +1,20 @@
-export { capIssues, escapePointerToken, MAX_REPORTED_ISSUES, moreIssues, resolveJsonPointer } from './validation-issue';
-export type { ValidationIssue } from './validation-issue';
-export { DEFAULT_ARGUMENT_LIMITS, maxElementsOf } from './argument-limits';
+/**
+ * `wuwe/validation`: the JSON Schema validators the runner compiles for tool arguments and outputs, the
+ * argument size limits, the JSON value guard, and the issues they report.
+ * @packageDocumentation
+ */
+export {
+  compileInputValidator,
+  compileOutputValidator,
+  MAX_FORMAT_STRING_LENGTH,
+  SchemaCompileError,
+} from './schema-validator';
+export type { CompiledSchemaValidator } from './schema-validator';
+export { DEFAULT_ARGUMENT_LIMITS } from './argument-limits';
 export type { ArgumentLimits } from './argument-limits';
 export { guardJsonValue } from './guard-json-value';
 export type { GuardJsonValueOptions, GuardResult } from './guard-json-value';
-export {
-  MAX_FORMAT_STRING_LENGTH,
-  SchemaCompileError,
-  compileInputValidator,
-  compileOutputValidator,
-  validateOnce,
-} from './schema-validator';
-export type { CompiledSchemaValidator } from './schema-validator';
-export { decodeToolArguments } from './decode-arguments';
-export type { ArgumentRejectionCode, DecodedArguments } from './decode-arguments';
-export { linearRegExp, UnsupportedPatternError } from './linear-reg-exp';
-export type { LinearRegExp } from './linear-reg-exp';
+export { MAX_REPORTED_ISSUES } from './validation-issue';
+export type { ValidationIssue } from './validation-issue';
+export { UnsupportedPatternError } from './linear-reg-exp';
+export type { ArgumentRejectionCode } from './decode-arguments';

@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteRunStore } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { parseRunRecordJsonLines } from '../../lib/durable';
 import { makeTempDir } from '../durable/temp-dir';
 import { runCli, spawnCli } from './cli-harness';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { canonicalArgumentsSha256, SqliteRunStore } from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { main } from '../../lib/cli/main';
 import { CliIo } from '../../lib/cli/cli-io';
 import { makeTempDir } from '../durable/temp-dir';

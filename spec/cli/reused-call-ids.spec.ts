@@ -1,16 +1,8 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import {
-  Contract,
-  Field,
-  LlmAgentEvent,
-  LlmAgentRunner,
-  RunEventJournal,
-  ScriptedModelClient,
-  SqliteRunStore,
-  Tool,
-  ToolRegistry,
-} from '../../lib';
+import { Contract, Field, LlmAgentEvent, LlmAgentRunner, ScriptedModelClient, Tool, ToolRegistry } from '../../lib';
+import { RunEventJournal } from '../../lib/runner';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { renderRunHtml } from '../../lib/cli/html-timeline';
 import { makeTempDir } from '../durable/temp-dir';
 import { runCli } from './cli-harness';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SqliteRunStore } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { escapeTerminalText } from '../../lib/cli/terminal-text';
 import { makeTempDir } from '../durable/temp-dir';
 import { spawnCli, SpawnedCliRun } from './cli-harness';

@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalArgumentsSha256, RunEventJournal, RunEventJournalError, SqliteRunStore } from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { RunEventJournal, RunEventJournalError } from '../../lib/runner';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { renderRunHtml } from '../../lib/cli/html-timeline';
 import { makeTempDir } from '../durable/temp-dir';
 import { runCli } from './cli-harness';

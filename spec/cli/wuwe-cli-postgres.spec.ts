@@ -1,4 +1,5 @@
-import { canonicalArgumentsSha256, PostgresRunStore } from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { PostgresRunStore } from '../../lib/durable/postgres';
 import { describePostgres, requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
 import { runCli } from './cli-harness';
 import { PROMPT, runner } from './fixtures/approval-agent';

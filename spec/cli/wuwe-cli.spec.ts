@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalArgumentsSha256, parseAgentRunRecord, SqliteRunStore } from '../../lib';
+import { canonicalArgumentsSha256, parseAgentRunRecord } from '../../lib/durable';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { main as tour, scriptedTourModel } from '../../samples/agent-tour';
 import { settingsBackend } from '../../samples/tour-tools';
 import { makeTempDir } from '../durable/temp-dir';

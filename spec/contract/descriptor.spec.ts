@@ -1,22 +1,22 @@
 import {
   checkToolDescriptor,
   computeRetryDelayMs,
-  Contract,
   DEFAULT_RETRY_POLICY,
-  DEFAULT_TOOL_CONTRACT,
   descriptorFromLlmTool,
+} from '../../lib/contract';
+import {
+  Contract,
+  DEFAULT_TOOL_CONTRACT,
   Field,
-  fieldTraits,
   LlmTool,
-  makeLlmTool,
   Tool,
   ToolContractError,
   ToolContractOptions,
-  toolContract,
   ToolDescriptor,
   toolDescriptorOf,
 } from '../../lib';
-import { requiredCapabilities } from '../../lib/contract';
+import { fieldTraits, makeLlmTool, toolContract } from '../../lib/tools';
+import { requiredCapabilities } from '../../lib/contract/compile-descriptor';
 
 const weatherTool: LlmTool = {
   name: 'get_weather',

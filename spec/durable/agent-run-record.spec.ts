@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  AgentRunRecord,
-  canonicalArgumentsSha256,
-  MemoryRunStore,
-  parseAgentRunRecord,
-  RunStoreError,
-} from '../../lib/durable';
+import { AgentRunRecord, MemoryRunStore, RunStoreError } from '../../lib';
+import { canonicalArgumentsSha256, parseAgentRunRecord } from '../../lib/durable';
 
 const fixtureText = readFileSync(join(__dirname, 'fixtures', 'agent-run-record-v1.json'), 'utf8');
 

@@ -1,12 +1,6 @@
-import {
-  canonicalArgumentsSha256,
-  ChatMessage,
-  deriveIdempotencyKey,
-  LlmAgentRunner,
-  RunStore,
-  ScriptedModelClient,
-  toolText,
-} from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { ChatMessage, LlmAgentRunner, RunStore, ScriptedModelClient, toolText } from '../../lib';
+import { deriveIdempotencyKey } from '../../lib/runner';
 import { FunctionProvider } from '../runner/support';
 
 /** Builds a fresh, empty store. */

@@ -1,7 +1,9 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PostgresRunStore, RunStore, SqliteRunStore } from '../../lib/durable';
+import { PostgresRunStore } from '../../lib/durable/postgres';
+import { RunStore } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import type { WorkerReport } from './lease-worker';
 import { describePostgres, requirePostgresUrl, TestSchemas } from './postgres-env';
 import { makeTempDir } from './temp-dir';

@@ -5,8 +5,9 @@
  * before admitting the outcome (a crash with the effect's outcome unknown).
  */
 import { appendFileSync } from 'node:fs';
-import { PostgresRunStore, RunStore, SqliteRunStore } from '../../lib/durable';
-import { toolText } from '../../lib/outcome';
+import { PostgresRunStore } from '../../lib/durable/postgres';
+import { RunStore, toolText } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { identity } from './run-store-suite';
 
 interface WorkerOptions {

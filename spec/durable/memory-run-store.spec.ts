@@ -1,4 +1,4 @@
-import { MemoryRunStore } from '../../lib/durable';
+import { MemoryRunStore } from '../../lib';
 import { describeCallIdentity } from './call-identity-suite';
 import { describeRunStore } from './run-store-suite';
 

@@ -1,4 +1,5 @@
-import { ChatMessage, CreateRunOptions, RunStore } from '../../lib';
+import { ChatMessage, RunStore } from '../../lib';
+import { CreateRunOptions } from '../../lib/durable';
 
 /**
  * Creates a run whose messages are stored as the runner records them: its assistant messages as model

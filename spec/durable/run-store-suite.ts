@@ -1,13 +1,11 @@
 import {
   canonicalArgumentsSha256,
   CanonicalJsonError,
-  RunStore,
-  RunStoreError,
-  sha256Hex,
   ToolCallIdentity,
   ToolOutputProjectionInput,
 } from '../../lib/durable';
-import { toolData, toolFailure, toolText } from '../../lib/outcome';
+import { RunStore, RunStoreError, toolData, toolFailure, toolText } from '../../lib';
+import { sha256Hex } from '../../lib/durable/canonical-arguments';
 import { ToolOutputProjectionReport } from '../../lib/projection';
 import { PNG_1X1 } from '../support/tiny-images';
 

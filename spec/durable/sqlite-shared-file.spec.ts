@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SqliteRunStore } from '../../lib/durable';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { KnowledgeIndex } from '../../lib/modules/knowledge/knowledge-index';
 import { SqliteMemory } from '../../lib/modules/memory/sqlite-memory';
 import { SqliteNoteStore } from '../../lib/modules/memory/sqlite-note-store';

@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  canonicalArgumentsSha256,
-  canonicalJson,
-  ChatMessage,
-  LlmAgentRunner,
-  RunStore,
-  ScriptedModelClient,
-} from '../../lib';
-import { sha256Hex } from '../../lib/durable';
+import { canonicalArgumentsSha256, canonicalJson } from '../../lib/durable';
+import { ChatMessage, LlmAgentRunner, RunStore, ScriptedModelClient } from '../../lib';
+import { sha256Hex } from '../../lib/durable/canonical-arguments';
 import { FunctionProvider } from '../runner/support';
 
 /** A run written by version 1 whose calls span two turns, crashed before its second call was admitted. */

@@ -1,4 +1,5 @@
-import { MemoryRunStore, RunStoreError, withRunLease } from '../../lib/durable';
+import { MemoryRunStore, RunStoreError } from '../../lib';
+import { withRunLease } from '../../lib/durable';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

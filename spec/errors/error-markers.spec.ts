@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as wuwe from '../../lib';
 import {
   Field,
@@ -9,12 +11,28 @@ import {
   Tool,
   WuweError,
 } from '../../lib';
+import { invokeReflectedTool } from '../../lib/tools';
+
+/** The source module of each package entry, read from package.json's `exports`. */
+const ENTRY_MODULES: readonly string[] = Object.values(
+  (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { exports: Record<string, unknown> })
+    .exports,
+)
+  .filter((target): target is { types: string } => typeof target === 'object' && target !== null)
+  .map((target) => join(__dirname, '../..', target.types.replace('./dist/', 'lib/').replace(/\.d\.ts$/, '')));
+
+/** Every name of every package entry (no name is exported by two entries). */
+function namesOfEveryEntry(load: (module: string) => object): Record<string, unknown> {
+  return Object.assign({}, ...ENTRY_MODULES.map(load)) as Record<string, unknown>;
+}
+
+const ours = namesOfEveryEntry((module) => jest.requireActual<object>(module));
 
 /** A second copy of the package, as when an application and a plugin each install their own wuwe. */
-function loadOtherCopy(): typeof wuwe {
-  let copy: typeof wuwe | undefined;
+function loadOtherCopy(): typeof wuwe & Record<string, unknown> {
+  let copy: (typeof wuwe & Record<string, unknown>) | undefined;
   jest.isolateModules(() => {
-    copy = jest.requireActual<typeof wuwe>('../../lib');
+    copy = namesOfEveryEntry((module) => jest.requireActual<object>(module)) as typeof wuwe & Record<string, unknown>;
   });
   if (copy === undefined || copy.RunStoreError === wuwe.RunStoreError)
     throw new Error('expected a second copy of the package');
@@ -23,14 +41,14 @@ function loadOtherCopy(): typeof wuwe {
 
 const other = loadOtherCopy();
 
-/** Every error class the root entry exports, by name. */
-const errorClassNames = Object.keys(wuwe).filter((name) => {
-  const value = (wuwe as Record<string, unknown>)[name];
+/** Every error class the package entries export, by name. */
+const errorClassNames = Object.keys(ours).filter((name) => {
+  const value = ours[name];
   return typeof value === 'function' && value.prototype instanceof WuweError;
 });
 
 describe('error classes across package copies', () => {
-  it('finds the error classes of the root entry', () => {
+  it('finds the error classes of every entry', () => {
     expect(errorClassNames).toEqual(
       expect.arrayContaining(['RunStoreError', 'ToolFailureError', 'MissingDependencyError', 'ModelApiError']),
     );
@@ -40,24 +58,24 @@ describe('error classes across package copies', () => {
   it.each(errorClassNames)(
     '%s has its own isInstance that recognises an instance from another copy, and only its own class',
     (name) => {
-      const ours = (wuwe as unknown as Record<string, typeof WuweError>)[name];
+      const mine = ours[name] as typeof WuweError;
       const theirs = (other as unknown as Record<string, typeof WuweError>)[name];
-      expect(Object.prototype.hasOwnProperty.call(ours, 'isInstance')).toBe(true);
+      expect(Object.prototype.hasOwnProperty.call(mine, 'isInstance')).toBe(true);
       // What an instance of the other copy's class carries: its prototype and the shared Symbol.for markers.
       const foreign = Object.create(theirs.prototype) as object;
       Object.defineProperty(foreign, Symbol.for('wuwe.error'), { value: true });
       Object.defineProperty(foreign, Symbol.for(`wuwe.error.${name}`), { value: true });
-      expect(foreign instanceof ours).toBe(false);
-      expect(ours.isInstance(foreign)).toBe(true);
+      expect(foreign instanceof mine).toBe(false);
+      expect(mine.isInstance(foreign)).toBe(true);
       expect(WuweError.isInstance(foreign)).toBe(true);
       const otherNames = errorClassNames.filter((otherName) => otherName !== name);
       for (const otherName of otherNames) {
-        expect((wuwe as unknown as Record<string, typeof WuweError>)[otherName].isInstance(foreign)).toBe(false);
+        expect((ours[otherName] as typeof WuweError).isInstance(foreign)).toBe(false);
       }
-      expect(ours.isInstance(new Error('plain'))).toBe(false);
-      expect(ours.isInstance(null)).toBe(false);
+      expect(mine.isInstance(new Error('plain'))).toBe(false);
+      expect(mine.isInstance(null)).toBe(false);
       expect(
-        ours.isInstance(
+        mine.isInstance(
           new Proxy(
             {},
             {
@@ -84,7 +102,7 @@ describe('seams where another copy hands an error over', () => {
   }
 
   it('a ToolFailureError from another copy keeps its outcome', async () => {
-    const outcome = await wuwe.invokeReflectedTool(FailsElsewhere, { reason: 'x' });
+    const outcome = await invokeReflectedTool(FailsElsewhere, { reason: 'x' });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'not_found', message: 'missing: x' } });
   });
 

@@ -1,6 +1,5 @@
 import { outcomeFromMcpResult, toMcpCallToolResult } from '../../lib/mcp';
-import { toolText } from '../../lib/outcome';
-import { ToolCallResult } from '../../lib/runner';
+import { toolText, ToolCallResult } from '../../lib';
 import { PNG_1X1 } from '../support/tiny-images';
 
 describe('images across MCP', () => {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { McpHttpHandler, McpSetupError } from '../../lib/mcp';
-import { ToolRegistry } from '../../lib/providers';
+import { ToolRegistry } from '../../lib';
 import { Echo } from './fixtures/served-tools';
 import { listenHttp } from './mcp-support';
 

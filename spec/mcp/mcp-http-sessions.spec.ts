@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpHttpHandler, McpSetupError } from '../../lib/mcp';
-import { ToolRegistry } from '../../lib/providers';
+import { ToolRegistry } from '../../lib';
 import { Echo } from './fixtures/served-tools';
 import { listenHttp, sdkClient } from './mcp-support';
 

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MCP_TOOL_LIST_LIMITS, McpSetupError, McpToolProvider, McpToolProviderOptions } from '../../lib/mcp';
-import { LlmAgentRunner } from '../../lib/runner';
+import { LlmAgentRunner } from '../../lib';
 import { ROOT } from './mcp-support';
 
 const SCRIPTED = join(__dirname, 'fixtures', 'scripted-mcp-server.ts');

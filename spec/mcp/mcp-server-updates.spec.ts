@@ -7,7 +7,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpHandler, McpToolServer } from '../../lib/mcp';
-import { composeToolProviders, ToolRegistry } from '../../lib/providers';
+import { composeToolProviders, ToolRegistry } from '../../lib';
 import { eventually, Shout } from './fixtures/changing-tools';
 import { Echo, provider } from './fixtures/served-tools';
 import { connectHttp, listenHttp, sdkClient } from './mcp-support';

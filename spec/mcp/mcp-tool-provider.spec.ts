@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { descriptorFromMcpTool, McpHttpHandler, McpSetupError, McpToolProvider } from '../../lib/mcp';
 import { ModelStepper } from '../../lib/model/model-stepper';
-import { composeToolProviders, ReflectedToolProvider, ToolProvider } from '../../lib/providers';
-import { LlmAgentEvent, LlmAgentRunner, LlmAgentRunOptions } from '../../lib/runner';
+import {
+  composeToolProviders,
+  ReflectedToolProvider,
+  ToolProvider,
+  LlmAgentEvent,
+  LlmAgentRunner,
+  LlmAgentRunOptions,
+} from '../../lib';
 import { JsonObject } from '../../lib/outcome/json-value';
 import { aborted, Echo, provider as servedProvider } from './fixtures/served-tools';
 import { listenHttp, ROOT } from './mcp-support';

@@ -3,7 +3,7 @@ import { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js
 import { McpHttpHandler, McpToolServer, mcpToolAnnotations } from '../../lib/mcp';
 import { descriptorFromLlmTool } from '../../lib/contract/compile-descriptor';
 import { aborted, Echo, provider } from './fixtures/served-tools';
-import { composeToolProviders, ReflectedToolProvider } from '../../lib/providers';
+import { composeToolProviders, ReflectedToolProvider } from '../../lib';
 import { connectHttp, connectWuweMcpOverStdio, listenHttp, sdkClient } from './mcp-support';
 
 function textOf(result: CallToolResult): string {

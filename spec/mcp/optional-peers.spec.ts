@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { MissingDependencyError } from '../../lib/errors';
+import { MissingDependencyError } from '../../lib';
 import { loadMcpSdk } from '../../lib/mcp/load-mcp-sdk';
 import { ROOT } from './mcp-support';
 

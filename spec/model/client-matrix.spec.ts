@@ -4,16 +4,10 @@ import OpenAI from 'openai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AnthropicModelClient,
-  BaseModelClient,
-  Contract,
-  Field,
-  LlmAgentRunResult,
-  ScriptedModelClient,
-  SqliteRunStore,
-  Tool,
-} from '../../lib';
+import { AnthropicModelClient } from '../../lib/model/anthropic';
+import { BaseModelClient } from '../../lib/model';
+import { Contract, Field, LlmAgentRunResult, ScriptedModelClient, Tool } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { AiSdkModelClient } from '../../lib/model/ai-sdk';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { completion, startChatCompletionsServer, streamedCompletion } from '../support/ai-sdk-openai-server';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ChatMessage, InMemoryMemory } from '../../lib';
+import { ChatMessage } from '../../lib';
+import { InMemoryMemory } from '../../lib/model';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 

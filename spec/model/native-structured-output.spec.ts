@@ -4,16 +4,9 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import {
-  AnthropicModelClient,
-  BaseModelClient,
-  Field,
-  LlmAgentRunOptions,
-  LlmAgentRunResult,
-  StructuredOutputError,
-  Tool,
-  ToolCallResult,
-} from '../../lib';
+import { AnthropicModelClient } from '../../lib/model/anthropic';
+import { BaseModelClient } from '../../lib/model';
+import { Field, LlmAgentRunOptions, LlmAgentRunResult, StructuredOutputError, Tool, ToolCallResult } from '../../lib';
 import { AiSdkModelClient } from '../../lib/model/ai-sdk';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { completion, startChatCompletionsServer, streamedCompletion } from '../support/ai-sdk-openai-server';

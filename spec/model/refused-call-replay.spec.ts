@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { join } from 'node:path';
-import { LlmAgentRunner, LlmAgentRunResult, LlmAgentRunStream, SqliteRunStore } from '../../lib';
+import { LlmAgentRunner, LlmAgentRunResult, LlmAgentRunStream } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { AnthropicModelClient } from '../../lib/model/anthropic';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { makeTempDir } from '../durable/temp-dir';

@@ -1,7 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { getEventListeners } from 'node:events';
-import { AnthropicModelClient, ModelRequest, ModelStepper, StreamingModelStepper } from '../../lib';
+import { AnthropicModelClient } from '../../lib/model/anthropic';
+import { ModelRequest } from '../../lib';
+import { ModelStepper, StreamingModelStepper } from '../../lib/model';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { requestSignal } from '../../lib/model/request-signal';
 import { messageReply, startMessagesApiServer } from '../support/messages-api-server';

@@ -1,4 +1,5 @@
-import { ChatMessage, ModelApiError, ToolMessagePart } from '../../lib';
+import { ChatMessage, ModelApiError } from '../../lib';
+import { ToolMessagePart } from '../../lib/model';
 import { toAiSdkPrompt } from '../../lib/model/ai-sdk/map-prompt';
 import { toAnthropicMessages } from '../../lib/model/anthropic/map-messages';
 import { toChatMessages } from '../../lib/model/openai/chat-request';

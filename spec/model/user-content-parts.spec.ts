@@ -1,4 +1,5 @@
-import { ModelApiError, UserContentPart } from '../../lib';
+import { ModelApiError } from '../../lib';
+import { UserContentPart } from '../../lib/model';
 import { toAiSdkPrompt } from '../../lib/model/ai-sdk/map-prompt';
 import { toChatUserContent, toResponsesUserContent } from '../../lib/model/openai/map-user-content';
 

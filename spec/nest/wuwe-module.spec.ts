@@ -1,15 +1,7 @@
 import { Injectable, Module, Scope } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
-import {
-  Field,
-  LlmAgentRunner,
-  MemoryRunStore,
-  ScriptedModelClient,
-  SharedToolInstanceError,
-  Tool,
-  ToolContainerError,
-  ToolRegistry,
-} from '../../lib';
+import { Field, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, Tool, ToolRegistry } from '../../lib';
+import { SharedToolInstanceError, ToolContainerError } from '../../lib/tools';
 import { WUWE_RUN_STORE, WuweModule } from '../../lib/nest';
 import { AgentController } from '../../samples/nest-agent/agent.controller';
 import { AppModule } from '../../samples/nest-agent/app.module';

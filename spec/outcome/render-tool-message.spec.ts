@@ -1,4 +1,5 @@
-import { renderToolMessage, toolData, toolFailure, toolText } from '../../lib';
+import { renderToolMessage } from '../../lib/tools';
+import { toolData, toolFailure, toolText } from '../../lib';
 
 describe('renderToolMessage', () => {
   it('renders a text success as its text', () => {

@@ -1,4 +1,5 @@
-import { base64ByteLength, toolImage, toolImagesProblem } from '../../lib/outcome';
+import { base64ByteLength, toolImagesProblem } from '../../lib/outcome/tool-image';
+import { toolImage } from '../../lib';
 import { toToolOutcome } from '../../lib/tools';
 import { GIF_1X1, PNG_1X1, pngOfSize } from '../support/tiny-images';
 

@@ -1,8 +1,6 @@
+import { DEFAULT_RETRYABLE_CATEGORIES } from '../../lib/contract';
 import {
-  DEFAULT_RETRYABLE_CATEGORIES,
   isToolOutcome,
-  LlmToolResult,
-  normalizeToolOutcome,
   STANDARD_TOOL_ERROR_CODES,
   standardFailure,
   TOOL_ERROR_CATEGORIES,
@@ -11,6 +9,7 @@ import {
   ToolOutcome,
   toolText,
 } from '../../lib';
+import { LlmToolResult, normalizeToolOutcome } from '../../lib/tools';
 
 describe('toolText', () => {
   it('is a success carrying text', () => {

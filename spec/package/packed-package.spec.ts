@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedPackages, PackedConsumer, root, run, sharedPackedConsumer, tsc } from './packed-package';
 
@@ -21,8 +21,22 @@ const README_TSCONFIG = {
 /** A consumer program: a tool run through the scripted model, a failure narrowed on `ok`, the test clock. */
 const MAIN_TS = `
 import 'reflect-metadata';
-import { Field, LlmAgentRunner, ManualClock, ReflectedToolProvider, ScriptedModelClient, Tool, ToolOutcome } from 'wuwe';
-import { ScriptedModelClient as TestingScriptedModelClient } from 'wuwe/testing';
+import { Field, LlmAgentRunner, ReflectedToolProvider, ScriptedModelClient, Tool, ToolOutcome } from 'wuwe';
+import { DEFAULT_RETRY_POLICY } from 'wuwe/contract';
+import { canonicalJson } from 'wuwe/durable';
+import { JobManager } from 'wuwe/execution';
+import { FilesystemToolkit } from 'wuwe/filesystem';
+import { KnowledgeIndex } from 'wuwe/knowledge';
+import { MemoryToolProvider } from 'wuwe/memory';
+import { BaseModelClient } from 'wuwe/model';
+import { ProcessToolkit } from 'wuwe/process';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION } from 'wuwe/projection';
+import { SYSTEM_CLOCK } from 'wuwe/runner';
+import { ManualClock } from 'wuwe/testing';
+import { makeLlmTool } from 'wuwe/tools';
+import { guardJsonValue } from 'wuwe/validation';
+
+const subpaths = [DEFAULT_RETRY_POLICY, canonicalJson, JobManager, FilesystemToolkit, KnowledgeIndex, MemoryToolProvider, BaseModelClient, ProcessToolkit, DEFAULT_TOOL_OUTPUT_PROJECTION, SYSTEM_CLOCK, makeLlmTool, guardJsonValue];
 
 @Tool({ description: 'Get the current weather for a city.' })
 class GetWeather {
@@ -43,7 +57,7 @@ async function main(): Promise<string> {
   const runner = new LlmAgentRunner(model, new ReflectedToolProvider([GetWeather]), { clock: new ManualClock() });
   const result = await runner.complete("What's the weather in Tokyo?");
   const outcome = result.toolCalls[0].outcome;
-  return JSON.stringify({ text: result.text, outcome, code: codeOf(outcome), same: TestingScriptedModelClient === ScriptedModelClient });
+  return JSON.stringify({ text: result.text, outcome, code: codeOf(outcome), subpaths: subpaths.every((name) => name !== undefined) });
 }
 
 main().then((line) => process.stdout.write(line), (error: unknown) => {
@@ -95,7 +109,50 @@ new AiSdkModelClient(model).bindTools(GetWeather).complete('Weather in Tokyo?').
 );
 `;
 
-const EXPECTED = { text: 'done', outcome: { ok: true, text: 'Tokyo is 22 degrees.' }, code: 'ok', same: true };
+/** Every entry of the package (`wuwe`, `wuwe/runner`, ...) with the built module it resolves to. */
+const ENTRIES: [string, string][] = Object.entries(
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports,
+)
+  .filter((entry): entry is [string, { default: string }] => typeof entry[1] === 'object' && entry[1] !== null)
+  .map(([subpath, target]) => [subpath === '.' ? 'wuwe' : `wuwe/${subpath.slice(2)}`, target.default.slice(2)]);
+
+/** A module of an optional peer dependency (or of class-validator), which no entry may load when required. */
+const OPTIONAL_PEER =
+  /[\\/]node_modules[\\/](better-sqlite3|pg|pg-boss|@anthropic-ai[\\/]sdk|openai|ai|@ai-sdk[\\/][^\\/]+|@modelcontextprotocol[\\/]sdk|@nestjs[\\/][^\\/]+|js-tiktoken|@opentelemetry[\\/][^\\/]+|class-validator|class-transformer)[\\/]/;
+
+/** The folders of dist/ behind an entry of their own: one loads them by requiring that entry. */
+const OPTIONAL_FOLDERS = [
+  'durable/sqlite',
+  'durable/postgres',
+  'model/anthropic',
+  'model/openai',
+  'model/ai-sdk',
+  'projection/tiktoken',
+  'modules/filesystem',
+  'modules/process',
+  'modules/memory',
+  'modules/knowledge',
+  'modules/execution',
+  'mcp',
+  'nest',
+  'telemetry',
+  'queue',
+  'testing',
+  'cli',
+];
+
+/** What an entry loads of another entry's folder because its concern builds on it. */
+const ALSO_LOADS: Record<string, readonly string[]> = {
+  'wuwe/process': ['modules/filesystem'], // the working directory is a confined root
+  'wuwe/knowledge': ['modules/filesystem'], // directories are indexed inside a confined root
+  'wuwe/memory': ['modules/knowledge'], // the SQLite source and the legacy direct invocation
+  'wuwe/execution': ['modules/knowledge'], // the legacy direct invocation
+  'wuwe/sqlite': ['modules/knowledge', 'modules/memory'], // the SQLite source
+  'wuwe/ai-sdk': ['model/openai'], // the JSON shape checks of tool inputs
+  'wuwe/queue': ['durable/postgres'], // the queue lives in the store's database
+};
+
+const EXPECTED = { text: 'done', outcome: { ok: true, text: 'Tokyo is 22 degrees.' }, code: 'ok', subpaths: true };
 
 describe('the packed package in a consumer project', () => {
   let packed: PackedConsumer;
@@ -141,19 +198,25 @@ describe('the packed package in a consumer project', () => {
     });
   });
 
-  it("require('wuwe') (the built core) loads none of better-sqlite3, pg, @anthropic-ai/sdk, openai, @ai-sdk/provider, class-validator, nor wuwe/ai-sdk, though all are installed", () => {
-    // The repository has every optional back-end installed; `npm pack` built its dist/.
-    const script = `require('reflect-metadata'); require(${JSON.stringify(root)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
-    const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
-    expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
-    const heavy = loaded.filter((path) =>
-      /[\\/]node_modules[\\/](better-sqlite3|pg|@anthropic-ai[\\/]sdk|pg-boss|openai|@ai-sdk[\\/]provider|class-validator)[\\/]/.test(
-        path,
-      ),
-    );
-    expect(heavy).toEqual([]);
-    expect(loaded.filter((path) => path.includes(`${root}/dist/model/ai-sdk/`))).toEqual([]);
-  });
+  it.each(ENTRIES)(
+    "require('%s') loads no optional peer, and of wuwe's optional folders only those its concern needs",
+    (specifier, target) => {
+      // The repository has every optional back-end installed; `npm pack` built its dist/.
+      const script = `require('reflect-metadata'); require(${JSON.stringify(join(root, target))}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
+      const loaded = JSON.parse(run(process.execPath, ['-e', script], root)) as string[];
+      expect(loaded.some((path) => path.includes(`${root}/dist/`))).toBe(true);
+      expect(loaded.filter((path) => OPTIONAL_PEER.test(path))).toEqual([]);
+      const folders = new Set(
+        loaded
+          .filter((path) => path.startsWith(join(root, 'dist') + '/'))
+          .map((path) => path.slice(join(root, 'dist').length + 1).replace(/\/[^/]*$/, '')),
+      );
+      const own = OPTIONAL_FOLDERS.filter((folder) => target.startsWith(`dist/${folder}/`));
+      const allowed = [...own, ...(ALSO_LOADS[specifier] ?? [])];
+      const strangers = OPTIONAL_FOLDERS.filter((folder) => folders.has(folder) && !allowed.includes(folder));
+      expect({ specifier, strangers }).toEqual({ specifier, strangers: [] });
+    },
+  );
 
   it("require('wuwe/openai') loads the openai SDK only when a client is constructed", () => {
     const script = `
@@ -171,11 +234,11 @@ describe('the packed package in a consumer project', () => {
       require('reflect-metadata');
       const wuwe = require('wuwe');
       const attempts = {
-        SqliteRunStore: () => new wuwe.SqliteRunStore({ path: ':memory:' }),
-        PostgresRunStore: () => wuwe.PostgresRunStore.open({ connectionString: 'postgres://127.0.0.1:1/none' }),
-        SqliteMemory: () => new wuwe.SqliteMemory(':memory:'),
-        KnowledgeIndex: () => new wuwe.KnowledgeIndex(),
-        AnthropicModelClient: () => new wuwe.AnthropicModelClient({ apiKey: 'key' }),
+        SqliteRunStore: () => new (require('wuwe/sqlite').SqliteRunStore)({ path: ':memory:' }),
+        PostgresRunStore: () => require('wuwe/postgres').PostgresRunStore.open({ connectionString: 'postgres://127.0.0.1:1/none' }),
+        SqliteMemory: () => new (require('wuwe/memory').SqliteMemory)(':memory:'),
+        KnowledgeIndex: () => new (require('wuwe/knowledge').KnowledgeIndex)(),
+        AnthropicModelClient: () => new (require('wuwe/anthropic').AnthropicModelClient)({ apiKey: 'key' }),
         OpenAIModelClient: () => new (require('wuwe/openai').OpenAIModelClient)({ apiKey: 'key' }),
         RunQueue: () => require('wuwe/queue').RunQueue.open({ store: {}, connectionString: 'postgres://127.0.0.1:1/none' }),
       };
@@ -251,10 +314,11 @@ describe('the packed package in a consumer project', () => {
     const script = `
       require('reflect-metadata');
       const wuwe = require('wuwe');
+      const tools = require('wuwe/tools');
       class Weather { invoke() { return this.city + ' is sunny'; } }
       wuwe.Tool({ description: 'Weather.' })(Weather);
       wuwe.Field({ type: String })(Weather.prototype, 'city');
-      wuwe.invokeReflectedTool(Weather, '{"city":"Oslo"}').then((outcome) => process.stdout.write(JSON.stringify({ schema: wuwe.makeLlmTool(Weather).inputSchema.required, outcome })));
+      tools.invokeReflectedTool(Weather, '{"city":"Oslo"}').then((outcome) => process.stdout.write(JSON.stringify({ schema: tools.makeLlmTool(Weather).inputSchema.required, outcome })));
     `;
     expect(JSON.parse(run(process.execPath, ['-e', script], packed.consumer))).toEqual({
       schema: ['city'],
@@ -275,7 +339,7 @@ describe('the packed package in a consumer project', () => {
       wuwe.Field({ type: Number })(Nights.prototype, 'nights');
       Min(1)(Nights.prototype, 'nights');
       try {
-        wuwe.makeLlmTool(Nights);
+        require('wuwe/tools').makeLlmTool(Nights);
         process.stdout.write('{"error":"none"}');
       } catch (error) {
         process.stdout.write(JSON.stringify({ missing: wuwe.MissingDependencyError.isInstance(error), packageName: error.packageName, message: error.message }));

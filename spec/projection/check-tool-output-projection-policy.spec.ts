@@ -3,9 +3,9 @@ import {
   checkToolOutputProjectionPolicy,
   DEFAULT_TOOL_OUTPUT_PROJECTION,
   TextTokenEstimator,
-  ToolOutputProjectionPolicy,
   ToolOutputProjectionPolicyError,
-} from '../../lib';
+} from '../../lib/projection';
+import { ToolOutputProjectionPolicy } from '../../lib/contract';
 import {
   isWellFormedProjectionPolicy,
   projectionPolicyProblems,

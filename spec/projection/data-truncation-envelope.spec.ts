@@ -1,4 +1,5 @@
-import { DEFAULT_TOOL_OUTPUT_PROJECTION, JsonValue, toolData, tryProjectToolOutputForModel } from '../../lib';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION, tryProjectToolOutputForModel } from '../../lib/projection';
+import { JsonValue, toolData } from '../../lib';
 
 /** An array whose items count how often they are serialized (`toJSON` runs once per serialization). */
 function countedItems(count: number): { data: JsonValue; serializations: () => number } {

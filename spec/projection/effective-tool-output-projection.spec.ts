@@ -2,8 +2,8 @@ import {
   DEFAULT_TOOL_OUTPUT_PROJECTION,
   effectiveToolOutputProjection,
   ToolOutputProjectionPolicyError,
-  WuweError,
-} from '../../lib';
+} from '../../lib/projection';
+import { WuweError } from '../../lib';
 
 describe('effectiveToolOutputProjection', () => {
   const run = { maxBytes: 65_536, maxTokens: 10_000 };

@@ -1,14 +1,11 @@
 import {
   DEFAULT_TOOL_OUTPUT_PROJECTION,
   fallbackTextTokenEstimator,
-  MAX_ESTIMATOR_CALLS_PER_PROJECTION,
   TextTokenEstimator,
-  ToolOutcome,
-  toolData,
-  toolFailure,
-  toolText,
   tryProjectToolOutputForModel,
-} from '../../lib';
+} from '../../lib/projection';
+import { MAX_ESTIMATOR_CALLS_PER_PROJECTION } from '../../lib/projection/project-tool-output-for-model';
+import { ToolOutcome, toolData, toolFailure, toolText } from '../../lib';
 
 const MIB = 1 << 20;
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fallbackTextTokenEstimator } from '../../lib';
+import { fallbackTextTokenEstimator } from '../../lib/projection';
 import { estimateLargeTextTokens } from '../../lib/projection/fallback-text-token-estimator';
 import { referenceEstimateLargeTextTokens, referenceEstimateTokens } from '../support/reference-token-estimator';
 

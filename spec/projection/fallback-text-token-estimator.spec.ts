@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { getEncoding } from 'js-tiktoken';
-import { FallbackTextTokenEstimator, fallbackTextTokenEstimator } from '../../lib';
+import { FallbackTextTokenEstimator, fallbackTextTokenEstimator } from '../../lib/projection';
 import { TOOL_OUTPUT_CLASSES } from '../support/tool-output-corpus';
 
 const o200k = getEncoding('o200k_base');

@@ -4,7 +4,7 @@ import {
   projectToolImages,
   ToolOutputProjectionPolicyError,
 } from '../../lib/projection';
-import { toolFailure, toolText, ToolOutcome } from '../../lib/outcome';
+import { toolFailure, toolText, ToolOutcome } from '../../lib';
 import { PNG_1X1, pngOfSize } from '../support/tiny-images';
 
 const png = (data = PNG_1X1) => ({ mediaType: 'image/png' as const, data });

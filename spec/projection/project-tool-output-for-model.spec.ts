@@ -2,20 +2,15 @@ import {
   DEFAULT_TOOL_OUTPUT_PROJECTION,
   FallbackTextTokenEstimator,
   fallbackTextTokenEstimator,
-  JsonValue,
   projectToolOutputForModel,
-  renderToolMessage,
   TextTokenEstimator,
-  ToolOutcome,
-  toolData,
-  toolFailure,
   ToolOutputProjectionError,
   ToolOutputProjectionFailure,
   ToolOutputProjectionOptions,
-  toolText,
   tryProjectToolOutputForModel,
-  WuweError,
-} from '../../lib';
+} from '../../lib/projection';
+import { JsonValue, ToolOutcome, toolData, toolFailure, toolText, WuweError } from '../../lib';
+import { renderToolMessage } from '../../lib/tools';
 
 const small = { maxBytes: 1_024, maxTokens: 256 };
 

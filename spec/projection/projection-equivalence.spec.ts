@@ -1,14 +1,6 @@
 import fc from 'fast-check';
-import {
-  DEFAULT_TOOL_OUTPUT_PROJECTION,
-  fallbackTextTokenEstimator,
-  JsonValue,
-  TextTokenEstimator,
-  ToolOutcome,
-  toolData,
-  toolFailure,
-  toolText,
-} from '../../lib';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION, fallbackTextTokenEstimator, TextTokenEstimator } from '../../lib/projection';
+import { JsonValue, ToolOutcome, toolData, toolFailure, toolText } from '../../lib';
 import { ToolOutputProjectionPolicy } from '../../lib/contract/tool-descriptor';
 import { projectWithin } from '../../lib/projection/project-tool-output-for-model';
 import { renderArrayInParts } from '../../lib/projection/render-array-in-parts';

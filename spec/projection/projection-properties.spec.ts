@@ -2,18 +2,20 @@ import fc from 'fast-check';
 import {
   checkToolOutputProjectionPolicy,
   fallbackTextTokenEstimator,
-  JsonValue,
-  renderToolMessage,
-  STANDARD_TOOL_ERROR_CODES,
   TextTokenEstimator,
+  tryProjectToolOutputForModel,
+} from '../../lib/projection';
+import {
+  JsonValue,
+  STANDARD_TOOL_ERROR_CODES,
   TOOL_ERROR_CATEGORIES,
   ToolOutcome,
   toolData,
   toolFailure,
-  ToolOutputProjectionPolicy,
   toolText,
-  tryProjectToolOutputForModel,
 } from '../../lib';
+import { renderToolMessage } from '../../lib/tools';
+import { ToolOutputProjectionPolicy } from '../../lib/contract';
 
 /** One token per two UTF-16 units: a second, denser estimator. */
 const perTwoUnits: TextTokenEstimator = { estimateTokens: (text) => Math.ceil(text.length / 2) };

@@ -2,17 +2,19 @@ import fc from 'fast-check';
 import {
   checkToolOutputProjectionPolicy,
   fallbackTextTokenEstimator,
+  ToolOutputProjectionPolicyError,
+  tryProjectToolOutputForModel,
+} from '../../lib/projection';
+import {
   JsonValue,
   STANDARD_TOOL_ERROR_CODES,
   TOOL_ERROR_CATEGORIES,
   ToolOutcome,
   toolData,
   toolFailure,
-  ToolOutputProjectionPolicyError,
   toolText,
-  tryProjectToolOutputForModel,
 } from '../../lib';
-import { MIN_PROJECTION_BYTES, MIN_PROJECTION_TOKENS } from '../../lib/contract';
+import { MIN_PROJECTION_BYTES, MIN_PROJECTION_TOKENS } from '../../lib/contract/check-descriptor';
 import { DEFAULT_TOOL_IMAGE_POLICY, projectToolImages } from '../../lib/projection';
 import { PNG_1X1 } from '../support/tiny-images';
 

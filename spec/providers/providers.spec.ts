@@ -1,10 +1,9 @@
 import { container, injectable, singleton } from 'tsyringe';
+import { CompositeToolProvider, SharedToolInstanceError } from '../../lib/tools';
 import {
-  CompositeToolProvider,
   composeToolProviders,
   Field,
   ReflectedToolProvider,
-  SharedToolInstanceError,
   Tool,
   ToolProviderError,
   ToolRegistry,

@@ -1,5 +1,5 @@
-import { Field, Tool } from '../../lib/reflect';
-import { SharedToolInstanceError, ToolContainerError, ToolRegistry } from '../../lib/providers';
+import { Field, Tool, ToolRegistry } from '../../lib';
+import { SharedToolInstanceError, ToolContainerError } from '../../lib/tools';
 
 class Greeter {
   greet(name: string): string {

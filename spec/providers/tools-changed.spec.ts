@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { composeToolProviders, ToolRegistry, ToolsChangedEmitter } from '../../lib/providers';
-import { Field, Tool } from '../../lib/reflect';
+import { composeToolProviders, ToolRegistry, Field, Tool } from '../../lib';
+import { ToolsChangedEmitter } from '../../lib/tools';
 
 @Tool({ description: 'First.' })
 class First {

@@ -1,4 +1,4 @@
-import { MemoryRunStore } from '../../lib/durable';
+import { MemoryRunStore } from '../../lib';
 import { RunQueue } from '../../lib/queue';
 import { describePostgres } from '../durable/postgres-env';
 import { QueueFixture, testPostgresUrl, useQueueFixtures } from './queue-fixture';

@@ -3,7 +3,7 @@
  * PostgreSQL execute queued runs of the ledger agent while a killer SIGKILLs a random worker every few
  * seconds and starts a new one. Then every run is checked against the ledger and its durable record.
  */
-import type { AgentRunRecord } from '../../lib/durable';
+import type { AgentRunRecord } from '../../lib';
 import { freshSchemas, openQueueFixture } from './queue-fixture';
 import { spawnWorker, WorkerProcess } from './worker-processes';
 

@@ -3,15 +3,9 @@
  * once, then answers; `calls` counts every `act` the provider executed and every `resume()` the runner got.
  */
 import type { Pool } from 'pg';
-import {
-  descriptorFromLlmTool,
-  LlmAgentRunner,
-  ModelRequest,
-  ModelResponse,
-  ModelStepper,
-  ToolDescriptor,
-  ToolProvider,
-} from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { LlmAgentRunner, ModelRequest, ModelResponse, ToolDescriptor, ToolProvider } from '../../lib';
+import { ModelStepper } from '../../lib/model';
 import type { QueueAgent } from '../../lib/queue';
 import type { LlmAgentRunOptions } from '../../lib/runner/run-options';
 

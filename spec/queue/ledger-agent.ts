@@ -9,16 +9,16 @@
 import type { Pool } from 'pg';
 import {
   ChatMessage,
-  descriptorFromLlmTool,
   LlmAgentRunner,
   ModelRequest,
   ModelResponse,
-  ModelStepper,
   ModelToolCall,
   ToolDescriptor,
   ToolInvocation,
   ToolProvider,
 } from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { ModelStepper } from '../../lib/model';
 import type { QueueAgent } from '../../lib/queue';
 
 /** Creates the ledger table in `schema` when missing. */

@@ -1,13 +1,6 @@
 import 'reflect-metadata';
-import {
-  canonicalArgumentsSha256,
-  Contract,
-  Field,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  Tool,
-  ToolRegistry,
-} from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { Contract, Field, LlmAgentRunner, ScriptedModelClient, Tool, ToolRegistry } from '../../lib';
 import { describePostgres, TestSchemas } from '../durable/postgres-env';
 import { openQueueFixture, QueueFixture } from './queue-fixture';
 

@@ -7,12 +7,18 @@ import { buildSync } from 'esbuild';
 const root = path.resolve(__dirname, '../..');
 let directory: string;
 
-// The sources bundled into one CommonJS file (packages left external), so a fresh process loads them fast.
+// The root's sources and `makeLlmTool` of wuwe/tools bundled into one CommonJS file (packages left external), so a
+// fresh process loads them fast.
 beforeAll(() => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), 'wuwe-lazy-'));
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
   buildSync({
-    entryPoints: [path.join(root, 'lib/index.ts')],
+    stdin: {
+      contents:
+        "export { Field, parseToolArguments, Tool } from './lib';\nexport { makeLlmTool } from './lib/tools';\n",
+      resolveDir: root,
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'cjs',

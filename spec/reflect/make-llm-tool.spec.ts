@@ -1,6 +1,7 @@
 import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { Field, fieldTraits, makeLlmTool, Tool, ToolDefinitionError } from '../../lib';
+import { Field, Tool, ToolDefinitionError } from '../../lib';
+import { fieldTraits, makeLlmTool } from '../../lib/tools';
 
 enum TemperatureUnit {
   Celsius = 'celsius',

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Contract, Field, fieldTraits, makeLlmTool, parseToolArguments, Tool } from '../../lib';
+import { Contract, Field, parseToolArguments, Tool } from '../../lib';
+import { fieldTraits, makeLlmTool } from '../../lib/tools';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;

@@ -1,13 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  Field,
-  makeLlmTool,
-  parseToolArguments,
-  Tool,
-  ToolArgumentError,
-  ToolDefinitionError,
-  tryParseToolArguments,
-} from '../../lib';
+import { Field, parseToolArguments, Tool, ToolArgumentError, ToolDefinitionError } from '../../lib';
+import { makeLlmTool, tryParseToolArguments } from '../../lib/tools';
 
 enum Unit {
   Celsius = 'celsius',

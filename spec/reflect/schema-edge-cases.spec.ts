@@ -10,16 +10,9 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import {
-  Field,
-  fieldTraits,
-  makeLlmTool,
-  parseToolArguments,
-  Tool,
-  ToolArgumentError,
-  ToolDefinitionError,
-} from '../../lib';
-import { getToolMetadataStorage } from '../../lib/reflect';
+import { Field, parseToolArguments, Tool, ToolArgumentError, ToolDefinitionError } from '../../lib';
+import { fieldTraits, makeLlmTool } from '../../lib/tools';
+import { getToolMetadataStorage } from '../../lib/reflect/metadata-storage';
 
 enum Color {
   Red = 'red',

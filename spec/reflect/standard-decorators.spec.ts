@@ -1,12 +1,5 @@
-import {
-  Contract,
-  Field,
-  makeLlmTool,
-  parseToolArguments,
-  Tool,
-  ToolDefinitionError,
-  toolDescriptorOf,
-} from '../../lib';
+import { Contract, Field, parseToolArguments, Tool, ToolDefinitionError, toolDescriptorOf } from '../../lib';
+import { makeLlmTool } from '../../lib/tools';
 
 /**
  * Decorates classes by the TC39 protocol, as compiled standard decorators do: each class has a

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeLlmTool, parseToolArguments, toolDescriptorOf, ToolDefinitionError } from '../../lib';
+import { makeLlmTool } from '../../lib/tools';
+import { parseToolArguments, toolDescriptorOf, ToolDefinitionError } from '../../lib';
 import { esbuild, swc, tsc, Toolchain } from './toolchains';
 
 const TOOLCHAINS: readonly Toolchain[] = [

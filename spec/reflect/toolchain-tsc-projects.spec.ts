@@ -23,7 +23,8 @@ function run(command: string, args: readonly string[], cwd: string): string {
 /** Valid tool code in any of the projects: a `?` says `optional`, a literal union lists its values. */
 const VALID_TS = `
 import 'reflect-metadata';
-import { Field, makeLlmTool, parseToolArguments, Tool } from 'wuwe';
+import { Field, parseToolArguments, Tool } from 'wuwe';
+import { makeLlmTool } from 'wuwe/tools';
 
 @Tool({ name: 'get_weather', description: 'Weather for a city.' })
 export class GetWeather {
@@ -71,7 +72,8 @@ export class MaybeUndefined {
 
 /** Code of a project without strictNullChecks: fields without \`!\`, \`| undefined\` that the compiler erases. */
 const LOOSE_TS = `
-import { Field, makeLlmTool, Tool } from 'wuwe';
+import { Field, Tool } from 'wuwe';
+import { makeLlmTool } from 'wuwe/tools';
 
 @Tool({ name: 'loose', description: 'Written as non-strict code is.' })
 export class Loose {
@@ -161,6 +163,10 @@ beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'wuwe-tsc-projects-'));
   // The package as published: dist/ built by tsconfig.build.json, resolved through its exports.
   const packageDir = path.join(work, 'package');
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    exports: unknown;
+    typesVersions: unknown;
+  };
   run(
     process.execPath,
     [TSC, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(packageDir, 'dist')],
@@ -173,7 +179,8 @@ beforeAll(() => {
       version: '0.0.0',
       main: 'dist/index.js',
       types: 'dist/index.d.ts',
-      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      exports: manifest.exports,
+      typesVersions: manifest.typesVersions,
     }),
   );
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(packageDir, 'node_modules'), 'dir');

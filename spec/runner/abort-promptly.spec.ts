@@ -3,10 +3,10 @@ import {
   LlmAgentRunner,
   ModelRequest,
   ModelResponse,
-  ModelStepper,
   ScriptedModelClient,
   standardFailure,
 } from '../../lib';
+import { ModelStepper } from '../../lib/model';
 import { FunctionProvider } from './support';
 
 /**

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
 import {
-  canonicalArgumentsSha256,
   Contract,
   Field,
   JsonObject,

@@ -1,4 +1,5 @@
-import { LlmAgentEvent, LlmAgentRunner, RunnerClock, ScriptedModelClient } from '../../lib';
+import { LlmAgentEvent, LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { RunnerClock } from '../../lib/runner';
 import { FunctionProvider } from './support';
 
 /** A clock a tool can move forward while it blocks. */

@@ -1,13 +1,7 @@
 import { join } from 'node:path';
-import {
-  canonicalArgumentsSha256,
-  ChatMessage,
-  LlmAgentRunner,
-  MemoryRunStore,
-  RunStore,
-  ScriptedModelClient,
-  SqliteRunStore,
-} from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { ChatMessage, LlmAgentRunner, MemoryRunStore, RunStore, ScriptedModelClient } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { join } from 'node:path';
-import { ChatMessage, LlmAgentError, LlmAgentRunner, ScriptedModelClient, SqliteRunStore } from '../../lib';
+import { ChatMessage, LlmAgentError, LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { AnthropicModelClient } from '../../lib/model/anthropic';
 import { OpenAIModelClient } from '../../lib/model/openai';
 import { makeTempDir } from '../durable/temp-dir';

@@ -3,7 +3,9 @@
  * on a SQLite store and a SqliteMemory in the given files, under the given run id, then exits.
  */
 import 'reflect-metadata';
-import { LlmAgentRunner, ScriptedModelClient, SqliteMemory, SqliteRunStore } from '../../lib';
+import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { SqliteMemory } from '../../lib/modules/memory';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { FunctionProvider } from './support';
 
 const [dbPath, memoryPath, runId] = process.argv.slice(2);

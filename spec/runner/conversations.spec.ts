@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ChatMessage, LlmAgentRunner, ScriptedModelClient, SqliteMemory, SqliteRunStore } from '../../lib';
+import { ChatMessage, LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { SqliteMemory } from '../../lib/modules/memory';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 

@@ -1,7 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PostgresRunStore, RunStore, SqliteRunStore } from '../../lib';
+import { PostgresRunStore } from '../../lib/durable/postgres';
+import { RunStore } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { describePostgres, requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
 import { makeTempDir } from '../durable/temp-dir';
 

@@ -13,16 +13,16 @@ import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ChatMessage,
-  descriptorFromLlmTool,
   LlmAgentRunner,
-  PostgresRunStore,
   RunStore,
   ScriptedModelClient,
-  SqliteRunStore,
   ToolDescriptor,
   ToolInvocation,
   ToolProvider,
 } from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { PostgresRunStore } from '../../lib/durable/postgres';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 
 const [dbPath, dir, mode, runId] = process.argv.slice(2);
 const never = new Promise<never>(() => undefined);

@@ -1,19 +1,19 @@
 import 'reflect-metadata';
+import { descriptorFromLlmTool } from '../../lib/contract';
 import {
-  descriptorFromLlmTool,
   Field,
   LlmAgentRunner,
   ScriptedModelClient,
   Tool,
-  toolContract,
   ToolContractError,
   ToolDescriptor,
   toolDescriptorOf,
   ToolProvider,
   ToolProviderError,
   ReflectedToolProvider,
-  SchemaCompileError,
 } from '../../lib';
+import { toolContract } from '../../lib/tools';
+import { SchemaCompileError } from '../../lib/validation';
 
 // A runner checks every descriptor its provider lists when it is built, every time it is built: a
 // descriptor that changed between two constructions is judged as it is now.

@@ -4,12 +4,12 @@ import {
   Field,
   LlmAgentEvent,
   LlmAgentRunner,
-  ReflectedToolContext,
   ReflectedToolProvider,
   ScriptedModelClient,
   Tool,
   ToolFailureError,
   ToolInvocation,
+  ReflectedToolContext,
 } from '../../lib';
 
 const MODES = [

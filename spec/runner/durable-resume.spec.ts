@@ -1,13 +1,8 @@
 import { createRecordedRun } from '../durable/recorded-run';
-import {
-  canonicalArgumentsSha256,
-  ChatMessage,
-  deriveIdempotencyKey,
-  LlmAgentRunner,
-  MemoryRunStore,
-  ScriptedModelClient,
-} from '../../lib';
-import { sha256Hex } from '../../lib/durable';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { ChatMessage, LlmAgentRunner, MemoryRunStore, ScriptedModelClient } from '../../lib';
+import { deriveIdempotencyKey } from '../../lib/runner';
+import { sha256Hex } from '../../lib/durable/canonical-arguments';
 import { FunctionProvider } from './support';
 
 const calls = [

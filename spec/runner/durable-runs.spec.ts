@@ -1,12 +1,6 @@
-import {
-  canonicalArgumentsSha256,
-  LlmAgentRunner,
-  MemoryRunStore,
-  ScriptedModelClient,
-  SqliteRunStore,
-  RunStore,
-  ChatMessage,
-} from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { LlmAgentRunner, MemoryRunStore, ScriptedModelClient, RunStore, ChatMessage } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 

@@ -1,11 +1,5 @@
-import {
-  LlmAgentEvent,
-  LlmAgentRunner,
-  ManualClock,
-  ScriptedModelClient,
-  ToolInvocation,
-  toolFailure,
-} from '../../lib';
+import { LlmAgentEvent, LlmAgentRunner, ScriptedModelClient, ToolInvocation, toolFailure } from '../../lib';
+import { ManualClock } from '../../lib/testing';
 import { FunctionProvider } from './support';
 
 /** The library's manual clock, counting the timers it was asked for. */

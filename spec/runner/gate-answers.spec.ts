@@ -1,18 +1,17 @@
+import { Gate, RunInProgress } from '../../lib/runner';
 import {
-  Gate,
   JsonObject,
   LlmAgentError,
   LlmAgentRunner,
   ModelToolCall,
-  RunState,
   ScriptedModelClient,
-  SqliteRunStore,
   standardFailure,
   ToolCallRequest,
   ToolDescriptor,
   ToolOutcome,
-  ToolProviderCapabilities,
 } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
+import { ToolProviderCapabilities } from '../../lib/tools';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 
@@ -42,11 +41,11 @@ function runnerAnswering(
     return asynchronous ? Promise.resolve(answer) : answer;
   };
   class Overridden extends LlmAgentRunner {
-    protected override resolveTool(run: RunState, call: ModelToolCall): Gate<ToolDescriptor> {
+    protected override resolveTool(run: RunInProgress, call: ModelToolCall): Gate<ToolDescriptor> {
       return step === 'resolveTool' ? give(call, () => super.resolveTool(run, call)) : super.resolveTool(run, call);
     }
     protected override validateArguments(
-      run: RunState,
+      run: RunInProgress,
       call: ModelToolCall,
       descriptor: ToolDescriptor,
     ): Gate<JsonObject> {
@@ -55,7 +54,7 @@ function runnerAnswering(
         : super.validateArguments(run, call, descriptor);
     }
     protected override checkCapabilities(
-      run: RunState,
+      run: RunInProgress,
       request: ToolCallRequest,
       declared: ToolProviderCapabilities,
     ): Gate<void> {
@@ -63,15 +62,15 @@ function runnerAnswering(
         ? give(request, () => super.checkCapabilities(run, request, declared))
         : super.checkCapabilities(run, request, declared);
     }
-    protected override authorize(run: RunState, request: ToolCallRequest) {
+    protected override authorize(run: RunInProgress, request: ToolCallRequest) {
       return step === 'authorize' ? give(request, () => super.authorize(run, request)) : super.authorize(run, request);
     }
-    protected override requestApproval(run: RunState, request: ToolCallRequest) {
+    protected override requestApproval(run: RunInProgress, request: ToolCallRequest) {
       return step === 'requestApproval'
         ? give(request, () => super.requestApproval(run, request))
         : super.requestApproval(run, request);
     }
-    protected override checkPrecondition(run: RunState, request: ToolCallRequest): Gate<void> {
+    protected override checkPrecondition(run: RunInProgress, request: ToolCallRequest): Gate<void> {
       return step === 'checkPrecondition'
         ? give(request, () => super.checkPrecondition(run, request))
         : super.checkPrecondition(run, request);

@@ -1,10 +1,5 @@
-import {
-  LlmAgentEvent,
-  LlmAgentRunner,
-  MemoryRunStore,
-  ScriptedModelClient,
-  ToolProviderCapabilities,
-} from '../../lib';
+import { LlmAgentEvent, LlmAgentRunner, MemoryRunStore, ScriptedModelClient } from '../../lib';
+import { ToolProviderCapabilities } from '../../lib/tools';
 import { FunctionProvider } from './support';
 
 /** A model that calls `ok` and `other` in one turn, then answers. */

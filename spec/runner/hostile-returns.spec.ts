@@ -1,11 +1,5 @@
-import {
-  descriptorFromLlmTool,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  ToolDescriptor,
-  ToolInvocation,
-  ToolProvider,
-} from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
 import { FunctionProvider } from './support';
 
 class Point {

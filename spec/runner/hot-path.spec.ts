@@ -4,11 +4,11 @@ import {
   LlmAgentEvent,
   LlmAgentRunner,
   ReflectedToolProvider,
-  RunState,
   ScriptedModelClient,
   Tool,
   ToolInvocation,
 } from '../../lib';
+import { RunInProgress } from '../../lib/runner';
 import { FunctionProvider } from './support';
 
 @Tool({ name: 'tag', description: 'Tags a city.' })
@@ -28,7 +28,7 @@ describe('per-call hot path', () => {
   it('an overridden emit sees every per-call event although the run has no onEvent', async () => {
     const seen: string[] = [];
     class Observing extends LlmAgentRunner {
-      protected override emit(run: RunState, event: LlmAgentEvent): void {
+      protected override emit(run: RunInProgress, event: LlmAgentEvent): void {
         seen.push(event.type);
         super.emit(run, event);
       }

@@ -1,13 +1,6 @@
 import 'reflect-metadata';
-import {
-  CompletedCall,
-  deriveIdempotencyKey,
-  LlmAgentRunner,
-  ModelToolCall,
-  RunState,
-  ScriptedModelClient,
-  ToolCallResult,
-} from '../../lib';
+import { CompletedCall, deriveIdempotencyKey, RunInProgress } from '../../lib/runner';
+import { LlmAgentRunner, ModelToolCall, ScriptedModelClient, ToolCallResult } from '../../lib';
 import { FunctionProvider } from './support';
 
 const model = () => new ScriptedModelClient([{ text: 'unused' }]);
@@ -104,10 +97,10 @@ describe('ToolCallResult.idempotencyKey', () => {
 
   it('an overridden idempotencyKeyOf still decides the key, and a completeToolCall override that copies its argument keeps it', async () => {
     class Custom extends LlmAgentRunner {
-      protected override idempotencyKeyOf(run: RunState, call: ModelToolCall): string {
+      protected override idempotencyKeyOf(run: RunInProgress, call: ModelToolCall): string {
         return `custom-${run.turn}-${call.id}`;
       }
-      protected override completeToolCall(run: RunState, call: ModelToolCall, result: CompletedCall) {
+      protected override completeToolCall(run: RunInProgress, call: ModelToolCall, result: CompletedCall) {
         return super.completeToolCall(run, call, { ...result, attempts: result.attempts });
       }
     }
@@ -121,7 +114,7 @@ describe('ToolCallResult.idempotencyKey', () => {
 
   it('a completeToolCall override that copies its argument keeps the derived key too', async () => {
     class Copying extends LlmAgentRunner {
-      protected override completeToolCall(run: RunState, call: ModelToolCall, result: CompletedCall) {
+      protected override completeToolCall(run: RunInProgress, call: ModelToolCall, result: CompletedCall) {
         return super.completeToolCall(run, call, { ...result });
       }
     }

@@ -1,4 +1,5 @@
-import { LlmAgentRunner, ManualClock, ScriptedModelClient, toolFailure } from '../../lib';
+import { LlmAgentRunner, ScriptedModelClient, toolFailure } from '../../lib';
+import { ManualClock } from '../../lib/testing';
 import { MAX_TIMER_DELAY_MS, startTimer } from '../../lib/runner/runner-clock';
 import { FunctionProvider } from './support';
 

@@ -3,9 +3,9 @@ import {
   LlmAgentStreamEvent,
   MemoryRunStore,
   ScriptedModelClient,
-  SqliteRunStore,
   StructuredOutputError,
 } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 import { Verdict, VerdictSchema, weatherProvider } from './verdict-output';

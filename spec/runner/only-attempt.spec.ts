@@ -1,19 +1,16 @@
 import 'reflect-metadata';
+import { AdmittedCall, DispatchedCall, MaybePromise, RunInProgress } from '../../lib/runner';
 import {
-  AdmittedCall,
-  DispatchedCall,
   Field,
   LlmAgentEvent,
   LlmAgentRunner,
-  ManualClock,
-  MaybePromise,
   ReflectedToolProvider,
-  RunState,
   ScriptedModelClient,
   Tool,
   ToolCallRequest,
   ToolOutcome,
 } from '../../lib';
+import { ManualClock } from '../../lib/testing';
 import { FunctionProvider } from './support';
 
 // A call its contract never retries continues into the rest of the call (finishOutcome, completeToolCall,
@@ -31,7 +28,7 @@ class Lookup {
 
 /** The same runner with the fused path off: `dispatchWithRetries` overridden (calling the library's own). */
 class ChainedRunner extends LlmAgentRunner {
-  protected override dispatchWithRetries(run: RunState, call: AdmittedCall): MaybePromise<DispatchedCall> {
+  protected override dispatchWithRetries(run: RunInProgress, call: AdmittedCall): MaybePromise<DispatchedCall> {
     return super.dispatchWithRetries(run, call);
   }
 }
@@ -104,7 +101,7 @@ describe('the only attempt of a call, continued in its own reaction', () => {
     const seen: boolean[] = [];
     class Watching extends LlmAgentRunner {
       protected override finishOutcome(
-        run: RunState,
+        run: RunInProgress,
         request: ToolCallRequest,
         outcome: ToolOutcome,
       ): MaybePromise<ToolOutcome> {
@@ -129,7 +126,7 @@ describe('the only attempt of a call, continued in its own reaction', () => {
     const seen: boolean[] = [];
     class Watching extends LlmAgentRunner {
       protected override finishOutcome(
-        run: RunState,
+        run: RunInProgress,
         request: ToolCallRequest,
         outcome: ToolOutcome,
       ): MaybePromise<ToolOutcome> {

@@ -1,4 +1,5 @@
-import { descriptorFromLlmTool, LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolProvider } from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { LlmAgentRunner, ScriptedModelClient, ToolDescriptor, ToolProvider } from '../../lib';
 
 // Every run checks first that each tool's effective projection policy can hold under the run's token
 // estimator. A policy proven to hold is not checked again, whichever runner asks; these tests hold

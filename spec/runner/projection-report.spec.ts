@@ -1,16 +1,12 @@
 import {
   fallbackTextTokenEstimator,
-  LlmAgentRunner,
-  MemoryRunStore,
   projectToolOutputForModel,
-  renderToolMessage,
-  ScriptedModelClient,
   TextTokenEstimator,
-  ToolOutputProjectionPolicy,
   ToolOutputProjectionReport,
-  toolData,
-  toolFailure,
-} from '../../lib';
+} from '../../lib/projection';
+import { LlmAgentRunner, MemoryRunStore, ScriptedModelClient, toolData, toolFailure } from '../../lib';
+import { renderToolMessage } from '../../lib/tools';
+import { ToolOutputProjectionPolicy } from '../../lib/contract';
 import { FunctionProvider } from './support';
 
 const policy: ToolOutputProjectionPolicy = { maxBytes: 2_048, maxTokens: 600 };

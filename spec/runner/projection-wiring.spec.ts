@@ -1,11 +1,6 @@
-import {
-  LlmAgentEvent,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  ToolOutcome,
-  ToolOutputProjectionReport,
-  InMemoryMemory,
-} from '../../lib';
+import { LlmAgentEvent, LlmAgentRunner, ScriptedModelClient, ToolOutcome } from '../../lib';
+import { ToolOutputProjectionReport } from '../../lib/projection';
+import { InMemoryMemory } from '../../lib/model';
 import { FunctionProvider } from './support';
 
 const big = 'x'.repeat(200_000);

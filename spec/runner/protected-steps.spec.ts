@@ -1,25 +1,20 @@
+import { AdmittedCall, CompletedCall, DispatchedCall, Gate, ModelProjection, RunInProgress } from '../../lib/runner';
 import {
-  AdmittedCall,
   ChatMessage,
-  CompletedCall,
-  DispatchedCall,
-  Gate,
   JsonObject,
   LlmAgentRunner,
   LlmAgentRunResult,
-  ModelProjection,
   ModelResponse,
   ModelToolCall,
-  RunState,
   ScriptedModelClient,
   standardFailure,
   ToolCallRequest,
   ToolCallResult,
   ToolDescriptor,
   ToolOutcome,
-  ToolProviderCapabilities,
   toolText,
 } from '../../lib';
+import { ToolProviderCapabilities } from '../../lib/tools';
 import { FunctionProvider } from './support';
 
 /**
@@ -39,7 +34,7 @@ const echo = () =>
 describe('ToolCallPipeline gates', () => {
   it('resolveTool: an override refuses a known tool and the call never runs', async () => {
     class Hidden extends LlmAgentRunner {
-      protected override resolveTool(run: RunState, toolCall: ModelToolCall): Gate<ToolDescriptor> {
+      protected override resolveTool(run: RunInProgress, toolCall: ModelToolCall): Gate<ToolDescriptor> {
         if (toolCall.name === 'echo')
           return { kind: 'refuse', outcome: standardFailure('unknown_tool', 'echo is hidden here') };
         return super.resolveTool(run, toolCall);
@@ -55,7 +50,7 @@ describe('ToolCallPipeline gates', () => {
     const seen: JsonObject[] = [];
     class Defaulting extends LlmAgentRunner {
       protected override validateArguments(
-        run: RunState,
+        run: RunInProgress,
         toolCall: ModelToolCall,
         descriptor: ToolDescriptor,
       ): Gate<JsonObject> {
@@ -80,7 +75,7 @@ describe('ToolCallPipeline gates', () => {
     expect(plain.outcome.error?.code).toBe('capability_mismatch');
     class Trusting extends LlmAgentRunner {
       protected override checkCapabilities(
-        _run: RunState,
+        _run: RunInProgress,
         _request: ToolCallRequest,
         _declared: ToolProviderCapabilities,
       ): Gate<void> {
@@ -94,7 +89,7 @@ describe('ToolCallPipeline gates', () => {
   it('authorize: an asynchronous override refuses, and approval is never asked', async () => {
     const approvals: string[] = [];
     class Strict extends LlmAgentRunner {
-      protected override async authorize(_run: RunState, request: ToolCallRequest): Promise<Gate<void>> {
+      protected override async authorize(_run: RunInProgress, request: ToolCallRequest): Promise<Gate<void>> {
         await Promise.resolve();
         return { kind: 'refuse', outcome: standardFailure('permission_denied', `no ${request.toolName} today`) };
       }
@@ -140,7 +135,7 @@ describe('ToolCallPipeline gates', () => {
 
   it('checkPrecondition: an override refuses after approval, before dispatch', async () => {
     class Versioned extends LlmAgentRunner {
-      protected override checkPrecondition(_run: RunState, request: ToolCallRequest): Gate<void> {
+      protected override checkPrecondition(_run: RunInProgress, request: ToolCallRequest): Gate<void> {
         return request.arguments.text === 'v2'
           ? { kind: 'continue', value: undefined }
           : { kind: 'refuse', outcome: standardFailure('precondition_failed', 'stale') };
@@ -181,7 +176,11 @@ describe('ToolCallPipeline dispatch', () => {
   it('dispatchAttempt: an override is what the first attempt and every retry run', async () => {
     const attempts: number[] = [];
     class Flaky extends LlmAgentRunner {
-      protected override dispatchAttempt(run: RunState, admitted: AdmittedCall, attempt: number): Promise<ToolOutcome> {
+      protected override dispatchAttempt(
+        run: RunInProgress,
+        admitted: AdmittedCall,
+        attempt: number,
+      ): Promise<ToolOutcome> {
         attempts.push(attempt);
         if (attempt < 3) return Promise.resolve(standardFailure('unavailable', `attempt ${attempt} failed`));
         return Promise.resolve(super.dispatchAttempt(run, admitted, attempt));
@@ -198,7 +197,7 @@ describe('ToolCallPipeline dispatch', () => {
     const firsts: ToolOutcome[] = [];
     class NoRetry extends LlmAgentRunner {
       protected override async retryAttempts(
-        _run: RunState,
+        _run: RunInProgress,
         _call: AdmittedCall,
         first: ToolOutcome | Promise<ToolOutcome>,
       ): Promise<DispatchedCall> {
@@ -217,7 +216,7 @@ describe('ToolCallPipeline dispatch', () => {
     const undone: number[] = [];
     class OwnUndo extends LlmAgentRunner {
       protected override async compensate(
-        _run: RunState,
+        _run: RunInProgress,
         _call: AdmittedCall,
         attempt: number,
         failure: ToolOutcome,
@@ -246,7 +245,7 @@ describe('ToolCallPipeline completion and projection', () => {
   it('finishOutcome: an override changes the outcome the host and the model get', async () => {
     const observed: ToolOutcome[] = [];
     class Stamped extends LlmAgentRunner {
-      protected override finishOutcome(run: RunState, request: ToolCallRequest, outcome: ToolOutcome) {
+      protected override finishOutcome(run: RunInProgress, request: ToolCallRequest, outcome: ToolOutcome) {
         return { ...outcome, text: `[stamped] ${outcome.text}` };
       }
     }
@@ -260,7 +259,11 @@ describe('ToolCallPipeline completion and projection', () => {
 
   it('validateOutput: the default finishOutcome calls the override', async () => {
     class NoEmpty extends LlmAgentRunner {
-      protected override validateOutput(run: RunState, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+      protected override validateOutput(
+        run: RunInProgress,
+        request: ToolCallRequest,
+        outcome: ToolOutcome,
+      ): ToolOutcome {
         return outcome.text === ''
           ? standardFailure('output_validation', 'empty output')
           : super.validateOutput(run, request, outcome);
@@ -274,7 +277,7 @@ describe('ToolCallPipeline completion and projection', () => {
   it('completeToolCall: an override sees executed calls and calls refused by a gate', async () => {
     const completed: string[] = [];
     class Counting extends LlmAgentRunner {
-      protected override completeToolCall(run: RunState, toolCall: ModelToolCall, result: CompletedCall) {
+      protected override completeToolCall(run: RunInProgress, toolCall: ModelToolCall, result: CompletedCall) {
         completed.push(`${toolCall.id}:${result.outcome.ok ? 'ok' : result.outcome.error?.code}`);
         return super.completeToolCall(run, toolCall, result);
       }
@@ -289,7 +292,7 @@ describe('ToolCallPipeline completion and projection', () => {
   it('projectForModel: executed, gate-refused and turn-refused calls all reach the model through the override', async () => {
     class Redacting extends LlmAgentRunner {
       protected override projectForModel(
-        run: RunState,
+        run: RunInProgress,
         toolCall: ModelToolCall,
         outcome: ToolOutcome,
       ): ModelProjection {
@@ -325,7 +328,7 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
   it('executeToolCall: complete() and invokeToolCall() run every call through the override', async () => {
     const ids: string[] = [];
     class Tracing extends LlmAgentRunner {
-      protected override executeToolCall(run: RunState, toolCall: ModelToolCall): Promise<ToolCallResult> {
+      protected override executeToolCall(run: RunInProgress, toolCall: ModelToolCall): Promise<ToolCallResult> {
         ids.push(toolCall.id);
         return super.executeToolCall(run, toolCall);
       }
@@ -348,7 +351,7 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
   it('requestModel: runStep uses the override instead of the model client', async () => {
     const client = model();
     class Canned extends LlmAgentRunner {
-      protected override async requestModel(run: RunState): Promise<ModelResponse> {
+      protected override async requestModel(run: RunInProgress): Promise<ModelResponse> {
         run.steps++;
         return { text: 'canned', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 2 } };
       }
@@ -361,7 +364,7 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
   it('recordMessage: every message of the run goes through the override', async () => {
     const roles: string[] = [];
     class Recording extends LlmAgentRunner {
-      protected override recordMessage(run: RunState, message: ChatMessage): Promise<void> {
+      protected override recordMessage(run: RunInProgress, message: ChatMessage): Promise<void> {
         roles.push(message.role);
         return super.recordMessage(run, message);
       }
@@ -376,11 +379,11 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
 
   it('runStep and finishRun: overrides shape the loop and the result', async () => {
     class OneStep extends LlmAgentRunner {
-      protected override async runStep(run: RunState): Promise<void> {
+      protected override async runStep(run: RunInProgress): Promise<void> {
         await super.runStep(run);
         if (run.stopReason === undefined) run.stopReason = 'other';
       }
-      protected override finishRun(run: RunState): LlmAgentRunResult {
+      protected override finishRun(run: RunInProgress): LlmAgentRunResult {
         return { ...super.finishRun(run), text: `finished after ${run.steps}` };
       }
     }
@@ -395,7 +398,10 @@ describe('ToolCallPipeline per-call path and LlmAgentRunner loop', () => {
 
   it('refuseIncompleteToolCalls: an override decides what the calls of a cut answer get', async () => {
     class Lenient extends LlmAgentRunner {
-      protected override refuseIncompleteToolCalls(run: RunState, calls: readonly ModelToolCall[]): ToolCallResult[] {
+      protected override refuseIncompleteToolCalls(
+        run: RunInProgress,
+        calls: readonly ModelToolCall[],
+      ): ToolCallResult[] {
         return calls.map((toolCall) =>
           this.refuseToolCall(run, toolCall, standardFailure('incomplete_tool_call', 'cut, please retry shorter')),
         );

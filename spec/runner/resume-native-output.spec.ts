@@ -1,4 +1,5 @@
-import { canonicalArgumentsSha256, Field, LlmAgentRunner, MemoryRunStore, ScriptedModelClient } from '../../lib';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
+import { Field, LlmAgentRunner, MemoryRunStore, ScriptedModelClient } from '../../lib';
 import { FunctionProvider } from './support';
 
 class Verdict {

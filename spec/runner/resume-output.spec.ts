@@ -1,15 +1,15 @@
 import { createRecordedRun } from '../durable/recorded-run';
 import { z } from 'zod';
+import { canonicalArgumentsSha256 } from '../../lib/durable';
 import {
-  canonicalArgumentsSha256,
   ChatMessage,
   Field,
   LlmAgentRunner,
   MemoryRunStore,
   ScriptedModelClient,
-  SqliteRunStore,
   StructuredOutputError,
 } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 

@@ -1,5 +1,5 @@
+import { canonicalArgumentsSha256 } from '../../lib/durable';
 import {
-  canonicalArgumentsSha256,
   Field,
   LlmAgentRunner,
   LlmAgentStreamEvent,
@@ -7,9 +7,9 @@ import {
   RunStore,
   ScriptedModelClient,
   ScriptedTurn,
-  SqliteRunStore,
   ToolInvocation,
 } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 

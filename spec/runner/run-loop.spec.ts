@@ -1,4 +1,6 @@
-import { ChatMessage, LlmAgentRunner, LlmAgentRunResult, Memory, RunState, ScriptedModelClient } from '../../lib';
+import { ChatMessage, LlmAgentRunner, LlmAgentRunResult, ScriptedModelClient } from '../../lib';
+import { Memory } from '../../lib/model';
+import { RunInProgress } from '../../lib/runner';
 import { FunctionProvider } from './support';
 
 function echo(): FunctionProvider {
@@ -82,7 +84,7 @@ describe('a memory that throws', () => {
 describe('a run without a store', () => {
   it('numbers the calls of each turn after the assistant messages before it, also those a subclass adds to the history itself', async () => {
     class Noting extends LlmAgentRunner {
-      protected override async runStep(run: RunState): Promise<void> {
+      protected override async runStep(run: RunInProgress): Promise<void> {
         // A note the model never wrote, pushed past recordMessage: it still counts as a turn of the history.
         if (run.steps === 1) run.messages.push({ role: 'assistant', content: 'note', toolCalls: [] });
         return super.runStep(run);

@@ -3,12 +3,12 @@ import {
   LlmAgentStreamEvent,
   ModelRequest,
   ModelResponse,
-  ModelStepper,
   ScriptedModelClient,
   ScriptedTurn,
-  SqliteRunStore,
   ToolInvocation,
 } from '../../lib';
+import { ModelStepper } from '../../lib/model';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from './support';
 

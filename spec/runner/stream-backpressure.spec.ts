@@ -1,13 +1,13 @@
+import { DEFAULT_STREAM_BUFFER_POLICY } from '../../lib/runner';
 import {
-  DEFAULT_STREAM_BUFFER_POLICY,
   LlmAgentEvent,
   LlmAgentRunner,
   LlmAgentStreamEvent,
   ModelRequest,
-  ModelStreamEvent,
   ScriptedModelClient,
   ScriptedTurn,
 } from '../../lib';
+import { ModelStreamEvent } from '../../lib/model';
 import { FunctionProvider } from './support';
 
 /**

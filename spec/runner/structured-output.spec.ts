@@ -1,11 +1,6 @@
-import {
-  DEFAULT_STRUCTURED_OUTPUT_POLICY,
-  LlmAgentRunner,
-  LlmAgentStreamEvent,
-  ScriptedModelClient,
-  SqliteRunStore,
-  StructuredOutputError,
-} from '../../lib';
+import { DEFAULT_STRUCTURED_OUTPUT_POLICY } from '../../lib/runner';
+import { LlmAgentRunner, LlmAgentStreamEvent, ScriptedModelClient, StructuredOutputError } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from '../durable/temp-dir';
 import { Verdict, VerdictSchema, weatherProvider } from './verdict-output';
 

@@ -1,12 +1,6 @@
-import {
-  descriptorFromLlmTool,
-  JsonObject,
-  ToolContractOptions,
-  ToolDescriptor,
-  ToolInvocation,
-  ToolProvider,
-  ToolProviderCapabilities,
-} from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { JsonObject, ToolContractOptions, ToolDescriptor, ToolInvocation, ToolProvider } from '../../lib';
+import { ToolProviderCapabilities } from '../../lib/tools';
 
 /** A hand-written provider whose tools are plain functions, for runner tests. */
 export class FunctionProvider implements ToolProvider {

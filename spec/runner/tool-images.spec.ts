@@ -1,12 +1,7 @@
 import { join } from 'node:path';
-import {
-  ChatMessage,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  SqliteRunStore,
-  ToolOutputProjectionPolicyError,
-  ToolOutputProjectionReport,
-} from '../../lib';
+import { ChatMessage, LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
+import { ToolOutputProjectionPolicyError, ToolOutputProjectionReport } from '../../lib/projection';
 import { makeTempDir } from '../durable/temp-dir';
 import { PNG_1X1, pngOfSize } from '../support/tiny-images';
 import { FunctionProvider } from './support';

@@ -1,4 +1,5 @@
-import { AnthropicModelClient, ScriptedModelClient } from '../../lib';
+import { AnthropicModelClient } from '../../lib/model/anthropic';
+import { ScriptedModelClient } from '../../lib';
 import { AiSdkModelClient } from '../../lib/model/ai-sdk';
 import { demoModel, DEMO_OPENAI_MODEL } from '../../samples/demo-model';
 import { main as weather } from '../../samples/weather';

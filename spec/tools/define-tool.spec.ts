@@ -4,9 +4,7 @@ import { z } from 'zod';
 import {
   ChatMessage,
   defineTool,
-  invokeReflectedTool,
   LlmAgentRunner,
-  makeLlmTool,
   MemoryRunStore,
   parseToolArguments,
   ReflectedToolProvider,
@@ -15,6 +13,7 @@ import {
   ToolDefinitionError,
   toolDescriptorOf,
 } from '../../lib';
+import { invokeReflectedTool, makeLlmTool } from '../../lib/tools';
 
 function definitionError(run: () => unknown): ToolDefinitionError {
   try {

@@ -1,4 +1,5 @@
-import { Field, invokeReflectedTool, Tool, ToolFailureError, ToolOutcome } from '../../lib';
+import { Field, Tool, ToolFailureError, ToolOutcome } from '../../lib';
+import { invokeReflectedTool } from '../../lib/tools';
 
 class Stop {
   @Field() street!: string;

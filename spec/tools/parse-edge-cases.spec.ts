@@ -1,4 +1,5 @@
-import { Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments } from '../../lib';
+import { Field, parseToolArguments, Tool, ToolArgumentError } from '../../lib';
+import { tryParseToolArguments } from '../../lib/tools';
 
 class Inner {
   @Field() v!: string;

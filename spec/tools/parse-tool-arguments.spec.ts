@@ -1,6 +1,8 @@
 import fc from 'fast-check';
-import { Field, parseToolArguments, Tool, ToolArgumentError, tryParseToolArguments, ValidationIssue } from '../../lib';
-import { decodeToolArguments } from '../../lib/validation';
+import { Field, parseToolArguments, Tool, ToolArgumentError } from '../../lib';
+import { tryParseToolArguments } from '../../lib/tools';
+import { ValidationIssue } from '../../lib/validation';
+import { decodeToolArguments } from '../../lib/validation/decode-arguments';
 
 enum TemperatureUnit {
   Celsius = 'celsius',

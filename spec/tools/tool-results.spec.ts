@@ -1,13 +1,6 @@
-import {
-  Field,
-  invokeReflectedTool,
-  LlmAgentRunner,
-  ScriptedModelClient,
-  Tool,
-  ToolOutcome,
-  toToolOutcome,
-} from '../../lib';
-import { thrownToToolOutcome } from '../../lib/tools';
+import { Field, LlmAgentRunner, ScriptedModelClient, Tool, ToolOutcome } from '../../lib';
+import { invokeReflectedTool, toToolOutcome } from '../../lib/tools';
+import { thrownToToolOutcome } from '../../lib/tools/to-tool-outcome';
 import { FunctionProvider } from '../runner/support';
 
 /** A tool class whose `invoke` returns (or throws) what the test gives it. */

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import {
   Contract,
   defineTool,
-  descriptorFromLlmTool,
   Field,
   LlmAgentRunner,
   LlmAgentRunResult,
-  makeLlmTool,
   ReflectedToolProvider,
   ScriptedModelClient,
   Tool,
@@ -15,9 +13,9 @@ import {
   ToolContractError,
   ToolDefinitionError,
   toolDescriptorOf,
-  ToolNameOf,
-  UnknownToolCallResult,
 } from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import { makeLlmTool, ToolNameOf, UnknownToolCallResult } from '../../lib/tools';
 
 /** Compiles only when `A` and `B` are the same type. */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, guardJsonValue } from '../../lib';
-import { decodeToolArguments } from '../../lib/validation';
+import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, guardJsonValue } from '../../lib/validation';
+import { decodeToolArguments } from '../../lib/validation/decode-arguments';
 
 const MIB = 1024 * 1024;
 

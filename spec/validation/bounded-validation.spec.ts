@@ -1,6 +1,13 @@
 import fc from 'fast-check';
-import { compileInputValidator, DEFAULT_ARGUMENT_LIMITS, guardJsonValue, JsonSchema } from '../../lib';
-import { decodeToolArguments, MAX_FORMAT_STRING_LENGTH, MAX_REPORTED_ISSUES } from '../../lib/validation';
+import {
+  compileInputValidator,
+  DEFAULT_ARGUMENT_LIMITS,
+  guardJsonValue,
+  MAX_FORMAT_STRING_LENGTH,
+  MAX_REPORTED_ISSUES,
+} from '../../lib/validation';
+import { JsonSchema } from '../../lib';
+import { decodeToolArguments } from '../../lib/validation/decode-arguments';
 
 function keywords(input: unknown, limits = DEFAULT_ARGUMENT_LIMITS): string[] {
   const decoded = decodeToolArguments(input, limits);

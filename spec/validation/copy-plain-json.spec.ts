@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { guardJsonValue } from '../../lib';
+import { guardJsonValue } from '../../lib/validation';
 import { copyPlainJson } from '../../lib/validation/guard-json-value';
 import { toToolOutcome } from '../../lib/tools/to-tool-outcome';
 import vm from 'node:vm';

@@ -1,13 +1,7 @@
 import { Matches } from 'class-validator';
-import {
-  compileInputValidator,
-  Field,
-  makeLlmTool,
-  SchemaCompileError,
-  Tool,
-  ToolDefinitionError,
-  tryParseToolArguments,
-} from '../../lib';
+import { compileInputValidator, SchemaCompileError } from '../../lib/validation';
+import { Field, Tool, ToolDefinitionError } from '../../lib';
+import { makeLlmTool, tryParseToolArguments } from '../../lib/tools';
 
 const EVIL = '^(a+)+$';
 const HOSTILE = 'a'.repeat(50_000) + '!';

@@ -49,7 +49,7 @@ export interface RecordChain {
   readonly head?: string;
 }
 
-/** A record with its chain, as {@link RunStore.exportRun} reads it and {@link verifyRunRecord} checks it. */
+/** A record with its chain, as {@link wuwe!RunStore.exportRun} reads it and {@link verifyRunRecord} checks it. */
 export interface ChainedRunRecord extends AgentRunRecord {
   readonly chain: RecordChain;
 }

@@ -186,7 +186,7 @@ export class PostgresRunStore implements RunStore {
     return store;
   }
 
-  /** {@inheritDoc RunStore.createRun} */
+  /** {@inheritDoc wuwe!RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     return this.createRunWith(options, async () => undefined);
   }
@@ -229,13 +229,13 @@ export class PostgresRunStore implements RunStore {
     return this.read({}, (client) => body(executorOn(client)));
   }
 
-  /** {@inheritDoc RunStore.loadRun} */
+  /** {@inheritDoc wuwe!RunStore.loadRun} */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
     const record = await this.exportRun(runId);
     return record && this.chainer.verified(record);
   }
 
-  /** {@inheritDoc RunStore.exportRun} */
+  /** {@inheritDoc wuwe!RunStore.exportRun} */
   async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
     return this.read({ runId }, async (client) => {
       const run = (await this.select(client, 'selectRun', runId))[0];
@@ -255,14 +255,14 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.listRuns} */
+  /** {@inheritDoc wuwe!RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
     const rows =
       status === undefined ? await this.query({}, 'listRuns', []) : await this.query({}, 'listRunsByStatus', [status]);
     return (rows as RunStoreStatementRows['listRuns'][]).map(summaryFromRow);
   }
 
-  /** {@inheritDoc RunStore.appendMessages} */
+  /** {@inheritDoc wuwe!RunStore.appendMessages} */
   async appendMessages(
     runId: string,
     messages: readonly ChatMessage[],
@@ -279,7 +279,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.saveMessages} */
+  /** {@inheritDoc wuwe!RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, 'other');
     await this.write({ runId }, options, async (client, chain) => {
@@ -290,7 +290,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.setStatus} */
+  /** {@inheritDoc wuwe!RunStore.setStatus} */
   async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
     await this.write({ runId }, options, async (client, chain) => {
@@ -304,7 +304,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.recordCallStarted} */
+  /** {@inheritDoc wuwe!RunStore.recordCallStarted} */
   async recordCallStarted(
     runId: string,
     identity: ToolCallIdentity,
@@ -348,7 +348,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.recordAttempt} */
+  /** {@inheritDoc wuwe!RunStore.recordAttempt} */
   async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
@@ -366,7 +366,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.admitOutcome} */
+  /** {@inheritDoc wuwe!RunStore.admitOutcome} */
   async admitOutcome(
     runId: string,
     callId: string,
@@ -396,7 +396,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
+  /** {@inheritDoc wuwe!RunStore.findAdmittedByIdempotencyKey} */
   async findAdmittedByIdempotencyKey(
     idempotencyKey: string,
     argumentsSha256: string,
@@ -409,7 +409,7 @@ export class PostgresRunStore implements RunStore {
     return call.status === 'admitted' ? call : undefined;
   }
 
-  /** {@inheritDoc RunStore.recordProjection} */
+  /** {@inheritDoc wuwe!RunStore.recordProjection} */
   async recordProjection(
     runId: string,
     projection: ToolOutputProjectionInput,
@@ -420,7 +420,7 @@ export class PostgresRunStore implements RunStore {
     );
   }
 
-  /** {@inheritDoc RunStore.requestApproval} */
+  /** {@inheritDoc wuwe!RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(request.turn);
     return this.write({ runId, callId: request.callId }, options, async (client, chain) => {
@@ -446,7 +446,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.decideApproval} */
+  /** {@inheritDoc wuwe!RunStore.decideApproval} */
   async decideApproval(
     runId: string,
     callId: string,
@@ -483,7 +483,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.acquireLease} */
+  /** {@inheritDoc wuwe!RunStore.acquireLease} */
   async acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
     rules.checkId(workerId, 'workerId');
     rules.checkTtl(ttlMs);
@@ -496,7 +496,7 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.renewLease} */
+  /** {@inheritDoc wuwe!RunStore.renewLease} */
   async renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
     rules.checkTtl(ttlMs);
     if ((await this.query({ runId }, 'renewLease', [runId, workerId, this.clock() + ttlMs])).length === 1) return true;
@@ -504,14 +504,14 @@ export class PostgresRunStore implements RunStore {
     return false;
   }
 
-  /** {@inheritDoc RunStore.releaseLease} */
+  /** {@inheritDoc wuwe!RunStore.releaseLease} */
   async releaseLease(runId: string, workerId: string): Promise<boolean> {
     if ((await this.query({ runId }, 'releaseLease', [runId, workerId])).length === 1) return true;
     await this.requireRun(runId);
     return false;
   }
 
-  /** {@inheritDoc RunStore.close} */
+  /** {@inheritDoc wuwe!RunStore.close} */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -137,12 +137,12 @@ export class SqliteRunStore implements RunStore {
     }
   }
 
-  /** Opens a store; the same as the constructor, for symmetry with {@link PostgresRunStore.open}. */
+  /** Opens a store; the same as the constructor, for symmetry with {@link durable/postgres!PostgresRunStore.open}. */
   static async open(options: SqliteRunStoreOptions | string = {}): Promise<SqliteRunStore> {
     return new SqliteRunStore(options);
   }
 
-  /** {@inheritDoc RunStore.createRun} */
+  /** {@inheritDoc wuwe!RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     const run = rules.checkNewRun(options);
     const entries = this.transaction({ runId: run.runId }, () => {
@@ -157,13 +157,13 @@ export class SqliteRunStore implements RunStore {
     return (await this.loadRun(run.runId))!;
   }
 
-  /** {@inheritDoc RunStore.loadRun} */
+  /** {@inheritDoc wuwe!RunStore.loadRun} */
   async loadRun(runId: string): Promise<AgentRunRecord | undefined> {
     const record = await this.exportRun(runId);
     return record && this.chainer.verified(record);
   }
 
-  /** {@inheritDoc RunStore.exportRun} */
+  /** {@inheritDoc wuwe!RunStore.exportRun} */
   async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
     return this.read({ runId }, () => {
       const run = this.statements.select('selectRun', runId)[0];
@@ -183,7 +183,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.listRuns} */
+  /** {@inheritDoc wuwe!RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
     return this.read({}, () =>
       (status === undefined
@@ -193,7 +193,7 @@ export class SqliteRunStore implements RunStore {
     );
   }
 
-  /** {@inheritDoc RunStore.appendMessages} */
+  /** {@inheritDoc wuwe!RunStore.appendMessages} */
   async appendMessages(
     runId: string,
     messages: readonly ChatMessage[],
@@ -208,7 +208,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.saveMessages} */
+  /** {@inheritDoc wuwe!RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const texts = rules.serializeMessages(runId, messages, 'other');
     await this.write({ runId }, options, (chain) => {
@@ -218,7 +218,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.setStatus} */
+  /** {@inheritDoc wuwe!RunStore.setStatus} */
   async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
     rules.checkStatus(status);
     await this.write({ runId }, options, (chain) => {
@@ -231,7 +231,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.recordCallStarted} */
+  /** {@inheritDoc wuwe!RunStore.recordCallStarted} */
   async recordCallStarted(
     runId: string,
     identity: ToolCallIdentity,
@@ -269,7 +269,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.recordAttempt} */
+  /** {@inheritDoc wuwe!RunStore.recordAttempt} */
   async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     rules.checkAttempts(attempts);
     const turn = rules.checkTurn(options?.turn);
@@ -285,7 +285,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.admitOutcome} */
+  /** {@inheritDoc wuwe!RunStore.admitOutcome} */
   async admitOutcome(
     runId: string,
     callId: string,
@@ -306,7 +306,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
+  /** {@inheritDoc wuwe!RunStore.findAdmittedByIdempotencyKey} */
   async findAdmittedByIdempotencyKey(
     idempotencyKey: string,
     argumentsSha256: string,
@@ -318,7 +318,7 @@ export class SqliteRunStore implements RunStore {
     return call.status === 'admitted' ? call : undefined;
   }
 
-  /** {@inheritDoc RunStore.recordProjection} */
+  /** {@inheritDoc wuwe!RunStore.recordProjection} */
   async recordProjection(
     runId: string,
     projection: ToolOutputProjectionInput,
@@ -329,7 +329,7 @@ export class SqliteRunStore implements RunStore {
     );
   }
 
-  /** {@inheritDoc RunStore.requestApproval} */
+  /** {@inheritDoc wuwe!RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const turn = rules.checkTurn(request.turn);
     return this.write({ runId, callId: request.callId }, options, (chain) => {
@@ -351,7 +351,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.decideApproval} */
+  /** {@inheritDoc wuwe!RunStore.decideApproval} */
   async decideApproval(
     runId: string,
     callId: string,
@@ -383,7 +383,7 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.acquireLease} */
+  /** {@inheritDoc wuwe!RunStore.acquireLease} */
   async acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
     rules.checkId(workerId, 'workerId');
     rules.checkTtl(ttlMs);
@@ -395,18 +395,18 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** {@inheritDoc RunStore.renewLease} */
+  /** {@inheritDoc wuwe!RunStore.renewLease} */
   async renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
     rules.checkTtl(ttlMs);
     return this.lease(runId, () => this.statements.run('renewLease', runId, workerId, this.clock() + ttlMs) === 1);
   }
 
-  /** {@inheritDoc RunStore.releaseLease} */
+  /** {@inheritDoc wuwe!RunStore.releaseLease} */
   async releaseLease(runId: string, workerId: string): Promise<boolean> {
     return this.lease(runId, () => this.statements.run('releaseLease', runId, workerId) === 1);
   }
 
-  /** {@inheritDoc RunStore.close} */
+  /** {@inheritDoc wuwe!RunStore.close} */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

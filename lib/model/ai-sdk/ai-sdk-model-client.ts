@@ -31,7 +31,7 @@ import { untilAborted } from '../../runner/maybe-promise';
  * One `step` is one `doGenerate` call and one `streamStep` one `doStream` call: `request.messages`
  * and `request.system` become the `LanguageModelV3Prompt`, `request.tools` function tools with their
  * JSON Schema, and `request.signal` is the call's `abortSignal` (an abort ends the step at once,
- * even when the model does not watch its signal). Every failure is a {@link ModelApiError} with the
+ * even when the model does not watch its signal). Every failure is a {@link wuwe!ModelApiError} with the
  * codes of every wuwe client. There are no retries: a provider's `doGenerate` sends one request.
  *
  * What the neutral messages cannot hold (reasoning parts with their signatures, provider metadata,
@@ -49,7 +49,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
 
   /**
    * @param model - an AI SDK language model, e.g. `openai('gpt-4o-mini')` or `anthropic('claude-sonnet-4-5')`.
-   * @throws {@link ModelClientOptionsError} when the model is not a `LanguageModelV3` or an option cannot work.
+   * @throws {@link wuwe!ModelClientOptionsError} when the model is not a `LanguageModelV3` or an option cannot work.
    */
   constructor(model: AiSdkLanguageModel, options: AiSdkModelClientOptions = {}) {
     super();
@@ -75,7 +75,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   /**
    * One `doGenerate` call, mapped to a {@link ModelResponse}.
    *
-   * @throws {@link ModelApiError} when the call cannot be built, the provider rejects it, the network
+   * @throws {@link wuwe!ModelApiError} when the call cannot be built, the provider rejects it, the network
    * fails, `request.signal` aborts it, or the result is malformed.
    */
   async step(request: ModelRequest): Promise<ModelResponse> {
@@ -94,7 +94,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
    * whole step, mapped exactly as {@link step} maps `doGenerate`. Stopping the iteration early cancels
    * the provider's stream.
    *
-   * @throws {@link ModelApiError} (as the iteration's rejection) when the call cannot be built, the
+   * @throws {@link wuwe!ModelApiError} (as the iteration's rejection) when the call cannot be built, the
    * provider rejects it or sends an error part, the connection is cut, `request.signal` aborts it, or
    * the stream ends without a `finish` part.
    */
@@ -142,7 +142,7 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
    * `responseFormat` when there are any, and the sampling options, provider options and headers of the client's
    * options.
    *
-   * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
+   * @throws {@link wuwe!ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
   protected buildCallOptions(request: ModelRequest): AiSdkCallOptions {
     const { model, system, maxOutputTokens, temperature, stopSequences, providerOptions, headers } = this.options;

@@ -14,7 +14,3 @@ export type {
   AiSdkStreamSource,
 } from './ai-sdk-language-model';
 export { fromAiSdkFinishReason } from './map-finish-reason';
-export { ModelApiError } from '../model-api-error';
-export type { ModelApiErrorCode, ModelApiErrorDetails } from '../model-api-error';
-export { ModelClientOptionsError } from '../model-client-options-error';
-export type { ModelClientOptionsErrorCode } from '../model-client-options-error';

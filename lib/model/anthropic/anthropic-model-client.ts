@@ -21,7 +21,7 @@ import { toAnthropicTools } from './map-tools';
 import { toClaudeOutputFormat } from './output-format';
 
 /**
- * A {@link ModelStepper} backed by Claude through the official `@anthropic-ai/sdk` Messages API
+ * A {@link model!ModelStepper} backed by Claude through the official `@anthropic-ai/sdk` Messages API
  * (`POST /v1/messages`): `step` sends one request and waits for the whole answer, `streamStep` streams
  * it (`stream: true`), which `runner.stream()` uses.
  *
@@ -31,13 +31,13 @@ import { toClaudeOutputFormat } from './output-format';
  * ```
  *
  * `@anthropic-ai/sdk` is an optional peer dependency: it is loaded when a client is constructed without
- * a `client` option, and a {@link MissingDependencyError} names it when it is not installed. Without a
+ * a `client` option, and a {@link wuwe!MissingDependencyError} names it when it is not installed. Without a
  * `client` or `apiKey` option, `ANTHROPIC_API_KEY` must be set: the constructor says so at once
  * rather than on the first request.
  *
  * One `step` is one API request: `request.tools`, `request.messages` and `request.system` are mapped
  * to the Messages API, `request.signal` is handed to the SDK, and the answer is mapped back to a
- * {@link ModelResponse}. Every failure is a {@link ModelApiError} with a stable code. Retries are the
+ * {@link ModelResponse}. Every failure is a {@link wuwe!ModelApiError} with a stable code. Retries are the
  * SDK's (its `maxRetries`, default 2): the client never changes them.
  *
  * A response with stop reason `pause_turn` is an unfinished turn: send it back as the last assistant
@@ -52,9 +52,9 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   private readonly replay = new AnthropicTurnReplay();
 
   /**
-   * @throws {@link ModelClientOptionsError} when an option cannot work, or when neither `client`,
+   * @throws {@link wuwe!ModelClientOptionsError} when an option cannot work, or when neither `client`,
    * `apiKey` nor the `ANTHROPIC_API_KEY` environment variable gives an API key.
-   * @throws {@link MissingDependencyError} when no `client` is given and `@anthropic-ai/sdk` is not installed.
+   * @throws {@link wuwe!MissingDependencyError} when no `client` is given and `@anthropic-ai/sdk` is not installed.
    */
   constructor(options: AnthropicModelClientOptions = {}) {
     super();
@@ -85,7 +85,7 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   /**
    * Sends one Messages API request and maps the answer.
    *
-   * @throws {@link ModelApiError} when the request cannot be built, the API rejects it, the network
+   * @throws {@link wuwe!ModelApiError} when the request cannot be built, the API rejects it, the network
    * fails, `request.signal` aborts it, or the answer is malformed.
    */
   async step(request: ModelRequest): Promise<ModelResponse> {
@@ -108,7 +108,7 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
    * returned it. A stream cut before `message_stop` is a `connection` error (retryable); an `error`
    * event is mapped like an HTTP error of its type; an abort is `aborted`.
    *
-   * @throws {@link ModelApiError} as `step` does, and for a stream that fails midway.
+   * @throws {@link wuwe!ModelApiError} as `step` does, and for a stream that fails midway.
    */
   async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const params = { ...this.buildParams(request), stream: true };
@@ -154,7 +154,7 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
    * `temperature`, `stop_sequences` and `output_config.format` (the response format) when there are any,
    * and the `extraParams` option.
    *
-   * @throws {@link ModelApiError} `invalid_request` when a message or tool cannot be mapped.
+   * @throws {@link wuwe!ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
   protected buildParams(request: ModelRequest): AnthropicMessagesRequest {
     const { model, maxTokens, temperature, stopSequences, extraParams } = this.options;
@@ -178,7 +178,7 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
   /**
    * `output_config` with the response format (beside an `output_config` of `extraParams`, e.g. `effort`).
    *
-   * @throws {@link ModelApiError} `invalid_request` when the schema has no form under Claude's rules.
+   * @throws {@link wuwe!ModelApiError} `invalid_request` when the schema has no form under Claude's rules.
    */
   private outputConfig(format: ModelResponseFormat): Record<string, unknown> {
     const claudeFormat = toClaudeOutputFormat(format);

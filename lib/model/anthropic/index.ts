@@ -4,6 +4,8 @@
  * @packageDocumentation
  */
 export { AnthropicModelClient } from './anthropic-model-client';
+export { assistantMessageFromResponse, stepThroughPausedTurns } from './paused-turns';
+export type { AssistantChatMessage, PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';
 export { DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_MODEL } from './anthropic-model-client-options';
 export type {
   AnthropicExtraParams,
@@ -12,9 +14,3 @@ export type {
   AnthropicModelClientOptions,
   ResolvedAnthropicModelClientOptions,
 } from './anthropic-model-client-options';
-export { ModelApiError } from '../model-api-error';
-export type { ModelApiErrorCode, ModelApiErrorDetails } from '../model-api-error';
-export { ModelClientOptionsError } from '../model-client-options-error';
-export type { ModelClientOptionsErrorCode } from '../model-client-options-error';
-export { assistantMessageFromResponse, stepThroughPausedTurns } from './paused-turns';
-export type { AssistantChatMessage, PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';

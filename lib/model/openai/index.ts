@@ -16,9 +16,3 @@ export type {
 } from './openai-model-client-options';
 export type { OpenAIToolDefinition } from './map-tools';
 export { toStrictSchema } from './strict-schema';
-export { MissingDependencyError } from '../../errors/optional-dependency';
-export { ModelApiError } from '../model-api-error';
-export type { ModelApiErrorCode, ModelApiErrorDetails } from '../model-api-error';
-export { ModelClientOptionsError } from '../model-client-options-error';
-export type { ModelClientOptionsErrorCode } from '../model-client-options-error';
-export type { ModelStreamEvent, StreamingModelStepper } from '../model-stream';

@@ -33,14 +33,14 @@ import { ResponsesStreamReader } from './responses-stream';
  * ```
  *
  * `openai` is an optional peer dependency: it is loaded when a client is constructed without a `client`
- * option, and a {@link MissingDependencyError} names it when it is not installed.
+ * option, and a {@link wuwe!MissingDependencyError} names it when it is not installed.
  *
  * One step is one API request. Tool calls keep their argument text (the runner decodes and validates
  * it); parallel calls come in order. A refusal is stop reason `refusal` (its message is the text); an
  * answer cut at the token limit is `max_tokens`, whose tool calls the runner never runs. With
  * `strict`, tools are sent under OpenAI's strict rules and their calls are marked `nullsAreAbsent`.
  * Responses API reasoning items are kept as `providerContent` and sent back with the turn. Every
- * failure is a {@link ModelApiError} with the same codes as the Anthropic client; retries are the
+ * failure is a {@link wuwe!ModelApiError} with the same codes as the Anthropic client; retries are the
  * SDK's (its `maxRetries`, default 2).
  */
 export class OpenAIModelClient extends BaseModelClient implements StreamingModelStepper {
@@ -50,9 +50,9 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
   protected readonly options: ResolvedOpenAIModelClientOptions;
 
   /**
-   * @throws {@link ModelClientOptionsError} when an option cannot work, or when neither `client`,
+   * @throws {@link wuwe!ModelClientOptionsError} when an option cannot work, or when neither `client`,
    * `apiKey` nor the `OPENAI_API_KEY` environment variable gives an API key.
-   * @throws {@link MissingDependencyError} when no `client` is given and `openai` is not installed.
+   * @throws {@link wuwe!MissingDependencyError} when no `client` is given and `openai` is not installed.
    */
   constructor(options: OpenAIModelClientOptions = {}) {
     super();
@@ -85,7 +85,7 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
   /**
    * Sends one request and maps the whole answer.
    *
-   * @throws {@link ModelApiError} when the request cannot be built, the API rejects it, the network
+   * @throws {@link wuwe!ModelApiError} when the request cannot be built, the API rejects it, the network
    * fails, `request.signal` aborts it, or the answer is malformed.
    */
   async step(request: ModelRequest): Promise<ModelResponse> {
@@ -102,7 +102,7 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
    * with the whole answer, exactly as {@link OpenAIModelClient.step} maps it. Stopping the iteration
    * early cancels the request.
    *
-   * @throws {@link ModelApiError} as `step` does; `aborted` when `request.signal` aborts mid-stream,
+   * @throws {@link wuwe!ModelApiError} as `step` does; `aborted` when `request.signal` aborts mid-stream,
    * `connection` when the connection is cut, `malformed_response` when the stream ends unfinished.
    */
   async *streamStep(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
@@ -135,7 +135,7 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
   /**
    * The request body of one step for the configured API (see `buildChatBody` and `buildResponsesBody`).
    *
-   * @throws {@link ModelApiError} `invalid_request` when a tool cannot be mapped.
+   * @throws {@link wuwe!ModelApiError} `invalid_request` when a tool cannot be mapped.
    */
   protected buildBody(
     request: ModelRequest,

@@ -38,7 +38,7 @@ const HANDLERS: Readonly<Record<FilesystemOperation, FilesystemOperationHandler>
 };
 
 /**
- * File tools confined to one root directory, as a {@link ToolProvider}: `fs_read`, `fs_list`,
+ * File tools confined to one root directory, as a {@link wuwe!ToolProvider}: `fs_read`, `fs_list`,
  * `fs_stat`, `fs_search`, `fs_write`, `fs_append`, `fs_mkdir`, `fs_move`, `fs_delete` (those the
  * policy allows). Every call is checked at invocation time against the policy and the real
  * filesystem, never through a shell; refusals come back as failure outcomes (`permission_denied`

@@ -1,8 +1,16 @@
-export type { SqliteDatabaseHandle, SqliteSource } from './sqlite-source';
-export { toFtsMatchQuery } from './fts-query';
-export type { FtsQueryOptions, FtsTermMode } from './fts-query';
+/**
+ * `wuwe/knowledge`: a full-text knowledge index of documents (SQLite FTS5 through `better-sqlite3`, an
+ * optional peer loaded on first use) and its search tool.
+ * @packageDocumentation
+ */
+export { KnowledgeIndex } from './knowledge-index';
 export { KnowledgeIndexError } from './knowledge-index-error';
 export type { KnowledgeIndexErrorCode } from './knowledge-index-error';
+export { KnowledgeToolProvider } from './knowledge-tool-provider';
+export type { KnowledgeToolProviderOptions } from './knowledge-tool-provider';
+export { splitMarkdown } from './split-markdown';
+export type { DocumentPassage, SplitMarkdown } from './split-markdown';
+export { KNOWLEDGE_SEARCH_TOOL } from './knowledge-search-tool';
 export type {
   DirectoryIndexOptions,
   DirectoryIndexReport,
@@ -12,10 +20,4 @@ export type {
   KnowledgeHit,
   KnowledgeIndexOptions,
 } from './knowledge-types';
-export { splitMarkdown } from './split-markdown';
-export type { DocumentPassage, SplitMarkdown } from './split-markdown';
-export { KnowledgeIndex } from './knowledge-index';
-export { KNOWLEDGE_SEARCH_TOOL, knowledgeSearchDescriptor } from './knowledge-search-tool';
-export { directInvocation } from './direct-invocation';
-export { KnowledgeToolProvider } from './knowledge-tool-provider';
-export type { KnowledgeToolProviderOptions } from './knowledge-tool-provider';
+export type { SqliteDatabaseHandle, SqliteSource } from './sqlite-source';

@@ -146,7 +146,7 @@ export class KnowledgeIndex {
   }
 
   /**
-   * Ranked passages for free text. The text is reduced to quoted terms (see {@link toFtsMatchQuery}),
+   * Ranked passages for free text. The text is reduced to quoted terms (see `toFtsMatchQuery`),
    * so FTS5 syntax in it is never parsed. Throws `KnowledgeIndexError` (`invalid_query`) when no
    * searchable term is left.
    */

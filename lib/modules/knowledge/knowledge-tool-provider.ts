@@ -65,8 +65,8 @@ export class KnowledgeToolProvider implements ToolProvider {
   }
 
   /**
-   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link
-   * directInvocation}).
+   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats; the
+   * contract's timeout is a deadline the caller enforces.
    */
   invoke(toolName: string, args: JsonObject, signal?: AbortSignal): ToolOutcome {
     return this.invokeTool(directInvocation(this, toolName, args, signal));

@@ -73,8 +73,8 @@ export class MemoryToolProvider implements ToolProvider {
   }
 
   /**
-   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats (see {@link
-   * directInvocation}).
+   * Legacy form for hosts calling the provider directly: no idempotency key, no heartbeats; the
+   * contract's timeout is a deadline the caller enforces.
    */
   invoke(toolName: string, args: JsonObject, signal?: AbortSignal): Promise<ToolOutcome> {
     return this.invokeTool(directInvocation(this, toolName, args, signal));

@@ -26,7 +26,7 @@ export interface ProcessToolkitOptions {
 const DEADLINE_HEADROOM_MS = 2000;
 
 /**
- * Runs allowed programs argv-first, as a {@link ToolProvider}: `process_run`, and `process_shell`
+ * Runs allowed programs argv-first, as a {@link wuwe!ToolProvider}: `process_run`, and `process_shell`
  * only when both the policy (`allowShell`) and this configuration (`enableShellTool`) opt in.
  * Executables come from an allow list resolved at construction (no PATH lookup at call time), the
  * working directory is confined to the root, the environment is built from an allow list, and each

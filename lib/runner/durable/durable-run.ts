@@ -3,7 +3,7 @@ import { callKey } from '../../durable/record-rules';
 import { withRunLease } from '../../durable/with-run-lease';
 import { ChatMessage, ModelToolCall } from '../../model/model-types';
 import { LlmAgentRunResult } from '../run-result';
-import { RunState } from '../run-state';
+import { RunInProgress } from '../run-state';
 import { LlmAgentError } from '../runner-error';
 import { defaultWorkerId, storedStatusOf } from '../runner-rules';
 import { messagesOfRecord } from '../turn-messages';
@@ -17,7 +17,7 @@ import { RunRecorder } from './run-recorder';
  * @internal
  */
 export function runUnderLease(
-  run: RunState,
+  run: RunInProgress,
   recorder: RunRecorder,
   body: (record?: AgentRunRecord) => Promise<void>,
   finish: () => LlmAgentRunResult,
@@ -51,7 +51,7 @@ export function runUnderLease(
  * its calls. `run_conflict` for a run the store does not have or that ended for good (`completed`, `cancelled`).
  * @internal
  */
-export function restoreRecord(run: RunState, record: AgentRunRecord | undefined): void {
+export function restoreRecord(run: RunInProgress, record: AgentRunRecord | undefined): void {
   if (record === undefined) throw new LlmAgentError('run_conflict', `no stored run '${run.runId}'`);
   if (record.status === 'completed' || record.status === 'cancelled')
     throw new LlmAgentError('run_conflict', `run '${run.runId}' is ${record.status} and cannot be resumed`);

@@ -53,7 +53,7 @@ export interface StructuredOutputPolicy {
   /**
    * How many times a bad final answer (invalid, given beside other tool calls, or missing: the model
    * ended its turn without the tool) is sent back to the model to repair; one more bad answer fails
-   * the run with {@link StructuredOutputError}. @default 2
+   * the run with {@link wuwe!StructuredOutputError}. @default 2
    */
   readonly maxRepairs?: number;
 }

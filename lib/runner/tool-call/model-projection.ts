@@ -11,7 +11,7 @@ import { ToolOutputProjectionReport } from '../../projection/tool-output-project
 import { DEFAULT_TOOL_IMAGE_POLICY } from '../../projection/tool-image-policy';
 import { ModelProjection } from './call-completion';
 import { isPromiseLike } from '../maybe-promise';
-import { RunState } from '../run-state';
+import { RunInProgress } from '../run-state';
 import { StepContext } from './step-context';
 
 /** The `projectForModel` step as `LlmAgentRunner` defines it (documented there). */
@@ -66,7 +66,7 @@ function withImages(report: ToolOutputProjectionReport, images: ToolImageProject
 }
 
 /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
-function projectionPolicyOf(run: RunState, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
+function projectionPolicyOf(run: RunInProgress, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   const runPolicy = run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
   if (runPolicy === last.runPolicy && descriptor === last.descriptor) return last.policy;
   const policy = cachedPolicyOf(runPolicy, descriptor);
@@ -109,7 +109,7 @@ function cachedPolicyOf(
  * An effective policy is a frozen object made once per run policy and descriptor, so one proven to hold is
  * known by its identity the next time, whichever runner asks (a runner built per request asks once).
  */
-export function checkProjectionPolicies(run: RunState, descriptors: Iterable<ToolDescriptor>): void {
+export function checkProjectionPolicies(run: RunInProgress, descriptors: Iterable<ToolDescriptor>): void {
   const estimator = run.options.contextTokenEstimator;
   const cacheKey = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
   let checked = checkedProjectionPolicies.get(cacheKey);
@@ -122,7 +122,7 @@ export function checkProjectionPolicies(run: RunState, descriptors: Iterable<Too
 /** One effective policy checked under the estimator, unless it (or one with the same ceilings) was proven before. */
 function checkProjectionPolicy(
   policy: ToolOutputProjectionPolicy,
-  estimator: RunState['options']['contextTokenEstimator'],
+  estimator: RunInProgress['options']['contextTokenEstimator'],
   checked: CheckedPolicies,
 ): void {
   if (checked.policies.has(policy)) return;

@@ -5,14 +5,14 @@ import type { AdmittedCall, DispatchedCall } from './call-dispatch';
 import { MaybePromise } from '../maybe-promise';
 import { ToolCallRequest } from '../run-options';
 import { LlmAgentEvent, LlmAgentHookName } from '../runner-events';
-import { RunState } from '../run-state';
+import { RunInProgress } from '../run-state';
 
 /**
  * What a step function of the per-call path gets from its runner: the run, and the runner's own
  * steps for that run (so an overridden `emit`, `projectForModel` or `dispatchAttempt` is the one called).
  */
 export interface StepContext {
-  readonly run: RunState;
+  readonly run: RunInProgress;
   /** Delivers an event through the runner's `emit`. */
   readonly emit: (event: LlmAgentEvent) => void;
   /** Reports a host hook that threw or rejected (`hook_failed`). */

@@ -1,21 +1,18 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { ChatMessage, LlmAgentRunner, ScriptedModelClient } from '../../../lib';
+import { ChatMessage, LlmAgentRunner, ScriptedModelClient, MemoryRunStore, RunStore, toolText } from '../../../lib';
 import {
-  MemoryRunStore,
   parseRunRecordJsonLines,
-  PostgresRunStore,
   RecordHead,
   RecordKeyOption,
-  RunStore,
   runRecordToJsonLines,
-  sha256Hex,
-  SqliteRunStore,
-  toolContentSha256,
   verifyRunRecord,
 } from '../../../lib/durable';
-import { toolText } from '../../../lib/outcome';
+import { PostgresRunStore } from '../../../lib/durable/postgres';
+import { sha256Hex } from '../../../lib/durable/canonical-arguments';
+import { SqliteRunStore } from '../../../lib/durable/sqlite';
+import { toolContentSha256 } from '../../../lib/durable/chain/chain-entities';
 import { FunctionProvider } from '../../runner/support';
 import { requirePostgresUrl, TestSchemas } from '../postgres-env';
 import { makeTempDir } from '../temp-dir';

@@ -6,7 +6,8 @@ import type {
 } from '@ai-sdk/provider';
 import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
 import { LlmTool } from '../../../lib/contract/llm-tool';
-import { AiSdkLanguageModel, AiSdkModelClient, ModelClientOptionsError } from '../../../lib/model/ai-sdk';
+import { AiSdkLanguageModel, AiSdkModelClient } from '../../../lib/model/ai-sdk';
+import { ModelClientOptionsError } from '../../../lib';
 import { ModelStreamEvent } from '../../../lib/model/model-stream';
 import { ChatMessage, ModelRequest } from '../../../lib/model/model-types';
 

@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { LlmTool } from '../../../lib/contract/llm-tool';
-import { AiSdkModelClient, ModelApiError } from '../../../lib/model/ai-sdk';
+import { AiSdkModelClient } from '../../../lib/model/ai-sdk';
+import { ModelApiError } from '../../../lib';
 import { ModelStreamEvent } from '../../../lib/model/model-stream';
 import { ChatMessage, ModelRequest } from '../../../lib/model/model-types';
 import {

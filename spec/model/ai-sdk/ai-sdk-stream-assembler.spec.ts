@@ -1,4 +1,4 @@
-import { ModelApiError } from '../../../lib/model/ai-sdk';
+import { ModelApiError } from '../../../lib';
 import { AiSdkStreamAssembler } from '../../../lib/model/ai-sdk/ai-sdk-stream-assembler';
 import { ModelStreamEvent } from '../../../lib/model/model-stream';
 

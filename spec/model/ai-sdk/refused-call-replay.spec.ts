@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { join } from 'node:path';
-import { LlmAgentRunner, SqliteRunStore } from '../../../lib';
+import { LlmAgentRunner } from '../../../lib';
+import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { AiSdkModelClient } from '../../../lib/model/ai-sdk';
 import { makeTempDir } from '../../durable/temp-dir';
 import { FunctionProvider } from '../../runner/support';

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { WuweError } from '../../../lib/errors/wuwe-error';
-import { AnthropicModelClient, ModelApiError } from '../../../lib/model/anthropic';
+import { AnthropicModelClient } from '../../../lib/model/anthropic';
+import { ModelApiError } from '../../../lib';
 import { ModelRequest } from '../../../lib/model/model-types';
 import {
   MessagesApiServer,

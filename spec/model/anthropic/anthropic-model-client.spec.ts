@@ -4,9 +4,9 @@ import {
   AnthropicModelClient,
   DEFAULT_ANTHROPIC_MAX_TOKENS,
   DEFAULT_ANTHROPIC_MODEL,
-  ModelClientOptionsError,
   assistantMessageFromResponse,
 } from '../../../lib/model/anthropic';
+import { ModelClientOptionsError } from '../../../lib';
 import { ChatMessage, ModelRequest } from '../../../lib/model/model-types';
 import { MessagesApiServer, apiKeyOf, messageReply, startMessagesApiServer } from '../../support/messages-api-server';
 

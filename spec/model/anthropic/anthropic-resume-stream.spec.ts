@@ -1,13 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  AnthropicModelClient,
-  canonicalArgumentsSha256,
-  Field,
-  LlmAgentRunner,
-  LlmAgentRunStream,
-  LlmAgentStreamEvent,
-  SqliteRunStore,
-} from '../../../lib';
+import { AnthropicModelClient } from '../../../lib/model/anthropic';
+import { canonicalArgumentsSha256 } from '../../../lib/durable';
+import { Field, LlmAgentRunner, LlmAgentRunStream, LlmAgentStreamEvent } from '../../../lib';
+import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { makeTempDir } from '../../durable/temp-dir';
 import { FunctionProvider } from '../../runner/support';
 import {

@@ -1,5 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicModelClient, Field, LlmAgentStreamEvent, ModelApiError, ModelStreamEvent, Tool } from '../../../lib';
+import { AnthropicModelClient } from '../../../lib/model/anthropic';
+import { Field, LlmAgentStreamEvent, ModelApiError, Tool } from '../../../lib';
+import { ModelStreamEvent } from '../../../lib/model';
 import { ModelRequest } from '../../../lib/model/model-types';
 import {
   MessagesApiServer,

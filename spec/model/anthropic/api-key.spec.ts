@@ -1,4 +1,5 @@
-import { AnthropicModelClient, ModelClientOptionsError } from '../../../lib';
+import { AnthropicModelClient } from '../../../lib/model/anthropic';
+import { ModelClientOptionsError } from '../../../lib';
 
 describe('AnthropicModelClient API key', () => {
   const saved = { key: process.env.ANTHROPIC_API_KEY, token: process.env.ANTHROPIC_AUTH_TOKEN };

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicModelClient, Field, Tool } from '../../../lib';
+import { AnthropicModelClient } from '../../../lib/model/anthropic';
+import { Field, Tool } from '../../../lib';
 import { messageReply, startMessagesApiServer } from '../../support/messages-api-server';
 
 @Tool({ description: 'Get the current weather for a city.' })

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { join } from 'node:path';
-import { LlmAgentRunner, SqliteRunStore } from '../../../lib';
+import { LlmAgentRunner } from '../../../lib';
+import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { AnthropicModelClient } from '../../../lib/model/anthropic';
 import { makeTempDir } from '../../durable/temp-dir';
 import { FunctionProvider } from '../../runner/support';

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { join } from 'node:path';
-import { ChatMessage, LlmAgentRunner, SqliteRunStore } from '../../../lib';
+import { ChatMessage, LlmAgentRunner } from '../../../lib';
+import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { AnthropicModelClient } from '../../../lib/model/anthropic';
 import { createRecordedRun } from '../../durable/recorded-run';
 import { makeTempDir } from '../../durable/temp-dir';

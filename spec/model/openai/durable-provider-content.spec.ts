@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { join } from 'node:path';
-import { LlmAgentRunner, SqliteRunStore } from '../../../lib';
+import { LlmAgentRunner } from '../../../lib';
+import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { OpenAIModelClient } from '../../../lib/model/openai';
 import { makeTempDir } from '../../durable/temp-dir';
 import { FunctionProvider } from '../../runner/support';

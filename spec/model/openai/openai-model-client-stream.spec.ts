@@ -2,7 +2,8 @@ import OpenAI from 'openai';
 import { LlmTool } from '../../../lib/contract/llm-tool';
 import { ModelStreamEvent } from '../../../lib/model/model-stream';
 import { ModelRequest } from '../../../lib/model/model-types';
-import { ModelApiError, OpenAIModelClient } from '../../../lib/model/openai';
+import { ModelApiError } from '../../../lib';
+import { OpenAIModelClient } from '../../../lib/model/openai';
 import {
   chatChunks,
   chatReply,

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { LlmTool } from '../../../lib/contract/llm-tool';
 import { ChatMessage, ModelRequest, ModelResponse, ProviderContent } from '../../../lib/model/model-types';
-import { DEFAULT_OPENAI_MODEL, ModelClientOptionsError, OpenAIModelClient } from '../../../lib/model/openai';
+import { DEFAULT_OPENAI_MODEL, OpenAIModelClient } from '../../../lib/model/openai';
+import { ModelClientOptionsError } from '../../../lib';
 import { chatReply, responsesReply, ScriptedAnswer } from '../../support/openai-api-fixtures';
 import { OpenAIApiServer, startOpenAIApiServer } from '../../support/openai-api-server';
 

@@ -1,5 +1,6 @@
 import { getEncoding } from 'js-tiktoken';
-import { DEFAULT_TOOL_OUTPUT_PROJECTION, toolText, tryProjectToolOutputForModel } from '../../../lib';
+import { DEFAULT_TOOL_OUTPUT_PROJECTION, tryProjectToolOutputForModel } from '../../../lib/projection';
+import { toolText } from '../../../lib';
 import { TiktokenTokenEstimator } from '../../../lib/projection/tiktoken';
 
 describe('TiktokenTokenEstimator', () => {

@@ -1,2 +1,0 @@
-export { WuweError } from './wuwe-error';
-export { MissingDependencyError, loadOptionalDependency } from './optional-dependency';
