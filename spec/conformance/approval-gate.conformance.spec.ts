@@ -1,6 +1,6 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpHandler } from '../../lib/mcp';
-import { LlmAgentRunner } from '../../lib/runner';
+import { LlmAgentRunner } from '../../lib';
 import { connectHttp, listenHttp, sdkClient } from '../mcp/mcp-support';
 import { cells, resumeRun, startingEntry, startRun, deliveryOf, Cell } from './support/matrix';
 import { decide, failureCode, LedgerTools } from './support/side-effects';

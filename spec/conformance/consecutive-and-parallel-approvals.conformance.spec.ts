@@ -1,6 +1,6 @@
-import { LlmAgentRunner } from '../../lib/runner';
-import type { ChatMessage } from '../../lib/model';
-import { ScriptedModelClient } from '../../lib/model';
+import { LlmAgentRunner } from '../../lib';
+import type { ChatMessage } from '../../lib';
+import { ScriptedModelClient } from '../../lib';
 import { cells, resumeRun, startingEntry, startRun, deliveryOf, Cell } from './support/matrix';
 import { decide, failureCode, LedgerTools } from './support/side-effects';
 import { STORE_KINDS, useScenarioStores } from './support/stores';

@@ -1,5 +1,5 @@
-import { LlmAgentRunner } from '../../lib/runner';
-import type { LlmAgentRunResult } from '../../lib/runner';
+import { LlmAgentRunner } from '../../lib';
+import type { LlmAgentRunResult } from '../../lib';
 import { cellName, Cell } from './support/matrix';
 import { decide, failureCode, LedgerTools } from './support/side-effects';
 import { STORE_KINDS, StoreKind, useScenarioStores } from './support/stores';

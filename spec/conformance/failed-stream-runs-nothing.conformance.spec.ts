@@ -1,4 +1,4 @@
-import { LlmAgentRunner } from '../../lib/runner';
+import { LlmAgentRunner } from '../../lib';
 import { cells, drained, Cell } from './support/matrix';
 import { LedgerTools } from './support/side-effects';
 import { STORE_KINDS, useScenarioStores } from './support/stores';

@@ -13,7 +13,7 @@
  * - `approval-pending`: `charge` needs approval (`GATED=1`) and the approval handler has not answered.
  */
 import 'reflect-metadata';
-import type { RunStore } from '../../../lib/durable';
+import type { RunStore } from '../../../lib';
 import { PostgresRunStore } from '../../../lib/durable/postgres';
 import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { boundaryAgent } from './boundary-agent';

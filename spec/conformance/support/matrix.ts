@@ -1,5 +1,7 @@
-import { LlmAgentRunner } from '../../../lib/runner';
-import type { LlmAgentRunOptions, LlmAgentRunResult, LlmAgentRunStream } from '../../../lib/runner';
+import { LlmAgentRunner } from '../../../lib';
+import type { LlmAgentRunStream } from '../../../lib';
+import type { LlmAgentRunResult } from '../../../lib';
+import type { LlmAgentRunOptions } from '../../../lib';
 import type { ClientKind, Delivery } from './wires';
 import type { StoreKind } from './stores';
 

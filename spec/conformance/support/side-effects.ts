@@ -1,7 +1,7 @@
 import { descriptorFromLlmTool } from '../../../lib/contract/compile-descriptor';
 import type { ToolContractOptions, ToolDescriptor } from '../../../lib/contract/tool-descriptor';
 import { canonicalArgumentsSha256 } from '../../../lib/durable/canonical-arguments';
-import type { RunStore } from '../../../lib/durable';
+import type { RunStore } from '../../../lib';
 import type { JsonObject } from '../../../lib/outcome/json-value';
 import type { ToolInvocation } from '../../../lib/providers/tool-invocation';
 import type { ToolProvider, ToolProviderCapabilities } from '../../../lib/providers/tool-provider';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { MemoryRunStore } from '../../../lib/durable';
-import type { RunStore } from '../../../lib/durable';
+import { MemoryRunStore } from '../../../lib';
+import type { RunStore } from '../../../lib';
 import { PostgresRunStore } from '../../../lib/durable/postgres';
 import { SqliteRunStore } from '../../../lib/durable/sqlite';
 import { requirePostgresUrl, TestSchemas } from '../../durable/postgres-env';

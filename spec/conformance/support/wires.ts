@@ -1,8 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createOpenAI } from '@ai-sdk/openai';
 import OpenAI from 'openai';
-import { ScriptedModelClient } from '../../../lib/model';
-import type { ChatMessage, ModelClient, ScriptedReply } from '../../../lib/model';
+import { ScriptedModelClient } from '../../../lib';
+import type { ScriptedReply } from '../../../lib';
+import type { ModelClient } from '../../../lib';
+import type { ChatMessage } from '../../../lib';
 import { AiSdkModelClient } from '../../../lib/model/ai-sdk';
 import { AnthropicModelClient } from '../../../lib/model/anthropic';
 import { OpenAIModelClient } from '../../../lib/model/openai';
