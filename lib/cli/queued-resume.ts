@@ -1,6 +1,6 @@
 import { AgentRunRecord, RunStore } from '../durable';
 import { RunQueue } from '../queue';
-import { queuedRunMetadataOf } from '../queue/run-queue';
+import { queuedRunMetadataOf } from '../queue/queued-run-metadata';
 import { DEFAULT_RUN_QUEUE_NAME, DEFAULT_RUN_QUEUE_SCHEMA } from '../queue/run-queue-options';
 import { parseStoreSpec } from './open-store';
 

@@ -1,5 +1,5 @@
 import { AgentRunRecord } from '../durable/agent-run-record';
-import { callKey } from '../durable/record-rules';
+import { callKey } from '../durable/rules/value-rules';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';
