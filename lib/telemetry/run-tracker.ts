@@ -20,7 +20,7 @@ export interface TrackerShared {
   readonly options: TelemetryOptions;
 }
 
-type ToolEvent = Extract<LlmAgentEvent, { callId: string }>;
+type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string }>;
 type FinishedEvent = Extract<LlmAgentEvent, { type: 'tool_call_finished' }>;
 
 /**
@@ -170,7 +170,7 @@ export class RunTracker {
     span.end();
   }
 
-  private onToolEvent(event: ToolEvent): void {
+  private onToolEvent(event: TrackedCallEvent): void {
     // Metrics are counted whether or not the trace is sampled; span events and attributes only on a recorded span.
     const { instruments } = this.shared;
     if (event.type === 'tool_retry')
@@ -234,7 +234,7 @@ export class RunTracker {
    * The span of a call, started at its first event; `undefined` once the call's span (or the run's) has
    * ended, unless `tool_call_started` begins a new call under the same key.
    */
-  private toolSpan(event: ToolEvent): Span | undefined {
+  private toolSpan(event: TrackedCallEvent): Span | undefined {
     const key = callKey(event.turn, event.callId);
     let span = this.tools.get(key);
     if (span === undefined) {

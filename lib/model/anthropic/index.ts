@@ -17,4 +17,5 @@ export type { ModelApiErrorCode, ModelApiErrorDetails } from '../model-api-error
 export { ModelClientOptionsError } from '../model-client-options-error';
 export type { ModelClientOptionsErrorCode } from '../model-client-options-error';
 export { assistantMessageFromResponse, stepThroughPausedTurns } from './paused-turns';
-export type { AssistantChatMessage, PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';
+export type { PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';
+export type { AssistantChatMessage } from '../model-types';
