@@ -56,14 +56,13 @@ export function failureOf(error: unknown): FailureReport {
     };
   }
   if (WuweError.isInstance(error)) {
-    const code: CliErrorCode =
-      error instanceof CliError
-        ? error.code
-        : NOT_FOUND.has(error.code)
-          ? 'not_found'
-          : CONFLICT.has(error.code)
-            ? 'conflict'
-            : 'failed';
+    const code: CliErrorCode = CliError.isInstance(error)
+      ? error.code
+      : NOT_FOUND.has(error.code)
+        ? 'not_found'
+        : CONFLICT.has(error.code)
+          ? 'conflict'
+          : 'failed';
     return { code, exitCode: CLI_EXIT_CODES[code], errorCode: error.code, message: messageOf(error), expected: true };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
-import { AgentRunRecord } from '../durable/agent-run-record';
-import { RunStore } from '../durable/run-store';
-import { RunQueue, queuedRunMetadataOf } from '../queue/run-queue';
+import { RunStore } from '..';
+import { AgentRunRecord } from '..';
+import { RunQueue } from '../queue';
+import { queuedRunMetadataOf } from '../queue/queued-run-metadata';
 import { DEFAULT_RUN_QUEUE_NAME, DEFAULT_RUN_QUEUE_SCHEMA } from '../queue/run-queue-options';
 import { parseStoreSpec } from './open-store';
 

@@ -34,7 +34,7 @@ export interface CallTimeline {
   readonly projection?: ToolOutputProjectionRecord;
 }
 
-type ToolEvent = Extract<LlmAgentEvent, { callId: string }>;
+type TimelineCallEvent = Extract<LlmAgentEvent, { callId: string }>;
 
 /** The key of a call in the map {@link callTimelines} returns: its turn and its id. */
 export function timelineKey(turn: number, callId: string): string {
@@ -57,7 +57,7 @@ export function callTimelines(
   const note = (turn: number, callId: string): void => void calls.set(timelineKey(turn, callId), { turn, callId });
   for (const call of record.toolCalls) note(call.turn, call.callId);
   for (const approval of record.approvals) note(approval.turn, approval.callId);
-  const byCall = new Map<string, { atMs: number; event: ToolEvent }[]>();
+  const byCall = new Map<string, { atMs: number; event: TimelineCallEvent }[]>();
   for (const entry of journal) {
     const event = entry.event;
     if (!('callId' in event) || event.runId !== record.runId) continue;
@@ -122,7 +122,9 @@ function lanesFromRecord(stored: ToolCallRecord | undefined): Record<TimelineLan
   return lanes;
 }
 
-function lanesFromJournal(events: readonly { atMs: number; event: ToolEvent }[]): Record<TimelineLane, TimelineMark[]> {
+function lanesFromJournal(
+  events: readonly { atMs: number; event: TimelineCallEvent }[],
+): Record<TimelineLane, TimelineMark[]> {
   const lanes = emptyLanes();
   let open: { attempt: number; startMs: number } | undefined;
   const close = (atMs: number, label: string, variant: string): void => {
@@ -182,7 +184,10 @@ function lanesFromJournal(events: readonly { atMs: number; event: ToolEvent }[])
   return lanes;
 }
 
-function approvalMark(approval: ApprovalRecord, events: readonly { atMs: number; event: ToolEvent }[]): TimelineMark {
+function approvalMark(
+  approval: ApprovalRecord,
+  events: readonly { atMs: number; event: TimelineCallEvent }[],
+): TimelineMark {
   const requested =
     events.find((entry) => entry.event.type === 'approval_requested')?.atMs ?? ms(approval.requestedAt) ?? 0;
   const decided =
@@ -199,7 +204,7 @@ function approvalMark(approval: ApprovalRecord, events: readonly { atMs: number;
 
 function projectionMark(
   projection: ToolOutputProjectionRecord,
-  events: readonly { atMs: number; event: ToolEvent }[],
+  events: readonly { atMs: number; event: TimelineCallEvent }[],
 ): TimelineMark {
   const at =
     events.find((entry) => entry.event.type === 'tool_output_truncated')?.atMs ??

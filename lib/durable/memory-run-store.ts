@@ -9,7 +9,16 @@ import {
   ToolOutputProjectionInput,
   ToolOutputProjectionRecord,
 } from './agent-run-record';
-import * as rules from './record-rules';
+import { callKey, checkAttempts, checkId, checkStatus, checkTtl, checkTurn, isoTime } from './rules/value-rules';
+import { checkFence, checkNewRun, serializeMessages } from './rules/run-rules';
+import {
+  checkAdmission,
+  checkIdempotentArguments,
+  checkIdentity,
+  checkSameCall,
+  serializeOutcome,
+} from './rules/call-rules';
+import { approvalNotFound, checkApprovalRequest, checkDecision } from './rules/approval-rules';
 import {
   AppendMessagesOptions,
   ApprovalDecision,
@@ -24,15 +33,10 @@ import {
 import { RunStoreError } from './run-store-error';
 import {
   approvalFromRow,
-  ApprovalRow,
   callFromRow,
   CallRow,
   chainedRecordFromRows,
-  ChainRow,
-  LeaseRow,
-  ProjectionRow,
   projectionFromRow,
-  RunRow,
   summaryFromRow,
 } from './stored-rows';
 import { ChainDraft } from './chain/chain-digest';
@@ -45,6 +49,19 @@ import {
   runDraft,
 } from './chain/chain-entities';
 import { ChainedRunRecord, RecordChainOptions } from './chain/record-chain';
+import { runOfRow } from './chain/run-of-row';
+import {
+  admitCallRow,
+  cancelPendingApprovals,
+  chainRowOf,
+  decideApprovalRow,
+  checkedMemoryProjection,
+  MemoryRunRows,
+  newMemoryRun,
+  pendingApprovalRow,
+  startedCallRow,
+} from './memory-run-rows';
+import { acquireMemoryLease, releaseMemoryLease, renewMemoryLease } from './memory-leases';
 import { RecordChainer } from './chain/record-chainer';
 
 /** Options of {@link MemoryRunStore}. */
@@ -53,24 +70,13 @@ export interface MemoryRunStoreOptions extends RecordChainOptions {
   readonly clock?: () => number;
 }
 
-/** Calls, projections and approvals are keyed by {@link rules.callKey}: turn and call id. */
-interface StoredRun {
-  run: RunRow;
-  messages: string[];
-  calls: Map<string, CallRow>;
-  projections: Map<string, ProjectionRow>;
-  approvals: Map<string, ApprovalRow>;
-  chain: ChainRow[];
-  lease?: LeaseRow;
-}
-
 /**
  * A {@link RunStore} in process memory: the reference behaviour of the other stores, and the baseline of
  * their benchmarks. Runs are lost with the process. Stored JSON is kept as text, so reads return the exact
  * admitted outcome text like the SQL stores do.
  */
 export class MemoryRunStore implements RunStore {
-  private readonly runs = new Map<string, StoredRun>();
+  private readonly runs = new Map<string, MemoryRunRows>();
   private readonly idempotencyKeys = new Map<string, CallRow>();
   private readonly clock: () => number;
   private readonly chainer: RecordChainer;
@@ -84,35 +90,13 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
     this.open();
-    const { runId, status, metadataJson, messageTexts } = rules.checkNewRun(options);
-    if (this.runs.has(runId)) throw new RunStoreError('run_exists', 'A run with this id exists', { runId });
-    const now = rules.isoTime(this.clock);
-    const state: StoredRun = {
-      run: {
-        run_id: runId,
-        status,
-        metadata_json: metadataJson,
-        created_at: now,
-        updated_at: now,
-        fencing_token: 0,
-        chain_head: null,
-        chain_length: 0,
-      },
-      messages: [...messageTexts],
-      calls: new Map(),
-      projections: new Map(),
-      approvals: new Map(),
-      chain: [],
-    };
-    const run = {
-      runId,
-      status,
-      createdAt: now,
-      ...(metadataJson === null ? {} : { metadata: JSON.parse(metadataJson) as never }),
-    };
-    this.runs.set(runId, state);
-    await this.chain(state, [runDraft('run_created', run), ...messageDrafts(messageTexts, 0)]);
-    return (await this.loadRun(runId))!;
+    const run = checkNewRun(options);
+    if (this.runs.has(run.runId))
+      throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+    const state = newMemoryRun(run, isoTime(this.clock));
+    this.runs.set(run.runId, state);
+    await this.commit(state, [runDraft('run_created', runOfRow(state.run)), ...messageDrafts(run.messageTexts, 0)]);
+    return (await this.loadRun(run.runId))!;
   }
 
   /** {@inheritDoc RunStore.loadRun} */
@@ -155,17 +139,16 @@ export class MemoryRunStore implements RunStore {
     options: AppendMessagesOptions = {},
   ): Promise<void> {
     const state = this.state(runId, options);
-    const texts = rules.serializeMessages(runId, messages, options.origin ?? 'other');
+    const texts = serializeMessages(runId, messages, options.origin ?? 'other');
     // Every check before any change: the messages and their projection audits are stored together or not at all.
     const audits = (options.projections ?? []).map((projection) =>
-      this.checkedProjection(state, runId, projection, texts),
+      checkedMemoryProjection(state, projection, isoTime(this.clock), texts),
     );
     for (const audit of audits)
-      if (audit.row) state.projections.set(rules.callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
+      if (audit.row) state.projections.set(callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
     const first = state.messages.length;
     state.messages.push(...texts);
-    this.touch(state);
-    await this.chain(state, [
+    await this.commit(state, [
       ...audits.filter((audit) => audit.row).map((audit) => projectionDraft(projectionFromRow(audit.row!, runId))),
       ...messageDrafts(texts, first),
     ]);
@@ -174,33 +157,20 @@ export class MemoryRunStore implements RunStore {
   /** {@inheritDoc RunStore.saveMessages} */
   async saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void> {
     const state = this.state(runId, options);
-    state.messages = rules.serializeMessages(runId, messages, 'other');
-    this.touch(state);
-    await this.chain(state, [messagesReplacedDraft(state.messages.length), ...messageDrafts(state.messages, 0)]);
+    state.messages = serializeMessages(runId, messages, 'other');
+    await this.commit(state, [messagesReplacedDraft(state.messages.length), ...messageDrafts(state.messages, 0)]);
   }
 
   /** {@inheritDoc RunStore.setStatus} */
   async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
-    rules.checkStatus(status);
+    checkStatus(status);
     const state = this.state(runId, options);
     state.run.status = status;
-    const drafts: ChainDraft[] = [
-      runDraft('status_changed', {
-        runId,
-        status,
-        createdAt: state.run.created_at,
-        ...(state.run.metadata_json === null ? {} : { metadata: JSON.parse(state.run.metadata_json) as never }),
-      }),
-    ];
-    if (status === 'cancelled') {
-      for (const approval of state.approvals.values()) {
-        if (approval.state !== 'pending') continue;
-        approval.state = 'cancelled';
+    const drafts: ChainDraft[] = [runDraft('status_changed', runOfRow(state.run))];
+    if (status === 'cancelled')
+      for (const approval of cancelPendingApprovals(state))
         drafts.push(approvalDraft('approval_cancelled', approvalFromRow(approval)));
-      }
-    }
-    this.touch(state);
-    await this.chain(state, drafts);
+    await this.commit(state, drafts);
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
@@ -210,48 +180,33 @@ export class MemoryRunStore implements RunStore {
     options?: RunWriteOptions,
   ): Promise<CallStartResult> {
     const state = this.state(runId, options);
-    const argumentsJson = rules.checkIdentity(runId, identity);
-    const turn = rules.checkTurn(identity.turn);
+    const argumentsJson = checkIdentity(runId, identity);
+    const turn = checkTurn(identity.turn);
     const existing =
-      state.calls.get(rules.callKey(turn, identity.callId)) ??
+      state.calls.get(callKey(turn, identity.callId)) ??
       (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
     if (existing) {
       const call = callFromRow(existing);
-      rules.checkSameCall(runId, call, identity);
+      checkSameCall(runId, call, identity);
       return { created: false, call };
     }
-    const row: CallRow = {
-      run_id: runId,
-      call_id: identity.callId,
-      tool_name: identity.toolName,
-      idempotency_key: identity.idempotencyKey ?? null,
-      attempts: identity.attempts,
-      arguments_sha256: identity.argumentsSha256,
-      arguments_json: argumentsJson,
-      status: 'started',
-      outcome_json: null,
-      started_at: rules.isoTime(this.clock),
-      admitted_at: null,
-      turn,
-    };
-    state.calls.set(rules.callKey(turn, identity.callId), row);
+    const row = startedCallRow(runId, identity, argumentsJson, isoTime(this.clock), turn);
+    state.calls.set(callKey(turn, identity.callId), row);
     if (identity.idempotencyKey !== undefined) this.idempotencyKeys.set(identity.idempotencyKey, row);
-    this.touch(state);
-    await this.chain(state, [callDraft('call_started', callFromRow(row))]);
+    await this.commit(state, [callDraft('call_started', callFromRow(row))]);
     return { created: true, call: callFromRow(row) };
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
   async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
-    rules.checkAttempts(attempts);
+    checkAttempts(attempts);
     const state = this.state(runId, options);
-    const row = state.calls.get(rules.callKey(rules.checkTurn(options?.turn), callId));
+    const row = state.calls.get(callKey(checkTurn(options?.turn), callId));
     if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
     if (row.status === 'admitted')
       throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
     row.attempts = Math.max(Number(row.attempts), attempts);
-    this.touch(state);
-    await this.chain(state, [callDraft('call_attempted', callFromRow(row))]);
+    await this.commit(state, [callDraft('call_attempted', callFromRow(row))]);
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
@@ -263,16 +218,12 @@ export class MemoryRunStore implements RunStore {
     options?: CallWriteOptions,
   ): Promise<ToolCallRecord> {
     const state = this.state(runId, options);
-    rules.checkAttempts(attempts);
-    const outcomeJson = rules.serializeOutcome(runId, callId, outcome);
-    const row = state.calls.get(rules.callKey(rules.checkTurn(options?.turn), callId));
-    if (rules.checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row!);
-    row!.status = 'admitted';
-    row!.outcome_json = outcomeJson;
-    row!.attempts = Math.max(Number(row!.attempts), attempts);
-    row!.admitted_at = rules.isoTime(this.clock);
-    this.touch(state);
-    await this.chain(state, [callDraft('call_admitted', callFromRow(row!))]);
+    checkAttempts(attempts);
+    const outcomeJson = serializeOutcome(runId, callId, outcome);
+    const row = state.calls.get(callKey(checkTurn(options?.turn), callId));
+    if (checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row!);
+    admitCallRow(row!, outcomeJson, attempts, isoTime(this.clock));
+    await this.commit(state, [callDraft('call_admitted', callFromRow(row!))]);
     return callFromRow(row!);
   }
 
@@ -285,7 +236,7 @@ export class MemoryRunStore implements RunStore {
     const row = this.idempotencyKeys.get(idempotencyKey);
     if (!row) return undefined;
     const call = callFromRow(row);
-    rules.checkIdempotentArguments(call, argumentsSha256);
+    checkIdempotentArguments(call, argumentsSha256);
     return call.status === 'admitted' ? call : undefined;
   }
 
@@ -296,36 +247,23 @@ export class MemoryRunStore implements RunStore {
     options?: RunWriteOptions,
   ): Promise<ToolOutputProjectionRecord> {
     const state = this.state(runId, options);
-    const audit = this.checkedProjection(state, runId, projection);
+    const audit = checkedMemoryProjection(state, projection, isoTime(this.clock));
     if (!audit.row) return projectionFromRow(audit.stored, runId);
-    state.projections.set(rules.callKey(Number(audit.row.turn), projection.callId), audit.row);
-    this.touch(state);
-    await this.chain(state, [projectionDraft(projectionFromRow(audit.row, runId))]);
+    state.projections.set(callKey(Number(audit.row.turn), projection.callId), audit.row);
+    await this.commit(state, [projectionDraft(projectionFromRow(audit.row, runId))]);
     return projectionFromRow(audit.row, runId);
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const turn = rules.checkTurn(request.turn);
-    const stored = state.approvals.get(rules.callKey(turn, request.callId));
-    rules.checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
+    const turn = checkTurn(request.turn);
+    const stored = state.approvals.get(callKey(turn, request.callId));
+    checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
     if (stored) return approvalFromRow(stored);
-    const row: ApprovalRow = {
-      call_id: request.callId,
-      tool_name: request.toolName,
-      arguments_sha256: request.argumentsSha256,
-      state: 'pending',
-      decided_by: null,
-      reason: null,
-      requested_at: rules.isoTime(this.clock),
-      decided_at: null,
-      turn,
-      decided_arguments_sha256: null,
-    };
-    state.approvals.set(rules.callKey(turn, request.callId), row);
-    this.touch(state);
-    await this.chain(state, [approvalDraft('approval_requested', approvalFromRow(row))]);
+    const row = pendingApprovalRow(request, isoTime(this.clock), turn);
+    state.approvals.set(callKey(turn, request.callId), row);
+    await this.commit(state, [approvalDraft('approval_requested', approvalFromRow(row))]);
     return approvalFromRow(row);
   }
 
@@ -337,47 +275,31 @@ export class MemoryRunStore implements RunStore {
     options?: CallWriteOptions,
   ): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const turn = rules.checkTurn(options?.turn);
-    const row = state.approvals.get(rules.callKey(turn, callId));
-    if (row === undefined) throw rules.approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
-    if (!rules.checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row);
-    row.state = decision.approved ? 'approved' : 'denied';
-    row.decided_by = rules.decider(decision);
-    row.reason = decision.reason ?? null;
-    row.decided_at = rules.isoTime(this.clock);
-    row.decided_arguments_sha256 = decision.argumentsSha256;
-    this.touch(state);
-    await this.chain(state, [approvalDraft('approval_decided', approvalFromRow(row))]);
+    const turn = checkTurn(options?.turn);
+    const row = state.approvals.get(callKey(turn, callId));
+    if (row === undefined) throw approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
+    if (!checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row);
+    decideApprovalRow(row, decision, isoTime(this.clock));
+    await this.commit(state, [approvalDraft('approval_decided', approvalFromRow(row))]);
     return approvalFromRow(row);
   }
 
   /** {@inheritDoc RunStore.acquireLease} */
   async acquireLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
-    rules.checkId(workerId, 'workerId');
-    rules.checkTtl(ttlMs);
-    const state = this.state(runId);
-    const now = this.clock();
-    if (state.lease && state.lease.worker_id !== workerId && Number(state.lease.expires_at_ms) > now) return false;
-    state.lease = { worker_id: workerId, expires_at_ms: now + ttlMs };
-    state.run.fencing_token = Number(state.run.fencing_token) + 1;
-    return true;
+    checkId(workerId, 'workerId');
+    checkTtl(ttlMs);
+    return acquireMemoryLease(this.state(runId), workerId, ttlMs, this.clock());
   }
 
   /** {@inheritDoc RunStore.renewLease} */
   async renewLease(runId: string, workerId: string, ttlMs: number): Promise<boolean> {
-    rules.checkTtl(ttlMs);
-    const state = this.state(runId);
-    if (state.lease?.worker_id !== workerId) return false;
-    state.lease = { worker_id: workerId, expires_at_ms: this.clock() + ttlMs };
-    return true;
+    checkTtl(ttlMs);
+    return renewMemoryLease(this.state(runId), workerId, this.clock() + ttlMs);
   }
 
   /** {@inheritDoc RunStore.releaseLease} */
   async releaseLease(runId: string, workerId: string): Promise<boolean> {
-    const state = this.state(runId);
-    if (state.lease?.worker_id !== workerId) return false;
-    delete state.lease;
-    return true;
+    return releaseMemoryLease(this.state(runId), workerId);
   }
 
   /** {@inheritDoc RunStore.close} */
@@ -390,70 +312,23 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** The run's state; with write options, only when their fencing token is current. */
-  private state(runId: string, options?: RunWriteOptions): StoredRun {
+  private state(runId: string, options?: RunWriteOptions): MemoryRunRows {
     this.open();
     const state = this.runs.get(runId);
     if (!state) throw new RunStoreError('run_not_found', 'No such run', { runId });
-    rules.checkFence(runId, state.run.fencing_token, options);
+    checkFence(runId, state.run.fencing_token, options);
     return state;
   }
 
-  /** Checks a projection audit; `row` is the one to store, absent when the same audit is already stored. */
-  private checkedProjection(
-    state: StoredRun,
-    runId: string,
-    projection: ToolOutputProjectionInput,
-    texts: readonly string[] = [],
-  ): { row?: ProjectionRow; stored: ProjectionRow } {
-    const turn = rules.checkTurn(projection.turn);
-    const call = state.calls.get(rules.callKey(turn, projection.callId));
-    const reportJson = rules.checkProjection(runId, projection, call && callFromRow(call));
-    const stored = state.projections.get(rules.callKey(turn, projection.callId));
-    if (stored) {
-      rules.checkSameProjection(
-        runId,
-        { toolName: stored.tool_name, projectedSha256: stored.projected_sha256, reportJson: stored.report_json },
-        projection,
-        reportJson,
-      );
-      return { stored };
-    }
-    const content = rules.projectedContent(texts, state.messages.length, projection.callId);
-    const row: ProjectionRow = {
-      call_id: projection.callId,
-      tool_name: projection.toolName,
-      projected_sha256: projection.projectedSha256,
-      report_json: reportJson,
-      recorded_at: rules.isoTime(this.clock),
-      turn,
-      content_sha256: content.contentSha256 ?? null,
-      message_index: content.messageIndex ?? null,
-    };
-    return { row, stored: row };
-  }
-
-  private touch(state: StoredRun): void {
-    state.run.updated_at = rules.isoTime(this.clock);
-  }
-
-  /** Appends the entries of `drafts` to the run's chain and moves its head. */
-  private async chain(state: StoredRun, drafts: readonly ChainDraft[]): Promise<void> {
+  /** Moves the run's `updated_at`, appends the entries of `drafts` to its chain and moves the head. */
+  private async commit(state: MemoryRunRows, drafts: readonly ChainDraft[]): Promise<void> {
+    state.run.updated_at = isoTime(this.clock);
     const entries = this.chainer.entries(
       state.run.run_id,
       { head: state.run.chain_head, length: state.chain.length },
       drafts,
     );
-    for (const entry of entries) {
-      state.chain.push({
-        seq: entry.index,
-        kind: entry.kind,
-        subject: entry.subject,
-        entity_sha256: entry.entitySha256,
-        source: entry.source,
-        key_id: entry.keyId ?? null,
-        digest: entry.digest,
-      });
-    }
+    state.chain.push(...entries.map(chainRowOf));
     state.run.chain_head = entries[entries.length - 1]?.digest ?? state.run.chain_head;
     state.run.chain_length = state.chain.length;
     await this.chainer.notify(state.run.run_id, entries);

@@ -52,7 +52,14 @@ export async function withRunLease<T>(
   if (!(await store.acquireLease(runId, options.workerId, options.ttlMs))) {
     throw new RunStoreError('lease_held', 'Another worker holds the lease of this run', { runId });
   }
-  const record = await store.loadRun(runId);
+  let record: AgentRunRecord | undefined;
+  try {
+    record = await store.loadRun(runId);
+  } catch (error) {
+    // A record that fails to load (tampered, invalid) is given up at once, not held until the lease expires.
+    await store.releaseLease(runId, options.workerId).catch(() => undefined);
+    throw error;
+  }
   if (record?.lease?.workerId !== options.workerId) {
     throw new RunStoreError(
       record ? 'lease_held' : 'run_not_found',

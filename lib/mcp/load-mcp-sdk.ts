@@ -1,5 +1,10 @@
 import { loadOptionalDependency, MissingDependencyError } from '../errors/optional-dependency';
 
+/** The types module of the MCP SDK (its request schemas), as `loadMcpSdk('types.js', ...)` returns it. */
+export type McpSdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', {
+  with: { 'resolution-mode': 'import' },
+});
+
 /** The npm package of the MCP SDK, an optional peer of wuwe. */
 export const MCP_SDK_PACKAGE = '@modelcontextprotocol/sdk';
 

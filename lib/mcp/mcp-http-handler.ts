@@ -78,7 +78,7 @@ export class McpHttpHandler {
     this.sdk = loadMcpSdk<SdkHttpModule>('server/streamableHttp.js', 'McpHttpHandler');
     this.limits = resolveMcpSessionLimits(options);
     this.guard = new McpHttpRequestGuard(options);
-    this.toolServer = provider instanceof McpToolServer ? provider : new McpToolServer(provider, options);
+    this.toolServer = McpToolServer.isInstance(provider) ? provider : new McpToolServer(provider, options);
     this.authorize = options.authorize;
   }
 

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js' with { 'resolution-mode': 'import' };
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js' with { 'resolution-mode': 'import' };
-import { loadMcpSdk } from './load-mcp-sdk';
+import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
 
 type SdkClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js', {
   with: { 'resolution-mode': 'import' },
@@ -11,8 +11,6 @@ type SdkStdioClientModule = typeof import('@modelcontextprotocol/sdk/client/stdi
 type SdkHttpClientModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js', {
   with: { 'resolution-mode': 'import' },
 });
-type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
-
 /** An MCP server run as a child process, spoken to over its stdin and stdout. */
 export interface McpStdioServerOptions {
   readonly transport: 'stdio';
@@ -157,7 +155,7 @@ export async function withTimeoutMessage<T>(request: Promise<T>, timeoutMs: numb
   try {
     return await request;
   } catch (error) {
-    const { ErrorCode } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolProvider');
+    const { ErrorCode } = loadMcpSdk<McpSdkTypesModule>('types.js', 'McpToolProvider');
     if ((error as { code?: unknown } | undefined)?.code === ErrorCode.RequestTimeout)
       throw new Error(`the MCP server did not answer within ${timeoutMs} ms`, { cause: error });
     throw error;

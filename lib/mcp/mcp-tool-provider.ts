@@ -6,15 +6,13 @@ import { MissingDependencyError } from '../errors/optional-dependency';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
-import { loadMcpSdk } from './load-mcp-sdk';
+import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
 import { outcomeFromMcpResult } from './mcp-call-outcome';
 import { connectMcpServer, McpConnection, McpServerOptions } from './mcp-server-connection';
 import { McpSetupError } from './mcp-setup-error';
 import { McpToolContractOptions } from './mcp-tool-descriptor';
 import { McpRefusedTool, readToolList, sameTools, ToolList, ToolListReading } from './mcp-tool-list';
 import { McpToolListLimits, resolveMcpToolListLimits } from './mcp-tool-list-limits';
-
-type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
 
 /** Options of {@link McpToolProvider.connect}. */
 export interface McpToolProviderOptions extends McpToolContractOptions {
@@ -189,7 +187,7 @@ export class McpToolProvider implements ToolProvider {
         `the MCP server '${this.serverName}' could not be started again: ${messageOf(error)}`,
       );
     }
-    const { CallToolResultSchema } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolProvider');
+    const { CallToolResultSchema } = loadMcpSdk<McpSdkTypesModule>('types.js', 'McpToolProvider');
     const progressToken = `wuwe-${randomUUID()}`;
     connection.progressListeners.set(progressToken, (progress) =>
       invocation.reportHeartbeat({

@@ -10,15 +10,14 @@ import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunner } from '../runner/llm-agent-runner';
 import { LlmAgentRunOptions, ToolApprovalDecision, ToolCallRequest } from '../runner/run-options';
 import { LlmAgentEvent } from '../runner/runner-events';
-import { loadMcpSdk } from './load-mcp-sdk';
+import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
 import { isJsonObject, toMcpCallToolResult } from './mcp-call-result';
 import { mcpToolAnnotations, OpenWorldPolicy } from './tool-annotations';
+import { hasErrorMarker } from '../errors/error-marker';
 
 type SdkServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js', {
   with: { 'resolution-mode': 'import' },
 });
-type SdkTypesModule = typeof import('@modelcontextprotocol/sdk/types.js', { with: { 'resolution-mode': 'import' } });
-
 /**
  * Host policy of the calls an MCP server runs: the runner's per-call options. A run's model, memory,
  * store and signal do not apply (each `tools/call` is one call; its signal is the request's).
@@ -67,6 +66,8 @@ export interface McpToolServerOptions {
 }
 
 /** The server runs tools, never a model. */
+const MCP_TOOL_SERVER = Symbol.for('wuwe.McpToolServer');
+
 const NO_MODEL: ModelStepper = {
   modelName: 'none',
   step: () => Promise.reject(new Error('an MCP tool server runs no model')),
@@ -82,6 +83,14 @@ const NO_MODEL: ModelStepper = {
  * notifications; `notifications/cancelled` aborts the call's signal.
  */
 export class McpToolServer {
+  /** Marks an `McpToolServer` of any copy of the package (see {@link McpToolServer.isInstance}). */
+  readonly [MCP_TOOL_SERVER] = true;
+
+  /** True for an `McpToolServer` of any copy of the package: the MCP entry points test with this, not `instanceof`. */
+  static isInstance(value: unknown): value is McpToolServer {
+    return hasErrorMarker(value, MCP_TOOL_SERVER);
+  }
+
   private current: {
     readonly runner: LlmAgentRunner;
     readonly tools: readonly McpTool[];
@@ -117,7 +126,7 @@ export class McpToolServer {
   /** A new SDK `Server` answering `tools/list` and `tools/call`; connect it to one transport. */
   createServer(): Server {
     const { Server: SdkServer } = loadMcpSdk<SdkServerModule>('server/index.js', 'McpToolServer');
-    const types = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolServer');
+    const types = loadMcpSdk<McpSdkTypesModule>('types.js', 'McpToolServer');
     const listChanged = this.unsubscribe !== undefined;
     const server = new SdkServer(
       { name: this.options.name ?? 'wuwe', version: this.options.version ?? '0.1.0' },
@@ -217,7 +226,7 @@ export class McpToolServer {
           reason: 'the call needs approval and the MCP client cannot be asked (it does not support elicitation)',
           decidedBy: 'mcp-server',
         };
-      const { ElicitResultSchema } = loadMcpSdk<SdkTypesModule>('types.js', 'McpToolServer');
+      const { ElicitResultSchema } = loadMcpSdk<McpSdkTypesModule>('types.js', 'McpToolServer');
       const answer = (await context.sendRequest(
         {
           method: 'elicitation/create',

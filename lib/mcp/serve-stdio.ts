@@ -30,7 +30,7 @@ export async function serveToolsOverStdio(
   provider: ToolProvider | McpToolServer,
   options: McpStdioServeOptions = {},
 ): Promise<McpServing> {
-  const toolServer = provider instanceof McpToolServer ? provider : new McpToolServer(provider, options);
+  const toolServer = McpToolServer.isInstance(provider) ? provider : new McpToolServer(provider, options);
   const { StdioServerTransport } = loadMcpSdk<SdkStdioModule>('server/stdio.js', 'serveToolsOverStdio');
   const server = toolServer.createServer();
   await server.connect(new StdioServerTransport(options.stdin, options.stdout));

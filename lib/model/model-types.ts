@@ -74,6 +74,12 @@ export type ChatMessage =
       readonly parts?: readonly ToolMessagePart[];
     };
 
+/** An assistant turn of the conversation. */
+export type AssistantChatMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
+/** A Tool message of the conversation: a tool's projected answer. */
+export type ToolChatMessage = Extract<ChatMessage, { role: 'tool' }>;
+
 /** Why the model stopped. */
 export type ModelStopReason =
   'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | 'other';

@@ -4,7 +4,7 @@ import { JsonObject } from '../outcome/json-value';
 import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ClassType } from '../reflect/field-options';
 import { constructInstance, InstanceFactory } from '../tools/build-instance';
-import { invokeReflectedTool, startReflectedTool } from '../tools/invoke-reflected-tool';
+import { invokeReflectedTool } from '../tools/invoke-reflected-tool';
 import { toolDescriptorOf } from '../tools/tool-descriptor-of';
 import { ToolProviderError } from './tool-provider-error';
 import { ToolInvocation } from './tool-invocation';
@@ -49,13 +49,10 @@ export interface ReflectedToolProviderOptions {
   readonly instantiate?: InstanceFactory;
 }
 
-/** Where a direct call reads its signal from (an attempt of the runner; created on first read). */
+/** Where an invocation's context reads its signal from (created on first read). */
 interface AttemptSignal {
   readonly signal: AbortSignal;
 }
-
-const TAKES_DIRECT_CALLS = Symbol('wuwe.takesDirectCalls');
-const START_DIRECT_CALL = Symbol('wuwe.startDirectCall');
 
 /**
  * Supplies schemas and dispatch for a set of tool classes (the seed's `tool_provider<T...>`).
@@ -133,53 +130,11 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
   private invokeWithContext(toolName: string, args: JsonObject, context: ReflectedToolContext): Promise<ToolOutcome> {
     const entry = this.byName.get(toolName);
     if (entry === undefined) return Promise.resolve(standardFailure('unknown_tool', `no tool named '${toolName}'`));
-    if (
-      this.createInstance === ReflectedToolProvider.prototype.createInstance &&
-      this.releaseInstance === ReflectedToolProvider.prototype.releaseInstance
-    )
-      return invokeReflectedTool(
-        entry.target,
-        args,
-        context,
-        this.options.instantiate === undefined ? NO_OPTIONS : this.options,
-      );
     let instance: object | undefined;
     const instantiate = (target: Function): object => (instance = this.createInstance(target));
     return invokeReflectedTool(entry.target, args, context, { instantiate }).finally(() => {
       if (instance !== undefined) this.releaseInstance(instance);
     });
-  }
-
-  /** True when neither `invokeTool` nor the instance lifecycle is overridden: see `takesDirectCalls`. @internal */
-  [TAKES_DIRECT_CALLS](): boolean {
-    const plain = ReflectedToolProvider.plain;
-    return (
-      this.invokeTool === plain.invokeTool &&
-      this.createInstance === plain.createInstance &&
-      this.releaseInstance === plain.releaseInstance
-    );
-  }
-
-  /**
-   * The methods a direct call stands in for, as this class defines them: a later patch of the prototype counts as an
-   * override too.
-   */
-  private static readonly plain = {
-    invokeTool: ReflectedToolProvider.prototype.invokeTool,
-    createInstance: ReflectedToolProvider.prototype.createInstance,
-    releaseInstance: ReflectedToolProvider.prototype.releaseInstance,
-  };
-
-  /** See `startDirectCall`. @internal */
-  [START_DIRECT_CALL](toolName: string, args: JsonObject, attempt: AttemptSignal): unknown {
-    const entry = this.byName.get(toolName);
-    if (entry === undefined) return standardFailure('unknown_tool', `no tool named '${toolName}'`);
-    return startReflectedTool(
-      entry.target,
-      args,
-      new InvocationToolContext(attempt, this.options.context),
-      this.options.instantiate === undefined ? NO_OPTIONS : this.options,
-    );
   }
 
   /** Creates the instance for one call; {@link ToolRegistry} resolves it from a container. */
@@ -191,37 +146,8 @@ export class ReflectedToolProvider<Tool extends ClassType<object> = ClassType<ob
   protected releaseInstance(_instance: object): void {}
 }
 
-const NO_OPTIONS = Object.freeze({});
-
 /**
- * True when the runner may start calls on `provider` with {@link startDirectCall} instead of the
- * rich invocation: a {@link ReflectedToolProvider} that overrides neither `invokeTool` nor the
- * instance lifecycle (`createInstance`, `releaseInstance`). @internal
- */
-export function takesDirectCalls(provider: ToolProvider): provider is ReflectedToolProvider {
-  return provider instanceof ReflectedToolProvider && provider[TAKES_DIRECT_CALLS]();
-}
-
-/**
- * Starts a runner's call on a provider that {@link takesDirectCalls}: parses the arguments into a
- * fresh instance and returns what its `invoke(context)` returned, unconverted (a value or a
- * promise, or the `unknown_tool` failure), for the runner's attempt to convert once: no outcome
- * is built only to be checked again, no promise layer is added. Throws what parsing the arguments
- * or `invoke` throws (the runner's attempt turns it into the failure `invokeTool` would give).
- * The arguments need no copy: the instance shares no value with them and the context carries none.
- * The context's `signal` is the attempt's, read on each access. @internal
- */
-export function startDirectCall(
-  provider: ReflectedToolProvider,
-  toolName: string,
-  args: JsonObject,
-  attempt: AttemptSignal,
-): unknown {
-  return provider[START_DIRECT_CALL](toolName, args, attempt);
-}
-
-/**
- * The context of a rich invocation or a runner's attempt: `signal` is read from it on each access (it is created on
+ * The context of a rich invocation: `signal` is read from it on each access (it is created on
  * first read).
  */
 class InvocationToolContext implements ReflectedToolContext {

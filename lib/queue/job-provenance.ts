@@ -2,7 +2,7 @@ import type { AgentRunRecord } from '../durable/agent-run-record';
 import type { QueueAgent } from './queue-agent';
 import { checkAgentName, isPlainRecord } from './queue-names';
 import { RunQueueError } from './run-queue-error';
-import { queuedRunMetadataOf } from './run-queue';
+import { queuedRunMetadataOf } from './queued-run-metadata';
 import type { ResolvedRunQueueOptions } from './run-queue-options';
 import type { RunJobData } from './run-queue-types';
 

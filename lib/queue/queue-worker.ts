@@ -124,13 +124,13 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
 
   const settle = async (job: TakenRunJob, result: RunJobResult): Promise<void> => {
     if (result.kind === 'complete') {
-      await queue.boss.complete(queue.options.name, job.id, result.output);
+      await queue.jobs.complete(job.id, result.output);
       return;
     }
     report(result.error, job.data?.runId);
     const output = { message: messageOf(result.error), ...codeOf(result.error) };
     if (result.kind === 'dead_letter') await queue.deadLetterNow(job.id, output);
-    else await queue.boss.fail(queue.options.name, job.id, output);
+    else await queue.jobs.fail(job.id, output);
   };
 
   const loop = async (): Promise<void> => {
@@ -138,7 +138,7 @@ export function startWorker(options: QueueWorkerOptions): QueueWorker {
       const free = concurrency - running.size;
       if (free > 0) {
         try {
-          const jobs = await queue.boss.fetch<unknown>(queue.options.name, { batchSize: free, includeMetadata: true });
+          const jobs = await queue.jobs.fetch(free);
           for (const job of jobs)
             take({
               id: job.id,

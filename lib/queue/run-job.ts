@@ -5,7 +5,8 @@ import { LlmAgentError } from '../runner/runner-error';
 import { agentNamed, checkJobAgainstRecord } from './job-provenance';
 import type { QueueAgent } from './queue-agent';
 import { RunQueueError } from './run-queue-error';
-import { isFinal, maxStepsOf, RunQueue } from './run-queue';
+import { isFinal, maxStepsOf } from './queued-run-metadata';
+import { RunQueue } from './run-queue';
 import type { RunJobData } from './run-queue-types';
 
 /** How long after a live lease's expiry a follow-up job looks at the run again. */

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { newRunId } from '../runner/new-run-id';
 import type { AgentRunRecord } from '../durable/agent-run-record';
-import { PostgresRunStore, PostgresSqlExecutor } from '../durable/postgres/postgres-run-store';
+import { PostgresRunStore } from '../durable/postgres/postgres-run-store';
+import { PostgresSqlExecutor } from '../durable/postgres/postgres-run-store-options';
 import type { RunStore } from '../durable/run-store';
 import { RunStoreError } from '../durable/run-store-error';
 import { withRunLease } from '../durable/with-run-lease';
-import type { JsonObject, JsonValue } from '../outcome/json-value';
-import { loadPgBoss, PgBoss } from './load-pg-boss';
+import type { JsonObject } from '../outcome/json-value';
+import { deadLetterOfRow } from './dead-letters';
+import { JobSendOptions, QueueJobs } from './queue-jobs';
+import { agentOf, isFinal } from './queued-run-metadata';
 import { checkEnqueueRequest } from './check-enqueue-request';
 import { QueueStatements, queueStatements } from './queue-statements';
 import { RunQueueError } from './run-queue-error';
@@ -40,8 +43,8 @@ export class RunQueue {
   readonly store: RunStore;
   /** The options, every default filled. @internal */
   readonly options: ResolvedRunQueueOptions;
-  /** The pg-boss instance. @internal */
-  readonly boss: PgBoss;
+  /** The queue's jobs (on pg-boss). @internal */
+  readonly jobs: QueueJobs;
   /** The dead-letter queue's name: the queue's name with `-dead`. */
   readonly deadLetterName: string;
   /**
@@ -54,12 +57,12 @@ export class RunQueue {
   private readonly statements: QueueStatements;
   private closed = false;
 
-  private constructor(options: ResolvedRunQueueOptions, boss: PgBoss, atomicEnqueue: boolean) {
+  private constructor(options: ResolvedRunQueueOptions, jobs: QueueJobs, atomicEnqueue: boolean) {
     this.store = options.store;
     this.atomicEnqueue = atomicEnqueue;
     this.options = options;
-    this.boss = boss;
-    this.deadLetterName = `${options.name}-dead`;
+    this.jobs = jobs;
+    this.deadLetterName = jobs.deadLetterName;
     this.statements = queueStatements(options.schema);
   }
 
@@ -70,34 +73,13 @@ export class RunQueue {
    */
   static async open(options: RunQueueOptions): Promise<RunQueue> {
     const resolved = resolveRunQueueOptions(options);
-    const PgBossClass = loadPgBoss('RunQueue');
-    const boss = new PgBossClass({
-      connectionString: resolved.connectionString,
-      schema: resolved.schema,
-      max: resolved.maxConnections,
-      supervise: true,
-      maintenanceIntervalSeconds: resolved.superviseIntervalSeconds,
-      schedule: false,
-      migrate: true,
-    });
-    // pg-boss reports background failures (a lost connection) as 'error' events; unheard, they would end the process.
-    boss.on('error', resolved.onError ?? (() => undefined));
-    await boss.start();
-    let queue = new RunQueue(resolved, boss, false);
+    const jobs = await QueueJobs.open(resolved);
+    let queue = new RunQueue(resolved, jobs, false);
     try {
-      await boss.createQueue(queue.deadLetterName, { name: queue.deadLetterName, policy: 'standard' });
-      await boss.createQueue(resolved.name, {
-        name: resolved.name,
-        policy: 'standard',
-        retryLimit: resolved.maxAttempts - 1,
-        retryDelay: resolved.retryDelaySeconds,
-        expireInSeconds: resolved.expireAfterSeconds,
-        deadLetter: queue.deadLetterName,
-      });
       await queue.sql(queue.statements.createCancellations, []);
-      if (await queue.sharesDatabaseWithStore()) queue = new RunQueue(resolved, boss, true);
+      if (await queue.sharesDatabaseWithStore()) queue = new RunQueue(resolved, jobs, true);
     } catch (error) {
-      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      await jobs.stop().catch(() => undefined);
       throw error;
     }
     return queue;
@@ -168,11 +150,7 @@ export class RunQueue {
     if (isFinal(record)) return { runId, result: 'finished', status: record.status };
     await this.sql(this.statements.requestCancellation, [runId]);
     const waiting = await this.sql(this.statements.waitingJobsOfRun, [this.options.name, runId]);
-    if (waiting.length > 0)
-      await this.boss.cancel(
-        this.options.name,
-        waiting.map((row) => String(row.id)),
-      );
+    if (waiting.length > 0) await this.jobs.cancel(waiting.map((row) => String(row.id)));
     return this.cancelInStore(runId, `wuwe-queue-cancel:${randomUUID()}`);
   }
 
@@ -205,7 +183,7 @@ export class RunQueue {
    */
   async deadLetterNow(jobId: string, output: JsonObject): Promise<void> {
     await this.sql(this.statements.exhaustJob, [this.options.name, jobId, this.deadLetterName]);
-    await this.boss.fail(this.options.name, jobId, output);
+    await this.jobs.fail(jobId, output);
   }
 
   /** The runs among `runIds` whose cancellation was requested. @internal */
@@ -264,23 +242,7 @@ export class RunQueue {
   async deadLetters(): Promise<readonly DeadLetter[]> {
     this.checkOpen();
     const rows = await this.sql(this.statements.deadLetters, [this.deadLetterName]);
-    return rows.map((row) => {
-      // A row written by hand may hold anything: a dead letter that names no run has runId ''.
-      const data = (row.data !== null && typeof row.data === 'object' ? row.data : {}) as Partial<
-        Record<keyof RunJobData, unknown>
-      >;
-      const output = row.output as { value?: JsonValue } | JsonValue | null;
-      const lastError =
-        output !== null && typeof output === 'object' && !Array.isArray(output) && 'value' in output
-          ? (output.value ?? null)
-          : (output ?? null);
-      return {
-        runId: typeof data.runId === 'string' ? data.runId : '',
-        agent: typeof data.agent === 'string' ? data.agent : '',
-        lastError: lastError,
-        deadAt: new Date(row.created_on as string).toISOString(),
-      };
-    });
+    return rows.map(deadLetterOfRow);
   }
 
   /**
@@ -291,40 +253,14 @@ export class RunQueue {
     this.checkOpen();
     const rows = await this.sql(this.statements.deadLettersOfRun, [this.deadLetterName, runId]);
     if (rows.length === 0) return false;
-    await this.boss.cancel(
-      this.deadLetterName,
-      rows.map((row) => String(row.id)),
-    );
+    await this.jobs.cancelDeadLetters(rows.map((row) => String(row.id)));
     await this.send({ runId, agent: agentOf(await this.loadRecord(runId)), reason: 'dead_letter_retried' });
     return true;
   }
 
-  /**
-   * Sends a job for a run, optionally not before `startAfter`, with `retryLimit` retries (default
-   * `maxAttempts - 1`), on `db` when given (a transaction of the store). @internal
-   */
-  async send(
-    data: RunJobData,
-    options: { readonly priority?: number; readonly startAfter?: Date; readonly retryLimit?: number } = {},
-    db?: PostgresSqlExecutor,
-  ): Promise<void> {
-    const id = await this.boss.send(
-      this.options.name,
-      { ...data },
-      {
-        ...(db === undefined ? {} : { db }),
-        retryLimit: options.retryLimit ?? this.options.maxAttempts - 1,
-        retryDelay: this.options.retryDelaySeconds,
-        expireInSeconds: this.options.expireAfterSeconds,
-        deadLetter: this.deadLetterName,
-        ...(options.priority === undefined ? {} : { priority: options.priority }),
-        ...(options.startAfter === undefined ? {} : { startAfter: options.startAfter }),
-      },
-    );
-    if (id === null)
-      throw new RunQueueError('enqueue_failed', `the job queue did not accept the job of run '${data.runId}'`, {
-        runId: data.runId,
-      });
+  /** Sends a job for a run (see {@link QueueJobs.send}). @internal */
+  async send(data: RunJobData, options: JobSendOptions = {}, db?: PostgresSqlExecutor): Promise<void> {
+    await this.jobs.send(data, options, db);
   }
 
   /**
@@ -334,7 +270,7 @@ export class RunQueue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.boss.stop({ graceful: false, wait: true, close: true });
+    await this.jobs.stop();
   }
 
   /** Throws `queue_closed` after `close()`. @internal */
@@ -368,47 +304,6 @@ export class RunQueue {
   }
 
   private async sql(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-    const result = await this.boss.getDb().executeSql(text, values);
-    return result.rows as Record<string, unknown>[];
+    return this.jobs.sql(text, values);
   }
-}
-
-/** Whether the run has ended for good (`completed` or `cancelled`). @internal */
-export function isFinal(record: AgentRunRecord): boolean {
-  return record.status === 'completed' || record.status === 'cancelled';
-}
-
-/**
- * The queue's part of a run's metadata (`metadata.queue`) when a `RunQueue` started the run, else
- * `undefined`. Runs stored before `queueName` / `queueSchema` were recorded lack them. @internal
- */
-export function queuedRunMetadataOf(
-  record: AgentRunRecord,
-): (Partial<QueuedRunMetadata> & { readonly agent: string }) | undefined {
-  const queue = record.metadata?.queue;
-  if (queue === null || typeof queue !== 'object' || Array.isArray(queue) || typeof queue.agent !== 'string')
-    return undefined;
-  return {
-    agent: queue.agent,
-    ...(typeof queue.maxSteps === 'number' ? { maxSteps: queue.maxSteps } : {}),
-    ...(typeof queue.queueName === 'string' ? { queueName: queue.queueName } : {}),
-    ...(typeof queue.queueSchema === 'string' ? { queueSchema: queue.queueSchema } : {}),
-  };
-}
-
-/** The agent a queued run was enqueued for, from `metadata.queue.agent`. @internal */
-export function agentOf(record: AgentRunRecord): string {
-  const agent = queuedRunMetadataOf(record)?.agent;
-  if (agent === undefined)
-    throw new RunQueueError(
-      'unknown_agent',
-      `run '${record.runId}' was not enqueued by a RunQueue (no metadata.queue.agent)`,
-      { runId: record.runId },
-    );
-  return agent;
-}
-
-/** `metadata.queue.maxSteps` of a queued run, when one was given. @internal */
-export function maxStepsOf(record: AgentRunRecord): number | undefined {
-  return queuedRunMetadataOf(record)?.maxSteps ?? undefined;
 }

@@ -1,3 +1,4 @@
+import { SchemaNode } from '../contract/json-schema';
 import { JsonValue } from '../outcome/json-value';
 import { classValidatorSchema, mergeValidatorKeywords } from './class-validator-schema';
 import { initializerDefault, probeInstance, warnUndecoratedProperties } from './instance-initializers';
@@ -8,8 +9,6 @@ import { FieldRecord } from './field-record';
 import { getToolMetadataStorage } from './metadata-storage';
 import { resolveFieldKind } from './resolve-field-kind';
 import { ToolDefinitionError } from './tool-definition-error';
-
-type Schema = Record<string, unknown>;
 
 /**
  * Keys argument parsing always refuses (see `guardJsonValue`), so a field with one of these names could never be given.
@@ -27,7 +26,7 @@ export interface FieldDefault {
 
 /** The schema of a class plus the plans of every class it reaches and every default it declares. */
 export interface BuiltClassSchema {
-  readonly schema: Schema;
+  readonly schema: SchemaNode;
   readonly plans: ReadonlyMap<Function, ClassPlan>;
   readonly defaults: readonly FieldDefault[];
 }
@@ -46,21 +45,21 @@ export function buildClassSchema(root: Function): BuiltClassSchema {
 }
 
 class ClassSchemaBuilder {
-  readonly defs = new Map<string, Schema>();
+  readonly defs = new Map<string, SchemaNode>();
   readonly plans = new Map<Function, ClassPlan>();
   readonly defaults: FieldDefault[] = [];
   private readonly defNames = new Map<Function, string>();
 
-  objectSchema(target: Function, stack: readonly Function[]): Schema {
+  objectSchema(target: Function, stack: readonly Function[]): SchemaNode {
     const storage = getToolMetadataStorage();
     const records = new Map(storage.fieldsOf(target).map((record) => [record.propertyName, record]));
     const validatorSchema = classValidatorSchema(target);
-    const validatorProperties = (validatorSchema.properties ?? {}) as Record<string, Schema>;
+    const validatorProperties = (validatorSchema.properties ?? {}) as Record<string, SchemaNode>;
     for (const name of Object.keys(validatorProperties))
       if (!records.has(name)) records.set(name, validatorOnlyRecord(target, name));
     const instance = probeInstance(target);
     if (instance !== undefined) warnUndecoratedProperties(target, instance, records);
-    const properties: Record<string, Schema> = {};
+    const properties: Record<string, SchemaNode> = {};
     const required: string[] = [];
     const fields: FieldPlan[] = [];
     for (const record of records.values()) {
@@ -92,7 +91,7 @@ class ClassSchemaBuilder {
     return { type: 'object', properties, required, additionalProperties: false };
   }
 
-  private kindSchema(kind: FieldKind, owner: Function, property: string, stack: readonly Function[]): Schema {
+  private kindSchema(kind: FieldKind, owner: Function, property: string, stack: readonly Function[]): SchemaNode {
     switch (kind.kind) {
       case 'string':
       case 'number':
@@ -114,7 +113,7 @@ class ClassSchemaBuilder {
     owner: Function,
     property: string,
     stack: readonly Function[],
-  ): Schema {
+  ): SchemaNode {
     if (!getToolMetadataStorage().hasAnyMetadata(target) && classValidatorSchema(target).properties === undefined)
       throw new ToolDefinitionError(
         'unsupported_field_type',
@@ -165,14 +164,14 @@ function validatorOnlyRecord(target: Function, name: string): FieldRecord {
   };
 }
 
-function enumSchema(values: readonly (string | number)[]): Schema {
+function enumSchema(values: readonly (string | number)[]): SchemaNode {
   if (values.every((value) => typeof value === 'string')) return { type: 'string', enum: [...values] };
   if (values.every((value) => typeof value === 'number'))
     return { type: values.every((value) => Number.isInteger(value)) ? 'integer' : 'number', enum: [...values] };
   return { type: ['string', 'number'], enum: [...values] };
 }
 
-function isRequired(options: FieldOptions, defaultValue: unknown, name: string, validatorSchema: Schema): boolean {
+function isRequired(options: FieldOptions, defaultValue: unknown, name: string, validatorSchema: SchemaNode): boolean {
   if (options.optional === true || defaultValue !== undefined) return false;
   const known = (validatorSchema.properties as Record<string, unknown> | undefined)?.[name] !== undefined;
   return !known || ((validatorSchema.required as string[] | undefined) ?? []).includes(name);

@@ -1,9 +1,8 @@
+import { SchemaNode } from '../contract/json-schema';
 import type { targetConstructorToSchema as TargetConstructorToSchema } from 'class-validator-jsonschema';
 import type { IOptions as ValidatorSchemaOptions } from 'class-validator-jsonschema/build/options';
 import { loadOptionalDependency } from '../errors/optional-dependency';
 import { classTransformerStorage } from './class-transformer-storage';
-
-type Schema = Record<string, unknown>;
 
 /** What wuwe reads of class-validator's metadata storage. */
 interface ValidatorMetadataStorage {
@@ -33,7 +32,7 @@ function validatorStorage(): ValidatorMetadataStorage | undefined {
  * @throws MissingDependencyError naming `class-validator-jsonschema` when the class uses class-validator
  *   decorators and that package is not installed.
  */
-export function classValidatorSchema(target: Function): Schema {
+export function classValidatorSchema(target: Function): SchemaNode {
   const metadatas = validatorStorage()?.getTargetValidationMetadatas(target, '', true, false);
   if (metadatas === undefined || metadatas.length === 0) return {};
   const { targetConstructorToSchema } = loadOptionalDependency<{
@@ -42,7 +41,7 @@ export function classValidatorSchema(target: Function): Schema {
   // wuwe reads only `findTypeMetadata`; class-validator-jsonschema reads the rest of the same storage.
   const classTransformerMetadataStorage =
     classTransformerStorage() as ValidatorSchemaOptions['classTransformerMetadataStorage'];
-  return targetConstructorToSchema(target, { classTransformerMetadataStorage }) as Schema;
+  return targetConstructorToSchema(target, { classTransformerMetadataStorage }) as SchemaNode;
 }
 /**
  * Adds class-validator's keywords, leaving out its cross-class `$ref`s (nesting is ours). The
@@ -52,7 +51,7 @@ export function classValidatorSchema(target: Function): Schema {
  * `not: { type: "null" }` (`@IsDefined()`) is dropped where the type already excludes null: strict
  * ajv refuses it there, and it adds nothing.
  */
-export function mergeValidatorKeywords(property: Schema, validator: Schema | undefined): void {
+export function mergeValidatorKeywords(property: SchemaNode, validator: SchemaNode | undefined): void {
   if (validator === undefined) return;
   for (const [keyword, value] of Object.entries(validator)) {
     if (containsRef(value) || keyword === '$ref') continue;
@@ -67,7 +66,7 @@ export function mergeValidatorKeywords(property: Schema, validator: Schema | und
   }
 }
 
-function isSchemaObject(value: unknown): value is Schema {
+function isSchemaObject(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -1,5 +1,5 @@
 import { AgentRunRecord } from '../durable/agent-run-record';
-import { callKey } from '../durable/record-rules';
+import { callKey } from '../durable/rules/value-rules';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { messageOf } from '../errors/message-of';
@@ -156,7 +156,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
-    if ((await store.loadRun(runId)) === undefined) throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
+    // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
+    if ((await store.exportRun(runId)) === undefined)
+      throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
     return (await this.resumeRun(this.startRun({ ...options, store, runId }))) as LlmAgentRunResult<Call>;
   }
 
@@ -173,7 +175,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const run = this.startRun(channel.runOptions({ ...options, store, runId }));
     this.streams.set(run, channel);
     channel.bind(async () => {
-      if ((await store.loadRun(runId)) === undefined)
+      // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
+      if ((await store.exportRun(runId)) === undefined)
         throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
       return this.resumeRun(run);
     });

@@ -91,7 +91,7 @@ export function definitionChecked<T>(target: Function, compile: () => T, propert
   try {
     return compile();
   } catch (error) {
-    if (!(error instanceof SchemaCompileError)) throw error;
+    if (!SchemaCompileError.isInstance(error)) throw error;
     if (error.code === 'invalid_pattern')
       throw new ToolDefinitionError('invalid_pattern', target.name, propertyName, error.reason);
     throw new ToolDefinitionError(

@@ -1,8 +1,6 @@
 import { JsonSchema } from '../contract/json-schema';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 
-type SchemaNode = { readonly [keyword: string]: unknown };
-
 /**
  * Removes the `null`s that stand for "absent" from decoded tool arguments, following the tool's own input
  * schema: a property whose value is `null`, that its object schema does not list in `required`, and whose
@@ -46,7 +44,7 @@ function walk(value: JsonValue, schema: unknown, root: JsonSchema, depth: number
 }
 
 /** Follows a local `$ref` (`#/$defs/X` or `#/definitions/X`); `undefined` for anything else than a schema object. */
-function resolve(schema: unknown, root: JsonSchema): SchemaNode | undefined {
+function resolve(schema: unknown, root: JsonSchema): JsonSchema | undefined {
   let node = schema;
   for (let hops = 0; isNode(node) && typeof node.$ref === 'string' && hops < 16; hops++) {
     const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
@@ -78,6 +76,6 @@ export function schemaAcceptsNull(schema: unknown, root: JsonSchema): boolean {
   return false;
 }
 
-function isNode(value: unknown): value is SchemaNode {
+function isNode(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -181,7 +181,7 @@ function compileChecked(ajv: Ajv, schema: object): ValidateFunction {
   try {
     return ajv.compile(schema);
   } catch (error) {
-    if (error instanceof UnsupportedPatternError)
+    if (UnsupportedPatternError.isInstance(error))
       throw new SchemaCompileError(error.message, { cause: error, code: 'invalid_pattern' });
     throw new SchemaCompileError(messageOf(error), { cause: error });
   }

@@ -1,5 +1,10 @@
-import { MemoryRunStore, RunStoreError } from '../../lib';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { withRunLease } from '../../lib/durable';
+import { RunStoreError } from '../../lib';
+import { MemoryRunStore } from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
+import { makeTempDir } from './temp-dir';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,5 +67,28 @@ describe('withRunLease', () => {
     expect(reason).toBeInstanceOf(RunStoreError);
     expect(reason).toMatchObject({ code: 'lease_held' });
     expect((await store.loadRun('r'))!.lease?.workerId).toBe('w2');
+  });
+
+  it('gives the lease up at once when the leased read finds the record tampered, and runs nothing', async () => {
+    const dir = makeTempDir('lease-tampered');
+    try {
+      const path = join(dir.path, 'runs.db');
+      const store = new SqliteRunStore(path);
+      await store.createRun({ runId: 'r', messages: [{ role: 'user', content: 'count the rows' }] });
+      const raw = new Database(path);
+      raw.prepare("UPDATE wuwe_messages SET message_json = replace(message_json, 'count', 'drop')").run();
+      raw.close();
+      let ran = false;
+      await expect(
+        withRunLease(store, 'r', { workerId: 'w1', ttlMs: 60_000 }, async () => {
+          ran = true;
+        }),
+      ).rejects.toMatchObject({ code: 'record_tampered' });
+      expect(ran).toBe(false);
+      expect(await store.acquireLease('r', 'w2', 60_000)).toBe(true);
+      await store.close();
+    } finally {
+      dir.cleanup();
+    }
   });
 });

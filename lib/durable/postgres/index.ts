@@ -4,4 +4,4 @@
  * @packageDocumentation
  */
 export { PostgresRunStore } from './postgres-run-store';
-export type { PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres-run-store';
+export type { PostgresPool, PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres-run-store-options';

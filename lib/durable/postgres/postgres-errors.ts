@@ -22,7 +22,7 @@ const UNAVAILABLE_MESSAGES =
  * `store_corrupt`; a missing run row under a foreign key -> `run_not_found`; anything else -> `store_failed`.
  */
 export function mapPostgresError(error: unknown, context: { runId?: string; callId?: string } = {}): Error {
-  if (error instanceof RunStoreError || error instanceof CanonicalJsonError) return error;
+  if (RunStoreError.isInstance(error) || CanonicalJsonError.isInstance(error)) return error;
   const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
   const message = messageOf(error);
   const details = { ...context, cause: error };

@@ -4,4 +4,4 @@
  * @packageDocumentation
  */
 export { SqliteRunStore } from './sqlite-run-store';
-export type { SqliteRunStoreOptions } from './sqlite-run-store';
+export type { SqliteRunStoreOptions } from './sqlite-run-store-options';

@@ -8,7 +8,7 @@ import { RunStoreError } from '../run-store-error';
  * I/O failures -> `store_unavailable`; anything else -> `store_failed`.
  */
 export function mapSqliteError(error: unknown, context: { runId?: string; callId?: string } = {}): Error {
-  if (error instanceof RunStoreError || error instanceof CanonicalJsonError) return error;
+  if (RunStoreError.isInstance(error) || CanonicalJsonError.isInstance(error)) return error;
   const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
   const message = messageOf(error);
   const details = { ...context, cause: error };

@@ -8,9 +8,7 @@ import type {
   SharedV3ProviderMetadata,
 } from '@ai-sdk/provider';
 import { JsonValue } from '../../outcome/json-value';
-import { ChatMessage, ProviderContent } from '../model-types';
-
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+import { AssistantChatMessage, ProviderContent } from '../model-types';
 
 /** The `provider` of the {@link ProviderContent} that {@link AiSdkModelClient} writes. */
 export const AI_SDK_PROVIDER_CONTENT = 'ai-sdk';
@@ -88,7 +86,7 @@ export function aiSdkProviderContent(parts: readonly AssistantPromptPart[]): Pro
  * The prompt parts stored with an assistant message by this client, when they are this turn's: the
  * client-executed tool calls carry exactly the message's ids, and the text parts join to the message's text.
  */
-export function storedAiSdkContent(message: AssistantMessage): readonly AssistantPromptPart[] | undefined {
+export function storedAiSdkContent(message: AssistantChatMessage): readonly AssistantPromptPart[] | undefined {
   const stored = message.providerContent;
   if (stored?.provider !== AI_SDK_PROVIDER_CONTENT || !Array.isArray(stored.blocks)) return undefined;
   const parts = stored.blocks as unknown as readonly AssistantPromptPart[];

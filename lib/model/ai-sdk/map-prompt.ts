@@ -4,12 +4,9 @@ import type {
   LanguageModelV3ToolCallPart,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import { ChatMessage, ModelToolCall, UserContentPart } from '../model-types';
+import { AssistantChatMessage, ChatMessage, ModelToolCall, ToolChatMessage, UserContentPart } from '../model-types';
 import { replayedToolInput } from '../replayed-tool-input';
 import { AssistantPromptPart, storedAiSdkContent } from './ai-sdk-provider-content';
-
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
-type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 /**
  * Maps a request's system prompt and wuwe messages to a `LanguageModelV3Prompt`.
@@ -53,7 +50,7 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Cha
   return prompt;
 }
 
-function assistantParts(message: AssistantMessage): AssistantPromptPart[] {
+function assistantParts(message: AssistantChatMessage): AssistantPromptPart[] {
   const parts: AssistantPromptPart[] = [];
   if (message.content.length > 0) parts.push({ type: 'text', text: message.content });
   for (const call of message.toolCalls) parts.push(toolCallPart(call));
@@ -71,7 +68,7 @@ function withReplayableInput(part: AssistantPromptPart): AssistantPromptPart {
   return input === part.input ? part : { ...part, input };
 }
 
-function toolResultPart(message: ToolMessage): LanguageModelV3ToolResultPart {
+function toolResultPart(message: ToolChatMessage): LanguageModelV3ToolResultPart {
   return {
     type: 'tool-result',
     toolCallId: message.toolCallId,
@@ -80,7 +77,7 @@ function toolResultPart(message: ToolMessage): LanguageModelV3ToolResultPart {
   };
 }
 
-function toolResultOutput(message: ToolMessage): LanguageModelV3ToolResultPart['output'] {
+function toolResultOutput(message: ToolChatMessage): LanguageModelV3ToolResultPart['output'] {
   if (message.parts !== undefined && message.parts.length > 0) {
     const value: Extract<LanguageModelV3ToolResultPart['output'], { type: 'content' }>['value'] =
       message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];

@@ -1,8 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { isDeepStrictEqual } from 'node:util';
-import { ChatMessage, ModelToolCall, ProviderContent } from '../model-types';
-
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+import { AssistantChatMessage, ModelToolCall, ProviderContent } from '../model-types';
 
 interface ReplayEntry {
   readonly text: string;
@@ -60,7 +58,7 @@ export class AnthropicTurnReplay {
   }
 
   /** The remembered content of `message`, when it is a remembered turn; otherwise `undefined`. */
-  find(message: AssistantMessage): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
+  find(message: AssistantChatMessage): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
     const ids = message.toolCalls.map((call) => call.id);
     const entry =
       this.byToolCalls.get(message.toolCalls) ?? (ids.length > 0 ? this.byToolUseIds.get(idsKey(ids)) : undefined);
@@ -90,7 +88,7 @@ export function anthropicProviderContent(
  * something else than the message it came with is never sent: the message is rebuilt from its own text and calls.
  */
 export function storedAnthropicContent(
-  message: AssistantMessage,
+  message: AssistantChatMessage,
 ): readonly Anthropic.Messages.ContentBlockParam[] | undefined {
   const stored = message.providerContent;
   if (stored?.provider !== 'anthropic' || !Array.isArray(stored.blocks)) return undefined;

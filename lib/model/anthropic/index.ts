@@ -5,7 +5,8 @@
  */
 export { AnthropicModelClient } from './anthropic-model-client';
 export { assistantMessageFromResponse, stepThroughPausedTurns } from './paused-turns';
-export type { AssistantChatMessage, PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';
+export type { PausedTurnsResult, StepThroughPausedTurnsOptions } from './paused-turns';
+export type { AssistantChatMessage } from '../model-types';
 export { DEFAULT_ANTHROPIC_MAX_TOKENS, DEFAULT_ANTHROPIC_MODEL } from './anthropic-model-client-options';
 export type {
   AnthropicExtraParams,

@@ -1,13 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ChatMessage, ToolMessagePart, UserContentPart } from '../model-types';
+import { AssistantChatMessage, ChatMessage, ToolMessagePart, UserContentPart } from '../model-types';
 import { ModelApiError } from '../model-api-error';
 import { replayedToolInput } from '../replayed-tool-input';
 
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
 /** Looks up the exact content of an assistant turn to send back (see {@link AnthropicTurnReplay}). */
-export type AssistantContentLookup = (message: AssistantMessage) => readonly ContentBlockParam[] | undefined;
+export type AssistantContentLookup = (message: AssistantChatMessage) => readonly ContentBlockParam[] | undefined;
 
 /**
  * Maps wuwe messages to Messages API `messages`.
@@ -132,7 +131,7 @@ function unsupported(what: string): ModelApiError {
   });
 }
 
-function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
+function assistantBlocks(message: AssistantChatMessage): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
   if (message.content.length > 0) blocks.push({ type: 'text', text: message.content });
   for (const call of message.toolCalls) {

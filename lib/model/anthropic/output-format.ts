@@ -1,8 +1,6 @@
 import { hasErrorMarker } from '../../errors/error-marker';
-import { JsonSchema } from '../../contract/json-schema';
+import { JsonSchema, SchemaNode } from '../../contract/json-schema';
 import { ModelResponseFormat } from '../model-types';
-
-type SchemaNode = { [keyword: string]: unknown };
 
 /** String formats Claude's structured outputs accept. */
 const SUPPORTED_FORMATS = new Set([

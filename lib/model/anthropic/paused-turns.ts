@@ -1,8 +1,5 @@
 import { ModelStepper } from '../model-stepper';
-import { ChatMessage, ModelRequest, ModelResponse, ModelUsage } from '../model-types';
-
-/** The assistant message that records `response` in a conversation. */
-export type AssistantChatMessage = Extract<ChatMessage, { role: 'assistant' }>;
+import { AssistantChatMessage, ModelRequest, ModelResponse, ModelUsage } from '../model-types';
 
 /**
  * The assistant message of a response, for appending to the conversation. It shares the response's

@@ -1,7 +1,5 @@
 import { ModelApiError } from '../model-api-error';
-import { ChatMessage, ToolMessagePart, UserContentPart } from '../model-types';
-
-type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+import { ToolChatMessage, ToolMessagePart, UserContentPart } from '../model-types';
 
 /** A part's inline data as a `data:` URL. */
 function dataUrl(mediaType: string, data: string): string {
@@ -60,7 +58,7 @@ export function toResponsesUserContent(content: string | readonly UserContentPar
  * outcome), a list: an `input_text` of the content (when not empty), then one `input_image` (a `data:`
  * URL) or `input_text` per part.
  */
-export function toResponsesToolOutput(message: ToolMessage): unknown {
+export function toResponsesToolOutput(message: ToolChatMessage): unknown {
   if (message.parts === undefined || message.parts.length === 0) return message.content;
   const items: unknown[] = message.content.length > 0 ? [{ type: 'input_text', text: message.content }] : [];
   for (const part of message.parts)
@@ -76,7 +74,7 @@ export function toResponsesToolOutput(message: ToolMessage): unknown {
  * A Tool message's `content` for Chat Completions, which takes text only in tool messages: the
  * content string, or with text notes among its parts, a list of `text` parts (content first).
  */
-export function toChatToolContent(message: ToolMessage): unknown {
+export function toChatToolContent(message: ToolChatMessage): unknown {
   const notes = (message.parts ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : []));
   if (notes.length === 0) return message.content;
   return [...(message.content.length > 0 ? [message.content] : []), ...notes].map((text) => ({ type: 'text', text }));
@@ -87,7 +85,7 @@ export function toChatToolContent(message: ToolMessage): unknown {
  * them (tool messages take no images): per message with images, a `text` part naming its call, then
  * its images as `image_url` parts (`data:` URLs). `undefined` when none has images.
  */
-export function chatToolImagesMessage(messages: readonly ToolMessage[]): Record<string, unknown> | undefined {
+export function chatToolImagesMessage(messages: readonly ToolChatMessage[]): Record<string, unknown> | undefined {
   const content: unknown[] = [];
   for (const message of messages) {
     const images = (message.parts ?? []).filter(

@@ -1,11 +1,9 @@
 import { JsonValue } from '../../outcome/json-value';
-import { ChatMessage, ModelRequest, ProviderContent } from '../model-types';
+import { AssistantChatMessage, ChatMessage, ModelRequest, ProviderContent } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
 import { toResponsesToolOutput, toResponsesUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 import { responsesTextFormat } from './response-format';
-
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
 /** The `provider` of the {@link ProviderContent} this client writes. */
 export const OPENAI_PROVIDER_CONTENT = 'openai';
@@ -53,7 +51,7 @@ export function toResponsesInput(messages: readonly ChatMessage[]): unknown[] {
  * The output items stored with an assistant message, when they are this turn's: written by this client
  * and holding exactly the message's tool-call ids, in order.
  */
-export function storedOpenAIItems(message: AssistantMessage): readonly JsonValue[] | undefined {
+export function storedOpenAIItems(message: AssistantChatMessage): readonly JsonValue[] | undefined {
   const stored: ProviderContent | undefined = message.providerContent;
   if (stored?.provider !== OPENAI_PROVIDER_CONTENT || !Array.isArray(stored.blocks)) return undefined;
   const ids = stored.blocks.flatMap((item) =>

@@ -1,8 +1,6 @@
 import { hasErrorMarker } from '../../errors/error-marker';
-import { JsonSchema } from '../../contract/json-schema';
+import { JsonSchema, SchemaNode } from '../../contract/json-schema';
 import { schemaAcceptsNull } from '../../validation/absent-nulls';
-
-type SchemaNode = { [keyword: string]: unknown };
 
 /** Keywords whose value is one subschema. */
 const SUBSCHEMA_KEYWORDS = ['items', 'not', 'contains'] as const;

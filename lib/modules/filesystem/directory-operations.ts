@@ -87,7 +87,7 @@ export async function makeDirectory(call: FilesystemCall): Promise<FilesystemOpe
   if (!created) {
     // It exists: fine when it is a directory (or a link inside the root to one).
     const existing = await openDirectory(policy.confinedRoot, components, display).catch((error: unknown) => {
-      if (error instanceof FilesystemError && error.code === 'not_a_directory')
+      if (FilesystemError.isInstance(error) && error.code === 'not_a_directory')
         throw new FilesystemError(
           'not_a_directory',
           `'${display}' cannot be created: it exists and is not a directory.`,

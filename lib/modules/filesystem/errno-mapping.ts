@@ -29,7 +29,7 @@ export function errnoOf(error: unknown): string | undefined {
  * which no outcome or audit entry shows.
  */
 export function toFilesystemError(error: unknown, displayPath: string | undefined, action: string): FilesystemError {
-  if (error instanceof FilesystemError) return error;
+  if (FilesystemError.isInstance(error)) return error;
   const errno = errnoOf(error);
   const code = (errno === undefined ? undefined : ERRNO_CODES[errno]) ?? 'io_error';
   const where = displayPath === undefined ? '' : ` '${displayPath}'`;

@@ -88,7 +88,7 @@ async function nextDirectory(
         // A directory gone or swapped since it was listed is skipped; a cancelled call or a root that is
         // not the recorded one any more ends the search.
         if (
-          error instanceof FilesystemError &&
+          FilesystemError.isInstance(error) &&
           (error.code === 'cancelled' || error.code === 'root_replaced' || error.code === 'root_unavailable')
         )
           throw error;

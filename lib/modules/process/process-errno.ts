@@ -13,9 +13,9 @@ const DENIED = new Set(['EACCES', 'EPERM']);
  * path; the original message is kept as `hostDetail` for the audit log.
  */
 export function workingDirectoryError(error: unknown, display: string): ProcessError {
-  if (error instanceof ProcessError) return error;
+  if (ProcessError.isInstance(error)) return error;
   const hostDetail = messageOf(error);
-  if (isInstanceOf(error, FilesystemError)) {
+  if (FilesystemError.isInstance(error)) {
     if (error.code === 'path_outside_root' || error.code === 'symlink_escape')
       return new ProcessError(
         'cwd_outside_root',

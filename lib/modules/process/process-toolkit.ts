@@ -107,7 +107,7 @@ export class ProcessToolkit extends AuditedToolkit<ProcessAuditEntry> {
       };
       return await this.audit(entry, report.outcome, this.policy.audit);
     } catch (caught) {
-      const failure = caught instanceof ProcessError ? caught : unexpected(undefined, messageOf(caught));
+      const failure = ProcessError.isInstance(caught) ? caught : unexpected(undefined, messageOf(caught));
       const detail = failure.hostDetail === undefined ? {} : { error: failure.hostDetail };
       return this.audit(
         { ...entry, outcome: failure.refusal ? 'refused' : 'failed', code: failure.code, ...detail },

@@ -1,5 +1,5 @@
 import { AgentRunRecord } from '../../durable/agent-run-record';
-import { callKey } from '../../durable/record-rules';
+import { callKey } from '../../durable/rules/value-rules';
 import { withRunLease } from '../../durable/with-run-lease';
 import { ChatMessage, ModelToolCall } from '../../model/model-types';
 import { LlmAgentRunResult } from '../run-result';

@@ -1,0 +1,41 @@
+import type { PoolClient } from 'pg';
+import { ToolOutputProjectionInput, ToolOutputProjectionRecord } from '../agent-run-record';
+import { ChainDraft } from '../chain/chain-digest';
+import { projectionDraft } from '../chain/chain-entities';
+import { checkProjection, checkSameProjection, projectedContent } from '../rules/projection-rules';
+import { checkTurn } from '../rules/value-rules';
+import { projectionParameters } from '../sql/run-store-parameters';
+import { RunStoreStatementRows } from '../sql/run-store-statements';
+import { callFromRow, projectionFromRow } from '../stored-rows';
+import { PostgresRunSession } from './postgres-run-session';
+
+/**
+ * Records a projection audit in the caller's write unless the same one is stored; throws as
+ * {@link RunStore.recordProjection}. `texts` are the messages written with it, the first numbered `firstIndex`.
+ */
+export async function insertPostgresProjection(
+  session: PostgresRunSession,
+  client: PoolClient,
+  runId: string,
+  projection: ToolOutputProjectionInput,
+  chain: ChainDraft[],
+  texts: readonly string[] = [],
+  firstIndex = 0,
+): Promise<ToolOutputProjectionRecord> {
+  const turn = checkTurn(projection.turn);
+  const call = (await session.lockedRows(client, 'lockCall', runId, projection.callId, turn))[0];
+  const reportJson = checkProjection(runId, projection, call && callFromRow(call));
+  const stored = (await session.select(client, 'selectProjection', runId, projection.callId, turn))[0];
+  if (stored) {
+    checkSameProjection(runId, stored, projection, reportJson);
+    return projectionFromRow(stored, runId);
+  }
+  const content = projectedContent(texts, firstIndex, projection.callId);
+  const inserted = await client.query<RunStoreStatementRows['selectProjection']>(
+    session.statements.insertProjection,
+    projectionParameters(runId, projection, reportJson, session.now(), turn, content),
+  );
+  const audit = projectionFromRow(inserted.rows[0], runId);
+  chain.push(projectionDraft(audit));
+  return audit;
+}

@@ -1,0 +1,92 @@
+import { newRunId } from '../../runner/new-run-id';
+import { CreateRunOptions, RunWriteOptions } from '../run-store';
+import { AgentRunStatus } from '../agent-run-record';
+import { RunStoreError } from '../run-store-error';
+import { toolMessagePartsProblem } from '../../model/tool-message-parts';
+import { ChatMessage } from '../../model/model-types';
+import { ORIGIN_KEY, WrittenMessageOrigin } from '../message-origins';
+import { checkId, checkStatus } from './value-rules';
+
+/** The rules of runs and their messages that every {@link RunStore} applies the same way. */
+
+/** A run about to be created: its checked id and status and the JSON texts of its data. */
+export interface NewRun {
+  readonly runId: string;
+  readonly status: AgentRunStatus;
+  readonly metadataJson: string | null;
+  readonly messageTexts: readonly string[];
+}
+
+/**
+ * Checks the options of {@link RunStore.createRun} and serializes their data, before any write. Throws
+ * `record_invalid` for an empty id, an unknown status, or data with no JSON form.
+ */
+export function checkNewRun(options: CreateRunOptions): NewRun {
+  const runId = options.runId ?? newRunId();
+  checkId(runId, 'runId');
+  const status = options.status ?? 'running';
+  checkStatus(status);
+  const metadataJson =
+    options.metadata === undefined ? null : serializeJson(runId, [options.metadata], 'metadata object')[0];
+  return { runId, status, metadataJson, messageTexts: serializeMessages(runId, options.messages ?? [], 'other') };
+}
+
+/**
+ * Throws `lease_held` when a write carries a fencing token that is not the run's current one: another worker
+ * acquired the lease since. A write without a token is not fenced.
+ */
+export function checkFence(runId: string, currentToken: number | string, options: RunWriteOptions | undefined): void {
+  const token = options?.fencingToken;
+  if (token !== undefined && Number(currentToken) !== token) {
+    throw new RunStoreError(
+      'lease_held',
+      `The lease of this run was taken over (fencing token ${token} is not the current ${String(currentToken)}); nothing was written`,
+      { runId },
+    );
+  }
+}
+
+/**
+ * The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form,
+ * or a Tool message with malformed `parts` (a store never writes what it would refuse to load).
+ */
+export function serializeJson(runId: string, values: readonly unknown[], what: string): string[] {
+  return values.map((value) => {
+    const role =
+      what === 'message' && typeof value === 'object' && value !== null
+        ? (value as { role?: unknown }).role
+        : undefined;
+    const problem = role === 'tool' ? toolMessagePartsProblem((value as { parts?: unknown }).parts) : undefined;
+    if (problem !== undefined)
+      throw new RunStoreError('record_invalid', `A tool message is malformed: ${problem}`, { runId });
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      throw new RunStoreError('record_invalid', `A ${what} is not JSON-serializable: ${(error as Error).message}`, {
+        runId,
+        cause: error,
+      });
+    }
+    if (typeof text !== 'string') throw new RunStoreError('record_invalid', `A ${what} has no JSON form`, { runId });
+    return text;
+  });
+}
+
+/**
+ * The JSON texts of messages, each carrying `origin` (see {@link ORIGIN_KEY}). Throws `record_invalid` as {@link
+ * serializeJson} does.
+ */
+export function serializeMessages(
+  runId: string,
+  messages: readonly ChatMessage[],
+  origin: WrittenMessageOrigin,
+): string[] {
+  return serializeJson(
+    runId,
+    messages.map((message) =>
+      typeof message === 'object' && message !== null ? { ...message, [ORIGIN_KEY]: origin } : message,
+    ),
+    'message',
+  );
+}
