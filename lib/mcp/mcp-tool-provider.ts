@@ -6,6 +6,8 @@ import { MissingDependencyError } from '../errors/optional-dependency';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
+import { formatIssues } from '../tools/tool-argument-error';
+import { compileOutputValidator } from '../validation/schema-validator';
 import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
 import { outcomeFromMcpResult } from './mcp-call-outcome';
 import { connectMcpServer, McpConnection, McpServerOptions } from './mcp-server-connection';
@@ -206,7 +208,7 @@ export class McpToolProvider implements ToolProvider {
         // The runner's deadline cancels first; the SDK's own (60 s) must not cut a longer contract short.
         timeout: invocation.descriptor.timeoutMs + 5_000,
       });
-      return outcomeFromMcpResult(result);
+      return this.checkedAgainstCurrentDeclaration(invocation, outcomeFromMcpResult(result));
     } catch (error) {
       if (invocation.signal.aborted)
         return standardFailure('cancelled', `the call was cancelled on the MCP server '${this.serverName}'`);
@@ -228,6 +230,31 @@ export class McpToolProvider implements ToolProvider {
     const connection = this.connection;
     this.connection = undefined;
     await connection?.client.close();
+  }
+
+  /**
+   * The outcome, checked against the output schema the server declares now when it is not the one of the
+   * invocation's descriptor (a runner built from an earlier listing, before `list_changed` or a restart): the
+   * runner validates against its own descriptor, so an output that breaks only the current declaration would
+   * otherwise reach the model unvalidated. A violation is an `output_validation` failure.
+   */
+  private checkedAgainstCurrentDeclaration(invocation: ToolInvocation, outcome: ToolOutcome): ToolOutcome {
+    const current = this.toolList.descriptors.find((descriptor) => descriptor.name === invocation.toolName);
+    const schema = current?.outputSchema;
+    if (!outcome.ok || schema === undefined || current!.outputValidation === 'disabled') return outcome;
+    if (JSON.stringify(schema) === JSON.stringify(invocation.descriptor.outputSchema)) return outcome;
+    const issues =
+      outcome.data === undefined
+        ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }]
+        : compileOutputValidator(schema)(outcome.data);
+    if (issues.length === 0) return outcome;
+    return toolFailure({
+      code: 'output_validation',
+      category: 'validation',
+      retryable: false,
+      message: `the output of '${invocation.toolName}' does not match the output schema the MCP server '${this.serverName}' declares now: ${formatIssues(issues)}`,
+      details: { issues: issues.map(({ pointer, message, keyword }) => ({ pointer, message, keyword })) },
+    });
   }
 
   private lostConnectionOutcome(invocation: ToolInvocation, error: unknown): ToolOutcome {
@@ -255,8 +282,9 @@ export class McpToolProvider implements ToolProvider {
       this.connection = fresh;
       this.restartCount++;
       this.follow(fresh);
-      // The server that came back may serve other tools.
-      void this.refreshTools();
+      // The server that came back may serve other tools, or declare other schemas: the call that started it
+      // is checked against what it declares now.
+      await this.refreshTools();
       return fresh;
     })().finally(() => {
       this.reconnecting = undefined;

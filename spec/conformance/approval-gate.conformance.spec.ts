@@ -1,7 +1,11 @@
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpHandler } from '../../lib/mcp';
+import { startWorker } from '../../lib/queue';
+import type { QueueWorker } from '../../lib/queue';
 import { LlmAgentRunner } from '../../lib';
 import { connectHttp, listenHttp, sdkClient } from '../mcp/mcp-support';
+import { useQueueFixtures } from '../queue/queue-fixture';
+import { waitFor } from '../queue/worker-processes';
 import { cells, resumeRun, startingEntry, startRun, deliveryOf, Cell } from './support/matrix';
 import { decide, failureCode, LedgerTools } from './support/side-effects';
 import { STORE_KINDS, useScenarioStores } from './support/stores';
@@ -10,6 +14,7 @@ import type { ClientKind } from './support/wires';
 
 const makeWire = useWires();
 const openStore = useScenarioStores('approval-gate');
+const openQueue = useQueueFixtures();
 const refund = { id: 'call_refund', name: 'refund', arguments: { cents: 500 } };
 
 /** Starts a run whose model asks for the gated refund; with a store and no handler it suspends. */
@@ -89,6 +94,53 @@ describe('a call that needs approval never runs without a decision', () => {
         ['call_refund', 'approval_denied'],
       ]);
       expect(wire.violations()).toEqual([]);
+    });
+  });
+
+  describe('OpenAI Agents JS #647 under a queue worker: a run enqueued on the queue ignores that a tool needs approval', () => {
+    it.each([
+      ...cells(['postgres'], ['queue-worker'], ['scripted', 'anthropic']).map(
+        ([name, cell]): [string, Cell, boolean] => [`${name} approve`, cell, true],
+      ),
+      ...cells(['postgres'], ['queue-worker'], ['scripted']).map(([name, cell]): [string, Cell, boolean] => [
+        `${name} deny`,
+        cell,
+        false,
+      ]),
+    ])('%s', async (_name, cell, approved) => {
+      const f = await openQueue();
+      const wire = await makeWire(cell.client as ClientKind);
+      const tools = new LedgerTools();
+      const work = (): QueueWorker =>
+        startWorker({
+          queue: f.queue,
+          agents: { refunds: { runner: new LlmAgentRunner(wire.client(), tools) } },
+          pollIntervalMs: 50,
+        });
+      const statusOf = async (runId: string) => (await f.store.loadRun(runId))?.status;
+      wire.answer({ calls: [refund] }, 'json');
+      let worker = work();
+      const runId = await f.queue.enqueue({ agent: 'refunds', input: 'refund it' });
+      await waitFor(async () => (await statusOf(runId)) === 'awaiting_approval', 30_000, 'awaiting approval');
+      // No decision: another worker, and asking the queue to resume, run nothing.
+      await worker.stop();
+      worker = work();
+      expect(await f.queue.resumeAfterApproval(runId)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await statusOf(runId)).toBe('awaiting_approval');
+      expect(tools.ran('refund')).toBe(0);
+      expect(wire.requestCount()).toBe(1);
+      wire.answer({ text: approved ? 'refunded' : 'not refunded' }, 'json');
+      const decided = await f.queue.decideApproval(runId, refund.id, { approved, decidedBy: 'conformance' });
+      expect(decided.resumeEnqueued).toBe(true);
+      await waitFor(async () => (await statusOf(runId)) === 'completed', 30_000, 'completed after the decision');
+      await worker.stop();
+      expect(tools.ran('refund')).toBe(approved ? 1 : 0);
+      expect(wire.toolResults().map((sent) => [sent.callId, failureCode(sent.content)])).toEqual([
+        ['call_refund', approved ? undefined : 'approval_denied'],
+      ]);
+      expect(wire.violations()).toEqual([]);
+      expect(await f.queue.resumeAfterApproval(runId)).toBe(false);
     });
   });
 

@@ -1,56 +1,23 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { makeTempDir } from '../durable/temp-dir';
 import { boundaryAgent } from './support/boundary-agent';
 import { cellName, Cell } from './support/matrix';
 import { DURABLE_STORE_KINDS, useScenarioStores } from './support/stores';
+import { killWorkerAt, ledger } from './support/worker-process';
 
 jest.setTimeout(90_000);
 const openStore = useScenarioStores('crash');
 const temp = makeTempDir('conformance-crash');
 afterAll(() => temp.cleanup());
-const worker = join(__dirname, 'support', 'boundary-worker.ts');
 
 type Boundary = 'before-admission' | 'after-admission' | 'before-next-request' | 'during-compensation';
-
-function startWorker(address: string, dir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', worker, address, dir, 'crash-run'], {
-    env: { ...process.env, ...env, TS_NODE_TRANSPILE_ONLY: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
-}
-
-const ledger = (dir: string, name: string): string[] =>
-  existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8').trim().split('\n') : [];
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Starts the run in a child process, SIGKILLs it at `stopAt`, and resumes it in another one. */
 async function killAt(cell: Cell, stopAt: string, env: Record<string, string> = {}) {
   const opened = await openStore(cell.store as 'sqlite');
   const dir = makeTempDir(`crash-${stopAt}`).path;
-  const first = startWorker(opened.address, dir, { STOP_AT: stopAt, ...env });
-  await until(() => existsSync(join(dir, 'at-boundary')) || first.child.exitCode !== null, `boundary ${stopAt}`);
-  first.child.kill('SIGKILL');
-  const killed = await first.done;
+  const killed = await killWorkerAt(opened.address, dir, stopAt, env);
   expect(killed.stderr).toBe('');
   expect(killed.code).toBeNull();
-  await new Promise((resolve) => setTimeout(resolve, 400)); // the dead worker's lease expires
   // The resume runs here, as a restarted worker would, on a store opened anew.
   const store = await opened.reopen();
   const result = await boundaryAgent(store, dir).runner.resume('crash-run', { store });

@@ -13,9 +13,9 @@ import { LlmAgentRunner } from '../../../lib';
  * The agent of the crash scenarios, on `store`: its model asks, in turn 1, for `charge` (a non-idempotent write
  * that can ask for compensation) and then answers `done`. Every execution of `charge` appends a line to
  * `charge.ledger` in `dir`, every compensation one to `compensate.ledger`. With `stopAt` (see
- * `boundary-worker.ts`) it writes `at-boundary` in `dir` there and hangs.
+ * `boundary-worker.ts`) it writes `at-boundary` in `dir` there and hangs. With `gated`, `charge` needs approval.
  */
-export function boundaryAgent(store: RunStore, dir: string, stopAt?: string) {
+export function boundaryAgent(store: RunStore, dir: string, stopAt?: string, gated = process.env.GATED === '1') {
   const never = new Promise<never>(() => undefined);
   const atBoundary = (name: string): Promise<never> | undefined => {
     if (stopAt !== name) return undefined;
@@ -35,7 +35,7 @@ export function boundaryAgent(store: RunStore, dir: string, stopAt?: string) {
     },
     {
       sideEffect: 'write',
-      approval: process.env.GATED === '1' ? 'always' : 'never',
+      approval: gated ? 'always' : 'never',
       compensation: { enabled: true },
       retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1, jitter: 0 },
     },
