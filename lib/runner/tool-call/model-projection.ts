@@ -9,19 +9,19 @@ import { isProjectionFailure, projectWithin } from '../../projection/project-too
 import { projectToolImages, ToolImageProjectionReport } from '../../projection/project-tool-images';
 import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
 import { DEFAULT_TOOL_IMAGE_POLICY } from '../../projection/tool-image-policy';
-import { ModelProjection } from './call-completion';
+import { ModelProjection } from './call-types';
 import { isPromiseLike } from '../maybe-promise';
 import { RunState } from '../run-state';
 import { StepContext } from './step-context';
 
 /** The `projectForModel` step as `LlmAgentRunner` defines it (documented there). */
 export function projectForModel(
-  context: StepContext,
+  steps: StepContext,
+  run: RunState,
   descriptor: ToolDescriptor | undefined,
   call: ModelToolCall,
   outcome: ToolOutcome,
 ): ModelProjection {
-  const { run } = context;
   const { options } = run;
   const text = projectWithin(outcome, projectionPolicyOf(run, descriptor), options.contextTokenEstimator);
   if (isProjectionFailure(text)) {
@@ -43,13 +43,13 @@ export function projectForModel(
     try {
       const observed: unknown = observe(report, target);
       if (isPromiseLike(observed))
-        observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
+        observed.then(undefined, (error: unknown) => steps.hookFailed(run, target, 'onToolOutputProjection', error));
     } catch (error) {
-      context.hookFailed(target, 'onToolOutputProjection', error);
+      steps.hookFailed(run, target, 'onToolOutputProjection', error);
     }
   }
   if (report.truncated)
-    context.emit({
+    steps.emit(run, {
       type: 'tool_output_truncated',
       runId: run.runId,
       callId: call.id,
