@@ -440,7 +440,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return runResultOf(run, stopReason, run.output?.accepted);
   }
 
-  /** A new run from the merged options: its output compiled, its projection policies checked, `run_started` reported. */
+  /** A new run from the merged options: its output compiled, its projection policies checked, `run_started` sent. */
   private startRun(options: LlmAgentRunOptions): RunState {
     return startRun(this.steps, { model: this.model, defaults: this.defaults, descriptors: this.descriptors }, options);
   }
