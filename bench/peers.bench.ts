@@ -144,4 +144,28 @@ export default async function peersBench(): Promise<void> {
   table(runs);
   verdicts(calls, 'per tool call');
   verdicts(runs, 'per agent turn');
+  targets(calls, runs);
+}
+
+/**
+ * The regression lines of the performance targets, each judged on the ratio of the fastest rounds (the peer's
+ * cost over wuwe's): per call at most the time of OpenAI Agents' `tool.invoke` (ratio at least 1; its JSON Schema
+ * case, the cheaper of the two) and at most twice the AI SDK's bare parse-and-execute path (ratio at least 0.5);
+ * per tool-then-answer run at most 1/50 of the AI SDK's `generateText` loop (ratio at least 50). The heap line
+ * (flat over 1,000,000 runs) is printed by `runner.bench.ts` (`npm run bench -- runner --full`).
+ */
+function targets(calls: readonly Measurement[], runs: readonly Measurement[]): void {
+  const lines: Array<readonly [string, readonly Measurement[], string, number]> = [
+    ['per call at most OpenAI Agents tool.invoke', calls, 'OpenAI Agents tool.invoke (JSON Schema, unchecked)', 1],
+    ['per call at most 2x the AI SDK bare parse-and-execute path', calls, 'AI SDK (jsonSchema, unchecked)', 0.5],
+    ['per run at most 1/50 of the AI SDK generateText loop', runs, 'AI SDK generateText (jsonSchema)', 50],
+  ];
+  for (const [name, group, peerName, least] of lines) {
+    const peer = group.find((m) => m.name === peerName);
+    if (peer === undefined) throw new Error(`no peer case '${peerName}'`);
+    const ratio = ratioOfFastestRounds(peer, group[0]);
+    console.log(
+      `target ${name}: ${peerName} / wuwe = ${ratio.toFixed(2)}x, fastest rounds (at least ${least}x): ${ratio >= least ? 'met' : 'NOT MET'}`,
+    );
+  }
 }

@@ -9,11 +9,12 @@ import { checkRunLimits } from './runner-rules';
 import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './durable/abort-grace';
 import { RunRecorder } from './durable/run-recorder';
 import { newRunId } from './new-run-id';
+import { FinalAnswerState } from './structured-output/final-answer';
 
 /**
  * The state of a new run from its merged options; throws `invalid_run_options` for a limit that cannot work. @internal
  */
-export function newRunInProgress(options: LlmAgentRunOptions): RunInProgress {
+export function newRunInProgress(options: LlmAgentRunOptions, output?: FinalAnswerState): RunInProgress {
   checkRunLimits(options);
   const runId = options.runId ?? newRunId();
   return {
@@ -29,6 +30,7 @@ export function newRunInProgress(options: LlmAgentRunOptions): RunInProgress {
     turn: 1,
     text: '',
     stopReason: undefined,
+    output,
   };
 }
 

@@ -3,6 +3,8 @@ import { LlmAgentRunOptions } from './run-options';
 import { LlmAgentStopReason, ToolCallResult } from './run-result';
 import { RunnerClock } from './runner-clock';
 import { RunRecorder } from './durable/run-recorder';
+import { RunStreamChannel } from './stream/run-stream';
+import { FinalAnswerState } from './structured-output/final-answer';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
 export interface RunInProgress {
@@ -28,4 +30,8 @@ export interface RunInProgress {
   recordedKeys?: ReadonlyMap<string, string>;
   text: string;
   stopReason?: LlmAgentStopReason;
+  /** The final-answer state of a run with `output`. @internal */
+  readonly output?: FinalAnswerState;
+  /** The channel a run of `stream()` or `resumeStream()` reports to. @internal */
+  stream?: RunStreamChannel;
 }

@@ -1,10 +1,11 @@
 import { AgentRunRecord } from '../durable/agent-run-record';
 import { ChatMessage, ModelResponse } from '../model/model-types';
-import { RunInProgress } from './run-state';
 
-/** How many assistant messages the run's history holds: the turn of the last one. @internal */
-export function assistantMessagesOf(run: RunInProgress): number {
-  return run.messages.filter((message) => message.role === 'assistant').length;
+/** How many assistant messages a history holds: the turn of the last one. @internal */
+export function assistantMessagesOf(messages: readonly ChatMessage[]): number {
+  let count = 0;
+  for (const message of messages) if (message.role === 'assistant') count++;
+  return count;
 }
 
 /**

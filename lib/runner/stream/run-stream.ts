@@ -1,19 +1,11 @@
 import { ModelResponse, ModelToolCall } from '../../model/model-types';
 import { ModelStreamEvent } from '../../model/model-stream';
-import { standardFailure } from '../../outcome/tool-outcome';
 import { LlmAgentRunOptions } from '../run-options';
 import { LlmAgentRunResult } from '../run-result';
 import { LlmAgentEvent } from '../runner-events';
 import { LlmAgentRunStream, LlmAgentStreamEvent } from './stream-events';
 import { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
-
-/** A call the model began in the current step whose response has not arrived yet. */
-interface OpenCall {
-  readonly callId: string;
-  readonly toolName: string;
-  readonly step: number;
-  readonly turn: number;
-}
+import { finishedCallEvent, OpenCall, streamEventOfModelEvent, unfinishedCallEvent } from './stream-event-mapping';
 
 /**
  * The implementation of {@link LlmAgentRunStream}: a queue the run writes into (runner events through
@@ -161,42 +153,8 @@ export class RunStreamChannel implements LlmAgentRunStream {
 
   private takeModelEvent(step: number, turn: number, event: ModelStreamEvent): void {
     if (this.signal.aborted) throw abortReasonOf(this.signal);
-    const runId = this.runId;
-    switch (event.type) {
-      case 'text_delta':
-        if (event.text.length > 0) this.push({ type: 'text_delta', runId, step, text: event.text });
-        return;
-      case 'tool_call_started':
-        this.openCalls.set(event.index, { callId: event.id, toolName: event.name, step, turn });
-        this.push({
-          type: 'tool_call_started',
-          runId,
-          step,
-          turn,
-          index: event.index,
-          callId: event.id,
-          toolName: event.name,
-        });
-        return;
-      case 'tool_call_delta': {
-        const call = this.openCalls.get(event.index);
-        if (call !== undefined && event.argumentsDelta.length > 0)
-          this.push({
-            type: 'tool_call_delta',
-            runId,
-            step,
-            turn: call.turn,
-            index: event.index,
-            callId: call.callId,
-            argumentsDelta: event.argumentsDelta,
-          });
-        return;
-      }
-      case 'response':
-        // From here the pipeline owns the calls: each gets its `tool_call_finished` from there.
-        this.openCalls.clear();
-        return;
-    }
+    const streamed = streamEventOfModelEvent(this.runId, step, turn, event, this.openCalls);
+    if (streamed !== undefined) this.push(streamed);
   }
 
   /** Every runner event: passed to the user's `onEvent`, and mapped to stream events. */
@@ -215,21 +173,9 @@ export class RunStreamChannel implements LlmAgentRunStream {
       case 'model_responded':
         this.stepResponse = event.response;
         break;
-      case 'tool_call_finished': {
-        const { callId, turn, toolName, outcome, attempts, durationMs } = event;
-        this.push({
-          type: 'tool_call_finished',
-          runId,
-          step: this.step,
-          turn,
-          callId,
-          toolName,
-          outcome,
-          attempts,
-          durationMs,
-        });
+      case 'tool_call_finished':
+        this.push(finishedCallEvent(runId, this.step, event));
         break;
-      }
       default:
         break;
     }
@@ -263,21 +209,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
   private async finishRun(): Promise<void> {
     for (const call of [...this.openCalls.values()]) {
       await this.waitForRoom();
-      const outcome = standardFailure(
-        'cancelled',
-        `the model's answer with '${call.toolName}' never completed, so the call was not run`,
-      );
-      this.push({
-        type: 'tool_call_finished',
-        runId: this.runId,
-        step: call.step,
-        turn: call.turn,
-        callId: call.callId,
-        toolName: call.toolName,
-        outcome,
-        attempts: 0,
-        durationMs: 0,
-      });
+      this.push(unfinishedCallEvent(this.runId, call));
     }
     this.openCalls.clear();
     await this.waitForRoom();

@@ -4,20 +4,24 @@ import { Gate, PASS, refuse } from './call-gates';
 import { MaybePromise } from '../maybe-promise';
 import { ToolApprovalDecision, ToolCallRequest } from '../run-options';
 import { needsApproval } from '../runner-rules';
+import { RunInProgress } from '../run-state';
 import { StepContext } from './step-context';
 
 /** The `requestApproval` step as `LlmAgentRunner` defines it (documented there). */
-export function requestApprovalGate(context: StepContext, request: ToolCallRequest): MaybePromise<Gate<void>> {
+export function requestApprovalGate(
+  steps: StepContext,
+  run: RunInProgress,
+  request: ToolCallRequest,
+): MaybePromise<Gate<void>> {
   if (!needsApproval(request.descriptor)) return PASS;
-  return decideApproval(context, request);
+  return decideApproval(steps, run, request);
 }
 
 /**
  * The approval decision of a call that needs one: stored, from the handler, or suspended. A
  * throwing or rejecting handler denies (fail closed); an abort while it is pending is `cancelled`.
  */
-async function decideApproval(context: StepContext, request: ToolCallRequest): Promise<Gate<void>> {
-  const { run } = context;
+async function decideApproval(steps: StepContext, run: RunInProgress, request: ToolCallRequest): Promise<Gate<void>> {
   const base = { runId: run.runId, callId: request.callId, turn: request.turn, toolName: request.toolName };
   const handler = run.options.approvalHandler;
   const stored = await run.recorder?.approvalOf(request);
@@ -28,7 +32,7 @@ async function decideApproval(context: StepContext, request: ToolCallRequest): P
         ? { approved: true, reason: 'stored approval' }
         : { approved: false, reason: stored.reason };
   } else {
-    context.emit({ type: 'approval_requested', ...base, arguments: request.arguments });
+    steps.emit(run, { type: 'approval_requested', ...base, arguments: request.arguments });
     if (handler === undefined && run.recorder !== undefined) return { kind: 'suspend' };
     if (handler === undefined) decision = { approved: false, reason: 'no approval handler is configured' };
     else {
@@ -37,7 +41,8 @@ async function decideApproval(context: StepContext, request: ToolCallRequest): P
         return refuse(standardFailure('cancelled', 'the run was aborted while the call waited for approval'));
       const valid = answer.kind === 'value' && isApprovalDecision(answer.value);
       if (!valid)
-        context.hookFailed(
+        steps.hookFailed(
+          run,
           request,
           'approvalHandler',
           answer.kind === 'failed'
@@ -48,7 +53,7 @@ async function decideApproval(context: StepContext, request: ToolCallRequest): P
     }
     await run.recorder?.recordDecision(request, decision);
   }
-  context.emit({ type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
+  steps.emit(run, { type: 'approval_decided', ...base, approved: decision.approved, reason: decision.reason });
   if (decision.approved) return PASS;
   return refuse(
     standardFailure(

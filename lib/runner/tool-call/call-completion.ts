@@ -1,8 +1,7 @@
-import { ModelToolCall, ToolMessagePart } from '../../model/model-types';
+import { ModelToolCall } from '../../model/model-types';
 import { JsonObject } from '../../outcome/json-value';
 import { renderToolMessage } from '../../outcome/render-tool-message';
 import { isToolOutcome, standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
-import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
 import { formatIssues } from '../../tools/tool-argument-error';
 import { compileOutputValidator } from '../../validation/schema-validator';
 import { callHook, HookResult } from './call-hook';
@@ -10,51 +9,35 @@ import { isPromiseLike, MaybePromise } from '../maybe-promise';
 import { LlmAgentRunOptions, ToolCallRequest } from '../run-options';
 import { ToolCallResult } from '../run-result';
 import { withResourceVersion } from '../runner-rules';
+import { RunInProgress } from '../run-state';
+import { CompletedCall } from './call-types';
 import { StepContext } from './step-context';
 
-/** A finished call on its way to the model. */
-export interface CompletedCall {
-  readonly outcome: ToolOutcome;
-  readonly attempts: number;
-  readonly idempotencyKey: string;
-  readonly args?: JsonObject;
-  readonly startedAt: number;
-  /** The validated request; absent for a call refused before its arguments were validated. */
-  readonly request?: ToolCallRequest;
-  /** Already in the store (reused after a resume). */
-  readonly admitted?: boolean;
-  /** Refused by a gate before it began: `onToolResult` sees it, the store has nothing to admit. */
-  readonly refused?: boolean;
-}
-
-/** The model-facing Tool message of an outcome and, when it was projected, the projection's report. */
-export interface ModelProjection {
-  readonly content: string;
-  readonly report?: ToolOutputProjectionReport;
-  /** The outcome's images (and notes about omitted ones), when it had any. */
-  readonly parts?: readonly ToolMessagePart[];
-}
+export type { CompletedCall, ModelProjection } from './call-types';
 
 /** The `finishOutcome` step as `LlmAgentRunner` defines it (documented there). */
 export function finishOutcome(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   request: ToolCallRequest,
   outcome: ToolOutcome,
 ): MaybePromise<ToolOutcome> {
-  const prepare = context.run.options.prepareToolResult;
-  if (prepare === undefined) return withResourceVersion(context.validateOutput(request, outcome), request.descriptor);
-  return prepareThenValidate(context, request, outcome, prepare);
+  const prepare = run.options.prepareToolResult;
+  if (prepare === undefined)
+    return withResourceVersion(steps.validateOutput(run, request, outcome), request.descriptor);
+  return prepareThenValidate(steps, run, request, outcome, prepare);
 }
 
 /** {@link finishOutcome} with a `prepareToolResult` hook. */
 function prepareThenValidate(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   request: ToolCallRequest,
   outcome: ToolOutcome,
   prepare: NonNullable<LlmAgentRunOptions['prepareToolResult']>,
 ): MaybePromise<ToolOutcome> {
   const validate = (prepared: ToolOutcome): ToolOutcome =>
-    withResourceVersion(context.validateOutput(request, prepared), request.descriptor);
+    withResourceVersion(steps.validateOutput(run, request, prepared), request.descriptor);
   const validateAnswer = (answer: HookResult<ToolOutcome>): ToolOutcome => {
     if (answer.kind === 'value' && isToolOutcome(answer.value)) return validate(answer.value);
     if (answer.kind === 'aborted')
@@ -68,16 +51,21 @@ function prepareThenValidate(
         : new TypeError(
             `prepareToolResult returned ${answer.kind === 'value' ? typeof answer.value : 'nothing'}, not a tool outcome`,
           );
-    context.hookFailed(request, 'prepareToolResult', error);
+    steps.hookFailed(run, request, 'prepareToolResult', error);
     const message = `'${request.toolName}' ran, but prepareToolResult failed on its outcome, so the outcome was withheld; do not assume it had no effect`;
     return toolFailure({ code: 'tool_error', category: 'internal', retryable: false, message });
   };
-  const answer = callHook(() => prepare(outcome, request), context.run.options.signal);
+  const answer = callHook(() => prepare(outcome, request), run.options.signal);
   return isPromiseLike(answer) ? answer.then(validateAnswer) : validateAnswer(answer);
 }
 
 /** The `validateOutput` step as `LlmAgentRunner` defines it (documented there). */
-export function validateOutput(context: StepContext, request: ToolCallRequest, outcome: ToolOutcome): ToolOutcome {
+export function validateOutput(
+  steps: StepContext,
+  run: RunInProgress,
+  request: ToolCallRequest,
+  outcome: ToolOutcome,
+): ToolOutcome {
   const { outputSchema, outputValidation } = request.descriptor;
   if (!outcome.ok || outputSchema === undefined || outputValidation === 'disabled') return outcome;
   const issues =
@@ -98,8 +86,7 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
       message: `the output of '${request.toolName}' does not match its output schema: ${formatIssues(issues)}`,
       details: { issues: plainIssues },
     });
-  const { run } = context;
-  context.emit({
+  steps.emit(run, {
     type: 'output_validation_warning',
     runId: run.runId,
     callId: request.callId,
@@ -112,34 +99,34 @@ export function validateOutput(context: StepContext, request: ToolCallRequest, o
 
 /** The `completeToolCall` step as `LlmAgentRunner` defines it (documented there). */
 export function completeToolCall(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   call: ModelToolCall,
   result: CompletedCall,
 ): MaybePromise<ToolCallResult> {
-  const { run } = context;
   const { request } = result;
   const admits = result.refused !== true && run.recorder !== undefined;
   if (request !== undefined && (admits || run.options.onToolResult !== undefined))
-    return completeObserved(context, call, result, request, admits);
-  return toolCallResult(context, call, result);
+    return completeObserved(steps, run, call, result, request, admits);
+  return toolCallResult(steps, run, call, result);
 }
 
 /** {@link completeToolCall} for a call that is admitted or observed. */
 async function completeObserved(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   call: ModelToolCall,
   result: CompletedCall,
   request: ToolCallRequest,
   admits: boolean,
 ): Promise<ToolCallResult> {
-  const { run } = context;
   if (admits && result.admitted !== true) await run.recorder?.admit(call.id, run.turn, result.outcome, result.attempts);
   const observe = run.options.onToolResult;
   if (observe !== undefined) {
     const observed = await callHook(() => observe(result.outcome, request), run.options.signal);
-    if (observed.kind === 'failed') context.hookFailed(request, 'onToolResult', observed.error);
+    if (observed.kind === 'failed') steps.hookFailed(run, request, 'onToolResult', observed.error);
   }
-  return toolCallResult(context, call, result, admits);
+  return toolCallResult(steps, run, call, result, admits);
 }
 
 /**
@@ -147,15 +134,15 @@ async function completeObserved(
  * the result.
  */
 export function toolCallResult(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   call: ModelToolCall,
   result: CompletedCall,
   admitted = false,
 ): ToolCallResult {
-  const { run } = context;
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
-  context.emit({
+  steps.emit(run, {
     type: 'tool_call_finished',
     runId: run.runId,
     callId: call.id,
@@ -165,7 +152,7 @@ export function toolCallResult(
     attempts,
     durationMs,
   });
-  const { content, report, parts } = context.project(call, outcome);
+  const { content, report, parts } = steps.projectForModel(run, call, outcome);
   const toolCall: ToolCallResult = {
     callId: call.id,
     turn: run.turn,
@@ -186,7 +173,7 @@ export function toolCallResult(
 
 /** A call that waits for a stored approval decision: no result for the model yet, the run suspends. */
 export function suspendedToolCall(
-  context: StepContext,
+  run: RunInProgress,
   call: ModelToolCall,
   result: { idempotencyKey: string; args?: JsonObject; startedAt: number },
 ): ToolCallResult {
@@ -198,7 +185,7 @@ export function suspendedToolCall(
   });
   return {
     callId: call.id,
-    turn: context.run.turn,
+    turn: run.turn,
     toolName: call.name,
     rawArguments: call.arguments,
     arguments: result.args,
@@ -206,7 +193,7 @@ export function suspendedToolCall(
     attempts: 0,
     idempotencyKey: result.idempotencyKey,
     content: renderToolMessage(outcome),
-    durationMs: context.run.clock.now() - result.startedAt,
+    durationMs: run.clock.now() - result.startedAt,
     awaitingApproval: true,
   };
 }

@@ -16,6 +16,7 @@ import { resolveJsonPointer } from '../../validation/validation-issue';
 import { callHook, HookResult } from './call-hook';
 import { isPromiseLike, MaybePromise } from '../maybe-promise';
 import { LlmAgentRunOptions, ToolCallPermission, ToolCallRequest } from '../run-options';
+import { RunInProgress } from '../run-state';
 import { StepContext } from './step-context';
 
 /**
@@ -48,11 +49,11 @@ export function resolveToolGate(
 
 /** The `validateArguments` step as `LlmAgentRunner` defines it (documented there). */
 export function validateArgumentsGate(
-  context: StepContext,
+  run: RunInProgress,
   call: ModelToolCall,
   descriptor: ToolDescriptor,
 ): Gate<JsonObject> {
-  const raw = decodeToolArguments(call.arguments, context.run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+  const raw = decodeToolArguments(call.arguments, run.options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
   // A client that made the model send every property marks its calls: there a `null` for an optional property means
   // absent.
   const decoded =
@@ -82,14 +83,15 @@ export function validateArgumentsGate(
  * declares nothing it can be trusted with: the call is refused (`capability_mismatch`), fail closed.
  */
 export function declaredCapabilitiesGate(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   provider: ToolProvider,
   request: ToolCallRequest,
 ): Gate<ToolProviderCapabilities> {
   try {
     return { kind: 'continue', value: provider.capabilities?.(request.toolName) ?? NO_CAPABILITIES };
   } catch (error) {
-    context.hookFailed(request, 'capabilities', error);
+    steps.hookFailed(run, request, 'capabilities', error);
     return refuse(
       standardFailure(
         'capability_mismatch',
@@ -117,14 +119,19 @@ export function checkCapabilitiesGate(
 }
 
 /** The `authorize` step as `LlmAgentRunner` defines it (documented there). */
-export function authorizeGate(context: StepContext, request: ToolCallRequest): MaybePromise<Gate<void>> {
-  const hook = context.run.options.allowToolCall;
-  return hook === undefined ? PASS : askHostPolicy(context, request, hook);
+export function authorizeGate(
+  steps: StepContext,
+  run: RunInProgress,
+  request: ToolCallRequest,
+): MaybePromise<Gate<void>> {
+  const hook = run.options.allowToolCall;
+  return hook === undefined ? PASS : askHostPolicy(steps, run, request, hook);
 }
 
 /** {@link authorizeGate} with a hook. */
 function askHostPolicy(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   request: ToolCallRequest,
   hook: NonNullable<LlmAgentRunOptions['allowToolCall']>,
 ): MaybePromise<Gate<void>> {
@@ -132,7 +139,7 @@ function askHostPolicy(
     if (answer.kind === 'aborted')
       return refuse(standardFailure('cancelled', 'the run was aborted while host policy decided on the call'));
     if (answer.kind === 'failed') {
-      context.hookFailed(request, 'allowToolCall', answer.error);
+      steps.hookFailed(run, request, 'allowToolCall', answer.error);
       return refuse(
         standardFailure(
           'permission_denied',
@@ -148,7 +155,7 @@ function askHostPolicy(
       standardFailure('permission_denied', `host policy refused the call to '${request.toolName}'${reason}`),
     );
   };
-  const answer = callHook(() => hook(request), context.run.options.signal);
+  const answer = callHook(() => hook(request), run.options.signal);
   return isPromiseLike(answer) ? answer.then(gateOf) : gateOf(answer);
 }
 

@@ -9,19 +9,19 @@ import { isProjectionFailure, projectWithin } from '../../projection/project-too
 import { projectToolImages, ToolImageProjectionReport } from '../../projection/project-tool-images';
 import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
 import { DEFAULT_TOOL_IMAGE_POLICY } from '../../projection/tool-image-policy';
-import { ModelProjection } from './call-completion';
+import { ModelProjection } from './call-types';
 import { isPromiseLike } from '../maybe-promise';
 import { RunInProgress } from '../run-state';
 import { StepContext } from './step-context';
 
 /** The `projectForModel` step as `LlmAgentRunner` defines it (documented there). */
 export function projectForModel(
-  context: StepContext,
+  steps: StepContext,
+  run: RunInProgress,
   descriptor: ToolDescriptor | undefined,
   call: ModelToolCall,
   outcome: ToolOutcome,
 ): ModelProjection {
-  const { run } = context;
   const { options } = run;
   const text = projectWithin(outcome, projectionPolicyOf(run, descriptor), options.contextTokenEstimator);
   if (isProjectionFailure(text)) {
@@ -43,13 +43,13 @@ export function projectForModel(
     try {
       const observed: unknown = observe(report, target);
       if (isPromiseLike(observed))
-        observed.then(undefined, (error: unknown) => context.hookFailed(target, 'onToolOutputProjection', error));
+        observed.then(undefined, (error: unknown) => steps.hookFailed(run, target, 'onToolOutputProjection', error));
     } catch (error) {
-      context.hookFailed(target, 'onToolOutputProjection', error);
+      steps.hookFailed(run, target, 'onToolOutputProjection', error);
     }
   }
   if (report.truncated)
-    context.emit({
+    steps.emit(run, {
       type: 'tool_output_truncated',
       runId: run.runId,
       callId: call.id,
@@ -68,80 +68,37 @@ function withImages(report: ToolOutputProjectionReport, images: ToolImageProject
 /** The effective projection policy of a tool: the run's, tightened by the tool's contract. */
 function projectionPolicyOf(run: RunInProgress, descriptor: ToolDescriptor | undefined): ToolOutputProjectionPolicy {
   const runPolicy = run.options.toolOutputProjection ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
-  if (runPolicy === last.runPolicy && descriptor === last.descriptor) return last.policy;
-  const policy = cachedPolicyOf(runPolicy, descriptor);
-  last.runPolicy = runPolicy;
-  last.descriptor = descriptor;
-  last.policy = policy;
-  return policy;
+  return descriptor?.modelOutputProjection === undefined
+    ? runPolicy
+    : effectiveToolOutputProjection(runPolicy, descriptor.modelOutputProjection);
 }
 
 /**
- * The last policy looked up, with its keys: consecutive calls of one tool under one run policy skip
- * both `WeakMap` lookups. Holds one run policy and one descriptor alive until the next lookup.
- */
-const last: {
-  runPolicy: object | undefined;
-  descriptor: ToolDescriptor | undefined;
-  policy: ToolOutputProjectionPolicy;
-} = {
-  runPolicy: undefined,
-  descriptor: undefined,
-  policy: DEFAULT_TOOL_OUTPUT_PROJECTION,
-};
-
-/** {@link projectionPolicyOf} through {@link effectivePolicies}. */
-function cachedPolicyOf(
-  runPolicy: ToolOutputProjectionPolicy,
-  descriptor: ToolDescriptor | undefined,
-): ToolOutputProjectionPolicy {
-  let perDescriptor = effectivePolicies.get(runPolicy);
-  if (perDescriptor === undefined) effectivePolicies.set(runPolicy, (perDescriptor = new WeakMap()));
-  const key = descriptor ?? runPolicy;
-  let policy = perDescriptor.get(key);
-  if (policy === undefined)
-    perDescriptor.set(key, (policy = effectiveToolOutputProjection(runPolicy, descriptor?.modelOutputProjection)));
-  return policy;
-}
-
-/**
- * Before any model or tool call: every tool's effective projection policy must hold under the run's estimator.
- * An effective policy is a frozen object made once per run policy and descriptor, so one proven to hold is
- * known by its identity the next time, whichever runner asks (a runner built per request asks once).
+ * Before any model or tool call: every tool's effective projection policy must hold under the run's estimator
+ * (`checkToolOutputProjectionPolicy`). The check measures four truncation envelopes with the estimator, several
+ * microseconds a policy, so ceilings proven to hold under an estimator are remembered by value (`maxBytes:maxTokens`)
+ * per estimator object: a runner built per request, or `invokeToolCall` (a run per call), checks each once.
  */
 export function checkProjectionPolicies(run: RunInProgress, descriptors: Iterable<ToolDescriptor>): void {
   const estimator = run.options.contextTokenEstimator;
-  const cacheKey = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
-  let checked = checkedProjectionPolicies.get(cacheKey);
-  if (checked === undefined)
-    checkedProjectionPolicies.set(cacheKey, (checked = { policies: new WeakSet(), ceilings: new Set() }));
-  checkProjectionPolicy(projectionPolicyOf(run, undefined), estimator, checked);
-  for (const descriptor of descriptors) checkProjectionPolicy(projectionPolicyOf(run, descriptor), estimator, checked);
+  const key = estimator ?? DEFAULT_TOOL_OUTPUT_PROJECTION;
+  let proven = provenCeilings.get(key);
+  if (proven === undefined) provenCeilings.set(key, (proven = new Set()));
+  checkProjectionPolicy(projectionPolicyOf(run, undefined), estimator, proven);
+  for (const descriptor of descriptors) checkProjectionPolicy(projectionPolicyOf(run, descriptor), estimator, proven);
 }
 
-/** One effective policy checked under the estimator, unless it (or one with the same ceilings) was proven before. */
+/** One effective policy checked under the estimator, unless its ceilings were proven under it before. */
 function checkProjectionPolicy(
   policy: ToolOutputProjectionPolicy,
   estimator: RunInProgress['options']['contextTokenEstimator'],
-  checked: CheckedPolicies,
+  proven: Set<string>,
 ): void {
-  if (checked.policies.has(policy)) return;
   const ceilings = `${policy.maxBytes}:${policy.maxTokens}`;
-  if (!checked.ceilings.has(ceilings)) {
-    checkToolOutputProjectionPolicy(policy, estimator);
-    checked.ceilings.add(ceilings);
-  }
-  if (Object.isFrozen(policy)) checked.policies.add(policy);
+  if (proven.has(ceilings)) return;
+  checkToolOutputProjectionPolicy(policy, estimator);
+  proven.add(ceilings);
 }
 
-/** The policies proven to hold under one estimator: by identity (frozen ones) and by their ceilings. */
-interface CheckedPolicies {
-  readonly policies: WeakSet<ToolOutputProjectionPolicy>;
-  readonly ceilings: Set<string>;
-}
-
-/** Effective projection policies, per run policy object and descriptor (both immutable). */
-const effectivePolicies = new WeakMap<object, WeakMap<object, ToolOutputProjectionPolicy>>();
-
-/** Policies already proven to hold, per estimator (the default estimator under a sentinel key). */
-const checkedProjectionPolicies = new WeakMap<object, CheckedPolicies>();
+/** Ceilings (`maxBytes:maxTokens`) proven to hold, per estimator (the default estimator under a sentinel key). */
+const provenCeilings = new WeakMap<object, Set<string>>();

@@ -1,0 +1,226 @@
+import { AgentRunRecord } from '../durable/agent-run-record';
+import { ToolDescriptor } from '../contract/tool-descriptor';
+import { InMemoryMemory, Memory } from '../model/memory';
+import { ModelStepper } from '../model/model-stepper';
+import { ChatMessage, ModelToolCall } from '../model/model-types';
+import { lastTurnOf, restoreRecord, runUnderLease } from './durable/durable-run';
+import { newRunInProgress } from './run-lifecycle';
+import { loadContinuedConversation } from './run-input';
+import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
+import { LlmAgentRunResult, ToolCallResult } from './run-result';
+import { RunInProgress } from './run-state';
+import { LlmAgentError } from './runner-error';
+import { DEFAULT_MAX_STEPS, executeToolCalls, recordToolResults } from './run-steps';
+import { openRunStream } from './stream/open-run-stream';
+import { LlmAgentRunStream } from './stream/stream-events';
+import { askForFinalAnswer, FinalAnswerState } from './structured-output/final-answer';
+import { endedWithNativeAnswer, judgeNativeAnswer } from './structured-output/native-answer';
+import { restoreFinalAnswer } from './structured-output/resumed-final-answer';
+import { finalAnswerStateOf } from './structured-output/run-output';
+import { notExecutedOutcome, openInputCalls } from './tool-call/caller-calls';
+import { checkProjectionPolicies } from './tool-call/model-projection';
+import { StepContext } from './tool-call/step-context';
+import { assistantMessagesOf, isModelResponse } from './turn-messages';
+
+/** What a run takes from its runner besides the steps. @internal */
+export interface RunnerParts {
+  readonly model: ModelStepper;
+  readonly defaults: LlmAgentRunOptions;
+  readonly descriptors: ReadonlyMap<string, ToolDescriptor>;
+}
+
+/**
+ * A new run from the merged options: its output compiled, its projection policies checked, `run_started` reported.
+ * @internal
+ */
+export function startRun(steps: StepContext, runner: RunnerParts, options: LlmAgentRunOptions): RunInProgress {
+  const { model, defaults, descriptors } = runner;
+  const output = finalAnswerStateOf(model, options, defaults, (name) => descriptors.has(name));
+  const run = newRunInProgress({ ...defaults, ...options }, output);
+  checkProjectionPolicies(run, descriptors.values());
+  steps.emit(run, { type: 'run_started', runId: run.runId });
+  return run;
+}
+
+/** The body of `invokeToolCall` (documented there). @internal */
+export async function invokeOneCall(
+  steps: StepContext,
+  call: ModelToolCall,
+  options: InvokeToolCallOptions,
+  start: (options: LlmAgentRunOptions) => RunInProgress,
+): Promise<ToolCallResult> {
+  const { turn = 1, ...runOptions } = options;
+  if (!Number.isSafeInteger(turn) || turn < 1)
+    throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+  const run = start(runOptions);
+  run.turn = turn;
+  try {
+    const result = await steps.executeToolCall(run, call);
+    if (result.admitted === true && result.projection !== undefined)
+      await run.recorder?.recordProjection(
+        result.callId,
+        result.turn,
+        result.toolName,
+        result.content,
+        result.projection,
+      );
+    return result;
+  } finally {
+    steps.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
+  }
+}
+
+/**
+ * The body of `complete()` and `stream()`: the continued conversation read, the durable record created, then the
+ * input and the loop. @internal
+ */
+export async function completeRun(
+  steps: StepContext,
+  run: RunInProgress,
+  input: readonly ChatMessage[],
+  defaultMemory: Memory,
+): Promise<LlmAgentRunResult> {
+  const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
+  await run.recorder?.createRun();
+  return await runDurably(steps, run, defaultMemory, async () => {
+    for (const message of earlier) await steps.recordMessage(run, message);
+    await recordInput(steps, run, input);
+    await runLoop(steps, run);
+  });
+}
+
+/** The body of `resume()`: the record, read under the lease, continued from its last turn. @internal */
+export function resumeRun(steps: StepContext, run: RunInProgress, defaultMemory: Memory): Promise<LlmAgentRunResult> {
+  return runDurably(steps, run, defaultMemory, async (record) => {
+    restoreRecord(run, record);
+    await run.recorder?.setStatus('running');
+    const { output } = run;
+    const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
+    if (accepted !== undefined) {
+      run.text = accepted.text;
+      run.stopReason = 'end_turn';
+    }
+    await resumePendingCalls(steps, run);
+    await runLoop(steps, run);
+  });
+}
+
+/** The body of `resumeStream()` (documented there). @internal */
+export function resumeStreamed(
+  steps: StepContext,
+  runId: string,
+  options: LlmAgentRunOptions,
+  defaults: LlmAgentRunOptions,
+  defaultMemory: Memory,
+  start: (options: LlmAgentRunOptions) => RunInProgress,
+): LlmAgentRunStream {
+  const store = options.store ?? defaults.store;
+  if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resumeStream() needs a store');
+  const channel = openRunStream(runId, options, defaults);
+  const run = start(channel.runOptions({ ...options, store, runId }));
+  run.stream = channel;
+  channel.bind(async () => {
+    // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
+    if ((await store.exportRun(runId)) === undefined)
+      throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
+    return resumeRun(steps, run, defaultMemory);
+  });
+  return channel;
+}
+
+/**
+ * Runs a body under the run's lease (durable runs), then finishes the run; the runner's own memory forgets the
+ * conversation after it.
+ */
+async function runDurably(
+  steps: StepContext,
+  run: RunInProgress,
+  defaultMemory: Memory,
+  body: (record?: AgentRunRecord) => Promise<void>,
+): Promise<LlmAgentRunResult> {
+  try {
+    if (run.recorder !== undefined) return await runUnderLease(run, run.recorder, body, () => steps.finishRun(run));
+    await body();
+    return steps.finishRun(run);
+  } finally {
+    // Kept for good, every run of a long-lived runner would stay in memory (the result has the conversation).
+    if (run.options.memory === undefined && defaultMemory instanceof InMemoryMemory) defaultMemory.forget(run.runId);
+  }
+}
+
+/**
+ * Model steps until a stop reason is set (the model's, `maxSteps`, or the run's abort). A run with `output`
+ * whose model ended its turn without the final answer is asked for it (a user message; one repair) and goes
+ * on, until it comes or the repairs are used up (`StructuredOutputError`).
+ */
+async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
+  const { output } = run;
+  for (;;) {
+    while (run.stopReason === undefined) {
+      if (run.options.signal?.aborted) run.stopReason = 'aborted';
+      else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
+      else await steps.runStep(run);
+    }
+    const repair = output === undefined ? undefined : await finalAnswerRepair(run, output);
+    if (repair === undefined) return;
+    await steps.recordMessage(run, { role: 'user', content: repair });
+    run.stopReason = undefined;
+  }
+}
+
+/**
+ * The message asking again for the final answer of a run with `output` that ended its turn without a valid one;
+ * undefined when none is due.
+ */
+async function finalAnswerRepair(run: RunInProgress, output: FinalAnswerState): Promise<string | undefined> {
+  // Native mode: the final text is the answer; a bad one is sent back.
+  if (endedWithNativeAnswer(output, run.stopReason)) {
+    const repair = await judgeNativeAnswer(output, run.text, run.stopReason ?? 'other');
+    if (repair === undefined) run.stopReason = 'end_turn';
+    return repair;
+  }
+  return output.accepted === undefined && run.stopReason === 'end_turn' ? askForFinalAnswer(output) : undefined;
+}
+
+/**
+ * Runs the calls of a resumed run's last turn that have no Tool message yet. Only a model response's calls run
+ * (the record says which messages are: see `MessageOrigin`); the calls of an assistant message a caller wrote
+ * (`createRun`, `saveMessages`, a host's `appendMessages`) are answered `not_executed` and never dispatched.
+ */
+async function resumePendingCalls(steps: StepContext, run: RunInProgress): Promise<void> {
+  const last = lastTurnOf(run.messages);
+  if (last === undefined) return;
+  if (last.pending.length > 0) {
+    await run.stream?.resumedCalls(run.steps, run.turn, last.assistant.toolCalls, last.pending);
+    const records = isModelResponse(last.assistant)
+      ? await executeToolCalls(steps, run, last.pending)
+      : refuseCallerCalls(steps, run, last.pending);
+    await recordToolResults(steps, run, records);
+  } else if (last.assistant.toolCalls.length === 0 && last.isLastMessage) {
+    // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is
+    // asked again.
+    run.text = last.assistant.content;
+    run.stopReason = 'end_turn';
+  }
+}
+
+/**
+ * Records the input of `complete()` or `stream()`. The calls of its last assistant message that it does not
+ * answer (a caller's history, not a model response of this run) are answered `not_executed` right after
+ * that message's Tool messages, and never run; the rest of the input follows.
+ */
+async function recordInput(steps: StepContext, run: RunInProgress, input: readonly ChatMessage[]): Promise<void> {
+  const open = openInputCalls(input);
+  for (const message of open === undefined ? input : input.slice(0, open.at)) await steps.recordMessage(run, message);
+  if (open === undefined) return;
+  run.turn = assistantMessagesOf(run.messages);
+  await recordToolResults(steps, run, refuseCallerCalls(steps, run, open.calls));
+  for (const message of input.slice(open.at)) await steps.recordMessage(run, message);
+}
+
+/** Refuses calls of caller-supplied history (`not_executed`, nothing runs); they join the run's calls. */
+function refuseCallerCalls(steps: StepContext, run: RunInProgress, calls: readonly ModelToolCall[]): ToolCallResult[] {
+  const records = calls.map((call) => steps.refuseToolCall(run, call, notExecutedOutcome(call)));
+  run.toolCalls.push(...records);
+  return records;
+}
