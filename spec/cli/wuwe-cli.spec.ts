@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalArgumentsSha256, parseAgentRunRecord, SqliteRunStore } from '../../lib';
-import { main as tour, scriptedTourModel } from '../../samples/agent-tour';
-import { settingsBackend } from '../../samples/tour-tools';
+import { main as tour, scriptedTourModel } from '../../samples/06-agent-tour/main';
+import { settingsBackend } from '../../samples/06-agent-tour/tour-tools';
 import { makeTempDir } from '../durable/temp-dir';
 import { runCli, spawnCli } from './cli-harness';
 import { PROMPT, runner } from './fixtures/approval-agent';

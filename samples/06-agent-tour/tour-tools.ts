@@ -3,17 +3,9 @@
  * ignores its deadline, a tool with a huge output, a destructive tool and a long job with heartbeats.
  */
 import 'reflect-metadata';
-import {
-  Contract,
-  descriptorFromLlmTool,
-  Field,
-  Tool,
-  toolFailure,
-  ToolDescriptor,
-  ToolInvocation,
-  ToolProvider,
-  ToolProviderCapabilities,
-} from '../lib';
+import { Contract, Field, Tool, toolFailure, ToolDescriptor } from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import type { ToolInvocation, ToolProvider, ToolProviderCapabilities } from '../../lib/providers';
 
 export enum TemperatureUnit {
   Celsius = 'celsius',

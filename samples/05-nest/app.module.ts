@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ModelStepper, RunStore } from '../../lib';
+import { RunStore } from '../../lib';
+import type { ModelStepper } from '../../lib/model';
 import { WuweModule } from '../../lib/nest';
 import { AgentController } from './agent.controller';
 import { GetWeather } from './get-weather.tool';

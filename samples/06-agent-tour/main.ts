@@ -7,17 +7,17 @@
  */
 import 'reflect-metadata';
 import {
-  LlmAgentRunResult,
-  ModelStepper,
-  RunStore,
-  SqliteRunStore,
-  ScriptedModelClient,
-  LlmAgentRunner,
   composeToolProviders,
+  LlmAgentRunner,
+  LlmAgentRunResult,
   ReflectedToolProvider,
-  LlmAgentEvent,
-} from '../lib';
-import { demoModel } from './demo-model';
+  RunStore,
+  ScriptedModelClient,
+} from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
+import type { ModelStepper } from '../../lib/model';
+import type { LlmAgentEvent } from '../../lib/runner';
+import { demoModel } from '../demo-model';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';
 
