@@ -16,7 +16,7 @@ import { plainToInstance } from 'class-transformer';
 import { IsEnum, IsOptional, IsString, validate } from 'class-validator';
 import { invokeReflectedTool, makeLlmTool } from '../lib/tools';
 import { parseToolArguments } from '../lib';
-import { GetWeather, TemperatureUnit } from '../samples/weather';
+import { GetWeather, TemperatureUnit } from '../samples/01-define-a-tool/main';
 import { measure, Measurement, report } from './measure';
 
 const ARGUMENTS = '{"city":"Tokyo","unit":"fahrenheit"}';

@@ -8,8 +8,8 @@
  * - else the offline scripted model of the sample.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { AnthropicModelClient } from '../lib/model/anthropic';
 import { ModelClient } from '../lib';
+import { AnthropicModelClient } from '../lib/model/anthropic';
 import { AiSdkModelClient } from '../lib/model/ai-sdk';
 
 /** The OpenAI model the demo asks for when `OPENAI_MODEL` is not set. */

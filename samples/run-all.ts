@@ -1,18 +1,32 @@
-/** `npm run demo`: runs every sample in turn. */
+/** `npm run demo`: runs every numbered sample in turn. */
 import 'reflect-metadata';
 import { ScriptedModelClient, WuweError } from '../lib';
 import { demoModel } from './demo-model';
-import { main as weather } from './weather';
-import { main as tour } from './agent-tour';
+import { main as defineATool } from './01-define-a-tool/main';
+import { main as approval } from './02-approval/main';
+import { main as durable } from './03-durable/main';
+import { main as mcp } from './04-mcp/main';
+import { main as nest } from './05-nest/main';
+import { main as tour } from './06-agent-tour/main';
+
+/** The samples, in order: the first and the last run on the model the environment names. */
+const SAMPLES: readonly (readonly [string, () => Promise<unknown>])[] = [
+  ['samples/01-define-a-tool', () => defineATool()],
+  ['samples/02-approval', () => approval()],
+  ['samples/03-durable', () => durable()],
+  ['samples/04-mcp', () => mcp()],
+  ['samples/05-nest', () => nest()],
+  ['samples/06-agent-tour', () => tour()],
+];
 
 async function runAll(): Promise<void> {
-  // Which model the samples run on (each sample picks the same way).
+  // Which model 01 and 06 run on (each picks the same way); the others are scripted.
   const { model, description } = demoModel(() => new ScriptedModelClient([]));
-  console.log(`== model: ${model.modelName} (${description})\n`);
-  console.log('== samples/weather.ts');
-  await weather();
-  console.log('\n== samples/agent-tour.ts');
-  await tour();
+  console.log(`== model: ${model.modelName} (${description})`);
+  for (const [name, sample] of SAMPLES) {
+    console.log(`\n== ${name}`);
+    await sample();
+  }
 }
 
 runAll().catch((error: unknown) => {

@@ -3,9 +3,9 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { Field, LlmAgentRunner, MemoryRunStore, ScriptedModelClient, Tool, ToolRegistry } from '../../lib';
 import { SharedToolInstanceError, ToolContainerError } from '../../lib/tools';
 import { WUWE_RUN_STORE, WuweModule } from '../../lib/nest';
-import { AgentController } from '../../samples/nest-agent/agent.controller';
-import { AppModule } from '../../samples/nest-agent/app.module';
-import { main, scriptedWeatherModel } from '../../samples/nest-agent/main';
+import { AgentController } from '../../samples/05-nest/agent.controller';
+import { AppModule } from '../../samples/05-nest/app.module';
+import { main, scriptedWeatherModel } from '../../samples/05-nest/main';
 
 @Injectable()
 class Counter {
@@ -64,7 +64,7 @@ async function start(
   return module.init();
 }
 
-describe('samples/nest-agent (with @nestjs/testing)', () => {
+describe('samples/05-nest (with @nestjs/testing)', () => {
   it('runs the agent from the controller, with the DI-injected tool, and records the run in the injected store', async () => {
     const store = new MemoryRunStore();
     const module = await start([AppModule.withModel(scriptedWeatherModel(), store)]);

@@ -105,7 +105,7 @@ function runExamples(
   });
 }
 
-describe('the README examples', () => {
+describe('the examples of README.md and docs/*.md', () => {
   const blocks: DocBlock[] = documentationBlocks(root);
   let project: string;
   let programs: Map<string, string>;

@@ -1,8 +1,8 @@
 import { MemoryRunStore } from '../../lib';
-import { main, scriptedTourModel } from '../../samples/agent-tour';
-import { settingsBackend } from '../../samples/tour-tools';
+import { main, scriptedTourModel } from '../../samples/06-agent-tour/main';
+import { settingsBackend } from '../../samples/06-agent-tour/tour-tools';
 
-describe('samples/agent-tour', () => {
+describe('samples/06-agent-tour/main', () => {
   it('shows every policy in one offline run', async () => {
     settingsBackend.attempts = 0;
     const store = new MemoryRunStore();

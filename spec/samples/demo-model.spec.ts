@@ -2,7 +2,7 @@ import { AnthropicModelClient } from '../../lib/model/anthropic';
 import { ScriptedModelClient } from '../../lib';
 import { AiSdkModelClient } from '../../lib/model/ai-sdk';
 import { demoModel, DEMO_OPENAI_MODEL } from '../../samples/demo-model';
-import { main as weather } from '../../samples/weather';
+import { main as weather } from '../../samples/01-define-a-tool/main';
 import { completion, startChatCompletionsServer } from '../support/ai-sdk-openai-server';
 
 const MODEL_VARIABLES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL'] as const;

@@ -1,6 +1,6 @@
-import { main } from '../../samples/weather';
+import { main } from '../../samples/01-define-a-tool/main';
 
-describe('samples/weather', () => {
+describe('samples/01-define-a-tool/main', () => {
   it('prints the tool, a successful call and a refused call', async () => {
     const printed: string[] = [];
     const output = await main((line) => printed.push(line));

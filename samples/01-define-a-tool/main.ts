@@ -4,12 +4,13 @@
  * `bindTools(GetWeather).complete(...)` on the scripted model (a real one when the environment names
  * one: see demo-model.ts).
  *
- * Run: `npx ts-node --transpile-only samples/weather.ts`
+ * Run: `npx ts-node --transpile-only samples/01-define-a-tool/main.ts`
  */
 import 'reflect-metadata';
-import { Field, LlmAgentRunResult, LlmTool, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../lib';
-import { invokeReflectedTool, makeLlmTool } from '../lib/tools';
-import { demoModel } from './demo-model';
+import { Field, LlmAgentRunResult, ModelClient, ScriptedModelClient, Tool, ToolOutcome } from '../../lib';
+import type { LlmTool } from '../../lib';
+import { invokeReflectedTool, makeLlmTool } from '../../lib/tools';
+import { demoModel } from '../demo-model';
 
 export enum TemperatureUnit {
   Celsius = 'celsius',

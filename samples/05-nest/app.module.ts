@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ModelStepper } from '../../lib/model';
 import { RunStore } from '../../lib';
+import type { ModelStepper } from '../../lib/model';
 import { WuweModule } from '../../lib/nest';
 import { AgentController } from './agent.controller';
 import { GetWeather } from './get-weather.tool';

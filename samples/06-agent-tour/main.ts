@@ -7,17 +7,17 @@
  */
 import 'reflect-metadata';
 import {
+  composeToolProviders,
+  LlmAgentRunner,
   LlmAgentRunResult,
+  ReflectedToolProvider,
   RunStore,
   ScriptedModelClient,
-  LlmAgentRunner,
-  composeToolProviders,
-  ReflectedToolProvider,
-  LlmAgentEvent,
-} from '../lib';
-import { ModelStepper } from '../lib/model';
-import { SqliteRunStore } from '../lib/durable/sqlite';
-import { demoModel } from './demo-model';
+} from '../../lib';
+import { SqliteRunStore } from '../../lib/durable/sqlite';
+import type { ModelStepper } from '../../lib/model';
+import type { LlmAgentEvent } from '../../lib';
+import { demoModel } from '../demo-model';
 import { formatEvent } from './trace';
 import { BuildReport, DeleteDatabase, GetWeather, ReadLog, ReindexProvider, UpdateSetting } from './tour-tools';
 

@@ -3,9 +3,10 @@
  * ignores its deadline, a tool with a huge output, a destructive tool and a long job with heartbeats.
  */
 import 'reflect-metadata';
-import { Contract, Field, Tool, toolFailure, ToolDescriptor, ToolInvocation, ToolProvider } from '../lib';
-import { descriptorFromLlmTool } from '../lib/contract';
-import { ToolProviderCapabilities } from '../lib/tools';
+import { Contract, Field, Tool, toolFailure, ToolDescriptor } from '../../lib';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import type { ToolInvocation, ToolProvider } from '../../lib';
+import type { ToolProviderCapabilities } from '../../lib/tools';
 
 export enum TemperatureUnit {
   Celsius = 'celsius',

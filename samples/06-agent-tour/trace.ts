@@ -1,5 +1,6 @@
 /** Turns runner events into a readable trace, one line each. */
-import { LlmAgentEvent, ToolOutcome } from '../lib';
+import { ToolOutcome } from '../../lib';
+import type { LlmAgentEvent } from '../../lib';
 
 function short(outcome: ToolOutcome): string {
   if (!outcome.ok)

@@ -1,6 +1,6 @@
 /**
  * The NestJS sample: an application context whose controller runs an agent with a DI-injected tool.
- * Offline it runs on ScriptedModelClient; `npx ts-node --transpile-only samples/nest-agent/main.ts`.
+ * Offline it runs on ScriptedModelClient; `npx ts-node --transpile-only samples/05-nest/main.ts`.
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -34,4 +34,9 @@ export async function main(print: (line: string) => void = console.log): Promise
   }
 }
 
-if (require.main === module) void main();
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
