@@ -50,7 +50,7 @@ import { checkProviderTools } from './tool-call/checked-tool';
  * 6 `checkPrecondition`, 7 and 8 `dispatchWithRetries` (`dispatchAttempt`, `retryAttempts`, `compensate`),
  * 9 `finishOutcome` (`validateOutput`), 10 `completeToolCall` (`projectForModel`). Per run: `runStep`
  * (`requestModel`, `recordMessage`, `refuseIncompleteToolCalls`) until a stop reason, then `finishRun`.
- * Every step that needs another calls its method here (through the runner's {@link StepContext}), so an
+ * Every step that needs another calls its method here (through the runner's step context), so an
  * override is honoured everywhere; the bodies of the default steps are functions of `tool-call/`,
  * `structured-output/`, `stream/` and `durable/`.
  *
