@@ -16,11 +16,11 @@ import { LlmAgentRunner } from '../../../lib';
  * `boundary-worker.ts`) it writes `at-boundary` in `dir` there and hangs. With `gated`, `charge` needs approval.
  */
 export function boundaryAgent(store: RunStore, dir: string, stopAt?: string, gated = process.env.GATED === '1') {
-  const never = new Promise<never>(() => undefined);
   const atBoundary = (name: string): Promise<never> | undefined => {
     if (stopAt !== name) return undefined;
     writeFileSync(join(dir, 'at-boundary'), name);
-    return never;
+    // Hangs until the test kills the process; the interval keeps the process alive while nothing else is pending.
+    return new Promise<never>(() => setInterval(() => undefined, 60_000));
   };
   const charge = descriptorFromLlmTool(
     {
