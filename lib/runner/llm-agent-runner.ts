@@ -9,7 +9,7 @@ import { standardFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { ToolProvider, ToolProviderCapabilities } from '../providers/tool-provider';
 import type { ToolCallResultOf } from '../tools/tool-typing';
-import { isPromiseLike, MaybePromise } from './maybe-promise';
+import { MaybePromise } from './maybe-promise';
 import { newRunId } from './new-run-id';
 import { emitTo, recordMessageIn, requestModelStep, runModelStep } from './run-steps';
 import { completeRun, invokeOneCall, resumeRun, resumeStreamed, startRun } from './run-entry';
@@ -218,12 +218,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const capable = checkedGate(this.checkCapabilities(run, request, capabilities), 'checkCapabilities');
     if (capable.kind !== 'continue') return stopToolCall(this.steps, run, start, capable, request);
     // 4. Host policy.
-    const authorizing = this.authorize(run, request);
-    const authorized = checkedGate(isPromiseLike(authorizing) ? await authorizing : authorizing, 'authorize');
+    const authorized = checkedGate(await this.authorize(run, request), 'authorize');
     if (authorized.kind !== 'continue') return stopToolCall(this.steps, run, start, authorized, request);
     // 5. Approval.
-    const approving = this.requestApproval(run, request);
-    const approved = checkedGate(isPromiseLike(approving) ? await approving : approving, 'requestApproval');
+    const approved = checkedGate(await this.requestApproval(run, request), 'requestApproval');
     if (approved.kind !== 'continue') return stopToolCall(this.steps, run, start, approved, request);
     // 6. The resource-version precondition.
     const precondition = checkedGate(this.checkPrecondition(run, request), 'checkPrecondition');
@@ -244,11 +242,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 7 and 8. Attempts under the deadline, retried only when the contract makes it safe.
     const dispatched = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
     // 9. `prepareToolResult`, output validation, the returned resource version.
-    const finishing = this.finishOutcome(run, request, dispatched.outcome);
-    const outcome = isPromiseLike(finishing) ? await finishing : finishing;
+    const outcome = await this.finishOutcome(run, request, dispatched.outcome);
     // 10. Admission, `onToolResult`, the result projected for the model.
-    const completing = this.completeToolCall(run, call, { ...begun, outcome, attempts: dispatched.attempts });
-    return isPromiseLike(completing) ? await completing : completing;
+    return await this.completeToolCall(run, call, { ...begun, outcome, attempts: dispatched.attempts });
   }
 
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */

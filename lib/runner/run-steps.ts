@@ -96,8 +96,7 @@ export async function recordMessageIn(
       message,
       projection === undefined ? undefined : { turn: run.turn, report: projection },
     );
-  const appending = memory.append(run.runId, message);
-  if (isPromiseLike(appending)) await appending;
+  await memory.append(run.runId, message);
 }
 
 /**

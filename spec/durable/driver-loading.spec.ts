@@ -29,11 +29,12 @@ const hide = (names: string[]): string => `
   };`;
 
 describe('database drivers', () => {
-  it('are not loaded by requiring the package entry, which still exports both stores', () => {
+  it('are not loaded by requiring the store entries, which export both stores', () => {
     const loaded = inChild(`
-      const wuwe = require('./lib');
+      const { SqliteRunStore } = require('./lib/durable/sqlite');
+      const { PostgresRunStore } = require('./lib/durable/postgres');
       const drivers = Object.keys(require.cache).filter((path) => /node_modules[\\\\/](better-sqlite3|pg)[\\\\/]/.test(path));
-      console.log(JSON.stringify({ drivers, stores: [typeof wuwe.SqliteRunStore, typeof wuwe.PostgresRunStore] }));
+      console.log(JSON.stringify({ drivers, stores: [typeof SqliteRunStore, typeof PostgresRunStore] }));
     `);
     expect(loaded).toEqual({ drivers: [], stores: ['function', 'function'] });
   });
@@ -41,7 +42,7 @@ describe('database drivers', () => {
   it('are loaded on first use, and a missing one is a MissingDependencyError naming the package', () => {
     const outcome = inChild(`
       ${hide(['better-sqlite3', 'pg'])}
-      const { SqliteRunStore, PostgresRunStore, MissingDependencyError } = require('./lib');
+      const { SqliteRunStore } = require('./lib/durable/sqlite'); const { PostgresRunStore } = require('./lib/durable/postgres'); const { MissingDependencyError } = require('./lib');
       const describe = (error) => ({ missing: MissingDependencyError.isInstance(error), code: error.code, packageName: error.packageName, message: error.message });
       let sqlite;
       try { new SqliteRunStore(':memory:'); } catch (error) { sqlite = describe(error); }

@@ -33,7 +33,7 @@ describe('without the MCP SDK installed', () => {
     // A child process whose module resolution cannot find the SDK: the real loading path of each class.
     const script = [
       "require('ts-node/register/transpile-only'); require('reflect-metadata');",
-      "const mcp = require('./lib/mcp'); const { ToolRegistry } = require('./lib/providers');",
+      "const mcp = require('./lib/mcp'); const { ToolRegistry } = require('./lib');",
       'const describeError = (error) => ({ name: error.name, code: error.code, packageName: error.packageName, feature: error.feature });',
       'const attempt = async (body) => { try { await body(); return "no error"; } catch (error) { return describeError(error); } };',
       '(async () => {',

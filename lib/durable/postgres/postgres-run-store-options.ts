@@ -1,4 +1,3 @@
-import type { PoolClient } from 'pg';
 import { RecordChainOptions } from '../chain/record-chain';
 
 /**
@@ -47,11 +46,4 @@ export interface PostgresRunStoreOptions extends RecordChainOptions {
    * @default true
    */
   readonly create?: boolean;
-}
-
-/** An executor on the transaction `client` is in. */
-export function executorOn(client: PoolClient): PostgresSqlExecutor {
-  return {
-    executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[])).rows as unknown[] }),
-  };
 }

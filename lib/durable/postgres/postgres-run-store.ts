@@ -40,7 +40,8 @@ import {
 } from './postgres-call-writes';
 import { acquirePostgresLease, releasePostgresLease, renewPostgresLease } from './postgres-leases';
 import { insertPostgresProjection } from './postgres-projection-writes';
-import { executorOn, PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres-run-store-options';
+import { executorOn } from './postgres-executor';
+import { PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres-run-store-options';
 import { PostgresRunSession } from './postgres-run-session';
 import {
   appendPostgresMessages,

@@ -8,7 +8,8 @@ import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
 import { checkStatus } from '../rules/value-rules';
 import { approvalFromRow } from '../stored-rows';
-import { executorOn, PostgresSqlExecutor } from './postgres-run-store-options';
+import { executorOn } from './postgres-executor';
+import { PostgresSqlExecutor } from './postgres-run-store-options';
 import { insertPostgresProjection } from './postgres-projection-writes';
 import { PostgresRunSession } from './postgres-run-session';
 

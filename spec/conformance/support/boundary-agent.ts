@@ -16,11 +16,12 @@ import { LlmAgentRunner } from '../../../lib';
  * `boundary-worker.ts`) it writes `at-boundary` in `dir` there and hangs. With `gated`, `charge` needs approval.
  */
 export function boundaryAgent(store: RunStore, dir: string, stopAt?: string, gated = process.env.GATED === '1') {
+  // Hangs until the test kills the process; the interval keeps the process alive while nothing else is pending.
+  const never = (): Promise<never> => new Promise<never>(() => setInterval(() => undefined, 60_000));
   const atBoundary = (name: string): Promise<never> | undefined => {
     if (stopAt !== name) return undefined;
     writeFileSync(join(dir, 'at-boundary'), name);
-    // Hangs until the test kills the process; the interval keeps the process alive while nothing else is pending.
-    return new Promise<never>(() => setInterval(() => undefined, 60_000));
+    return never();
   };
   const charge = descriptorFromLlmTool(
     {
@@ -88,6 +89,6 @@ export function boundaryAgent(store: RunStore, dir: string, stopAt?: string, gat
   );
 
   const runner = new LlmAgentRunner(model, provider, { store: stoppingAfterAdmission(), leaseTtlMs: 300 });
-  const approvalHandler = stopAt === 'approval-pending' ? () => atBoundary('approval-pending') ?? never : undefined;
+  const approvalHandler = stopAt === 'approval-pending' ? () => atBoundary('approval-pending') ?? never() : undefined;
   return { runner, approvalHandler };
 }
