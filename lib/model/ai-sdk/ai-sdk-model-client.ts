@@ -144,8 +144,8 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
 
   /**
    * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools`, `toolChoice` and
-   * `responseFormat` when there are any, `maxOutputTokens` (the smaller of the option and the request's), and the sampling options, provider options and headers of the client's
-   * options.
+   * `responseFormat` when there are any, `maxOutputTokens` (the smaller of the option and the request's), and the
+   * sampling options, provider options and headers of the client's options.
    *
    * @throws {@link wuwe!ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */

@@ -62,8 +62,8 @@ export function toChatMessages(
  * The Chat Completions body of one request: `model`, `messages`, `stream`, then `tools` (with
  * `strict: true` on the strict ones only: non-strict is the API's default, and some compatible servers
  * refuse the field),
- * `tool_choice`, `parallel_tool_calls`, `max_completion_tokens` (the smaller of the option and the request's), `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`)
- * when set, `stream_options.include_usage`
+ * `tool_choice`, `parallel_tool_calls`, `max_completion_tokens` (the smaller of the option and the request's),
+ * `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`) when set, `stream_options.include_usage`
  * when streaming (so the last chunk carries usage), and the `extraParams` option.
  */
 export function buildChatBody(

@@ -65,7 +65,8 @@ export function storedOpenAIItems(message: AssistantChatMessage): readonly JsonV
 
 /**
  * The Responses API body of one request: `model`, `input`, `stream`, `store`, then `instructions`,
- * `tools`, `tool_choice`, `parallel_tool_calls`, `max_output_tokens` (the smaller of the option and the request's), `temperature` and `text.format` (the response format) when set,
+ * `tools`, `tool_choice`, `parallel_tool_calls`, `max_output_tokens` (the smaller of the option and the request's),
+ * `temperature` and `text.format` (the response format) when set,
  * `include:
  * ['reasoning.encrypted_content']` when not stored (so reasoning can be sent back), and `extraParams`.
  */

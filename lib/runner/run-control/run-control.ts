@@ -85,15 +85,18 @@ export function checkToolChoice(
     throw new LlmAgentError('invalid_run_options', `${source} names tool '${choice.tool}', which is not offered`);
   if (choice === 'required' && offered.size === 0)
     throw new LlmAgentError('invalid_run_options', `${source} 'required' needs at least one offered tool`);
-  let supported = false;
-  try {
-    supported = model.supportsToolChoice?.(choice) === true;
-  } catch {
-    supported = false;
-  }
-  if (!supported)
+  if (!clientSendsToolChoice(model, choice))
     throw new LlmAgentError(
       'invalid_run_options',
       `${source} ${JSON.stringify(choice)}: the model client '${model.modelName}' cannot send a tool choice (supportsToolChoice)`,
     );
+}
+
+/** Whether the client says it can send `choice`; a throwing `supportsToolChoice` says no. */
+function clientSendsToolChoice(model: ModelStepper, choice: ToolChoice): boolean {
+  try {
+    return model.supportsToolChoice?.(choice) === true;
+  } catch {
+    return false;
+  }
 }

@@ -9,12 +9,15 @@ const BUDGET_STOP_MARKER = Symbol.for('wuwe.runner.BudgetStop');
  * reason `budget_exhausted` (never a failure). Records the exhaustion on the ledger and reports `budget_exhausted`.
  * @internal
  */
-export class BudgetStop {
+export class BudgetStop extends Error {
   private readonly [BUDGET_STOP_MARKER] = true;
   readonly exhaustion: BudgetExhaustion;
 
   constructor(steps: StepContext, run: RunInProgress, limit: BudgetLimitName, at: BudgetExhaustion['at']) {
-    this.exhaustion = exhaust(steps, run, limit, at);
+    const exhaustion = exhaust(steps, run, limit, at);
+    super(`the run's budget is exhausted (${exhaustion.limit} ${exhaustion.max})`);
+    this.name = 'BudgetStop';
+    this.exhaustion = exhaustion;
   }
 
   static isInstance(value: unknown): value is BudgetStop {
