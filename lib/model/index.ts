@@ -14,6 +14,7 @@ export type { ModelStepper } from './model-stepper';
 export type {
   ModelResponseFormat,
   ModelStopReason,
+  ModelToolChoice,
   ModelUsage,
   ProviderContent,
   ToolMessagePart,

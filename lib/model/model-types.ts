@@ -62,6 +62,11 @@ export type ChatMessage =
       readonly content: string;
       readonly toolCalls: readonly ModelToolCall[];
       readonly providerContent?: ProviderContent;
+      /**
+       * The token usage of the model response this message is, recorded by runs with a token or cost `budget`
+       * so that a resumed run continues the budget from its record. Clients do not send it.
+       */
+      readonly usage?: ModelUsage;
     }
   | {
       readonly role: 'tool';
@@ -104,6 +109,13 @@ export interface ModelResponseFormat {
   readonly description?: string;
 }
 
+/**
+ * Which tools the model may or must call in one request: `auto` (the model decides), `required` (at least one
+ * tool), `none` (no tool; the tools stay in the request) or `{ tool }` (that one tool). Each client sends it in its
+ * provider's form (Anthropic `tool_choice` `auto`/`any`/`none`/`tool`, OpenAI `tool_choice`, AI SDK `toolChoice`).
+ */
+export type ModelToolChoice = 'auto' | 'required' | 'none' | { readonly tool: string };
+
 /** One request to the model. */
 export interface ModelRequest {
   readonly system?: string;
@@ -112,6 +124,16 @@ export interface ModelRequest {
   readonly signal: AbortSignal;
   /** The shape of the final text (native structured output); tools stay available. @default none: free text */
   readonly responseFormat?: ModelResponseFormat;
+  /**
+   * Which tools the model may or must call; only sent to a client whose `supportsToolChoice` accepts it.
+   * @default none: the provider's default (`auto`)
+   */
+  readonly toolChoice?: ModelToolChoice;
+  /**
+   * The most output tokens this request may produce (a run's budget sets it): a client sends the smaller of it and
+   * its own limit. @default none: the client's own limit
+   */
+  readonly maxOutputTokens?: number;
 }
 
 /** One response of the model. */

@@ -8,6 +8,7 @@ import {
   ModelResponseFormat,
   ModelStopReason,
   ModelToolCall,
+  ModelToolChoice,
 } from './model-types';
 import { ModelStreamEvent, StreamingModelStepper } from './model-stream';
 import { hasErrorMarker } from '../errors/error-marker';
@@ -96,6 +97,11 @@ export class ScriptedModelClient extends BaseModelClient implements StreamingMod
   /** The `supportsResponseFormat` option: whether runs with `output` ask this model for native structured output. */
   supportsResponseFormat(format: ModelResponseFormat): boolean {
     return this.options.supportsResponseFormat === true && format.type === 'json_schema';
+  }
+
+  /** Every tool choice: it is kept with the request (see `requests`); the script decides what comes back. */
+  supportsToolChoice(_choice: ModelToolChoice): boolean {
+    return true;
   }
 
   step(request: ModelRequest): Promise<ModelResponse> {

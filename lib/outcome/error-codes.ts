@@ -35,6 +35,10 @@ export type ToolErrorCategory = (typeof TOOL_ERROR_CATEGORIES)[number];
 export const STANDARD_TOOL_ERROR_CODES = {
   /** The model named a tool no provider offers. */
   unknown_tool: 'validation',
+  /** The model called a tool that was not active in its step (`activeTools`, `prepareStep`); it was not run. */
+  tool_not_active: 'validation',
+  /** The run's `budget` did not allow the call; it was not run and the run stopped (`budget_exhausted`). */
+  budget_exhausted: 'permission',
   /** The argument text was not JSON. */
   invalid_json: 'validation',
   /** The model's answer was cut at its token limit; its tool calls may carry cut arguments and were not run. */

@@ -25,3 +25,16 @@ export type {
   StructuredOutputPolicy,
   StructuredOutputSchema,
 } from './structured-output/structured-output';
+export { hasToolCall, stepCountIs } from './run-control/stop-conditions';
+export type { StopCondition, StopConditionState } from './run-control/stop-conditions';
+export type { PrepareStep, PreparedStep, StepPreparationInput, ToolChoice } from './run-control/tool-control';
+export type {
+  BudgetExhaustion,
+  BudgetLimitName,
+  BudgetRemaining,
+  BudgetReport,
+  BudgetSpent,
+  ModelPrice,
+  ModelPriceTable,
+  RunBudget,
+} from './run-control/budget/run-budget';

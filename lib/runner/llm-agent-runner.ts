@@ -33,7 +33,8 @@ import {
   checkPreconditionGate,
   declaredCapabilitiesGate,
 } from './tool-call/call-gates';
-import { Gate, neededCapabilityNames, refuse, resolveToolGate, validateArgumentsGate } from './tool-call/call-gates';
+import { Gate, neededCapabilityNames, refuse, validateArgumentsGate } from './tool-call/call-gates';
+import { budgetToolCallGate, resolveActiveToolGate } from './run-control/tool-call-control';
 import { retryAttempts } from './tool-call/call-retries';
 import { hookFailedEvent, refusedToolCall, stopToolCall } from './tool-call/call-stop';
 import { deriveIdempotencyKey } from './tool-call/idempotency-key';
@@ -226,6 +227,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 6. The resource-version precondition.
     const precondition = checkedGate(this.checkPrecondition(run, request), 'checkPrecondition');
     if (precondition.kind !== 'continue') return stopToolCall(this.steps, run, start, precondition, request);
+    // 6b. The run's budget (`budget.maxToolCalls`, and no other limit already reached).
+    const budgeted = budgetToolCallGate(this.steps, run, request);
+    if (budgeted.kind !== 'continue') return stopToolCall(this.steps, run, start, budgeted, request);
     const { idempotencyKey, startedAt } = start;
     const begun = { idempotencyKey, startedAt, args: request.arguments, request };
     if (run.recorder !== undefined) {
@@ -266,9 +270,9 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     return run.recordedKeys?.get(callKey(run.turn, call.id)) ?? deriveIdempotencyKey(run.runId, run.turn, call.id);
   }
 
-  /** Step 1: the tool must exist (`unknown_tool`). */
-  protected resolveTool(_run: RunInProgress, call: ModelToolCall): Gate<ToolDescriptor> {
-    return resolveToolGate(this.descriptors, call);
+  /** Step 1: the tool must exist (`unknown_tool`) and be active in its step (`tool_not_active`). */
+  protected resolveTool(run: RunInProgress, call: ModelToolCall): Gate<ToolDescriptor> {
+    return resolveActiveToolGate(run, this.descriptors, call);
   }
 
   /** Step 2: arguments must decode and match the input schema; each issue goes back by JSON Pointer. */
@@ -451,7 +455,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /** Builds the result and reports the end of the run. */
   protected finishRun(run: RunInProgress): LlmAgentRunResult {
     const stopReason = run.stopReason ?? 'other';
-    this.emit(run, { type: 'run_finished', runId: run.runId, stopReason });
+    const budgetRemaining = run.control?.ledger?.remaining(run.clock.now());
+    this.emit(run, {
+      type: 'run_finished',
+      runId: run.runId,
+      stopReason,
+      ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
+    });
     return runResultOf(run, stopReason, run.output?.accepted);
   }
 

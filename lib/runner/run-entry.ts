@@ -21,6 +21,9 @@ import { notExecutedOutcome, openInputCalls } from './tool-call/caller-calls';
 import { checkProjectionPolicies } from './tool-call/model-projection';
 import { StepContext } from './tool-call/step-context';
 import { assistantMessagesOf, isModelResponse } from './turn-messages';
+import { newRunControl } from './run-control/run-control';
+import { restoreBudget } from './run-control/budget/resumed-budget';
+import { stopConditionHolds } from './run-control/stop-conditions';
 
 /** What a run takes from its runner besides the steps. @internal */
 export interface RunnerParts {
@@ -38,6 +41,8 @@ export function startRun(steps: StepContext, runner: RunnerParts, options: LlmAg
   const output = finalAnswerStateOf(model, options, defaults, (name) => descriptors.has(name));
   const run = newRunInProgress({ ...defaults, ...options }, output);
   checkProjectionPolicies(run, descriptors.values());
+  const finalAnswerTool = output === undefined || output.native !== undefined ? undefined : output.compiled.tool.name;
+  run.control = newRunControl(run.options, model, new Set(descriptors.keys()), finalAnswerTool, run.clock.now());
   steps.emit(run, { type: 'run_started', runId: run.runId });
   return run;
 }
@@ -93,6 +98,7 @@ export async function completeRun(
 export function resumeRun(steps: StepContext, run: RunInProgress, defaultMemory: Memory): Promise<LlmAgentRunResult> {
   return runDurably(steps, run, defaultMemory, async (record) => {
     restoreRecord(run, record);
+    restoreBudget(run, record);
     await run.recorder?.setStatus('running');
     const { output } = run;
     const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
@@ -159,7 +165,10 @@ async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
     while (run.stopReason === undefined) {
       if (run.options.signal?.aborted) run.stopReason = 'aborted';
       else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
-      else await steps.runStep(run);
+      else {
+        await steps.runStep(run);
+        if (run.stopReason === undefined && stopConditionHolds(run)) run.stopReason = 'stop_condition';
+      }
     }
     const repair = output === undefined ? undefined : await finalAnswerRepair(run, output);
     if (repair === undefined) return;

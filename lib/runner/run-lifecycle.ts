@@ -102,6 +102,16 @@ export function runResultOf(
   accepted: { readonly value: unknown } | undefined,
 ): LlmAgentRunResult {
   const { runId, text, messages, toolCalls, usage, steps } = run;
-  const result: LlmAgentRunResult = { runId, text, messages, toolCalls, usage, stopReason, steps };
+  const ledger = run.control?.ledger;
+  const result: LlmAgentRunResult = {
+    runId,
+    text,
+    messages,
+    toolCalls,
+    usage,
+    stopReason,
+    steps,
+    ...(ledger === undefined ? {} : { budget: ledger.report(run.clock.now()) }),
+  };
   return accepted === undefined ? result : { ...result, output: accepted.value };
 }

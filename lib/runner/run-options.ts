@@ -11,6 +11,9 @@ import { LlmAgentEvent } from './runner-events';
 import { RunnerClock } from './runner-clock';
 import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-output/structured-output';
 import { StreamBufferPolicy } from './stream/stream-buffer-policy';
+import type { ModelPriceTable, RunBudget } from './run-control/budget/run-budget';
+import type { StopCondition } from './run-control/stop-conditions';
+import type { PrepareStep, ToolChoice } from './run-control/tool-control';
 
 /** A validated call as host hooks see it: the one parsed argument object approval, audit and execution share. */
 export interface ToolCallRequest {
@@ -46,6 +49,35 @@ export interface LlmAgentRunOptions {
   readonly system?: string;
   /** Most model requests in one run. @default 16 */
   readonly maxSteps?: number;
+  /**
+   * Which tools the model may or must call in each request (`auto`, `required`, `none`, `{ tool }`), sent as each
+   * client's `tool_choice`. A client that cannot send it (no `supportsToolChoice`) is `invalid_run_options` before
+   * any request. @default none: the provider's default (`auto`)
+   */
+  readonly toolChoice?: ToolChoice;
+  /**
+   * The tools offered to the model, by name (the final-answer tool of `output` is always offered). A call of another
+   * tool is refused `tool_not_active` and not run; an unknown name is `invalid_run_options`. @default every tool
+   */
+  readonly activeTools?: readonly string[];
+  /**
+   * Called before each model request with the step number, the run so far and the budget left; its answer changes
+   * that request's `activeTools`, `toolChoice`, `system` or `messages`. @default none
+   */
+  readonly prepareStep?: PrepareStep;
+  /**
+   * Conditions checked after each step whose tool calls ran (besides `maxSteps`): when one holds, the run stops
+   * with stop reason `stop_condition` (stored `stopped`, so it can be resumed). See `stepCountIs`, `hasToolCall`.
+   * @default none
+   */
+  readonly stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * Hard limits of the run (tokens, cost, tool calls, model requests, wall time), checked before each model request
+   * and each tool call; the run stops with stop reason `budget_exhausted`. @default none
+   */
+  readonly budget?: RunBudget;
+  /** Prices by model name, for `budget.maxCostUsd` (none are built in). @default none */
+  readonly modelPrices?: ModelPriceTable;
   /** Aborts the run: the model request and every running tool call. */
   readonly signal?: AbortSignal;
   /** @default a random UUID */

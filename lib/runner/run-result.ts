@@ -2,10 +2,23 @@ import { ChatMessage, ModelUsage, ToolMessagePart } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
+import type { BudgetReport } from './run-control/budget/run-budget';
 
-/** Why a run ended. */
+/**
+ * Why a run ended. `budget_exhausted`: a limit of the run's `budget` stopped it (see `result.budget`);
+ * `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the run can be resumed.
+ */
 export type LlmAgentStopReason =
-  'end_turn' | 'max_steps' | 'aborted' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'awaiting_approval' | 'other';
+  | 'end_turn'
+  | 'max_steps'
+  | 'aborted'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'refusal'
+  | 'awaiting_approval'
+  | 'budget_exhausted'
+  | 'stop_condition'
+  | 'other';
 
 /**
  * One tool call of a run with its complete outcome. `Name` and `Outcome` type the call to one tool
@@ -53,6 +66,8 @@ export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult,
   readonly stopReason: LlmAgentStopReason;
   /** Model requests made. */
   readonly steps: number;
+  /** The run's budget: limits, spent, remaining, and the limit that stopped it; present for a run with `budget`. */
+  readonly budget?: BudgetReport;
   /**
    * The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`).
    */

@@ -5,6 +5,7 @@ import { RunnerClock } from './runner-clock';
 import { RunRecorder } from './durable/run-recorder';
 import { RunStreamChannel } from './stream/run-stream';
 import { FinalAnswerState } from './structured-output/final-answer';
+import type { RunControl } from './run-control/run-control';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
 export interface RunInProgress {
@@ -32,6 +33,8 @@ export interface RunInProgress {
   stopReason?: LlmAgentStopReason;
   /** The final-answer state of a run with `output`. @internal */
   readonly output?: FinalAnswerState;
+  /** Tool control and budget of the run (`activeTools`, `toolChoice`, `budget`). @internal */
+  control?: RunControl;
   /** The channel a run of `stream()` or `resumeStream()` reports to. @internal */
   stream?: RunStreamChannel;
 }

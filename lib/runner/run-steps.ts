@@ -16,6 +16,9 @@ import { finalAnswerResult } from './structured-output/final-answer-result';
 import { StepContext } from './tool-call/step-context';
 import { runTurnCalls } from './tool-call/turn-calls';
 import { assistantMessageOf, assistantMessagesOf } from './turn-messages';
+import { BudgetStop } from './run-control/budget/budget-stop';
+import { recordsUsage } from './run-control/budget/resumed-budget';
+import { controlModelRequest, releaseModelRequest, settleModelRequest } from './run-control/prepare-request';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -37,11 +40,15 @@ export async function runModelStep(steps: StepContext, run: RunInProgress): Prom
   try {
     response = await steps.requestModel(run);
   } catch (error) {
+    if (BudgetStop.isInstance(error)) {
+      run.stopReason = 'budget_exhausted';
+      return;
+    }
     if (!run.options.signal?.aborted) throw error;
     run.stopReason = 'aborted';
     return;
   }
-  await steps.recordMessage(run, assistantMessageOf(response));
+  await steps.recordMessage(run, assistantMessageOf(response, recordsUsage(run)));
   // The calls of this answer belong to its turn, the ordinal of its assistant message in the whole record.
   run.turn = assistantMessagesOf(run.messages);
   run.text = response.text;
@@ -64,11 +71,12 @@ export async function requestModelStep(
   model: ModelStepper,
   llmTools: readonly LlmTool[],
 ): Promise<ModelResponse> {
-  run.steps++;
-  steps.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
   const { output, stream } = run;
   const tools = output === undefined || output.native !== undefined ? llmTools : [...llmTools, output.compiled.tool];
-  const request = modelRequestOf(run, tools, output?.native);
+  // Tool control and the budget's reservation (a `BudgetStop` when the budget does not allow the request).
+  const request = await controlModelRequest(steps, run, model, modelRequestOf(run, tools, output?.native));
+  run.steps++;
+  steps.emit(run, { type: 'model_requested', runId: run.runId, step: run.steps });
   const step = run.steps;
   // A streamed step's calls get the turn of the assistant message it is about to add.
   const turn = assistantMessagesOf(run.messages) + 1;
@@ -77,7 +85,14 @@ export async function requestModelStep(
       ? model.step(request)
       : streamModelStep(model, request, (event) => stream.modelEvent(step, turn, event));
   // Raced against the signal: a client that ignores it must not keep the run waiting after an abort.
-  const response = await untilAborted(responding, run.options.signal);
+  let response: ModelResponse;
+  try {
+    response = await untilAborted(responding, run.options.signal);
+  } catch (error) {
+    releaseModelRequest(run);
+    throw error;
+  }
+  settleModelRequest(run, response);
   countUsage(run, response);
   steps.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
   return response;

@@ -2,6 +2,7 @@ import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { HeartbeatProgress } from '../providers/tool-invocation';
 import { ModelResponse } from '../model/model-types';
+import type { BudgetLimitName, BudgetRemaining } from './run-control/budget/run-budget';
 
 /** Fields every tool-call event carries. */
 export interface ToolCallEventBase {
@@ -70,7 +71,29 @@ export type LlmAgentEvent =
     })
   | (ToolCallEventBase & { readonly type: 'tool_output_truncated'; readonly report: unknown })
   | (ToolCallEventBase & { readonly type: 'hook_failed'; readonly hook: LlmAgentHookName; readonly message: string })
-  | { readonly type: 'run_finished'; readonly runId: string; readonly stopReason: string };
+  | {
+      readonly type: 'budget_reserved';
+      readonly runId: string;
+      readonly step: number;
+      /** The estimated input tokens of the request. */
+      readonly inputTokens: number;
+      /** The request's output cap (`maxOutputTokens`), when a limit caps it. */
+      readonly outputTokens?: number;
+    }
+  | {
+      readonly type: 'budget_exhausted';
+      readonly runId: string;
+      readonly limit: BudgetLimitName;
+      readonly max: number;
+      readonly at: 'model_request' | 'tool_call';
+    }
+  | {
+      readonly type: 'run_finished';
+      readonly runId: string;
+      readonly stopReason: string;
+      /** What the run's budget still allows; present for a run with `budget`. */
+      readonly budgetRemaining?: BudgetRemaining;
+    };
 
 /**
  * A host hook (or the provider's `capabilities`) that can throw or reject during a call. What a

@@ -23,6 +23,8 @@ export function storedStatusOf(stopReason: LlmAgentStopReason | undefined): Agen
   if (stopReason === 'aborted') return 'cancelled';
   // Reaching the step limit is not a final answer: the run can be resumed with a larger maxSteps.
   if (stopReason === 'max_steps') return 'stopped';
+  // A budget or a stop condition ended it early: it can be resumed (with a larger budget).
+  if (stopReason === 'budget_exhausted' || stopReason === 'stop_condition') return 'stopped';
   return 'completed';
 }
 

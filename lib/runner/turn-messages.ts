@@ -12,12 +12,13 @@ export function assistantMessagesOf(messages: readonly ChatMessage[]): number {
  * The assistant message of a model answer; the provider's own content of the turn (e.g. thinking blocks) is stored with
  * it, opaque, for a resume anywhere. @internal
  */
-export function assistantMessageOf(response: ModelResponse): ChatMessage {
+export function assistantMessageOf(response: ModelResponse, withUsage = false): ChatMessage {
   const providerContent = response.providerContent;
-  const message: ChatMessage =
+  const base: ChatMessage =
     providerContent === undefined
       ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
       : { role: 'assistant', content: response.text, toolCalls: response.toolCalls, providerContent };
+  const message: ChatMessage = withUsage ? { ...base, usage: response.usage } : base;
   MODEL_RESPONSES.add(message);
   return message;
 }

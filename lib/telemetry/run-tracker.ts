@@ -57,6 +57,9 @@ export class RunTracker {
         return this.finishChat(event.response);
       case 'run_finished':
         return this.finishRun(event.stopReason);
+      case 'budget_reserved':
+      case 'budget_exhausted':
+        return;
       default:
         return this.onToolEvent(event);
     }

@@ -27,6 +27,9 @@ export interface AiSdkCallOptions {
   readonly prompt: readonly unknown[];
   /** Function tools (`LanguageModelV3FunctionTool`), when the request has tools. */
   readonly tools?: readonly unknown[];
+  /** Which tools the model may or must call (`LanguageModelV3ToolChoice`), when the request has tools and a choice. */
+  readonly toolChoice?:
+    { readonly type: 'auto' | 'none' | 'required' } | { readonly type: 'tool'; readonly toolName: string };
   /** The request's abort signal, handed to the provider. */
   readonly abortSignal?: AbortSignal;
   /** The most output tokens of one step. */

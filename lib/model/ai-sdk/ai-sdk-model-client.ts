@@ -2,7 +2,7 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
-import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat, ModelToolChoice } from '../model-types';
 import { AiSdkCallOptions, AiSdkLanguageModel, AiSdkStreamReader } from './ai-sdk-language-model';
 import {
   AiSdkModelClientOptions,
@@ -72,6 +72,11 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     return format.type === 'json_schema';
   }
 
+  /** Every tool choice, as the call's `toolChoice` (`auto`, `required`, `none`, or `{ type: 'tool', toolName }`). */
+  supportsToolChoice(_choice: ModelToolChoice): boolean {
+    return true;
+  }
+
   /**
    * One `doGenerate` call, mapped to a {@link ModelResponse}.
    *
@@ -138,9 +143,9 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
   }
 
   /**
-   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools` and
-   * `responseFormat` when there are any, and the sampling options, provider options and headers of the client's
-   * options.
+   * The `LanguageModelV3CallOptions` of one request: `prompt`, `abortSignal`, then `tools`, `toolChoice` and
+   * `responseFormat` when there are any, `maxOutputTokens` (the smaller of the option and the request's), and the
+   * sampling options, provider options and headers of the client's options.
    *
    * @throws {@link wuwe!ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
@@ -150,11 +155,14 @@ export class AiSdkModelClient extends BaseModelClient implements StreamingModelS
     return {
       prompt: toAiSdkPrompt(request.system ?? system, request.messages),
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => this.toFunctionTool(tool)) } : {}),
+      ...(request.tools.length > 0 && request.toolChoice !== undefined
+        ? { toolChoice: aiSdkToolChoice(request.toolChoice) }
+        : {}),
       ...(request.responseFormat === undefined
         ? {}
         : { responseFormat: aiSdkResponseFormat(request.responseFormat, model.provider) }),
       abortSignal: request.signal,
-      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+      ...outputLimit(maxOutputTokens, request.maxOutputTokens),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(stopSequences !== undefined && stopSequences.length > 0 ? { stopSequences: [...stopSequences] } : {}),
       ...(providerOptions !== undefined ? { providerOptions } : {}),
@@ -208,4 +216,15 @@ function abortedError(provider: string, signal: AbortSignal): ModelApiError {
     retryable: false,
     cause: signal.reason,
   });
+}
+
+/** `LanguageModelV3CallOptions.toolChoice` of a tool choice. */
+function aiSdkToolChoice(choice: ModelToolChoice): NonNullable<AiSdkCallOptions['toolChoice']> {
+  return typeof choice === 'string' ? { type: choice } : { type: 'tool', toolName: choice.tool };
+}
+
+/** `maxOutputTokens`: the smaller of the client's option and the request's limit, absent when neither is set. */
+function outputLimit(option: number | undefined, requested: number | undefined): { maxOutputTokens?: number } {
+  const limit = option === undefined ? requested : requested === undefined ? option : Math.min(option, requested);
+  return limit === undefined ? {} : { maxOutputTokens: limit };
 }

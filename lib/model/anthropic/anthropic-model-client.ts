@@ -4,7 +4,7 @@ import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
 import { requestSignal } from '../request-signal';
-import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat, ModelToolChoice } from '../model-types';
 import {
   AnthropicMessagesClient,
   AnthropicMessagesRequest,
@@ -17,7 +17,7 @@ import { toAnthropicModelApiError } from './map-api-error';
 import { toAnthropicMessages } from './map-messages';
 import { fromAnthropicMessage } from './map-response';
 import { AnthropicStreamAssembler } from './map-stream';
-import { toAnthropicTools } from './map-tools';
+import { toAnthropicToolChoice, toAnthropicTools } from './map-tools';
 import { toClaudeOutputFormat } from './output-format';
 
 /**
@@ -80,6 +80,11 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
    */
   supportsResponseFormat(format: ModelResponseFormat): boolean {
     return toClaudeOutputFormat(format) !== undefined;
+  }
+
+  /** Every tool choice: `auto`, `required` (`any`), `none` and `{ tool }` (`tool`). */
+  supportsToolChoice(_choice: ModelToolChoice): boolean {
+    return true;
   }
 
   /**
@@ -151,8 +156,8 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
 
   /**
    * The Messages API body of one request: `model`, `max_tokens`, `messages`, then `system`, `tools`,
-   * `temperature`, `stop_sequences` and `output_config.format` (the response format) when there are any,
-   * and the `extraParams` option.
+   * `tool_choice`, `temperature`, `stop_sequences` and `output_config.format` (the response format) when there are
+   * any, and the `extraParams` option; `max_tokens` is the request's `maxOutputTokens` when that is smaller.
    *
    * @throws {@link wuwe!ModelApiError} `invalid_request` when a message or tool cannot be mapped.
    */
@@ -162,13 +167,16 @@ export class AnthropicModelClient extends BaseModelClient implements StreamingMo
     return {
       ...extraParams,
       model,
-      max_tokens: maxTokens,
+      max_tokens: request.maxOutputTokens === undefined ? maxTokens : Math.min(maxTokens, request.maxOutputTokens),
       messages: toAnthropicMessages(
         request.messages,
         (message) => this.replay.find(message) ?? storedAnthropicContent(message),
       ),
       ...(system !== undefined && system.length > 0 ? { system } : {}),
       ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(request.tools.length > 0 && request.toolChoice !== undefined
+        ? { tool_choice: toAnthropicToolChoice(request.toolChoice) }
+        : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(stopSequences !== undefined && stopSequences.length > 0 ? { stop_sequences: [...stopSequences] } : {}),
       ...(request.responseFormat === undefined ? {} : { output_config: this.outputConfig(request.responseFormat) }),

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { LlmTool } from '../../contract/llm-tool';
 import { ModelApiError } from '../model-api-error';
+import { ModelToolChoice } from '../model-types';
 
 /**
  * Maps wuwe tools to Messages API tool definitions: `name`, `description` and `input_schema`
@@ -24,4 +25,12 @@ export function toAnthropicTools(tools: readonly LlmTool[]): Anthropic.Messages.
       input_schema: tool.inputSchema as Anthropic.Messages.Tool.InputSchema,
     };
   });
+}
+
+/** Maps a tool choice to the Messages API `tool_choice`: `auto`, `any` (for `required`), `none`, or `tool` by name. */
+export function toAnthropicToolChoice(choice: ModelToolChoice): Anthropic.Messages.ToolChoice {
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'required') return { type: 'any' };
+  if (choice === 'none') return { type: 'none' };
+  return { type: 'tool', name: choice.tool };
 }

@@ -1,5 +1,6 @@
 import { ChatMessage, ModelRequest } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
+import { maxTokensParam, toChatToolChoice } from './tool-choice';
 import { chatToolImagesMessage, toChatToolContent, toChatUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 import { chatResponseFormat } from './response-format';
@@ -61,8 +62,8 @@ export function toChatMessages(
  * The Chat Completions body of one request: `model`, `messages`, `stream`, then `tools` (with
  * `strict: true` on the strict ones only: non-strict is the API's default, and some compatible servers
  * refuse the field),
- * `parallel_tool_calls`, `max_completion_tokens`, `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`)
- * when set, `stream_options.include_usage`
+ * `tool_choice`, `parallel_tool_calls`, `max_completion_tokens` (the smaller of the option and the request's),
+ * `temperature` and `response_format` (see `toOpenAIJsonSchemaFormat`) when set, `stream_options.include_usage`
  * when streaming (so the last chunk carries usage), and the `extraParams` option.
  */
 export function buildChatBody(
@@ -91,8 +92,11 @@ export function buildChatBody(
           })),
         }
       : {}),
+    ...(tools.length > 0 && request.toolChoice !== undefined
+      ? { tool_choice: toChatToolChoice(request.toolChoice) }
+      : {}),
     ...(tools.length > 0 && parallelToolCalls !== undefined ? { parallel_tool_calls: parallelToolCalls } : {}),
-    ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
+    ...maxTokensParam('max_completion_tokens', maxTokens, request.maxOutputTokens),
     ...(temperature !== undefined ? { temperature } : {}),
     ...chatResponseFormat(request.responseFormat),
   };

@@ -4,7 +4,7 @@ import { BaseModelClient } from '../base-model-client';
 import { ModelApiError } from '../model-api-error';
 import { ModelStreamEvent, StreamingModelStepper } from '../model-stream';
 import { requestSignal } from '../request-signal';
-import { ModelRequest, ModelResponse, ModelResponseFormat } from '../model-types';
+import { ModelRequest, ModelResponse, ModelResponseFormat, ModelToolChoice } from '../model-types';
 import { buildChatBody } from './chat-request';
 import { fromChatCompletion } from './chat-response';
 import { ChatStreamReader } from './chat-stream';
@@ -80,6 +80,11 @@ export class OpenAIModelClient extends BaseModelClient implements StreamingModel
    */
   supportsResponseFormat(format: ModelResponseFormat): boolean {
     return format.type === 'json_schema';
+  }
+
+  /** Every tool choice, as `tool_choice` (`auto`, `required`, `none`, or one function by name). */
+  supportsToolChoice(_choice: ModelToolChoice): boolean {
+    return true;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { JsonValue } from '../../outcome/json-value';
 import { AssistantChatMessage, ChatMessage, ModelRequest, ProviderContent } from '../model-types';
 import { argumentsText, OpenAIToolDefinition } from './map-tools';
+import { maxTokensParam, toResponsesToolChoice } from './tool-choice';
 import { toResponsesToolOutput, toResponsesUserContent } from './map-user-content';
 import { ResolvedOpenAIModelClientOptions } from './openai-model-client-options';
 import { responsesTextFormat } from './response-format';
@@ -64,7 +65,8 @@ export function storedOpenAIItems(message: AssistantChatMessage): readonly JsonV
 
 /**
  * The Responses API body of one request: `model`, `input`, `stream`, `store`, then `instructions`,
- * `tools`, `parallel_tool_calls`, `max_output_tokens`, `temperature` and `text.format` (the response format) when set,
+ * `tools`, `tool_choice`, `parallel_tool_calls`, `max_output_tokens` (the smaller of the option and the request's),
+ * `temperature` and `text.format` (the response format) when set,
  * `include:
  * ['reasoning.encrypted_content']` when not stored (so reasoning can be sent back), and `extraParams`.
  */
@@ -95,8 +97,11 @@ export function buildResponsesBody(
           })),
         }
       : {}),
+    ...(tools.length > 0 && request.toolChoice !== undefined
+      ? { tool_choice: toResponsesToolChoice(request.toolChoice) }
+      : {}),
     ...(tools.length > 0 && parallelToolCalls !== undefined ? { parallel_tool_calls: parallelToolCalls } : {}),
-    ...(maxTokens !== undefined ? { max_output_tokens: maxTokens } : {}),
+    ...maxTokensParam('max_output_tokens', maxTokens, request.maxOutputTokens),
     ...(temperature !== undefined ? { temperature } : {}),
     ...responsesTextFormat(request.responseFormat),
   };

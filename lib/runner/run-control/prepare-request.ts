@@ -1,0 +1,99 @@
+import type { ModelStepper } from '../../model/model-stepper';
+import type { ModelRequest, ModelResponse } from '../../model/model-types';
+import { fallbackTextTokenEstimator } from '../../projection/fallback-text-token-estimator';
+import { isPromiseLike } from '../maybe-promise';
+import type { RunInProgress } from '../run-state';
+import type { StepContext } from '../tool-call/step-context';
+import { BudgetStop } from './budget/budget-stop';
+import { checkActiveTools, checkToolChoice, offeredTools } from './run-control';
+import type { PreparedStep } from './tool-control';
+
+/**
+ * The model request of the run's next step under its run control: `prepareStep` asked (with the step number, the
+ * run so far and the budget left), the tools narrowed to the active ones (the final-answer tool always stays),
+ * the tool choice set, and the budget's reservation made, which caps the request's `maxOutputTokens`. Throws
+ * {@link BudgetStop} when the budget does not allow the request (nothing is sent), `invalid_run_options` for a
+ * `prepareStep` answer that cannot work. @internal
+ */
+export async function controlModelRequest(
+  steps: StepContext,
+  run: RunInProgress,
+  model: ModelStepper,
+  request: ModelRequest,
+): Promise<ModelRequest> {
+  const control = run.control;
+  if (control === undefined) return request;
+  const { options } = run;
+  const prepared = options.prepareStep === undefined ? undefined : await askPrepareStep(run, request);
+  const active =
+    prepared?.activeTools === undefined
+      ? checkActiveTools(options.activeTools, control.toolNames, 'activeTools')
+      : checkActiveTools(prepared.activeTools, control.toolNames, 'prepareStep activeTools');
+  control.activeTools = active;
+  const offered = active === undefined ? undefined : offeredTools(active, control.finalAnswerTool);
+  const tools = offered === undefined ? request.tools : request.tools.filter((tool) => offered.has(tool.name));
+  const toolChoice = prepared?.toolChoice ?? options.toolChoice;
+  if (toolChoice !== undefined)
+    checkToolChoice(
+      toolChoice,
+      model,
+      new Set(tools.map((tool) => tool.name)),
+      prepared?.toolChoice === undefined ? 'toolChoice' : 'prepareStep toolChoice',
+    );
+  let controlled: ModelRequest = {
+    ...request,
+    tools,
+    ...(prepared?.system === undefined ? {} : { system: prepared.system }),
+    ...(prepared?.messages === undefined ? {} : { messages: prepared.messages.slice() }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+  };
+  const ledger = control.ledger;
+  if (ledger !== undefined) {
+    const estimated = estimatedInputTokens(run, controlled);
+    const reserved = ledger.reserveModelRequest(estimated, run.clock.now());
+    if (typeof reserved === 'string') throw new BudgetStop(steps, run, reserved, 'model_request');
+    steps.emit(run, {
+      type: 'budget_reserved',
+      runId: run.runId,
+      step: run.steps + 1,
+      inputTokens: reserved.inputTokens,
+      ...(reserved.outputTokens === undefined ? {} : { outputTokens: reserved.outputTokens }),
+    });
+    if (reserved.outputTokens !== undefined) controlled = { ...controlled, maxOutputTokens: reserved.outputTokens };
+  }
+  return controlled;
+}
+
+/** Settles the budget's reservation to a response's real usage. @internal */
+export function settleModelRequest(run: RunInProgress, response: ModelResponse): void {
+  run.control?.ledger?.settleModelRequest(response.usage);
+}
+
+/** Drops the reservation of a request that failed. @internal */
+export function releaseModelRequest(run: RunInProgress): void {
+  run.control?.ledger?.releaseModelRequest();
+}
+
+async function askPrepareStep(run: RunInProgress, request: ModelRequest): Promise<PreparedStep | undefined> {
+  const prepareStep = run.options.prepareStep;
+  if (prepareStep === undefined) return undefined;
+  const ledger = run.control?.ledger;
+  const answering = prepareStep({
+    runId: run.runId,
+    step: run.steps + 1,
+    messages: request.messages,
+    toolCalls: run.toolCalls,
+    usage: run.usage,
+    ...(ledger === undefined ? {} : { budget: ledger.remaining(run.clock.now()) }),
+  });
+  const answer = isPromiseLike(answering) ? await answering : answering;
+  return answer === undefined || answer === null ? undefined : answer;
+}
+
+/** The input tokens of a request as the run's estimator sees its system prompt, messages and tools. */
+function estimatedInputTokens(run: RunInProgress, request: ModelRequest): number {
+  const estimator = run.options.contextTokenEstimator ?? fallbackTextTokenEstimator;
+  const text = JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools });
+  const estimate = estimator.estimateTokens(text);
+  return Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : 0;
+}
