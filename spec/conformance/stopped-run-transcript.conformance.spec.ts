@@ -33,9 +33,13 @@ function rows(stops: readonly Stop[]): [string, Cell, Stop][] {
 async function stopAndContinue(storeKind: StoreKind, client: ClientKind, stop: Stop) {
   const wire = await makeWire(client);
   const controller = new AbortController();
+  // The abort comes once `fast` has run and `slow` is running, however long the store's writes take.
+  let fastRan: () => void = () => undefined;
+  const fastDone = new Promise<void>((resolve) => (fastRan = resolve));
   const tools = new LedgerTools((invocation: ToolInvocation) => {
+    if (invocation.arguments.id === 'fast') fastRan();
     if (stop !== 'abort' || invocation.arguments.id !== 'slow') return { id: invocation.arguments.id, found: true };
-    setTimeout(() => controller.abort(), 20);
+    void fastDone.then(() => setTimeout(() => controller.abort(), 20));
     return new Promise(() => undefined);
   });
   const { store } = await openStore(storeKind);
