@@ -75,7 +75,7 @@ function filePartOf(part: PlainObject): UserContentPart {
   return image ? { type: 'image', url } : { type: 'document', url, ...title };
 }
 
-/** An assistant UI message: one assistant message per step, each followed by the Tool messages of its answered calls. */
+/** An assistant UI message: an assistant message per step, each followed by the Tool messages of its answered calls. */
 function assistantMessagesOf(parts: readonly PlainObject[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   let text: string[] = [];

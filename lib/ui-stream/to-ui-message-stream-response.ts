@@ -7,7 +7,7 @@ import type { ToUIMessageStreamOptions } from './ui-stream-options';
 export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptions {
   /** @default 200 */
   readonly status?: number;
-  /** Added to the UI message stream headers (`content-type: text/event-stream`, `x-vercel-ai-ui-message-stream: v1`). */
+  /** Added to the UI message stream headers (`content-type: text/event-stream`, `x-vercel-ai-ui-message-stream`). */
   readonly headers?: Record<string, string>;
 }
 

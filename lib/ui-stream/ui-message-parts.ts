@@ -10,7 +10,7 @@ export function isPlainObject(value: unknown): value is PlainObject {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** An own property of a plain object (never one of its prototype, so `__proto__` or `constructor` read nothing). @internal */
+/** An own property of a plain object (never its prototype's: `__proto__`, `constructor` read nothing). @internal */
 export function own(object: PlainObject, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 }

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The page's script: a `Chat` (the `ai` package's, framework-neutral) on `/api/chat`, rendered as plain DOM. A tool
  * part waiting for approval shows Approve / Deny buttons; answering sends the response back at once
@@ -51,7 +52,7 @@ function line(className: string, text: string): HTMLElement {
   return element;
 }
 
-function button(label: string, onClick: () => Promise<void>): HTMLButtonElement {
+function button(label: string, onClick: () => unknown): HTMLButtonElement {
   const element = document.createElement('button');
   element.textContent = label;
   element.className = label.toLowerCase();

@@ -58,7 +58,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         ? runner.stream(fromUIMessages(body.messages), { store })
         : runner.resumeStream(decided.runId, { store });
     streams.push(stream);
-    pipeUIMessageStreamToResponse({
+    await pipeUIMessageStreamToResponse({
       response,
       stream: toUIMessageStream(stream, { approvals, ...(decided === undefined ? {} : { continues: decided }) }),
     });
