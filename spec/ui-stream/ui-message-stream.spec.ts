@@ -58,7 +58,8 @@ describe('toUIMessageStream() read by the ai package', () => {
     const model = new ScriptedModelClient([]);
     const runStream = new LlmAgentRunner(model, new ReflectedToolProvider([LookupOrder])).stream('hi');
     const chunks: unknown[] = [];
-    for await (const chunk of toUIMessageStream(runStream)) chunks.push(chunk);
+    const reader = toUIMessageStream(runStream).getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     expect(chunks.at(-1)).toEqual({
       type: 'error',
       errorText: 'the run failed: ScriptedModelError (script_exhausted)',
