@@ -8,6 +8,7 @@ import { main as durable } from './03-durable/main';
 import { main as mcp } from './04-mcp/main';
 import { main as nest } from './05-nest/main';
 import { main as tour } from './06-agent-tour/main';
+import { main as uiStream } from './08-ui-stream/main';
 
 /** The samples, in order: the first and the last run on the model the environment names. */
 const SAMPLES: readonly (readonly [string, () => Promise<unknown>])[] = [
@@ -17,6 +18,7 @@ const SAMPLES: readonly (readonly [string, () => Promise<unknown>])[] = [
   ['samples/04-mcp', () => mcp()],
   ['samples/05-nest', () => nest()],
   ['samples/06-agent-tour', () => tour()],
+  ['samples/08-ui-stream', () => uiStream()],
 ];
 
 async function runAll(): Promise<void> {

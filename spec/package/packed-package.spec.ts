@@ -127,6 +127,7 @@ const OPTIONAL_FOLDERS = [
   'model/anthropic',
   'model/openai',
   'model/ai-sdk',
+  'ui-stream',
   'projection/tiktoken',
   'modules/filesystem',
   'modules/process',

@@ -14,6 +14,8 @@ export const README_EXAMPLE_PACKAGES = [
   '@nestjs/common',
   '@nestjs/core',
   '@opentelemetry/api',
+  // docs/ui-stream.md reads the UI message stream with the AI SDK itself.
+  'ai',
   // The AI SDK's declarations import `json-schema`'s types without installing them (the README says so).
   '@types/json-schema',
   'js-tiktoken',

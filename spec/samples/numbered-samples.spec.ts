@@ -31,6 +31,11 @@ const EXPECTED_OUTPUT: Readonly<Record<string, readonly RegExp[]>> = {
     /^stop: end_turn after \d+ model requests, 6 tool calls$/m,
     /is completed; 5 tool outcomes admitted/m,
   ],
+  '08-ui-stream': [
+    /^approval requested: tool-RefundOrder \{"orderId":"A-1","amountCents":2500\}$/m,
+    /^answer: .*Refunded order A-1/m,
+    /^refunds made: 1$/m,
+  ],
 };
 
 /** Runs `samples/<name>/main.ts` as a program (ts-node, as its header says), offline: no model variable is set. */

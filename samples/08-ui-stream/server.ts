@@ -1,0 +1,113 @@
+/**
+ * A `node:http` server (no framework) for a chat page: `GET /` serves the page, `GET /page.js` its script (the
+ * `ai` package's `Chat` bundled with esbuild), `POST /api/chat` runs the agent and answers with its UI message
+ * stream. An approval the page answers comes back in the next request: `decideUIApproval` records it through the
+ * store (bound to the call's arguments hash, decided by the principal this server names), then the run resumes.
+ */
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { pipeUIMessageStreamToResponse } from 'ai';
+import { LlmAgentRunner, MemoryRunStore, RunStore, WuweError } from '../../lib';
+import { decideUIApproval, fromUIMessages, toUIMessageStream, UIStreamApprovals } from '../../lib/ui-stream';
+import { buildRunner } from './agent';
+
+/** Options of {@link startChatServer}. */
+export interface ChatServerOptions {
+  /** The page's script (see `bundlePage`). */
+  readonly pageScript: string;
+  /** The key approval ids are signed with: at least 32 bytes, kept on the server. */
+  readonly secret: string;
+  readonly store?: RunStore;
+  readonly runner?: LlmAgentRunner;
+  /** Who the server says decides an approval (a real server names its authenticated user). @default 'page-user' */
+  readonly principal?: string;
+}
+
+/** A running chat server. */
+export interface ChatServer {
+  readonly url: string;
+  readonly store: RunStore;
+  /** The runner's live streams, for inspecting their buffers. */
+  readonly streams: { buffered: number; maxBuffered: number }[];
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1 << 20;
+
+const PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>wuwe chat</title></head>
+<body><h1>Refunds</h1><div id="messages"></div>
+<form id="form"><input id="prompt" value="Refund order A-1"><button id="send">Send</button></form>
+<p id="status"></p><script src="/page.js"></script></body></html>`;
+
+/** Starts the server on a free loopback port. */
+export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
+  const store = options.store ?? new MemoryRunStore();
+  const runner = options.runner ?? buildRunner();
+  const approvals: UIStreamApprovals = { store, secret: options.secret };
+  const streams: ChatServer['streams'] = [];
+
+  async function chat(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = JSON.parse(await readBody(request)) as { messages?: unknown };
+    const decided = await decideUIApproval(body.messages, {
+      ...approvals,
+      decidedBy: options.principal ?? 'page-user',
+    });
+    const stream =
+      decided === undefined
+        ? runner.stream(fromUIMessages(body.messages), { store })
+        : runner.resumeStream(decided.runId, { store });
+    streams.push(stream);
+    await pipeUIMessageStreamToResponse({
+      response,
+      stream: toUIMessageStream(stream, { approvals, ...(decided === undefined ? {} : { continues: decided }) }),
+    });
+  }
+
+  const server: Server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/') return send(response, 200, 'text/html; charset=utf-8', PAGE);
+    if (request.method === 'GET' && request.url === '/page.js')
+      return send(response, 200, 'text/javascript; charset=utf-8', options.pageScript);
+    if (request.method === 'POST' && request.url === '/api/chat') {
+      chat(request, response).catch((error: unknown) => {
+        // A refused request (a forged or replayed approval, malformed messages) ran nothing: say why.
+        const status = WuweError.isInstance(error) ? 400 : 500;
+        const payload = WuweError.isInstance(error)
+          ? { code: error.code, message: error.message }
+          : { code: 'internal', message: 'the request failed' };
+        if (!response.headersSent) send(response, status, 'application/json', JSON.stringify(payload));
+        else response.destroy();
+      });
+      return;
+    }
+    send(response, 404, 'text/plain', 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    store,
+    streams,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string): void {
+  response.writeHead(status, { 'content-type': type });
+  response.end(body);
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > MAX_BODY_BYTES) throw new Error('request body too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
