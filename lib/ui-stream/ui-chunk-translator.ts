@@ -25,6 +25,8 @@ const FINISH_REASONS: Readonly<Record<LlmAgentStopReason, FinishReason>> = {
   awaiting_approval: 'tool-calls',
   max_steps: 'other',
   aborted: 'other',
+  budget_exhausted: 'other',
+  stop_condition: 'stop',
   other: 'other',
 };
 
