@@ -100,15 +100,30 @@ export function report(baseline: Measurement, others: readonly Measurement[]): v
 }
 
 /**
+ * What {@link measureTogether} times: the process's CPU time (the default), or wall time, for cases whose
+ * cost is partly spent waiting (an fsync, another process such as a database server).
+ */
+export type MeasuredClock = 'cpu' | 'wall';
+
+/** Nanoseconds since `start` on `clock`. */
+function elapsedNs(clock: MeasuredClock, start: { cpu: NodeJS.CpuUsage; wall: bigint }): number {
+  if (clock === 'wall') return Number(process.hrtime.bigint() - start.wall);
+  const spent = process.cpuUsage(start.cpu);
+  return (spent.user + spent.system) * 1000;
+}
+
+/**
  * {@link measure} for several cases at once, their rounds taken in turn (round 1 of every case, then
  * round 2, ...), so a change of load on a shared machine weighs on every case alike and the ratios
  * between them hold. Each round starts after a full GC and up to 5,000 untimed calls of its case
  * (steady state, without the garbage of the case before). Returns the measurements in the order of `cases`.
+ * `clock` picks CPU time (default) or wall time.
  */
 export async function measureTogether(
   cases: ReadonlyArray<readonly [name: string, fn: () => unknown]>,
   iterations = 20_000,
   rounds = 7,
+  clock: MeasuredClock = 'cpu',
 ): Promise<Measurement[]> {
   const warmCalls = Math.min(iterations, 5_000);
   for (const [, fn] of cases) for (let i = 0; i < warmCalls; i++) await fn();
@@ -127,10 +142,9 @@ export async function measureTogether(
       // plain function barely changes, so timing right after the GC measured the collector's
       // aftermath, not the case. Each case still pays only for its own garbage.
       for (let i = 0; i < warmCalls; i++) await fn();
-      const start = process.cpuUsage();
+      const start = { cpu: process.cpuUsage(), wall: process.hrtime.bigint() };
       for (let i = 0; i < iterations; i++) await fn();
-      const spent = process.cpuUsage(start);
-      samples[index].push(((spent.user + spent.system) * 1000) / iterations);
+      samples[index].push(elapsedNs(clock, start) / iterations);
     }
   return cases.map(([name], index) => {
     const rounds = samples[index];
