@@ -9,6 +9,7 @@ import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '..
 import { formatIssues } from '../tools/tool-argument-error';
 import { compileOutputValidator } from '../validation/schema-validator';
 import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
+import { stricterDeclaration } from './changed-declaration';
 import { outcomeFromMcpResult } from './mcp-call-outcome';
 import { connectMcpServer, McpConnection, McpServerOptions } from './mcp-server-connection';
 import { McpSetupError } from './mcp-setup-error';
@@ -189,6 +190,13 @@ export class McpToolProvider implements ToolProvider {
         `the MCP server '${this.serverName}' could not be started again: ${messageOf(error)}`,
       );
     }
+    const current = this.toolList.descriptors.find((descriptor) => descriptor.name === invocation.toolName);
+    const stricter = current === undefined ? undefined : stricterDeclaration(invocation.descriptor, current);
+    if (stricter !== undefined)
+      return standardFailure(
+        'tool_changed',
+        `the MCP server '${this.serverName}' changed '${invocation.toolName}' since the run was given it: ${stricter}; nothing was sent. Build the runner again from the provider's current tools.`,
+      );
     const { CallToolResultSchema } = loadMcpSdk<McpSdkTypesModule>('types.js', 'McpToolProvider');
     const progressToken = `wuwe-${randomUUID()}`;
     connection.progressListeners.set(progressToken, (progress) =>

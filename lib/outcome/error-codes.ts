@@ -37,6 +37,11 @@ export const STANDARD_TOOL_ERROR_CODES = {
   unknown_tool: 'validation',
   /** The model called a tool that was not active in its step (`activeTools`, `prepareStep`); it was not run. */
   tool_not_active: 'validation',
+  /**
+   * The tool's provider declares it now under stricter rules than the run was given (an MCP server changed it
+   * after the runner was built); the call was not sent.
+   */
+  tool_changed: 'precondition',
   /** The run's `budget` did not allow the call; it was not run and the run stopped (`budget_exhausted`). */
   budget_exhausted: 'permission',
   /** The argument text was not JSON. */

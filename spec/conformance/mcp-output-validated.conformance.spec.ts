@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpToolProvider } from '../../lib/mcp';
 import { ScriptedModelClient } from '../../lib';
@@ -115,6 +115,81 @@ describe("a consumed MCP tool's output is validated against its declared schema 
       expect(outcome.ok).toBe(false);
       expect(outcome.data).toBeUndefined();
       expect(outcome.error?.code).toBe('output_validation');
+    });
+  });
+});
+
+/** How many calls the declared-schema server has served. */
+function callsServed(file: string): number {
+  return existsSync(`${file}.calls`) ? readFileSync(`${file}.calls`, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+type Change = 'list-changed' | 'server-restart';
+
+/**
+ * The server declares `totals` read-only, then (after `list_changed`, or restarted) destructive: a runner built
+ * from the earlier listing must not send the call under its read-only rules, and a runner built after the change
+ * asks for approval (none here: denied). In both, the server never sees the call.
+ */
+async function turnedDestructive(change: Change, entry: Cell['entry']) {
+  const file = join(makeTempDir(`mcp-destructive-${change}`).path, 'declared.json');
+  declare(file, INTEGER_TOTAL, { total: 5 });
+  const provider = await McpToolProvider.connect({
+    server: {
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-r', 'ts-node/register/transpile-only', server, file],
+      cwd: ROOT,
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
+      stderr: 'ignore',
+    },
+  });
+  try {
+    const before = runnerOf(provider);
+    expect(await callTotals(before, entry)).toMatchObject({ ok: true, data: { total: 5 } });
+    expect(callsServed(file)).toBe(1);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        outputSchema: INTEGER_TOTAL,
+        structuredContent: { total: 5 },
+        text: '{"total":5}',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+      }),
+    );
+    if (change === 'server-restart') {
+      const pid = provider.pid!;
+      process.kill(pid, 'SIGKILL');
+      await eventually(() => !isAlive(pid));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } else {
+      process.kill(provider.pid!, 'SIGHUP');
+      await eventually(() => provider.listTools()[0].sideEffect === 'destructive');
+    }
+    const stale = await callTotals(before, entry);
+    const fresh = await callTotals(runnerOf(provider), entry);
+    return { stale, fresh, served: callsServed(file) };
+  } finally {
+    await provider.close();
+  }
+}
+
+const changeRows: [string, Cell, Change][] = (['complete', 'invokeToolCall'] as const).flatMap((entry) =>
+  (['list-changed', 'server-restart'] as const).map((change): [string, Cell, Change] => {
+    const cell: Cell = { store: 'none', entry, client: 'scripted' };
+    return [cellName(cell, `turned-destructive-${change}`), cell, change];
+  }),
+);
+
+describe('a consumed MCP tool that turns destructive never runs under the rules it had before', () => {
+  describe('mastra #22556: MCP tools rebuilt from a cached catalog keep their old contract', () => {
+    it.concurrent.each(changeRows)('%s', async (_name, cell, change) => {
+      const { stale, fresh, served } = await turnedDestructive(change, cell.entry);
+      expect(stale.ok).toBe(false);
+      expect(stale.error?.code).toBe('tool_changed');
+      expect(fresh.ok).toBe(false);
+      expect(fresh.error?.code).toBe('approval_denied');
+      expect(served).toBe(1);
     });
   });
 });

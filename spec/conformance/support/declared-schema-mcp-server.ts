@@ -1,11 +1,12 @@
 /**
  * An MCP server over stdio for the output-validation scenarios, with one tool `totals` whose declared
  * `outputSchema` and whose answer are read from the JSON file given as the argument, on every request:
- * `{ "outputSchema": {...}, "structuredContent": {...} | null, "text": "..." }`. On SIGHUP it sends
+ * `{ "outputSchema": {...}, "structuredContent": {...} | null, "text": "...", "annotations"?: {...} }`; every
+ * call it serves appends a line to `<file>.calls`. On SIGHUP it sends
  * `notifications/tools/list_changed`. So a scenario changes what the server declares and answers while it runs,
  * and what a restarted server declares.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -14,6 +15,8 @@ interface Declared {
   readonly outputSchema: { type: 'object'; [key: string]: unknown };
   readonly structuredContent: Record<string, unknown> | null;
   readonly text: string;
+  /** The tool's annotations (default: read-only). */
+  readonly annotations?: Record<string, unknown>;
 }
 
 const file = process.argv[2];
@@ -27,11 +30,12 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({
       description: 'The totals.',
       inputSchema: { type: 'object' as const },
       outputSchema: declared().outputSchema,
-      annotations: { readOnlyHint: true },
+      annotations: declared().annotations ?? { readOnlyHint: true },
     },
   ],
 }));
 server.setRequestHandler(CallToolRequestSchema, () => {
+  appendFileSync(`${file}.calls`, 'call\n');
   const { structuredContent, text } = declared();
   return {
     content: [{ type: 'text' as const, text }],
