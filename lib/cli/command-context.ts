@@ -3,12 +3,18 @@ import { RunStore } from '../durable/run-store';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { DEFAULT_STORE_SPEC, openStore, StoreAccess } from './open-store';
+import { readRecordKeyFile } from './record-key-file';
 import { terminalSafeJson } from './terminal-text';
 
 /** Options every command that reads a store takes. */
 export interface StoreOptions {
   /** `sqlite:<path>` or `postgres://...`. @default `WUWE_STORE`, else {@link DEFAULT_STORE_SPEC} */
   readonly store?: string;
+  /**
+   * The record keys of a store written with a `recordKey` (see {@link readRecordKeyFile}): the store verifies
+   * every run it loads with them, and signs what the command writes with the first. @default none: a plain chain
+   */
+  readonly keyFile?: string;
 }
 
 /** What a command runs with: the io, the output mode and the store. */
@@ -22,8 +28,8 @@ export interface CommandContext {
 }
 
 /**
- * Opens the store named by the options, runs `body`, and closes the store whatever happens. The store is
- * read-only unless the command says it writes (`access: 'write'`).
+ * Opens the store named by the options (with the record keys of `keyFile`), runs `body`, and closes the store
+ * whatever happens. The store is read-only unless the command says it writes (`access: 'write'`).
  */
 export async function withStore<T>(
   io: CliIo,
@@ -32,7 +38,8 @@ export async function withStore<T>(
 ): Promise<T> {
   const cwd = io.cwd ?? process.cwd();
   const spec = options.store ?? (io.env?.WUWE_STORE || DEFAULT_STORE_SPEC);
-  const store = await openStore(spec, cwd, options.access ?? 'read');
+  const recordKey = options.keyFile === undefined ? undefined : readRecordKeyFile(cwd, options.keyFile);
+  const store = await openStore(spec, cwd, options.access ?? 'read', recordKey);
   try {
     return await body({ io, cwd, json: options.json === true, store, storeSpec: spec });
   } finally {

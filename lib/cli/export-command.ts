@@ -30,7 +30,7 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
     throw new CliError('usage', 'only one of --json and --html can write to stdout');
   if (options.events !== undefined && options.html === undefined)
     throw new CliError('usage', '--events is read for the HTML timeline: give --html <file> too');
-  return withStore(io, { store: options.store }, async (context) => {
+  return withStore(io, { store: options.store, keyFile: options.keyFile }, async (context) => {
     // Nothing on the terminal when a document goes to stdout.
     const progress = progressLine(io, options.json !== '-' && options.html !== '-');
     let record: Awaited<ReturnType<typeof loadRecord>>;

@@ -14,7 +14,7 @@ const fixture = (name: string): string => readFileSync(join(__dirname, '..', 'fi
 const expected = parseAgentRunRecord(fixture('agent-run-record-v1.json'));
 /** What the migration finds of the fixture run: the run, 3 messages, 2 calls, 1 projection audit, 2 approvals. */
 const FIXTURE_PARTS = 1 + 3 + 2 + 1 + 2;
-/** The second version-1 run (spec/durable/v1-turns.ts): the run, 4 messages, 3 calls, 1 projection audit, 1 approval. */
+/** The second version-1 run (v1-turns.ts): the run, 4 messages, 3 calls, 1 projection audit, 1 approval. */
 const TURNS_PARTS = 1 + 4 + 3 + 1 + 1;
 const KEY: RecordKeyOption = { id: 'k1', key: 'a record key of thirty-two bytes' };
 
