@@ -1,4 +1,6 @@
 import { AgentRunRecord } from '../durable/agent-run-record';
+import type { ChainedRunRecord, RecordKey } from '../durable/chain/record-chain';
+import { RecordChainer } from '../durable/chain/record-chainer';
 import { RunStore } from '../durable/run-store';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
@@ -25,6 +27,8 @@ export interface CommandContext {
   readonly store: RunStore;
   /** The store's `--store` value (or `WUWE_STORE`, or the default). */
   readonly storeSpec: string;
+  /** The record keys of `--key-file`, the store's `recordKey`. */
+  readonly recordKey?: readonly RecordKey[];
 }
 
 /**
@@ -41,7 +45,14 @@ export async function withStore<T>(
   const recordKey = options.keyFile === undefined ? undefined : readRecordKeyFile(cwd, options.keyFile);
   const store = await openStore(spec, cwd, options.access ?? 'read', recordKey);
   try {
-    return await body({ io, cwd, json: options.json === true, store, storeSpec: spec });
+    return await body({
+      io,
+      cwd,
+      json: options.json === true,
+      store,
+      storeSpec: spec,
+      ...(recordKey === undefined ? {} : { recordKey }),
+    });
   } finally {
     await store.close().catch(() => undefined);
   }
@@ -51,6 +62,18 @@ export async function withStore<T>(
 export async function loadRecord(store: RunStore, runId: string): Promise<AgentRunRecord> {
   const record = await store.loadRun(runId);
   if (record === undefined) throw new CliError('not_found', `no run '${runId}' in the store`);
+  return record;
+}
+
+/**
+ * Loads a run with its chain, verified as `loadRun` verifies it (the chain, and with `--key-file` the MACs):
+ * throws `record_tampered`, `record_key_missing` or `record_invalid` as the store would, or a `not_found`
+ * {@link CliError}. One read, so the head shown is the head of the record shown.
+ */
+export async function loadChainedRecord(context: CommandContext, runId: string): Promise<ChainedRunRecord> {
+  const record = await context.store.exportRun(runId);
+  if (record === undefined) throw new CliError('not_found', `no run '${runId}' in the store`);
+  new RecordChainer({ recordKey: context.recordKey }).verified(record);
   return record;
 }
 
