@@ -14,8 +14,6 @@ import { readRecordKeyFile } from './record-key-file';
 export interface AuditVerifyOptions extends StoreOptions {
   /** An export of `wuwe audit export` to verify offline, instead of a run of the store. */
   readonly file?: string;
-  /** The record keys of a keyed chain (see {@link readRecordKeyFile}). */
-  readonly keyFile?: string;
   readonly json?: boolean;
 }
 
@@ -44,7 +42,8 @@ export async function auditVerify(io: CliIo, runId: string | undefined, options:
     const record = parseRunRecordJsonLines(readExport(cwd, options.file));
     return report(context, record.runId, verifyRunRecord(record, { keys }));
   }
-  return withStore(io, options, async ({ store }) => {
+  // The store only reads the chain here (exportRun does not verify): the keys are the verification's.
+  return withStore(io, { store: options.store }, async ({ store }) => {
     const record = await exportedRecord(store, runId!);
     return report(context, record.runId, verifyRunRecord(record, { keys }));
   });

@@ -22,10 +22,11 @@ const CONFLICT = new Set([
   'projection_conflict',
 ]);
 /**
- * A stored record the store refused to read: it does not match its hash chain, or has no record's shape. Both are
- * `failed` (exit 1), the code `wuwe audit verify` exits with for a record that does not verify.
+ * A stored record the store refused to read: it does not match its hash chain, has no record's shape, or is signed
+ * with a record key the command was not given. All are `failed` (exit 1), the code `wuwe audit verify` exits with
+ * for a record that does not verify.
  */
-const UNSOUND_RECORD = new Set(['record_tampered', 'record_invalid']);
+const UNSOUND_RECORD = new Set(['record_tampered', 'record_invalid', 'record_key_missing']);
 
 /** How a failed command is reported: its class of failure, exit code, message and whether it was expected. */
 export interface FailureReport {
@@ -73,6 +74,8 @@ export function failureOf(error: unknown): FailureReport {
 function messageOf(error: WuweError<string>): string {
   if (!RunStoreError.isInstance(error) || !UNSOUND_RECORD.has(error.code) || error.runId === undefined)
     return error.message;
+  if (error.code === 'record_key_missing')
+    return `the stored record of run ${error.runId} is signed with record key '${error.recordKeyId ?? '?'}', which was not given, so it was not read: pass --key-file <file> holding that key (${error.message})`;
   const what = error.code === 'record_tampered' ? 'was changed outside the store' : 'is malformed';
   return `the stored record of run ${error.runId} ${what}, so it was refused: ${error.message}; inspect it with: wuwe audit verify ${error.runId}`;
 }

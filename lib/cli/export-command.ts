@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { AgentRunRecord } from '../durable/agent-run-record';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
-import { loadRecord, StoreOptions, withStore } from './command-context';
+import { loadChainedRecord, StoreOptions, withStore } from './command-context';
 import { renderRunHtml } from './html-timeline';
 import { progressLine } from './progress-line';
 import { oneLine, terminalSafeJson } from './terminal-text';
@@ -30,14 +31,15 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
     throw new CliError('usage', 'only one of --json and --html can write to stdout');
   if (options.events !== undefined && options.html === undefined)
     throw new CliError('usage', '--events is read for the HTML timeline: give --html <file> too');
-  return withStore(io, { store: options.store }, async (context) => {
+  return withStore(io, { store: options.store, keyFile: options.keyFile }, async (context) => {
     // Nothing on the terminal when a document goes to stdout.
     const progress = progressLine(io, options.json !== '-' && options.html !== '-');
-    let record: Awaited<ReturnType<typeof loadRecord>>;
+    let record: AgentRunRecord;
     const outputs: [string, string][] = [];
     try {
       progress.update(`export ${runId}: loading the run`);
-      record = await loadRecord(context.store, runId);
+      const { chain, ...plain } = await loadChainedRecord(context, runId);
+      record = plain;
       if (options.json !== undefined) {
         progress.update(
           `export ${runId}: serializing ${record.messages.length} message(s), ${record.toolCalls.length} call(s)`,
@@ -46,7 +48,10 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
       }
       if (options.html !== undefined) {
         progress.update(`export ${runId}: rendering the timeline of ${record.toolCalls.length} call(s)`);
-        outputs.push([options.html, renderRunHtml(record, { journal: readJournal(context.cwd, options.events) })]);
+        outputs.push([
+          options.html,
+          renderRunHtml(record, { journal: readJournal(context.cwd, options.events), chain }),
+        ]);
       }
     } finally {
       progress.clear();

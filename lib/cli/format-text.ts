@@ -1,3 +1,4 @@
+import { hashRows } from './record-hash-views';
 import { ApprovalView, RunListRow, RunView, shorten } from './run-views';
 import { escapeTerminalLine, oneLine } from './terminal-text';
 
@@ -78,6 +79,10 @@ export function formatRunView(view: RunView): string {
     oneLine`steps:    ${view.steps}`,
     oneLine`messages: ${view.messages.total} (${view.messages.user} user, ${view.messages.assistant} assistant, ${view.messages.tool} tool)`,
   ];
+  if (view.chain !== undefined)
+    out.push(
+      oneLine`chain:    ${view.chain.entries} entries, head ${view.chain.head ?? '(none)'}, ${view.chain.migratedEntries} from migration`,
+    );
   if (view.metadata !== undefined) out.push(oneLine`metadata: ${JSON.stringify(view.metadata)}`);
   if (view.lease !== undefined)
     out.push(oneLine`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
@@ -121,6 +126,11 @@ export function formatRunView(view: RunView): string {
         `${projection.originalBytes} -> ${projection.projectedBytes}`,
         projection.trigger,
       ]),
+    ),
+    ...section(
+      'hashes',
+      ['TURN', 'CALL', 'OF', 'SHA-256'],
+      hashRows(view).map((row) => [String(row.turn), row.callId, row.label, row.sha256]),
     ),
   );
   return out.join('\n').trimEnd() + '\n';

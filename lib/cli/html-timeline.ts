@@ -1,7 +1,9 @@
 import { textOfUserContent } from '../model/user-content';
 import { AgentRunRecord } from '../durable/agent-run-record';
 import { JournalEntry } from '../runner/run-event-journal';
-import { runView, ToolCallView } from './run-views';
+import type { RecordChain } from '../durable/chain/record-chain';
+import { HashRow, hashRows } from './record-hash-views';
+import { runView, RunView, ToolCallView } from './run-views';
 import { CallTimeline, callTimelines, TIMELINE_LANES, TimelineLane, TimelineMark, timelineKey } from './timeline-model';
 import { escapeTerminalText } from './terminal-text';
 
@@ -21,7 +23,8 @@ table{border-collapse:collapse}td,th{border:1px solid #dde;padding:2px 8px;text-
 .lane-heartbeats .mark{background:#3c9d5d}.lane-timeouts .mark{background:#c9302c}.lane-timeouts .mark-late{background:#8e44ad}
 .lane-approval .mark{background:#17a2b8}.lane-approval .mark-denied{background:#e67e22}
 .lane-truncation .mark{background:#6c757d}.note{color:#778;font-size:12px;font-style:italic}
-.legend span{display:inline-block;margin-right:12px}`;
+.legend span{display:inline-block;margin-right:12px}table.hashes{font-size:12px;margin:4px 0}
+table.hashes th{font-weight:normal;color:#556}code{font:12px ui-monospace,monospace;overflow-wrap:anywhere}`;
 
 /**
  * Escapes text for HTML element content and attribute values; terminal controls, bidi characters and lone
@@ -42,17 +45,25 @@ export interface RunHtmlOptions {
    * results. @default none
    */
   readonly journal?: readonly JournalEntry[];
+  /**
+   * The run's record chain (`RunStore.exportRun`): shows its head and entry count, so the page can be matched to
+   * an anchored head. @default none
+   */
+  readonly chain?: RecordChain;
 }
 
 /**
  * A self-contained HTML page of a run (inline style, no script, no network): the model steps in order,
  * each step's tool calls with arguments, outcome, and lanes on the step's time axis: attempts, backoff
  * before retries, heartbeats, timeouts and late results, approval (who, when), truncation (original and
- * projected sizes, with the full admitted outcome behind a disclosure). Without a journal, the lanes
- * that need event times say so. Every text from the record is escaped.
+ * projected sizes, with the full admitted outcome behind a disclosure), and the call's hashes: the arguments
+ * that ran, the admitted outcome, the Tool message text and content the model saw, an approval's presented, decided
+ * and executed arguments. With the chain, the page shows its head. Without a journal, the lanes that need event
+ * times say so. Every text from the record is escaped.
  */
 export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = {}): string {
-  const view = runView(record);
+  const view = runView(record, options.chain);
+  const hashes = hashRows(view);
   // A call is its turn and id: a model may reuse `call_0` every turn. The turn is the step (assistant message ordinal).
   const calls = new Map(view.toolCalls.map((call) => [timelineKey(call.turn, call.callId), call]));
   const timelines = callTimelines(record, options.journal);
@@ -80,6 +91,7 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
       ];
       if (call?.toolMessage !== undefined)
         parts.push(`<div class="meta">model saw: ${escapeHtml(call.toolMessage)}</div>`);
+      parts.push(hashesHtml(hashes.filter((row) => row.turn === turn && row.callId === modelCall.id)));
       if (outcomeJson !== undefined)
         parts.push(
           `<details><summary>full admitted outcome (${Buffer.byteLength(outcomeJson)} bytes)</summary><pre id="${escapeHtml(anchor)}">${escapeHtml(outcomeJson)}</pre></details>`,
@@ -103,12 +115,30 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
 <table><tr><th>status</th><td>${escapeHtml(view.status)}</td></tr><tr><th>created</th><td>${escapeHtml(view.createdAt)}</td></tr>
-<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr></table>
+<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}</table>
 <p class="legend">${TIMELINE_LANES.map((lane) => `<span class="lane-${lane}"><span class="mark point" style="position:static;display:inline-block"></span> ${lane}</span>`).join('')}</p>
 ${timing}
 ${body.join('\n')}
 </body></html>
 `;
+}
+
+/** The header row of the record chain, when the page was rendered with it. */
+function chainRowHtml(view: RunView): string {
+  if (view.chain === undefined) return '';
+  const { entries, head, migratedEntries } = view.chain;
+  const shown = head === undefined ? '(none)' : `<code>${escapeHtml(head)}</code>`;
+  return `\n<tr><th>record chain</th><td>${entries} entries, head ${shown}, ${migratedEntries} from migration</td></tr>`;
+}
+
+/** A call's hashes (SHA-256, lowercase hex), one row each, keyed by `data-hash`. */
+function hashesHtml(rows: readonly HashRow[]): string {
+  if (rows.length === 0) return '';
+  const cells = rows.map(
+    (row) =>
+      `<tr data-hash="${escapeHtml(row.key)}"><th>${escapeHtml(row.label)}</th><td><code>${escapeHtml(row.sha256)}</code></td></tr>`,
+  );
+  return `<table class="hashes" title="SHA-256, lowercase hex">${cells.join('')}</table>`;
 }
 
 function summaryOf(call: ToolCallView | undefined): string {

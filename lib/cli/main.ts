@@ -15,6 +15,8 @@ import { escapeTerminalLine, terminalSafeJson } from './terminal-text';
 import { wantsJson } from './usage-error';
 
 const STORE_HELP = 'run store: sqlite:<path> or postgres://... (default: $WUWE_STORE, else sqlite:.wuwe/runs.db)';
+const KEY_FILE_HELP =
+  'record keys of a keyed chain: JSON { "id", "key", "encoding": "utf8"|"hex"|"base64" } or an array of them';
 
 /**
  * Runs the `wuwe` command line on `argv` (the arguments after the program name) and returns the exit code:
@@ -65,12 +67,14 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
       setExitCode(await body(...args));
     };
   const store = (): Option => new Option('--store <spec>', STORE_HELP);
+  const keyFile = (): Option => new Option('--key-file <file>', KEY_FILE_HELP);
 
   const runs = program.command('runs').description('look at runs');
   runs
     .command('list')
     .description('list runs, oldest first, with status, creation time and steps')
     .addOption(store())
+    .addOption(keyFile())
     .option(
       '--status <status>',
       'only runs with this status (running, awaiting_approval, completed, failed, cancelled)',
@@ -82,6 +86,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .description('show a run: messages, tool calls with their outcomes, approvals, projections')
     .argument('<run>', 'run id')
     .addOption(store())
+    .addOption(keyFile())
     .option('--json', 'print JSON')
     .action(act((runId: string, options: Parameters<typeof runsShow>[2]) => runsShow(io, runId, options)));
   runs
@@ -89,6 +94,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .description('follow a run until it completes, fails or is cancelled (exit 0 only when it completed)')
     .argument('<run>', 'run id')
     .addOption(store())
+    .addOption(keyFile())
     .option('--interval <ms>', 'milliseconds between polls', '1000')
     .option('--timeout <ms>', 'give up after this many milliseconds')
     .option('--json', 'print one JSON object per line')
@@ -99,6 +105,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .command('list')
     .description('list pending approvals with tool, arguments and their SHA-256')
     .addOption(store())
+    .addOption(keyFile())
     .option('--run <run>', 'only this run')
     .option('--all', 'decided approvals too')
     .option('--json', 'print JSON')
@@ -113,6 +120,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
       .argument('<run>', 'run id')
       .argument('<call>', 'tool call id')
       .addOption(store())
+      .addOption(keyFile())
       .option(
         '--arguments-sha256 <hash>',
         'the SHA-256 of the arguments you checked; the decision is refused for other arguments',
@@ -135,10 +143,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .argument('[run]', 'run id')
     .addOption(store())
     .option('--file <export>', 'verify an export of audit export (JSON lines) offline, without a store')
-    .option(
-      '--key-file <file>',
-      'record keys of a keyed chain: JSON { "id", "key", "encoding": "utf8"|"hex"|"base64" } or an array of them',
-    )
+    .addOption(keyFile())
     .option('--json', 'print JSON')
     .action(
       act((runId: string | undefined, options: Parameters<typeof auditVerify>[2]) => auditVerify(io, runId, options)),
@@ -157,6 +162,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .argument('<run>', 'run id')
     .requiredOption('--agent <module>', "module exporting 'runner' (or 'createRunner()'), and optionally 'runOptions'")
     .addOption(store())
+    .addOption(keyFile())
     .option('--quiet', 'no progress lines on stderr')
     .option('--events <file>', "append the run's events with their times to this file (for export --html --events)")
     .option('--json', 'print JSON')
@@ -183,6 +189,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .description('write a run to a file')
     .argument('<run>', 'run id')
     .addOption(store())
+    .addOption(keyFile())
     .option('--json <file>', 'the complete record as JSON (- for stdout)')
     .option('--html <file>', 'a self-contained HTML page of the run (- for stdout)')
     .option('--events <file>', 'event journal of the run (JSON lines) for the timeline lanes of --html')

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PostgresRunStore } from '../durable/postgres/postgres-run-store';
+import type { RecordKey } from '../durable/chain/record-chain';
 import { RunStore } from '../durable/run-store';
 import { RunStoreError } from '../durable/run-store-error';
 import { SqliteRunStore } from '../durable/sqlite/sqlite-run-store';
@@ -49,11 +50,17 @@ export type StoreAccess = 'read' | 'write';
 /**
  * Opens the store a command works on. It must exist already and be a wuwe run store: a missing SQLite file is
  * `not_found` ({@link CliError}); a 0-byte file or a schema without the tables `store_empty`, a foreign or
- * damaged one `store_foreign` / `store_corrupt` ({@link RunStoreError}, its message naming the file).
+ * damaged one `store_foreign` / `store_corrupt` ({@link RunStoreError}, its message naming the file). With
+ * `recordKey`, the store verifies keyed chains with the ring and signs new entries with its first key.
  */
-export async function openStore(spec: string, cwd: string, access: StoreAccess = 'read'): Promise<RunStore> {
+export async function openStore(
+  spec: string,
+  cwd: string,
+  access: StoreAccess = 'read',
+  recordKey?: readonly RecordKey[],
+): Promise<RunStore> {
   const parsed = parseStoreSpec(spec, cwd);
-  const mode = { readOnly: access === 'read', create: false };
+  const mode = { readOnly: access === 'read', create: false, ...(recordKey === undefined ? {} : { recordKey }) };
   if (parsed.kind === 'sqlite') {
     if (!existsSync(parsed.path)) throw new CliError('not_found', `no run store at ${parsed.path}`);
     return SqliteRunStore.open({ path: parsed.path, ...mode }).catch((error: unknown) => {

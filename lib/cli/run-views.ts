@@ -2,6 +2,8 @@ import { AgentRunRecord, AgentRunStatus, ApprovalState, RunLease } from '../dura
 import { canonicalArgumentsSha256 } from '../durable/canonical-arguments';
 import { ChatMessage, ModelToolCall } from '../model/model-types';
 import { JsonObject, JsonValue } from '../outcome/json-value';
+import type { RecordChain } from '../durable/chain/record-chain';
+import { CallHashes, callHashes, RecordChainView, recordChainView } from './record-hash-views';
 
 /** One row of `wuwe runs list`. */
 export interface RunListRow {
@@ -19,14 +21,17 @@ export interface RunListRow {
  * A tool call as `wuwe runs show` reports it; identified by `turn` and `callId` (a model may reuse `call_0` every
  * turn).
  */
-export interface ToolCallView {
+export interface ToolCallView extends CallHashes {
   /** The turn that asked for the call: the ordinal (from 1) of the assistant message carrying it. */
   readonly turn: number;
   readonly callId: string;
   readonly toolName: string;
   /** The decoded arguments (the raw text when the model sent text that is not JSON). */
   readonly arguments: JsonValue;
-  /** SHA-256 of the canonical arguments, as approvals bind them; absent when they are not JSON. */
+  /**
+   * SHA-256 of the canonical arguments, as approvals bind them: the stored hash of a recorded call (what ran), else
+   * computed; absent when they are not JSON.
+   */
   readonly argumentsSha256?: string;
   /**
    * `admitted`: the store holds the complete outcome; `started`: it may have run, its effect is unknown;
@@ -56,6 +61,10 @@ export interface ApprovalView {
   readonly arguments?: JsonValue;
   /** True when `arguments` hash to `argumentsSha256`. */
   readonly argumentsMatch: boolean;
+  /** The SHA-256 of the arguments decided on, stored with the decision. */
+  readonly decidedArgumentsSha256?: string;
+  /** The SHA-256 of the arguments the call ran with, once it was recorded as started. */
+  readonly executedArgumentsSha256?: string;
   readonly decidedBy?: string;
   readonly reason?: string;
   readonly requestedAt: string;
@@ -93,6 +102,8 @@ export interface RunView {
   readonly approvals: readonly ApprovalView[];
   readonly projections: readonly ProjectionView[];
   readonly lease?: RunLease;
+  /** The run's record chain, when the record was read with it. */
+  readonly chain?: RecordChainView;
 }
 
 const SHORT = 120;
@@ -149,6 +160,9 @@ export function hashOf(value: JsonValue | undefined): string | undefined {
 export function approvalViews(record: AgentRunRecord): ApprovalView[] {
   return record.approvals.map((approval) => {
     const args = argumentsOf(record, approval.callId, approval.turn);
+    const executed = record.toolCalls.find(
+      (call) => call.callId === approval.callId && call.turn === approval.turn,
+    )?.argumentsSha256;
     return {
       runId: record.runId,
       callId: approval.callId,
@@ -158,6 +172,10 @@ export function approvalViews(record: AgentRunRecord): ApprovalView[] {
       argumentsSha256: approval.argumentsSha256,
       ...(args === undefined ? {} : { arguments: args }),
       argumentsMatch: hashOf(args) === approval.argumentsSha256,
+      ...(approval.decidedArgumentsSha256 === undefined
+        ? {}
+        : { decidedArgumentsSha256: approval.decidedArgumentsSha256 }),
+      ...(executed === undefined ? {} : { executedArgumentsSha256: executed }),
       ...(approval.decidedBy === undefined ? {} : { decidedBy: approval.decidedBy }),
       ...(approval.reason === undefined ? {} : { reason: approval.reason }),
       requestedAt: approval.requestedAt,
@@ -166,8 +184,8 @@ export function approvalViews(record: AgentRunRecord): ApprovalView[] {
   });
 }
 
-/** The report of `runs show` for a record. */
-export function runView(record: AgentRunRecord): RunView {
+/** The report of `runs show` for a record; with its `chain`, the chain's entry count, head and migrated entries. */
+export function runView(record: AgentRunRecord, chain?: RecordChain): RunView {
   const count = (role: ChatMessage['role']): number =>
     record.messages.filter((message) => message.role === role).length;
   const lastAssistant = [...record.messages].reverse().find((message) => message.role === 'assistant');
@@ -197,6 +215,7 @@ export function runView(record: AgentRunRecord): RunView {
       trigger: String(projection.report.trigger),
     })),
     ...(record.lease === undefined ? {} : { lease: record.lease }),
+    ...(chain === undefined ? {} : { chain: recordChainView(chain) }),
   };
 }
 
@@ -246,7 +265,7 @@ function toolCallViews(record: AgentRunRecord): ToolCallView[] {
     const stored = record.toolCalls.find((call) => call.callId === id && call.turn === turn);
     const answer = answers.get(key);
     const args = argumentsOf(record, id, turn) ?? null;
-    const hash = hashOf(args);
+    const hash = stored?.argumentsSha256 ?? hashOf(args);
     let outcome: ToolCallView['outcome'] = 'pending';
     let errorCode: string | undefined;
     if (stored?.status === 'admitted' && stored.outcome) {
@@ -266,6 +285,7 @@ function toolCallViews(record: AgentRunRecord): ToolCallView[] {
       outcome,
       ...(errorCode === undefined ? {} : { errorCode }),
       ...(answer ? { toolMessage: shorten(answer.content) } : {}),
+      ...callHashes(record, turn, id),
     });
   }
   return views;

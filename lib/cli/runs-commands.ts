@@ -1,7 +1,7 @@
 import { AGENT_RUN_STATUSES, AgentRunStatus } from '../durable/agent-run-record';
 import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
-import { emit, loadRecord, StoreOptions, withStore } from './command-context';
+import { emit, loadChainedRecord, StoreOptions, withStore } from './command-context';
 import { formatRunList, formatRunView } from './format-text';
 import { runListRow, RunListRow, runView } from './run-views';
 
@@ -25,14 +25,18 @@ export async function runsList(io: CliIo, options: RunsListOptions): Promise<num
   });
 }
 
-/** `wuwe runs show <run>`: messages summary, tool calls with outcomes, approvals and projections. */
+/**
+ * `wuwe runs show <run>`: messages summary, tool calls with outcomes, approvals and projections, the record chain's
+ * head and every call's hashes (arguments, admitted outcome, what the model saw).
+ */
 export async function runsShow(
   io: CliIo,
   runId: string,
   options: StoreOptions & { readonly json?: boolean },
 ): Promise<number> {
   return withStore(io, options, async (context) => {
-    const view = runView(await loadRecord(context.store, runId));
+    const { chain, ...record } = await loadChainedRecord(context, runId);
+    const view = runView(record, chain);
     emit(context, view, formatRunView(view));
     return 0;
   });

@@ -15,6 +15,8 @@ import { hasErrorMarker } from '../errors/error-marker';
  *   approval is `approved` or `denied` without its decision (decider, time, arguments hash).
  * - `record_tampered`: a stored record does not match its hash chain (an entry or a row was edited, removed,
  *   inserted or moved outside the store); `entryIndex`, `entryKind` and `entrySubject` name the first bad entry.
+ * - `record_key_missing`: a stored record is signed with a record key the store was not given (`recordKeyId` names
+ *   it): it cannot be verified, so it is not used; open the store with that key in its `recordKey` ring.
  * - `run_exists`, `run_not_found`: the run id is already taken, or unknown.
  * - `call_not_found`, `call_not_admitted`: the tool call was never started, or has no admitted outcome yet.
  * - `call_conflict`: a call id was started again with another tool name, arguments or idempotency key.
@@ -37,6 +39,7 @@ export type RunStoreErrorCode =
   | 'store_closed'
   | 'record_invalid'
   | 'record_tampered'
+  | 'record_key_missing'
   | 'run_exists'
   | 'run_not_found'
   | 'call_not_found'
@@ -66,6 +69,8 @@ export interface RunStoreErrorDetails {
   readonly entryKind?: string;
   /** For `record_tampered`: the part of the record it concerns, e.g. `call:1:call_0`. */
   readonly entrySubject?: string;
+  /** For `record_key_missing`: the id of the key the record is signed with. */
+  readonly recordKeyId?: string;
   /** The underlying driver error. */
   readonly cause?: unknown;
 }
@@ -98,6 +103,8 @@ export class RunStoreError extends WuweError<RunStoreErrorCode> {
   readonly entryKind?: string;
   /** For `record_tampered`: the part of the record it concerns. */
   readonly entrySubject?: string;
+  /** For `record_key_missing`: the id of the key the record is signed with. */
+  readonly recordKeyId?: string;
 
   constructor(code: RunStoreErrorCode, message: string, details: RunStoreErrorDetails = {}) {
     const where = [
@@ -119,5 +126,6 @@ export class RunStoreError extends WuweError<RunStoreErrorCode> {
     if (details.entryIndex !== undefined) this.entryIndex = details.entryIndex;
     if (details.entryKind !== undefined) this.entryKind = details.entryKind;
     if (details.entrySubject !== undefined) this.entrySubject = details.entrySubject;
+    if (details.recordKeyId !== undefined) this.recordKeyId = details.recordKeyId;
   }
 }

@@ -31,7 +31,12 @@ export type RunRecordVerification =
     }
   | { readonly ok: false; readonly entry: BadRecordEntry; readonly reason: string };
 
-type Problem = { readonly entry: BadRecordEntry; readonly reason: string };
+type Problem = {
+  readonly entry: BadRecordEntry;
+  readonly reason: string;
+  /** Set when the entry is signed with a key that was not given: the record cannot be checked, not proven wrong. */
+  readonly missingKeyId?: string;
+};
 
 /**
  * Checks a record against its chain: every entry's digest (SHA-256, or HMAC-SHA-256 under the key it names),
@@ -45,7 +50,7 @@ export function verifyRunRecord(record: ChainedRunRecord, options: VerifyRunReco
   const problem =
     linkProblem(record.runId, entries, record.chain?.head, recordKeyRing(options.keys)) ??
     contentProblem(record, entries);
-  if (problem) return { ok: false, ...problem };
+  if (problem) return { ok: false, entry: problem.entry, reason: problem.reason };
   const migratedEntries = entries.filter((entry) => entry.source === 'migration').length;
   return {
     ok: true,
@@ -55,13 +60,28 @@ export function verifyRunRecord(record: ChainedRunRecord, options: VerifyRunReco
   };
 }
 
-/** Throws `record_tampered` naming the first bad entry unless {@link verifyRunRecord} finds the record sound. */
+/**
+ * Throws `record_tampered` naming the first bad entry unless {@link verifyRunRecord} finds the record sound, or
+ * `record_key_missing` when an entry is signed with a key the ring lacks.
+ */
 export function assertRunRecordVerified(record: ChainedRunRecord, ring: RecordKeyRing): void {
   const problem =
     linkProblem(record.runId, record.chain.entries, record.chain.head, ring) ??
     contentProblem(record, record.chain.entries);
   if (!problem) return;
-  const { entry, reason } = problem;
+  const { entry, reason, missingKeyId } = problem;
+  if (missingKeyId !== undefined)
+    throw new RunStoreError(
+      'record_key_missing',
+      `The run record is signed with record key '${missingKeyId}' (from entry ${entry.index}), which this store was not given, so it cannot be verified; open the store with that key in its recordKey ring; nothing was run`,
+      {
+        runId: record.runId,
+        entryIndex: entry.index,
+        entryKind: entry.kind,
+        entrySubject: entry.subject,
+        recordKeyId: missingKeyId,
+      },
+    );
   throw new RunStoreError(
     'record_tampered',
     `The run record does not match its chain at entry ${entry.index} (${entry.kind} ${entry.subject}): ${reason}; nothing was run`,
@@ -82,9 +102,10 @@ function linkProblem(
 ): Problem | undefined {
   let previous: string | undefined;
   for (const [position, entry] of entries.entries()) {
-    const at = (reason: string): Problem => ({
+    const at = (reason: string, missingKeyId?: string): Problem => ({
       entry: { index: position, kind: entry?.kind, subject: entry?.subject },
       reason,
+      ...(missingKeyId === undefined ? {} : { missingKeyId }),
     });
     if (typeof entry !== 'object' || entry === null || entry.index !== position)
       return at(
@@ -94,7 +115,7 @@ function linkProblem(
       return at(`unknown source ${JSON.stringify(entry.source)}`);
     const key = entry.keyId === undefined ? undefined : ring.byId.get(entry.keyId);
     if (entry.keyId !== undefined && key === undefined)
-      return at(`it is signed with key '${entry.keyId}', which was not given`);
+      return at(`it is signed with key '${entry.keyId}', which was not given`, String(entry.keyId));
     if (entry.keyId === undefined && ring.byId.size > 0) return at('it is not signed, and a keyed chain was required');
     const { digest, ...unsigned } = entry;
     if (entryDigest(runId, unsigned, previous, key) !== digest)

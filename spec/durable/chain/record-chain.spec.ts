@@ -281,6 +281,27 @@ describe.each([
     await store.close();
   });
 
+  it('a store not given the key a run is signed with refuses it as record_key_missing, naming the key, and runs nothing', async () => {
+    const kind = makeKind();
+    const key = { id: 'k1', key: 'a secret of at least sixteen bytes' };
+    const signing = await kind.open({ recordKey: key });
+    await suspendedRun(signing);
+    await signing.close();
+    for (const recordKey of [undefined, { id: 'k2', key: 'another secret of sixteen bytes' }]) {
+      const store = await kind.open(recordKey === undefined ? {} : { recordKey });
+      await expect(store.loadRun('r')).rejects.toMatchObject({
+        code: 'record_key_missing',
+        recordKeyId: 'k1',
+        entryIndex: 0,
+        message: expect.stringContaining("signed with record key 'k1'"),
+      });
+      const { error, ran } = await resumeAfter(store);
+      expect(error).toMatchObject({ code: 'record_key_missing' });
+      expect(ran).toEqual([]);
+      await store.close();
+    }
+  });
+
   it('exports a record as JSON Lines that verifies offline, tells the host every head, and writes the same chain as the memory store', async () => {
     const kind = makeKind();
     const heads: RecordHead[] = [];
