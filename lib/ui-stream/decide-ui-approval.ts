@@ -31,7 +31,7 @@ interface CheckedResponse {
  * response (a new user message: take it with `fromUIMessages()`).
  *
  * @throws {@link UIStreamError} `approval_forged` (an id not issued here, another call, tool or input, an approval
- *   the store does not hold), `approval_replayed` (already decided), `invalid_options`; {@link LlmAgentError}
+ *   the store does not hold), `approval_replayed` (already decided), `invalid_options`; {@link wuwe!LlmAgentError}
  *   `invalid_input` for a response of the wrong shape. Nothing is decided and nothing runs.
  */
 export async function decideUIApproval(
@@ -81,7 +81,7 @@ export async function decideUIApproval(
   };
 }
 
-/** The tool parts of the last message that answer an approval. @throws {@link LlmAgentError} `invalid_input`. */
+/** The tool parts of the last message that answer an approval. @throws {@link wuwe!LlmAgentError} `invalid_input`. */
 function approvalResponsesOf(messages: unknown): PlainObject[] {
   if (!Array.isArray(messages)) throw new LlmAgentError('invalid_input', 'the UI messages must be a list');
   const last: unknown = messages[messages.length - 1];

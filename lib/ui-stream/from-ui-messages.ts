@@ -16,7 +16,7 @@ const IGNORED_PARTS = new Set(['step-start', 'source-url', 'source-document']);
  *
  * An approval response is not input: decide it with `decideUIApproval()` first.
  *
- * @throws {@link LlmAgentError} `invalid_input` for a message or part of the wrong shape (a `system` message
+ * @throws {@link wuwe!LlmAgentError} `invalid_input` for a message or part of the wrong shape (a `system` message
  *   included: the system prompt is the host's), before anything runs.
  */
 export function fromUIMessages(messages: unknown): ChatMessage[] {
