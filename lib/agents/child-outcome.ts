@@ -12,7 +12,7 @@ export function waitingChildOf(childRunId: string, result: LlmAgentRunResult): W
     .flatMap((call) => {
       const details = call.outcome.ok ? undefined : call.outcome.error.details;
       const ids = (details as { waitingRunIds?: unknown } | undefined)?.waitingRunIds;
-      return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? (ids as string[]) : [childRunId];
+      return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : [childRunId];
     });
   return { childRunId, waitingRunIds: [...new Set([childRunId, ...below])] };
 }

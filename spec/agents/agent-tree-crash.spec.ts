@@ -38,9 +38,9 @@ function runWorker(
   );
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (stdout.includes('\n')) resolve({ printed: JSON.parse(stdout.split('\n')[0]) as Printed, child });
     });

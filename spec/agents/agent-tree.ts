@@ -9,6 +9,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ChatMessage,
+  JsonObject,
   composeToolProviders,
   LlmAgentRunner,
   LlmAgentRunOptions,
@@ -19,7 +20,8 @@ import {
   ToolInvocation,
   ToolProvider,
 } from '../../lib';
-import { descriptorFromLlmTool, ToolContractOptions } from '../../lib/contract';
+import { descriptorFromLlmTool } from '../../lib/contract';
+import type { ToolContractOptions } from '../../lib';
 import { AgentToolOptions } from '../../lib/agents';
 
 const noArgs = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -55,7 +57,7 @@ export function scriptedAgent(calls: readonly string[], answer: string): Scripte
       toolCalls: calls.map((name) => ({
         id: `call_${name}`,
         name,
-        arguments: name === 'delegate' || name === 'cleanup' ? { prompt: `please ${name}` } : {},
+        arguments: (name === 'delegate' || name === 'cleanup' ? { prompt: `please ${name}` } : {}),
       })),
     };
   };
