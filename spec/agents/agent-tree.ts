@@ -9,7 +9,6 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ChatMessage,
-  JsonObject,
   composeToolProviders,
   LlmAgentRunner,
   LlmAgentRunOptions,
@@ -54,11 +53,11 @@ export function scriptedAgent(calls: readonly string[], answer: string): Scripte
     const results = messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
     if (results.length > 0 || calls.length === 0) return { text: `${answer}: ${results.join(' | ')}` };
     return {
-      toolCalls: calls.map((name) => ({
-        id: `call_${name}`,
-        name,
-        arguments: (name === 'delegate' || name === 'cleanup' ? { prompt: `please ${name}` } : {}),
-      })),
+      toolCalls: calls.map((name) => {
+        const args: Record<string, string> =
+          name === 'delegate' || name === 'cleanup' ? { prompt: `please ${name}` } : {};
+        return { id: `call_${name}`, name, arguments: args };
+      }),
     };
   };
   return new ScriptedModelClient([turn], { whenExhausted: 'repeat' });
