@@ -8,9 +8,10 @@ import { main as durable } from './03-durable/main';
 import { main as mcp } from './04-mcp/main';
 import { main as nest } from './05-nest/main';
 import { main as tour } from './06-agent-tour/main';
+import { main as multiAgent } from './07-multi-agent/main';
 import { main as uiStream } from './08-ui-stream/main';
 
-/** The samples, in order: the first and the last run on the model the environment names. */
+/** The samples, in order: 01 and 06 run on the model the environment names. */
 const SAMPLES: readonly (readonly [string, () => Promise<unknown>])[] = [
   ['samples/01-define-a-tool', () => defineATool()],
   ['samples/02-approval', () => approval()],
@@ -18,6 +19,7 @@ const SAMPLES: readonly (readonly [string, () => Promise<unknown>])[] = [
   ['samples/04-mcp', () => mcp()],
   ['samples/05-nest', () => nest()],
   ['samples/06-agent-tour', () => tour()],
+  ['samples/07-multi-agent', () => multiAgent()],
   ['samples/08-ui-stream', () => uiStream()],
 ];
 

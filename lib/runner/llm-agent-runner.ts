@@ -1,3 +1,6 @@
+import { agentTool } from '../agents/agent-tool';
+import type { AgentToolOptions } from '../agents/agent-tool-options';
+import { suspendedOnChild } from '../agents/parent-run-link';
 import { callKey } from '../durable/rules/value-rules';
 import { LlmTool } from '../contract/llm-tool';
 import { ToolDescriptor } from '../contract/tool-descriptor';
@@ -172,6 +175,11 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     );
   }
 
+  /** This runner as one tool of another runner: each call runs a child run (see {@link agents!agentTool}). */
+  asTool(options: AgentToolOptions): ToolProvider {
+    return agentTool(this, options);
+  }
+
   /**
    * Runs one model tool call through the whole per-call path (every policy, no model), as a host
    * with its own loop would. The run options apply as in `complete()`. With a `store`, the run
@@ -245,6 +253,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     this.emit(run, { ...started, arguments: request.arguments });
     // 7 and 8. Attempts under the deadline, retried only when the contract makes it safe.
     const dispatched = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
+    const onChild = suspendedOnChild(run, call, { idempotencyKey, startedAt, args: request.arguments });
+    if (onChild !== undefined) return onChild;
     // 9. `prepareToolResult`, output validation, the returned resource version.
     const outcome = await this.finishOutcome(run, request, dispatched.outcome);
     // 10. Admission, `onToolResult`, the result projected for the model.

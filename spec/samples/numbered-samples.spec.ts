@@ -31,6 +31,11 @@ const EXPECTED_OUTPUT: Readonly<Record<string, readonly RegExp[]>> = {
     /^stop: end_turn after \d+ model requests, 6 tool calls$/m,
     /is completed; 5 tool outcomes admitted/m,
   ],
+  '07-multi-agent': [
+    /^support-1: awaiting_approval, waiting in support-1\/call_1_0-[0-9a-f]{12}$/m,
+    /^child runs: billing completed$/m,
+    /^refunds made: A-1$/m,
+  ],
   '08-ui-stream': [
     /^approval requested: tool-RefundOrder \{"orderId":"A-1","amountCents":2500\}$/m,
     /^answer: .*Refunded order A-1/m,

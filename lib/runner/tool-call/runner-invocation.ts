@@ -1,3 +1,4 @@
+import { linkParentRun } from '../../agents/parent-run-link';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { RunInProgress } from '../run-state';
 import { AdmittedCall } from './call-types';
@@ -36,6 +37,7 @@ export class RunnerInvocation implements ToolInvocation {
     this.context = capabilities.invocationContext ? run.options.context : undefined;
     this.deadline = { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs: live.deadlineAtMs };
     this.reportHeartbeat = heartbeat ? live.reportHeartbeat : noHeartbeat;
+    linkParentRun(this, run);
   }
 
   get signal(): AbortSignal {
