@@ -38,6 +38,20 @@ function declare(file: string, outputSchema: object, structuredContent: object |
   writeFileSync(file, JSON.stringify({ outputSchema, structuredContent, text: JSON.stringify(structuredContent) }));
 }
 
+/** The declared-schema server started over stdio on `file`, behind a provider. */
+function connectDeclared(file: string): Promise<McpToolProvider> {
+  return McpToolProvider.connect({
+    server: {
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-r', 'ts-node/register/transpile-only', server, file],
+      cwd: ROOT,
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
+      stderr: 'ignore',
+    },
+  });
+}
+
 /** A call of `totals` through the runner, as the model asks it (`complete`) or as a host loop does. */
 async function callTotals(runner: LlmAgentRunner, entry: Cell['entry']): Promise<ToolOutcome> {
   if (entry === 'invokeToolCall')
@@ -68,16 +82,7 @@ async function outcomeOn(path: Path, entry: Cell['entry']): Promise<ToolOutcome>
     INTEGER_TOTAL,
     path === 'first-listing' ? { total: 'lots' } : path === 'text-only' ? null : { total: 5 },
   );
-  const provider = await McpToolProvider.connect({
-    server: {
-      transport: 'stdio',
-      command: process.execPath,
-      args: ['-r', 'ts-node/register/transpile-only', server, file],
-      cwd: ROOT,
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
-      stderr: 'ignore',
-    },
-  });
+  const provider = await connectDeclared(file);
   try {
     const before = runnerOf(provider);
     if (path === 'first-listing' || path === 'text-only') return await callTotals(before, entry);
@@ -134,16 +139,7 @@ type Change = 'list-changed' | 'server-restart';
 async function turnedDestructive(change: Change, entry: Cell['entry']) {
   const file = join(makeTempDir(`mcp-destructive-${change}`).path, 'declared.json');
   declare(file, INTEGER_TOTAL, { total: 5 });
-  const provider = await McpToolProvider.connect({
-    server: {
-      transport: 'stdio',
-      command: process.execPath,
-      args: ['-r', 'ts-node/register/transpile-only', server, file],
-      cwd: ROOT,
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
-      stderr: 'ignore',
-    },
-  });
+  const provider = await connectDeclared(file);
   try {
     const before = runnerOf(provider);
     expect(await callTotals(before, entry)).toMatchObject({ ok: true, data: { total: 5 } });
