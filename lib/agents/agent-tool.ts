@@ -10,6 +10,7 @@ import { AgentToolOptions } from './agent-tool-options';
 import { AgentToolError } from './agent-tool-error';
 import { runChild } from './child-run';
 import { deriveAgentContract, tightenContract } from './derived-contract';
+import { markAgentToolDescriptor } from './parent-run-link';
 
 /** What an agent tool needs of the runner it wraps. */
 export type AgentRunner = Pick<LlmAgentRunner, 'complete' | 'resume' | 'provider'>;
@@ -71,6 +72,7 @@ class AgentToolProvider implements ToolProvider {
         metadata: { agentTool: true },
       },
     );
+    markAgentToolDescriptor(this.descriptor);
   }
 
   listTools(): readonly ToolDescriptor[] {

@@ -1,3 +1,4 @@
+import { APPROVAL_ORDER, IDEMPOTENCY_ORDER, SIDE_EFFECT_ORDER } from '../contract/contract-order';
 import { ToolApprovalMode, ToolDescriptor, ToolIdempotency, ToolSideEffect } from '../contract/tool-descriptor';
 import { AgentToolError } from './agent-tool-error';
 
@@ -7,10 +8,6 @@ export interface AgentToolContract {
   readonly idempotency: ToolIdempotency;
   readonly approval: ToolApprovalMode;
 }
-
-const SIDE_EFFECTS: readonly ToolSideEffect[] = ['none', 'read', 'write', 'destructive'];
-const IDEMPOTENCY: readonly ToolIdempotency[] = ['idempotent', 'idempotent_with_key', 'non_idempotent'];
-const APPROVALS: readonly ToolApprovalMode[] = ['never', 'when_destructive', 'always'];
 
 /**
  * The contract of an agent tool from the tools its child run can call: the strongest side effect among them
@@ -23,7 +20,7 @@ export function deriveAgentContract(childTools: readonly ToolDescriptor[]): Agen
     values.reduce((best, value) => (order.indexOf(value) > order.indexOf(best) ? value : best), none);
   return {
     sideEffect: strongest(
-      SIDE_EFFECTS,
+      SIDE_EFFECT_ORDER,
       childTools.map((tool) => tool.sideEffect),
       'none',
     ),
@@ -32,7 +29,7 @@ export function deriveAgentContract(childTools: readonly ToolDescriptor[]): Agen
       childTools.length === 0
         ? 'when_destructive'
         : strongest(
-            APPROVALS,
+            APPROVAL_ORDER,
             childTools.map((tool) => tool.approval),
             'never',
           ),
@@ -50,9 +47,9 @@ export function tightenContract(
   asked: Partial<AgentToolContract> = {},
 ): AgentToolContract {
   return {
-    sideEffect: tightened(name, 'sideEffect', SIDE_EFFECTS, derived.sideEffect, asked.sideEffect),
-    idempotency: tightened(name, 'idempotency', IDEMPOTENCY, derived.idempotency, asked.idempotency),
-    approval: tightened(name, 'approval', APPROVALS, derived.approval, asked.approval),
+    sideEffect: tightened(name, 'sideEffect', SIDE_EFFECT_ORDER, derived.sideEffect, asked.sideEffect),
+    idempotency: tightened(name, 'idempotency', IDEMPOTENCY_ORDER, derived.idempotency, asked.idempotency),
+    approval: tightened(name, 'approval', APPROVAL_ORDER, derived.approval, asked.approval),
   };
 }
 

@@ -1,3 +1,4 @@
+import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelToolCall } from '../model/model-types';
 import { toolFailure } from '../outcome/tool-outcome';
 import { renderToolMessage } from '../outcome/render-tool-message';
@@ -10,6 +11,19 @@ import type { RunInProgress } from '../runner/run-state';
  * approval handler, events). Only the runner links an invocation: a provider cannot forge one.
  */
 const parentRuns = new WeakMap<ToolInvocation, RunInProgress>();
+
+/** The descriptors made by agent tools: only these calls run a child run (a marker no other provider can set). */
+const agentToolDescriptors = new WeakSet<ToolDescriptor>();
+
+/** Marks `descriptor` as an agent tool's. @internal */
+export function markAgentToolDescriptor(descriptor: ToolDescriptor): void {
+  agentToolDescriptors.add(descriptor);
+}
+
+/** Whether `descriptor` was made by an agent tool (`runner.asTool`). @internal */
+export function isAgentToolDescriptor(descriptor: ToolDescriptor): boolean {
+  return agentToolDescriptors.has(descriptor);
+}
 
 /** The child runs that wait for an approval, by the parent run and the call that started them. */
 const waitingChildren = new WeakMap<RunInProgress, Map<string, WaitingChild>>();

@@ -1,6 +1,5 @@
-import { ToolDescriptor, ToolSideEffect } from '../contract/tool-descriptor';
-
-const SIDE_EFFECT_ORDER: readonly ToolSideEffect[] = ['none', 'read', 'write', 'destructive'];
+import { APPROVAL_ORDER, IDEMPOTENCY_ORDER, isStricter, SIDE_EFFECT_ORDER } from '../contract/contract-order';
+import { ToolDescriptor } from '../contract/tool-descriptor';
 
 /**
  * What makes the declaration an MCP server gives now (`current`) stricter than the one a runner was given
@@ -11,11 +10,11 @@ const SIDE_EFFECT_ORDER: readonly ToolSideEffect[] = ['none', 'read', 'write', '
  * @internal
  */
 export function stricterDeclaration(given: ToolDescriptor, current: ToolDescriptor): string | undefined {
-  if (SIDE_EFFECT_ORDER.indexOf(current.sideEffect) > SIDE_EFFECT_ORDER.indexOf(given.sideEffect))
+  if (isStricter(SIDE_EFFECT_ORDER, current.sideEffect, given.sideEffect))
     return `its side effect is now '${current.sideEffect}' (the run was given '${given.sideEffect}')`;
-  if (current.idempotency !== given.idempotency && given.idempotency === 'idempotent')
-    return `it is now '${current.idempotency}' (the run was given 'idempotent')`;
-  if (current.approval !== given.approval && given.approval !== 'always')
+  if (isStricter(IDEMPOTENCY_ORDER, current.idempotency, given.idempotency))
+    return `it is now '${current.idempotency}' (the run was given '${given.idempotency}')`;
+  if (isStricter(APPROVAL_ORDER, current.approval, given.approval))
     return `its approval is now '${current.approval}' (the run was given '${given.approval}')`;
   if (JSON.stringify(current.inputSchema) !== JSON.stringify(given.inputSchema))
     return 'its input schema changed, so the arguments were checked against another schema';

@@ -191,7 +191,11 @@ export class McpToolProvider implements ToolProvider {
       );
     }
     const current = this.toolList.descriptors.find((descriptor) => descriptor.name === invocation.toolName);
-    const stricter = current === undefined ? undefined : stricterDeclaration(invocation.descriptor, current);
+    // The runner's descriptor is the provider's own object until the server changes the tool: compare only then.
+    const stricter =
+      current === undefined || current === invocation.descriptor
+        ? undefined
+        : stricterDeclaration(invocation.descriptor, current);
     if (stricter !== undefined)
       return standardFailure(
         'tool_changed',
@@ -249,6 +253,7 @@ export class McpToolProvider implements ToolProvider {
   private checkedAgainstCurrentDeclaration(invocation: ToolInvocation, outcome: ToolOutcome): ToolOutcome {
     const current = this.toolList.descriptors.find((descriptor) => descriptor.name === invocation.toolName);
     const schema = current?.outputSchema;
+    if (current === invocation.descriptor) return outcome;
     if (!outcome.ok || schema === undefined || current!.outputValidation === 'disabled') return outcome;
     if (JSON.stringify(schema) === JSON.stringify(invocation.descriptor.outputSchema)) return outcome;
     const issues =

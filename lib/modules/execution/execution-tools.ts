@@ -1,3 +1,4 @@
+import { SIDE_EFFECT_ORDER } from '../../contract/contract-order';
 import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
 import { JsonSchema } from '../../contract/json-schema';
 import { ToolDescriptor, ToolSideEffect } from '../../contract/tool-descriptor';
@@ -26,7 +27,6 @@ export interface ExecutionToolSettings {
   readonly cancelGraceMs: number;
 }
 
-const SIDE_EFFECT_ORDER: readonly ToolSideEffect[] = ['none', 'read', 'write', 'destructive'];
 const JOB_ID = { type: 'string', minLength: 1, maxLength: 128, description: 'Id returned by job_start.' };
 
 /** Builds the five execution tool descriptors for the registered kinds. */

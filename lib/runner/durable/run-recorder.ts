@@ -1,4 +1,5 @@
 import { resumesChildRun } from '../../agents/child-run-id';
+import { isAgentToolDescriptor } from '../../agents/parent-run-link';
 import { AgentRunStatus } from '../../durable/agent-run-record';
 import { canonicalArgumentsSha256, sha256Hex } from '../../durable/canonical-arguments';
 import { RunStore, RunWriteOptions } from '../../durable/run-store';
@@ -146,7 +147,11 @@ export class RunRecorder {
     if (call.status === 'admitted' && call.outcomeJson !== undefined)
       return { kind: 'reuse', outcome: JSON.parse(call.outcomeJson) as ToolOutcome, attempts: call.attempts };
     if (request.descriptor.idempotency !== 'non_idempotent') return { kind: 'execute' };
-    if (await resumesChildRun(this.store, this.runId, request.callId, idempotencyKey)) return { kind: 'execute' };
+    if (
+      isAgentToolDescriptor(request.descriptor) &&
+      (await resumesChildRun(this.store, this.runId, request.callId, idempotencyKey))
+    )
+      return { kind: 'execute' };
     const outcome = standardFailure(
       'outcome_unknown',
       `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
