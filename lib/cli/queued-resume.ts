@@ -1,5 +1,4 @@
-import { RunStore } from '..';
-import { AgentRunRecord } from '..';
+import { RunStore, AgentRunRecord } from '..';
 import { RunQueue } from '../queue';
 import { queuedRunMetadataOf } from '../queue/queued-run-metadata';
 import { DEFAULT_RUN_QUEUE_NAME, DEFAULT_RUN_QUEUE_SCHEMA } from '../queue/run-queue-options';

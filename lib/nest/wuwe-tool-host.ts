@@ -1,5 +1,4 @@
-import type { ModuleRef } from '@nestjs/core';
-import type { DiscoveryService } from '@nestjs/core';
+import type { ModuleRef, DiscoveryService } from '@nestjs/core';
 import { composeToolProviders } from '../providers/composite-tool-provider';
 import { ToolRegistry } from '../providers/tool-registry';
 import { ClassType } from '../reflect/field-options';

@@ -1,5 +1,4 @@
-import { ToolCapabilities } from '../contract/tool-descriptor';
-import { ToolDescriptor } from '../contract/tool-descriptor';
+import { ToolCapabilities, ToolDescriptor } from '../contract/tool-descriptor';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from './tool-invocation';

@@ -1,10 +1,9 @@
 import { defaultWorkerId } from '../runner/runner-rules';
 import { messageOf } from '../errors/message-of';
-import { parseRunJobData } from './job-provenance';
+import { parseRunJobData, checkWorkerAgents } from './job-provenance';
 import type { QueueAgent } from './queue-agent';
 import { executeRunJob, RunJobResult, TakenRunJob } from './run-job';
 import { RunQueue } from './run-queue';
-import { checkWorkerAgents } from './job-provenance';
 import { integerAtLeast, MAX_TIMER_MS } from './run-queue-options';
 import { RunQueueError } from './run-queue-error';
 

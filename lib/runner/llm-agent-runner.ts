@@ -35,8 +35,11 @@ import {
   checkCapabilitiesGate,
   checkPreconditionGate,
   declaredCapabilitiesGate,
+  Gate,
+  neededCapabilityNames,
+  refuse,
+  validateArgumentsGate,
 } from './tool-call/call-gates';
-import { Gate, neededCapabilityNames, refuse, validateArgumentsGate } from './tool-call/call-gates';
 import { budgetToolCallGate, resolveActiveToolGate } from './run-control/tool-call-control';
 import { retryAttempts } from './tool-call/call-retries';
 import { hookFailedEvent, refusedToolCall, stopToolCall } from './tool-call/call-stop';

@@ -1,6 +1,6 @@
 import { JsonSchema } from '../contract/json-schema';
 import { LlmTool } from '../contract/llm-tool';
-import { buildClassSchema } from '../reflect/build-class-schema';
+import { buildClassSchema, FieldDefault } from '../reflect/build-class-schema';
 import { ClassPlan } from '../reflect/class-plan';
 import { getToolMetadataStorage } from '../reflect/metadata-storage';
 import { toolClassInfo } from '../reflect/tool-class-info';
@@ -11,7 +11,6 @@ import {
   SchemaCompileError,
   validateOnce,
 } from '../validation/schema-validator';
-import { FieldDefault } from '../reflect/build-class-schema';
 import { ToolDefinitionError } from '../reflect/tool-definition-error';
 import { formatIssues } from './tool-argument-error';
 import { compiledSchemaTool } from './schema-tool-registry';

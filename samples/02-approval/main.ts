@@ -10,8 +10,7 @@
  */
 import 'reflect-metadata';
 import { Contract, Field, LlmAgentRunResult, ScriptedModelClient, Tool } from '../../lib';
-import type { ToolCallRequest } from '../../lib';
-import type { ToolApprovalDecision } from '../../lib';
+import type { ToolCallRequest, ToolApprovalDecision } from '../../lib';
 
 /** The refunds made, by order id. */
 export const refunds: string[] = [];

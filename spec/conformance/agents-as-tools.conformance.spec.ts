@@ -1,6 +1,5 @@
 import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
-import type { ChatMessage, RunStore } from '../../lib';
-import type { ScriptedReply } from '../../lib';
+import type { ChatMessage, RunStore, ScriptedReply } from '../../lib';
 import { childRunsOf } from '../../lib/agents';
 import { cells, Cell } from './support/matrix';
 import { LedgerTools } from './support/side-effects';

@@ -1,6 +1,5 @@
-import { LlmAgentRunner } from '../../lib';
+import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
 import type { ChatMessage } from '../../lib';
-import { ScriptedModelClient } from '../../lib';
 import { cells, resumeRun, startingEntry, startRun, deliveryOf, Cell } from './support/matrix';
 import { decide, failureCode, LedgerTools } from './support/side-effects';
 import { STORE_KINDS, useScenarioStores } from './support/stores';

@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpToolProvider } from '../../lib/mcp';
-import { ScriptedModelClient } from '../../lib';
+import { ScriptedModelClient, LlmAgentRunner } from '../../lib';
 import type { ToolOutcome } from '../../lib/outcome/tool-outcome';
-import { LlmAgentRunner } from '../../lib';
 import { makeTempDir } from '../durable/temp-dir';
 import { eventually } from '../mcp/fixtures/changing-tools';
 import { ROOT } from '../mcp/mcp-support';

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { withRunLease } from '../../lib/durable';
-import { RunStoreError } from '../../lib';
-import { MemoryRunStore } from '../../lib';
+import { RunStoreError, MemoryRunStore } from '../../lib';
 import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { makeTempDir } from './temp-dir';
 

@@ -4,6 +4,8 @@ import {
   fallbackTextTokenEstimator,
   ToolOutputProjectionPolicyError,
   tryProjectToolOutputForModel,
+  DEFAULT_TOOL_IMAGE_POLICY,
+  projectToolImages,
 } from '../../lib/projection';
 import {
   JsonValue,
@@ -15,7 +17,6 @@ import {
   toolText,
 } from '../../lib';
 import { MIN_PROJECTION_BYTES, MIN_PROJECTION_TOKENS } from '../../lib/contract/check-descriptor';
-import { DEFAULT_TOOL_IMAGE_POLICY, projectToolImages } from '../../lib/projection';
 import { PNG_1X1 } from '../support/tiny-images';
 
 /** The smallest policy the validation accepts: what the README calls legal. */

@@ -1,13 +1,11 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { descriptorFromLlmTool } from '../../../lib/contract/compile-descriptor';
-import type { RunStore } from '../../../lib';
-import { ScriptedModelClient } from '../../../lib';
-import type { ChatMessage } from '../../../lib';
+import type { RunStore, ChatMessage } from '../../../lib';
+import { ScriptedModelClient, LlmAgentRunner } from '../../../lib';
 import { standardFailure } from '../../../lib/outcome/tool-outcome';
 import type { ToolInvocation } from '../../../lib/providers/tool-invocation';
 import type { ToolProvider } from '../../../lib/providers/tool-provider';
-import { LlmAgentRunner } from '../../../lib';
 
 /**
  * The agent of the crash scenarios, on `store`: its model asks, in turn 1, for `charge` (a non-idempotent write

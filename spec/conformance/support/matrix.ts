@@ -1,7 +1,5 @@
 import { LlmAgentRunner } from '../../../lib';
-import type { LlmAgentRunStream } from '../../../lib';
-import type { LlmAgentRunResult } from '../../../lib';
-import type { LlmAgentRunOptions } from '../../../lib';
+import type { LlmAgentRunStream, LlmAgentRunResult, LlmAgentRunOptions } from '../../../lib';
 import type { ClientKind, Delivery } from './wires';
 import type { StoreKind } from './stores';
 
