@@ -69,6 +69,7 @@ main().then((line) => process.stdout.write(line), (error: unknown) => {
 /** A consumer of `wuwe/ai-sdk` without the AI SDK installed: a hand-written model answering in two steps. */
 const AI_SDK_MAIN_TS = `
 import 'reflect-metadata';
+import { Field, Tool } from 'wuwe';
 import { AiSdkLanguageModel, AiSdkModelClient } from 'wuwe/ai-sdk';
 
 @Tool({ description: 'Get the current weather for a city.' })

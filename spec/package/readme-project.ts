@@ -84,6 +84,7 @@ export function writeExampleFiles(directory: string, pngBase64: string): void {
  * An example's late failure (a rejection nobody awaited) is charged to the example that was running.
  */
 export const RUN_EXAMPLES_SCRIPT = `
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 

@@ -46,6 +46,7 @@ process.stdout.write(JSON.stringify({ schema: makeLlmTool(GetWeather).inputSchem
 
 /** What the guard refuses wherever it can tell: a \`?\` without \`optional\`, literal unions without \`enum\`. */
 const GUARDED_TS = `
+import { Field } from 'wuwe';
 
 export class Unchecked {
   // @ts-expect-error: \`?\` is invisible to design:type; the field would be required
@@ -61,6 +62,7 @@ export class Unchecked {
 
 /** Only with strictNullChecks can the compiler see that a property declared without \`?\` may be undefined. */
 const STRICT_ONLY_TS = `
+import { Field } from 'wuwe';
 
 export class MaybeUndefined {
   // @ts-expect-error: it may be undefined: say optional
@@ -70,6 +72,8 @@ export class MaybeUndefined {
 
 /** Code of a project without strictNullChecks: fields without \`!\`, \`| undefined\` that the compiler erases. */
 const LOOSE_TS = `
+import { Field, Tool } from 'wuwe';
+import { makeLlmTool } from 'wuwe/tools';
 
 @Tool({ name: 'loose', description: 'Written as non-strict code is.' })
 export class Loose {
