@@ -1,4 +1,4 @@
-import { linkParentRun } from '../../agents/parent-run-link';
+import { isAgentToolDescriptor, linkParentRun } from '../../agents/parent-run-link';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { RunInProgress } from '../run-state';
 import { AdmittedCall } from './call-types';
@@ -37,7 +37,8 @@ export class RunnerInvocation implements ToolInvocation {
     this.context = capabilities.invocationContext ? run.options.context : undefined;
     this.deadline = { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs: live.deadlineAtMs };
     this.reportHeartbeat = heartbeat ? live.reportHeartbeat : noHeartbeat;
-    linkParentRun(this, run);
+    // Only an agent tool reaches the run that called it (to run its child run in the same store).
+    if (isAgentToolDescriptor(request.descriptor)) linkParentRun(this, run);
   }
 
   get signal(): AbortSignal {
