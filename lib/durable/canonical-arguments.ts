@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { CanonicalJsonError } from './canonical-json-error';
 import { loadCanonicalize } from './load-canonicalize';
 
@@ -29,7 +29,7 @@ export function canonicalArgumentsSha256(value: unknown): string {
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** True when `text` holds a UTF-16 surrogate that is not part of a valid pair. */

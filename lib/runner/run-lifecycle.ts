@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat } from '../model/model-types';
 import { LlmTool } from '../contract/llm-tool';
 import { LlmAgentError } from './runner-error';
@@ -14,8 +15,9 @@ import { FinalAnswerState } from './structured-output/final-answer';
 /**
  * The state of a new run from its merged options; throws `invalid_run_options` for a limit that cannot work. @internal
  */
-export function newRunInProgress(options: LlmAgentRunOptions, output?: FinalAnswerState): RunInProgress {
-  checkRunLimits(options);
+export function newRunInProgress(merged: LlmAgentRunOptions, output?: FinalAnswerState): RunInProgress {
+  checkRunLimits(merged);
+  const options = merged.signal === undefined ? merged : { ...merged, signal: runSignalOf(merged.signal) };
   const runId = options.runId ?? newRunId();
   return {
     runId,
@@ -32,6 +34,17 @@ export function newRunInProgress(options: LlmAgentRunOptions, output?: FinalAnsw
     stopReason: undefined,
     output,
   };
+}
+
+/**
+ * The run's own signal, aborted with the host's: every running attempt and store write of the run listens on it, so a
+ * turn of many parallel calls adds one listener to the host's signal, not one per call (which would make Node warn of
+ * a listener leak on the host's signal past ten).
+ */
+function runSignalOf(host: AbortSignal): AbortSignal {
+  const signal = AbortSignal.any([host]);
+  setMaxListeners(0, signal);
+  return signal;
 }
 
 /** The bound on a run's store operations once its signal aborts (`abortedWriteGraceMs`). */

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { canonicalArgumentsSha256 } from '../../lib/durable';
 import { LlmAgentRunner, MemoryRunStore, ScriptedModelClient, RunStore, ChatMessage } from '../../lib';
 import { SqliteRunStore } from '../../lib/durable/sqlite';
@@ -18,6 +20,29 @@ function finalAnswerAfterTools(calls: { id: string; name: string; arguments: str
 }
 
 describe('durable runs (LlmAgentRunOptions.store)', () => {
+  it('runs a turn of many parallel calls without a listener warning on the run signal, with or without a host signal', () => {
+    // Node reports listener warnings on the real process, which a spec's sandbox does not see: run it in a child.
+    const script = `
+      const { LlmAgentRunner, MemoryRunStore, ScriptedModelClient } = require('./lib');
+      const { FunctionProvider } = require('./spec/runner/support');
+      const calls = Array.from({ length: 16 }, (_, index) => ({ id: 'p' + index, name: 'slow', arguments: '{}' }));
+      const provider = new FunctionProvider().add('slow', () => new Promise((resolve) => setTimeout(() => resolve('ok'), 5)));
+      (async () => {
+        for (const signal of [undefined, new AbortController().signal]) {
+          const model = new ScriptedModelClient([{ toolCalls: calls }, { text: 'done' }]);
+          const result = await new LlmAgentRunner(model, provider).complete('go', { store: new MemoryRunStore(), signal });
+          console.log(result.toolCalls.filter((call) => call.outcome.ok).length);
+        }
+      })();
+    `;
+    const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+      cwd: join(__dirname, '../..'),
+      encoding: 'utf8',
+    });
+    expect(child.stdout.trim().split('\n')).toEqual(['16', '16']);
+    expect(child.stderr).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('admits every outcome, audits projections and stores the conversation and status', async () => {
     const store = new SqliteRunStore(`${temp.path}/complete.db`);
     const provider = new FunctionProvider().add('greet', () => 'x'.repeat(10_000), {}, { name: { type: 'string' } });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChatMessage } from '../../model/model-types';
 import type {
   AgentRunRecord,
@@ -21,9 +21,7 @@ import type { RecordEntryKind } from './record-chain';
 
 /** Lowercase hex SHA-256 of the canonical JSON of `value`. */
 export function canonicalSha256(value: unknown): string {
-  return createHash('sha256')
-    .update(loadCanonicalize()(value) ?? 'null', 'utf8')
-    .digest('hex');
+  return hash('sha256', loadCanonicalize()(value) ?? 'null', 'hex');
 }
 
 /** The subject of a call, projection or approval: its kind, turn and call id. */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AgentRunRecord } from '../../durable/agent-run-record';
 import { callKey } from '../../durable/rules/value-rules';
 import { withRunLease } from '../../durable/with-run-lease';
@@ -28,10 +29,11 @@ export function runUnderLease(
     withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
       recorder.holdLease(leaseSignal, held.fencingToken);
       const userSignal = run.options.signal;
-      run.options = {
-        ...run.options,
-        signal: userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]),
-      };
+      const signal = userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]);
+      // Every running attempt listens on the run's signal, so a turn of more than ten parallel calls is no leak: the
+      // signal is the runner's own, and Node's listener warning would only alarm the host.
+      setMaxListeners(0, signal);
+      run.options = { ...run.options, signal };
       try {
         await body(held.record);
       } catch (error) {
