@@ -182,6 +182,7 @@ function buildProgram(io: CliIo, json: boolean, setExitCode: (code: number) => v
     .option('--queue-schema <name>', "PostgreSQL schema of the queue's tables (default: wuwe_queue)")
     .option('--queue-name <name>', 'name of the job queue (default: wuwe-runs)')
     .option('--lease-ttl-ms <ms>', 'lease of each run (default: 60000)')
+    .addOption(keyFile())
     .action(act((options: Parameters<typeof runWorker>[1]) => runWorker(io, options)));
 
   program

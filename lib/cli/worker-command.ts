@@ -6,6 +6,7 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadAgent } from './load-agent';
 import { parseStoreSpec } from './open-store';
+import { readRecordKeyFile } from './record-key-file';
 import { oneLine } from './terminal-text';
 
 /** Options of `wuwe worker`. */
@@ -22,6 +23,8 @@ export interface WorkerOptions {
   readonly queueName?: string;
   /** Lease of each run, in milliseconds. @default 60000 */
   readonly leaseTtlMs?: string;
+  /** A JSON file of the store's record keys (as for the other commands): runs are signed and verified with them. */
+  readonly keyFile?: string;
 }
 
 /**
@@ -37,6 +40,7 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
     throw new CliError('usage', 'wuwe worker needs --store postgres://... (the queue lives in PostgreSQL)');
   const concurrency = positiveInteger('--concurrency', options.concurrency ?? '4');
   const leaseTtlMs = positiveInteger('--lease-ttl-ms', options.leaseTtlMs ?? '60000');
+  const recordKey = options.keyFile === undefined ? undefined : readRecordKeyFile(cwd, options.keyFile);
   // A Map, not an object: an agent may be named `constructor` or `__proto__`.
   const agents = new Map<string, QueueAgent>();
   for (const entry of options.agent) {
@@ -50,6 +54,7 @@ export async function runWorker(io: CliIo, options: WorkerOptions): Promise<numb
   const worker = await openQueueWorker({
     connectionString: parsed.connectionString,
     ...(parsed.schema === undefined ? {} : { storeSchema: parsed.schema }),
+    ...(recordKey === undefined ? {} : { recordKey }),
     queue: {
       ...(options.queueSchema === undefined ? {} : { schema: options.queueSchema }),
       ...(options.queueName === undefined ? {} : { name: options.queueName }),

@@ -1,3 +1,4 @@
+import type { RecordKeyOption } from '../durable/chain/record-chain';
 import { PostgresRunStore } from '../durable/postgres/postgres-run-store';
 import { QueueWorker, QueueWorkerOptions, QueueWorkerStopResult, startWorker } from './queue-worker';
 import { RunQueue } from './run-queue';
@@ -13,6 +14,12 @@ export interface OpenQueueWorkerOptions extends Omit<QueueWorkerOptions, 'queue'
   readonly storeMaxConnections?: number;
   /** How long the store's pool waits for a connection. @default 10000 */
   readonly storeConnectTimeoutMs?: number;
+  /**
+   * The store's record keys (`recordKey` of {@link PostgresRunStore.open}): the worker signs what it writes and
+   * verifies every run it takes with them, so a keyed store's runs are executed only when their MACs hold.
+   * @default none: a plain chain
+   */
+  readonly recordKey?: RecordKeyOption;
   /** Options of the queue ({@link RunQueue.open}) but its store and database. */
   readonly queue?: Omit<RunQueueOptions, 'store' | 'connectionString'>;
 }
@@ -44,6 +51,7 @@ export async function openQueueWorker(options: OpenQueueWorkerOptions): Promise<
     storeSchema,
     storeMaxConnections,
     storeConnectTimeoutMs,
+    recordKey,
     queue: queueOptions,
     ...workerOptions
   } = options;
@@ -52,6 +60,7 @@ export async function openQueueWorker(options: OpenQueueWorkerOptions): Promise<
     maxConnections: storeMaxConnections ?? (workerOptions.concurrency ?? 4) + 2,
     ...(storeSchema === undefined ? {} : { schema: storeSchema }),
     ...(storeConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: storeConnectTimeoutMs }),
+    ...(recordKey === undefined ? {} : { recordKey }),
   });
   let queue: RunQueue | undefined;
   let worker: QueueWorker;

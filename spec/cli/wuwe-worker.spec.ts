@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifyRunRecord } from '../../lib/durable';
+import { PostgresRunStore } from '../../lib/durable/postgres';
+import { RunQueue } from '../../lib/queue';
 import { main } from '../../lib/cli/main';
 import { describePostgres, TestSchemas } from '../durable/postgres-env';
 import { openQueueFixture, QueueFixture } from '../queue/queue-fixture';
@@ -103,6 +108,56 @@ describePostgres('wuwe worker', () => {
     } finally {
       delete process.env.LEDGER_SCHEMA;
       await f.close();
+    }
+  });
+
+  it('with --key-file signs what it writes and verifies the runs it takes; without the key it runs nothing of them', async () => {
+    const f = await openQueueFixture(schemas);
+    const key = { id: 'ops-1', key: 'a record key of at least sixteen bytes' };
+    const dir = mkdtempSync(join(tmpdir(), 'wuwe-worker-key-'));
+    const keyFile = join(dir, 'key.json');
+    writeFileSync(keyFile, JSON.stringify(key));
+    process.env.LEDGER_SCHEMA = f.storeSchema;
+    const keyed = await PostgresRunStore.open({ connectionString: f.url, schema: f.storeSchema, recordKey: key });
+    const queue = await RunQueue.open({
+      store: keyed,
+      connectionString: f.url,
+      schema: f.queueSchema,
+      retryDelaySeconds: 0,
+    });
+    try {
+      const args = ['worker', '--store', `${f.url}?schema=${f.storeSchema}`, '--queue-schema', f.queueSchema];
+      const agent = ['--agent', `ledger=${join(__dirname, '../queue/fixtures/ledger-module.ts')}`];
+      // Without the key: the signed run is not read, so no tool of it runs.
+      const unkeyedStop = new AbortController();
+      const unkeyed = cli([...args, ...agent], unkeyedStop.signal);
+      const refusedRun = await queue.enqueue({ agent: 'ledger', input: 'charge it' });
+      await waitFor(
+        async () => unkeyed.output.stderr.includes('record_key_missing') || unkeyed.output.stderr.includes("'ops-1'"),
+        40_000,
+        'worker refused the signed run',
+      );
+      unkeyedStop.abort();
+      expect(await unkeyed.done).toBe(0);
+      expect(await f.ledger(refusedRun)).toEqual([]);
+      // With the key: the run executes, every entry it wrote is signed with the key, and the record verifies.
+      const stop = new AbortController();
+      const worker = cli([...args, ...agent, '--key-file', keyFile], stop.signal);
+      const runId = await queue.enqueue({ agent: 'ledger', input: 'charge it' });
+      await waitFor(async () => (await keyed.loadRun(runId))?.status === 'completed', 40_000, 'keyed run completed');
+      stop.abort();
+      expect(await worker.done).toBe(0);
+      expect((await f.ledger(runId)).map((row) => row.tool)).toEqual(['charge', 'notify']);
+      const record = (await keyed.exportRun(runId))!;
+      expect(record.chain.entries.length).toBeGreaterThan(4);
+      expect(record.chain.entries.every((entry) => entry.keyId === 'ops-1')).toBe(true);
+      expect(verifyRunRecord(record, { keys: key })).toMatchObject({ ok: true });
+    } finally {
+      delete process.env.LEDGER_SCHEMA;
+      await queue.close();
+      await keyed.close();
+      await f.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
