@@ -40,6 +40,26 @@ export function inputMessages(input: LlmAgentRunInput): ChatMessage[] {
 }
 
 /**
+ * The problem with a message list a `prepareStep` answer sends the model, or `undefined`: a non-empty list of
+ * well-formed messages that fit together (see `conversationProblem`), every tool call with its Tool message (the
+ * runner answers no call of a list it did not record). @internal
+ */
+export function preparedMessagesProblem(messages: unknown): string | undefined {
+  if (!Array.isArray(messages) || messages.length === 0) return 'a non-empty list of messages is due';
+  for (const [index, message] of (messages as readonly unknown[]).entries()) {
+    const problem = messageProblem(message);
+    if (problem !== undefined) return `message ${index}: ${problem}`;
+  }
+  const list = messages as readonly ChatMessage[];
+  const problem = conversationProblem(list);
+  if (problem !== undefined) return problem;
+  const answered = new Set(list.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  const open = list.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : []));
+  const unanswered = open.filter((call) => !answered.has(call.id)).map((call) => call.id);
+  return unanswered.length === 0 ? undefined : `tool calls without a Tool message (${unanswered.join(', ')})`;
+}
+
+/**
  * The input without the provider content of its assistant messages: only a model response of a run's own record
  * is replayed to a provider as it came, so a caller's blocks (whose text may differ from `content`) never reach
  * the model. Dropping some emits a `WuweWarning` (`WUWE_PROVIDER_CONTENT_DROPPED`); continue a stored run with

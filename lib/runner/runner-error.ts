@@ -20,7 +20,12 @@ export type LlmAgentErrorCode =
    * A protected step (an override) answered something other than its documented shape, such as a `ToolOutcome` where a
    * `Gate` is due; the call did not run.
    */
-  | 'invalid_step_answer';
+  | 'invalid_step_answer'
+  /**
+   * A run hook the host gave (`prepareStep`, a `stopWhen` condition) threw or rejected; `cause` holds what it threw.
+   * The run stopped there: nothing after the hook ran.
+   */
+  | 'run_hook_failed';
 
 const LLM_AGENT_ERROR_MARKER = Symbol.for('wuwe.error.LlmAgentError');
 

@@ -1,8 +1,12 @@
 import type { ModelStepper } from '../../model/model-stepper';
-import type { ModelRequest, ModelResponse } from '../../model/model-types';
+import { messageOf } from '../../errors/message-of';
+import type { ChatMessage, ModelRequest, ModelResponse } from '../../model/model-types';
 import { fallbackTextTokenEstimator } from '../../projection/fallback-text-token-estimator';
 import { isPromiseLike } from '../maybe-promise';
 import type { RunInProgress } from '../run-state';
+import { preparedMessagesProblem } from '../run-input';
+import { withoutProviderContent } from '../turn-messages';
+import { LlmAgentError } from '../runner-error';
 import type { StepContext } from '../tool-call/step-context';
 import { BudgetStop } from './budget/budget-stop';
 import { checkActiveTools, checkToolChoice, offeredTools } from './run-control';
@@ -74,20 +78,67 @@ export function releaseModelRequest(run: RunInProgress): void {
   run.control?.ledger?.releaseModelRequest();
 }
 
+/** What a `prepareStep` answer may set. */
+const PREPARED_STEP_KEYS = [
+  'activeTools',
+  'toolChoice',
+  'system',
+  'messages',
+] as const satisfies readonly (keyof PreparedStep)[];
+
 async function askPrepareStep(run: RunInProgress, request: ModelRequest): Promise<PreparedStep | undefined> {
   const prepareStep = run.options.prepareStep;
   if (prepareStep === undefined) return undefined;
   const ledger = run.control?.ledger;
-  const answering = prepareStep({
-    runId: run.runId,
-    step: run.steps + 1,
-    messages: request.messages,
-    toolCalls: run.toolCalls,
-    usage: run.usage,
-    ...(ledger === undefined ? {} : { budget: ledger.remaining(run.clock.now()) }),
-  });
-  const answer = isPromiseLike(answering) ? await answering : answering;
-  return answer === undefined || answer === null ? undefined : answer;
+  let answer: PreparedStep | undefined | null | void;
+  try {
+    const answering = prepareStep({
+      runId: run.runId,
+      step: run.steps + 1,
+      messages: request.messages,
+      toolCalls: run.toolCalls,
+      usage: run.usage,
+      ...(ledger === undefined ? {} : { budget: ledger.remaining(run.clock.now()) }),
+    });
+    answer = isPromiseLike(answering) ? await answering : answering;
+  } catch (error) {
+    throw new LlmAgentError('run_hook_failed', `prepareStep threw: ${messageOf(error)}`, { cause: error });
+  }
+  if (answer === undefined || answer === null) return undefined;
+  if (typeof answer !== 'object' || Array.isArray(answer))
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `prepareStep must answer an object or nothing, got ${messageOf(answer)}`,
+    );
+  const unknown = Reflect.ownKeys(answer).filter(
+    (key) => !(PREPARED_STEP_KEYS as readonly PropertyKey[]).includes(key),
+  );
+  if (unknown.length > 0)
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `prepareStep answered unknown keys ${unknown.map((key) => JSON.stringify(String(key))).join(', ')} (known: ${PREPARED_STEP_KEYS.join(', ')})`,
+    );
+  if (answer.system !== undefined && typeof answer.system !== 'string')
+    throw new LlmAgentError('invalid_run_options', `prepareStep system must be text, got ${messageOf(answer.system)}`);
+  const messages = answer.messages === undefined ? undefined : preparedMessages(answer.messages, request.messages);
+  return messages === undefined ? answer : { ...answer, messages };
+}
+
+/**
+ * The messages a `prepareStep` answer sends instead of the run's: a well-formed conversation (each message, and how
+ * they fit together, as `complete()` checks a caller's list) whose every tool call has its Tool message. Provider
+ * content is kept only on the run's own messages handed back as they were: a host-made message cannot replay blocks.
+ */
+function preparedMessages(messages: unknown, own: readonly ChatMessage[]): ChatMessage[] {
+  const problem = preparedMessagesProblem(messages);
+  if (problem !== undefined)
+    throw new LlmAgentError('invalid_run_options', `prepareStep messages: ${problem}; nothing was sent`);
+  const ownMessages = new Set(own);
+  return (messages as readonly ChatMessage[]).map((message) =>
+    message.role === 'assistant' && message.providerContent !== undefined && !ownMessages.has(message)
+      ? withoutProviderContent(message)
+      : message,
+  );
 }
 
 /** The input tokens of a request as the run's estimator sees its system prompt, messages and tools. */

@@ -1,6 +1,8 @@
+import { messageOf } from '../../errors/message-of';
 import type { ChatMessage, ModelUsage } from '../../model/model-types';
 import type { ToolCallResult } from '../run-result';
 import type { RunInProgress } from '../run-state';
+import { LlmAgentError } from '../runner-error';
 
 /** What a stop condition sees after a model step whose tool calls ran. */
 export interface StopConditionState {
@@ -15,7 +17,10 @@ export interface StopConditionState {
   readonly usage: ModelUsage;
 }
 
-/** Stops the run (stop reason `stop_condition`) when it answers true. A throw fails the run. */
+/**
+ * Stops the run (stop reason `stop_condition`) when it answers true. A throw fails the run with `run_hook_failed`, an
+ * answer that is not a boolean with `invalid_run_options`.
+ */
 export type StopCondition = (state: StopConditionState) => boolean;
 
 /** Stops once `count` model requests were made. */
@@ -45,5 +50,20 @@ export function stopConditionHolds(run: RunInProgress): boolean {
     messages: run.messages,
     usage: run.usage,
   };
-  return conditions.some((condition) => condition(state));
+  return conditions.some((condition, index) => {
+    let answer: unknown;
+    try {
+      answer = condition(state);
+    } catch (error) {
+      throw new LlmAgentError('run_hook_failed', `stopWhen condition ${index} threw: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+    if (typeof answer !== 'boolean')
+      throw new LlmAgentError(
+        'invalid_run_options',
+        `stopWhen condition ${index} must answer true or false, got ${messageOf(answer)}`,
+      );
+    return answer;
+  });
 }

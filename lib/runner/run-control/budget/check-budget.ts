@@ -10,10 +10,13 @@ const INTEGER_LIMITS = [
   'maxModelRequests',
 ] as const satisfies readonly (keyof RunBudget)[];
 
+/** Every limit a {@link RunBudget} has. */
+const BUDGET_KEYS: readonly (keyof RunBudget)[] = [...INTEGER_LIMITS, 'maxCostUsd', 'maxWallMs'];
+
 /**
- * Throws `invalid_run_options` for a budget that cannot work: token and count limits must be integers >= 0,
- * `maxCostUsd` and `maxWallMs` finite numbers >= 0, and `maxCostUsd` needs a valid price for the run's model
- * (no price is built in). Answers the model's price, when the table has one. @internal
+ * Throws `invalid_run_options` for a budget that cannot work (a key it does not know included): token and count
+ * limits must be integers >= 0, `maxCostUsd` and `maxWallMs` finite numbers >= 0, and `maxCostUsd` needs a valid
+ * price for the run's model (no price is built in). Answers the model's price, when the table has one. @internal
  */
 export function checkBudget(
   budget: RunBudget | undefined,
@@ -23,8 +26,15 @@ export function checkBudget(
   const price = prices !== undefined && Object.hasOwn(prices, modelName) ? prices[modelName] : undefined;
   if (price !== undefined) checkPrice(price, modelName);
   if (budget === undefined) return price;
-  if (typeof budget !== 'object' || budget === null)
+  if (typeof budget !== 'object' || budget === null || Array.isArray(budget))
     throw new LlmAgentError('invalid_run_options', `budget must be an object, got ${messageOf(budget)}`);
+  // A misspelt limit would be no limit at all: every key must be one the budget knows.
+  const unknown = Reflect.ownKeys(budget).filter((key) => !(BUDGET_KEYS as readonly PropertyKey[]).includes(key));
+  if (unknown.length > 0)
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `budget has unknown limits ${unknown.map((key) => JSON.stringify(String(key))).join(', ')} (known: ${BUDGET_KEYS.join(', ')})`,
+    );
   for (const name of INTEGER_LIMITS) {
     const value = budget[name];
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
