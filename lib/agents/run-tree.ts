@@ -17,9 +17,9 @@ export interface RunTree {
 
 /**
  * The tree of runs under `runId`: the run and every child run its agent tool calls started, and theirs, read from the
- * run metadata (`parentRunId`, `parentCallId`, `agent`) of the runs whose ids start with `runId/` (as every descendant's
- * does, see {@link childRunIdOf}). One `listRuns` and one `loadRun` per descendant: meant for tools (the command
- * line), not hot paths. `undefined` when the store has no run `runId`.
+ * run metadata (`parentRunId`, `parentCallId`, `agent`) of the runs whose ids start with `runId/` (as every
+ * descendant's does, see {@link childRunIdOf}). One `listRuns` and one `loadRun` per descendant: meant for tools
+ * (the command line), not hot paths. `undefined` when the store has no run `runId`.
  */
 export async function loadRunTree(store: RunStore, runId: string): Promise<RunTree | undefined> {
   const root = await store.loadRun(runId);
