@@ -3,6 +3,7 @@ import { childRunsOf } from '../../lib/agents';
 import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { agentTree, approveAll } from '../agents/agent-tree';
 import { makeTempDir } from '../durable/temp-dir';
+import { formatProgress } from '../../lib/cli/format-event';
 import { runCli } from './cli-harness';
 
 jest.setTimeout(60_000);
@@ -192,6 +193,26 @@ describe('wuwe and agent trees: escaping', () => {
     }
     const shown = await runCli(['runs', 'show', 'hostile', '--store', store], dir.path);
     expect(shown.stdout).toContain('\\x1b]0;pwned\\x07\\u202e');
+  });
+});
+
+describe('progress lines of child runs (wuwe resume)', () => {
+  it('a child run event is a progress line behind its agent path', () => {
+    const line = formatProgress({
+      type: 'agent_event',
+      runId: 'tree',
+      agent: ['delegate', 'cleanup'],
+      calls: [],
+      event: {
+        type: 'tool_call_started',
+        runId: 'tree/x',
+        turn: 1,
+        callId: 'c1',
+        toolName: 'delete_file',
+        arguments: {},
+      },
+    });
+    expect(line).toBe('[delegate > cleanup] [tool] delete_file c1 started');
   });
 });
 
