@@ -97,6 +97,7 @@ function stepsHtml(
   record: AgentRunRecord,
   journal: readonly JournalEntry[] | undefined,
   tree: RunTree | undefined,
+  anchorPrefix = 'outcome-',
 ): string {
   const hashes = hashRows(view);
   // A call is its turn and id: a model may reuse `call_0` every turn. The turn is the step (assistant message ordinal).
@@ -117,7 +118,7 @@ function stepsHtml(
       const call = calls.get(timelineKey(turn, modelCall.id));
       const timeline = stepTimelines[index];
       const outcomeJson = stored.get(timelineKey(turn, modelCall.id))?.outcomeJson;
-      const anchor = `outcome-${record.runId}-${turn}-${modelCall.id}`;
+      const anchor = `${anchorPrefix}${turn}-${modelCall.id}`;
       const parts = [
         `<b>${escapeHtml(modelCall.name)}</b> <span class="meta">${escapeHtml(modelCall.id)}</span>`,
         `<pre>${escapeHtml(JSON.stringify(call?.arguments ?? modelCall.arguments))}</pre>`,
@@ -133,7 +134,7 @@ function stepsHtml(
         );
       for (const child of tree?.children ?? [])
         if (child.parentCallId === modelCall.id && (child.parentTurn ?? turn) === turn)
-          parts.push(childRunHtml(child, journal));
+          parts.push(childRunHtml(child, journal, `${anchorPrefix}${turn}-${modelCall.id}-`));
       return `<div class="call ${escapeHtml(call?.outcome ?? 'pending')}" data-call="${escapeHtml(modelCall.id)}" data-turn="${turn}">${parts.join('')}</div>`;
     });
     const axisText =
@@ -148,7 +149,7 @@ function stepsHtml(
 }
 
 /** A child run nested under the call that started it: its id, agent, status and pending approvals, then its steps. */
-function childRunHtml(child: RunTree, journal: readonly JournalEntry[] | undefined): string {
+function childRunHtml(child: RunTree, journal: readonly JournalEntry[] | undefined, anchorPrefix: string): string {
   const view = runView(child.record);
   const pending = view.approvals.filter((approval) => approval.state === 'pending');
   const waiting =
@@ -156,7 +157,7 @@ function childRunHtml(child: RunTree, journal: readonly JournalEntry[] | undefin
       ? ''
       : `, waits for approval of ${pending.map((approval) => `${escapeHtml(approval.toolName)} <span class="meta">${escapeHtml(approval.callId)}</span>`).join(', ')}`;
   const head = `<div class="child-head"><b>child run</b> <code>${escapeHtml(view.runId)}</code> (agent ${escapeHtml(child.agent ?? '?')}): ${escapeHtml(view.status)}, ${view.steps} step(s)${waiting}</div>`;
-  return `<div class="child-run" data-run="${escapeHtml(view.runId)}" data-status="${escapeHtml(view.status)}">${head}${stepsHtml(view, child.record, journal, child)}</div>`;
+  return `<div class="child-run" data-run="${escapeHtml(view.runId)}" data-status="${escapeHtml(view.status)}">${head}${stepsHtml(view, child.record, journal, child, anchorPrefix)}</div>`;
 }
 
 /** The header row of the record chain, when the page was rendered with it. */
