@@ -2,12 +2,12 @@ import { JsonSchema } from '../contract/json-schema';
 import { ToolOutputProjectionPolicy } from '../contract/tool-descriptor';
 import { JsonObject } from '../outcome/json-value';
 import type { LlmAgentRunOptions } from '../runner/run-options';
-import type { LlmAgentEvent } from '../runner/runner-events';
+import type { LlmAgentOwnEvent } from '../runner/runner-events';
 import type { StructuredOutputPolicy, StructuredOutputSchema } from '../runner/structured-output/structured-output';
 import { AgentToolContract } from './derived-contract';
 
 /** A child run's event as an agent tool reports it: `agent` is the path of agent tools from the host's run down. */
-export type NestedAgentEvent = LlmAgentEvent & { readonly agent: readonly string[] };
+export type NestedAgentEvent = LlmAgentOwnEvent & { readonly agent: readonly string[] };
 
 /** The run options an agent tool passes to every child run; the rest comes from the call that starts it. */
 export type ChildRunOptions = Omit<

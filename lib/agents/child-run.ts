@@ -5,7 +5,8 @@ import { ToolInvocation } from '../providers/tool-invocation';
 import type { LlmAgentRunOptions } from '../runner/run-options';
 import type { LlmAgentRunResult } from '../runner/run-result';
 import type { RunInProgress } from '../runner/run-state';
-import type { LlmAgentEvent } from '../runner/runner-events';
+import { emitTo } from '../runner/run-steps';
+import type { AgentCallLink, ChildAgentEvent, LlmAgentEvent } from '../runner/runner-events';
 import type { CompiledStructuredOutput } from '../runner/structured-output/structured-output';
 import type { AgentRunner } from './agent-tool';
 import { AgentToolOptions, NestedAgentEvent } from './agent-tool-options';
@@ -26,7 +27,7 @@ export async function runChild(
 ): Promise<ToolOutcome> {
   const parent = parentRunOf(invocation);
   const store = parent?.recorder?.store;
-  const runOptions = childRunOptions(options, parent, invocation.signal);
+  const runOptions = childRunOptions(options, parent, invocation);
   if (store === undefined || parent === undefined || invocation.idempotencyKey === undefined)
     return childOutcome(undefined, await runner.complete(prompt, { ...runOptions, store: undefined }));
   const childRunId = childRunIdOf(parent.runId, invocation.callId, invocation.idempotencyKey);
@@ -49,11 +50,14 @@ export async function runChild(
   return childOutcome(childRunId, result);
 }
 
-/** The options of a child run: the tool's, the parent's approval handler, context and lease, the call's signal. */
+/**
+ * The options of a child run: the tool's, the parent's approval handler, context and lease, the call's signal; its
+ * events go to the tool's `onEvent` and, as `agent_event`s, to the parent run's.
+ */
 function childRunOptions(
   options: AgentToolOptions,
   parent: RunInProgress | undefined,
-  signal: AbortSignal,
+  invocation: ToolInvocation,
 ): LlmAgentRunOptions {
   const inherited = parent?.options;
   const fromParent: LlmAgentRunOptions = {
@@ -62,22 +66,49 @@ function childRunOptions(
     ...(inherited?.workerId === undefined ? {} : { workerId: inherited.workerId }),
     ...(inherited?.leaseTtlMs === undefined ? {} : { leaseTtlMs: inherited.leaseTtlMs }),
   };
+  // The turn of the call, read now: the parent's turn moves on once its calls are done.
+  const turn = parent?.turn ?? 0;
   return {
     ...fromParent,
     ...options.runOptions,
-    signal,
+    signal: invocation.signal,
     ...(options.output === undefined ? {} : { output: options.output, outputPolicy: options.outputPolicy }),
-    onEvent: (event) => report(options, event),
+    onEvent: (event) => {
+      report(options, event);
+      if (parent !== undefined) forward(parent, options.name, turn, invocation.callId, event);
+    },
   };
 }
 
-/** Reports a child's event to the tool's listener with its agent path; a child's own child already set its part. */
-function report(options: AgentToolOptions, event: LlmAgentEvent | NestedAgentEvent): void {
+/**
+ * Reports a child's event in the parent run as an `agent_event`, in the parent's `onEvent` (and so its `stream()`):
+ * the child's own event with this call as the path, or an event from below the child with this call put in front.
+ */
+function forward(parent: RunInProgress, name: string, turn: number, callId: string, event: LlmAgentEvent): void {
+  const link: AgentCallLink = { runId: parent.runId, turn, callId, toolName: name, childRunId: event.runId };
+  const nested: ChildAgentEvent =
+    event.type === 'agent_event'
+      ? {
+          type: 'agent_event',
+          runId: parent.runId,
+          agent: [name, ...event.agent],
+          calls: [link, ...event.calls],
+          event: event.event,
+        }
+      : { type: 'agent_event', runId: parent.runId, agent: [name], calls: [link], event };
+  emitTo(parent.options.onEvent, nested);
+}
+
+/** Reports a child's event to the tool's listener with its agent path; an event from below the child keeps its part. */
+function report(options: AgentToolOptions, event: LlmAgentEvent): void {
   const listener = options.onEvent;
   if (listener === undefined) return;
-  const below = 'agent' in event ? event.agent : [];
+  const nested: NestedAgentEvent =
+    event.type === 'agent_event'
+      ? { ...event.event, agent: [options.name, ...event.agent] }
+      : { ...event, agent: [options.name] };
   try {
-    listener({ ...event, agent: [options.name, ...below] });
+    listener(nested);
   } catch {
     // Observers must not change what runs.
   }

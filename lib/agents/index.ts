@@ -14,4 +14,6 @@ export type { AgentToolContract } from './derived-contract';
 export { childRunIdOf, PARENT_CALL_ID, PARENT_RUN_ID, AGENT_NAME } from './child-run-id';
 export { childRunsOf } from './child-runs';
 export type { ChildRunSummary } from './child-runs';
+export { ancestorsOf, loadRunTree } from './run-tree';
+export type { RunTree } from './run-tree';
 export type { WaitingChild } from './parent-run-link';

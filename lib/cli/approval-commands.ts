@@ -7,6 +7,8 @@ import { enqueueResumeOfQueuedRun, QueuedResume } from './queued-resume';
 import { formatApproval, formatApprovalList } from './format-text';
 import { approvalViews, ApprovalView } from './run-views';
 import { oneLine } from './terminal-text';
+import { loadRunTree } from '../agents/run-tree';
+import { runsOfTree, withTreePath } from './run-tree-views';
 
 /** Options of `wuwe approvals list`. */
 export interface ApprovalsListOptions extends StoreOptions {
@@ -27,22 +29,28 @@ export interface DecideOptions extends StoreOptions {
 }
 
 /**
- * `wuwe approvals list`: pending approvals (all with `--all`) of one run or of every run, with tool, arguments and
- * hash.
+ * `wuwe approvals list`: pending approvals (all with `--all`) of one run and the child runs below it (its agent tree),
+ * or of every run, with tool, arguments and hash; an approval of a child run carries its `path` (run ids from the
+ * tree's root) and `agents` (the agent tools' names along it).
  */
 export async function approvalsList(io: CliIo, options: ApprovalsListOptions): Promise<number> {
   return withStore(io, options, async (context) => {
     const records: AgentRunRecord[] = [];
-    if (options.run !== undefined) records.push(await loadRecord(context.store, options.run));
-    else
+    if (options.run !== undefined) {
+      const tree = await loadRunTree(context.store, options.run);
+      records.push(...(tree === undefined ? [await loadRecord(context.store, options.run)] : runsOfTree(tree)));
+    } else
       for (const summary of await context.store.listRuns()) {
         if (options.all !== true && summary.status !== 'running' && summary.status !== 'awaiting_approval') continue;
         const record = await context.store.loadRun(summary.runId);
         if (record !== undefined) records.push(record);
       }
-    const approvals = records
-      .flatMap(approvalViews)
-      .filter((approval) => options.all === true || approval.state === 'pending');
+    const paths = new Map<string, readonly AgentRunRecord[]>();
+    const approvals: ApprovalView[] = [];
+    for (const record of records)
+      for (const approval of approvalViews(record))
+        if (options.all === true || approval.state === 'pending')
+          approvals.push(await withTreePath(context.store, record, approval, paths));
     emit(context, approvals, formatApprovalList(approvals));
     return 0;
   });

@@ -5,6 +5,7 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { loadChainedRecord, StoreOptions, withStore } from './command-context';
 import { renderRunHtml } from './html-timeline';
+import { loadRunTree } from '../agents/run-tree';
 import { progressLine } from './progress-line';
 import { oneLine, terminalSafeJson } from './terminal-text';
 import { JournalEntry, RunEventJournal, RunEventJournalError } from '../runner/run-event-journal';
@@ -22,7 +23,8 @@ export interface ExportOptions extends StoreOptions {
 /**
  * `wuwe export <run> --json <file>`: writes the run's complete {@link AgentRunRecord} (conversation, tool
  * calls with their raw admitted outcomes, projections, approvals) as JSON, readable again with
- * `parseAgentRunRecord`; and/or `--html <file>`: a self-contained page of the run (see {@link renderRunHtml}).
+ * `parseAgentRunRecord`; and/or `--html <file>`: a self-contained page of the run (see {@link renderRunHtml}), with the
+ * child runs of its agent tool calls nested under the calls that started them.
  */
 export async function exportRun(io: CliIo, runId: string, options: ExportOptions): Promise<number> {
   if (options.json === undefined && options.html === undefined)
@@ -50,7 +52,11 @@ export async function exportRun(io: CliIo, runId: string, options: ExportOptions
         progress.update(`export ${runId}: rendering the timeline of ${record.toolCalls.length} call(s)`);
         outputs.push([
           options.html,
-          renderRunHtml(record, { journal: readJournal(context.cwd, options.events), chain }),
+          renderRunHtml(record, {
+            journal: readJournal(context.cwd, options.events),
+            chain,
+            tree: (await loadRunTree(context.store, runId)) ?? { record, children: [] },
+          }),
         ]);
       }
     } finally {

@@ -7,9 +7,16 @@ function outcomeText(outcome: ToolOutcome): string {
   return `ok: ${shorten(outcome.data !== undefined ? JSON.stringify(outcome.data) : (outcome.text ?? ''), 80)}`;
 }
 
-/** One progress line for a runner event, or undefined for events the progress display leaves out. */
+/**
+ * One progress line for a runner event, or undefined for events the progress display leaves out; a child run's event
+ * is its own line behind its agent path (`[billing > ledger] [tool] ...`).
+ */
 export function formatProgress(event: LlmAgentEvent): string | undefined {
   switch (event.type) {
+    case 'agent_event': {
+      const line = formatProgress(event.event);
+      return line === undefined ? undefined : `[${event.agent.join(' > ')}] ${line}`;
+    }
     case 'model_requested':
       return `[model] request ${event.step}`;
     case 'model_responded': {

@@ -1,5 +1,6 @@
 import { hashRows } from './record-hash-views';
 import { ApprovalView, RunListRow, RunView, shorten } from './run-views';
+import { isTreeApproval, pathText } from './run-tree-views';
 import { escapeTerminalLine, oneLine } from './terminal-text';
 
 /**
@@ -35,11 +36,15 @@ export function formatRunList(rows: readonly RunListRow[]): string {
   );
 }
 
-/** The text of `approvals list`. */
+/**
+ * The text of `approvals list`; with a last `PATH` column (the tree's root run, then the agents' names) when an
+ * approval is in a child run.
+ */
 export function formatApprovalList(approvals: readonly ApprovalView[]): string {
   if (approvals.length === 0) return 'no approvals\n';
+  const withPaths = approvals.some(isTreeApproval);
   return table(
-    ['RUN', 'TURN', 'CALL', 'TOOL', 'STATE', 'ARGUMENTS SHA-256', 'ARGUMENTS'],
+    ['RUN', 'TURN', 'CALL', 'TOOL', 'STATE', 'ARGUMENTS SHA-256', 'ARGUMENTS', ...(withPaths ? ['PATH'] : [])],
     approvals.map((approval) => [
       approval.runId,
       String(approval.turn),
@@ -48,6 +53,7 @@ export function formatApprovalList(approvals: readonly ApprovalView[]): string {
       approval.state,
       approval.argumentsSha256,
       approval.arguments === undefined ? '(not recorded)' : shorten(JSON.stringify(approval.arguments), 60),
+      ...(withPaths ? [isTreeApproval(approval) ? pathText(approval) : ''] : []),
     ]),
   );
 }

@@ -6,6 +6,7 @@ import { HashRow, hashRows } from './record-hash-views';
 import { runView, RunView, ToolCallView } from './run-views';
 import { CallTimeline, callTimelines, TIMELINE_LANES, TimelineLane, TimelineMark, timelineKey } from './timeline-model';
 import { escapeTerminalText } from './terminal-text';
+import type { RunTree } from '../agents/run-tree';
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d2330;background:#fff}h1{font-size:18px}
 .step{border-left:3px solid #5b6ee1;margin:12px 0;padding:4px 12px}.axis{color:#667;font-size:12px}
@@ -24,7 +25,8 @@ table{border-collapse:collapse}td,th{border:1px solid #dde;padding:2px 8px;text-
 .lane-approval .mark{background:#17a2b8}.lane-approval .mark-denied{background:#e67e22}
 .lane-truncation .mark{background:#6c757d}.note{color:#778;font-size:12px;font-style:italic}
 .legend span{display:inline-block;margin-right:12px}table.hashes{font-size:12px;margin:4px 0}
-table.hashes th{font-weight:normal;color:#556}code{font:12px ui-monospace,monospace;overflow-wrap:anywhere}`;
+table.hashes th{font-weight:normal;color:#556}
+.child-run{border-left:3px dashed #8e44ad;margin:8px 0 4px 8px;padding:2px 0 2px 10px}.child-head{font-size:13px}code{font:12px ui-monospace,monospace;overflow-wrap:anywhere}`;
 
 /**
  * Escapes text for HTML element content and attribute values; terminal controls, bidi characters and lone
@@ -50,6 +52,11 @@ export interface RunHtmlOptions {
    * an anchored head. @default none
    */
   readonly chain?: RecordChain;
+  /**
+   * The run's agent tree (`loadRunTree` of `wuwe/agents`): each child run is drawn under the call that started it,
+   * recursively. @default none: the run alone
+   */
+  readonly tree?: RunTree;
 }
 
 /**
@@ -63,10 +70,39 @@ export interface RunHtmlOptions {
  */
 export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = {}): string {
   const view = runView(record, options.chain);
+  const body = stepsHtml(view, record, options.journal, options.tree);
+  const title = `wuwe run ${record.runId}`;
+  const timing =
+    options.journal === undefined
+      ? '<p class="note">no event journal given: backoff, heartbeats, timeouts and late results are drawn only from a journal (wuwe export --events)</p>'
+      : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body><h1>${escapeHtml(title)}</h1>
+<table><tr><th>status</th><td>${escapeHtml(view.status)}</td></tr><tr><th>created</th><td>${escapeHtml(view.createdAt)}</td></tr>
+<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}</table>
+<p class="legend">${TIMELINE_LANES.map((lane) => `<span class="lane-${lane}"><span class="mark point" style="position:static;display:inline-block"></span> ${lane}</span>`).join('')}</p>
+${timing}
+${body}
+</body></html>
+`;
+}
+
+/**
+ * The steps of a run: each user message and model step, each step's calls with their lanes and hashes, and under a
+ * call that started a child run (from `tree`), that run's steps, nested the same way.
+ */
+function stepsHtml(
+  view: RunView,
+  record: AgentRunRecord,
+  journal: readonly JournalEntry[] | undefined,
+  tree: RunTree | undefined,
+  anchorPrefix = 'outcome-',
+): string {
   const hashes = hashRows(view);
   // A call is its turn and id: a model may reuse `call_0` every turn. The turn is the step (assistant message ordinal).
   const calls = new Map(view.toolCalls.map((call) => [timelineKey(call.turn, call.callId), call]));
-  const timelines = callTimelines(record, options.journal);
+  const timelines = callTimelines(record, journal);
   const stored = new Map(record.toolCalls.map((call) => [timelineKey(call.turn, call.callId), call]));
   const body: string[] = [];
   let step = 0;
@@ -82,7 +118,7 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
       const call = calls.get(timelineKey(turn, modelCall.id));
       const timeline = stepTimelines[index];
       const outcomeJson = stored.get(timelineKey(turn, modelCall.id))?.outcomeJson;
-      const anchor = `outcome-${turn}-${modelCall.id}`;
+      const anchor = `${anchorPrefix}${turn}-${modelCall.id}`;
       const parts = [
         `<b>${escapeHtml(modelCall.name)}</b> <span class="meta">${escapeHtml(modelCall.id)}</span>`,
         `<pre>${escapeHtml(JSON.stringify(call?.arguments ?? modelCall.arguments))}</pre>`,
@@ -96,6 +132,9 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
         parts.push(
           `<details><summary>full admitted outcome (${Buffer.byteLength(outcomeJson)} bytes)</summary><pre id="${escapeHtml(anchor)}">${escapeHtml(outcomeJson)}</pre></details>`,
         );
+      for (const child of tree?.children ?? [])
+        if (child.parentCallId === modelCall.id && (child.parentTurn ?? turn) === turn)
+          parts.push(childRunHtml(child, journal, `${anchorPrefix}${turn}-${modelCall.id}-`));
       return `<div class="call ${escapeHtml(call?.outcome ?? 'pending')}" data-call="${escapeHtml(modelCall.id)}" data-turn="${turn}">${parts.join('')}</div>`;
     });
     const axisText =
@@ -106,21 +145,19 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
       `<div class="step"><b>model step ${step}</b>${message.content ? `<pre>${escapeHtml(message.content)}</pre>` : ''}${lanes.length ? axisText + lanes.join('') : ''}</div>`,
     );
   }
-  const title = `wuwe run ${record.runId}`;
-  const timing =
-    options.journal === undefined
-      ? '<p class="note">no event journal given: backoff, heartbeats, timeouts and late results are drawn only from a journal (wuwe export --events)</p>'
-      : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><h1>${escapeHtml(title)}</h1>
-<table><tr><th>status</th><td>${escapeHtml(view.status)}</td></tr><tr><th>created</th><td>${escapeHtml(view.createdAt)}</td></tr>
-<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}</table>
-<p class="legend">${TIMELINE_LANES.map((lane) => `<span class="lane-${lane}"><span class="mark point" style="position:static;display:inline-block"></span> ${lane}</span>`).join('')}</p>
-${timing}
-${body.join('\n')}
-</body></html>
-`;
+  return body.join('\n');
+}
+
+/** A child run nested under the call that started it: its id, agent, status and pending approvals, then its steps. */
+function childRunHtml(child: RunTree, journal: readonly JournalEntry[] | undefined, anchorPrefix: string): string {
+  const view = runView(child.record);
+  const pending = view.approvals.filter((approval) => approval.state === 'pending');
+  const waiting =
+    pending.length === 0
+      ? ''
+      : `, waits for approval of ${pending.map((approval) => `${escapeHtml(approval.toolName)} <span class="meta">${escapeHtml(approval.callId)}</span>`).join(', ')}`;
+  const head = `<div class="child-head"><b>child run</b> <code>${escapeHtml(view.runId)}</code> (agent ${escapeHtml(child.agent ?? '?')}): ${escapeHtml(view.status)}, ${view.steps} step(s)${waiting}</div>`;
+  return `<div class="child-run" data-run="${escapeHtml(view.runId)}" data-status="${escapeHtml(view.status)}">${head}${stepsHtml(view, child.record, journal, child, anchorPrefix)}</div>`;
 }
 
 /** The header row of the record chain, when the page was rendered with it. */

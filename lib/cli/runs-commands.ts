@@ -3,7 +3,18 @@ import { CliError } from './cli-error';
 import { CliIo } from './cli-io';
 import { emit, loadChainedRecord, StoreOptions, withStore } from './command-context';
 import { formatRunList, formatRunView } from './format-text';
-import { runListRow, RunListRow, runView } from './run-views';
+import { runListRow, RunListRow, runView, RunView } from './run-views';
+import { loadRunTree } from '../agents/run-tree';
+import { formatRunTree } from './format-tree';
+import { ChildRunView, childRunViews, TreeApprovalView, treeApprovalViews } from './run-tree-views';
+
+/** What `wuwe runs show` reports: the run, and the child runs of its agent tool calls with their waiting approvals. */
+export interface RunShowView extends RunView {
+  /** The child runs, each under the call that started it, recursively. */
+  readonly childRuns: readonly ChildRunView[];
+  /** The pending approvals of the run and of every run below it, each with its path from this run. */
+  readonly treeApprovals: readonly TreeApprovalView[];
+}
 
 /** Options of `wuwe runs list`. */
 export interface RunsListOptions extends StoreOptions {
@@ -27,7 +38,8 @@ export async function runsList(io: CliIo, options: RunsListOptions): Promise<num
 
 /**
  * `wuwe runs show <run>`: messages summary, tool calls with outcomes, approvals and projections, the record chain's
- * head and every call's hashes (arguments, admitted outcome, what the model saw).
+ * head and every call's hashes (arguments, admitted outcome, what the model saw); then the child runs its agent tool
+ * calls started (recursively, under the calls) and the approvals waiting anywhere in that tree.
  */
 export async function runsShow(
   io: CliIo,
@@ -36,8 +48,13 @@ export async function runsShow(
 ): Promise<number> {
   return withStore(io, options, async (context) => {
     const { chain, ...record } = await loadChainedRecord(context, runId);
-    const view = runView(record, chain);
-    emit(context, view, formatRunView(view));
+    const tree = (await loadRunTree(context.store, runId)) ?? { record, children: [] };
+    const view: RunShowView = {
+      ...runView(record, chain),
+      childRuns: childRunViews(tree),
+      treeApprovals: treeApprovalViews({ ...tree, record }),
+    };
+    emit(context, view, formatRunView(view) + formatRunTree(view.childRuns, view.treeApprovals));
     return 0;
   });
 }

@@ -47,7 +47,8 @@ export function timelineKey(turn: number, callId: string): string {
  * and a timeout outcome. With a journal of the run's events (see `RunEventJournal`): each attempt,
  * the backoff before each retry, heartbeats, each timeout and each late result discarded, at their times.
  * Calls are keyed by {@link timelineKey} (turn and call id). A journal event without a turn (written before
- * events carried one) goes to the earliest turn of a recorded call with its id.
+ * events carried one) goes to the earliest turn of a recorded call with its id. The events of `record`'s run are
+ * read whether the run reported them itself or its parent did (`agent_event`), so a root's journal times its tree.
  */
 export function callTimelines(
   record: AgentRunRecord,
@@ -59,7 +60,8 @@ export function callTimelines(
   for (const approval of record.approvals) note(approval.turn, approval.callId);
   const byCall = new Map<string, { atMs: number; event: TimelineCallEvent }[]>();
   for (const entry of journal) {
-    const event = entry.event;
+    // A child run's event in its root's journal counts for the child's record.
+    const event = entry.event.type === 'agent_event' ? entry.event.event : entry.event;
     if (!('callId' in event) || event.runId !== record.runId) continue;
     const written: unknown = (event as { readonly turn?: unknown }).turn;
     const turn = typeof written === 'number' ? written : earliestTurn(record, event.callId);

@@ -6,7 +6,14 @@
  */
 export { SYSTEM_CLOCK } from './runner-clock';
 export type { RunnerClock } from './runner-clock';
-export type { LlmAgentEventType, LlmAgentHookName, ToolCallEventBase } from './runner-events';
+export type {
+  AgentCallLink,
+  ChildAgentEvent,
+  LlmAgentEventType,
+  LlmAgentHookName,
+  LlmAgentOwnEvent,
+  ToolCallEventBase,
+} from './runner-events';
 export type { MaybePromise } from './maybe-promise';
 export { deriveIdempotencyKey } from './tool-call/idempotency-key';
 export type { RunInProgress } from './run-state';

@@ -16,8 +16,47 @@ export interface ToolCallEventBase {
   readonly toolName: string;
 }
 
-/** Everything the runner reports through `onEvent`, as noun-verb literals. */
-export type LlmAgentEvent =
+/**
+ * Everything the runner reports through `onEvent`, as noun-verb literals: a run's own events, and the events of the
+ * child runs its agent tools started ({@link ChildAgentEvent}, type `agent_event`, the only event with an `agent`
+ * path). An event without `agent` is the run's own.
+ */
+export type LlmAgentEvent = LlmAgentOwnEvent | ChildAgentEvent;
+
+/** One agent tool call on the way from a run down to one of its child runs (see {@link ChildAgentEvent}). */
+export interface AgentCallLink {
+  /** The run that made the call. */
+  readonly runId: string;
+  /** The turn of the call in that run; with `callId` it identifies the call. */
+  readonly turn: number;
+  readonly callId: string;
+  /** The agent tool's name. */
+  readonly toolName: string;
+  /** The child run the call started. */
+  readonly childRunId: string;
+}
+
+/**
+ * An event of a child run an agent tool (`runner.asTool()`) started, or of a run below that one, reported in the run
+ * that made the call, in the order the child reported it (while the call runs: after its `tool_call_started`, before
+ * its `tool_call_finished`). The child's own event is `event`, unchanged (its `runId` is the child's).
+ *
+ * - `agent`: the agent tools' names from this run down to the run that emitted `event` (`['billing']`,
+ *   `['billing', 'ledger']`), for display.
+ * - `calls`: the same path as calls, one per level: `calls[0]` is a call of this run, and the last one's
+ *   `childRunId` is the run that emitted `event`. The ids identify each level even when two tools share a name.
+ */
+export interface ChildAgentEvent {
+  readonly type: 'agent_event';
+  /** The run that reports it: `calls[0].runId`. */
+  readonly runId: string;
+  readonly agent: readonly string[];
+  readonly calls: readonly AgentCallLink[];
+  readonly event: LlmAgentOwnEvent;
+}
+
+/** The events a run reports of itself (every {@link LlmAgentEvent} but {@link ChildAgentEvent}). */
+export type LlmAgentOwnEvent =
   | { readonly type: 'run_started'; readonly runId: string }
   | { readonly type: 'model_requested'; readonly runId: string; readonly step: number }
   | {

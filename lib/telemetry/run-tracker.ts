@@ -21,6 +21,13 @@ export interface TrackerShared {
 }
 
 type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string }>;
+type ChildEvent = Extract<LlmAgentEvent, { type: 'agent_event' }>;
+
+/** Where the run span of a child run's tracker goes: under the agent tool call's span, named after the tool. */
+interface ChildRunPlacement {
+  readonly parent: Context;
+  readonly agentName: string;
+}
 type FinishedEvent = Extract<LlmAgentEvent, { type: 'tool_call_finished' }>;
 
 /**
@@ -32,6 +39,10 @@ type FinishedEvent = Extract<LlmAgentEvent, { type: 'tool_call_finished' }>;
  * comes when the tool returns, perhaps after the run) opens no span: its metrics are counted as usual
  * and it is counted in `wuwe.tool.late_events`. Only `tool_call_started` begins a call anew (a later
  * call under the same turn and id), and nothing opens a span once the run's span has ended.
+ *
+ * The events of a child run an agent tool started (`agent_event`) go to a tracker of that child, whose
+ * `invoke_agent` span is a child of the agent tool call's `execute_tool` span (named after the tool), and so on
+ * down the tree: one traced root run traces its whole tree, with no context manager needed.
  */
 export class RunTracker {
   private run: Span | undefined;
@@ -43,8 +54,13 @@ export class RunTracker {
   private readonly endedTools = new Set<string>();
   /** True once the run's span has ended: no span starts after it. */
   private closed = false;
+  /** The trackers of the child runs of this run's agent tool calls, by child run id. */
+  private readonly children = new Map<string, RunTracker>();
 
-  constructor(private readonly shared: TrackerShared) {}
+  constructor(
+    private readonly shared: TrackerShared,
+    private readonly placement?: ChildRunPlacement,
+  ) {}
 
   /** Handles one runner event. */
   onEvent(event: LlmAgentEvent): void {
@@ -60,6 +76,8 @@ export class RunTracker {
       case 'budget_reserved':
       case 'budget_exhausted':
         return;
+      case 'agent_event':
+        return this.onChildEvent(event);
       default:
         return this.onToolEvent(event);
     }
@@ -90,6 +108,8 @@ export class RunTracker {
 
   /** Ends every open span with an error status: the run threw or rejected. */
   fail(error: unknown): void {
+    for (const child of this.children.values()) child.fail(error);
+    this.children.clear();
     const type = errorTypeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     for (const span of [...this.tools.values(), this.chat, this.run]) {
@@ -111,6 +131,29 @@ export class RunTracker {
     this.closed = true;
   }
 
+  /**
+   * An event of a child run (or of a run below it): to the tracker of the child the first call of its path started,
+   * made at the child's `run_started` (a resumed child starts a new span) under that call's span.
+   */
+  private onChildEvent(event: ChildEvent): void {
+    const [link, ...below] = event.calls;
+    if (link === undefined) return;
+    let child = this.children.get(link.childRunId);
+    if (child === undefined || (below.length === 0 && event.event.type === 'run_started')) {
+      if (this.closed) return;
+      const { api } = this.shared;
+      const call = this.tools.get(callKey(link.turn, link.callId));
+      const parent = call === undefined ? this.parent() : api.trace.setSpan(this.parent(), call);
+      child = new RunTracker(this.shared, { parent, agentName: link.toolName });
+      this.children.set(link.childRunId, child);
+    }
+    child.onEvent(
+      below.length === 0
+        ? event.event
+        : { ...event, runId: link.childRunId, agent: event.agent.slice(1), calls: below },
+    );
+  }
+
   private startRun(runId: string): void {
     const { api, tracer, options } = this.shared;
     const attributes: Attributes = {
@@ -118,10 +161,12 @@ export class RunTracker {
       [TELEMETRY_NAMES.runId]: runId,
       [TELEMETRY_NAMES.conversationId]: runId,
     };
-    if (options.agentName !== undefined) attributes[TELEMETRY_NAMES.agentName] = options.agentName;
-    const name = options.agentName === undefined ? 'invoke_agent' : `invoke_agent ${options.agentName}`;
-    this.run = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, api.context.active());
-    this.runContext = api.trace.setSpan(api.context.active(), this.run);
+    const agentName = this.placement?.agentName ?? options.agentName;
+    if (agentName !== undefined) attributes[TELEMETRY_NAMES.agentName] = agentName;
+    const name = agentName === undefined ? 'invoke_agent' : `invoke_agent ${agentName}`;
+    const parent = this.placement?.parent ?? api.context.active();
+    this.run = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, parent);
+    this.runContext = api.trace.setSpan(parent, this.run);
   }
 
   private startChat(step: number): void {

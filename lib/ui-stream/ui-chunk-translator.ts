@@ -112,6 +112,9 @@ export class UIChunkTranslator {
         this.closeText(chunks);
         chunks.push(...(await this.resultChunks(event.result)));
         break;
+      case 'agent_event':
+        // A child run's event: the UI message is this run's; the agent tool call's outcome carries the child's answer.
+        break;
     }
     return chunks;
   }

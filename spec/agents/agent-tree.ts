@@ -67,7 +67,7 @@ export function scriptedAgent(calls: readonly string[], answer: string): Scripte
 export function agentTree(
   dir: string,
   defaults: LlmAgentRunOptions & { store?: RunStore } = {},
-  tuning: { leafSlowMs?: number; cleanup?: Partial<AgentToolOptions> } = {},
+  tuning: { leafSlowMs?: number; cleanup?: Partial<AgentToolOptions>; delegate?: Partial<AgentToolOptions> } = {},
 ): LlmAgentRunner {
   const grandchild = new LlmAgentRunner(
     scriptedAgent(['delete_file'], 'grandchild done'),
@@ -84,7 +84,7 @@ export function agentTree(
     scriptedAgent(['notify', 'delegate'], 'parent done'),
     composeToolProviders(
       countingTools(dir, { notify: { sideEffect: 'write' } }),
-      child.asTool({ name: 'delegate', description: 'Hands the work to the child agent.' }),
+      child.asTool({ name: 'delegate', description: 'Hands the work to the child agent.', ...tuning.delegate }),
     ),
     defaults,
   );

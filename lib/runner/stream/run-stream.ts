@@ -176,6 +176,10 @@ export class RunStreamChannel implements LlmAgentRunStream {
       case 'tool_call_finished':
         this.push(finishedCallEvent(runId, this.step, event));
         break;
+      case 'agent_event':
+        // A child run's event: added without waiting, as the runner events of a tool call (a child is one).
+        this.push(event);
+        break;
       default:
         break;
     }

@@ -8,7 +8,9 @@ import { LlmAgentError } from '../runner-error';
  * text or argument delta, a started call, the step's response) and before its closing events, until the
  * consumer has taken one. Only the model stream waits: running tools, their deadlines, heartbeats and
  * retries go on. The outcomes of one step's tool calls and the step's end are added without waiting, so
- * the buffer holds at most `streamBufferSize` plus the number of tool calls of one step.
+ * the buffer holds at most `streamBufferSize` plus the number of tool calls of one step. The events of child
+ * runs (`agent_event`, from agent tools) are added without waiting too, since a child runs as a tool call: a step
+ * whose agent tools run long children adds their events on top of that bound.
  *
  * The run waits only for a consumer that is iterating: a stream whose `result` is read without any
  * iteration buffers every event (read `result` alone and prefer `complete()`), and a consumer that left the

@@ -1,6 +1,7 @@
 import { ModelResponse } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
 import { LlmAgentRunResult } from '../run-result';
+import type { ChildAgentEvent } from '../runner-events';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- referenced from TSDoc
 import type { StreamBufferPolicy } from './stream-buffer-policy';
 
@@ -28,6 +29,11 @@ import type { StreamBufferPolicy } from './stream-buffer-policy';
  * argument text and `tool_call_finished`, in a step numbered as that turn.
  * - `run_finished`: the last event of a run that returned; `result` is what `complete()` would have
  *   returned. A run that fails (a model or store error) ends the iteration with that error instead.
+ * - `agent_event`: an event of a child run an agent tool of this run started (or of a run below it), as the runner
+ *   reports it to `onEvent` ({@link ChildAgentEvent}): the child's event in `event`, its path in `agent` (tool
+ *   names) and `calls`. They come in order between the agent tool call's `tool_call_started` and its
+ *   `tool_call_finished`. Every other event is the run's own: a consumer that follows only this run skips
+ *   `agent_event`.
  */
 export type LlmAgentStreamEvent =
   | { readonly type: 'run_started'; readonly runId: string }
@@ -65,7 +71,8 @@ export type LlmAgentStreamEvent =
       readonly durationMs: number;
     }
   | { readonly type: 'step_finished'; readonly runId: string; readonly step: number; readonly response?: ModelResponse }
-  | { readonly type: 'run_finished'; readonly runId: string; readonly result: LlmAgentRunResult };
+  | { readonly type: 'run_finished'; readonly runId: string; readonly result: LlmAgentRunResult }
+  | ChildAgentEvent;
 
 /** The `type` literals of {@link LlmAgentStreamEvent}. */
 export type LlmAgentStreamEventType = LlmAgentStreamEvent['type'];
@@ -93,8 +100,8 @@ export interface LlmAgentRunStream extends AsyncIterableIterator<LlmAgentStreamE
   /** How many events are buffered now, waiting for the consumer (see {@link StreamBufferPolicy}). */
   readonly buffered: number;
   /**
-   * The most events the buffer has held at once so far: at most `streamBufferSize` plus one step's tool calls for an
-   * iterating consumer.
+   * The most events the buffer has held at once so far: at most `streamBufferSize` plus one step's tool calls (and
+   * the `agent_event`s of that step's child runs) for an iterating consumer.
    */
   readonly maxBuffered: number;
 }
