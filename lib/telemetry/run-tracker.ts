@@ -59,6 +59,8 @@ export class RunTracker {
         return this.finishRun(event.stopReason);
       case 'budget_reserved':
       case 'budget_exhausted':
+      case 'guardrail_decided':
+      case 'guardrail_tripped':
         return;
       default:
         return this.onToolEvent(event);
