@@ -56,8 +56,9 @@ import { checkProviderTools } from './tool-call/checked-tool';
  * Turns model tool calls into safe tool executions under Tool Contract 2.0: one template, whose
  * protected methods are the steps a subclass can override. Per call (`executeToolCall`), in order:
  * 1 `resolveTool`, 2 `validateArguments`, 3 `checkCapabilities`, 4 `authorize`, 5 `requestApproval`,
- * 6 `checkPrecondition` (then the tool's `before` guardrails, the budget, `maxCalls`), 7 and 8 `dispatchWithRetries` (`dispatchAttempt`, `retryAttempts`, `compensate`),
- * 9 `finishOutcome` (`validateOutput`; then the tool's `after` guardrails), 10 `completeToolCall` (`projectForModel`). Per run: `runStep`
+ * 6 `checkPrecondition` (then the tool's `before` guardrails, the budget, `maxCalls`), 7 and 8
+ * `dispatchWithRetries` (`dispatchAttempt`, `retryAttempts`, `compensate`), 9 `finishOutcome` (`validateOutput`;
+ * then the tool's `after` guardrails), 10 `completeToolCall` (`projectForModel`). Per run: `runStep`
  * (`requestModel`, `recordMessage`, `refuseIncompleteToolCalls`) until a stop reason, then `finishRun`.
  * Every step that needs another calls its method here (through the runner's step context), so an
  * override is honoured everywhere; the bodies of the default steps are functions of `tool-call/`,

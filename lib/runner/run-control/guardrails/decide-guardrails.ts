@@ -82,6 +82,8 @@ export function decideAtOnce<Context>(
   });
 }
 
+const VERDICTS = 'guardrail.allow(), rejectContent(), tripwire()';
+
 /** One guardrail's answer as a decision, reported; fail closed on anything but a verdict. */
 function decisionOf(
   steps: StepContext,
@@ -97,14 +99,14 @@ function decisionOf(
       ? { kind: 'tripwire', reason: `guardrail '${name}' failed: ${messageOf(answer.error)}` }
       : (checkedVerdict(answer.value) ?? {
           kind: 'tripwire',
-          reason: `guardrail '${name}' answered ${describe(answer.value)}, not a verdict (guardrail.allow(), rejectContent(), tripwire())`,
+          reason: `guardrail '${name}' answered ${describe(answer.value)}, not a verdict (${VERDICTS})`,
         });
   const decision: GuardrailDecision = { kind, name, verdict, ...(call === undefined ? {} : { call }) };
   steps.emit(run, { type: 'guardrail_decided', runId: run.runId, step: run.steps, ...decision });
   return verdict.kind === 'allow' ? { kind: 'allow' } : { kind: verdict.kind, decision };
 }
 
-/** The verdict `value` is, or undefined when it is malformed (a reject without a message text, a tripwire without a reason). */
+/** `value` as a verdict; undefined when it is malformed (a reject without a message, a tripwire without reason). */
 function checkedVerdict(value: unknown): GuardrailVerdict | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { kind, message, reason } = value as Record<string, unknown>;
