@@ -6,7 +6,7 @@ const tools = (): FunctionProvider =>
   new FunctionProvider()
     .add(
       'get_weather',
-      (invocation) => `sunny in ${String(invocation.arguments.city)}`,
+      (invocation) => `sunny in ${invocation.arguments.city as string}`,
       {},
       { city: { type: 'string' } },
     )
