@@ -115,12 +115,17 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
 <table><tr><th>status</th><td>${escapeHtml(view.status)}</td></tr><tr><th>created</th><td>${escapeHtml(view.createdAt)}</td></tr>
-<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}</table>
+<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}${guardrailRowHtml(view)}</table>
 <p class="legend">${TIMELINE_LANES.map((lane) => `<span class="lane-${lane}"><span class="mark point" style="position:static;display:inline-block"></span> ${lane}</span>`).join('')}</p>
 ${timing}
 ${body.join('\n')}
 </body></html>
 `;
+}
+
+/** The header row of the guardrail notice, when a guardrail stopped the run. */
+function guardrailRowHtml(view: RunView): string {
+  return view.guardrail === undefined ? '' : `<tr><th>guardrail</th><td>${escapeHtml(view.guardrail.text)}</td></tr>`;
 }
 
 /** The header row of the record chain, when the page was rendered with it. */
