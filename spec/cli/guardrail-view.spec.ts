@@ -5,6 +5,7 @@ import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { guardrail } from '../../lib/runner';
 import { makeTempDir } from '../durable/temp-dir';
 import { FunctionProvider } from '../runner/support';
+import { formatProgress } from '../../lib/cli/format-event';
 import { runCli } from './cli-harness';
 
 describe('a guardrail stop in runs show and the HTML timeline', () => {
@@ -47,5 +48,22 @@ describe('a guardrail stop in runs show and the HTML timeline', () => {
     expect(exported.code).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<tr><th>guardrail</th><td>[guardrail_tripped] tool before guardrail &#39;no-wipes&#39;');
+  });
+
+  it('progress lines name a reject and a trip; an allow is left out', () => {
+    const base = {
+      runId: 'r',
+      step: 1,
+      kind: 'tool_before',
+      name: 'g',
+      call: { callId: 'c', turn: 1, toolName: 'wipe' },
+    } as const;
+    expect(formatProgress({ type: 'guardrail_decided', ...base, verdict: { kind: 'allow' } })).toBeUndefined();
+    expect(formatProgress({ type: 'guardrail_decided', ...base, verdict: { kind: 'reject', message: 'no' } })).toBe(
+      "[guardrail] tool_before 'g' on wipe rejected: no",
+    );
+    expect(formatProgress({ type: 'guardrail_tripped', runId: 'r', kind: 'input', name: 'x', reason: 'stop' })).toBe(
+      "[guardrail] input 'x' tripped: stop",
+    );
   });
 });
