@@ -77,3 +77,41 @@ describe('outputGuardrails', () => {
     expect(JSON.stringify(model.requests[1].messages)).toContain('Implausible temperature.');
   });
 });
+
+describe('guardrail options', () => {
+  it.each([
+    ['inputGuardrails not an array', { inputGuardrails: (() => guardrail.allow()) as never }],
+    ['a guardrail without check', { inputGuardrails: [{ name: 'x' } as never] }],
+    [
+      'runInParallel on an output guardrail',
+      { outputGuardrails: [{ check: () => guardrail.allow(), runInParallel: true } as never] },
+    ],
+    ['an unknown key of a tool guardrail', { toolGuardrails: { noop: { beforee: () => guardrail.allow() } as never } }],
+  ])('%s is invalid_run_options before any request', async (_name, options) => {
+    const model = new ScriptedModelClient([{ text: 'never' }]);
+    await expect(new LlmAgentRunner(model, provider()).complete('Hi', options)).rejects.toMatchObject({
+      code: 'invalid_run_options',
+    });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('the run aborted while a tool guardrail is pending: the call is refused cancelled and never runs', async () => {
+    const controller = new AbortController();
+    const tools = new FunctionProvider().add('noop', () => 'ok');
+    const model = new ScriptedModelClient([{ toolCalls: [{ name: 'noop', arguments: {} }] }, { text: 'never' }]);
+    const result = await new LlmAgentRunner(model, tools).complete('Go', {
+      signal: controller.signal,
+      toolGuardrails: {
+        noop: {
+          before: () => {
+            setTimeout(() => controller.abort(), 5);
+            return new Promise(() => undefined);
+          },
+        },
+      },
+    });
+    expect(tools.calls).toHaveLength(0);
+    expect(result.stopReason).toBe('aborted');
+    expect(result.toolCalls[0].outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+});
