@@ -92,6 +92,27 @@ describe('inputGuardrails', () => {
     expect(requestSignal?.aborted).toBe(true);
   });
 
+  it('runInParallel in stream(): a trip drops the streamed response and runs none of its calls', async () => {
+    const provider = tools();
+    const model = new ScriptedModelClient([{ toolCalls: [{ name: 'delete_all', arguments: {} }] }, { text: 'never' }]);
+    const stream = new LlmAgentRunner(model, provider).stream('wipe', {
+      inputGuardrails: [
+        {
+          runInParallel: true,
+          check: () => new Promise((resolve) => setTimeout(() => resolve(guardrail.tripwire('no')), 20)),
+        },
+      ],
+    });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const result = await stream.result;
+    expect(result.stopReason).toBe('guardrail_tripped');
+    expect(provider.calls).toHaveLength(0);
+    // Deltas of the dropped response may have been streamed, but none of its calls finishes.
+    expect(types).not.toContain('tool_call_finished');
+    expect(types.at(-1)).toBe('run_finished');
+  });
+
   it('runInParallel: a trip while the model is still answering aborts that request', async () => {
     let aborted = false;
     const model = new ScriptedModelClient([
