@@ -33,7 +33,7 @@ describe('a tripwire in the durable record (SQLite file)', () => {
     expect(record?.status).toBe('cancelled');
     expect(guardrailNoticeOf(record!)).toEqual({
       code: 'guardrail_tripped',
-      text: "[guardrail_tripped] tool before guardrail 'before' on 'drop_table': no drops in production",
+      text: "[guardrail_tripped] tool before guardrail 'tool_before#0' on 'drop_table': no drops in production",
     });
     const toolMessage = record?.messages.find((message) => message.role === 'tool');
     expect(toolMessage).toMatchObject({

@@ -1,4 +1,4 @@
-import { LlmAgentEvent, LlmAgentRunner, ScriptedModelClient } from '../../../lib';
+import { LlmAgentEvent, LlmAgentRunner, LlmAgentStreamEvent, ScriptedModelClient } from '../../../lib';
 import { guardrail, InputGuardrailContext } from '../../../lib/runner';
 import { FunctionProvider } from '../support';
 
@@ -99,18 +99,23 @@ describe('inputGuardrails', () => {
       inputGuardrails: [
         {
           runInParallel: true,
-          check: () => new Promise((resolve) => setTimeout(() => resolve(guardrail.tripwire('no')), 20)),
+          check: () => new Promise((resolve) => setTimeout(() => resolve(guardrail.tripwire('no')), 200)),
         },
       ],
     });
-    const types: string[] = [];
-    for await (const event of stream) types.push(event.type);
+    const events: LlmAgentStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
     const result = await stream.result;
     expect(result.stopReason).toBe('guardrail_tripped');
     expect(provider.calls).toHaveLength(0);
-    // Deltas of the dropped response may have been streamed, but none of its calls finishes.
-    expect(types).not.toContain('tool_call_finished');
-    expect(types.at(-1)).toBe('run_finished');
+    // The response was streamed before the trip; its started call finishes refused, never run.
+    const started = events.filter((event) => event.type === 'tool_call_started');
+    const finished = events.flatMap((event) => (event.type === 'tool_call_finished' ? [event] : []));
+    expect(started).toHaveLength(1);
+    expect(finished).toMatchObject([
+      { toolName: 'delete_all', attempts: 0, outcome: { error: { code: 'guardrail_tripped' } } },
+    ]);
+    expect(events.at(-1)?.type).toBe('run_finished');
   });
 
   it('runInParallel: a trip while the model is still answering aborts that request', async () => {

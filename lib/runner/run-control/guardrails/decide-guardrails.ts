@@ -17,8 +17,11 @@ export type GuardrailOutcome =
   | { readonly kind: 'reject' | 'tripwire'; readonly decision: GuardrailDecision }
   | { readonly kind: 'aborted' };
 
+const OPTION_KEYS = new Set(['before', 'after', 'check']);
+
 /**
- * The guardrails of one option as a list with names: a function's name, a named one's `name`, else `<kind>#<index>`.
+ * The guardrails of one option as a list with names: a named one's `name`, the function's name (not one inferred
+ * from the keys `before`, `after`, `check`), else `<kind>#<index>`.
  * The option was checked before the run started (`checkGuardrailOptions`). @internal
  */
 export function resolveGuardrails<Context>(kind: GuardrailKind, option: unknown): ResolvedGuardrail<Context>[] {
@@ -27,8 +30,10 @@ export function resolveGuardrails<Context>(kind: GuardrailKind, option: unknown)
   return list.map((entry, index) => {
     const named = typeof entry === 'function' ? { check: entry } : (entry as Record<string, unknown>);
     const check = named.check as GuardrailFunction<Context>;
+    // A function's name inferred from the option key it was written under (`before: () => ...`) names nothing.
+    const functionName = OPTION_KEYS.has(check.name) ? '' : check.name;
     const name =
-      typeof named.name === 'string' && named.name.length > 0 ? named.name : check.name || `${kind}#${index}`;
+      typeof named.name === 'string' && named.name.length > 0 ? named.name : functionName || `${kind}#${index}`;
     return { name, check, runInParallel: named.runInParallel === true };
   });
 }

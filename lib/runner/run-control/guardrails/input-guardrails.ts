@@ -1,5 +1,7 @@
 import type { ChatMessage, ModelResponse } from '../../../model/model-types';
+import { standardFailure } from '../../../outcome/tool-outcome';
 import type { RunInProgress } from '../../run-state';
+import { assistantMessagesOf } from '../../turn-messages';
 import type { StepContext } from '../../tool-call/step-context';
 import { decideAtOnce, decideInOrder, resolveGuardrails } from './decide-guardrails';
 import { applyGuardrailStop } from './guardrail-stop';
@@ -59,6 +61,7 @@ export async function requestUnderInputGuardrails(
     run.options = runOptions;
     if (outcome.kind !== 'allow') {
       applyGuardrailStop(steps, run, outcome);
+      if (answer.ok && answer.response.toolCalls.length > 0) await finishDroppedCalls(run, answer.response);
       return undefined;
     }
     if (answer.ok) return answer.response;
@@ -66,6 +69,19 @@ export async function requestUnderInputGuardrails(
   } finally {
     run.options = runOptions;
   }
+}
+
+/** In a run of `stream()`: the calls of the dropped response, streamed already, finish refused (none ran). */
+async function finishDroppedCalls(run: RunInProgress, response: ModelResponse): Promise<void> {
+  const stop = run.control?.guardrails.stop;
+  const outcome =
+    stop === undefined
+      ? standardFailure('cancelled', 'the run was aborted before the call could run')
+      : standardFailure(
+          stop.verdict.kind === 'tripwire' ? 'guardrail_tripped' : 'guardrail_rejected',
+          `input guardrail '${stop.name}' stopped the run before this call could run`,
+        );
+  await run.stream?.droppedCalls(run.steps, assistantMessagesOf(run.messages) + 1, response.toolCalls, outcome);
 }
 
 type Settled =
