@@ -39,6 +39,12 @@ export function formatProgress(event: LlmAgentEvent): string | undefined {
       return `[approval] ${event.toolName} ${event.callId} ${event.approved ? 'approved' : 'denied'}`;
     case 'tool_call_finished':
       return `[tool] ${event.toolName} ${event.callId} finished after ${event.attempts} attempt(s): ${outcomeText(event.outcome)}`;
+    case 'guardrail_decided':
+      return event.verdict.kind === 'reject'
+        ? `[guardrail] ${event.kind} '${event.name}'${event.call ? ` on ${event.call.toolName}` : ''} rejected: ${shorten(event.verdict.message, 80)}`
+        : undefined;
+    case 'guardrail_tripped':
+      return `[guardrail] ${event.kind} '${event.name}'${event.call ? ` on ${event.call.toolName}` : ''} tripped: ${shorten(event.reason, 80)}`;
     case 'run_finished':
       return `[run] finished: ${event.stopReason}`;
     default:

@@ -92,7 +92,8 @@ export function formatRunView(view: RunView): string {
   if (view.metadata !== undefined) out.push(oneLine`metadata: ${JSON.stringify(view.metadata)}`);
   if (view.lease !== undefined)
     out.push(oneLine`lease:    ${view.lease.workerId} until ${new Date(view.lease.expiresAtMs).toISOString()}`);
-  if (view.messages.lastAssistantText !== undefined)
+  if (view.guardrail !== undefined) out.push(oneLine`guardrail: ${shorten(view.guardrail.text)}`);
+  else if (view.messages.lastAssistantText !== undefined)
     out.push(oneLine`last answer: ${shorten(view.messages.lastAssistantText)}`);
   out.push('');
   out.push(

@@ -80,7 +80,7 @@ export function renderRunHtml(record: AgentRunRecord, options: RunHtmlOptions = 
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><h1>${escapeHtml(title)}</h1>
 <table><tr><th>status</th><td>${escapeHtml(view.status)}</td></tr><tr><th>created</th><td>${escapeHtml(view.createdAt)}</td></tr>
-<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}</table>
+<tr><th>updated</th><td>${escapeHtml(view.updatedAt)}</td></tr><tr><th>steps</th><td>${view.steps}</td></tr><tr><th>tool calls</th><td>${view.toolCalls.length}</td></tr>${chainRowHtml(view)}${guardrailRowHtml(view)}</table>
 <p class="legend">${TIMELINE_LANES.map((lane) => `<span class="lane-${lane}"><span class="mark point" style="position:static;display:inline-block"></span> ${lane}</span>`).join('')}</p>
 ${timing}
 ${body}
@@ -158,6 +158,11 @@ function childRunHtml(child: RunTree, journal: readonly JournalEntry[] | undefin
       : `, waits for approval of ${pending.map((approval) => `${escapeHtml(approval.toolName)} <span class="meta">${escapeHtml(approval.callId)}</span>`).join(', ')}`;
   const head = `<div class="child-head"><b>child run</b> <code>${escapeHtml(view.runId)}</code> (agent ${escapeHtml(child.agent ?? '?')}): ${escapeHtml(view.status)}, ${view.steps} step(s)${waiting}</div>`;
   return `<div class="child-run" data-run="${escapeHtml(view.runId)}" data-status="${escapeHtml(view.status)}">${head}${stepsHtml(view, child.record, journal, child, anchorPrefix)}</div>`;
+}
+
+/** The header row of the guardrail notice, when a guardrail stopped the run. */
+function guardrailRowHtml(view: RunView): string {
+  return view.guardrail === undefined ? '' : `<tr><th>guardrail</th><td>${escapeHtml(view.guardrail.text)}</td></tr>`;
 }
 
 /** The header row of the record chain, when the page was rendered with it. */

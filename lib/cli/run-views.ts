@@ -4,6 +4,7 @@ import { ChatMessage, ModelToolCall } from '../model/model-types';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 import type { RecordChain } from '../durable/chain/record-chain';
 import { CallHashes, callHashes, RecordChainView, recordChainView } from './record-hash-views';
+import { GuardrailNotice, guardrailNoticeOf } from '../runner/run-control/guardrails/guardrail-stop';
 
 /** One row of `wuwe runs list`. */
 export interface RunListRow {
@@ -102,6 +103,8 @@ export interface RunView {
   readonly approvals: readonly ApprovalView[];
   readonly projections: readonly ProjectionView[];
   readonly lease?: RunLease;
+  /** The guardrail notice the run ends with, when a guardrail stopped it (`guardrail_tripped` or `_rejected`). */
+  readonly guardrail?: GuardrailNotice;
   /** The run's record chain, when the record was read with it. */
   readonly chain?: RecordChainView;
 }
@@ -215,8 +218,15 @@ export function runView(record: AgentRunRecord, chain?: RecordChain): RunView {
       trigger: String(projection.report.trigger),
     })),
     ...(record.lease === undefined ? {} : { lease: record.lease }),
+    ...guardrailOf(record),
     ...(chain === undefined ? {} : { chain: recordChainView(chain) }),
   };
+}
+
+/** The `guardrail` field of a run's view: the notice its record ends with, if any. */
+function guardrailOf(record: AgentRunRecord): { guardrail?: GuardrailNotice } {
+  const notice = guardrailNoticeOf(record);
+  return notice === undefined ? {} : { guardrail: notice };
 }
 
 /** The key of a call within a run: its turn and its id. */

@@ -112,6 +112,8 @@ function contractProblems(d: ToolDescriptor): string[] {
     ...Object.entries(d.capabilities).map(([name, value]): [string, unknown] => [`capabilities.${name}`, value]),
   ];
   for (const [name, value] of flags) if (typeof value !== 'boolean') problems.push(`${name} must be a boolean`);
+  if (d.maxCalls !== undefined && !(Number.isSafeInteger(d.maxCalls) && d.maxCalls >= 1))
+    problems.push(`maxCalls must be an integer >= 1, got ${String(d.maxCalls)}`);
   if (d.heartbeat !== undefined && !isPositiveFinite(d.heartbeat.idleTimeoutMs))
     problems.push('heartbeat.idleTimeoutMs must be a positive finite number');
   for (const pointer of [d.resourceVersion.argumentPointer, d.resourceVersion.outcomePointer])

@@ -29,6 +29,7 @@ const CONTRACT_OPTION_KEYS = {
   capabilities: ['invocationContext', 'idempotencyKey', 'heartbeat', 'compensation'],
   metadata: true,
   modelOutputProjection: ['maxBytes', 'maxTokens'],
+  maxCalls: true,
 } as const satisfies Record<keyof ToolContractOptions, true | readonly string[]>;
 
 /**

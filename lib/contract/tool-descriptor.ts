@@ -118,6 +118,11 @@ export interface ToolDescriptor {
   readonly metadata: Readonly<Record<string, JsonValue>>;
   /** Per-tool projection ceilings (tighten only). @default undefined */
   readonly modelOutputProjection?: Partial<ToolOutputProjectionPolicy>;
+  /**
+   * Most calls of this tool let through to dispatch in one run; a call over it is refused `max_calls_reached`
+   * (nothing runs, the run goes on). Counted once per call across retries and resumes. @default undefined (no limit)
+   */
+  readonly maxCalls?: number;
 }
 
 /**
@@ -143,4 +148,6 @@ export interface ToolContractOptions<Output extends JsonSchema | ToolOutputClass
   readonly capabilities?: Partial<ToolCapabilities>;
   readonly metadata?: Readonly<Record<string, JsonValue>>;
   readonly modelOutputProjection?: Partial<ToolOutputProjectionPolicy>;
+  /** Most calls of this tool in one run (an integer >= 1). @default no limit */
+  readonly maxCalls?: number;
 }

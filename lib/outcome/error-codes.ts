@@ -44,6 +44,15 @@ export const STANDARD_TOOL_ERROR_CODES = {
   tool_changed: 'precondition',
   /** The run's `budget` did not allow the call; it was not run and the run stopped (`budget_exhausted`). */
   budget_exhausted: 'permission',
+  /**
+   * A tool guardrail (`toolGuardrails`) rejected the call before dispatch (it was not run), or the outcome after it
+   * (the model reads the guardrail's message instead).
+   */
+  guardrail_rejected: 'permission',
+  /** A guardrail's tripwire stopped the run; the call was not run (or, after its outcome, its output was withheld). */
+  guardrail_tripped: 'permission',
+  /** The contract's `maxCalls` for this tool was reached in the run; the call was not run (the run goes on). */
+  max_calls_reached: 'permission',
   /** The argument text was not JSON. */
   invalid_json: 'validation',
   /** The model's answer was cut at its token limit; its tool calls may carry cut arguments and were not run. */

@@ -45,3 +45,24 @@ export type {
   ModelPriceTable,
   RunBudget,
 } from './run-control/budget/run-budget';
+export { guardrail } from './run-control/guardrails/guardrail-types';
+export type {
+  Guardrail,
+  GuardrailContextBase,
+  GuardrailDecision,
+  GuardrailFunction,
+  GuardrailKind,
+  GuardrailVerdict,
+  InputGuardrail,
+  InputGuardrailContext,
+  NamedGuardrail,
+  OutputGuardrail,
+  OutputGuardrailContext,
+  OutputRunOptions,
+  ToolAfterGuardrailContext,
+  ToolBeforeGuardrailContext,
+  ToolGuardrailMap,
+  ToolGuardrails,
+} from './run-control/guardrails/guardrail-types';
+export { guardrailNoticeOf } from './run-control/guardrails/guardrail-stop';
+export type { GuardrailNotice, GuardrailNoticeCode } from './run-control/guardrails/guardrail-stop';

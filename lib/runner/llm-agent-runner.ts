@@ -41,6 +41,8 @@ import {
   validateArgumentsGate,
 } from './tool-call/call-gates';
 import { budgetToolCallGate, resolveActiveToolGate } from './run-control/tool-call-control';
+import { dispatchGate, guardAfterOutcome, guardBeforeDispatch } from './run-control/guardrails/tool-guardrails';
+import type { OutputRunOptions } from './run-control/guardrails/guardrail-types';
 import { retryAttempts } from './tool-call/call-retries';
 import { hookFailedEvent, refusedToolCall, stopToolCall } from './tool-call/call-stop';
 import { deriveIdempotencyKey } from './tool-call/idempotency-key';
@@ -54,8 +56,9 @@ import { checkProviderTools } from './tool-call/checked-tool';
  * Turns model tool calls into safe tool executions under Tool Contract 2.0: one template, whose
  * protected methods are the steps a subclass can override. Per call (`executeToolCall`), in order:
  * 1 `resolveTool`, 2 `validateArguments`, 3 `checkCapabilities`, 4 `authorize`, 5 `requestApproval`,
- * 6 `checkPrecondition`, 7 and 8 `dispatchWithRetries` (`dispatchAttempt`, `retryAttempts`, `compensate`),
- * 9 `finishOutcome` (`validateOutput`), 10 `completeToolCall` (`projectForModel`). Per run: `runStep`
+ * 6 `checkPrecondition` (then the tool's `before` guardrails, the budget, `maxCalls`), 7 and 8
+ * `dispatchWithRetries` (`dispatchAttempt`, `retryAttempts`, `compensate`), 9 `finishOutcome` (`validateOutput`;
+ * then the tool's `after` guardrails), 10 `completeToolCall` (`projectForModel`). Per run: `runStep`
  * (`requestModel`, `recordMessage`, `refuseIncompleteToolCalls`) until a stop reason, then `finishRun`.
  * Every step that needs another calls its method here (through the runner's step context), so an
  * override is honoured everywhere; the bodies of the default steps are functions of `tool-call/`,
@@ -100,7 +103,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   complete<S extends StructuredOutputSchema>(
     input: LlmAgentRunInput,
-    options: LlmAgentRunOptions & { readonly output: S },
+    options: OutputRunOptions<S>,
   ): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
@@ -153,7 +156,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   resume<S extends StructuredOutputSchema>(
     runId: string,
-    options: LlmAgentRunOptions & { readonly output: S },
+    options: OutputRunOptions<S>,
   ): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   resume(runId: string, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
@@ -238,9 +241,15 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 6. The resource-version precondition.
     const precondition = checkedGate(this.checkPrecondition(run, request), 'checkPrecondition');
     if (precondition.kind !== 'continue') return stopToolCall(this.steps, run, start, precondition, request);
+    // 6a. The tool's `before` guardrails.
+    const guarded = await guardBeforeDispatch(this.steps, run, request);
+    if (guarded.kind !== 'continue') return stopToolCall(this.steps, run, start, guarded, request);
     // 6b. The run's budget (`budget.maxToolCalls`, and no other limit already reached).
     const budgeted = budgetToolCallGate(this.steps, run, request);
     if (budgeted.kind !== 'continue') return stopToolCall(this.steps, run, start, budgeted, request);
+    // 6c. No guardrail tripped the run, and the contract's `maxCalls` allows the call.
+    const dispatchable = dispatchGate(run, request);
+    if (dispatchable.kind !== 'continue') return stopToolCall(this.steps, run, start, dispatchable, request);
     const { idempotencyKey, startedAt } = start;
     const begun = { idempotencyKey, startedAt, args: request.arguments, request };
     if (run.recorder !== undefined) {
@@ -248,7 +257,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       if (beginning.kind === 'refuse') return stopToolCall(this.steps, run, start, beginning, request);
       if (beginning.kind !== 'execute') {
         const { outcome, attempts } = beginning;
-        return await this.completeToolCall(run, call, { ...begun, outcome, attempts, admitted: true });
+        const shown = await guardAfterOutcome(this.steps, run, request, outcome);
+        return await this.completeToolCall(run, call, { ...begun, outcome, attempts, admitted: true, ...shown });
       }
     }
     const { runId, turn } = run;
@@ -260,8 +270,10 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     if (onChild !== undefined) return onChild;
     // 9. `prepareToolResult`, output validation, the returned resource version.
     const outcome = await this.finishOutcome(run, request, dispatched.outcome);
+    // 9b. The tool's `after` guardrails: what the model is shown instead of the outcome, if anything.
+    const shown = await guardAfterOutcome(this.steps, run, request, outcome);
     // 10. Admission, `onToolResult`, the result projected for the model.
-    return await this.completeToolCall(run, call, { ...begun, outcome, attempts: dispatched.attempts });
+    return await this.completeToolCall(run, call, { ...begun, outcome, attempts: dispatched.attempts, ...shown });
   }
 
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */

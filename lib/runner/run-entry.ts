@@ -24,6 +24,10 @@ import { assistantMessagesOf, isModelResponse } from './turn-messages';
 import { newRunControl } from './run-control/run-control';
 import { restoreBudget } from './run-control/budget/resumed-budget';
 import { stopConditionHolds } from './run-control/stop-conditions';
+import { restoreToolCallCounts } from './run-control/tool-call-limit';
+import { endedByGuardrail, resumedGuardrailStop } from './run-control/guardrails/guardrail-stop';
+import { guardInput } from './run-control/guardrails/input-guardrails';
+import { outputGuardrailFeedback } from './run-control/guardrails/output-guardrails';
 
 /** What a run takes from its runner besides the steps. @internal */
 export interface RunnerParts {
@@ -90,6 +94,7 @@ export async function completeRun(
   return await runDurably(steps, run, defaultMemory, async () => {
     for (const message of earlier) await steps.recordMessage(run, message);
     await recordInput(steps, run, input);
+    await guardInput(steps, run, input);
     await runLoop(steps, run);
   });
 }
@@ -99,6 +104,7 @@ export function resumeRun(steps: StepContext, run: RunInProgress, defaultMemory:
   return runDurably(steps, run, defaultMemory, async (record) => {
     restoreRecord(run, record);
     restoreBudget(run, record);
+    restoreToolCallCounts(run, record);
     await run.recorder?.setStatus('running');
     const { output } = run;
     const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
@@ -106,7 +112,8 @@ export function resumeRun(steps: StepContext, run: RunInProgress, defaultMemory:
       run.text = accepted.text;
       run.stopReason = 'end_turn';
     }
-    await resumePendingCalls(steps, run);
+    // A record that ends with a guardrail's notice was stopped by it: nothing more runs.
+    if (!resumedGuardrailStop(run, record)) await resumePendingCalls(steps, run);
     await runLoop(steps, run);
   });
 }
@@ -155,9 +162,10 @@ async function runDurably(
 }
 
 /**
- * Model steps until a stop reason is set (the model's, `maxSteps`, or the run's abort). A run with `output`
+ * Model steps until a stop reason is set (the model's, `maxSteps`, the run's abort, a guardrail). A run with `output`
  * whose model ended its turn without the final answer is asked for it (a user message; one repair) and goes
- * on, until it comes or the repairs are used up (`StructuredOutputError`).
+ * on, until it comes or the repairs are used up (`StructuredOutputError`); a final answer an output guardrail rejects
+ * is sent back the same way. A guardrail's stop records its notice and ends the loop.
  */
 async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
   const { output } = run;
@@ -170,9 +178,15 @@ async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
         if (run.stopReason === undefined && stopConditionHolds(run)) run.stopReason = 'stop_condition';
       }
     }
+    if (await endedByGuardrail(steps, run)) return;
     const repair = output === undefined ? undefined : await finalAnswerRepair(run, output);
-    if (repair === undefined) return;
-    await steps.recordMessage(run, { role: 'user', content: repair });
+    // The output guardrails judge an answer that stands; a reject goes back to the model like a repair.
+    const feedback = repair ?? (await outputGuardrailFeedback(steps, run));
+    if (feedback === undefined) {
+      await endedByGuardrail(steps, run);
+      return;
+    }
+    await steps.recordMessage(run, { role: 'user', content: feedback });
     run.stopReason = undefined;
   }
 }

@@ -97,7 +97,7 @@ export function countUsage(run: RunInProgress, response: ModelResponse): void {
 
 /** The Tool message of a call's result: its content, and its images when it has any. @internal */
 export function toolMessageOf(record: ToolCallResult): ChatMessage {
-  const isError = !record.outcome.ok || record.projection === undefined;
+  const isError = !(record.modelOutcome ?? record.outcome).ok || record.projection === undefined;
   const message: ChatMessage = {
     role: 'tool',
     toolCallId: record.callId,
@@ -125,6 +125,7 @@ export function runResultOf(
     stopReason,
     steps,
     ...(ledger === undefined ? {} : { budget: ledger.report(run.clock.now()) }),
+    ...(run.control?.guardrails.stop === undefined ? {} : { guardrail: run.control.guardrails.stop }),
   };
   return accepted === undefined ? result : { ...result, output: accepted.value };
 }

@@ -14,6 +14,7 @@ import { StreamBufferPolicy } from './stream/stream-buffer-policy';
 import type { ModelPriceTable, RunBudget } from './run-control/budget/run-budget';
 import type { StopCondition } from './run-control/stop-conditions';
 import type { PrepareStep, ToolChoice } from './run-control/tool-control';
+import type { InputGuardrail, OutputGuardrail, ToolGuardrailMap } from './run-control/guardrails/guardrail-types';
 
 /** A validated call as host hooks see it: the one parsed argument object approval, audit and execution share. */
 export interface ToolCallRequest {
@@ -78,6 +79,26 @@ export interface LlmAgentRunOptions {
   readonly budget?: RunBudget;
   /** Prices by model name, for `budget.maxCostUsd` (none are built in). @default none */
   readonly modelPrices?: ModelPriceTable;
+  /**
+   * Guardrails on the input of `complete()` / `stream()` (not asked on `resume()`), asked before the first model
+   * request, or while it is in flight with `runInParallel`. A reject ends the run with the guardrail's message
+   * (`guardrail_rejected`), a tripwire stops it (`guardrail_tripped`); in parallel either aborts the request and
+   * nothing of its response runs. A guardrail that throws or answers no verdict trips the run. @default none
+   */
+  readonly inputGuardrails?: readonly InputGuardrail[];
+  /**
+   * Guardrails on the final answer (stop reason `end_turn`; typed with `output` in a run with structured output). A
+   * reject sends its message back to the model and the run goes on (within `maxSteps`); a tripwire stops the run.
+   * @default none
+   */
+  readonly outputGuardrails?: readonly OutputGuardrail<never>[];
+  /**
+   * Guardrails of tools, by tool name: `before` (after every admission check, before dispatch; a reject refuses the
+   * call `guardrail_rejected`) and `after` (after the outcome, before projection; a reject shows the model the
+   * refusal instead of the output). A tripwire stops the run (`guardrail_tripped`). An unknown tool name is
+   * `invalid_run_options`. @default none
+   */
+  readonly toolGuardrails?: ToolGuardrailMap;
   /** Aborts the run: the model request and every running tool call. */
   readonly signal?: AbortSignal;
   /** @default a random UUID */

@@ -3,10 +3,13 @@ import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import type { BudgetReport } from './run-control/budget/run-budget';
+import type { GuardrailDecision } from './run-control/guardrails/guardrail-types';
 
 /**
  * Why a run ended. `budget_exhausted`: a limit of the run's `budget` stopped it (see `result.budget`);
  * `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the run can be resumed.
+ * `guardrail_tripped`: a guardrail's tripwire stopped it (stored `cancelled`: it cannot be resumed);
+ * `guardrail_rejected`: an input guardrail refused the input (stored `completed`). See `result.guardrail`.
  */
 export type LlmAgentStopReason =
   | 'end_turn'
@@ -18,6 +21,8 @@ export type LlmAgentStopReason =
   | 'awaiting_approval'
   | 'budget_exhausted'
   | 'stop_condition'
+  | 'guardrail_tripped'
+  | 'guardrail_rejected'
   | 'other';
 
 /**
@@ -35,6 +40,8 @@ export interface ToolCallResult<Name extends string = string, Outcome extends To
   readonly arguments?: JsonObject;
   /** The complete outcome (never truncated). */
   readonly outcome: Outcome;
+  /** What the model was shown instead of `outcome`: the refusal of a tool's `after` guardrail. */
+  readonly modelOutcome?: ToolOutcome;
   /** Attempts made (0 when refused before dispatch). */
   readonly attempts: number;
   readonly idempotencyKey: string;
@@ -68,6 +75,8 @@ export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult,
   readonly steps: number;
   /** The run's budget: limits, spent, remaining, and the limit that stopped it; present for a run with `budget`. */
   readonly budget?: BudgetReport;
+  /** The guardrail decision that stopped the run (stop reason `guardrail_tripped` or `guardrail_rejected`). */
+  readonly guardrail?: GuardrailDecision;
   /**
    * The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`).
    */

@@ -19,6 +19,7 @@ import { assistantMessageOf, assistantMessagesOf } from './turn-messages';
 import { BudgetStop } from './run-control/budget/budget-stop';
 import { recordsUsage } from './run-control/budget/resumed-budget';
 import { controlModelRequest, releaseModelRequest, settleModelRequest } from './run-control/prepare-request';
+import { requestUnderInputGuardrails } from './run-control/guardrails/input-guardrails';
 
 /** Default most model requests in one run. */
 export const DEFAULT_MAX_STEPS = 16;
@@ -36,9 +37,11 @@ export function emitTo(handler: LlmAgentRunOptions['onEvent'], event: LlmAgentEv
 
 /** The `runStep` step as `LlmAgentRunner` defines it (documented there). @internal */
 export async function runModelStep(steps: StepContext, run: RunInProgress): Promise<void> {
-  let response: ModelResponse;
+  let response: ModelResponse | undefined;
   try {
-    response = await steps.requestModel(run);
+    // The first request runs beside the parallel input guardrails; undefined when they stopped the run.
+    response = await requestUnderInputGuardrails(steps, run);
+    if (response === undefined) return;
   } catch (error) {
     if (BudgetStop.isInstance(error)) {
       run.stopReason = 'budget_exhausted';
@@ -159,7 +162,8 @@ export async function recordToolResults(
   run: RunInProgress,
   records: readonly ToolCallResult[],
 ): Promise<void> {
-  if (records.some((record) => record.awaitingApproval === true)) {
+  // A tripped run never resumes, so a call waiting for approval is answered now and the transcript stays whole.
+  if (records.some((record) => record.awaitingApproval === true) && run.stopReason !== 'guardrail_tripped') {
     run.stopReason = 'awaiting_approval';
     return;
   }

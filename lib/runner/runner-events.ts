@@ -3,6 +3,7 @@ import { ToolOutcome } from '../outcome/tool-outcome';
 import { HeartbeatProgress } from '../providers/tool-invocation';
 import { ModelResponse } from '../model/model-types';
 import type { BudgetLimitName, BudgetRemaining } from './run-control/budget/run-budget';
+import type { GuardrailKind, GuardrailVerdict } from './run-control/guardrails/guardrail-types';
 
 /** Fields every tool-call event carries. */
 export interface ToolCallEventBase {
@@ -125,6 +126,27 @@ export type LlmAgentOwnEvent =
       readonly limit: BudgetLimitName;
       readonly max: number;
       readonly at: 'model_request' | 'tool_call';
+    }
+  | {
+      /** A guardrail answered (every answer, `allow` too; a throw or a malformed answer is reported as a tripwire). */
+      readonly type: 'guardrail_decided';
+      readonly runId: string;
+      /** Model requests made when it answered. */
+      readonly step: number;
+      readonly kind: GuardrailKind;
+      readonly name: string;
+      readonly verdict: GuardrailVerdict;
+      /** The call a tool guardrail answered about. */
+      readonly call?: { readonly callId: string; readonly turn: number; readonly toolName: string };
+    }
+  | {
+      /** A guardrail's tripwire stopped the run (once per run). */
+      readonly type: 'guardrail_tripped';
+      readonly runId: string;
+      readonly kind: GuardrailKind;
+      readonly name: string;
+      readonly reason: string;
+      readonly call?: { readonly callId: string; readonly turn: number; readonly toolName: string };
     }
   | {
       readonly type: 'run_finished';

@@ -21,6 +21,8 @@ export function defaultWorkerId(): string {
 export function storedStatusOf(stopReason: LlmAgentStopReason | undefined): AgentRunStatus {
   if (stopReason === 'awaiting_approval') return 'awaiting_approval';
   if (stopReason === 'aborted') return 'cancelled';
+  // A tripwire ends the run for good: a resume must not run anything after it.
+  if (stopReason === 'guardrail_tripped') return 'cancelled';
   // Reaching the step limit is not a final answer: the run can be resumed with a larger maxSteps.
   if (stopReason === 'max_steps') return 'stopped';
   // A budget or a stop condition ended it early: it can be resumed (with a larger budget).

@@ -75,6 +75,8 @@ export class RunTracker {
         return this.finishRun(event.stopReason);
       case 'budget_reserved':
       case 'budget_exhausted':
+      case 'guardrail_decided':
+      case 'guardrail_tripped':
         return;
       case 'agent_event':
         return this.onChildEvent(event);

@@ -27,6 +27,8 @@ const FINISH_REASONS: Readonly<Record<LlmAgentStopReason, FinishReason>> = {
   aborted: 'other',
   budget_exhausted: 'other',
   stop_condition: 'stop',
+  guardrail_tripped: 'content-filter',
+  guardrail_rejected: 'content-filter',
   other: 'other',
 };
 

@@ -5,6 +5,9 @@ import { LlmAgentError } from '../runner-error';
 import { RunBudgetLedger } from './budget/budget-ledger';
 import { checkBudget } from './budget/check-budget';
 import type { ToolChoice } from './tool-control';
+import { checkGuardrailOptions } from './guardrails/check-guardrails';
+import { GuardrailRunState, newGuardrailRunState } from './guardrails/guardrail-stop';
+import type { ToolCallCounts } from './tool-call-limit';
 
 /** The run-control state of one run: the tools of the current step and the budget's ledger. @internal */
 export interface RunControl {
@@ -15,11 +18,16 @@ export interface RunControl {
   /** The final-answer tool of a run with `output` in tool mode: always offered, whatever `activeTools` says. */
   readonly finalAnswerTool?: string;
   readonly ledger?: RunBudgetLedger;
+  /** The decisions of the run's guardrails that stop it, and its parallel input guardrails. */
+  readonly guardrails: GuardrailRunState;
+  /** The calls of each tool let through so far (the contracts' `maxCalls`). */
+  readonly toolCallCounts: ToolCallCounts;
 }
 
 /**
  * The run-control state of a new run from its merged options; throws `invalid_run_options` for a `toolChoice`,
- * `activeTools`, `prepareStep`, `stopWhen`, `budget` or `modelPrices` that cannot work (before any request). @internal
+ * `activeTools`, `prepareStep`, `stopWhen`, `budget`, `modelPrices` or guardrails that cannot work (before any
+ * request). @internal
  */
 export function newRunControl(
   options: LlmAgentRunOptions,
@@ -39,7 +47,15 @@ export function newRunControl(
     checkToolChoice(options.toolChoice, model, offeredTools(activeTools ?? toolNames, finalAnswerTool), 'toolChoice');
   const price = checkBudget(options.budget, options.modelPrices, model.modelName);
   const ledger = options.budget === undefined ? undefined : new RunBudgetLedger(options.budget, price, nowMs);
-  return { toolNames, finalAnswerTool, activeTools, ledger };
+  checkGuardrailOptions(options, toolNames);
+  return {
+    toolNames,
+    finalAnswerTool,
+    activeTools,
+    ledger,
+    guardrails: newGuardrailRunState(),
+    toolCallCounts: new Map(),
+  };
 }
 
 /** The tools a request offers: the active ones and the final-answer tool. @internal */

@@ -1,5 +1,6 @@
 import { ModelResponse, ModelToolCall } from '../../model/model-types';
 import { ModelStreamEvent } from '../../model/model-stream';
+import { ToolOutcome } from '../../outcome/tool-outcome';
 import { LlmAgentRunOptions } from '../run-options';
 import { LlmAgentRunResult } from '../run-result';
 import { LlmAgentEvent } from '../runner-events';
@@ -123,6 +124,29 @@ export class RunStreamChannel implements LlmAgentRunStream {
       return undefined;
     }
     return room.then(() => this.takeModelEvent(step, turn, event));
+  }
+
+  /**
+   * Finishes the streamed calls of a model response the run dropped (parallel input guardrails stopped it after the
+   * response came): each gets its `tool_call_finished` with `outcome`; none ran.
+   */
+  async droppedCalls(step: number, turn: number, calls: readonly ModelToolCall[], outcome: ToolOutcome): Promise<void> {
+    const runId = this.runId;
+    for (const call of calls) {
+      await this.waitForRoom();
+      const { id: callId, name: toolName } = call;
+      this.push({
+        type: 'tool_call_finished',
+        runId,
+        step,
+        turn,
+        callId,
+        toolName,
+        outcome,
+        attempts: 0,
+        durationMs: 0,
+      });
+    }
   }
 
   /**

@@ -152,7 +152,7 @@ export function toolCallResult(
     attempts,
     durationMs,
   });
-  const { content, report, parts } = steps.projectForModel(run, call, outcome);
+  const { content, report, parts } = steps.projectForModel(run, call, result.modelOutcome ?? outcome);
   const toolCall: ToolCallResult = {
     callId: call.id,
     turn: run.turn,
@@ -167,6 +167,7 @@ export function toolCallResult(
     durationMs,
   };
   if (admitted) Object.assign(toolCall, { admitted: true });
+  if (result.modelOutcome !== undefined) Object.assign(toolCall, { modelOutcome: result.modelOutcome });
   if (parts !== undefined) Object.assign(toolCall, { parts });
   return toolCall;
 }

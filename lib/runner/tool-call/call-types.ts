@@ -31,6 +31,8 @@ export interface CompletedCall {
   readonly admitted?: boolean;
   /** Refused by a gate before it began: `onToolResult` sees it, the store has nothing to admit. */
   readonly refused?: boolean;
+  /** What the model is shown instead of `outcome` (a tool `after` guardrail's refusal); `outcome` is still admitted. */
+  readonly modelOutcome?: ToolOutcome;
 }
 
 /** The model-facing Tool message of an outcome and, when it was projected, the projection's report. */
