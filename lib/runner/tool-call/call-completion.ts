@@ -130,8 +130,8 @@ async function completeObserved(
 }
 
 /**
- * Reports the finished call, projects its outcome for the model (through the pipeline's `projectForModel`) and builds
- * the result.
+ * Projects the call's outcome for the model (through the pipeline's `projectForModel`), reports the finished call
+ * with that projected content, and builds the result.
  */
 export function toolCallResult(
   steps: StepContext,
@@ -142,6 +142,8 @@ export function toolCallResult(
 ): ToolCallResult {
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
+  // Projected first, so the event carries the Tool message the model reads.
+  const { content, report, parts } = steps.projectForModel(run, call, outcome);
   steps.emit(run, {
     type: 'tool_call_finished',
     runId: run.runId,
@@ -149,10 +151,10 @@ export function toolCallResult(
     turn: run.turn,
     toolName: call.name,
     outcome,
+    content,
     attempts,
     durationMs,
   });
-  const { content, report, parts } = steps.projectForModel(run, call, outcome);
   const toolCall: ToolCallResult = {
     callId: call.id,
     turn: run.turn,
