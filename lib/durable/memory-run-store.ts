@@ -313,7 +313,11 @@ export class MemoryRunStore implements RunStore, RunEventLog {
   }
 
   /** {@inheritDoc durable!RunEventLog.appendRunEvents} */
-  async appendRunEvents(runId: string, events: readonly JsonObject[], options: AppendRunEventsOptions): Promise<number> {
+  async appendRunEvents(
+    runId: string,
+    events: readonly JsonObject[],
+    options: AppendRunEventsOptions,
+  ): Promise<number> {
     this.open();
     return this.events.append(runId, events, options, this.runs.has(runId));
   }

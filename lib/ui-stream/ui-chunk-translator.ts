@@ -119,12 +119,12 @@ export class UIChunkTranslator {
   }
 
   /** The chunks that end a stream whose run failed: an `error` chunk (no `finish`: the message did not complete). */
-  failureChunks(error: unknown): WuweUIMessageChunk[] {
+  failureChunks(error: unknown, fallbackText = defaultErrorText(error)): WuweUIMessageChunk[] {
     const chunks = this.startChunks();
     this.closeText(chunks);
     if (this.openStep !== undefined) chunks.push({ type: 'finish-step' });
     this.openStep = undefined;
-    const errorText = this.options.errorText?.(error) ?? defaultErrorText(error);
+    const errorText = this.options.errorText?.(error) ?? fallbackText;
     chunks.push({ type: 'error', errorText });
     return chunks;
   }

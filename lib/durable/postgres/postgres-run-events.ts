@@ -107,7 +107,10 @@ export class PostgresRunEvents {
       // Appended between the caller's read and the LISTEN: no notification will come for it.
       const appended = await this.read(runId, { after, limit: 1 });
       if (appended.length > 0) return;
-      await sleepUnlessAborted(RECHECK_MS, signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]));
+      await sleepUnlessAborted(
+        RECHECK_MS,
+        signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]),
+      );
     } finally {
       waiters.delete(done);
       if (waiters.size === 0) this.waiters.delete(runId);

@@ -282,7 +282,11 @@ export class PostgresRunStore implements RunStore, RunEventLog {
   }
 
   /** {@inheritDoc durable!RunEventLog.appendRunEvents} (notifies `wuwe_run_events` as it commits) */
-  async appendRunEvents(runId: string, events: readonly JsonObject[], options: AppendRunEventsOptions): Promise<number> {
+  async appendRunEvents(
+    runId: string,
+    events: readonly JsonObject[],
+    options: AppendRunEventsOptions,
+  ): Promise<number> {
     return this.events.append(runId, events, options);
   }
 

@@ -99,7 +99,11 @@ export function readBoundsOf(options: ReadRunEventsOptions = {}): { after: numbe
 }
 
 /** A kept event of a stored row. @internal */
-export function keptEventOfRow(row: { event_id: number | string; event_json: string; recorded_at: string }): KeptRunEvent {
+export function keptEventOfRow(row: {
+  event_id: number | string;
+  event_json: string;
+  recorded_at: string;
+}): KeptRunEvent {
   return {
     id: Number(row.event_id),
     event: JSON.parse(row.event_json) as KeptRunEvent['event'],

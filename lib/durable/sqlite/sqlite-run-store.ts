@@ -135,7 +135,11 @@ export class SqliteRunStore implements RunStore, RunEventLog {
   }
 
   /** {@inheritDoc durable!RunEventLog.appendRunEvents} */
-  async appendRunEvents(runId: string, events: readonly JsonObject[], options: AppendRunEventsOptions): Promise<number> {
+  async appendRunEvents(
+    runId: string,
+    events: readonly JsonObject[],
+    options: AppendRunEventsOptions,
+  ): Promise<number> {
     return this.events.append(runId, events, options);
   }
 
