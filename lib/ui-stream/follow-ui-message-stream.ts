@@ -80,18 +80,29 @@ export async function followUIMessageStream(
   const plan = await planFollow(store, runId, options.lastEventId);
   if (plan === undefined) return undefined;
   const { lastEventId: _lastEventId, signal, ...translation } = options;
-  const translator = new UIChunkTranslator(runId, translation);
-  const events = followRun(store, runId, { after: plan.after, ...(signal === undefined ? {} : { signal }) });
+  const follow = (after: number): AsyncGenerator<KeptRunEvent, void, undefined> =>
+    followRun(store, runId, { after, ...(signal === undefined ? {} : { signal }) });
+  let translator = new UIChunkTranslator(runId, translation);
+  let events = follow(plan.after);
+  let lastId = plan.after;
+  let told = false;
   return new ReadableStream<FollowedUIChunk>(
     {
       async pull(controller) {
         for (;;) {
           const next = await events.next();
           if (next.done === true) {
+            // The client had the whole of that stream (its final event included): follow the run's next one.
+            if (!told && plan.delivered !== undefined && lastId <= plan.delivered.event && signal?.aborted !== true) {
+              translator = new UIChunkTranslator(runId, translation);
+              events = follow(lastId);
+              continue;
+            }
             controller.close();
             return;
           }
           const { id } = next.value;
+          lastId = id;
           const chunks = await chunksOfKept(translator, next.value);
           let enqueued = 0;
           chunks.forEach((chunk, index) => {
@@ -104,7 +115,9 @@ export async function followUIMessageStream(
             controller.enqueue({ id: `${id}:${index}`, chunk });
             enqueued += 1;
           });
-          if (enqueued > 0) return;
+          if (enqueued === 0) continue;
+          told = true;
+          return;
         }
       },
       async cancel() {

@@ -84,7 +84,8 @@ describe.each([
     expect(sse.at(-1)).toEqual({ data: '[DONE]' });
     const all = sse.slice(0, -1);
     expect(new Set(all.map((event) => event.id)).size).toBe(all.length);
-    for (let index = 0; index < all.length; index += 1) {
+    // After the last one the client has that whole stream: it would wait for the run's next stream.
+    for (let index = 0; index < all.length - 1; index += 1) {
       const resumed = await sseEvents(await followRunResponse(store, runId, { lastEventId: all[index].id }));
       expect(resumed.slice(0, -1)).toEqual(all.slice(index + 1));
     }
