@@ -160,3 +160,33 @@ describe('keepEvents options', () => {
     ).rejects.toMatchObject({ code: 'invalid_run_options' });
   });
 });
+
+describe('a followed run and a slow reader', () => {
+  it('reads the store only as the reader pulls: a paused reader holds the follower within one batch', async () => {
+    const store = new MemoryRunStore();
+    const runId = 'run-slow-reader';
+    await store.createRun({ runId });
+    const deltas = Array.from({ length: 3000 }, () => ({ type: 'text_delta', runId, step: 1, text: 'x'.repeat(100) }));
+    await store.appendRunEvents(runId, [{ type: 'run_started', runId }, ...deltas], { maxPerRun: 10_000 });
+    let read = 0;
+    const readRunEvents = store.readRunEvents.bind(store);
+    store.readRunEvents = async (id, options) => {
+      const events = await readRunEvents(id, options);
+      read += events.length;
+      return events;
+    };
+    const controller = new AbortController();
+    const stream = await followUIMessageStream(store, runId, { signal: controller.signal });
+    const reader = stream!.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // One batch (256 events) and the count of the plan, not the 3001 events kept.
+    const planned = 3001;
+    expect(read - planned).toBeLessThanOrEqual(256);
+    for (let index = 0; index < 600; index += 1) await reader.read();
+    expect(read - planned).toBeGreaterThan(256);
+    expect(read - planned).toBeLessThanOrEqual(3 * 256);
+    controller.abort();
+    await reader.cancel();
+  });
+});
