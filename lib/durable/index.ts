@@ -46,3 +46,14 @@ export type {
   RecordKey,
   RecordKeyOption,
 } from './chain/record-chain';
+export { followRun, FINAL_RUN_EVENT_TYPES } from './run-events/follow-run';
+export type { FollowRunOptions } from './run-events/follow-run';
+export { FollowRunError } from './run-events/follow-run-error';
+export type { FollowRunErrorCode } from './run-events/follow-run-error';
+export { hasRunEventLog } from './run-events/run-event-log';
+export type {
+  AppendRunEventsOptions,
+  KeptRunEvent,
+  ReadRunEventsOptions,
+  RunEventLog,
+} from './run-events/run-event-log';

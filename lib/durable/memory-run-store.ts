@@ -63,6 +63,14 @@ import {
 } from './memory-run-rows';
 import { acquireMemoryLease, releaseMemoryLease, renewMemoryLease } from './memory-leases';
 import { RecordChainer } from './chain/record-chainer';
+import type { JsonObject } from '../outcome/json-value';
+import { MemoryRunEvents } from './run-events/memory-run-events';
+import type {
+  AppendRunEventsOptions,
+  KeptRunEvent,
+  ReadRunEventsOptions,
+  RunEventLog,
+} from './run-events/run-event-log';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions extends RecordChainOptions {
@@ -75,16 +83,18 @@ export interface MemoryRunStoreOptions extends RecordChainOptions {
  * their benchmarks. Runs are lost with the process. Stored JSON is kept as text, so reads return the exact
  * admitted outcome text like the SQL stores do.
  */
-export class MemoryRunStore implements RunStore {
+export class MemoryRunStore implements RunStore, RunEventLog {
   private readonly runs = new Map<string, MemoryRunRows>();
   private readonly idempotencyKeys = new Map<string, CallRow>();
   private readonly clock: () => number;
   private readonly chainer: RecordChainer;
   private closed = false;
+  private readonly events: MemoryRunEvents;
 
   constructor(options: MemoryRunStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
     this.chainer = new RecordChainer(options);
+    this.events = new MemoryRunEvents(() => isoTime(this.clock));
   }
 
   /** {@inheritDoc RunStore.createRun} */
@@ -302,9 +312,32 @@ export class MemoryRunStore implements RunStore {
     return releaseMemoryLease(this.state(runId), workerId);
   }
 
+  /** {@inheritDoc durable!RunEventLog.appendRunEvents} */
+  async appendRunEvents(
+    runId: string,
+    events: readonly JsonObject[],
+    options: AppendRunEventsOptions,
+  ): Promise<number> {
+    this.open();
+    return this.events.append(runId, events, options, this.runs.has(runId));
+  }
+
+  /** {@inheritDoc durable!RunEventLog.readRunEvents} */
+  async readRunEvents(runId: string, options?: ReadRunEventsOptions): Promise<readonly KeptRunEvent[]> {
+    this.open();
+    return this.events.read(runId, options);
+  }
+
+  /** {@inheritDoc durable!RunEventLog.waitForRunEvents} (a subscription: woken by the append) */
+  async waitForRunEvents(runId: string, after: number, signal?: AbortSignal): Promise<void> {
+    this.open();
+    return this.events.wait(runId, after, signal);
+  }
+
   /** {@inheritDoc RunStore.close} */
   async close(): Promise<void> {
     this.closed = true;
+    this.events.wakeAll();
   }
 
   private open(): void {

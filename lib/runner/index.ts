@@ -25,6 +25,8 @@ export type { JournalEntry, RunEventJournalOptions } from './run-event-journal';
 export type { LlmAgentStreamEventType } from './stream/stream-events';
 export { DEFAULT_STREAM_BUFFER_POLICY } from './stream/stream-buffer-policy';
 export type { StreamBufferPolicy } from './stream/stream-buffer-policy';
+export { DEFAULT_KEEP_RUN_EVENTS_POLICY } from './stream/keep-events-policy';
+export type { KeepRunEventsPolicy } from './stream/keep-events-policy';
 export { DEFAULT_STRUCTURED_OUTPUT_POLICY } from './structured-output/structured-output';
 export type {
   StructuredOutputMode,

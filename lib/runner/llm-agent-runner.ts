@@ -25,6 +25,7 @@ import { LlmAgentEvent } from './runner-events';
 import { runResultOf } from './run-lifecycle';
 import { openRunStream } from './stream/open-run-stream';
 import { LlmAgentRunStream } from './stream/stream-events';
+import { drainedResult, keptStreamOf } from './stream/keep-run-events';
 import { StructuredOutputOf, StructuredOutputSchema } from './structured-output/structured-output';
 import { requestApprovalGate } from './tool-call/call-approval';
 import { completeToolCall, finishOutcome, validateOutput } from './tool-call/call-completion';
@@ -107,6 +108,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   ): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
+    if ((options.keepEvents ?? this.defaults.keepEvents) !== undefined)
+      return (await drainedResult(this.stream(input, options))) as LlmAgentRunResult<Call>;
     const messages = inputMessages(input);
     // the calls are those of the provider `Tools` was inferred from
     return (await completeRun(
@@ -130,7 +133,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const run = this.startRun(channel.runOptions(options));
     run.stream = channel;
     channel.bind(() => completeRun(this.steps, run, messages, this.defaultMemory));
-    return channel;
+    return keptStreamOf(channel, { ...this.defaults, ...options });
   }
 
   /**
@@ -162,6 +165,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
+    if ((options.keepEvents ?? this.defaults.keepEvents) !== undefined)
+      return (await drainedResult(this.resumeStream(runId, options))) as LlmAgentRunResult<Call>;
     // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
     if ((await store.exportRun(runId)) === undefined)
       throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);

@@ -13,6 +13,7 @@ import { LlmAgentError } from './runner-error';
 import { DEFAULT_MAX_STEPS, executeToolCalls, recordToolResults } from './run-steps';
 import { openRunStream } from './stream/open-run-stream';
 import { LlmAgentRunStream } from './stream/stream-events';
+import { keptStreamOf } from './stream/keep-run-events';
 import { askForFinalAnswer, FinalAnswerState } from './structured-output/final-answer';
 import { endedWithNativeAnswer, judgeNativeAnswer } from './structured-output/native-answer';
 import { restoreFinalAnswer } from './structured-output/resumed-final-answer';
@@ -138,7 +139,7 @@ export function resumeStreamed(
       throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
     return resumeRun(steps, run, defaultMemory);
   });
-  return channel;
+  return keptStreamOf(channel, { ...defaults, ...options, store });
 }
 
 /**

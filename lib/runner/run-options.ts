@@ -11,6 +11,7 @@ import { LlmAgentEvent } from './runner-events';
 import { RunnerClock } from './runner-clock';
 import { StructuredOutputPolicy, StructuredOutputSchema } from './structured-output/structured-output';
 import { StreamBufferPolicy } from './stream/stream-buffer-policy';
+import type { KeepRunEventsPolicy } from './stream/keep-events-policy';
 import type { ModelPriceTable, RunBudget } from './run-control/budget/run-budget';
 import type { StopCondition } from './run-control/stop-conditions';
 import type { PrepareStep, ToolChoice } from './run-control/tool-control';
@@ -217,6 +218,13 @@ export interface LlmAgentRunOptions {
    * @default DEFAULT_STREAM_BUFFER_POLICY (256 events)
    */
   readonly streamBuffer?: StreamBufferPolicy;
+  /**
+   * Keeps the run's stream events in `store` (which must keep run events: the memory, SQLite and PostgreSQL stores
+   * do), each with an id increasing per run, so another process can follow the run with `followRun()`; the run
+   * is streamed even under `complete()` and `resume()`. See {@link KeepRunEventsPolicy} for retention.
+   * @default none: no events kept
+   */
+  readonly keepEvents?: KeepRunEventsPolicy;
   /** This worker's id for the run's lease. @default host name, process id and a random suffix */
   readonly workerId?: string;
   /** Lease duration; a crashed worker's run can be taken over this long after its last renewal. @default 60000 */

@@ -72,6 +72,12 @@ export type LlmAgentOwnEvent =
   | (ToolCallEventBase & {
       readonly type: 'tool_call_finished';
       readonly outcome: ToolOutcome;
+      /**
+       * The Tool message the model reads for this outcome: the outcome rendered and projected under the run's and
+       * the contract's ceilings (the `content` of the call's `ToolCallResult`). Show this, not `outcome`, to a
+       * client: it is what the model saw.
+       */
+      readonly content: string;
       readonly attempts: number;
       readonly durationMs: number;
     })

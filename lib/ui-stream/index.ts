@@ -16,3 +16,7 @@ export type { ToUIMessageStreamOptions, UIApprovalDecisions, UIStreamApprovals }
 export type { WuweUIMessage, WuweUIMessageChunk, WuweUIMessageMetadata } from './ui-message-types';
 export { UIStreamError } from './ui-stream-error';
 export type { UIStreamErrorCode, UIStreamErrorDetails } from './ui-stream-error';
+export { followUIMessageStream } from './follow-ui-message-stream';
+export type { FollowedUIChunk, FollowUIMessageStreamOptions } from './follow-ui-message-stream';
+export { followRunResponse } from './follow-run-response';
+export type { FollowRunResponseOptions } from './follow-run-response';

@@ -7,6 +7,8 @@ import { approvalRequestChunks } from './approval-request-chunks';
 import type { WuweUIMessageChunk } from './ui-message-types';
 import type { ToUIMessageStreamOptions } from './ui-stream-options';
 
+type FinishedCallEvent = Extract<LlmAgentStreamEvent, { type: 'tool_call_finished' }>;
+
 /** A call this stream told (or, resumed, whose part the client has), by `turn:callId`. */
 interface TrackedCall {
   readonly callId: string;
@@ -34,9 +36,8 @@ const FINISH_REASONS: Readonly<Record<LlmAgentStopReason, FinishReason>> = {
 
 /**
  * Tells the events of one run stream as UI message chunks, in order. Tool outputs are the projected Tool messages
- * the model saw (`ToolCallResult.content`), never the raw outcome: wuwe's stream reports an outcome when its call
- * finishes, and the projected content with the run's result, so each call's output chunk follows the run's last
- * step (its input chunks come as the model streams them). @internal
+ * the model saw (the `content` of `tool_call_finished`), never the raw outcome, told when each call finishes (its
+ * input chunks come as the model streams them). @internal
  */
 export class UIChunkTranslator {
   private readonly calls = new Map<string, TrackedCall>();
@@ -92,6 +93,7 @@ export class UIChunkTranslator {
         if (call === undefined || call.finished) break;
         call.finished = true;
         if (!call.resumed) chunks.push(inputAvailable(call, inputOfText(call.argumentText)));
+        chunks.push(this.outputChunk(event));
         break;
       }
       case 'step_finished': {
@@ -122,17 +124,17 @@ export class UIChunkTranslator {
   }
 
   /** The chunks that end a stream whose run failed: an `error` chunk (no `finish`: the message did not complete). */
-  failureChunks(error: unknown): WuweUIMessageChunk[] {
+  failureChunks(error: unknown, fallbackText = defaultErrorText(error)): WuweUIMessageChunk[] {
     const chunks = this.startChunks();
     this.closeText(chunks);
     if (this.openStep !== undefined) chunks.push({ type: 'finish-step' });
     this.openStep = undefined;
-    const errorText = this.options.errorText?.(error) ?? defaultErrorText(error);
+    const errorText = this.options.errorText?.(error) ?? fallbackText;
     chunks.push({ type: 'error', errorText });
     return chunks;
   }
 
-  /** The outputs of the calls this stream told, the approval requests of the waiting ones, then `finish`. */
+  /** The inputs and approval requests of the calls the run waits on, then `finish`. */
   private async resultChunks(result: LlmAgentRunResult): Promise<WuweUIMessageChunk[]> {
     const chunks: WuweUIMessageChunk[] = [];
     const waiting: ToolCallResult[] = [];
@@ -144,8 +146,6 @@ export class UIChunkTranslator {
         if (!tracked.resumed) chunks.push(inputAvailable(tracked, call.arguments ?? inputOfText(tracked.argumentText)));
         continue;
       }
-      if (!tracked.finished) continue;
-      chunks.push(this.outputChunk(call));
     }
     chunks.push(...(await approvalRequestChunks(this.runId, waiting, this.options.approvals)));
     const { stopReason, usage, steps } = result;
@@ -158,7 +158,7 @@ export class UIChunkTranslator {
   }
 
   /** The output chunk of a finished call: its projected Tool message, as the model saw it. */
-  private outputChunk(call: ToolCallResult): WuweUIMessageChunk {
+  private outputChunk(call: FinishedCallEvent): WuweUIMessageChunk {
     if (call.outcome.ok) return { type: 'tool-output-available', toolCallId: call.callId, output: call.content };
     const denied =
       call.outcome.error.code === 'approval_denied' &&

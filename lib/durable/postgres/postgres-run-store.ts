@@ -50,6 +50,14 @@ import {
   setPostgresStatus,
 } from './postgres-run-writes';
 import { inspectPostgresSchema, openPostgresSchema } from './postgres-schema';
+import type { JsonObject } from '../../outcome/json-value';
+import type {
+  AppendRunEventsOptions,
+  KeptRunEvent,
+  ReadRunEventsOptions,
+  RunEventLog,
+} from '../run-events/run-event-log';
+import { PostgresRunEvents, postgresRunEventsTable } from './postgres-run-events';
 
 const POSTGRES_RUN_STORE = Symbol.for('wuwe.PostgresRunStore');
 
@@ -62,7 +70,7 @@ const POSTGRES_RUN_STORE = Symbol.for('wuwe.PostgresRunStore');
  * The SQL of each concern lives beside it: `postgres-run-writes.ts`, `postgres-call-writes.ts`,
  * `postgres-approval-writes.ts`, `postgres-projection-writes.ts`, `postgres-leases.ts`, `postgres-schema.ts`.
  */
-export class PostgresRunStore implements RunStore {
+export class PostgresRunStore implements RunStore, RunEventLog {
   /** Marks a `PostgresRunStore` of any copy of the package (see {@link PostgresRunStore.isInstance}). */
   readonly [POSTGRES_RUN_STORE] = true;
 
@@ -71,7 +79,10 @@ export class PostgresRunStore implements RunStore {
     return hasErrorMarker(value, POSTGRES_RUN_STORE);
   }
 
-  private constructor(private readonly session: PostgresRunSession) {}
+  private constructor(
+    private readonly session: PostgresRunSession,
+    private readonly events: PostgresRunEvents,
+  ) {}
 
   /**
    * Connects, then creates the schema or checks it. Throws `store_unavailable` when the server cannot be
@@ -107,14 +118,15 @@ export class PostgresRunStore implements RunStore {
           'BEGIN READ ONLY',
         );
       else
-        await session.transaction({}, (client) =>
-          openPostgresSchema(client, schema, quoted, chainer, options.create !== false),
-        );
+        await session.transaction({}, async (client) => {
+          await openPostgresSchema(client, schema, quoted, chainer, options.create !== false);
+          await client.query(postgresRunEventsTable(quoted));
+        });
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;
     }
-    return new PostgresRunStore(session);
+    return new PostgresRunStore(session, new PostgresRunEvents(session, pool, schema, quoted));
   }
 
   /** {@inheritDoc wuwe!RunStore.createRun} */
@@ -269,8 +281,28 @@ export class PostgresRunStore implements RunStore {
     return releasePostgresLease(this.session, runId, workerId);
   }
 
+  /** {@inheritDoc durable!RunEventLog.appendRunEvents} (notifies `wuwe_run_events` as it commits) */
+  async appendRunEvents(
+    runId: string,
+    events: readonly JsonObject[],
+    options: AppendRunEventsOptions,
+  ): Promise<number> {
+    return this.events.append(runId, events, options);
+  }
+
+  /** {@inheritDoc durable!RunEventLog.readRunEvents} */
+  async readRunEvents(runId: string, options?: ReadRunEventsOptions): Promise<readonly KeptRunEvent[]> {
+    return this.events.read(runId, options);
+  }
+
+  /** {@inheritDoc durable!RunEventLog.waitForRunEvents} (LISTEN on one connection of the pool, shared by followers) */
+  async waitForRunEvents(runId: string, after: number, signal?: AbortSignal): Promise<void> {
+    return this.events.wait(runId, after, signal);
+  }
+
   /** {@inheritDoc wuwe!RunStore.close} */
   async close(): Promise<void> {
+    await this.events.close();
     await this.session.close();
   }
 }

@@ -19,6 +19,11 @@ export interface SqliteRunStoreOptions extends RecordChainOptions {
    */
   readonly readOnly?: boolean;
   /**
+   * How often a follower of a run's kept events (`followRun()`) reads the file again while it waits: SQLite does not
+   * notify other processes of a write. Lower is more reads, higher is more latency. @default 100
+   */
+  readonly eventPollIntervalMs?: number;
+  /**
    * False: a database without a run store is refused (`store_empty`) instead of given one; migration still happens.
    * @default true
    */

@@ -43,6 +43,14 @@ import { SqliteRunStoreOptions } from './sqlite-run-store-options';
 import { SqliteRunSession } from './sqlite-run-session';
 import { appendSqliteMessages, createSqliteRun, saveSqliteMessages, setSqliteStatus } from './sqlite-run-writes';
 import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
+import type { JsonObject } from '../../outcome/json-value';
+import type {
+  AppendRunEventsOptions,
+  KeptRunEvent,
+  ReadRunEventsOptions,
+  RunEventLog,
+} from '../run-events/run-event-log';
+import { DEFAULT_SQLITE_EVENT_POLL_INTERVAL_MS, SqliteRunEvents } from './sqlite-run-events';
 
 /**
  * A {@link RunStore} in one SQLite file (better-sqlite3, WAL journal): the embedded default. Several processes on
@@ -53,10 +61,11 @@ import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
  * `sqlite-run-writes.ts`, `sqlite-call-writes.ts`, `sqlite-approval-writes.ts`, `sqlite-projection-writes.ts`,
  * `sqlite-schema.ts`.
  */
-export class SqliteRunStore implements RunStore {
+export class SqliteRunStore implements RunStore, RunEventLog {
   /** The database file this store uses. */
   readonly path: string;
   private readonly session: SqliteRunSession;
+  private readonly events: SqliteRunEvents;
 
   constructor(options: SqliteRunStoreOptions | string = {}) {
     const resolved = typeof options === 'string' ? { path: options } : options;
@@ -80,6 +89,12 @@ export class SqliteRunStore implements RunStore {
     }
     if (resolved.readOnly !== true) prepareForWriting(db, chainer);
     this.session = new SqliteRunSession(db, resolved.clock ?? Date.now, chainer);
+    const pollIntervalMs = resolved.eventPollIntervalMs ?? DEFAULT_SQLITE_EVENT_POLL_INTERVAL_MS;
+    if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 1) {
+      this.session.close();
+      throw new RunStoreError('record_invalid', `eventPollIntervalMs must be >= 1, got ${String(pollIntervalMs)}`);
+    }
+    this.events = new SqliteRunEvents(db, this.session, pollIntervalMs);
   }
 
   /** Opens a store; the same as the constructor, for symmetry with {@link durable/postgres!PostgresRunStore.open}. */
@@ -117,6 +132,25 @@ export class SqliteRunStore implements RunStore {
         true,
       );
     });
+  }
+
+  /** {@inheritDoc durable!RunEventLog.appendRunEvents} */
+  async appendRunEvents(
+    runId: string,
+    events: readonly JsonObject[],
+    options: AppendRunEventsOptions,
+  ): Promise<number> {
+    return this.events.append(runId, events, options);
+  }
+
+  /** {@inheritDoc durable!RunEventLog.readRunEvents} */
+  async readRunEvents(runId: string, options?: ReadRunEventsOptions): Promise<readonly KeptRunEvent[]> {
+    return this.events.read(runId, options);
+  }
+
+  /** {@inheritDoc durable!RunEventLog.waitForRunEvents} (polls every `eventPollIntervalMs`) */
+  async waitForRunEvents(_runId: string, _after: number, signal?: AbortSignal): Promise<void> {
+    return this.events.wait(signal);
   }
 
   /** {@inheritDoc wuwe!RunStore.listRuns} */
@@ -250,6 +284,7 @@ function prepareForWriting(db: BetterSqlite3.Database, chainer: RecordChainer): 
     // the old one must not cascade (better-sqlite3 turns foreign keys on by default).
     db.pragma('foreign_keys = OFF');
     openSqliteSchema(db, chainer);
+    SqliteRunEvents.createTable(db);
     db.pragma('foreign_keys = ON');
   } catch (error) {
     db.close();

@@ -1,4 +1,5 @@
 import { ModelStreamEvent } from '../../model/model-stream';
+import { renderToolMessage } from '../../outcome/render-tool-message';
 import { standardFailure } from '../../outcome/tool-outcome';
 import { LlmAgentEvent } from '../runner-events';
 import { LlmAgentStreamEvent } from './stream-events';
@@ -49,8 +50,8 @@ export function finishedCallEvent(
   step: number,
   event: Extract<LlmAgentEvent, { type: 'tool_call_finished' }>,
 ): LlmAgentStreamEvent {
-  const { callId, turn, toolName, outcome, attempts, durationMs } = event;
-  return { type: 'tool_call_finished', runId, step, turn, callId, toolName, outcome, attempts, durationMs };
+  const { callId, turn, toolName, outcome, content, attempts, durationMs } = event;
+  return { type: 'tool_call_finished', runId, step, turn, callId, toolName, outcome, content, attempts, durationMs };
 }
 
 /** The `tool_call_finished` of a call whose model answer never completed: `cancelled`, not run. @internal */
@@ -60,5 +61,17 @@ export function unfinishedCallEvent(runId: string, call: OpenCall): LlmAgentStre
     `the model's answer with '${call.toolName}' never completed, so the call was not run`,
   );
   const { step, turn, callId, toolName } = call;
-  return { type: 'tool_call_finished', runId, step, turn, callId, toolName, outcome, attempts: 0, durationMs: 0 };
+  const content = renderToolMessage(outcome);
+  return {
+    type: 'tool_call_finished',
+    runId,
+    step,
+    turn,
+    callId,
+    toolName,
+    outcome,
+    content,
+    attempts: 0,
+    durationMs: 0,
+  };
 }

@@ -15,7 +15,8 @@ import type { StreamBufferPolicy } from './stream-buffer-policy';
  * - `tool_call_delta`: a piece of that call's JSON argument text, as the model sent it: unparsed and
  *   possibly incomplete. Arguments are parsed, validated and run only once the step's whole response
  *   is in, under every policy `complete()` applies.
- * - `tool_call_finished`: the call's outcome (executed or refused). Every `tool_call_started` gets one:
+ * - `tool_call_finished`: the call's outcome (executed or refused) and `content`, the projected Tool message the
+ *   model reads for it (so a client can show the output when the call finishes, not with the result). Every `tool_call_started` gets one:
  *   a call whose response never completed (the run was aborted, or the stream failed) finishes
  *   `cancelled` with `attempts: 0`. A call suspended for a stored approval gets none (the run ends
  *   `awaiting_approval`). The three tool-call events carry `turn`, the step that asked for the call:
@@ -67,6 +68,8 @@ export type LlmAgentStreamEvent =
       readonly callId: string;
       readonly toolName: string;
       readonly outcome: ToolOutcome;
+      /** The projected Tool message the model reads for `outcome` (see the runner's `tool_call_finished`). */
+      readonly content: string;
       readonly attempts: number;
       readonly durationMs: number;
     }

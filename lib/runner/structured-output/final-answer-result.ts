@@ -16,9 +16,9 @@ export function finalAnswerResult(
   outcome: ToolOutcome,
 ): ToolCallResult {
   const { runId, turn } = run;
-  const finished = { runId, callId: call.id, turn, toolName: call.name, outcome, attempts: 0, durationMs: 0 };
-  steps.emit(run, { type: 'tool_call_finished', ...finished });
   const { content, report } = steps.projectForModel(run, call, outcome);
+  const finished = { runId, callId: call.id, turn, toolName: call.name, outcome, content, attempts: 0, durationMs: 0 };
+  steps.emit(run, { type: 'tool_call_finished', ...finished });
   const result: ToolCallResult = {
     callId: call.id,
     turn,

@@ -130,8 +130,8 @@ async function completeObserved(
 }
 
 /**
- * Reports the finished call, projects its outcome for the model (through the pipeline's `projectForModel`) and builds
- * the result.
+ * Projects the call's outcome for the model (through the pipeline's `projectForModel`), reports the finished call
+ * with that projected content, and builds the result.
  */
 export function toolCallResult(
   steps: StepContext,
@@ -142,6 +142,9 @@ export function toolCallResult(
 ): ToolCallResult {
   const { outcome, attempts } = result;
   const durationMs = run.clock.now() - result.startedAt;
+  // Projected first, so the event carries the Tool message the model reads (a tool guardrail's refusal, when its
+  // `after` check rejected the outcome).
+  const { content, report, parts } = steps.projectForModel(run, call, result.modelOutcome ?? outcome);
   steps.emit(run, {
     type: 'tool_call_finished',
     runId: run.runId,
@@ -149,10 +152,10 @@ export function toolCallResult(
     turn: run.turn,
     toolName: call.name,
     outcome,
+    content,
     attempts,
     durationMs,
   });
-  const { content, report, parts } = steps.projectForModel(run, call, result.modelOutcome ?? outcome);
   const toolCall: ToolCallResult = {
     callId: call.id,
     turn: run.turn,

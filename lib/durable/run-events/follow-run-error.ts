@@ -1,0 +1,31 @@
+import { hasErrorMarker } from '../../errors/error-marker';
+import { WuweError } from '../../errors/wuwe-error';
+
+/**
+ * Codes of {@link FollowRunError}.
+ *
+ * - `no_event_log`: the store keeps no run events (it lacks the `RunEventLog` methods).
+ * - `events_dropped`: the events right after the follower's last id were dropped by retention (`maxPerRun`):
+ *   following on would leave a gap.
+ * - `invalid_cursor`: `after` is not a whole number >= 0 (or, for a UI stream, not an event id this host issued).
+ */
+export type FollowRunErrorCode = 'no_event_log' | 'events_dropped' | 'invalid_cursor';
+
+const FOLLOW_RUN_ERROR_MARKER = Symbol.for('wuwe.error.FollowRunError');
+
+/** A run that cannot be followed from where the follower asked. */
+export class FollowRunError extends WuweError<FollowRunErrorCode> {
+  /** The run concerned. */
+  readonly runId: string;
+  private readonly [FOLLOW_RUN_ERROR_MARKER] = true;
+
+  /** True when `value` is a FollowRunError, from this or another copy of the package. */
+  static override isInstance(value: unknown): value is FollowRunError {
+    return hasErrorMarker(value, FOLLOW_RUN_ERROR_MARKER);
+  }
+
+  constructor(code: FollowRunErrorCode, runId: string, message: string) {
+    super(code, message);
+    this.runId = runId;
+  }
+}

@@ -1,0 +1,62 @@
+import type { RunStore } from '../run-store';
+import { RunStoreError } from '../run-store-error';
+import { FollowRunError } from './follow-run-error';
+import { hasRunEventLog, KeptRunEvent } from './run-event-log';
+
+/** The `type`s of the events a run's stream ends with: its result, or the error it failed with. */
+export const FINAL_RUN_EVENT_TYPES: ReadonlySet<string> = new Set(['run_finished', 'run_failed']);
+
+/** Options of {@link followRun}. */
+export interface FollowRunOptions {
+  /** Yield only events after this id (the last one the follower has). @default 0: from the oldest kept */
+  readonly after?: number;
+  /** Ends the iteration (without an error) when it aborts. */
+  readonly signal?: AbortSignal;
+  /** How many events one read takes. @default 256 */
+  readonly batchSize?: number;
+}
+
+/**
+ * Follows a run whose events are kept (`keepEvents`): yields the kept events after `options.after`, in id order,
+ * then waits for new ones (memory: a subscription; PostgreSQL: LISTEN/NOTIFY; SQLite: a poll every
+ * `eventPollIntervalMs`) and yields them as they are appended, until the run's final event (`run_finished` or
+ * `run_failed`) has been yielded, or `signal` aborts. Each event once, none skipped: a follower that reconnects with
+ * the id of the last event it got misses nothing and sees nothing twice. A run suspended for approval ends its
+ * stream with `run_finished` (`awaiting_approval`); follow again after that id to see its resumed stream.
+ *
+ * Pulled: the store is read only when the consumer asks for more, `batchSize` events at a time.
+ *
+ * @throws {@link FollowRunError} `no_event_log`, `events_dropped` (retention dropped events after `after`),
+ *   `invalid_cursor`; {@link RunStoreError} `run_not_found` for a run the store does not have.
+ */
+export async function* followRun(
+  store: RunStore,
+  runId: string,
+  options: FollowRunOptions = {},
+): AsyncGenerator<KeptRunEvent, void, undefined> {
+  if (!hasRunEventLog(store))
+    throw new FollowRunError('no_event_log', runId, 'the store keeps no run events (it is not a RunEventLog)');
+  let cursor = options.after ?? 0;
+  if (!Number.isSafeInteger(cursor) || cursor < 0)
+    throw new FollowRunError('invalid_cursor', runId, `after must be a whole number >= 0, got ${String(cursor)}`);
+  const limit = options.batchSize ?? 256;
+  const { signal } = options;
+  const aborted = (): boolean => signal?.aborted === true;
+  if ((await store.exportRun(runId)) === undefined) throw new RunStoreError('run_not_found', 'No such run', { runId });
+  while (!aborted()) {
+    const events = await store.readRunEvents(runId, { after: cursor, limit });
+    if (events.length > 0 && cursor > 0 && events[0].id !== cursor + 1)
+      throw new FollowRunError(
+        'events_dropped',
+        runId,
+        `the events of run '${runId}' after ${cursor} up to ${events[0].id - 1} were dropped (retention): following on would leave a gap`,
+      );
+    for (const kept of events) {
+      if (aborted()) return;
+      cursor = kept.id;
+      yield kept;
+      if (FINAL_RUN_EVENT_TYPES.has(kept.event.type)) return;
+    }
+    if (events.length < limit) await store.waitForRunEvents(runId, cursor, signal);
+  }
+}
