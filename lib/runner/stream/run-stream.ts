@@ -1,3 +1,4 @@
+import { renderToolMessage } from '../../outcome/render-tool-message';
 import { ModelResponse, ModelToolCall } from '../../model/model-types';
 import { ModelStreamEvent } from '../../model/model-stream';
 import { ToolOutcome } from '../../outcome/tool-outcome';
@@ -143,6 +144,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
         callId,
         toolName,
         outcome,
+        content: renderToolMessage(outcome),
         attempts: 0,
         durationMs: 0,
       });
