@@ -10,6 +10,7 @@ import type { JsonObject } from '../outcome/json-value';
 import { deadLetterOfRow } from './dead-letters';
 import { JobSendOptions, QueueJobs } from './queue-jobs';
 import { agentOf, isFinal } from './queued-run-metadata';
+import { queuedRootOf } from './queued-root';
 import { checkEnqueueRequest } from './check-enqueue-request';
 import { QueueStatements, queueStatements } from './queue-statements';
 import { RunQueueError } from './run-queue-error';
@@ -227,14 +228,18 @@ export class RunQueue {
 
   /**
    * Enqueues the resume of a run waiting on approvals once none is pending (decided elsewhere, e.g.
-   * with `wuwe approvals approve`); returns whether it did. Throws `run_not_found`.
+   * with `wuwe approvals approve`); returns whether it did. For a child run of an agent tool, the run resumed is the
+   * root of its tree (the run the queue enqueued), which resumes the child: see {@link queuedRootOf}. Throws
+   * `run_not_found`, and `job_mismatch` for a child whose recorded parent did not start it.
    */
   async resumeAfterApproval(runId: string): Promise<boolean> {
     this.checkOpen();
     const record = await this.loadRecord(runId);
     if (record.status !== 'awaiting_approval' || record.approvals.some((approval) => approval.state === 'pending'))
       return false;
-    await this.send({ runId, agent: agentOf(record), reason: 'approval_decided' });
+    const root = await queuedRootOf(this.store, record);
+    if (root.status !== 'awaiting_approval') return false;
+    await this.send({ runId: root.runId, agent: agentOf(root), reason: 'approval_decided' });
     return true;
   }
 
