@@ -32,6 +32,8 @@ export function formatProgress(event: LlmAgentEvent): string | undefined {
       return `[approval] ${event.toolName} ${event.callId} ${event.approved ? 'approved' : 'denied'}`;
     case 'tool_call_finished':
       return `[tool] ${event.toolName} ${event.callId} finished after ${event.attempts} attempt(s): ${outcomeText(event.outcome)}`;
+    case 'handoff':
+      return `[handoff] ${event.from} -> ${event.to}`;
     case 'run_finished':
       return `[run] finished: ${event.stopReason}`;
     default:

@@ -38,3 +38,4 @@ export type {
   ModelPriceTable,
   RunBudget,
 } from './run-control/budget/run-budget';
+export type { LlmAgentRunnerOptions } from './runner-options';

@@ -24,6 +24,7 @@ import { assistantMessagesOf, isModelResponse } from './turn-messages';
 import { newRunControl } from './run-control/run-control';
 import { restoreBudget } from './run-control/budget/resumed-budget';
 import { stopConditionHolds } from './run-control/stop-conditions';
+import { activeSteps, applyTurnHandoff, forgetHandoffMemories, restoreHandoff } from './handoff/handoff-run';
 
 /** What a run takes from its runner besides the steps. @internal */
 export interface RunnerParts {
@@ -99,6 +100,7 @@ export function resumeRun(steps: StepContext, run: RunInProgress, defaultMemory:
   return runDurably(steps, run, defaultMemory, async (record) => {
     restoreRecord(run, record);
     restoreBudget(run, record);
+    restoreHandoff(steps, run, record);
     await run.recorder?.setStatus('running');
     const { output } = run;
     const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
@@ -151,13 +153,15 @@ async function runDurably(
   } finally {
     // Kept for good, every run of a long-lived runner would stay in memory (the result has the conversation).
     if (run.options.memory === undefined && defaultMemory instanceof InMemoryMemory) defaultMemory.forget(run.runId);
+    forgetHandoffMemories(run);
   }
 }
 
 /**
  * Model steps until a stop reason is set (the model's, `maxSteps`, or the run's abort). A run with `output`
  * whose model ended its turn without the final answer is asked for it (a user message; one repair) and goes
- * on, until it comes or the repairs are used up (`StructuredOutputError`).
+ * on, until it comes or the repairs are used up (`StructuredOutputError`). A turn whose transfer call was answered
+ * hands the run over (`handoffs`): the next steps are the target's.
  */
 async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
   const { output } = run;
@@ -166,7 +170,9 @@ async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
       if (run.options.signal?.aborted) run.stopReason = 'aborted';
       else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
       else {
-        await steps.runStep(run);
+        // After a handoff the holding agent's steps run (its model, tools and overrides).
+        await activeSteps(run, steps).runStep(run);
+        applyTurnHandoff(steps, run);
         if (run.stopReason === undefined && stopConditionHolds(run)) run.stopReason = 'stop_condition';
       }
     }
@@ -202,9 +208,10 @@ async function resumePendingCalls(steps: StepContext, run: RunInProgress): Promi
   if (last.pending.length > 0) {
     await run.stream?.resumedCalls(run.steps, run.turn, last.assistant.toolCalls, last.pending);
     const records = isModelResponse(last.assistant)
-      ? await executeToolCalls(steps, run, last.pending)
+      ? await executeToolCalls(activeSteps(run, steps), run, last.pending)
       : refuseCallerCalls(steps, run, last.pending);
-    await recordToolResults(steps, run, records);
+    await recordToolResults(activeSteps(run, steps), run, records);
+    applyTurnHandoff(steps, run);
   } else if (last.assistant.toolCalls.length === 0 && last.isLastMessage) {
     // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is
     // asked again.

@@ -20,7 +20,7 @@ export interface TrackerShared {
   readonly options: TelemetryOptions;
 }
 
-type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string }>;
+type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string; toolName: string }>;
 type FinishedEvent = Extract<LlmAgentEvent, { type: 'tool_call_finished' }>;
 
 /**
@@ -59,6 +59,7 @@ export class RunTracker {
         return this.finishRun(event.stopReason);
       case 'budget_reserved':
       case 'budget_exhausted':
+      case 'handoff':
         return;
       default:
         return this.onToolEvent(event);
