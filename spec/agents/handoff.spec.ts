@@ -113,6 +113,33 @@ describe('handoffs', () => {
     expect(count(dir, 'lookup')).toBe(0);
   });
 
+  it('two transfers in one turn: the first hands the run over, the second is refused (handoff_refused)', async () => {
+    const tools = { listTools: () => [], invokeTool: () => 'x' };
+    const billingModel = new ScriptedModelClient([{ text: 'billing here' }]);
+    const supportModel = new ScriptedModelClient([{ text: 'support here' }]);
+    const billing = new LlmAgentRunner(billingModel, tools, { name: 'billing' });
+    const support = new LlmAgentRunner(supportModel, tools, { name: 'support' });
+    const triage = new LlmAgentRunner(
+      new ScriptedModelClient([
+        {
+          toolCalls: [
+            { id: 'one', name: 'transfer_to_billing', arguments: {} },
+            { id: 'two', name: 'transfer_to_support', arguments: {} },
+          ],
+        },
+      ]),
+      tools,
+      { name: 'triage', handoffs: [billing, support] },
+    );
+    const result = await triage.complete('hi');
+    expect(result.text).toBe('billing here');
+    expect(result.toolCalls.map((call) => [call.toolName, call.outcome.ok ? 'ok' : call.outcome.error.code])).toEqual([
+      ['transfer_to_billing', 'ok'],
+      ['transfer_to_support', 'handoff_refused'],
+    ]);
+    expect(supportModel.requests).toEqual([]);
+  });
+
   it('inputFilter trims what the target sees; the transcript keeps everything', async () => {
     const dir = tempDir();
     const { triage, models } = handoffChain(

@@ -1,7 +1,9 @@
 import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
 import { ToolDescriptor } from '../../contract/tool-descriptor';
 import { JsonObject } from '../../outcome/json-value';
-import { ToolOutcome } from '../../outcome/tool-outcome';
+import { toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { parentRunOf } from '../../agents/parent-run-link';
+import type { RunInProgress } from '../run-state';
 import { composeToolProviders } from '../../providers/composite-tool-provider';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
@@ -62,9 +64,32 @@ class TransferToolProvider implements ToolProvider {
 
   invokeTool(invocation: ToolInvocation): ToolOutcome {
     const to = this.targets.get(invocation.toolName) ?? invocation.toolName;
+    const taken = claimTransfer(parentRunOf(invocation), invocation.callId, to);
+    if (taken !== undefined)
+      return toolFailure({
+        code: 'handoff_refused',
+        category: 'conflict',
+        retryable: false,
+        message: `only one transfer a turn: this turn already hands the conversation to ${taken}`,
+      });
     const recorded: JsonObject = { from: this.from, to };
     return { ok: true, text: `Transferred to ${to}`, metadata: { [HANDOFF_METADATA_KEY]: recorded } };
   }
+}
+
+/** The transfer each run's current turn made first: the call id and the target, by run. */
+const claims = new WeakMap<RunInProgress, { readonly turn: number; readonly callId: string; readonly to: string }>();
+
+/**
+ * Claims the current turn's transfer for a call of a run: undefined when the call may transfer (the first of its
+ * turn, or the same call again), else the target an earlier call of the turn took.
+ */
+function claimTransfer(run: RunInProgress | undefined, callId: string, to: string): string | undefined {
+  if (run === undefined) return undefined;
+  const claim = claims.get(run);
+  if (claim !== undefined && claim.turn === run.turn && claim.callId !== callId) return claim.to;
+  claims.set(run, { turn: run.turn, callId, to });
+  return undefined;
 }
 
 /** The handoff an admitted transfer outcome records, when it is one. @internal */
