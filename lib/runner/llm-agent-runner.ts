@@ -88,11 +88,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     readonly provider: ToolProvider & { readonly reflectedClasses?: readonly Tools[] },
     protected readonly defaults: LlmAgentRunnerOptions = {},
   ) {
-    const handoffs = compileHandoffs(
-      defaults.name,
-      defaults.handoffs,
-      provider.listTools().map((tool) => tool.name),
-    );
+    const handoffs = compileHandoffs(defaults.name, defaults.handoffs, provider);
     this.tools = withTransferTools(provider, defaults.name, handoffs);
     const checked = checkProviderTools(this.tools);
     for (const tool of checked) {
@@ -100,16 +96,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       this.neededCapabilities.set(tool.descriptor.name, tool.neededCapabilities);
     }
     this.llmTools = Object.freeze(checked.map((tool) => tool.llmTool));
-    const { steps, descriptors } = this;
-    const memory = (): Memory => this.defaultMemory;
-    registerHandoffAgent(this, {
-      name: defaults.name,
-      steps,
-      defaults,
-      toolNames: new Set(descriptors.keys()),
-      handoffs,
-      memory,
-    });
+    const toolNames = new Set(this.descriptors.keys());
+    registerHandoffAgent(this, { steps: this.steps, defaults, toolNames, handoffs, memory: () => this.defaultMemory });
   }
 
   /**

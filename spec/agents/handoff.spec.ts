@@ -235,6 +235,16 @@ describe('handoffs', () => {
     expect(count(dir, 'refund')).toBe(0);
   });
 
+  it('an agent tool made of a runner with handoffs derives its contract from the tools the handoffs reach too', () => {
+    const { triage } = handoffChain(tempDir());
+    const [tool] = triage.asTool({ name: 'support', description: 'Support.' }).listTools();
+    expect([tool.sideEffect, tool.idempotency, tool.approval]).toEqual([
+      'destructive',
+      'non_idempotent',
+      'when_destructive',
+    ]);
+  });
+
   it('a record whose handoff was edited is refused by its hash chain', async () => {
     const dir = tempDir();
     const store = new MemoryRunStore();

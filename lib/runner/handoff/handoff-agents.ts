@@ -1,3 +1,4 @@
+import type { ToolDescriptor } from '../../contract/tool-descriptor';
 import type { Memory } from '../../model/memory';
 import type { LlmAgentRunner } from '../llm-agent-runner';
 import type { LlmAgentRunnerOptions } from '../runner-options';
@@ -27,13 +28,23 @@ export interface HandoffAgent {
   readonly handoffs: readonly ResolvedHandoff[];
   /** The runner's own memory (for runs without `memory`). */
   readonly memory: () => Memory;
+  /** The tools of the runner's provider (without its transfer tools). */
+  readonly providerTools: () => readonly ToolDescriptor[];
 }
 
 const agentsByRunner = new WeakMap<object, HandoffAgent>();
 const agentsBySteps = new WeakMap<StepContext, HandoffAgent>();
 
 /** Registers a runner as it is built: only runners registered here can be handoff targets. @internal */
-export function registerHandoffAgent(runner: object, agent: HandoffAgent): void {
+export function registerHandoffAgent(
+  runner: LlmAgentRunner,
+  parts: Omit<HandoffAgent, 'name' | 'providerTools'>,
+): void {
+  const agent: HandoffAgent = {
+    ...parts,
+    name: parts.defaults.name,
+    providerTools: () => runner.provider.listTools(),
+  };
   agentsByRunner.set(runner, agent);
   agentsBySteps.set(agent.steps, agent);
 }
@@ -48,18 +59,43 @@ export function agentOfSteps(steps: StepContext): HandoffAgent | undefined {
   return agentsBySteps.get(steps);
 }
 
+/**
+ * The tools of `runner`'s provider and of every runner its handoffs reach: what a run started on it may call, for the
+ * contract of an agent tool made of it. A runner that is no `LlmAgentRunner` answers its provider's tools. @internal
+ */
+export function toolsOfHandoffGraph(runner: {
+  readonly provider: { listTools(): readonly ToolDescriptor[] };
+}): readonly ToolDescriptor[] {
+  const start = agentOfRunner(runner);
+  if (start === undefined) return runner.provider.listTools();
+  const tools: ToolDescriptor[] = [];
+  const seen = new Set<HandoffAgent>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const agent = queue.shift() as HandoffAgent;
+    tools.push(...agent.providerTools());
+    for (const edge of agent.handoffs) {
+      const target = targetAgentOf(edge);
+      if (seen.has(target)) continue;
+      seen.add(target);
+      queue.push(target);
+    }
+  }
+  return tools;
+}
+
 /** The longest handoff name: `transfer_to_` and the name within a tool name's 64 characters. */
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,52}$/;
 
 /**
  * The handoffs of a runner named `ownName`, checked (`HandoffError` `invalid_handoff`): each has a valid name (given,
  * or the target runner's), names are unique, no transfer tool has the name of one of `toolNames`, the runner itself
- * has a name, the target is an `LlmAgentRunner` and the filter a function. @internal
+ * has a name, the target is an `LlmAgentRunner` and the filter a function (the names of `provider`'s tools). @internal
  */
 export function compileHandoffs(
   ownName: string | undefined,
   targets: readonly HandoffTarget[] | undefined,
-  toolNames: readonly string[],
+  provider: { listTools(): readonly ToolDescriptor[] },
 ): readonly ResolvedHandoff[] {
   if (targets === undefined) return [];
   if (!Array.isArray(targets)) throw new HandoffError('invalid_handoff', 'handoffs must be an array');
@@ -70,6 +106,7 @@ export function compileHandoffs(
       `a runner with handoffs needs a name (letters, digits, '_' and '-', at most 52): it is recorded as the 'from' of each transfer, got ${JSON.stringify(ownName)}`,
     );
   const resolved = targets.map((target, index) => resolveHandoff(target, index));
+  const toolNames = provider.listTools().map((tool) => tool.name);
   const seen = new Set<string>();
   for (const { name, toolName } of resolved) {
     if (seen.has(name)) throw new HandoffError('invalid_handoff', `two handoffs are named '${name}'`);
