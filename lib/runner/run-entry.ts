@@ -24,7 +24,13 @@ import { assistantMessagesOf, isModelResponse } from './turn-messages';
 import { newRunControl } from './run-control/run-control';
 import { restoreBudget } from './run-control/budget/resumed-budget';
 import { stopConditionHolds } from './run-control/stop-conditions';
-import { activeSteps, applyTurnHandoff, forgetHandoffMemories, restoreHandoff } from './handoff/handoff-run';
+import {
+  activeSteps,
+  applyTurnHandoff,
+  entryAgentMetadata,
+  forgetHandoffMemories,
+  restoreHandoff,
+} from './handoff/handoff-run';
 
 /** What a run takes from its runner besides the steps. @internal */
 export interface RunnerParts {
@@ -87,7 +93,7 @@ export async function completeRun(
   defaultMemory: Memory,
 ): Promise<LlmAgentRunResult> {
   const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
-  await run.recorder?.createRun();
+  await run.recorder?.createRun(entryAgentMetadata(steps));
   return await runDurably(steps, run, defaultMemory, async () => {
     for (const message of earlier) await steps.recordMessage(run, message);
     await recordInput(steps, run, input);

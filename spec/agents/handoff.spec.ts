@@ -235,6 +235,19 @@ describe('handoffs', () => {
     expect(count(dir, 'refund')).toBe(0);
   });
 
+  it('before any handoff the run is held by the runner it started on (metadata entryAgent): another runner is refused', async () => {
+    const dir = tempDir();
+    const store = new MemoryRunStore();
+    const { triage, billing } = handoffChain(dir, { store }, { refundApproval: 'never' });
+    expect((await triage.complete('hi', { runId: 'early-1', maxSteps: 1 })).stopReason).toBe('max_steps');
+    expect((await store.loadRun('early-1'))?.metadata).toEqual({ entryAgent: 'triage' });
+    await expect(billing.resume('early-1', { store })).rejects.toMatchObject({ code: 'handoff_not_found' });
+    expect(count(dir, 'charge')).toBe(0);
+    const resumed = await triage.resume('early-1', { maxSteps: 16 });
+    expect(resumed).toMatchObject({ stopReason: 'end_turn', text: 'refunds done' });
+    expect([count(dir, 'lookup'), count(dir, 'charge'), count(dir, 'refund')]).toEqual([1, 1, 1]);
+  });
+
   it('an agent tool made of a runner with handoffs derives its contract from the tools the handoffs reach too', () => {
     const { triage } = handoffChain(tempDir());
     const [tool] = triage.asTool({ name: 'support', description: 'Support.' }).listTools();

@@ -55,27 +55,39 @@ export function applyTurnHandoff(steps: StepContext, run: RunInProgress): void {
   }
 }
 
+/** The run metadata key naming the runner a run started on (its `name`), for a resume to find it. */
+export const ENTRY_AGENT_KEY = 'entryAgent';
+
+/** The metadata a new run of a named runner is created with: its name (`entryAgent`). @internal */
+export function entryAgentMetadata(steps: StepContext): { readonly [ENTRY_AGENT_KEY]: string } | undefined {
+  const name = agentOfSteps(steps)?.name;
+  return name === undefined ? undefined : { [ENTRY_AGENT_KEY]: name };
+}
+
 /**
- * On resume, before the pending calls run: the run continues with the agent its last recorded handoff names,
- * found among the handoffs reachable from the resuming runner (itself included); `HandoffError`
- * `handoff_not_found` when none (or two different runners) has that name. @internal
+ * On resume, before the pending calls run: the run continues with the agent holding it, the one its last recorded
+ * handoff names (before any handoff, the runner it started on: its metadata's `entryAgent`), found among the handoffs
+ * reachable from the resuming runner (itself included); `HandoffError` `handoff_not_found` when none (or two
+ * different runners) has that name. A run that names no agent is continued by the resuming runner. @internal
  */
 export function restoreHandoff(steps: StepContext, run: RunInProgress, record: AgentRunRecord | undefined): void {
   if (record === undefined) return;
   const last: HandoffEntry | undefined = handoffsOf(record).at(-1);
-  if (last === undefined) return;
+  const entry = record.metadata?.[ENTRY_AGENT_KEY];
+  const holder = last?.to ?? (typeof entry === 'string' ? entry : undefined);
+  if (holder === undefined) return;
   const start = agentOfSteps(steps);
-  const found = start === undefined ? [] : reachable(start, last.to);
+  const found = start === undefined ? [] : reachable(start, holder);
   if (found.length !== 1)
     throw new HandoffError(
       'handoff_not_found',
       found.length === 0
-        ? `run '${run.runId}' is held by agent '${last.to}' (handed over in turn ${last.turn}), which this runner's handoffs do not reach; resume it with a runner that reaches it`
-        : `run '${run.runId}' is held by agent '${last.to}', and this runner's handoffs reach two different runners of that name`,
+        ? `run '${run.runId}' is held by agent '${holder}', which is not this runner and which its handoffs do not reach; resume it with a runner that reaches it`
+        : `run '${run.runId}' is held by agent '${holder}', and this runner's handoffs reach two different runners of that name`,
     );
   const [{ agent, edge }] = found;
   if (edge === undefined) return; // the resuming runner holds the run
-  hand(run, edge, agent, last.turn);
+  hand(run, edge, agent, last?.turn ?? 0);
 }
 
 /**
