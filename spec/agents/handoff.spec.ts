@@ -243,6 +243,7 @@ describe('handoffs', () => {
     expect((await store.loadRun('early-1'))?.metadata).toEqual({ entryAgent: 'triage' });
     await expect(billing.resume('early-1', { store })).rejects.toMatchObject({ code: 'handoff_not_found' });
     expect(count(dir, 'charge')).toBe(0);
+    expect((await store.loadRun('early-1'))?.status).toBe('failed');
     const resumed = await triage.resume('early-1', { maxSteps: 16 });
     expect(resumed).toMatchObject({ stopReason: 'end_turn', text: 'refunds done' });
     expect([count(dir, 'lookup'), count(dir, 'charge'), count(dir, 'refund')]).toEqual([1, 1, 1]);
