@@ -25,7 +25,9 @@ export interface HandoffOptions {
  * read when the transfer happens) and its options. Made by {@link handoff}.
  */
 export interface Handoff extends HandoffOptions {
+  /** Marks a handoff among runners in `handoffs`. */
   readonly kind: 'handoff';
+  /** The runner the conversation goes to, or a function answering it (read when the transfer happens). */
   readonly target: LlmAgentRunner | (() => LlmAgentRunner);
 }
 
