@@ -89,6 +89,19 @@ describe('handoffs', () => {
     });
   });
 
+  it("stream() streams the whole chain, the targets' model steps included", async () => {
+    const dir = tempDir();
+    const { triage, models } = handoffChain(dir, {}, { refundApproval: 'never' });
+    const stream = triage.stream('hi');
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const result = await stream.result;
+    expect(result.text).toBe('refunds done');
+    expect(models.refunds.requests).toHaveLength(2);
+    expect(types.filter((type) => type === 'step_finished')).toHaveLength(6);
+    expect(types.at(-1)).toBe('run_finished');
+  });
+
   it("after the handoff a call of the source's tool is not run (unknown_tool)", async () => {
     const dir = tempDir();
     const target = new LlmAgentRunner(
