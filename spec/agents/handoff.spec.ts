@@ -1,7 +1,17 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { LlmAgentEvent, LlmAgentRunner, MemoryRunStore, ModelRequest, ScriptedModelClient } from '../../lib';
+import {
+  LlmAgentEvent,
+  LlmAgentRunner,
+  MemoryRunStore,
+  ModelRequest,
+  ScriptedModelClient,
+  standardFailure,
+  ToolCallRequest,
+} from '../../lib';
+import type { Gate, RunInProgress } from '../../lib/runner';
+import { InMemoryMemory } from '../../lib/model';
 import { verifyRunRecord } from '../../lib/durable';
 import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { handoff, HandoffError, handoffsOf } from '../../lib/agents';
@@ -100,6 +110,38 @@ describe('handoffs', () => {
     expect(models.refunds.requests).toHaveLength(2);
     expect(types.filter((type) => type === 'step_finished')).toHaveLength(6);
     expect(types.at(-1)).toBe('run_finished');
+  });
+
+  it("the target's own steps run: its overrides are honoured, and its memory forgets the run after it", async () => {
+    const dir = tempDir();
+    const seen: string[] = [];
+    class GuardedRunner extends LlmAgentRunner {
+      protected override authorize(run: RunInProgress, request: ToolCallRequest): Gate<void> {
+        seen.push(request.toolName);
+        return { kind: 'refuse', outcome: standardFailure('permission_denied', 'billing is closed') };
+      }
+      remembered(runId: string): number {
+        return (this.defaultMemory as InMemoryMemory).messages(runId).length;
+      }
+    }
+    const billing = new GuardedRunner(
+      agentModel('billing', 'charge'),
+      countingTool(dir, 'charge', { sideEffect: 'write' }),
+      { name: 'billing' },
+    );
+    const triage = new LlmAgentRunner(
+      agentModel('triage', 'lookup', 'transfer_to_billing'),
+      countingTool(dir, 'lookup', {}),
+      {
+        name: 'triage',
+        handoffs: [billing],
+      },
+    );
+    const result = await triage.complete('hi', { runId: 'guarded-1' });
+    expect(result.text).toBe('billing done');
+    expect(seen).toEqual(['charge']);
+    expect(count(dir, 'charge')).toBe(0);
+    expect(billing.remembered('guarded-1')).toBe(0);
   });
 
   it("after the handoff a call of the source's tool is not run (unknown_tool)", async () => {
