@@ -11,6 +11,7 @@ import { AgentToolError } from './agent-tool-error';
 import { runChild } from './child-run';
 import { deriveAgentContract, tightenContract } from './derived-contract';
 import { markAgentToolDescriptor } from './parent-run-link';
+import { toolsOfHandoffGraph } from '../runner/handoff/handoff-agents';
 
 /** What an agent tool needs of the runner it wraps. */
 export type AgentRunner = Pick<LlmAgentRunner, 'complete' | 'resume' | 'provider'>;
@@ -57,7 +58,7 @@ class AgentToolProvider implements ToolProvider {
     const { name, description } = options;
     if (typeof name !== 'string' || name.length === 0)
       throw new AgentToolError('invalid_agent_tool', 'an agent tool needs a name');
-    const contract = tightenContract(name, deriveAgentContract(runner.provider.listTools()), options.contract);
+    const contract = tightenContract(name, deriveAgentContract(toolsOfHandoffGraph(runner)), options.contract);
     this.output =
       options.output === undefined ? undefined : compileStructuredOutput(options.output, options.outputPolicy);
     this.descriptor = descriptorFromLlmTool(

@@ -45,6 +45,8 @@ export function formatProgress(event: LlmAgentEvent): string | undefined {
         : undefined;
     case 'guardrail_tripped':
       return `[guardrail] ${event.kind} '${event.name}'${event.call ? ` on ${event.call.toolName}` : ''} tripped: ${shorten(event.reason, 80)}`;
+    case 'handoff':
+      return `[handoff] ${event.from} -> ${event.to}`;
     case 'run_finished':
       return `[run] finished: ${event.stopReason}`;
     default:

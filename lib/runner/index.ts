@@ -68,3 +68,4 @@ export type {
 } from './run-control/guardrails/guardrail-types';
 export { guardrailNoticeOf } from './run-control/guardrails/guardrail-stop';
 export type { GuardrailNotice, GuardrailNoticeCode } from './run-control/guardrails/guardrail-stop';
+export type { LlmAgentRunnerOptions } from './runner-options';

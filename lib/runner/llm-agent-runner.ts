@@ -22,6 +22,9 @@ import { LlmAgentRunResult, ToolCallResult } from './run-result';
 import { RunInProgress } from './run-state';
 import { LlmAgentError } from './runner-error';
 import { LlmAgentEvent } from './runner-events';
+import { LlmAgentRunnerOptions } from './runner-options';
+import { compileHandoffs, registerHandoffAgent } from './handoff/handoff-agents';
+import { withTransferTools } from './handoff/transfer-tools';
 import { runResultOf } from './run-lifecycle';
 import { openRunStream } from './stream/open-run-stream';
 import { LlmAgentRunStream } from './stream/stream-events';
@@ -72,6 +75,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   private readonly descriptors = new Map<string, ToolDescriptor>();
   private readonly llmTools: readonly LlmTool[];
   private readonly neededCapabilities = new Map<string, readonly (keyof ToolProviderCapabilities)[]>();
+  /** The provider's tools and the transfer tools of `handoffs`: what this runner's calls dispatch to. */
+  private readonly tools: ToolProvider;
   protected readonly defaultMemory: Memory = new InMemoryMemory();
   /** This runner's steps, as the step functions call them. */
   private readonly steps: StepContext = this.stepContext();
@@ -79,19 +84,24 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   /**
    * Checks every tool the provider lists (contract, input and output schemas). A provider that lists
    * one name twice is refused (`ToolProviderError`, `duplicate_tool`): one of its contracts (say, the
-   * one asking for approval) would otherwise be silently ignored.
+   * one asking for approval) would otherwise be silently ignored. `handoffs` add a transfer tool each (checked here:
+   * `HandoffError` `invalid_handoff`).
    */
   constructor(
     readonly model: ModelStepper,
     readonly provider: ToolProvider & { readonly reflectedClasses?: readonly Tools[] },
-    protected readonly defaults: LlmAgentRunOptions = {},
+    protected readonly defaults: LlmAgentRunnerOptions = {},
   ) {
-    const checked = checkProviderTools(provider);
+    const handoffs = compileHandoffs(defaults.name, defaults.handoffs, provider);
+    this.tools = withTransferTools(provider, defaults.name, handoffs);
+    const checked = checkProviderTools(this.tools);
     for (const tool of checked) {
       this.descriptors.set(tool.descriptor.name, tool.descriptor);
       this.neededCapabilities.set(tool.descriptor.name, tool.neededCapabilities);
     }
     this.llmTools = Object.freeze(checked.map((tool) => tool.llmTool));
+    const toolNames = new Set(this.descriptors.keys());
+    registerHandoffAgent(this, { steps: this.steps, defaults, toolNames, handoffs, memory: () => this.defaultMemory });
   }
 
   /**
@@ -232,7 +242,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       return stopToolCall(this.steps, run, start, aborted, request);
     }
     // 3. The provider must declare every capability the contract needs.
-    const declared = declaredCapabilitiesGate(this.steps, run, this.provider, request);
+    const declared = declaredCapabilitiesGate(this.steps, run, this.tools, request);
     if (declared.kind !== 'continue') return stopToolCall(this.steps, run, start, declared, request);
     const capabilities = declared.value;
     const capable = checkedGate(this.checkCapabilities(run, request, capabilities), 'checkCapabilities');
@@ -369,7 +379,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
 
   /** One attempt: builds the invocation (capability-guarded fields only) and runs it under the deadline. */
   protected dispatchAttempt(run: RunInProgress, call: AdmittedCall, attempt: number): MaybePromise<ToolOutcome> {
-    return dispatchAttempt(this.steps, run, this.provider, call, attempt);
+    return dispatchAttempt(this.steps, run, this.tools, call, attempt);
   }
 
   /**
@@ -384,7 +394,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     attempt: number,
     failure: ToolOutcome,
   ): Promise<ToolOutcome> {
-    return compensate(this.steps, run, this.provider, call, attempt, failure);
+    return compensate(this.steps, run, this.tools, call, attempt, failure);
   }
 
   /**

@@ -29,6 +29,13 @@ import { restoreToolCallCounts } from './run-control/tool-call-limit';
 import { endedByGuardrail, resumedGuardrailStop } from './run-control/guardrails/guardrail-stop';
 import { guardInput } from './run-control/guardrails/input-guardrails';
 import { outputGuardrailFeedback } from './run-control/guardrails/output-guardrails';
+import {
+  activeSteps,
+  applyTurnHandoff,
+  entryAgentMetadata,
+  forgetHandoffMemories,
+  restoreHandoff,
+} from './handoff/handoff-run';
 
 /** What a run takes from its runner besides the steps. @internal */
 export interface RunnerParts {
@@ -91,7 +98,7 @@ export async function completeRun(
   defaultMemory: Memory,
 ): Promise<LlmAgentRunResult> {
   const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
-  await run.recorder?.createRun();
+  await run.recorder?.createRun(entryAgentMetadata(steps));
   return await runDurably(steps, run, defaultMemory, async () => {
     for (const message of earlier) await steps.recordMessage(run, message);
     await recordInput(steps, run, input);
@@ -106,6 +113,7 @@ export function resumeRun(steps: StepContext, run: RunInProgress, defaultMemory:
     restoreRecord(run, record);
     restoreBudget(run, record);
     restoreToolCallCounts(run, record);
+    restoreHandoff(steps, run, record);
     await run.recorder?.setStatus('running');
     const { output } = run;
     const accepted = output === undefined ? undefined : await restoreFinalAnswer(output, run.messages);
@@ -159,6 +167,7 @@ async function runDurably(
   } finally {
     // Kept for good, every run of a long-lived runner would stay in memory (the result has the conversation).
     if (run.options.memory === undefined && defaultMemory instanceof InMemoryMemory) defaultMemory.forget(run.runId);
+    forgetHandoffMemories(run);
   }
 }
 
@@ -166,7 +175,8 @@ async function runDurably(
  * Model steps until a stop reason is set (the model's, `maxSteps`, the run's abort, a guardrail). A run with `output`
  * whose model ended its turn without the final answer is asked for it (a user message; one repair) and goes
  * on, until it comes or the repairs are used up (`StructuredOutputError`); a final answer an output guardrail rejects
- * is sent back the same way. A guardrail's stop records its notice and ends the loop.
+ * is sent back the same way. A guardrail's stop records its notice and ends the loop. A turn whose transfer call was
+ * answered hands the run over (`handoffs`): the next steps are the target's.
  */
 async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
   const { output } = run;
@@ -175,7 +185,9 @@ async function runLoop(steps: StepContext, run: RunInProgress): Promise<void> {
       if (run.options.signal?.aborted) run.stopReason = 'aborted';
       else if (run.steps >= (run.options.maxSteps ?? DEFAULT_MAX_STEPS)) run.stopReason = 'max_steps';
       else {
-        await steps.runStep(run);
+        // After a handoff the holding agent's steps run (its model, tools and overrides).
+        await activeSteps(run, steps).runStep(run);
+        applyTurnHandoff(steps, run);
         if (run.stopReason === undefined && stopConditionHolds(run)) run.stopReason = 'stop_condition';
       }
     }
@@ -217,9 +229,10 @@ async function resumePendingCalls(steps: StepContext, run: RunInProgress): Promi
   if (last.pending.length > 0) {
     await run.stream?.resumedCalls(run.steps, run.turn, last.assistant.toolCalls, last.pending);
     const records = isModelResponse(last.assistant)
-      ? await executeToolCalls(steps, run, last.pending)
+      ? await executeToolCalls(activeSteps(run, steps), run, last.pending)
       : refuseCallerCalls(steps, run, last.pending);
-    await recordToolResults(steps, run, records);
+    await recordToolResults(activeSteps(run, steps), run, records);
+    applyTurnHandoff(steps, run);
   } else if (last.assistant.toolCalls.length === 0 && last.isLastMessage) {
     // A turn without calls ended the run, unless a message came after it (a repair asked for): then the model is
     // asked again.

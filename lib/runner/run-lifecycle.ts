@@ -11,6 +11,7 @@ import { AbortGrace, DEFAULT_ABORTED_WRITE_GRACE_MS } from './durable/abort-grac
 import { RunRecorder } from './durable/run-recorder';
 import { newRunId } from './new-run-id';
 import { FinalAnswerState } from './structured-output/final-answer';
+import { requestMessagesOf } from './handoff/handoff-run';
 
 /**
  * The state of a new run from its merged options; throws `invalid_run_options` for a limit that cannot work. @internal
@@ -67,8 +68,8 @@ function abortGraceOf(options: LlmAgentRunOptions, runId: string): AbortGrace | 
 }
 
 /**
- * The request of the run's next model step: the whole conversation so far, the tools, the run's signal and, in native
- * mode, the response format. @internal
+ * The request of the run's next model step: the whole conversation so far (as the holding handoff's `inputFilter`
+ * lets it through), the tools, the run's signal and, in native mode, the response format. @internal
  */
 export function modelRequestOf(
   run: RunInProgress,
@@ -77,7 +78,7 @@ export function modelRequestOf(
 ): ModelRequest {
   const request: ModelRequest = {
     system: run.options.system,
-    messages: run.messages.slice(),
+    messages: requestMessagesOf(run),
     tools,
     signal: run.options.signal ?? NEVER_ABORTED,
   };

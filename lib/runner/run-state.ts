@@ -6,6 +6,7 @@ import { RunRecorder } from './durable/run-recorder';
 import { RunStreamChannel } from './stream/run-stream';
 import { FinalAnswerState } from './structured-output/final-answer';
 import type { RunControl } from './run-control/run-control';
+import type { ActiveHandoff } from './handoff/handoff-run';
 
 /** Mutable state of one run, owned by the runner while `complete()` is running. */
 export interface RunInProgress {
@@ -37,4 +38,6 @@ export interface RunInProgress {
   control?: RunControl;
   /** The channel a run of `stream()` or `resumeStream()` reports to. @internal */
   stream?: RunStreamChannel;
+  /** The agent holding the run after a handoff (its steps, name and input filter). @internal */
+  handoff?: ActiveHandoff;
 }

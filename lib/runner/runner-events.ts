@@ -155,6 +155,18 @@ export type LlmAgentOwnEvent =
       readonly call?: { readonly callId: string; readonly turn: number; readonly toolName: string };
     }
   | {
+      /** The run continues with another agent: a transfer call of `from` was answered (see `handoffs`). */
+      readonly type: 'handoff';
+      readonly runId: string;
+      /** The turn of the transfer call. */
+      readonly turn: number;
+      readonly callId: string;
+      /** The name of the runner that handed the conversation over. */
+      readonly from: string;
+      /** The handoff's name: the agent holding the conversation from now on. */
+      readonly to: string;
+    }
+  | {
       readonly type: 'run_finished';
       readonly runId: string;
       readonly stopReason: string;

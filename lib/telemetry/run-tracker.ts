@@ -20,7 +20,6 @@ export interface TrackerShared {
   readonly options: TelemetryOptions;
 }
 
-type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string }>;
 type ChildEvent = Extract<LlmAgentEvent, { type: 'agent_event' }>;
 
 /** Where the run span of a child run's tracker goes: under the agent tool call's span, named after the tool. */
@@ -28,6 +27,8 @@ interface ChildRunPlacement {
   readonly parent: Context;
   readonly agentName: string;
 }
+
+type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string; toolName: string }>;
 type FinishedEvent = Extract<LlmAgentEvent, { type: 'tool_call_finished' }>;
 
 /**
@@ -77,6 +78,7 @@ export class RunTracker {
       case 'budget_exhausted':
       case 'guardrail_decided':
       case 'guardrail_tripped':
+      case 'handoff':
         return;
       case 'agent_event':
         return this.onChildEvent(event);

@@ -1,3 +1,4 @@
+import { JsonObject } from '../../outcome/json-value';
 import { resumesChildRun } from '../../agents/child-run-id';
 import { isAgentToolDescriptor } from '../../agents/parent-run-link';
 import { AgentRunStatus } from '../../durable/agent-run-record';
@@ -58,9 +59,9 @@ export class RunRecorder {
     return this.grace === undefined ? operation : this.grace.guard(operation);
   }
 
-  /** Creates the run in the store. */
-  async createRun(): Promise<void> {
-    await this.settle(this.store.createRun({ runId: this.runId }));
+  /** Creates the run in the store, with `metadata` when given. */
+  async createRun(metadata?: JsonObject): Promise<void> {
+    await this.settle(this.store.createRun({ runId: this.runId, ...(metadata === undefined ? {} : { metadata }) }));
   }
 
   /**
