@@ -63,6 +63,8 @@ import {
 } from './memory-run-rows';
 import { acquireMemoryLease, releaseMemoryLease, renewMemoryLease } from './memory-leases';
 import { RecordChainer } from './chain/record-chainer';
+import type { BudgetKeyStore } from './budget/budget-keys';
+import { MemoryBudgetKeys } from './budget/memory-budget-keys';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions extends RecordChainOptions {
@@ -81,10 +83,13 @@ export class MemoryRunStore implements RunStore {
   private readonly clock: () => number;
   private readonly chainer: RecordChainer;
   private closed = false;
+  /** The budgets of keys shared by this store's runs (see {@link RunStore.budgetKeys}). */
+  readonly budgetKeys: BudgetKeyStore;
 
   constructor(options: MemoryRunStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
     this.chainer = new RecordChainer(options);
+    this.budgetKeys = new MemoryBudgetKeys(this.clock, () => this.open());
   }
 
   /** {@inheritDoc RunStore.createRun} */

@@ -50,6 +50,8 @@ import {
   setPostgresStatus,
 } from './postgres-run-writes';
 import { inspectPostgresSchema, openPostgresSchema } from './postgres-schema';
+import type { BudgetKeyStore } from '../budget/budget-keys';
+import { PostgresBudgetKeys, postgresBudgetKeyTables } from './postgres-budget-keys';
 
 const POSTGRES_RUN_STORE = Symbol.for('wuwe.PostgresRunStore');
 
@@ -71,7 +73,15 @@ export class PostgresRunStore implements RunStore {
     return hasErrorMarker(value, POSTGRES_RUN_STORE);
   }
 
-  private constructor(private readonly session: PostgresRunSession) {}
+  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link RunStore.budgetKeys}). */
+  readonly budgetKeys: BudgetKeyStore;
+
+  private constructor(
+    private readonly session: PostgresRunSession,
+    quotedSchema: string,
+  ) {
+    this.budgetKeys = new PostgresBudgetKeys(session, quotedSchema);
+  }
 
   /**
    * Connects, then creates the schema or checks it. Throws `store_unavailable` when the server cannot be
@@ -107,14 +117,15 @@ export class PostgresRunStore implements RunStore {
           'BEGIN READ ONLY',
         );
       else
-        await session.transaction({}, (client) =>
-          openPostgresSchema(client, schema, quoted, chainer, options.create !== false),
-        );
+        await session.transaction({}, async (client) => {
+          await openPostgresSchema(client, schema, quoted, chainer, options.create !== false);
+          await client.query(postgresBudgetKeyTables(quoted));
+        });
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;
     }
-    return new PostgresRunStore(session);
+    return new PostgresRunStore(session, quoted);
   }
 
   /** {@inheritDoc wuwe!RunStore.createRun} */

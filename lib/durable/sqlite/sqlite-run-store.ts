@@ -39,6 +39,8 @@ import {
 } from './sqlite-call-writes';
 import { mapSqliteError } from './sqlite-errors';
 import { insertSqliteProjection } from './sqlite-projection-writes';
+import type { BudgetKeyStore } from '../budget/budget-keys';
+import { SqliteBudgetKeys, SQLITE_BUDGET_KEY_TABLES } from './sqlite-budget-keys';
 import { SqliteRunStoreOptions } from './sqlite-run-store-options';
 import { SqliteRunSession } from './sqlite-run-session';
 import { appendSqliteMessages, createSqliteRun, saveSqliteMessages, setSqliteStatus } from './sqlite-run-writes';
@@ -56,6 +58,8 @@ import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
 export class SqliteRunStore implements RunStore {
   /** The database file this store uses. */
   readonly path: string;
+  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link RunStore.budgetKeys}). */
+  readonly budgetKeys: BudgetKeyStore;
   private readonly session: SqliteRunSession;
 
   constructor(options: SqliteRunStoreOptions | string = {}) {
@@ -80,6 +84,7 @@ export class SqliteRunStore implements RunStore {
     }
     if (resolved.readOnly !== true) prepareForWriting(db, chainer);
     this.session = new SqliteRunSession(db, resolved.clock ?? Date.now, chainer);
+    this.budgetKeys = new SqliteBudgetKeys(db, this.session);
   }
 
   /** Opens a store; the same as the constructor, for symmetry with {@link durable/postgres!PostgresRunStore.open}. */
@@ -250,6 +255,7 @@ function prepareForWriting(db: BetterSqlite3.Database, chainer: RecordChainer): 
     // the old one must not cascade (better-sqlite3 turns foreign keys on by default).
     db.pragma('foreign_keys = OFF');
     openSqliteSchema(db, chainer);
+    db.exec(SQLITE_BUDGET_KEY_TABLES);
     db.pragma('foreign_keys = ON');
   } catch (error) {
     db.close();
