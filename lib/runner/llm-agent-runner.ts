@@ -41,6 +41,7 @@ import {
   validateArgumentsGate,
 } from './tool-call/call-gates';
 import { budgetToolCallGate, resolveActiveToolGate } from './run-control/tool-call-control';
+import { keyRemaining } from './run-control/budget/key-budget';
 import { retryAttempts } from './tool-call/call-retries';
 import { hookFailedEvent, refusedToolCall, stopToolCall } from './tool-call/call-stop';
 import { deriveIdempotencyKey } from './tool-call/idempotency-key';
@@ -238,8 +239,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 6. The resource-version precondition.
     const precondition = checkedGate(this.checkPrecondition(run, request), 'checkPrecondition');
     if (precondition.kind !== 'continue') return stopToolCall(this.steps, run, start, precondition, request);
-    // 6b. The run's budget (`budget.maxToolCalls`, and no other limit already reached).
-    const budgeted = budgetToolCallGate(this.steps, run, request);
+    // 6b. The run's budget (`budget.maxToolCalls`, and no other limit already reached) and its budget key's.
+    const budgeted = await budgetToolCallGate(this.steps, run, request);
     if (budgeted.kind !== 'continue') return stopToolCall(this.steps, run, start, budgeted, request);
     const { idempotencyKey, startedAt } = start;
     const begun = { idempotencyKey, startedAt, args: request.arguments, request };
@@ -469,11 +470,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   protected finishRun(run: RunInProgress): LlmAgentRunResult {
     const stopReason = run.stopReason ?? 'other';
     const budgetRemaining = run.control?.ledger?.remaining(run.clock.now());
+    const keyState = run.control?.keyBudget?.state;
     this.emit(run, {
       type: 'run_finished',
       runId: run.runId,
       stopReason,
       ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
+      ...(keyState === undefined ? {} : { keyBudgetRemaining: keyRemaining(keyState) }),
     });
     return runResultOf(run, stopReason, run.output?.accepted);
   }

@@ -1,3 +1,4 @@
+import { keyBudgetReport } from './run-control/budget/key-budget';
 import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat } from '../model/model-types';
 import { LlmTool } from '../contract/llm-tool';
 import { LlmAgentError } from './runner-error';
@@ -103,6 +104,7 @@ export function runResultOf(
 ): LlmAgentRunResult {
   const { runId, text, messages, toolCalls, usage, steps } = run;
   const ledger = run.control?.ledger;
+  const keyBudget = run.control?.keyBudget && keyBudgetReport(run.control.keyBudget, run.control.exhausted);
   const result: LlmAgentRunResult = {
     runId,
     text,
@@ -112,6 +114,7 @@ export function runResultOf(
     stopReason,
     steps,
     ...(ledger === undefined ? {} : { budget: ledger.report(run.clock.now()) }),
+    ...(keyBudget === undefined ? {} : { keyBudget }),
   };
   return accepted === undefined ? result : { ...result, output: accepted.value };
 }

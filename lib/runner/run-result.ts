@@ -2,10 +2,10 @@ import { ChatMessage, ModelUsage, ToolMessagePart } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
-import type { BudgetReport } from './run-control/budget/run-budget';
+import type { BudgetReport, KeyBudgetReport } from './run-control/budget/run-budget';
 
 /**
- * Why a run ended. `budget_exhausted`: a limit of the run's `budget` stopped it (see `result.budget`);
+ * Why a run ended. `budget_exhausted`: a limit of the run's `budget` or `budgetKey` stopped it (see `result.budget`, `result.keyBudget`);
  * `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the run can be resumed.
  */
 export type LlmAgentStopReason =
@@ -68,6 +68,11 @@ export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult,
   readonly steps: number;
   /** The run's budget: limits, spent, remaining, and the limit that stopped it; present for a run with `budget`. */
   readonly budget?: BudgetReport;
+  /**
+   * The run's budget key: its limits, what all its runs spent and what is left (as the run's last reservation saw
+   * it), and the key's limit that stopped the run; present for a run with `budgetKey` once it reserved.
+   */
+  readonly keyBudget?: KeyBudgetReport;
   /**
    * The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`).
    */

@@ -4,6 +4,8 @@ import type { LlmAgentRunOptions } from '../run-options';
 import { LlmAgentError } from '../runner-error';
 import { RunBudgetLedger } from './budget/budget-ledger';
 import { checkBudget } from './budget/check-budget';
+import { KeyBudget, newKeyBudget } from './budget/key-budget';
+import type { BudgetExhaustion, ModelPrice } from './budget/run-budget';
 import type { ToolChoice } from './tool-control';
 
 /** The run-control state of one run: the tools of the current step and the budget's ledger. @internal */
@@ -15,11 +17,17 @@ export interface RunControl {
   /** The final-answer tool of a run with `output` in tool mode: always offered, whatever `activeTools` says. */
   readonly finalAnswerTool?: string;
   readonly ledger?: RunBudgetLedger;
+  /** The price of the run's model, from `modelPrices`. */
+  readonly price?: ModelPrice;
+  /** The run's `budgetKey` and the store keeping its spending. */
+  readonly keyBudget?: KeyBudget;
+  /** The limit that stopped the run (the first one that tripped). */
+  exhausted?: BudgetExhaustion;
 }
 
 /**
  * The run-control state of a new run from its merged options; throws `invalid_run_options` for a `toolChoice`,
- * `activeTools`, `prepareStep`, `stopWhen`, `budget` or `modelPrices` that cannot work (before any request). @internal
+ * `activeTools`, `prepareStep`, `stopWhen`, `budget`, `modelPrices` or `budgetKey` that cannot work (before any request). @internal
  */
 export function newRunControl(
   options: LlmAgentRunOptions,
@@ -39,7 +47,15 @@ export function newRunControl(
     checkToolChoice(options.toolChoice, model, offeredTools(activeTools ?? toolNames, finalAnswerTool), 'toolChoice');
   const price = checkBudget(options.budget, options.modelPrices, model.modelName);
   const ledger = options.budget === undefined ? undefined : new RunBudgetLedger(options.budget, price, nowMs);
-  return { toolNames, finalAnswerTool, activeTools, ledger };
+  const keyBudget = newKeyBudget(options);
+  return {
+    toolNames,
+    finalAnswerTool,
+    activeTools,
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(price === undefined ? {} : { price }),
+    ...(keyBudget === undefined ? {} : { keyBudget }),
+  };
 }
 
 /** The tools a request offers: the active ones and the final-answer tool. @internal */
