@@ -34,6 +34,7 @@ export type {
   BudgetRemaining,
   BudgetReport,
   BudgetSpent,
+  KeyBudgetReport,
   ModelPrice,
   ModelPriceTable,
   RunBudget,
