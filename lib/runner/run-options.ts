@@ -76,7 +76,7 @@ export interface LlmAgentRunOptions {
    * and each tool call; the run stops with stop reason `budget_exhausted`. @default none
    */
   readonly budget?: RunBudget;
-  /** Prices by model name, for `budget.maxCostUsd` and a budget key's `maxCostUsd` (none are built in). @default none */
+  /** Prices by model name, for `budget.maxCostUsd` and a budget key's `maxCostUsd` (none built in). @default none */
   readonly modelPrices?: ModelPriceTable;
   /**
    * A budget key (a tenant, a team) whose limits all its runs share, across runs and processes: the host sets them

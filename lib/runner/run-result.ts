@@ -5,8 +5,9 @@ import { ToolOutputProjectionReport } from '../projection/tool-output-projection
 import type { BudgetReport, KeyBudgetReport } from './run-control/budget/run-budget';
 
 /**
- * Why a run ended. `budget_exhausted`: a limit of the run's `budget` or `budgetKey` stopped it (see `result.budget`, `result.keyBudget`);
- * `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the run can be resumed.
+ * Why a run ended. `budget_exhausted`: a limit of the run's `budget` or `budgetKey` stopped it (see `result.budget`,
+ * `result.keyBudget`); `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the
+ * run can be resumed.
  */
 export type LlmAgentStopReason =
   | 'end_turn'

@@ -83,11 +83,11 @@ export function checkKeyBudget(key: unknown, limits: unknown): KeyBudgetLimits {
     if (!valid)
       throw new RunStoreError(
         'record_invalid',
-        `key budget ${name} must be ${integer ? 'an integer' : 'a finite number'} >= 0, got ${String(value)}`,
+        `key budget ${name} must be ${integer ? 'an integer' : 'a finite number'} >= 0, got ${JSON.stringify(value)}`,
       );
-    checked[name] = value as number;
+    checked[name] = value;
   }
-  return Object.freeze(checked) as KeyBudgetLimits;
+  return Object.freeze(checked);
 }
 
 /** The public state of a key row. @internal */

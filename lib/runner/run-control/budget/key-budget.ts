@@ -104,7 +104,10 @@ export function keyRemaining(state: KeyBudgetState): BudgetRemaining {
   return remaining;
 }
 
-/** The report of the run's budget key, from the key's last state the run saw (none before its first reservation). @internal */
+/**
+ * The report of the run's budget key, from the key's last state the run saw (none before its first reservation).
+ * @internal
+ */
 export function keyBudgetReport(
   keyBudget: KeyBudget,
   exhausted: BudgetExhaustion | undefined,
