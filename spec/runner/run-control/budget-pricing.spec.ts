@@ -5,6 +5,8 @@ import { TELEMETRY_NAMES } from '../../../lib/telemetry';
 import { useLocalModelServers } from '../../support/local-model-servers';
 import { messageReply } from '../../support/messages-api-server';
 import { telemetryHarness } from '../../telemetry/support';
+import { usageOf } from '../../../lib/model/ai-sdk/map-response';
+import { mapUsage } from '../../../lib/model/openai/json-shape';
 import { pingProvider } from './key-budget-worker';
 
 const servers = useLocalModelServers();
@@ -109,5 +111,31 @@ describe('budget telemetry', () => {
     } finally {
       await harness.shutdown();
     }
+  });
+});
+
+describe('ModelUsage.cachedInputTokens from each API', () => {
+  const malformed = (detail: string) => new Error(detail) as never;
+
+  it('reads OpenAI prompt_tokens_details and input_tokens_details', () => {
+    const chat = { prompt_tokens: 100, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 64 } };
+    expect(mapUsage(chat, 'prompt_tokens', 'completion_tokens')).toEqual({
+      inputTokens: 100,
+      outputTokens: 7,
+      cachedInputTokens: 64,
+    });
+    const responses = { input_tokens: 90, output_tokens: 3, input_tokens_details: { cached_tokens: 0 } };
+    expect(mapUsage(responses, 'input_tokens', 'output_tokens')).toEqual({ inputTokens: 90, outputTokens: 3 });
+  });
+
+  it('reads the AI SDK cacheRead (V3) and cachedInputTokens (V2)', () => {
+    expect(
+      usageOf({ inputTokens: { total: 50, noCache: 20, cacheRead: 30 }, outputTokens: { total: 4 } }, malformed),
+    ).toEqual({ inputTokens: 50, outputTokens: 4, cachedInputTokens: 30 });
+    expect(usageOf({ inputTokens: 50, outputTokens: 4, cachedInputTokens: 10 }, malformed)).toEqual({
+      inputTokens: 50,
+      outputTokens: 4,
+      cachedInputTokens: 10,
+    });
   });
 });
