@@ -73,7 +73,7 @@ export class PostgresRunStore implements RunStore {
     return hasErrorMarker(value, POSTGRES_RUN_STORE);
   }
 
-  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link RunStore.budgetKeys}). */
+  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link wuwe!RunStore.budgetKeys}). */
   readonly budgetKeys: BudgetKeyStore;
 
   private constructor(

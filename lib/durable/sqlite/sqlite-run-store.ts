@@ -58,7 +58,7 @@ import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
 export class SqliteRunStore implements RunStore {
   /** The database file this store uses. */
   readonly path: string;
-  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link RunStore.budgetKeys}). */
+  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link wuwe!RunStore.budgetKeys}). */
   readonly budgetKeys: BudgetKeyStore;
   private readonly session: SqliteRunSession;
 
