@@ -35,6 +35,19 @@ export type {
   RunWriteOptions,
 } from './run-store';
 export type { MemoryRunStoreOptions } from './memory-run-store';
+export type {
+  BudgetKeyPrice,
+  BudgetKeyReservation,
+  BudgetKeyReservationRef,
+  BudgetKeyReservationResult,
+  BudgetKeyStore,
+  BudgetKeyUsage,
+  KeyBudgetLimitName,
+  KeyBudgetLimits,
+  KeyBudgetSpent,
+  KeyBudgetState,
+  StoredBudgetExhaustion,
+} from './budget/budget-keys';
 export type { RunStoreErrorDetails } from './run-store-error';
 export type {
   ChainedRunRecord,

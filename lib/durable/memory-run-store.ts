@@ -71,6 +71,8 @@ import type {
   ReadRunEventsOptions,
   RunEventLog,
 } from './run-events/run-event-log';
+import type { BudgetKeyStore } from './budget/budget-keys';
+import { MemoryBudgetKeys } from './budget/memory-budget-keys';
 
 /** Options of {@link MemoryRunStore}. */
 export interface MemoryRunStoreOptions extends RecordChainOptions {
@@ -90,11 +92,14 @@ export class MemoryRunStore implements RunStore, RunEventLog {
   private readonly chainer: RecordChainer;
   private closed = false;
   private readonly events: MemoryRunEvents;
+  /** The budgets of keys shared by this store's runs (see {@link RunStore.budgetKeys}). */
+  readonly budgetKeys: BudgetKeyStore;
 
   constructor(options: MemoryRunStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
     this.chainer = new RecordChainer(options);
     this.events = new MemoryRunEvents(() => isoTime(this.clock));
+    this.budgetKeys = new MemoryBudgetKeys(this.clock, () => this.open());
   }
 
   /** {@inheritDoc RunStore.createRun} */

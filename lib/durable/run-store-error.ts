@@ -28,6 +28,7 @@ import { hasErrorMarker } from '../errors/error-marker';
  *   turns that do have an approval for that call id (a model may reuse `call_0` in every turn).
  * - `approval_mismatch`: an approval request or decision does not match the call it names.
  * - `lease_held`: another worker holds the run's lease.
+ * - `budget_key_not_found`: a reservation names a budget key whose limits were never set (`setKeyBudget`).
  */
 export type RunStoreErrorCode =
   | 'store_corrupt'
@@ -51,7 +52,8 @@ export type RunStoreErrorCode =
   | 'projection_conflict'
   | 'approval_not_found'
   | 'approval_mismatch'
-  | 'lease_held';
+  | 'lease_held'
+  | 'budget_key_not_found';
 
 /** Structured context of a {@link RunStoreError}. */
 export interface RunStoreErrorDetails {

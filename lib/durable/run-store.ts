@@ -11,6 +11,7 @@ import {
   ToolOutputProjectionRecord,
 } from './agent-run-record';
 import type { ChainedRunRecord } from './chain/record-chain';
+import type { BudgetKeyStore } from './budget/budget-keys';
 
 /** Options of {@link RunStore.createRun}. */
 export interface CreateRunOptions {
@@ -221,4 +222,10 @@ export interface RunStore {
 
   /** Releases the store's resources. Later calls throw `store_closed`. */
   close(): Promise<void>;
+
+  /**
+   * The budgets of keys shared by runs across processes (the run option `budgetKey`), kept with the runs. Optional:
+   * a run with `budgetKey` on a store without it is refused with `invalid_run_options` before any request.
+   */
+  readonly budgetKeys?: BudgetKeyStore;
 }

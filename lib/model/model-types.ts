@@ -91,8 +91,14 @@ export type ModelStopReason =
 
 /** Token usage of one step or a whole run. */
 export interface ModelUsage {
+  /** Every input token of the request, cached or not. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /**
+   * The part of `inputTokens` read from the provider's prompt cache (priced with a model price's
+   * `cachedInputUsdPerMillionTokens`); absent when the provider does not say.
+   */
+  readonly cachedInputTokens?: number;
 }
 
 /**

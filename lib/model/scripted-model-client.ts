@@ -2,6 +2,7 @@ import { WuweError } from '../errors/wuwe-error';
 import { JsonObject } from '../outcome/json-value';
 import { BaseModelClient } from './base-model-client';
 import {
+  ModelUsage,
   ChatMessage,
   ModelRequest,
   ModelResponse,
@@ -24,7 +25,7 @@ export interface ScriptedReply {
   }[];
   /** @default 'tool_use' with tool calls, else 'end_turn' */
   readonly stopReason?: ModelStopReason;
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  readonly usage?: ModelUsage;
 }
 
 /** A scripted turn: a fixed reply, or a function of the conversation so far. */

@@ -43,6 +43,7 @@ export type {
   BudgetRemaining,
   BudgetReport,
   BudgetSpent,
+  KeyBudgetReport,
   ModelPrice,
   ModelPriceTable,
   RunBudget,

@@ -47,6 +47,7 @@ import {
 import { budgetToolCallGate, resolveActiveToolGate } from './run-control/tool-call-control';
 import { dispatchGate, guardAfterOutcome, guardBeforeDispatch } from './run-control/guardrails/tool-guardrails';
 import type { OutputRunOptions } from './run-control/guardrails/guardrail-types';
+import { keyRemaining } from './run-control/budget/key-budget';
 import { retryAttempts } from './tool-call/call-retries';
 import { hookFailedEvent, refusedToolCall, stopToolCall } from './tool-call/call-stop';
 import { deriveIdempotencyKey } from './tool-call/idempotency-key';
@@ -259,8 +260,8 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 6a. The tool's `before` guardrails.
     const guarded = await guardBeforeDispatch(this.steps, run, request);
     if (guarded.kind !== 'continue') return stopToolCall(this.steps, run, start, guarded, request);
-    // 6b. The run's budget (`budget.maxToolCalls`, and no other limit already reached).
-    const budgeted = budgetToolCallGate(this.steps, run, request);
+    // 6b. The run's budget (`budget.maxToolCalls`, and no other limit already reached) and its budget key's.
+    const budgeted = await budgetToolCallGate(this.steps, run, request);
     if (budgeted.kind !== 'continue') return stopToolCall(this.steps, run, start, budgeted, request);
     // 6c. No guardrail tripped the run, and the contract's `maxCalls` allows the call.
     const dispatchable = dispatchGate(run, request);
@@ -496,11 +497,13 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   protected finishRun(run: RunInProgress): LlmAgentRunResult {
     const stopReason = run.stopReason ?? 'other';
     const budgetRemaining = run.control?.ledger?.remaining(run.clock.now());
+    const keyState = run.control?.keyBudget?.state;
     this.emit(run, {
       type: 'run_finished',
       runId: run.runId,
       stopReason,
       ...(budgetRemaining === undefined ? {} : { budgetRemaining }),
+      ...(keyState === undefined ? {} : { keyBudgetRemaining: keyRemaining(keyState) }),
     });
     return runResultOf(run, stopReason, run.output?.accepted);
   }

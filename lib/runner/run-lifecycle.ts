@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { keyBudgetReport } from './run-control/budget/key-budget';
 import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat } from '../model/model-types';
 import { LlmTool } from '../contract/llm-tool';
 import { LlmAgentError } from './runner-error';
@@ -117,6 +118,7 @@ export function runResultOf(
 ): LlmAgentRunResult {
   const { runId, text, messages, toolCalls, usage, steps } = run;
   const ledger = run.control?.ledger;
+  const keyBudget = run.control?.keyBudget && keyBudgetReport(run.control.keyBudget, run.control.exhausted);
   const result: LlmAgentRunResult = {
     runId,
     text,
@@ -127,6 +129,7 @@ export function runResultOf(
     steps,
     ...(ledger === undefined ? {} : { budget: ledger.report(run.clock.now()) }),
     ...(run.control?.guardrails.stop === undefined ? {} : { guardrail: run.control.guardrails.stop }),
+    ...(keyBudget === undefined ? {} : { keyBudget }),
   };
   return accepted === undefined ? result : { ...result, output: accepted.value };
 }

@@ -78,7 +78,7 @@ export interface LlmAgentRunOptions {
    * and each tool call; the run stops with stop reason `budget_exhausted`. @default none
    */
   readonly budget?: RunBudget;
-  /** Prices by model name, for `budget.maxCostUsd` (none are built in). @default none */
+  /** Prices by model name, for `budget.maxCostUsd` and a budget key's `maxCostUsd` (none built in). @default none */
   readonly modelPrices?: ModelPriceTable;
   /**
    * Guardrails on the input of `complete()` / `stream()` (not asked on `resume()`), asked before the first model
@@ -100,6 +100,15 @@ export interface LlmAgentRunOptions {
    * `invalid_run_options`. @default none
    */
   readonly toolGuardrails?: ToolGuardrailMap;
+  /**
+   * A budget key (a tenant, a team) whose limits all its runs share, across runs and processes: the host sets them
+   * with `store.budgetKeys.setKeyBudget(key, limits)`, the store keeps the spending. Before each model request the
+   * run reserves its estimated input and output cap against the key, atomically, and settles to the real usage
+   * after; before each tool call it reserves one call. When the key's limit would be crossed the run stops with
+   * stop reason `budget_exhausted` (fail closed). Needs a store with `budgetKeys` (`invalid_run_options` otherwise,
+   * before any request); a key never set fails the run with `budget_key_not_found`. @default none
+   */
+  readonly budgetKey?: string;
   /** Aborts the run: the model request and every running tool call. */
   readonly signal?: AbortSignal;
   /** @default a random UUID */

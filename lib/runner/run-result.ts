@@ -2,14 +2,14 @@ import { ChatMessage, ModelUsage, ToolMessagePart } from '../model/model-types';
 import { JsonObject } from '../outcome/json-value';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
-import type { BudgetReport } from './run-control/budget/run-budget';
+import type { BudgetReport, KeyBudgetReport } from './run-control/budget/run-budget';
 import type { GuardrailDecision } from './run-control/guardrails/guardrail-types';
 
 /**
- * Why a run ended. `budget_exhausted`: a limit of the run's `budget` stopped it (see `result.budget`);
- * `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the run can be resumed.
- * `guardrail_tripped`: a guardrail's tripwire stopped it (stored `cancelled`: it cannot be resumed);
- * `guardrail_rejected`: an input guardrail refused the input (stored `completed`). See `result.guardrail`.
+ * Why a run ended. `budget_exhausted`: a limit of the run's `budget` or `budgetKey` stopped it (see `result.budget`,
+ * `result.keyBudget`); `stop_condition`: one of its `stopWhen` conditions held. Both are stored as `stopped`, so the
+ * run can be resumed. `guardrail_tripped`: a guardrail's tripwire stopped it (stored `cancelled`: it cannot be
+ * resumed); `guardrail_rejected`: an input guardrail refused the input (stored `completed`). See `result.guardrail`.
  */
 export type LlmAgentStopReason =
   | 'end_turn'
@@ -77,6 +77,11 @@ export interface LlmAgentRunResult<Call extends ToolCallResult = ToolCallResult,
   readonly budget?: BudgetReport;
   /** The guardrail decision that stopped the run (stop reason `guardrail_tripped` or `guardrail_rejected`). */
   readonly guardrail?: GuardrailDecision;
+  /**
+   * The run's budget key: its limits, what all its runs spent and what is left (as the run's last reservation saw
+   * it), and the key's limit that stopped the run; present for a run with `budgetKey` once it reserved.
+   */
+  readonly keyBudget?: KeyBudgetReport;
   /**
    * The validated final answer of a run with `output`; present when the run ended with it (`stopReason` `end_turn`).
    */

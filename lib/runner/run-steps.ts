@@ -92,10 +92,10 @@ export async function requestModelStep(
   try {
     response = await untilAborted(responding, run.options.signal);
   } catch (error) {
-    releaseModelRequest(run);
+    await releaseModelRequest(run).catch(() => undefined);
     throw error;
   }
-  settleModelRequest(run, response);
+  await settleModelRequest(run, response);
   countUsage(run, response);
   steps.emit(run, { type: 'model_responded', runId: run.runId, step: run.steps, response });
   return response;

@@ -125,11 +125,15 @@ export type LlmAgentOwnEvent =
       readonly inputTokens: number;
       /** The request's output cap (`maxOutputTokens`), when a limit caps it. */
       readonly outputTokens?: number;
+      /** The run's budget key, when it has one: the reservation was made against it too. */
+      readonly budgetKey?: string;
     }
   | {
       readonly type: 'budget_exhausted';
       readonly runId: string;
       readonly limit: BudgetLimitName;
+      /** The budget key whose limit tripped; absent for a limit of the run's own `budget`. */
+      readonly key?: string;
       readonly max: number;
       readonly at: 'model_request' | 'tool_call';
     }
@@ -172,6 +176,8 @@ export type LlmAgentOwnEvent =
       readonly stopReason: string;
       /** What the run's budget still allows; present for a run with `budget`. */
       readonly budgetRemaining?: BudgetRemaining;
+      /** What the run's budget key still allows, as the run last saw it; present for a run with `budgetKey`. */
+      readonly keyBudgetRemaining?: BudgetRemaining;
     };
 
 /**

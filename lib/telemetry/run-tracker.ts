@@ -73,9 +73,10 @@ export class RunTracker {
       case 'model_responded':
         return this.finishChat(event.response);
       case 'run_finished':
-        return this.finishRun(event.stopReason);
-      case 'budget_reserved':
+        return this.finishRun(event);
       case 'budget_exhausted':
+        return this.budgetExhausted(event);
+      case 'budget_reserved':
       case 'guardrail_decided':
       case 'guardrail_tripped':
       case 'handoff':
@@ -212,14 +213,31 @@ export class RunTracker {
     this.chat = undefined;
   }
 
-  private finishRun(stopReason: string): void {
+  private finishRun(event: Extract<LlmAgentEvent, { type: 'run_finished' }>): void {
     const span = this.run;
     for (const tool of this.tools.values()) tool.end();
     this.chat?.end();
     this.closeRun();
     if (span === undefined) return;
-    span.setAttribute(TELEMETRY_NAMES.stopReason, stopReason);
+    span.setAttribute(TELEMETRY_NAMES.stopReason, event.stopReason);
+    const attributes: Attributes = {};
+    const { budgetRemaining, keyBudgetRemaining } = event;
+    if (budgetRemaining?.maxCostUsd !== undefined)
+      attributes[TELEMETRY_NAMES.budgetRemainingUsd] = budgetRemaining.maxCostUsd;
+    if (budgetRemaining?.maxTotalTokens !== undefined)
+      attributes[TELEMETRY_NAMES.budgetRemainingTokens] = budgetRemaining.maxTotalTokens;
+    if (keyBudgetRemaining?.maxCostUsd !== undefined)
+      attributes[TELEMETRY_NAMES.keyBudgetRemainingUsd] = keyBudgetRemaining.maxCostUsd;
+    span.setAttributes(attributes);
     span.end();
+  }
+
+  /** The limit that stopped the run, on its span. */
+  private budgetExhausted(event: Extract<LlmAgentEvent, { type: 'budget_exhausted' }>): void {
+    const span = this.run;
+    if (span === undefined || !span.isRecording()) return;
+    span.setAttribute(TELEMETRY_NAMES.budgetTripped, event.limit);
+    if (event.key !== undefined) span.setAttribute(TELEMETRY_NAMES.budgetKey, event.key);
   }
 
   private onToolEvent(event: TrackedCallEvent): void {

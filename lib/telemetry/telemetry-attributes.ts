@@ -25,6 +25,16 @@ export const TELEMETRY_NAMES = {
   runId: 'wuwe.run.id',
   stopReason: 'wuwe.run.stop_reason',
   steps: 'wuwe.run.steps',
+  /** The limit that stopped the run (`budget_exhausted`), e.g. `maxCostUsd`. */
+  budgetTripped: 'wuwe.budget.tripped',
+  /** The budget key whose limit stopped the run, or the run's budget key. */
+  budgetKey: 'wuwe.budget.key',
+  /** What the run's `budget.maxCostUsd` still allows when it finished. */
+  budgetRemainingUsd: 'wuwe.budget.remaining_usd',
+  /** What the run's `budget.maxTotalTokens` still allows when it finished. */
+  budgetRemainingTokens: 'wuwe.budget.remaining_tokens',
+  /** What the budget key's `maxCostUsd` still allows, as the run last saw it. */
+  keyBudgetRemainingUsd: 'wuwe.budget.key.remaining_usd',
   step: 'wuwe.model.step',
   sideEffect: 'wuwe.tool.side_effect',
   idempotency: 'wuwe.tool.idempotency',

@@ -58,6 +58,8 @@ import type {
   RunEventLog,
 } from '../run-events/run-event-log';
 import { PostgresRunEvents, postgresRunEventsTable } from './postgres-run-events';
+import type { BudgetKeyStore } from '../budget/budget-keys';
+import { PostgresBudgetKeys, postgresBudgetKeyTables } from './postgres-budget-keys';
 
 const POSTGRES_RUN_STORE = Symbol.for('wuwe.PostgresRunStore');
 
@@ -79,10 +81,16 @@ export class PostgresRunStore implements RunStore, RunEventLog {
     return hasErrorMarker(value, POSTGRES_RUN_STORE);
   }
 
+  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link wuwe!RunStore.budgetKeys}). */
+  readonly budgetKeys: BudgetKeyStore;
+
   private constructor(
     private readonly session: PostgresRunSession,
     private readonly events: PostgresRunEvents,
-  ) {}
+    quotedSchema: string,
+  ) {
+    this.budgetKeys = new PostgresBudgetKeys(session, quotedSchema);
+  }
 
   /**
    * Connects, then creates the schema or checks it. Throws `store_unavailable` when the server cannot be
@@ -121,12 +129,13 @@ export class PostgresRunStore implements RunStore, RunEventLog {
         await session.transaction({}, async (client) => {
           await openPostgresSchema(client, schema, quoted, chainer, options.create !== false);
           await client.query(postgresRunEventsTable(quoted));
+          await client.query(postgresBudgetKeyTables(quoted));
         });
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;
     }
-    return new PostgresRunStore(session, new PostgresRunEvents(session, pool, schema, quoted));
+    return new PostgresRunStore(session, new PostgresRunEvents(session, pool, schema, quoted), quoted);
   }
 
   /** {@inheritDoc wuwe!RunStore.createRun} */

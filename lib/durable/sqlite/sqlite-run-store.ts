@@ -39,6 +39,8 @@ import {
 } from './sqlite-call-writes';
 import { mapSqliteError } from './sqlite-errors';
 import { insertSqliteProjection } from './sqlite-projection-writes';
+import type { BudgetKeyStore } from '../budget/budget-keys';
+import { SqliteBudgetKeys, SQLITE_BUDGET_KEY_TABLES } from './sqlite-budget-keys';
 import { SqliteRunStoreOptions } from './sqlite-run-store-options';
 import { SqliteRunSession } from './sqlite-run-session';
 import { appendSqliteMessages, createSqliteRun, saveSqliteMessages, setSqliteStatus } from './sqlite-run-writes';
@@ -64,6 +66,8 @@ import { DEFAULT_SQLITE_EVENT_POLL_INTERVAL_MS, SqliteRunEvents } from './sqlite
 export class SqliteRunStore implements RunStore, RunEventLog {
   /** The database file this store uses. */
   readonly path: string;
+  /** The budgets of keys shared by runs (tables `wuwe_budget_*`; see {@link wuwe!RunStore.budgetKeys}). */
+  readonly budgetKeys: BudgetKeyStore;
   private readonly session: SqliteRunSession;
   private readonly events: SqliteRunEvents;
 
@@ -95,6 +99,7 @@ export class SqliteRunStore implements RunStore, RunEventLog {
       throw new RunStoreError('record_invalid', `eventPollIntervalMs must be >= 1, got ${String(pollIntervalMs)}`);
     }
     this.events = new SqliteRunEvents(db, this.session, pollIntervalMs);
+    this.budgetKeys = new SqliteBudgetKeys(db, this.session);
   }
 
   /** Opens a store; the same as the constructor, for symmetry with {@link durable/postgres!PostgresRunStore.open}. */
@@ -285,6 +290,7 @@ function prepareForWriting(db: BetterSqlite3.Database, chainer: RecordChainer): 
     db.pragma('foreign_keys = OFF');
     openSqliteSchema(db, chainer);
     SqliteRunEvents.createTable(db);
+    db.exec(SQLITE_BUDGET_KEY_TABLES);
     db.pragma('foreign_keys = ON');
   } catch (error) {
     db.close();

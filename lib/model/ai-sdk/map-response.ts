@@ -82,7 +82,16 @@ export function usageOf(usage: unknown, malformed: (detail: string) => ModelApiE
       throw malformed(`the usage \`${field}\` is not a token count`);
     return total;
   };
-  return { inputTokens: count('inputTokens'), outputTokens: count('outputTokens') };
+  const input = usage.inputTokens;
+  // V3 nests the cache reads (`inputTokens.cacheRead`); V2 sent a flat `cachedInputTokens`.
+  const cacheRead = isRecord(input) ? input.cacheRead : usage.cachedInputTokens;
+  const cachedInputTokens =
+    typeof cacheRead === 'number' && Number.isSafeInteger(cacheRead) && cacheRead > 0 ? cacheRead : 0;
+  return {
+    inputTokens: count('inputTokens'),
+    outputTokens: count('outputTokens'),
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+  };
 }
 
 function modelIdOf(metadata: unknown): string | undefined {

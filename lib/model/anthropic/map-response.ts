@@ -77,12 +77,11 @@ function mapUsage(usage: unknown, malformed: (detail: string) => ModelApiError):
     }
     return value;
   };
+  const cachedInputTokens = count('cache_read_input_tokens', false);
   return {
-    inputTokens:
-      count('input_tokens', true) +
-      count('cache_creation_input_tokens', false) +
-      count('cache_read_input_tokens', false),
+    inputTokens: count('input_tokens', true) + count('cache_creation_input_tokens', false) + cachedInputTokens,
     outputTokens: count('output_tokens', true),
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
   };
 }
 

@@ -55,9 +55,11 @@ export async function stepThroughPausedTurns(
   while (response.stopReason === 'pause_turn' && pausedTurns.length < maxContinuations) {
     pausedTurns.push(assistantMessageFromResponse(response));
     response = await stepper.step({ ...request, messages: [...request.messages, ...pausedTurns] });
+    const cached = (usage.cachedInputTokens ?? 0) + (response.usage.cachedInputTokens ?? 0);
     usage = {
       inputTokens: usage.inputTokens + response.usage.inputTokens,
       outputTokens: usage.outputTokens + response.usage.outputTokens,
+      ...(cached > 0 ? { cachedInputTokens: cached } : {}),
     };
   }
   return { response, pausedTurns, usage };

@@ -29,7 +29,22 @@ export function mapUsage(usage: unknown, inputField: string, outputField: string
     }
     return value;
   };
-  return { inputTokens: count(inputField), outputTokens: count(outputField) };
+  const cachedInputTokens = cachedOf(usage, inputField);
+  return {
+    inputTokens: count(inputField),
+    outputTokens: count(outputField),
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+  };
+}
+
+/**
+ * The input tokens read from the prompt cache: `prompt_tokens_details.cached_tokens` (Chat Completions) or
+ * `input_tokens_details.cached_tokens` (Responses); 0 when absent or not a count.
+ */
+function cachedOf(usage: JsonRecord, inputField: string): number {
+  const details = usage[inputField === 'prompt_tokens' ? 'prompt_tokens_details' : 'input_tokens_details'];
+  const cached = isRecord(details) ? details.cached_tokens : undefined;
+  return typeof cached === 'number' && Number.isSafeInteger(cached) && cached >= 0 ? cached : 0;
 }
 
 /** A short description of a value that is not what was expected. */

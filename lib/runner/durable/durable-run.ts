@@ -42,10 +42,22 @@ export function runUnderLease(
         await recorder.setStatus('failed').catch(() => undefined);
         throw error;
       }
+      await recordExhaustion(run);
       await recorder.setStatus(storedStatusOf(run.stopReason));
       return finish();
     }),
   );
+}
+
+/**
+ * Keeps which limit stopped a run beside its record (the store's `budgetKeys`), before its status says `stopped`:
+ * the record of a run that ran out of budget says which budget and limit.
+ */
+async function recordExhaustion(run: RunInProgress): Promise<void> {
+  const exhausted = run.control?.exhausted;
+  const keys = run.recorder?.store.budgetKeys;
+  if (exhausted === undefined || keys === undefined || run.stopReason !== 'budget_exhausted') return;
+  await keys.recordBudgetExhaustion({ runId: run.runId, ...exhausted });
 }
 
 /**

@@ -8,7 +8,14 @@ import { preparedMessagesProblem } from '../run-input';
 import { withoutProviderContent } from '../turn-messages';
 import { LlmAgentError } from '../runner-error';
 import type { StepContext } from '../tool-call/step-context';
+import type { BudgetKeyReservationResult } from '../../durable/budget/budget-keys';
 import { BudgetStop } from './budget/budget-stop';
+import {
+  modelReservationId,
+  releaseKeyModelRequest,
+  reservationPrice,
+  settleKeyModelRequest,
+} from './budget/key-budget';
 import { checkActiveTools, checkToolChoice, offeredTools } from './run-control';
 import type { PreparedStep } from './tool-control';
 
@@ -44,38 +51,86 @@ export async function controlModelRequest(
       new Set(tools.map((tool) => tool.name)),
       prepared?.toolChoice === undefined ? 'toolChoice' : 'prepareStep toolChoice',
     );
-  let controlled: ModelRequest = {
+  const controlled: ModelRequest = {
     ...request,
     tools,
     ...(prepared?.system === undefined ? {} : { system: prepared.system }),
     ...(prepared?.messages === undefined ? {} : { messages: prepared.messages.slice() }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
   };
-  const ledger = control.ledger;
+  return await reserveModelRequest(steps, run, controlled);
+}
+
+/**
+ * Reserves the request against the run's budget, then its budget key (each caps `maxOutputTokens` to what it
+ * leaves) and reports `budget_reserved`; throws {@link BudgetStop} when either refuses (nothing stays reserved).
+ */
+async function reserveModelRequest(
+  steps: StepContext,
+  run: RunInProgress,
+  request: ModelRequest,
+): Promise<ModelRequest> {
+  const { ledger, keyBudget, price } = run.control ?? {};
+  if (ledger === undefined && keyBudget === undefined) return request;
+  const estimated = estimatedInputTokens(run, request);
+  let outputTokens = request.maxOutputTokens;
   if (ledger !== undefined) {
-    const estimated = estimatedInputTokens(run, controlled);
     const reserved = ledger.reserveModelRequest(estimated, run.clock.now());
-    if (typeof reserved === 'string') throw new BudgetStop(steps, run, reserved, 'model_request');
-    steps.emit(run, {
-      type: 'budget_reserved',
-      runId: run.runId,
-      step: run.steps + 1,
-      inputTokens: reserved.inputTokens,
-      ...(reserved.outputTokens === undefined ? {} : { outputTokens: reserved.outputTokens }),
-    });
-    if (reserved.outputTokens !== undefined) controlled = { ...controlled, maxOutputTokens: reserved.outputTokens };
+    if (typeof reserved === 'string') throw new BudgetStop(steps, run, { limit: reserved, at: 'model_request' });
+    outputTokens = minimum(outputTokens, reserved.outputTokens);
   }
-  return controlled;
+  if (keyBudget !== undefined) {
+    const reservationId = modelReservationId(run);
+    let answer: BudgetKeyReservationResult;
+    try {
+      answer = await keyBudget.store.reserveKeyBudget(keyBudget.key, {
+        runId: run.runId,
+        reservationId,
+        kind: 'model_request',
+        inputTokens: estimated,
+        ...(outputTokens === undefined ? {} : { outputTokens }),
+        ...(price === undefined ? {} : { price: reservationPrice(price) }),
+      });
+    } catch (error) {
+      ledger?.cancelModelRequest();
+      throw error;
+    }
+    keyBudget.state = answer.state;
+    if (!answer.granted) {
+      ledger?.cancelModelRequest();
+      const tripped = { limit: answer.limit, key: keyBudget.key, max: answer.max, at: 'model_request' } as const;
+      throw new BudgetStop(steps, run, tripped);
+    }
+    keyBudget.pending = reservationId;
+    outputTokens = minimum(outputTokens, answer.outputTokens);
+  }
+  steps.emit(run, {
+    type: 'budget_reserved',
+    runId: run.runId,
+    step: run.steps + 1,
+    inputTokens: estimated,
+    ...(outputTokens === undefined ? {} : { outputTokens }),
+    ...(keyBudget === undefined ? {} : { budgetKey: keyBudget.key }),
+  });
+  return outputTokens === undefined ? request : { ...request, maxOutputTokens: outputTokens };
 }
 
-/** Settles the budget's reservation to a response's real usage. @internal */
-export function settleModelRequest(run: RunInProgress, response: ModelResponse): void {
+function minimum(first: number | undefined, second: number | undefined): number | undefined {
+  return first === undefined ? second : second === undefined ? first : Math.min(first, second);
+}
+
+/** Settles the budget's (and the budget key's) reservation to a response's real usage. @internal */
+export async function settleModelRequest(run: RunInProgress, response: ModelResponse): Promise<void> {
   run.control?.ledger?.settleModelRequest(response.usage);
+  const keyBudget = run.control?.keyBudget;
+  if (keyBudget !== undefined) await settleKeyModelRequest(run, keyBudget, response);
 }
 
-/** Drops the reservation of a request that failed. @internal */
-export function releaseModelRequest(run: RunInProgress): void {
+/** Drops the reservation of a request that failed (the budget key's too). @internal */
+export async function releaseModelRequest(run: RunInProgress): Promise<void> {
   run.control?.ledger?.releaseModelRequest();
+  const keyBudget = run.control?.keyBudget;
+  if (keyBudget !== undefined) await releaseKeyModelRequest(run, keyBudget);
 }
 
 /** What a `prepareStep` answer may set. */

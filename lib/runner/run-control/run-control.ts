@@ -4,6 +4,8 @@ import type { LlmAgentRunOptions } from '../run-options';
 import { LlmAgentError } from '../runner-error';
 import { RunBudgetLedger } from './budget/budget-ledger';
 import { checkBudget } from './budget/check-budget';
+import { KeyBudget, newKeyBudget } from './budget/key-budget';
+import type { BudgetExhaustion, ModelPrice } from './budget/run-budget';
 import type { ToolChoice } from './tool-control';
 import { checkGuardrailOptions } from './guardrails/check-guardrails';
 import { GuardrailRunState, newGuardrailRunState } from './guardrails/guardrail-stop';
@@ -22,11 +24,17 @@ export interface RunControl {
   readonly guardrails: GuardrailRunState;
   /** The calls of each tool let through so far (the contracts' `maxCalls`). */
   readonly toolCallCounts: ToolCallCounts;
+  /** The price of the run's model, from `modelPrices`. */
+  readonly price?: ModelPrice;
+  /** The run's `budgetKey` and the store keeping its spending. */
+  readonly keyBudget?: KeyBudget;
+  /** The limit that stopped the run (the first one that tripped). */
+  exhausted?: BudgetExhaustion;
 }
 
 /**
  * The run-control state of a new run from its merged options; throws `invalid_run_options` for a `toolChoice`,
- * `activeTools`, `prepareStep`, `stopWhen`, `budget`, `modelPrices` or guardrails that cannot work (before any
+ * `activeTools`, `prepareStep`, `stopWhen`, `budget`, `modelPrices`, `budgetKey` or guardrails that cannot work (before any
  * request). @internal
  */
 export function newRunControl(
@@ -48,11 +56,14 @@ export function newRunControl(
   const price = checkBudget(options.budget, options.modelPrices, model.modelName);
   const ledger = options.budget === undefined ? undefined : new RunBudgetLedger(options.budget, price, nowMs);
   checkGuardrailOptions(options, toolNames);
+  const keyBudget = newKeyBudget(options);
   return {
     toolNames,
     finalAnswerTool,
     activeTools,
-    ledger,
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(price === undefined ? {} : { price }),
+    ...(keyBudget === undefined ? {} : { keyBudget }),
     guardrails: newGuardrailRunState(),
     toolCallCounts: new Map(),
   };

@@ -271,7 +271,7 @@ describe('AnthropicModelClient', () => {
           { id: 'toolu_b', name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } },
         ],
         stopReason: 'tool_use',
-        usage: { inputTokens: 155, outputTokens: 45 },
+        usage: { inputTokens: 155, outputTokens: 45, cachedInputTokens: 30 },
         model: 'claude-sonnet-5-5-20260928',
       });
     });

@@ -7,6 +7,7 @@ import type {
   ModelPrice,
   RunBudget,
 } from './run-budget';
+import { costOfUsage } from './model-cost';
 
 /** The room a model request got: its estimated input and the output cap it is sent with. */
 export interface ModelRequestReservation {
@@ -76,6 +77,13 @@ export class RunBudgetLedger {
     this.addUsage(usage);
   }
 
+  /** Takes back a reservation whose request is not sent after all (the run's budget key refused it). */
+  cancelModelRequest(): void {
+    if (this.reservation === undefined) return;
+    this.reservation = undefined;
+    this.modelRequests--;
+  }
+
   /** Drops the reservation of a request that failed (its usage is unknown; the request still counts). */
   releaseModelRequest(): void {
     this.reservation = undefined;
@@ -85,11 +93,7 @@ export class RunBudgetLedger {
   addUsage(usage: ModelUsage): void {
     this.inputTokens += usage.inputTokens;
     this.outputTokens += usage.outputTokens;
-    if (this.price !== undefined)
-      this.costUsd +=
-        (usage.inputTokens * this.price.inputUsdPerMillionTokens +
-          usage.outputTokens * this.price.outputUsdPerMillionTokens) /
-        MILLION;
+    if (this.price !== undefined) this.costUsd += costOfUsage(this.price, usage);
   }
 
   /**

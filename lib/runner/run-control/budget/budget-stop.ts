@@ -13,9 +13,9 @@ export class BudgetStop extends Error {
   private readonly [BUDGET_STOP_MARKER] = true;
   readonly exhaustion: BudgetExhaustion;
 
-  constructor(steps: StepContext, run: RunInProgress, limit: BudgetLimitName, at: BudgetExhaustion['at']) {
-    const exhaustion = exhaust(steps, run, limit, at);
-    super(`the run's budget is exhausted (${exhaustion.limit} ${exhaustion.max})`);
+  constructor(steps: StepContext, run: RunInProgress, tripped: TrippedLimit) {
+    const exhaustion = exhaust(steps, run, tripped);
+    super(`${budgetOf(exhaustion)} is exhausted (${exhaustion.limit} ${exhaustion.max})`);
     this.name = 'BudgetStop';
     this.exhaustion = exhaustion;
   }
@@ -25,20 +25,36 @@ export class BudgetStop extends Error {
   }
 }
 
+/** A limit that tripped: of the run's own budget (its `max` read from the ledger), or of its budget key. @internal */
+export type TrippedLimit =
+  | { readonly limit: BudgetLimitName; readonly at: BudgetExhaustion['at'] }
+  | {
+      readonly limit: BudgetLimitName;
+      readonly at: BudgetExhaustion['at'];
+      readonly key: string;
+      readonly max: number;
+    };
+
 /**
- * Records that `limit` stopped the run (the first limit that trips is kept), reports `budget_exhausted` once, and
+ * Records that a limit stopped the run (the first limit that trips is kept), reports `budget_exhausted` once, and
  * answers the exhaustion. @internal
  */
-export function exhaust(
-  steps: StepContext,
-  run: RunInProgress,
-  limit: BudgetLimitName,
-  at: BudgetExhaustion['at'],
-): BudgetExhaustion {
-  const ledger = run.control?.ledger;
-  const exhaustion = { limit, max: ledger?.limits[limit] ?? 0, at };
-  if (ledger === undefined || ledger.exhausted !== undefined) return ledger?.exhausted ?? exhaustion;
-  ledger.exhausted = exhaustion;
+export function exhaust(steps: StepContext, run: RunInProgress, tripped: TrippedLimit): BudgetExhaustion {
+  const control = run.control;
+  const ledger = control?.ledger;
+  const exhaustion: BudgetExhaustion =
+    'key' in tripped
+      ? { limit: tripped.limit, key: tripped.key, max: tripped.max, at: tripped.at }
+      : { limit: tripped.limit, max: ledger?.limits[tripped.limit] ?? 0, at: tripped.at };
+  if (control === undefined) return exhaustion;
+  if (control.exhausted !== undefined) return control.exhausted;
+  control.exhausted = exhaustion;
+  if (ledger !== undefined) ledger.exhausted = exhaustion;
   steps.emit(run, { type: 'budget_exhausted', runId: run.runId, ...exhaustion });
   return exhaustion;
+}
+
+/** How a message names the budget that tripped. @internal */
+export function budgetOf(exhaustion: BudgetExhaustion): string {
+  return exhaustion.key === undefined ? "the run's budget" : `the budget of key '${exhaustion.key}'`;
 }

@@ -58,9 +58,19 @@ export function checkBudget(
 
 function checkPrice(price: ModelPrice, modelName: string): void {
   const fields = [price?.inputUsdPerMillionTokens, price?.outputUsdPerMillionTokens];
-  if (!fields.every((value) => typeof value === 'number' && Number.isFinite(value) && value >= 0))
+  if (!fields.every(isPriceValue))
     throw new LlmAgentError(
       'invalid_run_options',
       `modelPrices['${modelName}'] needs inputUsdPerMillionTokens and outputUsdPerMillionTokens, finite numbers >= 0`,
     );
+  const cached = price.cachedInputUsdPerMillionTokens;
+  if (cached !== undefined && !isPriceValue(cached))
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `modelPrices['${modelName}'].cachedInputUsdPerMillionTokens must be a finite number >= 0, got ${messageOf(cached)}`,
+    );
+}
+
+function isPriceValue(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

@@ -1,3 +1,5 @@
+import type { KeyBudgetLimits, KeyBudgetSpent } from '../../../durable/budget/budget-keys';
+
 /**
  * Hard limits of one run, checked before each model request and each tool call (fail closed: the run stops with
  * stop reason `budget_exhausted`). Every field optional; an absent one does not limit. Tokens are the model's
@@ -27,6 +29,11 @@ export type BudgetLimitName = keyof RunBudget;
 export interface ModelPrice {
   readonly inputUsdPerMillionTokens: number;
   readonly outputUsdPerMillionTokens: number;
+  /**
+   * The price of input tokens read from the provider's prompt cache (`usage.cachedInputTokens`).
+   * @default inputUsdPerMillionTokens
+   */
+  readonly cachedInputUsdPerMillionTokens?: number;
 }
 
 /** Prices by model name (`ModelStepper.modelName`). */
@@ -46,9 +53,11 @@ export interface BudgetSpent {
 /** What each limit of a run's budget still allows (only the limits it has). */
 export type BudgetRemaining = { readonly [Name in BudgetLimitName]?: number };
 
-/** Which limit stopped a run, and where. */
+/** Which limit stopped a run, and where: a limit of its own `budget`, or of its `budgetKey` (then `key` names it). */
 export interface BudgetExhaustion {
   readonly limit: BudgetLimitName;
+  /** The budget key whose limit tripped; absent for a limit of the run's own `budget`. */
+  readonly key?: string;
   /** The limit's value. */
   readonly max: number;
   /** Before which step it tripped: a model request, or a tool call. */
@@ -60,5 +69,15 @@ export interface BudgetReport {
   readonly limits: RunBudget;
   readonly spent: BudgetSpent;
   readonly remaining: BudgetRemaining;
+  readonly exhausted?: BudgetExhaustion;
+}
+
+/** The budget key of a finished run: the key, its limits, what all its runs spent, and what is left. */
+export interface KeyBudgetReport {
+  readonly key: string;
+  readonly limits: KeyBudgetLimits;
+  readonly spent: KeyBudgetSpent;
+  readonly remaining: BudgetRemaining;
+  /** The key's limit that stopped the run, if one did. */
   readonly exhausted?: BudgetExhaustion;
 }
