@@ -29,6 +29,9 @@ export interface PgStatementCounts {
   readonly readTransactions: number;
 }
 
+/** A statement whose text holds this marker (as an SQL comment) is not counted: the bench's own polls. */
+export const UNCOUNTED = '/* uncounted */';
+
 type QueryMethod = (this: Client, ...args: unknown[]) => unknown;
 
 interface OpenTransaction {
@@ -118,7 +121,7 @@ export class PgStatementCounter {
       else if (transaction.touched) this.readTransactions++;
       return undefined;
     }
-    if (!text.includes(this.schema)) return undefined;
+    if (!text.includes(this.schema) || text.includes(UNCOUNTED)) return undefined;
     const transaction = this.open.get(client);
     if (transaction !== undefined) transaction.touched = true;
     const table = writtenTable(text);
