@@ -13,7 +13,7 @@
  *
  * Before them, the queue floor (see `queue-floor.ts`): one worker's runs/s without chaos next to raw pg-boss
  * jobs doing the same store writes without wuwe; target: wuwe's per-run cost at most 1.5x the floor's.
- * Sizes: QUEUE_FLOOR_RUNS (default 200 runs per round), QUEUE_FLOOR_ROUNDS (default 3 of each side),
+ * Sizes: QUEUE_FLOOR_RUNS (default 100 runs per round), QUEUE_FLOOR_ROUNDS (default 3 of each side),
  * QUEUE_FLOOR_TOOL_DELAY_MS (default 0: the engine's cost, not the tools'); the concurrency is
  * SCALE_CONCURRENCY's. QUEUE_FLOOR=0 skips it.
  */
@@ -33,7 +33,7 @@ export default async function scale(): Promise<void> {
   if (process.env.QUEUE_FLOOR !== '0') {
     console.log(`-- queue floor: one worker, concurrency ${concurrency}, no chaos`);
     await queueFloor({
-      runs: Number(process.env.QUEUE_FLOOR_RUNS ?? 200),
+      runs: Number(process.env.QUEUE_FLOOR_RUNS ?? 100),
       rounds: Number(process.env.QUEUE_FLOOR_ROUNDS ?? 3),
       concurrency,
       toolDelayMs: Number(process.env.QUEUE_FLOOR_TOOL_DELAY_MS ?? 0),
