@@ -27,6 +27,8 @@ export interface PgStatementCounts {
   readonly readStatements: number;
   /** Transactions that touched the schema without writing to it. */
   readonly readTransactions: number;
+  /** Every statement sent for the schema: the writes, the reads, and the BEGIN and COMMIT of its transactions. */
+  readonly statements: number;
 }
 
 /** A statement whose text holds this marker (as an SQL comment) is not counted: the bench's own polls. */
@@ -38,6 +40,8 @@ interface OpenTransaction {
   tables: string[];
   rows: number;
   touched: boolean;
+  /** Opened with BEGIN (not a write in autocommit mode). */
+  explicit: boolean;
 }
 
 /** The table a write statement writes, without its schema. */
@@ -52,7 +56,7 @@ function writtenTable(text: string): string | undefined {
 export class PgStatementCounter {
   private original: QueryMethod | undefined;
   private readonly open = new WeakMap<Client, OpenTransaction>();
-  private transactions: CountedTransaction[] = [];
+  private transactions: OpenTransaction[] = [];
   private writeStatements = 0;
   private rowsWritten = 0;
   private bytesWritten = 0;
@@ -99,6 +103,10 @@ export class PgStatementCounter {
       bytesWritten: this.bytesWritten,
       readStatements: this.readStatements,
       readTransactions: this.readTransactions,
+      statements:
+        this.writeStatements +
+        this.readStatements +
+        2 * (this.readTransactions + this.transactions.filter((transaction) => transaction.explicit).length),
     };
   }
 
@@ -110,7 +118,7 @@ export class PgStatementCounter {
     const values = Array.isArray(args[1]) ? args[1] : ((first as { values?: unknown } | null)?.values ?? []);
     const verb = text.trim().split(/\s+/)[0]?.toUpperCase();
     if (verb === 'BEGIN') {
-      this.open.set(client, { tables: [], rows: 0, touched: false });
+      this.open.set(client, { tables: [], rows: 0, touched: false, explicit: true });
       return undefined;
     }
     if (verb === 'COMMIT' || verb === 'ROLLBACK') {
@@ -131,7 +139,7 @@ export class PgStatementCounter {
     }
     this.writeStatements++;
     this.bytesWritten += JSON.stringify(values).length;
-    const booked = transaction ?? { tables: [], rows: 0, touched: true };
+    const booked = transaction ?? { tables: [], rows: 0, touched: true, explicit: false };
     booked.tables.push(table);
     if (transaction === undefined) this.transactions.push(booked);
     return (result) => {

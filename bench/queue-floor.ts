@@ -251,7 +251,7 @@ function profileLine(name: string, counts: PgStatementCounts): string {
   return (
     `${name}: ${counts.writeTransactions.length} write transactions, ${counts.writeStatements} write statements, ` +
     `${counts.rowsWritten} rows, ${(counts.bytesWritten / 1024).toFixed(1)} KiB of parameters; ` +
-    `${counts.readStatements} reads, ${counts.readTransactions} read-only transactions`
+    `${counts.readStatements} reads, ${counts.readTransactions} read-only transactions; ${counts.statements} statements sent in all`
   );
 }
 
