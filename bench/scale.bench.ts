@@ -9,9 +9,16 @@
  * (default 4000, for the round with the most workers; a round
  * with fewer workers kills proportionally less often, so that each worker lives as long on average), SCALE_CONCURRENCY
  * (default 8),
- * SCALE_TOOL_DELAY_MS (default 20).
+ * SCALE_TOOL_DELAY_MS (default 20). SCALE_CHAOS=0 skips the chaos rounds.
+ *
+ * Before them, the queue floor (see `queue-floor.ts`): one worker's runs/s without chaos next to raw pg-boss
+ * jobs doing the same store writes without wuwe; target: wuwe's per-run cost at most 1.5x the floor's.
+ * Sizes: QUEUE_FLOOR_RUNS (default 100 runs per round), QUEUE_FLOOR_ROUNDS (default 3 of each side),
+ * QUEUE_FLOOR_TOOL_DELAY_MS (default 0: the engine's cost, not the tools'); the concurrency is
+ * SCALE_CONCURRENCY's. QUEUE_FLOOR=0 skips it.
  */
 import { ChaosReport, runChaos } from '../spec/queue/chaos';
+import { queueFloor } from './queue-floor';
 
 export default async function scale(): Promise<void> {
   if (!process.env.WUWE_TEST_POSTGRES_URL) {
@@ -23,6 +30,17 @@ export default async function scale(): Promise<void> {
   const killEveryMs = Number(process.env.SCALE_KILL_EVERY_MS ?? 4000);
   const concurrency = Number(process.env.SCALE_CONCURRENCY ?? 8);
   const toolDelayMs = Number(process.env.SCALE_TOOL_DELAY_MS ?? 20);
+  if (process.env.QUEUE_FLOOR !== '0') {
+    console.log(`-- queue floor: one worker, concurrency ${concurrency}, no chaos`);
+    await queueFloor({
+      runs: Number(process.env.QUEUE_FLOOR_RUNS ?? 100),
+      rounds: Number(process.env.QUEUE_FLOOR_ROUNDS ?? 3),
+      concurrency,
+      toolDelayMs: Number(process.env.QUEUE_FLOOR_TOOL_DELAY_MS ?? 0),
+      log: (line) => console.log(`   ${line}`),
+    });
+  }
+  if (process.env.SCALE_CHAOS === '0') return;
   const reports: ChaosReport[] = [];
   const mostWorkers = Math.max(...workerCounts);
   for (const [round, workers] of workerCounts.entries()) {
