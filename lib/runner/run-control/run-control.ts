@@ -34,8 +34,8 @@ export interface RunControl {
 
 /**
  * The run-control state of a new run from its merged options; throws `invalid_run_options` for a `toolChoice`,
- * `activeTools`, `prepareStep`, `stopWhen`, `budget`, `modelPrices`, `budgetKey` or guardrails that cannot work (before any
- * request). @internal
+ * `activeTools`, `prepareStep`, `stopWhen`, `budget`, `modelPrices`, `budgetKey` or guardrails that cannot work
+ * (before any request). @internal
  */
 export function newRunControl(
   options: LlmAgentRunOptions,

@@ -16,7 +16,8 @@ import type { StreamBufferPolicy } from './stream-buffer-policy';
  *   possibly incomplete. Arguments are parsed, validated and run only once the step's whole response
  *   is in, under every policy `complete()` applies.
  * - `tool_call_finished`: the call's outcome (executed or refused) and `content`, the projected Tool message the
- *   model reads for it (so a client can show the output when the call finishes, not with the result). Every `tool_call_started` gets one:
+ *   model reads for it (so a client can show the output when the call finishes, not with the result). Every
+ *   `tool_call_started` gets one:
  *   a call whose response never completed (the run was aborted, or the stream failed) finishes
  *   `cancelled` with `attempts: 0`. A call suspended for a stored approval gets none (the run ends
  *   `awaiting_approval`). The three tool-call events carry `turn`, the step that asked for the call:
