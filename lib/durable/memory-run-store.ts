@@ -333,7 +333,9 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     return this.events.read(runId, options);
   }
 
-  /** {@inheritDoc durable!RunEventLog.waitForRunEvents} (a subscription: woken by the append) */
+  /**
+   * `waitForRunEvents` of {@link durable!RunEventLog.waitForRunEvents}: a subscription: woken by the append.
+   */
   async waitForRunEvents(runId: string, after: number, signal?: AbortSignal): Promise<void> {
     this.open();
     return this.events.wait(runId, after, signal);

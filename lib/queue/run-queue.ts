@@ -229,8 +229,9 @@ export class RunQueue {
   /**
    * Enqueues the resume of a run waiting on approvals once none is pending (decided elsewhere, e.g.
    * with `wuwe approvals approve`); returns whether it did. For a child run of an agent tool, the run resumed is the
-   * root of its tree (the run the queue enqueued), which resumes the child: see {@link queuedRootOf}. Throws
-   * `run_not_found`, and `job_mismatch` for a child whose recorded parent did not start it.
+   * root of its tree (the run the queue enqueued), which resumes the child; each link up the tree is checked against
+   * the call the parent recorded. Throws `run_not_found`, and `job_mismatch` for a child whose recorded parent did not
+   * start it.
    */
   async resumeAfterApproval(runId: string): Promise<boolean> {
     this.checkOpen();

@@ -23,7 +23,7 @@ export interface FollowRunResponseOptions extends FollowUIMessageStreamOptions {
  * `chat.resumeStream()`: `GET <api>/<chatId>/stream`). `204 No Content` when there is nothing to follow (the
  * run's last stream ended and the run is not running), which the AI SDK reads as "no stream to resume".
  *
- * @throws {@link wuwe/durable!FollowRunError}, {@link UIStreamError} `invalid_options` (see
+ * @throws {@link durable!FollowRunError}, {@link UIStreamError} `invalid_options` (see
  *   {@link followUIMessageStream}).
  */
 export async function followRunResponse(

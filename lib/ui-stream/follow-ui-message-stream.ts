@@ -68,7 +68,7 @@ export async function planFollow(
  * last id the client got (`lastEventId`) misses no chunk and repeats none; the run's current stream is replayed
  * from its start otherwise. Ends after the stream's final event (the run's result, or its error).
  *
- * @throws {@link wuwe/durable!FollowRunError} (`no_event_log`, `invalid_cursor`, `events_dropped`) and
+ * @throws {@link durable!FollowRunError} (`no_event_log`, `invalid_cursor`, `events_dropped`) and
  *   {@link UIStreamError} `invalid_options`, before the stream starts.
  */
 export async function followUIMessageStream(

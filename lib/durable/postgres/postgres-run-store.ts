@@ -290,7 +290,9 @@ export class PostgresRunStore implements RunStore, RunEventLog {
     return releasePostgresLease(this.session, runId, workerId);
   }
 
-  /** {@inheritDoc durable!RunEventLog.appendRunEvents} (notifies `wuwe_run_events` as it commits) */
+  /**
+   * `appendRunEvents` of {@link durable!RunEventLog.appendRunEvents}: notifies `wuwe_run_events` as it commits.
+   */
   async appendRunEvents(
     runId: string,
     events: readonly JsonObject[],
@@ -304,7 +306,10 @@ export class PostgresRunStore implements RunStore, RunEventLog {
     return this.events.read(runId, options);
   }
 
-  /** {@inheritDoc durable!RunEventLog.waitForRunEvents} (LISTEN on one connection of the pool, shared by followers) */
+  /**
+   * `waitForRunEvents` of {@link durable!RunEventLog.waitForRunEvents}: LISTEN on one connection of the pool,
+   * shared by followers.
+   */
   async waitForRunEvents(runId: string, after: number, signal?: AbortSignal): Promise<void> {
     return this.events.wait(runId, after, signal);
   }

@@ -37,7 +37,7 @@ export interface RunEventLog {
   /**
    * Appends `events` to run `runId`'s events in one transaction, each with the next id, then drops the oldest
    * beyond `maxPerRun`; returns the id of the last one appended. Followers waiting on the run are woken.
-   * @throws {@link RunStoreError} `run_not_found`, `record_invalid` for a bad `maxPerRun`, `store_closed`.
+   * @throws {@link wuwe!RunStoreError} `run_not_found`, `record_invalid` for a bad `maxPerRun`, `store_closed`.
    */
   appendRunEvents(runId: string, events: readonly JsonObject[], options: AppendRunEventsOptions): Promise<number>;
   /** The kept events of `runId` after `options.after`, oldest first (none for an unknown run). */

@@ -153,7 +153,9 @@ export class SqliteRunStore implements RunStore, RunEventLog {
     return this.events.read(runId, options);
   }
 
-  /** {@inheritDoc durable!RunEventLog.waitForRunEvents} (polls every `eventPollIntervalMs`) */
+  /**
+   * `waitForRunEvents` of {@link durable!RunEventLog.waitForRunEvents}: polls every `eventPollIntervalMs`.
+   */
   async waitForRunEvents(_runId: string, _after: number, signal?: AbortSignal): Promise<void> {
     return this.events.wait(signal);
   }
