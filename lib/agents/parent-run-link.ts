@@ -15,9 +15,23 @@ const parentRuns = new WeakMap<ToolInvocation, RunInProgress>();
 /** The descriptors made by agent tools: only these calls run a child run (a marker no other provider can set). */
 const agentToolDescriptors = new WeakSet<ToolDescriptor>();
 
-/** Marks `descriptor` as an agent tool's. @internal */
+/** The descriptors whose invocations reach the run that made them (agent tools, handoff transfer tools). */
+const runLinkedDescriptors = new WeakSet<ToolDescriptor>();
+
+/** Marks `descriptor` as an agent tool's (its invocations reach their run too). @internal */
 export function markAgentToolDescriptor(descriptor: ToolDescriptor): void {
   agentToolDescriptors.add(descriptor);
+  runLinkedDescriptors.add(descriptor);
+}
+
+/** Marks `descriptor` as one whose invocations reach the run that made them ({@link parentRunOf}). @internal */
+export function markRunLinkedDescriptor(descriptor: ToolDescriptor): void {
+  runLinkedDescriptors.add(descriptor);
+}
+
+/** Whether the runner links the invocations of `descriptor` to their run. @internal */
+export function isRunLinkedDescriptor(descriptor: ToolDescriptor): boolean {
+  return runLinkedDescriptors.has(descriptor);
 }
 
 /** Whether `descriptor` was made by an agent tool (`runner.asTool`). @internal */

@@ -2,7 +2,7 @@ import { descriptorFromLlmTool } from '../../contract/compile-descriptor';
 import { ToolDescriptor } from '../../contract/tool-descriptor';
 import { JsonObject } from '../../outcome/json-value';
 import { toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
-import { parentRunOf } from '../../agents/parent-run-link';
+import { markRunLinkedDescriptor, parentRunOf } from '../../agents/parent-run-link';
 import type { RunInProgress } from '../run-state';
 import { composeToolProviders } from '../../providers/composite-tool-provider';
 import { ToolInvocation } from '../../providers/tool-invocation';
@@ -51,6 +51,7 @@ class TransferToolProvider implements ToolProvider {
         { sideEffect: 'none', idempotency: 'idempotent', approval: 'never', metadata: { handoff: handoff.name } },
       ),
     );
+    for (const descriptor of this.descriptors) markRunLinkedDescriptor(descriptor);
     this.targets = new Map(handoffs.map((handoff) => [handoff.toolName, handoff.name]));
   }
 

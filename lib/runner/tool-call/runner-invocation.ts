@@ -1,4 +1,4 @@
-import { isAgentToolDescriptor, linkParentRun } from '../../agents/parent-run-link';
+import { isRunLinkedDescriptor, linkParentRun } from '../../agents/parent-run-link';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { RunInProgress } from '../run-state';
 import { AdmittedCall } from './call-types';
@@ -37,8 +37,9 @@ export class RunnerInvocation implements ToolInvocation {
     this.context = capabilities.invocationContext ? run.options.context : undefined;
     this.deadline = { timeoutMs: request.descriptor.timeoutMs, deadlineAtMs: live.deadlineAtMs };
     this.reportHeartbeat = heartbeat ? live.reportHeartbeat : noHeartbeat;
-    // Only an agent tool reaches the run that called it (to run its child run in the same store).
-    if (isAgentToolDescriptor(request.descriptor)) linkParentRun(this, run);
+    // Only the tools that need it reach the run that called them: an agent tool (its child run goes in the same
+    // store) and a handoff's transfer tool (one transfer a turn).
+    if (isRunLinkedDescriptor(request.descriptor)) linkParentRun(this, run);
   }
 
   get signal(): AbortSignal {
