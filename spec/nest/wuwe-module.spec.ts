@@ -152,3 +152,44 @@ describe('WuweModule.forRoot', () => {
     await expect(starting).rejects.toThrow(/Unregistered/);
   });
 });
+
+describe('a Nest-provided agent as a tool of another agent', () => {
+  it("runs the injected runner's child run with tools from Nest's container, under a contract derived from them", async () => {
+    const model = new ScriptedModelClient(
+      [
+        (messages) =>
+          messages.some((message) => message.role === 'tool')
+            ? { text: `numbered: ${messages.flatMap((m) => (m.role === 'tool' ? [m.content] : [])).join(', ')}` }
+            : { toolCalls: [{ id: 'n1', name: 'NumberLabel', arguments: { label: 'box' } }] },
+      ],
+      { whenExhausted: 'repeat' },
+    );
+    const module = await start([WuweModule.forRoot({ model }), LabelModule]);
+    try {
+      const numbering = module.get(LlmAgentRunner).asTool({ name: 'numbering', description: 'Numbers labels.' });
+      const [descriptor] = numbering.listTools();
+      // Derived from the Nest-provided tools the child runner has (NumberLabel, under the default contract).
+      const [child] = module.get(LlmAgentRunner).provider.listTools();
+      expect(descriptor).toMatchObject({ name: 'numbering', sideEffect: child.sideEffect, approval: child.approval });
+      const parentModel = new ScriptedModelClient([
+        { toolCalls: [{ id: 'd1', name: 'numbering', arguments: { prompt: 'number the box' } }] },
+        (messages) => {
+          const last = messages.at(-1);
+          return { text: `parent: ${last?.role === 'tool' ? last.content : ''}` };
+        },
+      ]);
+      const store = new MemoryRunStore();
+      const result = await new LlmAgentRunner(parentModel, numbering).complete('go', { store });
+      expect(result.toolCalls[0].outcome).toMatchObject({ ok: true });
+      expect(result.text).toContain('numbered: box#1');
+      // The child run went into the parent's store, and Nest's injected counter numbered the label once.
+      expect((await store.listRuns()).map((run) => run.runId)).toHaveLength(2);
+      const second = await module
+        .get(LlmAgentRunner)
+        .invokeToolCall({ id: 'b', name: 'NumberLabel', arguments: { label: 'y' } });
+      expect(second.content).toBe('y#2');
+    } finally {
+      await module.close();
+    }
+  });
+});
