@@ -3,13 +3,16 @@
  * `ai` package's `Chat` bundled with esbuild), `POST /api/chat` runs the agent and answers with its UI message
  * stream. An approval the page answers comes back in the next request: `decideUIApproval` records it through the
  * store (bound to the call's arguments hash, decided by the principal this server names), then the run resumes.
+ * Runs keep their events (`keepEvents`) and go on when the page goes away: `GET /api/chat/<chatId>/stream` (the
+ * AI SDK's resume, `chat.resumeStream()`) follows the chat's run again, after `Last-Event-ID` when sent.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { pipeUIMessageStreamToResponse } from 'ai';
 import { LlmAgentRunner, MemoryRunStore, RunStore, WuweError } from '../../lib';
-import { decideUIApproval, fromUIMessages, toUIMessageStream, UIStreamApprovals } from '../../lib/ui-stream';
+import { decideUIApproval, UIStreamApprovals } from '../../lib/ui-stream';
 import { buildRunner } from './agent';
+import { ChatRuns } from './chat-runs';
 
 /** Options of {@link startChatServer}. */
 export interface ChatServerOptions {
@@ -27,12 +30,15 @@ export interface ChatServerOptions {
 export interface ChatServer {
   readonly url: string;
   readonly store: RunStore;
-  /** The runner's live streams, for inspecting their buffers. */
-  readonly streams: { buffered: number; maxBuffered: number }[];
+  /** The chats' runs. */
+  readonly chats: ChatRuns;
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 1 << 20;
+
+/** The resume route of the AI SDK's `DefaultChatTransport` (`<api>/<chatId>/stream`). */
+const RESUME_ROUTE = /^\/api\/chat\/([^/?]+)\/stream$/;
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>wuwe chat</title></head>
@@ -45,41 +51,46 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const store = options.store ?? new MemoryRunStore();
   const runner = options.runner ?? buildRunner();
   const approvals: UIStreamApprovals = { store, secret: options.secret };
-  const streams: ChatServer['streams'] = [];
+  const chats = new ChatRuns(store, runner, approvals);
 
   async function chat(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = JSON.parse(await readBody(request)) as { messages?: unknown };
+    const body = JSON.parse(await readBody(request)) as { id?: unknown; messages?: unknown };
+    const chatId = typeof body.id === 'string' && body.id !== '' ? body.id : randomUUID();
     const decided = await decideUIApproval(body.messages, {
       ...approvals,
       decidedBy: options.principal ?? 'page-user',
     });
-    const stream =
-      decided === undefined
-        ? runner.stream(fromUIMessages(body.messages), { store })
-        : runner.resumeStream(decided.runId, { store });
-    streams.push(stream);
-    await pipeUIMessageStreamToResponse({
-      response,
-      stream: toUIMessageStream(stream, { approvals, ...(decided === undefined ? {} : { continues: decided }) }),
-    });
+    const run =
+      decided === undefined ? chats.start(chatId, randomUUID(), body.messages) : await chats.resume(chatId, decided);
+    await chats.followNew(run, response);
   }
+
+  async function resume(chatId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const lastEventId = request.headers['last-event-id'];
+    await chats.followAgain(chatId, typeof lastEventId === 'string' ? lastEventId : undefined, response);
+  }
+
+  /** Answers a refused request (a forged or replayed approval, malformed messages, a bad cursor): it ran nothing. */
+  const refused =
+    (response: ServerResponse) =>
+    (error: unknown): void => {
+      const status = WuweError.isInstance(error) ? 400 : 500;
+      const payload = WuweError.isInstance(error)
+        ? { code: error.code, message: error.message }
+        : { code: 'internal', message: 'the request failed' };
+      if (!response.headersSent) send(response, status, 'application/json', JSON.stringify(payload));
+      else response.destroy();
+    };
 
   const server: Server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/') return send(response, 200, 'text/html; charset=utf-8', PAGE);
     if (request.method === 'GET' && request.url === '/page.js')
       return send(response, 200, 'text/javascript; charset=utf-8', options.pageScript);
-    if (request.method === 'POST' && request.url === '/api/chat') {
-      chat(request, response).catch((error: unknown) => {
-        // A refused request (a forged or replayed approval, malformed messages) ran nothing: say why.
-        const status = WuweError.isInstance(error) ? 400 : 500;
-        const payload = WuweError.isInstance(error)
-          ? { code: error.code, message: error.message }
-          : { code: 'internal', message: 'the request failed' };
-        if (!response.headersSent) send(response, status, 'application/json', JSON.stringify(payload));
-        else response.destroy();
-      });
-      return;
-    }
+    if (request.method === 'POST' && request.url === '/api/chat')
+      return void chat(request, response).catch(refused(response));
+    const resumed = request.method === 'GET' ? RESUME_ROUTE.exec(request.url ?? '') : null;
+    if (resumed !== null)
+      return void resume(decodeURIComponent(resumed[1]), request, response).catch(refused(response));
     send(response, 404, 'text/plain', 'not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,7 +98,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   return {
     url: `http://127.0.0.1:${port}`,
     store,
-    streams,
+    chats,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
