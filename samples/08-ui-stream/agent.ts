@@ -32,16 +32,25 @@ export class RefundOrder {
   }
 }
 
+/** Options of {@link buildRunner}. */
+export interface SampleRunnerOptions {
+  /** Awaited before the model's final answer (after the refund ran): holds a run mid-stream. @default none */
+  readonly beforeAnswer?: () => Promise<void>;
+}
+
 /**
  * The agent: looks the order up, asks to refund it, then answers. The scripted model reads the conversation, so
  * any process (or request) can continue it.
  */
-export function buildRunner(): LlmAgentRunner {
+export function buildRunner(options: SampleRunnerOptions = {}): LlmAgentRunner {
   const model = new ScriptedModelClient(
     [
-      (messages) => {
+      async (messages) => {
         const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolName] : [])));
-        if (answered.has('RefundOrder')) return { text: 'Refunded order A-1 (25.00).' };
+        if (answered.has('RefundOrder')) {
+          await options.beforeAnswer?.();
+          return { text: 'Refunded order A-1 (25.00).' };
+        }
         if (answered.has('LookupOrder'))
           return {
             toolCalls: [{ id: 'refund', name: 'RefundOrder', arguments: { orderId: 'A-1', amountCents: 2500 } }],

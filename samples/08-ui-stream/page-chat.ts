@@ -11,7 +11,12 @@ class ObservedChatState<M extends UIMessage> implements ChatState<M> {
   private currentError: Error | undefined;
   messagesList: M[] = [];
 
-  constructor(private readonly onChange: () => void) {}
+  constructor(
+    private readonly onChange: () => void,
+    initial: readonly M[] = [],
+  ) {
+    this.messagesList = [...initial];
+  }
 
   get status(): ChatStatus {
     return this.currentStatus;
@@ -48,10 +53,14 @@ class ObservedChatState<M extends UIMessage> implements ChatState<M> {
   snapshot = <T>(thing: T): T => structuredClone(thing);
 }
 
-/** A chat whose `onChange` is called after every change of its messages, status or error. */
+/**
+ * A chat whose `onChange` is called after every change of its messages, status or error. `init.id` and
+ * `init.messages` restore a chat (a reloaded page), so `resumeStream()` can follow its run again.
+ */
 export class PageChat<M extends UIMessage = UIMessage> extends AbstractChat<M> {
-  constructor(init: Omit<ChatInit<M>, 'messages'>, onChange: () => void = () => undefined) {
-    super({ ...init, state: new ObservedChatState<M>(onChange) });
+  constructor(init: ChatInit<M>, onChange: () => void = () => undefined) {
+    const { messages, ...rest } = init;
+    super({ ...rest, state: new ObservedChatState<M>(onChange, messages) });
   }
 
   /** The messages now. */

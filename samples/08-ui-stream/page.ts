@@ -2,7 +2,9 @@
 /**
  * The page's script: a `Chat` (the `ai` package's, framework-neutral) on `/api/chat`, rendered as plain DOM. A tool
  * part waiting for approval shows Approve / Deny buttons; answering sends the response back at once
- * (`lastAssistantMessageIsCompleteWithApprovalResponses`). Bundled with esbuild (see `bundle.ts`).
+ * (`lastAssistantMessageIsCompleteWithApprovalResponses`). The chat's id, messages and status are kept in
+ * `sessionStorage`: a page reloaded while a run was in progress restores them and follows the run again
+ * (`resumeStream()`, the server's `GET /api/chat/<chatId>/stream`). Bundled with esbuild (see `bundle.ts`).
  */
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, UIMessage } from 'ai';
 import { PageChat } from './page-chat';
@@ -10,8 +12,19 @@ import { PageChat } from './page-chat';
 const messagesView = document.getElementById('messages')!;
 const statusView = document.getElementById('status')!;
 
+/** What the page keeps across a reload. */
+interface KeptChat {
+  readonly id: string;
+  readonly messages: UIMessage[];
+  readonly status: string;
+}
+
+const KEPT_CHAT = 'wuwe-chat';
+const kept = JSON.parse(sessionStorage.getItem(KEPT_CHAT) ?? 'null') as KeptChat | null;
+
 const chat: PageChat = new PageChat(
   {
+    ...(kept === null ? {} : { id: kept.id, messages: kept.messages }),
     transport: new DefaultChatTransport({ api: '/api/chat' }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   },
@@ -19,6 +32,8 @@ const chat: PageChat = new PageChat(
 );
 
 function render(): void {
+  const keep: KeptChat = { id: chat.id, messages: [...chat.currentMessages], status: chat.status };
+  sessionStorage.setItem(KEPT_CHAT, JSON.stringify(keep));
   statusView.textContent = chat.status;
   messagesView.replaceChildren(...chat.currentMessages.map(messageView));
 }
@@ -66,3 +81,5 @@ document.getElementById('form')!.addEventListener('submit', (event) => {
   void chat.sendMessage({ text: prompt.value });
 });
 render();
+// A run was in progress when the page went away: follow it again (the server replays the assistant message).
+if (kept !== null && (kept.status === 'submitted' || kept.status === 'streaming')) void chat.resumeStream();
