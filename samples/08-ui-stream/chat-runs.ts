@@ -88,7 +88,17 @@ export class ChatRuns {
     if (run === undefined) return pipe(new Response(null, { status: 204 }), response);
     if (lastEventId !== undefined || run.continues === undefined)
       return pipe(await followRunResponse(this.store, run.runId, this.options(run, lastEventId)), response);
-    const first = await followUIMessageStream(this.store, run.runId, this.options({ runId: run.runId }, '0:0'));
+    // The stream that asked for approval, replayed after the approval was decided: its requests are told as
+    // errors (no pending approval is left to sign), and the resumed stream tells those calls by their outputs.
+    const first = (
+      await followUIMessageStream(this.store, run.runId, this.options({ runId: run.runId }, '0:0'))
+    )?.pipeThrough(
+      new TransformStream<FollowedUIChunk, FollowedUIChunk>({
+        transform(followed, controller) {
+          if (followed.chunk.type !== 'error') controller.enqueue(followed);
+        },
+      }),
+    );
     const resumed = await followUIMessageStream(
       this.store,
       run.runId,
