@@ -69,12 +69,8 @@ export class ChatRuns {
    * stream's `start` chunk names the assistant message (the run id), so a replay replaces that message.
    */
   async followNew(run: ChatRun, response: ServerResponse): Promise<void> {
-    if (run.continues === undefined)
-      return pipe(await followRunResponse(this.store, run.runId, this.options(run, '0:0')), response);
-    return pipe(
-      await followRunResponse(this.store, run.runId, this.options(run, pastEvent(run.resumedAfter ?? 0))),
-      response,
-    );
+    const cursor = run.continues === undefined ? '0:0' : pastEvent(run.resumedAfter ?? 0);
+    return pipe(await followRunResponse(this.store, run.runId, this.options(run, cursor)), response);
   }
 
   /**
