@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmAgentRunner, RunStore, ToolCallResult } from '../../lib';
 import { childRunsOf, PARENT_CALL_ID, PARENT_RUN_ID } from '../../lib/agents';
@@ -6,7 +5,7 @@ import { PostgresRunStore } from '../../lib/durable/postgres';
 import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
 import { makeTempDir } from '../durable/temp-dir';
-import { agentTree, approveAll, countingTools, scriptedAgent } from './agent-tree';
+import { agentTree, approveAll, countingTools, countOf, scriptedAgent } from './agent-tree';
 
 jest.setTimeout(60_000);
 const temps: { cleanup: () => void }[] = [];
@@ -22,10 +21,7 @@ function tempDir(): string {
   return temp.path;
 }
 
-function count(dir: string, tool: string): number {
-  const path = join(dir, `${tool}.count`);
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length : 0;
-}
+const count = countOf;
 
 function delegateCall(result: { toolCalls: readonly ToolCallResult[] }): ToolCallResult {
   return result.toolCalls.find((call) => call.toolName === 'delegate')!;

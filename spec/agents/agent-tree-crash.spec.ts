@@ -1,8 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requirePostgresUrl, TestSchemas } from '../durable/postgres-env';
 import { makeTempDir } from '../durable/temp-dir';
+import { countOf } from './agent-tree';
+import { killed, runPrintingWorker } from './worker-process';
 
 jest.setTimeout(180_000);
 const temps: { cleanup: () => void }[] = [];
@@ -22,45 +22,11 @@ interface Printed {
 }
 
 /** Runs the worker; with `hold`, resolves with its first line while it keeps running, for the test to kill it. */
-function runWorker(
-  storeArg: string,
-  dir: string,
-  mode: 'start' | 'resume' | 'decide',
-  hold = false,
-): Promise<{ printed: Printed; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', worker, storeArg, dir, mode, 'tree'],
-    {
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', HOLD: hold ? '1' : '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve({ printed: JSON.parse(stdout.split('\n')[0]) as Printed, child });
-    });
-    child.on('exit', (code) => {
-      if (!stdout.includes('\n')) reject(new Error(`worker exited ${String(code)}: ${stderr}`));
-    });
-  });
+function runWorker(storeArg: string, dir: string, mode: 'start' | 'resume' | 'decide', hold = false) {
+  return runPrintingWorker<Printed>(worker, [storeArg, dir, mode, 'tree'], { HOLD: hold ? '1' : '0' });
 }
 
-async function killed(child: ChildProcess): Promise<void> {
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  child.kill('SIGKILL');
-  expect(await exited).toBeNull();
-  await new Promise((resolve) => setTimeout(resolve, 600)); // the dead worker's leases expire
-}
-
-function count(dir: string, tool: string): number {
-  const path = join(dir, `${tool}.count`);
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length : 0;
-}
+const count = countOf;
 
 describe.each([
   ['SQLite', (dir: string) => join(dir, 'runs.db')],

@@ -5,7 +5,7 @@
  * the side effects of the whole tree. The models answer from the conversation (not from a position), so a resumed
  * run in a fresh process gets the same answers.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ChatMessage,
@@ -24,6 +24,12 @@ import type { ToolContractOptions } from '../../lib';
 import { AgentToolOptions } from '../../lib/agents';
 
 const noArgs = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/** How many times the counting tool `tool` ran, in any process, by its file in `dir`. */
+export function countOf(dir: string, tool: string): number {
+  const path = join(dir, `${tool}.count`);
+  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length : 0;
+}
 
 /** A provider of counting tools with the given contracts; `slowMs` delays each call. */
 export function countingTools(

@@ -5,8 +5,6 @@
  * (never from a position), so a run resumed in a fresh process gets the same answers; `hold` makes one agent's model
  * hang (and report it on stdout) on its first request, for a crash test to kill the process there.
  */
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   ChatMessage,
   LlmAgentRunner,
@@ -14,27 +12,14 @@ import {
   ScriptedModelClient,
   ScriptedReply,
   ToolContractOptions,
-  ToolDescriptor,
-  ToolInvocation,
   ToolProvider,
 } from '../../lib';
-import { descriptorFromLlmTool } from '../../lib/contract';
 import { handoff, HandoffOptions } from '../../lib/agents';
+import { countingTools } from './agent-tree';
 
-const noArgs = { type: 'object', properties: {}, additionalProperties: false } as const;
-
-/** A provider of one counting tool. */
+/** A provider of one counting tool (see `countingTools`). */
 export function countingTool(dir: string, name: string, contract: ToolContractOptions): ToolProvider {
-  const descriptors: ToolDescriptor[] = [
-    descriptorFromLlmTool({ name, description: `The ${name} tool.`, inputSchema: noArgs }, contract),
-  ];
-  return {
-    listTools: () => descriptors,
-    invokeTool(invocation: ToolInvocation) {
-      appendFileSync(join(dir, `${invocation.toolName}.count`), `${invocation.runId}\n`);
-      return `${invocation.toolName} done`;
-    },
-  };
+  return countingTools(dir, { [name]: contract });
 }
 
 /** Whether the conversation has a Tool message of `tool`. */

@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunStore } from '../../lib';
 import { childRunsOf } from '../../lib/agents';
 import { RunQueueError, startWorker } from '../../lib/queue';
-import { agentTree } from '../agents/agent-tree';
+import { agentTree, countOf } from '../agents/agent-tree';
 import { describePostgres } from '../durable/postgres-env';
 import { makeTempDir } from '../durable/temp-dir';
 import { waitFor } from './worker-processes';
@@ -14,10 +12,7 @@ const fixture = useQueueFixtures();
 const temp = makeTempDir('queued-tree');
 afterAll(() => temp.cleanup());
 
-function count(tool: string): number {
-  const path = join(temp.path, `${tool}.count`);
-  return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length : 0;
-}
+const count = (tool: string): number => countOf(temp.path, tool);
 
 /** The pending approvals of a run and of every run below it. */
 async function pendingInTree(

@@ -1,4 +1,3 @@
-import { renderToolMessage } from '../../outcome/render-tool-message';
 import { ModelResponse, ModelToolCall } from '../../model/model-types';
 import { ModelStreamEvent } from '../../model/model-stream';
 import { ToolOutcome } from '../../outcome/tool-outcome';
@@ -7,7 +6,13 @@ import { LlmAgentRunResult } from '../run-result';
 import { LlmAgentEvent } from '../runner-events';
 import { LlmAgentRunStream, LlmAgentStreamEvent } from './stream-events';
 import { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
-import { finishedCallEvent, OpenCall, streamEventOfModelEvent, unfinishedCallEvent } from './stream-event-mapping';
+import {
+  finishedCallEvent,
+  notRunCallEvent,
+  OpenCall,
+  streamEventOfModelEvent,
+  unfinishedCallEvent,
+} from './stream-event-mapping';
 
 /**
  * The implementation of {@link LlmAgentRunStream}: a queue the run writes into (runner events through
@@ -135,19 +140,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
     const runId = this.runId;
     for (const call of calls) {
       await this.waitForRoom();
-      const { id: callId, name: toolName } = call;
-      this.push({
-        type: 'tool_call_finished',
-        runId,
-        step,
-        turn,
-        callId,
-        toolName,
-        outcome,
-        content: renderToolMessage(outcome),
-        attempts: 0,
-        durationMs: 0,
-      });
+      this.push(notRunCallEvent(runId, { step, turn, callId: call.id, toolName: call.name }, outcome));
     }
   }
 

@@ -1,6 +1,6 @@
 import { ModelStreamEvent } from '../../model/model-stream';
 import { renderToolMessage } from '../../outcome/render-tool-message';
-import { standardFailure } from '../../outcome/tool-outcome';
+import { standardFailure, ToolOutcome } from '../../outcome/tool-outcome';
 import { LlmAgentEvent } from '../runner-events';
 import { LlmAgentStreamEvent } from './stream-events';
 
@@ -60,6 +60,15 @@ export function unfinishedCallEvent(runId: string, call: OpenCall): LlmAgentStre
     'cancelled',
     `the model's answer with '${call.toolName}' never completed, so the call was not run`,
   );
+  return notRunCallEvent(runId, call, outcome);
+}
+
+/** The `tool_call_finished` of a streamed call the run did not run: `outcome`, as the model would read it. @internal */
+export function notRunCallEvent(
+  runId: string,
+  call: Pick<OpenCall, 'step' | 'turn' | 'callId' | 'toolName'>,
+  outcome: ToolOutcome,
+): LlmAgentStreamEvent {
   const { step, turn, callId, toolName } = call;
   const content = renderToolMessage(outcome);
   return {
