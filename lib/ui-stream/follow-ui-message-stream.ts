@@ -31,11 +31,20 @@ export interface FollowUIMessageStreamOptions extends ToUIMessageStreamOptions {
 interface FollowPlan {
   readonly after: number;
   readonly delivered?: { readonly event: number; readonly chunk: number };
+  /**
+   * No event was kept after the cursor's and the run can have no next stream (it is neither running nor waiting for
+   * approval): a client that has all of its last stream is told there is nothing to follow, instead of waiting for a
+   * stream that never comes.
+   */
+  readonly ended?: boolean;
 }
+
+/** The statuses of a run that has a stream still to come: the current one, or the one its resume tells. */
+const STREAMING_STATUSES: ReadonlySet<string> = new Set(['running', 'awaiting_approval']);
 
 /**
  * Where following `runId` starts, or `undefined` when there is nothing to follow: no cursor, the run's kept events
- * end with a final event and the run is not running (a host answers `204`).
+ * end with a final event and the run is not running (a host answers `204`). With a cursor, whether the run ended.
  * @throws {@link FollowRunError} `no_event_log`, `invalid_cursor`.
  * @internal
  */
@@ -51,7 +60,10 @@ export async function planFollow(
   const finals = kept.filter((event) => FINAL_RUN_EVENT_TYPES.has(event.type));
   if (delivered !== undefined) {
     const before = finals.filter((event) => event.id < delivered.event).at(-1);
-    return { after: before?.id ?? 0, delivered };
+    const status = (await store.loadRun(runId))?.status;
+    const later = await store.readRunEvents(runId, { after: delivered.event, limit: 1 });
+    const ended = later.length === 0 && (status === undefined || !STREAMING_STATUSES.has(status));
+    return { after: before?.id ?? 0, delivered, ended };
   }
   const last = kept.at(-1);
   if (last !== undefined && FINAL_RUN_EVENT_TYPES.has(last.type)) {
@@ -66,7 +78,9 @@ export async function planFollow(
  * The UI message stream of a run followed through its store (events kept with `keepEvents`, see `followRun()`):
  * the chunks `toUIMessageStream()` tells for the same events, each with an id to resume after. Resuming with the
  * last id the client got (`lastEventId`) misses no chunk and repeats none; the run's current stream is replayed
- * from its start otherwise. Ends after the stream's final event (the run's result, or its error).
+ * from its start otherwise. Ends after the stream's final event (the run's result, or its error). A client that has
+ * all of the last stream of a run that ended (completed, stopped, failed, cancelled) gets `undefined`: nothing to
+ * follow; for a run waiting for approval or running, the stream goes on with the run's next stream.
  *
  * @throws {@link durable!FollowRunError} (`no_event_log`, `invalid_cursor`, `events_dropped`) and
  *   {@link UIStreamError} `invalid_options`, before the stream starts.
@@ -86,14 +100,15 @@ export async function followUIMessageStream(
   let events = follow(plan.after);
   let lastId = plan.after;
   let told = false;
-  return new ReadableStream<FollowedUIChunk>(
+  const stream = new ReadableStream<FollowedUIChunk>(
     {
       async pull(controller) {
         for (;;) {
           const next = await events.next();
           if (next.done === true) {
             // The client had the whole of that stream (its final event included): follow the run's next one.
-            if (!told && plan.delivered !== undefined && lastId <= plan.delivered.event && signal?.aborted !== true) {
+            const followOn = !told && plan.delivered !== undefined && lastId <= plan.delivered.event;
+            if (followOn && plan.ended !== true && signal?.aborted !== true) {
               translator = new UIChunkTranslator(runId, translation);
               events = follow(lastId);
               continue;
@@ -123,6 +138,34 @@ export async function followUIMessageStream(
       async cancel() {
         await events.return(undefined);
       },
+    },
+    { highWaterMark: 1 },
+  );
+  return plan.ended === true ? nonEmpty(stream) : stream;
+}
+
+/**
+ * `stream`, or `undefined` when it holds no chunk. Only for a run that ended: its stream reads kept events only, so
+ * the first read does not wait.
+ */
+async function nonEmpty(stream: ReadableStream<FollowedUIChunk>): Promise<ReadableStream<FollowedUIChunk> | undefined> {
+  const reader = stream.getReader();
+  const first = await reader.read();
+  if (first.done) return undefined;
+  let pending: FollowedUIChunk | undefined = first.value;
+  return new ReadableStream<FollowedUIChunk>(
+    {
+      async pull(controller) {
+        if (pending !== undefined) {
+          controller.enqueue(pending);
+          pending = undefined;
+          return;
+        }
+        const next = await reader.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
     },
     { highWaterMark: 1 },
   );

@@ -8,7 +8,7 @@ export const executions = { lookup: 0, refund: 0 };
 @Tool({ description: 'Look up an order.' })
 @Contract({ sideEffect: 'read', idempotency: 'idempotent' })
 export class LookupOrder {
-  @Field({ description: 'Order id.' })
+  @Field({ type: String, description: 'Order id.' })
   orderId!: string;
 
   invoke(): { orderId: string; amountCents: number } {
@@ -20,7 +20,7 @@ export class LookupOrder {
 @Tool({ description: 'Refund an order.' })
 @Contract({ sideEffect: 'destructive', approval: 'always' })
 export class RefundOrder {
-  @Field({ description: 'Order id.' })
+  @Field({ type: String, description: 'Order id.' })
   orderId!: string;
 
   @Field({ type: 'integer', description: 'Amount in cents.' })

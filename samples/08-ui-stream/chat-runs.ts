@@ -5,7 +5,7 @@
  * follower; the run goes on and the next follower picks it up.
  */
 import { ServerResponse } from 'node:http';
-import { LlmAgentRunner, RunStore } from '../../lib';
+import { RunStore } from '../../lib';
 import { hasRunEventLog } from '../../lib/durable';
 import {
   FollowedUIChunk,
@@ -15,6 +15,7 @@ import {
   UIApprovalDecisions,
   UIStreamApprovals,
 } from '../../lib/ui-stream';
+import type { ChatRunDriver } from './run-drivers';
 
 /** The run a chat is on: its id, and for a run resumed after an approval, where its resumed stream starts. */
 export interface ChatRun {
@@ -34,16 +35,16 @@ export class ChatRuns {
 
   constructor(
     private readonly store: RunStore,
-    private readonly runner: LlmAgentRunner,
+    private readonly runs: ChatRunDriver,
     private readonly approvals: UIStreamApprovals,
   ) {}
 
-  /** Starts a run of `messages` for `chatId` on the server; answers the run. */
-  start(chatId: string, runId: string, messages: unknown): ChatRun {
+  /** Starts a run of `messages` for `chatId` (in this process or on a queue worker); answers the run. */
+  async start(chatId: string, runId: string, messages: unknown): Promise<ChatRun> {
     const input = fromUIMessages(messages);
+    await this.runs.start(runId, input);
     const run: ChatRun = { runId };
     this.chats.set(chatId, run);
-    this.drive(this.runner.complete(input, { runId, store: this.store, keepEvents: {} }));
     return run;
   }
 
@@ -54,8 +55,8 @@ export class ChatRuns {
       continues: decided,
       resumedAfter: await this.lastKeptId(decided.runId),
     };
+    await this.runs.resume(decided.runId);
     this.chats.set(chatId, run);
-    this.drive(this.runner.resume(decided.runId, { store: this.store, keepEvents: {} }));
     return run;
   }
 
@@ -82,42 +83,25 @@ export class ChatRuns {
   async followAgain(chatId: string, lastEventId: string | undefined, response: ServerResponse): Promise<void> {
     const run = this.chats.get(chatId);
     if (run === undefined) return pipe(new Response(null, { status: 204 }), response);
-    if (lastEventId !== undefined || run.continues === undefined)
+    const resumedAfter = run.resumedAfter ?? 0;
+    if (run.continues === undefined || (lastEventId !== undefined && eventOf(lastEventId) > resumedAfter))
       return pipe(await followRunResponse(this.store, run.runId, this.options(run, lastEventId)), response);
-    // The stream that asked for approval, replayed after the approval was decided: its requests are told as
+    // The rest of the stream that asked for approval, told after the approval was decided: its requests are told as
     // errors (no pending approval is left to sign), and the resumed stream tells those calls by their outputs.
     const first = (
-      await followUIMessageStream(this.store, run.runId, this.options({ runId: run.runId }, '0:0'))
-    )?.pipeThrough(
-      new TransformStream<FollowedUIChunk, FollowedUIChunk>({
-        transform(followed, controller) {
-          if (followed.chunk.type !== 'error') controller.enqueue(followed);
-        },
-      }),
-    );
-    const resumed = await followUIMessageStream(
-      this.store,
-      run.runId,
-      this.options(run, pastEvent(run.resumedAfter ?? 0)),
-    );
+      await followUIMessageStream(this.store, run.runId, this.options({ runId: run.runId }, lastEventId ?? '0:0'))
+    )?.pipeThrough(askingStreamOnly(resumedAfter));
+    const resumed = await followUIMessageStream(this.store, run.runId, this.options(run, pastEvent(resumedAfter)));
     return pipeChunks([first, resumed], response);
   }
 
   /** The follow options of `run`: its message id on its first stream, the approval it continues on the next. */
   private options(run: ChatRun, lastEventId: string | undefined) {
-    const continues = run.continues !== undefined && this.continuesAt(run, lastEventId);
     return {
       approvals: this.approvals,
       ...(lastEventId === undefined ? {} : { lastEventId }),
-      ...(continues ? { continues: run.continues } : { messageId: run.runId }),
+      ...(run.continues !== undefined ? { continues: run.continues } : { messageId: run.runId }),
     };
-  }
-
-  /** Whether a stream following `run` after `lastEventId` is in the run's resumed stream. */
-  private continuesAt(run: ChatRun, lastEventId: string | undefined): boolean {
-    if (lastEventId === undefined) return true;
-    const event = Number(/^\s*([0-9]+):/.exec(lastEventId)?.[1] ?? 0);
-    return event >= (run.resumedAfter ?? 0);
   }
 
   /** The id of the last event kept for `runId` (0 when none). */
@@ -130,11 +114,21 @@ export class ChatRuns {
       last = events[events.length - 1].id;
     }
   }
+}
 
-  /** Drives a run on the server: its outcome is in the store and its events (a failure as `run_failed`). */
-  private drive(run: Promise<unknown>): void {
-    run.catch((error: unknown) => console.error('the run failed', error));
-  }
+/** The kept event id of an SSE id this server issued (`<event>:<chunk>`); 0 for anything else (refused later). */
+function eventOf(lastEventId: string): number {
+  return Number(/^\s*([0-9]+):/.exec(lastEventId)?.[1] ?? 0);
+}
+
+/** The chunks of the stream that asked for approval (kept events up to `through`), its errors dropped. */
+function askingStreamOnly(through: number): TransformStream<FollowedUIChunk, FollowedUIChunk> {
+  return new TransformStream<FollowedUIChunk, FollowedUIChunk>({
+    transform(followed, controller) {
+      if (eventOf(followed.id) > through) controller.terminate();
+      else if (followed.chunk.type !== 'error') controller.enqueue(followed);
+    },
+  });
 }
 
 /** Writes a Fetch `Response` to a node response; a client that goes away cancels the body (the run goes on). */

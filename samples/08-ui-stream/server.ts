@@ -4,7 +4,8 @@
  * stream. An approval the page answers comes back in the next request: `decideUIApproval` records it through the
  * store (bound to the call's arguments hash, decided by the principal this server names), then the run resumes.
  * Runs keep their events (`keepEvents`) and go on when the page goes away: `GET /api/chat/<chatId>/stream` (the
- * AI SDK's resume, `chat.resumeStream()`) follows the chat's run again, after `Last-Event-ID` when sent.
+ * AI SDK's resume, `chat.resumeStream()`) follows the chat's run again, after `Last-Event-ID` when sent. Runs execute
+ * in this process, or on a queue worker with `runs: queuedRuns(queue)` (the store then is the queue's PostgreSQL one).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import { LlmAgentRunner, MemoryRunStore, RunStore, WuweError } from '../../lib';
 import { decideUIApproval, UIStreamApprovals } from '../../lib/ui-stream';
 import { buildRunner } from './agent';
 import { ChatRuns } from './chat-runs';
+import { ChatRunDriver, inProcessRuns } from './run-drivers';
 
 /** Options of {@link startChatServer}. */
 export interface ChatServerOptions {
@@ -20,8 +22,12 @@ export interface ChatServerOptions {
   readonly pageScript: string;
   /** The key approval ids are signed with: at least 32 bytes, kept on the server. */
   readonly secret: string;
+  /** Where runs and their kept events live. @default a MemoryRunStore */
   readonly store?: RunStore;
+  /** The agent's runner, for runs in this process. @default the sample's agent */
   readonly runner?: LlmAgentRunner;
+  /** How runs are started and resumed: `queuedRuns(queue)` puts them on a queue worker. @default in this process */
+  readonly runs?: ChatRunDriver;
   /** Who the server says decides an approval (a real server names its authenticated user). @default 'page-user' */
   readonly principal?: string;
 }
@@ -49,9 +55,9 @@ const PAGE = `<!doctype html>
 /** Starts the server on a free loopback port. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const store = options.store ?? new MemoryRunStore();
-  const runner = options.runner ?? buildRunner();
+  const runs = options.runs ?? inProcessRuns(options.runner ?? buildRunner(), store);
   const approvals: UIStreamApprovals = { store, secret: options.secret };
-  const chats = new ChatRuns(store, runner, approvals);
+  const chats = new ChatRuns(store, runs, approvals);
 
   async function chat(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = JSON.parse(await readBody(request)) as { id?: unknown; messages?: unknown };
@@ -61,7 +67,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       decidedBy: options.principal ?? 'page-user',
     });
     const run =
-      decided === undefined ? chats.start(chatId, randomUUID(), body.messages) : await chats.resume(chatId, decided);
+      decided === undefined
+        ? await chats.start(chatId, randomUUID(), body.messages)
+        : await chats.resume(chatId, decided);
     await chats.followNew(run, response);
   }
 

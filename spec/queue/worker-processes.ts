@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import type { WorkerProcessConfig } from './queue-worker-process';
 
@@ -19,9 +19,9 @@ export function workerBundle(script = 'queue-worker-process.ts'): string {
   if (known !== undefined) return known;
   const directory = mkdtempSync(join(tmpdir(), 'wuwe-queue-worker-'));
   symlinkSync(join(root, 'node_modules'), join(directory, 'node_modules'), 'dir');
-  const outfile = join(directory, script.replace(/\.ts$/, '.js'));
+  const outfile = join(directory, basename(script).replace(/\.ts$/, '.js'));
   buildSync({
-    entryPoints: [join(__dirname, script)],
+    entryPoints: [resolve(__dirname, script)],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -45,9 +45,13 @@ export interface WorkerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Spawns a worker process (the bundled worker script) with `env` added. */
-export function spawnWorker(config: WorkerProcessConfig, env: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, [workerBundle()], {
+/** Spawns a worker process (the bundled worker script, or `script`: a path from this folder) with `env` added. */
+export function spawnWorker(
+  config: WorkerProcessConfig,
+  env: Record<string, string> = {},
+  script?: string,
+): WorkerProcess {
+  const child = spawn(process.execPath, [workerBundle(script)], {
     env: { ...process.env, ...env, WUWE_QUEUE_WORKER: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

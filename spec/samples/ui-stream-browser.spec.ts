@@ -1,53 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { Browser, Page } from 'puppeteer-core';
 import { buildRunner, executions } from '../../samples/08-ui-stream/agent';
 import { bundlePage } from '../../samples/08-ui-stream/bundle';
 import { ChatServer, startChatServer } from '../../samples/08-ui-stream/server';
-
-/** Debian's chromium package (`.ci/run` installs it); WUWE_CHROMIUM names another binary. */
-const CHROMIUM = process.env.WUWE_CHROMIUM ?? '/usr/bin/chromium';
-/** Without a browser the spec is skipped locally; on CI (`CI` set) it runs and fails without one. */
-const describeInBrowser = existsSync(CHROMIUM) || process.env.CI !== undefined ? describe : describe.skip;
-
-const ANSWER = 'Refunded order A-1 (25.00).';
-
-/** What the page shows: each message's role and lines, and the chat's status. */
-interface Shown {
-  readonly status: string;
-  readonly messages: { role: string; lines: string[] }[];
-}
-
-/** Runs in the page (a string: the specs compile without the DOM library). */
-const SHOWN = `(() => ({
-  status: document.getElementById('status').textContent,
-  messages: [...document.querySelectorAll('#messages .message')].map((message) => ({
-    role: message.className.replace('message ', ''),
-    lines: [...message.querySelectorAll('p')].map((line) => line.textContent),
-  })),
-}))()`;
-
-/** Waits until the page shows a line containing `text` (and, when given, the chat has `status`). */
-function showsLine(page: Page, text: string, status?: string): Promise<unknown> {
-  const lines = `[...document.querySelectorAll('#messages p')].map((line) => line.textContent)`;
-  const statusHolds =
-    status === undefined ? 'true' : `document.getElementById('status').textContent === ${JSON.stringify(status)}`;
-  return page.waitForFunction(`${lines}.some((line) => line.includes(${JSON.stringify(text)})) && ${statusHolds}`, {
-    timeout: 20_000,
-  });
-}
-
-/** How many lines of all messages contain `text`. */
-const count = (shown: Shown, text: string): number =>
-  shown.messages.flatMap((message) => message.lines).filter((line) => line.includes(text)).length;
-
-/** Waits (polling, up to 10 s) until `condition` holds. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import {
+  ANSWER,
+  count,
+  describeInBrowser,
+  launchChromium,
+  REFUNDED,
+  RESUME_URL,
+  SHOWN,
+  Shown,
+  showsLine,
+  until,
+} from './chat-page';
 
 describeInBrowser('the UI stream sample page in headless Chromium', () => {
   let browser: Browser;
@@ -57,14 +24,8 @@ describeInBrowser('the UI stream sample page in headless Chromium', () => {
   let problems: string[];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set WUWE_CHROMIUM)`);
     pageScript = await bundlePage();
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(() => browser?.close());
 
@@ -105,7 +66,7 @@ describeInBrowser('the UI stream sample page in headless Chromium', () => {
     expect(shown.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(count(shown, ANSWER)).toBe(1);
     expect(count(shown, 'RefundOrder')).toBe(1);
-    expect(count(shown, 'output-available -> order A-1 refunded')).toBe(1);
+    expect(count(shown, REFUNDED)).toBe(1);
     expect(await page.$('button.approve')).toBeNull();
     expect(problems).toEqual([]);
   }, 60_000);
@@ -116,16 +77,16 @@ describeInBrowser('the UI stream sample page in headless Chromium', () => {
     const before = await untilApprovalRequested(buildRunner({ beforeAnswer: () => held }));
     await page.click('button.approve');
     // The refund ran and its output is shown; the model's answer is held: the run is mid-stream.
-    await showsLine(page, 'output-available -> order A-1 refunded', 'streaming');
+    await showsLine(page, REFUNDED, 'streaming');
     await until(() => executions.refund === before + 1, 'the refund');
 
-    const resumed = page.waitForResponse((response) => /\/api\/chat\/[^/]+\/stream$/.test(response.url()), {
+    const resumed = page.waitForResponse((response) => RESUME_URL.test(response.url()), {
       timeout: 20_000,
     });
     await page.reload({ waitUntil: 'load' });
     expect((await resumed).status()).toBe(200);
     // The replayed message is shown before the answer comes.
-    await showsLine(page, 'output-available -> order A-1 refunded', 'streaming');
+    await showsLine(page, REFUNDED, 'streaming');
     expect(count((await page.evaluate(SHOWN)) as Shown, ANSWER)).toBe(0);
     release();
 
@@ -136,7 +97,7 @@ describeInBrowser('the UI stream sample page in headless Chromium', () => {
     expect(count(shown, 'Looking up order A-1.')).toBe(1);
     expect(count(shown, 'LookupOrder')).toBe(1);
     expect(count(shown, 'RefundOrder')).toBe(1);
-    expect(count(shown, 'output-available -> order A-1 refunded')).toBe(1);
+    expect(count(shown, REFUNDED)).toBe(1);
     expect(executions.refund).toBe(before + 1);
     expect(problems).toEqual([]);
 

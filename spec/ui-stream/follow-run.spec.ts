@@ -94,6 +94,33 @@ describe.each([
     });
   });
 
+  it('reconnecting with the last id: the next stream while the run can go on, 204 once it ended', async () => {
+    const runId = 'run-reconnect';
+    await buildRunner().complete('Refund order A-1', { runId, store, keepEvents: {} });
+    const first = (await sseEvents(await followRunResponse(store, runId, { lastEventId: '0:0' }))).slice(0, -1);
+    const pending = (await store.loadRun(runId))!.approvals.find((approval) => approval.state === 'pending')!;
+    const { callId, toolName, argumentsSha256 } = pending;
+    const decision = { approved: true, toolName, argumentsSha256, decidedBy: 'spec' };
+    await store.decideApproval(runId, callId, decision, { turn: pending.turn });
+    // Reconnected before the run resumed: the response waits for the resumed stream and tells it whole.
+    const reconnected = followRunResponse(store, runId, { lastEventId: first.at(-1)!.id }).then(sseEvents);
+    expect((await buildRunner().resume(runId, { store, keepEvents: {} })).stopReason).toBe('end_turn');
+    const second = (await reconnected).slice(0, -1);
+    expect(second[0].data).toContain('"type":"start"');
+    expect(second.at(-1)!.data).toContain('"type":"finish"');
+    expect(second.some((event) => first.some((earlier) => earlier.id === event.id))).toBe(false);
+    // The same stream again after any of its ids, or after the first stream's last one.
+    const again = await sseEvents(await followRunResponse(store, runId, { lastEventId: first.at(-1)!.id }));
+    expect(again.slice(0, -1)).toEqual(second);
+    for (let index = 0; index < second.length - 1; index += 1) {
+      const resumed = await sseEvents(await followRunResponse(store, runId, { lastEventId: second[index].id }));
+      expect(resumed.slice(0, -1)).toEqual(second.slice(index + 1));
+    }
+    // The run completed and the client has all of it: nothing to follow, and no response left waiting.
+    expect((await followRunResponse(store, runId, { lastEventId: second.at(-1)!.id })).status).toBe(204);
+    expect(await followUIMessageStream(store, runId, { lastEventId: second.at(-1)!.id })).toBeUndefined();
+  });
+
   it('follows a run live from another reader, each event once, and ends after its final event', async () => {
     const runId = 'run-live';
     await store.createRun({ runId, messages: [{ role: 'user', content: 'Refund order A-1' }] });
