@@ -15,8 +15,9 @@
  * Commits: on SQLite, each transaction that wrote and each write outside one, counted on better-sqlite3's
  * statements (`sqlite-commit-counter.ts`); on PostgreSQL, transaction ids assigned (one per transaction that
  * writes; `xact_commit` of pg_stat_database is not used: a connection reports it late, up to ten seconds idle).
- * Per tool call: the commits
- * of the run minus those of the same run whose model answers at once. Bytes: SQLite, the growth of the
+ * Per tool call (the table): the
+ * commits of the run minus those of the same run whose model answers at once; target 2 takes off the assistant
+ * message that asks for the call, which the run without the call does not have. Bytes: SQLite, the growth of the
  * file (after a TRUNCATE checkpoint of the WAL); PostgreSQL, of pg_total_relation_size of each side's tables.
  * `--full` runs more rounds and runs per round.
  */
@@ -99,10 +100,13 @@ function printTargets(store: string, times: readonly Measurement[], wuweCallComm
   );
 }
 
-/** Commits a durable tool call adds: call start, admission and the Tool message with its audit, on wuwe's side. */
-function wuweToolCallCommits(commits: readonly (readonly string[])[], runs: number): number {
-  const callTables = new Set(['wuwe_tool_calls', 'wuwe_tool_output_projections']);
-  return commits.filter((tables) => tables.some((table) => callTables.has(table))).length / runs;
+/**
+ * Commits a durable tool call adds on wuwe's side, the same on both stores: those of the run with the call less
+ * those of the run whose model answers at once, less the assistant message that asks for the call. What is left is
+ * the call's start and its admission; its Tool message and audit go with the model's next response.
+ */
+function wuweToolCallCommits(costs: SideCosts): number {
+  return costs.commitsPerToolCall - 1;
 }
 
 /** Milliseconds of this process's CPU time since `start`. */
@@ -134,7 +138,6 @@ async function sqliteSide(): Promise<void> {
       langGraphRun(saver, 'sync', false),
     ];
     const costs: SideCosts[] = [];
-    let wuweCallCommits = 0;
     for (const [index, [name, run]] of cases.entries()) {
       await repeat(run, 3);
       await repeat(toolless[index], 3);
@@ -151,7 +154,6 @@ async function sqliteSide(): Promise<void> {
       await repeat(toolless[index], countedRuns);
       const withoutCall = counter.counts().writeCommits;
       const perRun = counted.writeCommits / countedRuns;
-      if (index === 0) wuweCallCommits = wuweToolCallCommits(counted.commits, countedRuns);
       costs.push({
         name: `${name} (SQLite)`,
         commitsPerRun: perRun,
@@ -163,7 +165,7 @@ async function sqliteSide(): Promise<void> {
     const times = await measureTogether(cases, iterations, rounds, 'wall');
     printTimes('SQLite file, WAL', times);
     printCosts(costs);
-    printTargets('SQLite', times, wuweCallCommits);
+    printTargets('SQLite', times, wuweToolCallCommits(costs[0]));
   } finally {
     checkpointer.close();
     await store.close();
@@ -260,9 +262,7 @@ async function postgresSide(): Promise<void> {
     );
     printTimes('PostgreSQL', times);
     printCosts(costs);
-    // wuwe's commits per call on PostgreSQL are those of the same store writes as on SQLite: the run's commits
-    // with a call minus those without it, less the assistant message that asks for the call.
-    printTargets('PostgreSQL', times, costs[0].commitsPerToolCall - 1);
+    printTargets('PostgreSQL', times, wuweToolCallCommits(costs[0]));
   } finally {
     await saver.end();
     await store.close();

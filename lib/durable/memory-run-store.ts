@@ -154,7 +154,7 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     options: AppendMessagesOptions = {},
   ): Promise<void> {
     const state = this.state(runId, options);
-    const texts = serializeMessages(runId, messages, options.origin ?? 'other');
+    const texts = serializeMessages(runId, messages, options.origin ?? 'other', options.origins);
     // Every check before any change: the messages and their projection audits are stored together or not at all.
     const audits = (options.projections ?? []).map((projection) =>
       checkedMemoryProjection(state, projection, isoTime(this.clock), texts),

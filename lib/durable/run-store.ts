@@ -84,6 +84,12 @@ export interface AppendMessagesOptions extends RunWriteOptions {
    * own leaves the default. @default 'other'
    */
   readonly origin?: 'model' | 'other';
+  /**
+   * The origin of each message, one per message in order, instead of one `origin` for all: the runner writes the
+   * Tool messages of a turn (`other`) with the model's next response (`model`) in one transaction. A list of
+   * another length, or with another value, is refused with `record_invalid` and nothing is written.
+   */
+  readonly origins?: readonly ('model' | 'other')[];
 }
 
 /** One row of {@link RunStore.listRuns}. */

@@ -123,6 +123,29 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         ]);
       });
 
+      it('stores one origin per message from `origins`, and refuses a list that does not fit, writing nothing', async () => {
+        await store.createRun({ runId: 'r', messages: [{ role: 'user', content: 'go' }] });
+        const assistant = {
+          role: 'assistant' as const,
+          content: '',
+          toolCalls: [{ id: 'c1', name: 'send', arguments: {} }],
+        };
+        const tool = { role: 'tool' as const, toolCallId: 'c0', toolName: 'send', content: 'sent', isError: false };
+        await store.appendMessages('r', [tool, assistant], { origins: ['other', 'model'] });
+        expect((await store.loadRun('r'))!.messageOrigins).toEqual(['other', 'other', 'model']);
+        for (const origins of [
+          ['model'],
+          ['other', 'model', 'model'],
+          ['other', 'unrecorded'],
+          'model',
+          [null, 'model'],
+        ])
+          await expect(store.appendMessages('r', [tool, assistant], { origins: origins as never })).rejects.toEqual(
+            code('record_invalid'),
+          );
+        expect((await store.loadRun('r'))!.messages).toHaveLength(3);
+      });
+
       it('round-trips a tool message with image parts and the images report of its projection', async () => {
         await store.createRun({ runId: 'r' });
         await store.recordCallStarted('r', identity('c1', { to: 'x' }));

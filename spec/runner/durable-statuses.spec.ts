@@ -42,7 +42,12 @@ describe('durable run statuses', () => {
     });
     const provider = new FunctionProvider().add('greet', () => 'x'.repeat(5000));
     const runner = new LlmAgentRunner(
-      new ScriptedModelClient([{ toolCalls: [{ id: 'c1', name: 'greet', arguments: '{}' }] }, { text: 'done' }]),
+      // The Tool message is written with the model's next response, so the resumed run asks for that answer again.
+      new ScriptedModelClient([
+        { toolCalls: [{ id: 'c1', name: 'greet', arguments: '{}' }] },
+        { text: 'done' },
+        { text: 'done' },
+      ]),
       provider,
     );
     await expect(

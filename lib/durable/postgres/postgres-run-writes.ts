@@ -54,7 +54,7 @@ export async function appendPostgresMessages(
   messages: readonly ChatMessage[],
   options: AppendMessagesOptions,
 ): Promise<void> {
-  const texts = serializeMessages(runId, messages, options.origin ?? 'other');
+  const texts = serializeMessages(runId, messages, options.origin ?? 'other', options.origins);
   await session.write({ runId }, options, async (client, chain) => {
     await session.lockRun(client, runId);
     const first = Number((await session.select(client, 'lastMessageSeq', runId))[0].last);

@@ -74,19 +74,39 @@ export function serializeJson(runId: string, values: readonly unknown[], what: s
 }
 
 /**
- * The JSON texts of messages, each carrying `origin` (see {@link ORIGIN_KEY}). Throws `record_invalid` as {@link
- * serializeJson} does.
+ * The JSON texts of messages, each carrying its origin (see {@link ORIGIN_KEY}): `origin`, or the origin `origins`
+ * gives it (one per message). Throws `record_invalid` as {@link serializeJson} does, and for `origins` that are not
+ * one `model` or `other` per message.
  */
 export function serializeMessages(
   runId: string,
   messages: readonly ChatMessage[],
   origin: WrittenMessageOrigin,
+  origins?: readonly WrittenMessageOrigin[],
 ): string[] {
+  if (origins !== undefined) checkOrigins(runId, messages.length, origins);
   return serializeJson(
     runId,
-    messages.map((message) =>
-      typeof message === 'object' && message !== null ? { ...message, [ORIGIN_KEY]: origin } : message,
+    messages.map((message, index) =>
+      typeof message === 'object' && message !== null
+        ? { ...message, [ORIGIN_KEY]: origins === undefined ? origin : origins[index] }
+        : message,
     ),
     'message',
   );
+}
+
+/** `origins` is a list of one written origin per message. Throws `record_invalid`. */
+function checkOrigins(runId: string, count: number, origins: unknown): void {
+  if (!Array.isArray(origins) || origins.length !== count)
+    throw new RunStoreError('record_invalid', `origins must list one origin per message (${count})`, { runId });
+  for (let index = 0; index < count; index += 1) {
+    const origin: unknown = origins[index];
+    if (origin !== 'model' && origin !== 'other')
+      throw new RunStoreError(
+        'record_invalid',
+        `origins[${index}] must be 'model' or 'other', got ${JSON.stringify(origin) ?? String(origin)}`,
+        { runId },
+      );
+  }
 }

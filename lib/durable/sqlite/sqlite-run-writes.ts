@@ -35,7 +35,7 @@ export async function appendSqliteMessages(
   messages: readonly ChatMessage[],
   options: AppendMessagesOptions,
 ): Promise<void> {
-  const texts = serializeMessages(runId, messages, options.origin ?? 'other');
+  const texts = serializeMessages(runId, messages, options.origin ?? 'other', options.origins);
   await session.write({ runId }, options, (chain) => {
     const first = Number(session.statements.select('lastMessageSeq', runId)[0].last);
     for (const projection of options.projections ?? [])

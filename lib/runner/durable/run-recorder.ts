@@ -4,6 +4,7 @@ import { isAgentToolDescriptor } from '../../agents/parent-run-link';
 import { AgentRunStatus } from '../../durable/agent-run-record';
 import { canonicalArgumentsSha256, sha256Hex } from '../../durable/canonical-arguments';
 import { RunStore, RunWriteOptions } from '../../durable/run-store';
+import type { ToolOutputProjectionInput } from '../../durable/agent-run-record';
 import { RunStoreError } from '../../durable/run-store-error';
 import { ChatMessage } from '../../model/model-types';
 import { standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
@@ -40,6 +41,8 @@ export type StoredApproval =
  * each store operation is awaited only until its {@link AbortGrace} runs out (`store_write_abandoned`).
  */
 export class RunRecorder {
+  /** Tool messages appended but not written yet: the next write takes them first (see `appendMessage`). */
+  private readonly heldToolMessages: HeldMessage[] = [];
   private lease?: AbortSignal;
   /** Carried by every write once the lease is held: the store refuses it when the lease was taken over. */
   private fencing: RunWriteOptions = {};
@@ -83,26 +86,51 @@ export class RunRecorder {
    * `isModelResponse`) and `other` for any other. With `report`, the message is a Tool message carrying an
    * admitted outcome's projection, and its audit (hash of the content, report) is stored in the same
    * transaction: the audit never describes content the model did not get.
+   *
+   * A Tool message is held and written with the next write of the run, in the same transaction as the next message
+   * (the model's next response) or before any other write (the run's status): a durable call costs two commits, its
+   * start and its admission. Nothing admitted waits: the outcome is admitted before it is projected, and a run
+   * interrupted before its Tool messages were written rebuilds them from the admitted outcomes when resumed.
    */
   async appendMessage(
     message: ChatMessage,
     report?: { readonly turn: number; readonly report: ToolOutputProjectionReport },
   ): Promise<void> {
     this.fence();
-    const projections =
+    const projection =
       report !== undefined && message.role === 'tool'
-        ? [
-            {
-              callId: message.toolCallId,
-              turn: report.turn,
-              toolName: message.toolName,
-              projectedSha256: sha256Hex(message.content),
-              report: report.report,
-            },
-          ]
+        ? {
+            callId: message.toolCallId,
+            turn: report.turn,
+            toolName: message.toolName,
+            projectedSha256: sha256Hex(message.content),
+            report: report.report,
+          }
         : undefined;
-    const origin = isModelResponse(message) ? 'model' : 'other';
-    await this.settle(this.store.appendMessages(this.runId, [message], { ...this.fencing, projections, origin }));
+    const held: HeldMessage = { message, origin: isModelResponse(message) ? 'model' : 'other', projection };
+    if (message.role === 'tool') this.heldToolMessages.push(held);
+    else await this.writeMessages([held]);
+  }
+
+  /** Writes the Tool messages still held (see {@link RunRecorder.appendMessage}); every other write does first. */
+  async flush(): Promise<void> {
+    if (this.heldToolMessages.length > 0) await this.writeMessages([]);
+  }
+
+  /** Writes the held Tool messages and `more` in one transaction, each with its origin and projection audit. */
+  private async writeMessages(more: readonly HeldMessage[]): Promise<void> {
+    this.fence();
+    const written = [...this.heldToolMessages.splice(0), ...more];
+    const projections = written.flatMap((held) => (held.projection === undefined ? [] : [held.projection]));
+    const origins = written.map((held) => held.origin);
+    const origin = origins.every((each) => each === origins[0]) ? { origin: origins[0] } : { origins };
+    await this.settle(
+      this.store.appendMessages(
+        this.runId,
+        written.map((held) => held.message),
+        { ...this.fencing, ...origin, ...(projections.length === 0 ? {} : { projections }) },
+      ),
+    );
   }
 
   /**
@@ -112,6 +140,7 @@ export class RunRecorder {
    */
   async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
     this.fence();
+    await this.flush();
     const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
     let started;
     try {
@@ -170,12 +199,14 @@ export class RunRecorder {
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
   async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
     this.fence();
+    await this.flush();
     await this.settle(this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn }));
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
   async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
     this.fence();
+    await this.flush();
     await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn }));
   }
 
@@ -188,6 +219,7 @@ export class RunRecorder {
     report: ToolOutputProjectionReport,
   ): Promise<void> {
     this.fence();
+    await this.flush();
     await this.settle(
       this.store.recordProjection(
         this.runId,
@@ -203,6 +235,7 @@ export class RunRecorder {
    */
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
     this.fence();
+    await this.flush();
     try {
       const approval = await this.settle(
         this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing),
@@ -221,6 +254,7 @@ export class RunRecorder {
   /** Stores a decision an approval handler made in this process, for the audit. */
   async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
     this.fence();
+    await this.flush();
     const approvalRequest = this.approvalRequest(request);
     await this.settle(this.store.requestApproval(this.runId, approvalRequest, this.fencing));
     await this.settle(
@@ -242,6 +276,7 @@ export class RunRecorder {
   /** Sets the run's status. */
   async setStatus(status: AgentRunStatus): Promise<void> {
     this.fence();
+    await this.flush();
     await this.settle(this.store.setStatus(this.runId, status, this.fencing));
   }
 
@@ -253,4 +288,11 @@ export class RunRecorder {
       argumentsSha256: canonicalArgumentsSha256(request.arguments),
     };
   }
+}
+
+/** A message on its way to the store: its origin, and the audit of the content a Tool message carries. */
+interface HeldMessage {
+  readonly message: ChatMessage;
+  readonly origin: 'model' | 'other';
+  readonly projection?: ToolOutputProjectionInput;
 }
