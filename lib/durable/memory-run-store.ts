@@ -36,6 +36,7 @@ import {
   callFromRow,
   CallRow,
   chainedRecordFromRows,
+  newRunRecord,
   projectionFromRow,
   summaryFromRow,
 } from './stored-rows';
@@ -111,7 +112,7 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     const state = newMemoryRun(run, isoTime(this.clock));
     this.runs.set(run.runId, state);
     await this.commit(state, [runDraft('run_created', runOfRow(state.run)), ...messageDrafts(run.messageTexts, 0)]);
-    return (await this.loadRun(run.runId))!;
+    return newRunRecord(state.run, run.messageTexts);
   }
 
   /** {@inheritDoc RunStore.loadRun} */

@@ -211,6 +211,11 @@ export interface RunRows {
   lease?: LeaseRow;
 }
 
+/** The record of a run just created from `row` with the message texts `messages`: no calls, audits or approvals. */
+export function newRunRecord(row: RunRow, messages: readonly string[]): AgentRunRecord {
+  return recordFromRows({ run: row, messages, calls: [], projections: [], approvals: [] });
+}
+
 /**
  * Assembles a record from its rows. Throws `record_invalid` when a JSON column does not parse, or a Tool message's
  * `parts` are malformed.

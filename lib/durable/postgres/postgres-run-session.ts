@@ -6,7 +6,7 @@ import { RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkFence } from '../rules/run-rules';
 import { isoTime } from '../rules/value-rules';
-import { chainEntryParameters, chainHeadParameters } from '../sql/run-store-parameters';
+import { chainHeadParameters } from '../sql/run-store-parameters';
 import { ReadingStatement, RunStoreStatementRows } from '../sql/run-store-statements';
 import { RunRow } from '../stored-rows';
 import { mapPostgresError } from './postgres-errors';
@@ -82,30 +82,43 @@ export class PostgresRunSession {
           await this.requireRun(context.runId, client);
         throw error;
       }
-      const touched = await client.query<{ fencing_token: string }>(this.statements.touchRun, [
+      const touched = await client.query<ChainHeadRow & Pick<RunRow, 'fencing_token'>>(this.statements.touchRun, [
         context.runId,
         this.now(),
       ]);
       if (touched.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', context);
-      checkFence(context.runId, touched.rows[0].fencing_token, options);
-      // The run row is locked by the touch: chain appends of one run are serialized.
-      const run = drafts.length === 0 ? undefined : (await this.select(client, 'selectRun', context.runId))[0];
-      return { result, entries: run ? await this.appendChain(client, run, drafts) : [] };
+      const [run] = touched.rows;
+      checkFence(context.runId, run.fencing_token, options);
+      // The run row is locked by the touch: chain appends of one run are serialized, after the head it returned.
+      return { result, entries: await this.appendChain(client, context.runId, run, drafts) };
     });
     await this.chainer.notify(context.runId, entries);
     return result;
   }
 
   /**
-   * Appends the entries of `drafts` after the run's head, in the caller's transaction (the run row locked), and moves
-   * the head.
+   * Appends the entries of `drafts` after the run's head (`head`, read with the run row locked), in the caller's
+   * transaction, and moves the head: one statement.
    */
-  async appendChain(client: PoolClient, run: RunRow, drafts: readonly ChainDraft[]): Promise<RecordChainEntry[]> {
+  async appendChain(
+    client: PoolClient,
+    runId: string,
+    head: ChainHeadRow,
+    drafts: readonly ChainDraft[],
+  ): Promise<RecordChainEntry[]> {
     if (drafts.length === 0) return [];
-    const entries = this.chainer.entries(run.run_id, { head: run.chain_head, length: run.chain_length }, drafts);
-    for (const entry of entries)
-      await client.query(this.statements.insertChainEntry, chainEntryParameters(run.run_id, entry));
-    await client.query(this.statements.setChainHead, chainHeadParameters(run.run_id, entries, run.chain_length));
+    const entries = this.chainer.entries(runId, { head: head.chain_head, length: head.chain_length }, drafts);
+    await client.query(this.statements.appendChainEntries, [
+      runId,
+      entries.map((entry) => entry.index),
+      entries.map((entry) => entry.kind),
+      entries.map((entry) => entry.subject),
+      entries.map((entry) => entry.entitySha256),
+      entries.map((entry) => entry.source),
+      entries.map((entry) => entry.keyId ?? null),
+      entries.map((entry) => entry.digest),
+      ...chainHeadParameters(runId, entries, head.chain_length).slice(1),
+    ]);
     return entries;
   }
 
@@ -168,3 +181,6 @@ export class PostgresRunSession {
     if (this.closed) throw new RunStoreError('store_closed', 'The run store is closed');
   }
 }
+
+/** The chain head of a run row: the digest of its last entry and how many entries it has. */
+export type ChainHeadRow = Pick<RunRow, 'chain_head' | 'chain_length'>;

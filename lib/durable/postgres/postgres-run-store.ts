@@ -153,7 +153,7 @@ export class PostgresRunStore implements RunStore, RunEventLog {
     options: CreateRunOptions,
     alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>,
   ): Promise<AgentRunRecord> {
-    return (await this.loadRun(await createPostgresRun(this.session, options, alsoInTransaction)))!;
+    return createPostgresRun(this.session, options, alsoInTransaction);
   }
 
   /** Runs `body` with an executor on one read-only transaction of the store's database. */

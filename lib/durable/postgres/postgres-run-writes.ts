@@ -1,13 +1,12 @@
 import { ChatMessage } from '../../model/model-types';
-import { AgentRunStatus } from '../agent-run-record';
+import { AgentRunRecord, AgentRunStatus } from '../agent-run-record';
 import { approvalDraft, messageDrafts, messagesReplacedDraft, runDraft } from '../chain/chain-entities';
-import { RecordChainEntry } from '../chain/record-chain';
 import { runOfRow } from '../chain/run-of-row';
 import { AppendMessagesOptions, CreateRunOptions, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
 import { checkStatus } from '../rules/value-rules';
-import { approvalFromRow } from '../stored-rows';
+import { approvalFromRow, newRunRecord, RunRow } from '../stored-rows';
 import { executorOn } from './postgres-executor';
 import { PostgresSqlExecutor } from './postgres-run-store-options';
 import { insertPostgresProjection } from './postgres-projection-writes';
@@ -17,16 +16,17 @@ import { PostgresRunSession } from './postgres-run-session';
 
 /**
  * Creates a run and, in the same transaction, runs `alsoInTransaction` (see {@link PostgresRunStore.createRunWith});
- * returns the run's id once committed and its chain entries announced.
+ * returns the new run's record (built from what was written, not read again) once committed and its chain entries
+ * announced.
  */
 export async function createPostgresRun(
   session: PostgresRunSession,
   options: CreateRunOptions,
   alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>,
-): Promise<string> {
+): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
-  const entries = await session.transaction({ runId: run.runId }, async (client): Promise<RecordChainEntry[]> => {
-    const inserted = await client.query(session.statements.insertRun, [
+  const { row, entries } = await session.transaction({ runId: run.runId }, async (client) => {
+    const inserted = await client.query<RunRow>(session.statements.insertRun, [
       run.runId,
       run.status,
       run.metadataJson,
@@ -34,17 +34,17 @@ export async function createPostgresRun(
     ]);
     if (inserted.rowCount !== 1)
       throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+    const [created] = inserted.rows;
     await session.insertMessages(client, run.runId, 0, run.messageTexts);
-    const row = (await session.select(client, 'selectRun', run.runId))[0];
-    const chained = await session.appendChain(client, row, [
-      runDraft('run_created', runOfRow(row)),
+    const chained = await session.appendChain(client, run.runId, created, [
+      runDraft('run_created', runOfRow(created)),
       ...messageDrafts(run.messageTexts, 0),
     ]);
     await alsoInTransaction(executorOn(client));
-    return chained;
+    return { row: created, entries: chained };
   });
   await session.chainer.notify(run.runId, entries);
-  return run.runId;
+  return newRunRecord(row, run.messageTexts);
 }
 
 /** {@link RunStore.appendMessages} on PostgreSQL: the messages and their projection audits in one write. */

@@ -18,6 +18,11 @@ export interface PostgresStatements extends RunStoreStatements {
   readonly lockCall: string;
   /** (run_id, call_id, turn) -> ApprovalRow, locked. */
   readonly lockApproval: string;
+  /**
+   * (run_id, seq[], kind[], subject[], entity_sha256[], source[], key_id[], digest[], chain_head, chain_length):
+   * inserts chain entries and moves the run's chain head, in one statement.
+   */
+  readonly appendChainEntries: string;
 }
 
 /**
@@ -33,11 +38,12 @@ export function postgresStatements(schema: string): PostgresStatements {
   const leases = `${schema}.wuwe_leases`;
   const chain = `${schema}.wuwe_record_chain`;
   return Object.freeze({
-    insertRun: `INSERT INTO ${runs} (${RUNS}) VALUES ($1, $2, $3, $4, $4, 0, NULL, 0) ON CONFLICT (run_id) DO NOTHING`,
+    insertRun: `INSERT INTO ${runs} (${RUNS}) VALUES ($1, $2, $3, $4, $4, 0, NULL, 0) ON CONFLICT (run_id) DO NOTHING
+      RETURNING ${RUNS}`,
     selectRun: `SELECT ${RUNS} FROM ${runs} WHERE run_id = $1`,
     listRuns: `SELECT ${RUNS} FROM ${runs} ORDER BY seq`,
     listRunsByStatus: `SELECT ${RUNS} FROM ${runs} WHERE status = $1 ORDER BY seq`,
-    touchRun: `UPDATE ${runs} SET updated_at = $2 WHERE run_id = $1 RETURNING fencing_token`,
+    touchRun: `UPDATE ${runs} SET updated_at = $2 WHERE run_id = $1 RETURNING fencing_token, chain_head, chain_length`,
     raiseFencingToken: `UPDATE ${runs} SET fencing_token = fencing_token + 1 WHERE run_id = $1`,
     cancelPendingApprovals: `UPDATE ${approvals} SET state = 'cancelled' WHERE run_id = $1 AND state = 'pending'`,
     updateStatus: `UPDATE ${runs} SET status = $2 WHERE run_id = $1`,
@@ -71,6 +77,10 @@ export function postgresStatements(schema: string): PostgresStatements {
     selectChain: `SELECT ${CHAIN} FROM ${chain} WHERE run_id = $1 ORDER BY seq`,
     insertChainEntry: `INSERT INTO ${chain} (run_id, seq, kind, subject, entity_sha256, source, key_id, digest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     setChainHead: `UPDATE ${runs} SET chain_head = $2, chain_length = $3 WHERE run_id = $1`,
+    appendChainEntries: `WITH inserted AS (INSERT INTO ${chain} (run_id, ${CHAIN})
+        SELECT $1, entry.* FROM unnest($2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+          $8::text[]) AS entry)
+      UPDATE ${runs} SET chain_head = $9, chain_length = $10 WHERE run_id = $1`,
     selectLease: `SELECT ${LEASES} FROM ${leases} WHERE run_id = $1`,
     acquireLease: `INSERT INTO ${leases} AS lease (${LEASES}) VALUES ($1, $2, $3)
       ON CONFLICT (run_id) DO UPDATE SET worker_id = EXCLUDED.worker_id, expires_at_ms = EXCLUDED.expires_at_ms

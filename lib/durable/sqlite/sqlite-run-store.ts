@@ -109,7 +109,7 @@ export class SqliteRunStore implements RunStore, RunEventLog {
 
   /** {@inheritDoc wuwe!RunStore.createRun} */
   async createRun(options: CreateRunOptions = {}): Promise<AgentRunRecord> {
-    return (await this.loadRun(await createSqliteRun(this.session, options)))!;
+    return createSqliteRun(this.session, options);
   }
 
   /** {@inheritDoc wuwe!RunStore.loadRun} */

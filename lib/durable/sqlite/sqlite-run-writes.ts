@@ -1,31 +1,35 @@
 import { ChatMessage } from '../../model/model-types';
-import { AgentRunStatus } from '../agent-run-record';
+import { AgentRunRecord, AgentRunStatus } from '../agent-run-record';
 import { approvalDraft, messageDrafts, messagesReplacedDraft, runDraft } from '../chain/chain-entities';
 import { runOfRow } from '../chain/run-of-row';
 import { AppendMessagesOptions, CreateRunOptions, RunWriteOptions } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
 import { checkStatus } from '../rules/value-rules';
-import { approvalFromRow } from '../stored-rows';
+import { approvalFromRow, newRunRecord } from '../stored-rows';
 import { insertSqliteProjection } from './sqlite-projection-writes';
 import { SqliteRunSession } from './sqlite-run-session';
 
 // The runs of a SQLite run store: created, their messages appended or replaced, their status set.
 
-/** Creates a run; returns its id once committed and its chain entries announced. */
-export async function createSqliteRun(session: SqliteRunSession, options: CreateRunOptions): Promise<string> {
+/**
+ * Creates a run; returns its record (built from what was written, not read again) once committed and its chain
+ * entries announced.
+ */
+export async function createSqliteRun(session: SqliteRunSession, options: CreateRunOptions): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
   const statements = session.statements;
-  const entries = session.transaction({ runId: run.runId }, () => {
+  const { row, entries } = session.transaction({ runId: run.runId }, () => {
     if (statements.exists('runExists', run.runId))
       throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
     statements.run('insertRun', run.runId, run.status, run.metadataJson, session.now());
     session.insertMessages(run.runId, 0, run.messageTexts);
-    const row = statements.select('selectRun', run.runId)[0];
-    return session.appendChain(row, [runDraft('run_created', runOfRow(row)), ...messageDrafts(run.messageTexts, 0)]);
+    const created = statements.select('selectRun', run.runId)[0];
+    const drafts = [runDraft('run_created', runOfRow(created)), ...messageDrafts(run.messageTexts, 0)];
+    return { row: created, entries: session.appendChain(created, drafts) };
   });
   await session.chainer.notify(run.runId, entries);
-  return run.runId;
+  return newRunRecord(row, run.messageTexts);
 }
 
 /** {@link RunStore.appendMessages} on SQLite: the messages and their projection audits in one write. */
