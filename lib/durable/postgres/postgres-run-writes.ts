@@ -90,11 +90,13 @@ export async function setPostgresStatus(
 ): Promise<void> {
   checkStatus(status);
   await session.write({ runId }, options, async (client, chain) => {
-    await session.lockRun(client, runId);
+    // A cancellation reads the approvals it cancels with the run locked first; any other status is one UPDATE.
+    if (status === 'cancelled') await session.lockRun(client, runId);
     const pending = status === 'cancelled' ? await session.select(client, 'selectPendingApprovals', runId) : [];
-    await client.query(session.statements.updateStatus, [runId, status]);
+    const updated = await client.query<RunRow>(session.statements.updateStatus, [runId, status]);
+    if (updated.rowCount !== 1) throw new RunStoreError('run_not_found', 'No such run', { runId });
     if (status === 'cancelled') await client.query(session.statements.cancelPendingApprovals, [runId]);
-    chain.push(runDraft('status_changed', runOfRow((await session.select(client, 'selectRun', runId))[0])));
+    chain.push(runDraft('status_changed', runOfRow(updated.rows[0])));
     for (const row of pending)
       chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
   });

@@ -46,7 +46,7 @@ export function postgresStatements(schema: string): PostgresStatements {
     touchRun: `UPDATE ${runs} SET updated_at = $2 WHERE run_id = $1 RETURNING fencing_token, chain_head, chain_length`,
     raiseFencingToken: `UPDATE ${runs} SET fencing_token = fencing_token + 1 WHERE run_id = $1`,
     cancelPendingApprovals: `UPDATE ${approvals} SET state = 'cancelled' WHERE run_id = $1 AND state = 'pending'`,
-    updateStatus: `UPDATE ${runs} SET status = $2 WHERE run_id = $1`,
+    updateStatus: `UPDATE ${runs} SET status = $2 WHERE run_id = $1 RETURNING ${RUNS}`,
     lockRun: `SELECT 1 FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
     selectMessages: `SELECT message_json FROM ${messages} WHERE run_id = $1 ORDER BY seq`,
     lastMessageSeq: `SELECT COALESCE(MAX(seq), 0) AS last FROM ${messages} WHERE run_id = $1`,
