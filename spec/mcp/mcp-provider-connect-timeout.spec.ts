@@ -5,9 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpSetupError, McpToolProvider } from '../../lib/mcp';
 import { LlmAgentRunner } from '../../lib';
+import { workerBundle } from '../queue/worker-processes';
 import { ROOT } from './mcp-support';
 
-const SCRIPTED = join(__dirname, 'fixtures', 'scripted-mcp-server.ts');
+/**
+ * The scripted server bundled into one JavaScript file: it starts in a fraction of a second, where ts-node could take
+ * longer than the timeouts under test on a loaded machine (the server was killed before it wrote its pid, or before
+ * it answered initialize).
+ */
+const SCRIPTED = workerBundle('../mcp/fixtures/scripted-mcp-server.ts');
+/** The timeout under test: well above a bundled server's start, well below the 60 s default. */
+const TIMEOUT_MS = 1_500;
 const NO_MODEL = { modelName: 'none', step: () => Promise.reject(new Error('no model in these tests')) };
 
 function alive(pid: number): boolean {
@@ -39,17 +47,17 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
       server: {
         transport: 'stdio',
         command: process.execPath,
-        args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'silent'],
+        args: [SCRIPTED, 'silent'],
         env: { PID_FILE: pidFile },
         stderr: 'ignore',
         cwd: ROOT,
       },
-      connectTimeoutMs: 400,
+      connectTimeoutMs: TIMEOUT_MS,
     }).catch((error: unknown) => error);
     const elapsedMs = Date.now() - started;
     expect(McpSetupError.isInstance(failure) && failure.code).toBe('server_unreachable');
-    expect((failure as Error).message).toMatch(/did not answer within 400 ms/);
-    expect(elapsedMs).toBeLessThan(5_000);
+    expect((failure as Error).message).toMatch(/did not answer within 1500 ms/);
+    expect(elapsedMs).toBeLessThan(8_000);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(await waitUntil(() => !alive(pid), 8_000)).toBe(true);
   }, 30_000);
@@ -62,7 +70,7 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
         server: {
           transport: 'stdio',
           command: process.execPath,
-          args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'silent'],
+          args: [SCRIPTED, 'silent'],
           env: { PID_FILE: pidFile },
           stderr: 'ignore',
           cwd: ROOT,
@@ -102,15 +110,15 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
       server: {
         transport: 'stdio',
         command: process.execPath,
-        args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'no-list'],
+        args: [SCRIPTED, 'no-list'],
         stderr: 'ignore',
         cwd: ROOT,
       },
-      connectTimeoutMs: 400,
+      connectTimeoutMs: TIMEOUT_MS,
     }).catch((error: unknown) => error);
     expect(McpSetupError.isInstance(failure) && failure.code).toBe('tool_list_unreadable');
-    expect((failure as Error).message).toMatch(/did not answer within 400 ms/);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((failure as Error).message).toMatch(/did not answer within 1500 ms/);
+    expect(Date.now() - started).toBeLessThan(8_000);
   }, 30_000);
 
   it('gives up on a restart that never answers after the timeout: the call gets unavailable, not a 60 s wait', async () => {
@@ -125,11 +133,11 @@ describe('McpToolProvider.connect honours connectTimeoutMs', () => {
       server: {
         transport: 'stdio',
         command: process.execPath,
-        args: ['-r', 'ts-node/register/transpile-only', SCRIPTED, 'once', toolsFile, join(folder, 'started')],
+        args: [SCRIPTED, 'once', toolsFile, join(folder, 'started')],
         stderr: 'ignore',
         cwd: ROOT,
       },
-      // Long enough for the first start (through ts-node); the restart never answers.
+      // Long enough for the first start; the restart never answers.
       connectTimeoutMs: 3_000,
       timeoutMs: 10_000,
     });
