@@ -60,10 +60,10 @@ export async function planFollow(
   const finals = kept.filter((event) => FINAL_RUN_EVENT_TYPES.has(event.type));
   if (delivered !== undefined) {
     const before = finals.filter((event) => event.id < delivered.event).at(-1);
-    const status = (await store.loadRun(runId))?.status;
+    // The run's status is read only when no event follows the cursor's: with one, there is more to follow anyway.
     const later = await store.readRunEvents(runId, { after: delivered.event, limit: 1 });
-    const ended = later.length === 0 && (status === undefined || !STREAMING_STATUSES.has(status));
-    return { after: before?.id ?? 0, delivered, ended };
+    const status = later.length === 0 ? (await store.loadRun(runId))?.status : 'running';
+    return { after: before?.id ?? 0, delivered, ended: status === undefined || !STREAMING_STATUSES.has(status) };
   }
   const last = kept.at(-1);
   if (last !== undefined && FINAL_RUN_EVENT_TYPES.has(last.type)) {
@@ -152,15 +152,10 @@ async function nonEmpty(stream: ReadableStream<FollowedUIChunk>): Promise<Readab
   const reader = stream.getReader();
   const first = await reader.read();
   if (first.done) return undefined;
-  let pending: FollowedUIChunk | undefined = first.value;
   return new ReadableStream<FollowedUIChunk>(
     {
+      start: (controller) => controller.enqueue(first.value),
       async pull(controller) {
-        if (pending !== undefined) {
-          controller.enqueue(pending);
-          pending = undefined;
-          return;
-        }
         const next = await reader.read();
         if (next.done) controller.close();
         else controller.enqueue(next.value);

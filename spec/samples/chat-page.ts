@@ -1,6 +1,7 @@
 /** What the UI stream sample's browser specs share: the browser, and what the chat page shows. */
 import { existsSync } from 'node:fs';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { bundlePage } from '../../samples/08-ui-stream/bundle';
 
 /** Debian's chromium package (`.ci/run` installs it); WUWE_CHROMIUM names another binary. */
 export const CHROMIUM = process.env.WUWE_CHROMIUM ?? '/usr/bin/chromium';
@@ -41,6 +42,30 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
+}
+
+/** What {@link useChatPage} holds for a spec file's tests. */
+export interface ChatPage {
+  /** The page's script (the `ai` package's `Chat` bundled with esbuild), bundled once for the file. */
+  pageScript: string;
+  /** A fresh browser page for the running test. */
+  page: Page;
+}
+
+/** For a spec file: the page's script bundled and Chromium launched once (closed after the file), a page per test. */
+export function useChatPage(): ChatPage {
+  const held = {} as ChatPage;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    held.pageScript = await bundlePage();
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(() => browser?.close());
+  beforeEach(async () => {
+    held.page = await browser!.newPage();
+  });
+  afterEach(() => held.page?.close());
+  return held;
 }
 
 /** Waits until the page shows a line containing `text` (and, when given, the chat has `status`). */

@@ -2,22 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, Page } from 'puppeteer-core';
-import { bundlePage } from '../../samples/08-ui-stream/bundle';
 import { queuedRuns } from '../../samples/08-ui-stream/run-drivers';
 import { ChatServer, startChatServer } from '../../samples/08-ui-stream/server';
 import { useQueueFixtures } from '../queue/queue-fixture';
 import { spawnWorker, WorkerProcess } from '../queue/worker-processes';
-import {
-  ANSWER,
-  count,
-  describeInBrowser,
-  launchChromium,
-  REFUNDED,
-  RESUME_URL,
-  shownOn,
-  showsLine,
-} from './chat-page';
+import { ANSWER, count, describeInBrowser, REFUNDED, RESUME_URL, shownOn, showsLine, useChatPage } from './chat-page';
 
 const fixture = useQueueFixtures();
 
@@ -72,24 +61,15 @@ async function readResumed(
 }
 
 describeInBrowser('the UI stream sample page on a queue worker process (PostgreSQL, headless Chromium)', () => {
-  let browser: Browser;
-  let pageScript: string;
-  let page: Page;
+  const chat = useChatPage();
   let server: ChatServer | undefined;
   let worker: WorkerProcess | undefined;
   let dir: string;
 
-  beforeAll(async () => {
-    pageScript = await bundlePage();
-    browser = await launchChromium();
-  }, 120_000);
-  afterAll(() => browser?.close());
-  beforeEach(async () => {
+  beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'wuwe-ui-queue-'));
-    page = await browser.newPage();
   });
   afterEach(async () => {
-    await page.close();
     await server?.close();
     if (worker !== undefined && worker.child.exitCode === null) worker.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
@@ -103,26 +83,26 @@ describeInBrowser('the UI stream sample page on a queue worker process (PostgreS
     expect(worker.isReady()).toBe(true);
     // The web process runs no agent: it enqueues, decides approvals and follows the worker's kept events.
     server = await startChatServer({
-      pageScript,
+      pageScript: chat.pageScript,
       secret: randomBytes(32).toString('hex'),
       store: f.store,
       runs: queuedRuns(f.queue),
     });
     const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(String(error)));
-    await page.goto(server.url, { waitUntil: 'load' });
-    await page.click('#send');
-    await page.waitForSelector('button.approve', { timeout: 30_000 });
-    expect(count(await shownOn(page), 'RefundOrder {"orderId":"A-1","amountCents":2500}')).toBe(1);
+    chat.page.on('pageerror', (error) => problems.push(String(error)));
+    await chat.page.goto(server.url, { waitUntil: 'load' });
+    await chat.page.click('#send');
+    await chat.page.waitForSelector('button.approve', { timeout: 30_000 });
+    expect(count(await shownOn(chat.page), 'RefundOrder {"orderId":"A-1","amountCents":2500}')).toBe(1);
 
-    await page.click('button.approve');
-    await showsLine(page, REFUNDED, 'streaming');
-    const resumed = page.waitForResponse((response) => RESUME_URL.test(response.url()), { timeout: 30_000 });
-    await page.reload({ waitUntil: 'load' });
+    await chat.page.click('button.approve');
+    await showsLine(chat.page, REFUNDED, 'streaming');
+    const resumed = chat.page.waitForResponse((response) => RESUME_URL.test(response.url()), { timeout: 30_000 });
+    await chat.page.reload({ waitUntil: 'load' });
     const chatId = RESUME_URL.exec((await resumed).url())![1];
     expect((await resumed).status()).toBe(200);
-    await showsLine(page, REFUNDED, 'streaming');
-    expect(count(await shownOn(page), ANSWER)).toBe(0);
+    await showsLine(chat.page, REFUNDED, 'streaming');
+    expect(count(await shownOn(chat.page), ANSWER)).toBe(0);
 
     // A client that drops its connection, in the stream that asked for approval and again in the resumed one,
     // reconnects each time with the last id it got.
@@ -137,8 +117,8 @@ describeInBrowser('the UI stream sample page on a queue worker process (PostgreS
     const rest = await reconnected;
     expect(rest.status).toBe(200);
 
-    await showsLine(page, ANSWER, 'ready');
-    const shown = await shownOn(page);
+    await showsLine(chat.page, ANSWER, 'ready');
+    const shown = await shownOn(chat.page);
     expect(shown.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(count(shown, ANSWER)).toBe(1);
     expect(count(shown, REFUNDED)).toBe(1);

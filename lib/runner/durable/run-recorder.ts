@@ -81,6 +81,12 @@ export class RunRecorder {
     if (this.lease?.aborted) throw this.lease.reason;
   }
 
+  /** Before a write other than a message: the lease still held, the held Tool messages written first. */
+  private async writable(): Promise<void> {
+    this.fence();
+    await this.flush();
+  }
+
   /**
    * Appends one message to the stored conversation, with origin `model` for a model response (see
    * `isModelResponse`) and `other` for any other. With `report`, the message is a Tool message carrying an
@@ -139,8 +145,7 @@ export class RunRecorder {
    * otherwise it is `outcome_unknown` and admitted as such, for reconciliation.
    */
   async beginCall(request: ToolCallRequest, idempotencyKey: string): Promise<CallBeginning> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     const argumentsSha256 = canonicalArgumentsSha256(request.arguments);
     let started;
     try {
@@ -198,15 +203,13 @@ export class RunRecorder {
 
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
   async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     await this.settle(this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn }));
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
   async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn }));
   }
 
@@ -218,8 +221,7 @@ export class RunRecorder {
     content: string,
     report: ToolOutputProjectionReport,
   ): Promise<void> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     await this.settle(
       this.store.recordProjection(
         this.runId,
@@ -234,8 +236,7 @@ export class RunRecorder {
    * pending request when there is none. A request for the same call with other arguments is denied.
    */
   async approvalOf(request: ToolCallRequest): Promise<StoredApproval> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     try {
       const approval = await this.settle(
         this.store.requestApproval(this.runId, this.approvalRequest(request), this.fencing),
@@ -253,8 +254,7 @@ export class RunRecorder {
 
   /** Stores a decision an approval handler made in this process, for the audit. */
   async recordDecision(request: ToolCallRequest, decision: ToolApprovalDecision): Promise<void> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     const approvalRequest = this.approvalRequest(request);
     await this.settle(this.store.requestApproval(this.runId, approvalRequest, this.fencing));
     await this.settle(
@@ -275,8 +275,7 @@ export class RunRecorder {
 
   /** Sets the run's status. */
   async setStatus(status: AgentRunStatus): Promise<void> {
-    this.fence();
-    await this.flush();
+    await this.writable();
     await this.settle(this.store.setStatus(this.runId, status, this.fencing));
   }
 
