@@ -29,6 +29,8 @@ import {
   RunStore,
   RunSummary,
   RunWriteOptions,
+  SetStatusOptions,
+  SetStatusResult,
 } from './run-store';
 import { RunStoreError } from './run-store-error';
 import {
@@ -111,8 +113,10 @@ export class MemoryRunStore implements RunStore, RunEventLog {
       throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
     const state = newMemoryRun(run, isoTime(this.clock));
     this.runs.set(run.runId, state);
+    if (run.lease !== undefined) acquireMemoryLease(state, run.lease.workerId, run.lease.ttlMs, this.clock());
+    const lease = state.lease && { ...state.lease };
     await this.commit(state, [runDraft('run_created', runOfRow(state.run)), ...messageDrafts(run.messageTexts, 0)]);
-    return newRunRecord(state.run, run.messageTexts);
+    return newRunRecord({ ...state.run }, run.messageTexts, lease);
   }
 
   /** {@inheritDoc RunStore.loadRun} */
@@ -178,15 +182,19 @@ export class MemoryRunStore implements RunStore, RunEventLog {
   }
 
   /** {@inheritDoc RunStore.setStatus} */
-  async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
+  async setStatus(runId: string, status: AgentRunStatus, options?: SetStatusOptions): Promise<SetStatusResult> {
     checkStatus(status);
+    const releaseBy = options?.releaseLease;
+    if (releaseBy !== undefined) checkId(releaseBy, 'releaseLease');
     const state = this.state(runId, options);
     state.run.status = status;
     const drafts: ChainDraft[] = [runDraft('status_changed', runOfRow(state.run))];
     if (status === 'cancelled')
       for (const approval of cancelPendingApprovals(state))
         drafts.push(approvalDraft('approval_cancelled', approvalFromRow(approval)));
+    const leaseReleased = releaseBy !== undefined && releaseMemoryLease(state, releaseBy);
     await this.commit(state, drafts);
+    return { leaseReleased };
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */

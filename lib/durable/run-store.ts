@@ -23,6 +23,37 @@ export interface CreateRunOptions {
   readonly metadata?: JsonObject;
   /** The conversation so far; its messages have origin `other` (see `MessageOrigin`). @default [] */
   readonly messages?: readonly ChatMessage[];
+  /**
+   * Creates the run leased to `workerId` for `ttlMs`, in the same transaction, as if {@link RunStore.acquireLease}
+   * followed: the returned record has the `lease` and its fencing token. A worker that creates the run it then
+   * executes saves a commit. A store without this option returns a record without `lease`; the caller then
+   * acquires the lease as usual. @default not leased
+   */
+  readonly lease?: RunLeaseRequest;
+}
+
+/** A lease asked for by a write: the worker that takes it and for how long. */
+export interface RunLeaseRequest {
+  readonly workerId: string;
+  readonly ttlMs: number;
+}
+
+/** Options of {@link RunStore.setStatus}. */
+export interface SetStatusOptions extends RunWriteOptions {
+  /**
+   * Releases the lease `workerId` holds in the same transaction, as if {@link RunStore.releaseLease} followed: a
+   * worker's last write of a run saves a commit. The result says whether the lease was released.
+   * @default the lease is kept
+   */
+  readonly releaseLease?: string;
+}
+
+/**
+ * What {@link RunStore.setStatus} did besides the status: whether it released the lease (`releaseLease`). A store
+ * without that option answers nothing, and the caller releases the lease itself.
+ */
+export interface SetStatusResult {
+  readonly leaseReleased: boolean;
 }
 
 /**
@@ -137,8 +168,11 @@ export interface RunStore {
    */
   saveMessages(runId: string, messages: readonly ChatMessage[], options?: RunWriteOptions): Promise<void>;
 
-  /** Sets the run's status; `cancelled` also cancels the approvals still pending. Throws `run_not_found`. */
-  setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void>;
+  /**
+   * Sets the run's status; `cancelled` also cancels the approvals still pending. With `releaseLease`, releases that
+   * worker's lease in the same write and says whether it did. Throws `run_not_found`.
+   */
+  setStatus(runId: string, status: AgentRunStatus, options?: SetStatusOptions): Promise<SetStatusResult | void>;
 
   /**
    * Records that a call is about to execute; call it before executing, and execute only when the result says

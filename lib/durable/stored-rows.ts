@@ -211,9 +211,12 @@ export interface RunRows {
   lease?: LeaseRow;
 }
 
-/** The record of a run just created from `row` with the message texts `messages`: no calls, audits or approvals. */
-export function newRunRecord(row: RunRow, messages: readonly string[]): AgentRunRecord {
-  return recordFromRows({ run: row, messages, calls: [], projections: [], approvals: [] });
+/**
+ * The record of a run just created from `row` with the message texts `messages` (and `lease`, when it was created
+ * leased): no calls, audits or approvals.
+ */
+export function newRunRecord(row: RunRow, messages: readonly string[], lease?: LeaseRow): AgentRunRecord {
+  return recordFromRows({ run: row, messages, calls: [], projections: [], approvals: [], ...(lease && { lease }) });
 }
 
 /**

@@ -33,6 +33,11 @@ export interface HeldRunLease {
   readonly fencingToken: number;
   /** The run as read after the lease was acquired: decide from this read, not from one made before. */
   readonly record: AgentRunRecord;
+  /**
+   * Runs `write` as the last write of `work`: renewals stop before it, and when it answers true (it released the lease
+   * itself, as `setStatus` with `releaseLease` does) the lease is not released again when `work` settles.
+   */
+  readonly lastWrite: (write: () => Promise<boolean>) => Promise<void>;
 }
 
 /**
@@ -67,7 +72,21 @@ export async function withRunLease<T>(
       { runId },
     );
   }
-  const held: HeldRunLease = { fencingToken: record.lease.fencingToken, record };
+  return holdRunLease(store, runId, options, { fencingToken: record.lease.fencingToken, record }, work);
+}
+
+/**
+ * Runs `work` under a lease `options.workerId` holds (its fencing token, and the run's record read or written under
+ * it): acquired by {@link withRunLease}, or taken by `createRun` with `lease`. Renewed while `work` runs and released
+ * when it settles, as there. @internal
+ */
+export async function holdRunLease<T>(
+  store: RunStore,
+  runId: string,
+  options: RunLeaseOptions,
+  taken: Pick<HeldRunLease, 'fencingToken' | 'record'>,
+  work: (signal: AbortSignal, lease: HeldRunLease) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let renewing = Promise.resolve();
   const renew = async (): Promise<void> => {
@@ -98,6 +117,16 @@ export async function withRunLease<T>(
       everyMs,
     );
   };
+  let released = false;
+  const held: HeldRunLease = {
+    ...taken,
+    lastWrite: async (write) => {
+      stopped = true;
+      cancelTimer();
+      await renewing;
+      released = await write();
+    },
+  };
   schedule();
   try {
     return await work(controller.signal, held);
@@ -105,6 +134,6 @@ export async function withRunLease<T>(
     stopped = true;
     cancelTimer();
     await renewing;
-    if (!controller.signal.aborted) await store.releaseLease(runId, options.workerId).catch(() => false);
+    if (!released && !controller.signal.aborted) await store.releaseLease(runId, options.workerId).catch(() => false);
   }
 }

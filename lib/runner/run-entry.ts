@@ -3,7 +3,7 @@ import { ToolDescriptor } from '../contract/tool-descriptor';
 import { InMemoryMemory, Memory } from '../model/memory';
 import { ModelStepper } from '../model/model-stepper';
 import { ChatMessage, ModelToolCall } from '../model/model-types';
-import { lastTurnOf, restoreRecord, runUnderLease } from './durable/durable-run';
+import { lastTurnOf, leaseOf, restoreRecord, runUnderLease } from './durable/durable-run';
 import { newRunInProgress } from './run-lifecycle';
 import { loadContinuedConversation } from './run-input';
 import { InvokeToolCallOptions, LlmAgentRunOptions } from './run-options';
@@ -98,7 +98,7 @@ export async function completeRun(
   defaultMemory: Memory,
 ): Promise<LlmAgentRunResult> {
   const earlier = run.options.continueFrom === undefined ? [] : await loadContinuedConversation(run.options);
-  await run.recorder?.createRun(entryAgentMetadata(steps));
+  await run.recorder?.createRun(entryAgentMetadata(steps), leaseOf(run));
   return await runDurably(steps, run, defaultMemory, async () => {
     for (const message of earlier) await steps.recordMessage(run, message);
     await recordInput(steps, run, input);

@@ -603,6 +603,64 @@ export function describeRunStore(name: string, factory: RunStoreFactory): void {
         await store.createRun({ runId: 'r' });
         await expect(store.acquireLease('r', 'w1', 0)).rejects.toEqual(code('record_invalid'));
       });
+
+      it('creates a run leased in the same write, as acquireLease would', async () => {
+        const created = await store.createRun({ runId: 'r', lease: { workerId: 'w1', ttlMs: 1000 } });
+        const lease = { workerId: 'w1', expiresAtMs: clock.now + 1000, fencingToken: 1 };
+        expect(created.lease).toEqual(lease);
+        expect((await store.loadRun('r'))!.lease).toEqual(lease);
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(false);
+        await store.appendMessages('r', [{ role: 'user', content: 'by w1' }], { fencingToken: 1 });
+        clock.now += 1000;
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(true);
+        await expect(store.setStatus('r', 'completed', { fencingToken: 1 })).rejects.toEqual(code('lease_held'));
+        expect((await store.loadRun('r'))!.lease!.fencingToken).toBe(2);
+        expect((await store.createRun({ runId: 'plain' })).lease).toBeUndefined();
+      });
+
+      it('refuses a malformed lease of a new run and creates nothing', async () => {
+        const bad = [
+          { workerId: '', ttlMs: 1000 },
+          { workerId: 'w1', ttlMs: 0 },
+          { workerId: 'w1', ttlMs: Number.NaN },
+          { workerId: 'w1', ttlMs: '1000' },
+          { workerId: 7, ttlMs: 1000 },
+          null,
+          'w1',
+        ];
+        for (const lease of bad)
+          await expect(store.createRun({ runId: 'r', lease: lease as never })).rejects.toEqual(code('record_invalid'));
+        expect(await store.loadRun('r')).toBeUndefined();
+      });
+
+      it('releases the lease with the status when asked, and says whether it did', async () => {
+        const created = await store.createRun({ runId: 'r', lease: { workerId: 'w1', ttlMs: 1000 } });
+        const fencingToken = created.lease!.fencingToken;
+        await expect(store.setStatus('r', 'completed', { fencingToken, releaseLease: 'w2' })).resolves.toEqual({
+          leaseReleased: false,
+        });
+        expect((await store.loadRun('r'))!.lease!.workerId).toBe('w1');
+        await expect(store.setStatus('r', 'completed', { fencingToken, releaseLease: 'w1' })).resolves.toEqual({
+          leaseReleased: true,
+        });
+        const record = (await store.loadRun('r'))!;
+        expect(record.status).toBe('completed');
+        expect(record.lease).toBeUndefined();
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(true);
+        await expect(store.setStatus('r', 'stopped', { releaseLease: '' })).rejects.toEqual(code('record_invalid'));
+        expect((await store.loadRun('r'))!.status).toBe('completed');
+      });
+
+      it('keeps the lease when a status write carrying it is refused', async () => {
+        const created = await store.createRun({ runId: 'r', lease: { workerId: 'w1', ttlMs: 1000 } });
+        clock.now += 1000;
+        expect(await store.acquireLease('r', 'w2', 1000)).toBe(true);
+        const stale = { fencingToken: created.lease!.fencingToken, releaseLease: 'w2' };
+        await expect(store.setStatus('r', 'completed', stale)).rejects.toEqual(code('lease_held'));
+        const record = (await store.loadRun('r'))!;
+        expect(record.status).toBe('running');
+        expect(record.lease!.workerId).toBe('w2');
+      });
     });
 
     describe('fencing', () => {

@@ -2,11 +2,18 @@ import { ChatMessage } from '../../model/model-types';
 import { AgentRunRecord, AgentRunStatus } from '../agent-run-record';
 import { approvalDraft, messageDrafts, messagesReplacedDraft, runDraft } from '../chain/chain-entities';
 import { runOfRow } from '../chain/run-of-row';
-import { AppendMessagesOptions, CreateRunOptions, RunWriteOptions } from '../run-store';
+import type { RecordChainEntry } from '../chain/record-chain';
+import {
+  AppendMessagesOptions,
+  CreateRunOptions,
+  RunWriteOptions,
+  SetStatusOptions,
+  SetStatusResult,
+} from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
-import { checkStatus } from '../rules/value-rules';
-import { approvalFromRow, newRunRecord, RunRow } from '../stored-rows';
+import { checkId, checkStatus } from '../rules/value-rules';
+import { approvalFromRow, LeaseRow, newRunRecord, RunRow } from '../stored-rows';
 import { executorOn } from './postgres-executor';
 import { PostgresSqlExecutor } from './postgres-run-store-options';
 import { insertPostgresProjection } from './postgres-projection-writes';
@@ -25,7 +32,7 @@ export async function createPostgresRun(
   alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>,
 ): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
-  const { row, entries } = await session.transaction({ runId: run.runId }, async (client) => {
+  const { row, entries, lease } = await session.transaction<CreatedRun>({ runId: run.runId }, async (client) => {
     const inserted = await client.query<RunRow>(session.statements.insertRun, [
       run.runId,
       run.status,
@@ -41,10 +48,16 @@ export async function createPostgresRun(
       ...messageDrafts(run.messageTexts, 0),
     ]);
     await alsoInTransaction(executorOn(client));
-    return { row: created, entries: chained };
+    if (run.lease === undefined) return { row: created, entries: chained };
+    // Leased as `acquireLease` would: nobody else can hold a lease of a run this transaction creates.
+    const expiresAtMs = session.nowMs() + run.lease.ttlMs;
+    await client.query(session.statements.acquireLease, [run.runId, run.lease.workerId, expiresAtMs, 0]);
+    await client.query(session.statements.raiseFencingToken, [run.runId]);
+    const lease = { worker_id: run.lease.workerId, expires_at_ms: expiresAtMs };
+    return { row: { ...created, fencing_token: Number(created.fencing_token) + 1 }, entries: chained, lease };
   });
   await session.chainer.notify(run.runId, entries);
-  return newRunRecord(row, run.messageTexts);
+  return newRunRecord(row, run.messageTexts, lease);
 }
 
 /** {@link RunStore.appendMessages} on PostgreSQL: the messages and their projection audits in one write. */
@@ -86,10 +99,12 @@ export async function setPostgresStatus(
   session: PostgresRunSession,
   runId: string,
   status: AgentRunStatus,
-  options?: RunWriteOptions,
-): Promise<void> {
+  options?: SetStatusOptions,
+): Promise<SetStatusResult> {
   checkStatus(status);
-  await session.write({ runId }, options, async (client, chain) => {
+  const releaseBy = options?.releaseLease;
+  if (releaseBy !== undefined) checkId(releaseBy, 'releaseLease');
+  return await session.write({ runId }, options, async (client, chain) => {
     // A cancellation reads the approvals it cancels with the run locked first; any other status is one UPDATE.
     if (status === 'cancelled') await session.lockRun(client, runId);
     const pending = status === 'cancelled' ? await session.select(client, 'selectPendingApprovals', runId) : [];
@@ -99,5 +114,15 @@ export async function setPostgresStatus(
     chain.push(runDraft('status_changed', runOfRow(updated.rows[0])));
     for (const row of pending)
       chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
+    if (releaseBy === undefined) return { leaseReleased: false };
+    const released = await client.query(session.statements.releaseLease, [runId, releaseBy]);
+    return { leaseReleased: released.rowCount === 1 };
   });
+}
+
+/** What the transaction of `createPostgresRun` wrote: the run's row, its chain entries and its lease. */
+interface CreatedRun {
+  readonly row: RunRow;
+  readonly entries: RecordChainEntry[];
+  readonly lease?: LeaseRow;
 }

@@ -1,11 +1,11 @@
 import { newRunId } from '../../runner/new-run-id';
-import { CreateRunOptions, RunWriteOptions } from '../run-store';
+import { CreateRunOptions, RunLeaseRequest, RunWriteOptions } from '../run-store';
 import { AgentRunStatus } from '../agent-run-record';
 import { RunStoreError } from '../run-store-error';
 import { toolMessagePartsProblem } from '../../model/tool-message-parts';
 import { ChatMessage } from '../../model/model-types';
 import { ORIGIN_KEY, WrittenMessageOrigin } from '../message-origins';
-import { checkId, checkStatus } from './value-rules';
+import { checkId, checkStatus, checkTtl } from './value-rules';
 
 /** The rules of runs and their messages that every {@link RunStore} applies the same way. */
 
@@ -15,11 +15,14 @@ export interface NewRun {
   readonly status: AgentRunStatus;
   readonly metadataJson: string | null;
   readonly messageTexts: readonly string[];
+  /** The lease the run is created with, checked. */
+  readonly lease?: RunLeaseRequest;
 }
 
 /**
  * Checks the options of {@link RunStore.createRun} and serializes their data, before any write. Throws
- * `record_invalid` for an empty id, an unknown status, or data with no JSON form.
+ * `record_invalid` for an empty id, an unknown status, data with no JSON form, or a lease without a worker id or a
+ * positive duration.
  */
 export function checkNewRun(options: CreateRunOptions): NewRun {
   const runId = options.runId ?? newRunId();
@@ -28,7 +31,19 @@ export function checkNewRun(options: CreateRunOptions): NewRun {
   checkStatus(status);
   const metadataJson =
     options.metadata === undefined ? null : serializeJson(runId, [options.metadata], 'metadata object')[0];
-  return { runId, status, metadataJson, messageTexts: serializeMessages(runId, options.messages ?? [], 'other') };
+  const messageTexts = serializeMessages(runId, options.messages ?? [], 'other');
+  const lease = options.lease === undefined ? undefined : checkLeaseRequest(options.lease);
+  return { runId, status, metadataJson, messageTexts, ...(lease === undefined ? {} : { lease }) };
+}
+
+/** A lease request as a store may take it: its worker id and duration checked (`record_invalid`), copied. */
+function checkLeaseRequest(lease: RunLeaseRequest): RunLeaseRequest {
+  if (typeof lease !== 'object' || lease === null)
+    throw new RunStoreError('record_invalid', 'lease must be an object with workerId and ttlMs');
+  const { workerId, ttlMs } = lease;
+  checkId(workerId, 'workerId');
+  checkTtl(ttlMs);
+  return { workerId, ttlMs };
 }
 
 /**

@@ -26,6 +26,8 @@ import {
   RunStore,
   RunSummary,
   RunWriteOptions,
+  SetStatusOptions,
+  SetStatusResult,
 } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkReadableStore } from '../schema-version';
@@ -185,8 +187,8 @@ export class SqliteRunStore implements RunStore, RunEventLog {
   }
 
   /** {@inheritDoc wuwe!RunStore.setStatus} */
-  async setStatus(runId: string, status: AgentRunStatus, options?: RunWriteOptions): Promise<void> {
-    await setSqliteStatus(this.session, runId, status, options);
+  async setStatus(runId: string, status: AgentRunStatus, options?: SetStatusOptions): Promise<SetStatusResult> {
+    return setSqliteStatus(this.session, runId, status, options);
   }
 
   /** {@inheritDoc wuwe!RunStore.recordCallStarted} */

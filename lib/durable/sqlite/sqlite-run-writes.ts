@@ -2,11 +2,18 @@ import { ChatMessage } from '../../model/model-types';
 import { AgentRunRecord, AgentRunStatus } from '../agent-run-record';
 import { approvalDraft, messageDrafts, messagesReplacedDraft, runDraft } from '../chain/chain-entities';
 import { runOfRow } from '../chain/run-of-row';
-import { AppendMessagesOptions, CreateRunOptions, RunWriteOptions } from '../run-store';
+import type { RecordChainEntry } from '../chain/record-chain';
+import {
+  AppendMessagesOptions,
+  CreateRunOptions,
+  RunWriteOptions,
+  SetStatusOptions,
+  SetStatusResult,
+} from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
-import { checkStatus } from '../rules/value-rules';
-import { approvalFromRow, newRunRecord } from '../stored-rows';
+import { checkId, checkStatus } from '../rules/value-rules';
+import { approvalFromRow, LeaseRow, newRunRecord, RunRow } from '../stored-rows';
 import { insertSqliteProjection } from './sqlite-projection-writes';
 import { SqliteRunSession } from './sqlite-run-session';
 
@@ -19,17 +26,24 @@ import { SqliteRunSession } from './sqlite-run-session';
 export async function createSqliteRun(session: SqliteRunSession, options: CreateRunOptions): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
   const statements = session.statements;
-  const { row, entries } = session.transaction({ runId: run.runId }, () => {
+  const { row, entries, lease } = session.transaction<CreatedRun>({ runId: run.runId }, () => {
     if (statements.exists('runExists', run.runId))
       throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
     statements.run('insertRun', run.runId, run.status, run.metadataJson, session.now());
     session.insertMessages(run.runId, 0, run.messageTexts);
     const created = statements.select('selectRun', run.runId)[0];
     const drafts = [runDraft('run_created', runOfRow(created)), ...messageDrafts(run.messageTexts, 0)];
-    return { row: created, entries: session.appendChain(created, drafts) };
+    const chained = session.appendChain(created, drafts);
+    if (run.lease === undefined) return { row: created, entries: chained };
+    // Leased as `acquireLease` would: nobody else can hold a lease of a run this transaction creates.
+    const expiresAtMs = session.nowMs() + run.lease.ttlMs;
+    statements.run('acquireLease', run.runId, run.lease.workerId, expiresAtMs, 0);
+    statements.run('raiseFencingToken', run.runId);
+    const lease = { worker_id: run.lease.workerId, expires_at_ms: expiresAtMs };
+    return { row: { ...created, fencing_token: Number(created.fencing_token) + 1 }, entries: chained, lease };
   });
   await session.chainer.notify(run.runId, entries);
-  return newRunRecord(row, run.messageTexts);
+  return newRunRecord(row, run.messageTexts, lease);
 }
 
 /** {@link RunStore.appendMessages} on SQLite: the messages and their projection audits in one write. */
@@ -69,16 +83,26 @@ export async function setSqliteStatus(
   session: SqliteRunSession,
   runId: string,
   status: AgentRunStatus,
-  options?: RunWriteOptions,
-): Promise<void> {
+  options?: SetStatusOptions,
+): Promise<SetStatusResult> {
   checkStatus(status);
+  const releaseBy = options?.releaseLease;
+  if (releaseBy !== undefined) checkId(releaseBy, 'releaseLease');
   const statements = session.statements;
-  await session.write({ runId }, options, (chain) => {
+  return await session.write({ runId }, options, (chain) => {
     const pending = status === 'cancelled' ? statements.select('selectPendingApprovals', runId) : [];
     statements.run('updateStatus', runId, status);
     if (status === 'cancelled') statements.run('cancelPendingApprovals', runId);
     chain.push(runDraft('status_changed', runOfRow(statements.select('selectRun', runId)[0])));
     for (const row of pending)
       chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
+    return { leaseReleased: releaseBy !== undefined && statements.run('releaseLease', runId, releaseBy) === 1 };
   });
+}
+
+/** What the transaction of `createSqliteRun` wrote: the run's row, its chain entries and its lease. */
+interface CreatedRun {
+  readonly row: RunRow;
+  readonly entries: RecordChainEntry[];
+  readonly lease?: LeaseRow;
 }

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { AgentRunRecord } from '../../durable/agent-run-record';
 import { callKey } from '../../durable/rules/value-rules';
-import { withRunLease } from '../../durable/with-run-lease';
+import { HeldRunLease, holdRunLease, withRunLease } from '../../durable/with-run-lease';
+import { RunLeaseRequest } from '../../durable/run-store';
 import { ChatMessage, ModelToolCall } from '../../model/model-types';
 import { LlmAgentRunResult } from '../run-result';
 import { RunInProgress } from '../run-state';
@@ -23,10 +24,23 @@ export function runUnderLease(
   body: (record?: AgentRunRecord) => Promise<void>,
   finish: () => LlmAgentRunResult,
 ): Promise<LlmAgentRunResult> {
-  const lease = { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
+  const created = recorder.created;
+  const lease = created?.lease ?? leaseOf(run);
+  const taken = created?.record.lease;
+  // A run the store created leased to this worker runs under that lease; any other acquires it, then reads the record.
+  const underLease = <T>(work: (signal: AbortSignal, held: HeldRunLease) => Promise<T>): Promise<T> =>
+    taken?.workerId === lease.workerId
+      ? holdRunLease(
+          recorder.store,
+          run.runId,
+          lease,
+          { fencingToken: taken.fencingToken, record: created!.record },
+          work,
+        )
+      : withRunLease(recorder.store, run.runId, lease, work);
   // Bounded once the run aborts: a store that stops answering (the lease, a write, the release) cannot keep it pending.
   return recorder.settle(
-    withRunLease(recorder.store, run.runId, lease, async (leaseSignal, held) => {
+    underLease(async (leaseSignal, held) => {
       recorder.holdLease(leaseSignal, held.fencingToken);
       const userSignal = run.options.signal;
       const signal = userSignal === undefined ? leaseSignal : AbortSignal.any([userSignal, leaseSignal]);
@@ -39,14 +53,20 @@ export function runUnderLease(
       } catch (error) {
         if (leaseSignal.aborted) throw leaseSignal.reason;
         if (LlmAgentError.isInstance(error) && error.code === 'run_conflict') throw error;
-        await recorder.setStatus('failed').catch(() => undefined);
+        await held.lastWrite(() => recorder.setStatus('failed', lease.workerId)).catch(() => undefined);
         throw error;
       }
       await recordExhaustion(run);
-      await recorder.setStatus(storedStatusOf(run.stopReason));
+      // The status is the run's last write, and it releases the lease with it.
+      await held.lastWrite(() => recorder.setStatus(storedStatusOf(run.stopReason), lease.workerId));
       return finish();
     }),
   );
+}
+
+/** The lease a durable run takes: its worker id (`workerId`, else one of this process) and duration (`leaseTtlMs`). */
+export function leaseOf(run: RunInProgress): RunLeaseRequest {
+  return { workerId: run.options.workerId ?? defaultWorkerId(), ttlMs: run.options.leaseTtlMs ?? 60_000 };
 }
 
 /**

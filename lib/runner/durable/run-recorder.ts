@@ -1,9 +1,9 @@
 import { JsonObject } from '../../outcome/json-value';
 import { resumesChildRun } from '../../agents/child-run-id';
 import { isAgentToolDescriptor } from '../../agents/parent-run-link';
-import { AgentRunStatus } from '../../durable/agent-run-record';
+import { AgentRunRecord, AgentRunStatus } from '../../durable/agent-run-record';
 import { canonicalArgumentsSha256, sha256Hex } from '../../durable/canonical-arguments';
-import { RunStore, RunWriteOptions } from '../../durable/run-store';
+import { RunLeaseRequest, RunStore, RunWriteOptions } from '../../durable/run-store';
 import type { ToolOutputProjectionInput } from '../../durable/agent-run-record';
 import { RunStoreError } from '../../durable/run-store-error';
 import { ChatMessage } from '../../model/model-types';
@@ -44,6 +44,8 @@ export class RunRecorder {
   /** Tool messages appended but not written yet: the next write takes them first (see `appendMessage`). */
   private readonly heldToolMessages: HeldMessage[] = [];
   private lease?: AbortSignal;
+  /** The run as this recorder created it (`createRun`), and the lease it asked for; undefined for a resumed run. */
+  created?: { readonly record: AgentRunRecord; readonly lease: RunLeaseRequest };
   /** Carried by every write once the lease is held: the store refuses it when the lease was taken over. */
   private fencing: RunWriteOptions = {};
 
@@ -62,9 +64,16 @@ export class RunRecorder {
     return this.grace === undefined ? operation : this.grace.guard(operation);
   }
 
-  /** Creates the run in the store, with `metadata` when given. */
-  async createRun(metadata?: JsonObject): Promise<void> {
-    await this.settle(this.store.createRun({ runId: this.runId, ...(metadata === undefined ? {} : { metadata }) }));
+  /**
+   * Creates the run in the store, with `metadata` when given, leased to `lease.workerId` in the same write; the
+   * record written is kept as {@link RunRecorder.created}, whose `lease` says whether the store took the lease (one
+   * without the option does not).
+   */
+  async createRun(metadata: JsonObject | undefined, lease: RunLeaseRequest): Promise<void> {
+    const record = await this.settle(
+      this.store.createRun({ runId: this.runId, lease, ...(metadata === undefined ? {} : { metadata }) }),
+    );
+    this.created = { record, lease };
   }
 
   /**
@@ -273,10 +282,15 @@ export class RunRecorder {
     );
   }
 
-  /** Sets the run's status. */
-  async setStatus(status: AgentRunStatus): Promise<void> {
+  /**
+   * Sets the run's status; with `releaseLease` (the worker's id), releases the lease in the same write and answers
+   * whether the store did (one without the option does not).
+   */
+  async setStatus(status: AgentRunStatus, releaseLease?: string): Promise<boolean> {
     await this.writable();
-    await this.settle(this.store.setStatus(this.runId, status, this.fencing));
+    const options = releaseLease === undefined ? this.fencing : { ...this.fencing, releaseLease };
+    const written = await this.settle(this.store.setStatus(this.runId, status, options));
+    return written?.leaseReleased === true;
   }
 
   private approvalRequest(request: ToolCallRequest) {
