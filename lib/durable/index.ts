@@ -31,8 +31,11 @@ export type {
   CallStartResult,
   CallWriteOptions,
   CreateRunOptions,
+  RunLeaseRequest,
   RunSummary,
   RunWriteOptions,
+  SetStatusOptions,
+  SetStatusResult,
 } from './run-store';
 export type { MemoryRunStoreOptions } from './memory-run-store';
 export type {

@@ -124,17 +124,13 @@ describe('A durable run takes its lease with its creation and gives it back with
   });
 
   it('a run created leased still fences its writes: a worker that took the lease over makes them fail', async () => {
-    let takeOver: (() => Promise<void>) | undefined;
-    const provider = new FunctionProvider().add('a', async () => {
-      await takeOver?.();
-      return 'A';
-    });
     const clock = { now: Date.now() };
-    takeOver = async () => {
+    // The store's clock moves past the lease while the tool runs, and another worker takes the run over.
+    const provider = new FunctionProvider().add('a', async () => {
       clock.now += 120_000;
       expect(await inner.acquireLease('r', 'w2', 60_000)).toBe(true);
-    };
-    // The store's clock moves past the lease while the tool runs, and another worker takes the run over.
+      return 'A';
+    });
     await inner.close();
     inner = new SqliteRunStore({ path: join(dir, 'runs.db'), clock: () => clock.now });
     await expect(
