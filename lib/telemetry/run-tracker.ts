@@ -206,9 +206,9 @@ export class RunTracker {
           safeJson([{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }]),
         );
     }
-    const model = response.model === undefined ? {} : { [TELEMETRY_NAMES.responseModel]: response.model };
-    this.shared.instruments.tokens.add(inputTokens, { ...model, [TELEMETRY_NAMES.tokenType]: 'input' });
-    this.shared.instruments.tokens.add(outputTokens, { ...model, [TELEMETRY_NAMES.tokenType]: 'output' });
+    const { tokens } = this.shared.instruments;
+    tokens.add(inputTokens, tokenAttributes('input', response.model));
+    tokens.add(outputTokens, tokenAttributes('output', response.model));
     span.end();
     this.chat = undefined;
   }
@@ -331,4 +331,15 @@ export class RunTracker {
   private parent(): Context {
     return this.runContext ?? this.shared.api.context.active();
   }
+}
+
+/**
+ * The attributes of a token count: its type and the response's model. Assigned one by one: on Node 20 an object
+ * literal that spreads another and adds a computed key costs microseconds, once per model step.
+ */
+function tokenAttributes(type: 'input' | 'output', model: string | undefined): Attributes {
+  const attributes: Attributes = {};
+  if (model !== undefined) attributes[TELEMETRY_NAMES.responseModel] = model;
+  attributes[TELEMETRY_NAMES.tokenType] = type;
+  return attributes;
 }
