@@ -24,20 +24,13 @@ export function runUnderLease(
   body: (record?: AgentRunRecord) => Promise<void>,
   finish: () => LlmAgentRunResult,
 ): Promise<LlmAgentRunResult> {
-  const created = recorder.created;
-  const lease = created?.lease ?? leaseOf(run);
-  const taken = created?.record.lease;
+  const lease = recorder.created?.lease ?? leaseOf(run);
+  const taken = recorder.leaseTakenAtCreation();
   // A run the store created leased to this worker runs under that lease; any other acquires it, then reads the record.
   const underLease = <T>(work: (signal: AbortSignal, held: HeldRunLease) => Promise<T>): Promise<T> =>
-    taken?.workerId === lease.workerId
-      ? holdRunLease(
-          recorder.store,
-          run.runId,
-          lease,
-          { fencingToken: taken.fencingToken, record: created!.record },
-          work,
-        )
-      : withRunLease(recorder.store, run.runId, lease, work);
+    taken === undefined
+      ? withRunLease(recorder.store, run.runId, lease, work)
+      : holdRunLease(recorder.store, run.runId, lease, taken, work);
   // Bounded once the run aborts: a store that stops answering (the lease, a write, the release) cannot keep it pending.
   return recorder.settle(
     underLease(async (leaseSignal, held) => {

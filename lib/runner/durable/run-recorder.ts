@@ -77,6 +77,16 @@ export class RunRecorder {
   }
 
   /**
+   * The lease the store took when it created the run (`createRun` with `lease`): its fencing token and the record
+   * written; undefined for a resumed run, or when the store created the run without the lease.
+   */
+  leaseTakenAtCreation(): { readonly fencingToken: number; readonly record: AgentRunRecord } | undefined {
+    const taken = this.created?.record.lease;
+    if (this.created === undefined || taken?.workerId !== this.created.lease.workerId) return undefined;
+    return { fencingToken: taken.fencingToken, record: this.created.record };
+  }
+
+  /**
    * From now on, writes are allowed only while `signal` (the run's lease) has not aborted, and each carries
    * `fencingToken`, so the store itself refuses them (`lease_held`) once another worker acquired the lease.
    */
