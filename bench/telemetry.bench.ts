@@ -152,8 +152,7 @@ function zeroCostTracer(): Tracer {
   };
   return {
     startSpan: () => span,
-    startActiveSpan: ((_name: string, ...rest: unknown[]) =>
-      (rest[rest.length - 1] as (s: Span) => unknown)(span)),
+    startActiveSpan: (_name: string, ...rest: unknown[]) => (rest[rest.length - 1] as (s: Span) => unknown)(span),
   };
 }
 
