@@ -11,13 +11,8 @@ import {
 } from './agent-run-record';
 import { callKey, checkAttempts, checkId, checkStatus, checkTtl, checkTurn, isoTime } from './rules/value-rules';
 import { checkFence, checkNewRun, serializeMessages } from './rules/run-rules';
-import {
-  checkAdmission,
-  checkIdempotentArguments,
-  checkIdentity,
-  checkSameCall,
-  serializeOutcome,
-} from './rules/call-rules';
+import { checkIdempotentArguments } from './rules/call-rules';
+import { admitMemoryOutcome, attemptMemoryCall, auditMemoryProjection, startMemoryCall } from './memory-call-writes';
 import { approvalNotFound, checkApprovalRequest, checkDecision } from './rules/approval-rules';
 import {
   AppendMessagesOptions,
@@ -43,18 +38,10 @@ import {
   summaryFromRow,
 } from './stored-rows';
 import { ChainDraft } from './chain/chain-digest';
-import {
-  approvalDraft,
-  callDraft,
-  messageDrafts,
-  messagesReplacedDraft,
-  projectionDraft,
-  runDraft,
-} from './chain/chain-entities';
+import { approvalDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from './chain/chain-entities';
 import { ChainedRunRecord, RecordChainOptions } from './chain/record-chain';
 import { runOfRow } from './chain/run-of-row';
 import {
-  admitCallRow,
   cancelPendingApprovals,
   chainRowOf,
   decideApprovalRow,
@@ -62,7 +49,6 @@ import {
   MemoryRunRows,
   newMemoryRun,
   pendingApprovalRow,
-  startedCallRow,
 } from './memory-run-rows';
 import { acquireMemoryLease, releaseMemoryLease, renewMemoryLease } from './memory-leases';
 import { RecordChainer } from './chain/record-chainer';
@@ -204,33 +190,16 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     options?: RunWriteOptions,
   ): Promise<CallStartResult> {
     const state = this.state(runId, options);
-    const argumentsJson = checkIdentity(runId, identity);
-    const turn = checkTurn(identity.turn);
-    const existing =
-      state.calls.get(callKey(turn, identity.callId)) ??
-      (identity.idempotencyKey !== undefined ? this.idempotencyKeys.get(identity.idempotencyKey) : undefined);
-    if (existing) {
-      const call = callFromRow(existing);
-      checkSameCall(runId, call, identity);
-      return { created: false, call };
-    }
-    const row = startedCallRow(runId, identity, argumentsJson, isoTime(this.clock), turn);
-    state.calls.set(callKey(turn, identity.callId), row);
-    if (identity.idempotencyKey !== undefined) this.idempotencyKeys.set(identity.idempotencyKey, row);
-    await this.commit(state, [callDraft('call_started', callFromRow(row))]);
-    return { created: true, call: callFromRow(row) };
+    const { result, drafts } = startMemoryCall(state, this.idempotencyKeys, identity, isoTime(this.clock));
+    if (drafts.length > 0) await this.commit(state, drafts);
+    return result;
   }
 
   /** {@inheritDoc RunStore.recordAttempt} */
   async recordAttempt(runId: string, callId: string, attempts: number, options?: CallWriteOptions): Promise<void> {
     checkAttempts(attempts);
     const state = this.state(runId, options);
-    const row = state.calls.get(callKey(checkTurn(options?.turn), callId));
-    if (!row) throw new RunStoreError('call_not_found', 'No started call', { runId, callId });
-    if (row.status === 'admitted')
-      throw new RunStoreError('outcome_conflict', 'The call already has an admitted outcome', { runId, callId });
-    row.attempts = Math.max(Number(row.attempts), attempts);
-    await this.commit(state, [callDraft('call_attempted', callFromRow(row))]);
+    await this.commit(state, attemptMemoryCall(state, callId, attempts, options?.turn));
   }
 
   /** {@inheritDoc RunStore.admitOutcome} */
@@ -242,13 +211,10 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     options?: CallWriteOptions,
   ): Promise<ToolCallRecord> {
     const state = this.state(runId, options);
-    checkAttempts(attempts);
-    const outcomeJson = serializeOutcome(runId, callId, outcome);
-    const row = state.calls.get(callKey(checkTurn(options?.turn), callId));
-    if (checkAdmission(runId, row && callFromRow(row), callId, outcomeJson)) return callFromRow(row!);
-    admitCallRow(row!, outcomeJson, attempts, isoTime(this.clock));
-    await this.commit(state, [callDraft('call_admitted', callFromRow(row!))]);
-    return callFromRow(row!);
+    const admission = { outcome, attempts, turn: options?.turn };
+    const { result, drafts } = admitMemoryOutcome(state, callId, admission, isoTime(this.clock));
+    if (drafts.length > 0) await this.commit(state, drafts);
+    return result;
   }
 
   /** {@inheritDoc RunStore.findAdmittedByIdempotencyKey} */
@@ -271,11 +237,9 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     options?: RunWriteOptions,
   ): Promise<ToolOutputProjectionRecord> {
     const state = this.state(runId, options);
-    const audit = checkedMemoryProjection(state, projection, isoTime(this.clock));
-    if (!audit.row) return projectionFromRow(audit.stored, runId);
-    state.projections.set(callKey(Number(audit.row.turn), projection.callId), audit.row);
-    await this.commit(state, [projectionDraft(projectionFromRow(audit.row, runId))]);
-    return projectionFromRow(audit.row, runId);
+    const { result, drafts } = auditMemoryProjection(state, projection, isoTime(this.clock));
+    if (drafts.length > 0) await this.commit(state, drafts);
+    return result;
   }
 
   /** {@inheritDoc RunStore.requestApproval} */
