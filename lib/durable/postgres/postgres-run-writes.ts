@@ -32,30 +32,33 @@ export async function createPostgresRun(
   alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>,
 ): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
-  const { row, entries, lease } = await session.transaction<CreatedRun>({ runId: run.runId }, async (client) => {
-    const inserted = await client.query<RunRow>(session.statements.insertRun, [
-      run.runId,
-      run.status,
-      run.metadataJson,
-      session.now(),
-    ]);
-    if (inserted.rowCount !== 1)
-      throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
-    const [created] = inserted.rows;
-    await session.insertMessages(client, run.runId, 0, run.messageTexts);
-    const chained = await session.appendChain(client, run.runId, created, [
-      runDraft('run_created', runOfRow(created)),
-      ...messageDrafts(run.messageTexts, 0),
-    ]);
-    await alsoInTransaction(executorOn(client));
-    if (run.lease === undefined) return { row: created, entries: chained };
-    // Leased as `acquireLease` would: nobody else can hold a lease of a run this transaction creates.
-    const expiresAtMs = session.nowMs() + run.lease.ttlMs;
-    await client.query(session.statements.acquireLease, [run.runId, run.lease.workerId, expiresAtMs, 0]);
-    await client.query(session.statements.raiseFencingToken, [run.runId]);
-    const lease = { worker_id: run.lease.workerId, expires_at_ms: expiresAtMs };
-    return { row: { ...created, fencing_token: Number(created.fencing_token) + 1 }, entries: chained, lease };
-  });
+  const { row, entries, lease } = await session.transaction<CreatedPostgresRun>(
+    { runId: run.runId },
+    async (client) => {
+      const inserted = await client.query<RunRow>(session.statements.insertRun, [
+        run.runId,
+        run.status,
+        run.metadataJson,
+        session.now(),
+      ]);
+      if (inserted.rowCount !== 1)
+        throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+      const [created] = inserted.rows;
+      await session.insertMessages(client, run.runId, 0, run.messageTexts);
+      const chained = await session.appendChain(client, run.runId, created, [
+        runDraft('run_created', runOfRow(created)),
+        ...messageDrafts(run.messageTexts, 0),
+      ]);
+      await alsoInTransaction(executorOn(client));
+      if (run.lease === undefined) return { row: created, entries: chained };
+      // Leased as `acquireLease` would: nobody else can hold a lease of a run this transaction creates.
+      const expiresAtMs = session.nowMs() + run.lease.ttlMs;
+      await client.query(session.statements.acquireLease, [run.runId, run.lease.workerId, expiresAtMs, 0]);
+      await client.query(session.statements.raiseFencingToken, [run.runId]);
+      const lease = { worker_id: run.lease.workerId, expires_at_ms: expiresAtMs };
+      return { row: { ...created, fencing_token: Number(created.fencing_token) + 1 }, entries: chained, lease };
+    },
+  );
   await session.chainer.notify(run.runId, entries);
   return newRunRecord(row, run.messageTexts, lease);
 }
@@ -121,7 +124,7 @@ export async function setPostgresStatus(
 }
 
 /** What the transaction of `createPostgresRun` wrote: the run's row, its chain entries and its lease. */
-interface CreatedRun {
+interface CreatedPostgresRun {
   readonly row: RunRow;
   readonly entries: RecordChainEntry[];
   readonly lease?: LeaseRow;

@@ -26,7 +26,7 @@ import { SqliteRunSession } from './sqlite-run-session';
 export async function createSqliteRun(session: SqliteRunSession, options: CreateRunOptions): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
   const statements = session.statements;
-  const { row, entries, lease } = session.transaction<CreatedRun>({ runId: run.runId }, () => {
+  const { row, entries, lease } = session.transaction<CreatedSqliteRun>({ runId: run.runId }, () => {
     if (statements.exists('runExists', run.runId))
       throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
     statements.run('insertRun', run.runId, run.status, run.metadataJson, session.now());
@@ -101,7 +101,7 @@ export async function setSqliteStatus(
 }
 
 /** What the transaction of `createSqliteRun` wrote: the run's row, its chain entries and its lease. */
-interface CreatedRun {
+interface CreatedSqliteRun {
   readonly row: RunRow;
   readonly entries: RecordChainEntry[];
   readonly lease?: LeaseRow;
