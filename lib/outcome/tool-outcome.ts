@@ -1,3 +1,4 @@
+import { mergeOwn } from './merge-own';
 import {
   DEFAULT_RETRYABLE_CATEGORIES,
   STANDARD_TOOL_ERROR_CODES,
@@ -99,12 +100,12 @@ export type LlmToolResult = ToolOutcome;
 
 /** A success carrying model-visible text. */
 export function toolText(text: string, extra?: Omit<ToolOutcome, 'ok' | 'text' | 'error'>): ToolOutcome {
-  return { ...extra, ok: true, text };
+  return mergeOwn(extra, { ok: true, text });
 }
 
 /** A success carrying structured JSON data. */
 export function toolData(data: JsonValue, extra?: Omit<ToolOutcome, 'ok' | 'data' | 'error'>): ToolOutcome {
-  return { ...extra, ok: true, data };
+  return mergeOwn(extra, { ok: true, data });
 }
 
 /** Fields of {@link toolFailure}; `category` and `retryable` default from the standard code table. */
@@ -185,5 +186,5 @@ export function normalizeToolOutcome(outcome: ToolOutcome): ToolOutcome {
     retryable: error.retryable,
     details: error.details,
   });
-  return { ...outcome, ok: false, error: filled.ok ? error : filled.error };
+  return mergeOwn(outcome, { ok: false, error: filled.ok ? error : filled.error });
 }

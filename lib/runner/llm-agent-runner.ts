@@ -1,3 +1,4 @@
+import { mergeOwn } from '../outcome/merge-own';
 import { agentTool } from '../agents/agent-tool';
 import type { AgentToolOptions } from '../agents/agent-tool-options';
 import { suspendedOnChild } from '../agents/parent-run-link';
@@ -144,7 +145,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     const run = this.startRun(channel.runOptions(options));
     run.stream = channel;
     channel.bind(() => completeRun(this.steps, run, messages, this.defaultMemory));
-    return keptStreamOf(channel, { ...this.defaults, ...options });
+    return keptStreamOf(channel, mergeOwn(this.defaults, options));
   }
 
   /**
@@ -181,7 +182,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
     if ((await store.exportRun(runId)) === undefined)
       throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
-    const run = this.startRun({ ...options, store, runId });
+    const run = this.startRun(mergeOwn(options, { store, runId }));
     return (await resumeRun(this.steps, run, this.defaultMemory)) as LlmAgentRunResult<Call>;
   }
 
@@ -274,12 +275,12 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
       if (beginning.kind !== 'execute') {
         const { outcome, attempts } = beginning;
         const shown = await guardAfterOutcome(this.steps, run, request, outcome);
-        return await this.completeToolCall(run, call, { ...begun, outcome, attempts, admitted: true, ...shown });
+        return await this.completeToolCall(run, call, mergeOwn(begun, { outcome, attempts, admitted: true }, shown));
       }
     }
     const { runId, turn } = run;
-    const started = { type: 'tool_call_started', runId, callId: call.id, turn, toolName: call.name } as const;
-    this.emit(run, { ...started, arguments: request.arguments });
+    const { arguments: args } = request;
+    this.emit(run, { type: 'tool_call_started', runId, callId: call.id, turn, toolName: call.name, arguments: args });
     // 7 and 8. Attempts under the deadline, retried only when the contract makes it safe.
     const dispatched = await this.dispatchWithRetries(run, { request, capabilities, idempotencyKey });
     const onChild = suspendedOnChild(run, call, { idempotencyKey, startedAt, args: request.arguments });
@@ -289,7 +290,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
     // 9b. The tool's `after` guardrails: what the model is shown instead of the outcome, if anything.
     const shown = await guardAfterOutcome(this.steps, run, request, outcome);
     // 10. Admission, `onToolResult`, the result projected for the model.
-    return await this.completeToolCall(run, call, { ...begun, outcome, attempts: dispatched.attempts, ...shown });
+    return await this.completeToolCall(run, call, mergeOwn(begun, { outcome, attempts: dispatched.attempts }, shown));
   }
 
   /** A call refused before any step ran (nothing executes): reported, projected, never admitted. */

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../outcome/merge-own';
 import { AgentRunRecord } from '../durable/agent-run-record';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { InMemoryMemory, Memory } from '../model/memory';
@@ -51,7 +52,7 @@ export interface RunnerParts {
 export function startRun(steps: StepContext, runner: RunnerParts, options: LlmAgentRunOptions): RunInProgress {
   const { model, defaults, descriptors } = runner;
   const output = finalAnswerStateOf(model, options, defaults, (name) => descriptors.has(name));
-  const run = newRunInProgress({ ...defaults, ...options }, output);
+  const run = newRunInProgress(mergeOwn(defaults, options), output);
   checkProjectionPolicies(run, descriptors.values());
   const finalAnswerTool = output === undefined || output.native !== undefined ? undefined : output.compiled.tool.name;
   run.control = newRunControl(run.options, model, new Set(descriptors.keys()), finalAnswerTool, run.clock.now());
@@ -139,7 +140,7 @@ export function resumeStreamed(
   const store = options.store ?? defaults.store;
   if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resumeStream() needs a store');
   const channel = openRunStream(runId, options, defaults);
-  const run = start(channel.runOptions({ ...options, store, runId }));
+  const run = start(channel.runOptions(mergeOwn(options, { store, runId })));
   run.stream = channel;
   channel.bind(async () => {
     // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
@@ -147,7 +148,7 @@ export function resumeStreamed(
       throw new LlmAgentError('run_conflict', `no stored run '${runId}'`);
     return resumeRun(steps, run, defaultMemory);
   });
-  return keptStreamOf(channel, { ...defaults, ...options, store });
+  return keptStreamOf(channel, mergeOwn(defaults, options, { store }));
 }
 
 /**

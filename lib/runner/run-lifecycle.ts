@@ -1,3 +1,4 @@
+import { mergeOwn } from '../outcome/merge-own';
 import { setMaxListeners } from 'node:events';
 import { keyBudgetReport } from './run-control/budget/key-budget';
 import { ChatMessage, ModelRequest, ModelResponse, ModelResponseFormat } from '../model/model-types';
@@ -19,7 +20,7 @@ import { requestMessagesOf } from './handoff/handoff-run';
  */
 export function newRunInProgress(merged: LlmAgentRunOptions, output?: FinalAnswerState): RunInProgress {
   checkRunLimits(merged);
-  const options = merged.signal === undefined ? merged : { ...merged, signal: runSignalOf(merged.signal) };
+  const options = merged.signal === undefined ? merged : mergeOwn(merged, { signal: runSignalOf(merged.signal) });
   const runId = options.runId ?? newRunId();
   return {
     runId,
@@ -83,7 +84,7 @@ export function modelRequestOf(
     tools,
     signal: run.options.signal ?? NEVER_ABORTED,
   };
-  return format === undefined ? request : { ...request, responseFormat: format };
+  return format === undefined ? request : mergeOwn(request, { responseFormat: format });
 }
 
 /** The signal of runs without one: never aborts. */
@@ -107,7 +108,7 @@ export function toolMessageOf(record: ToolCallResult): ChatMessage {
     content: record.content,
     isError,
   };
-  return record.parts === undefined || record.parts.length === 0 ? message : { ...message, parts: record.parts };
+  return record.parts === undefined || record.parts.length === 0 ? message : mergeOwn(message, { parts: record.parts });
 }
 
 /** The result of a finished run; with `accepted`, the final answer of a run with `output`. @internal */
@@ -131,5 +132,5 @@ export function runResultOf(
     ...(run.control?.guardrails.stop === undefined ? {} : { guardrail: run.control.guardrails.stop }),
     ...(keyBudget === undefined ? {} : { keyBudget }),
   };
-  return accepted === undefined ? result : { ...result, output: accepted.value };
+  return accepted === undefined ? result : mergeOwn(result, { output: accepted.value });
 }

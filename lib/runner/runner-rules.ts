@@ -1,3 +1,4 @@
+import { mergeOwn } from '../outcome/merge-own';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ToolDescriptor } from '../contract/tool-descriptor';
@@ -57,7 +58,8 @@ export function stopReasonOf(response: ModelResponse): LlmAgentStopReason {
 export function withResourceVersion(outcome: ToolOutcome, descriptor: ToolDescriptor): ToolOutcome {
   if (!outcome.ok || outcome.resourceVersion !== undefined || outcome.data === undefined) return outcome;
   const version = resolveJsonPointer(outcome.data, descriptor.resourceVersion.outcomePointer);
-  if (typeof version === 'string' || typeof version === 'number') return { ...outcome, resourceVersion: version };
+  if (typeof version === 'string' || typeof version === 'number')
+    return mergeOwn(outcome, { resourceVersion: version });
   return outcome;
 }
 

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../outcome/merge-own';
 import { AgentRunRecord } from '../durable/agent-run-record';
 import { ChatMessage, ModelResponse } from '../model/model-types';
 
@@ -18,7 +19,7 @@ export function assistantMessageOf(response: ModelResponse, withUsage = false): 
     providerContent === undefined
       ? { role: 'assistant', content: response.text, toolCalls: response.toolCalls }
       : { role: 'assistant', content: response.text, toolCalls: response.toolCalls, providerContent };
-  const message: ChatMessage = withUsage ? { ...base, usage: response.usage } : base;
+  const message: ChatMessage = withUsage ? mergeOwn(base, { usage: response.usage }) : base;
   MODEL_RESPONSES.add(message);
   return message;
 }

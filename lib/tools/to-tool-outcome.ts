@@ -1,3 +1,4 @@
+import { mergeOwn } from '../outcome/merge-own';
 import {
   isToolOutcome,
   normalizeToolOutcome,
@@ -123,7 +124,7 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   };
   if (outcome.text !== undefined && typeof outcome.text !== 'string') problems.push('text must be a string');
   const data = convert('data', outcome.data);
-  if (data !== outcome.data) checked = { ...checked, data };
+  if (data !== outcome.data) checked = mergeOwn(checked, { data });
   const version: unknown = outcome.resourceVersion;
   if (
     version !== undefined &&
@@ -138,7 +139,7 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
   if (imagesProblem !== undefined) problems.push(imagesProblem);
   // A copy of the checked images: the tool cannot change them after the check.
   else if (outcome.images !== undefined)
-    checked = { ...checked, images: outcome.images.map(({ mediaType, data }) => ({ mediaType, data })) };
+    checked = mergeOwn(checked, { images: outcome.images.map(({ mediaType, data }) => ({ mediaType, data })) });
   const metadata: unknown = outcome.metadata;
   if (
     metadata !== undefined &&
@@ -151,7 +152,7 @@ function checkedOutcome(outcome: ToolOutcome): ToolOutcome {
       problems.push(`error.category '${String(error.category)}' is not one of ${TOOL_ERROR_CATEGORIES.join(', ')}`);
     if (typeof error.retryable !== 'boolean') problems.push('error.retryable must be a boolean');
     const details = convert('details', error.details);
-    if (details !== error.details) checked = { ...checked, ok: false, error: { ...error, details } };
+    if (details !== error.details) checked = mergeOwn(checked, { ok: false, error: { ...error, details } });
   }
   if (problems.length === 0) return checked;
   const original = error === undefined ? '' : ` (its error was '${error.code}': ${error.message})`;

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../outcome/merge-own';
 import { JsonObject } from '../../outcome/json-value';
 import { resumesChildRun } from '../../agents/child-run-id';
 import { isAgentToolDescriptor } from '../../agents/parent-run-link';
@@ -153,7 +154,7 @@ export class RunRecorder {
       this.store.appendMessages(
         this.runId,
         written.map((held) => held.message),
-        { ...this.fencing, ...origin, ...(projections.length === 0 ? {} : { projections }) },
+        mergeOwn(this.fencing, origin, projections.length === 0 ? {} : { projections }),
       ),
     );
   }
@@ -223,13 +224,13 @@ export class RunRecorder {
   /** Raises the stored attempt count before an attempt, so an interruption mid-retry is visible. */
   async recordAttempt(callId: string, turn: number, attempts: number): Promise<void> {
     await this.writable();
-    await this.settle(this.store.recordAttempt(this.runId, callId, attempts, { ...this.fencing, turn }));
+    await this.settle(this.store.recordAttempt(this.runId, callId, attempts, mergeOwn(this.fencing, { turn })));
   }
 
   /** Admits the complete outcome; runs before anything is projected or sent to the model. */
   async admit(callId: string, turn: number, outcome: ToolOutcome, attempts: number): Promise<void> {
     await this.writable();
-    await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, { ...this.fencing, turn }));
+    await this.settle(this.store.admitOutcome(this.runId, callId, outcome, attempts, mergeOwn(this.fencing, { turn })));
   }
 
   /** Links a successful projection to the admitted outcome: hash and report, not the content. */
@@ -287,7 +288,7 @@ export class RunRecorder {
           decidedBy: decision.decidedBy,
           reason: decision.reason,
         },
-        { ...this.fencing, turn: request.turn },
+        mergeOwn(this.fencing, { turn: request.turn }),
       ),
     );
   }
@@ -298,7 +299,7 @@ export class RunRecorder {
    */
   async setStatus(status: AgentRunStatus, releaseLease?: string): Promise<boolean> {
     await this.writable();
-    const options = releaseLease === undefined ? this.fencing : { ...this.fencing, releaseLease };
+    const options = releaseLease === undefined ? this.fencing : mergeOwn(this.fencing, { releaseLease });
     const written = await this.settle(this.store.setStatus(this.runId, status, options));
     return written?.leaseReleased === true;
   }

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../outcome/merge-own';
 import type { ModelStepper } from '../../model/model-stepper';
 import { messageOf } from '../../errors/message-of';
 import type { ChatMessage, ModelRequest, ModelResponse } from '../../model/model-types';
@@ -112,7 +113,7 @@ async function reserveModelRequest(
     ...(outputTokens === undefined ? {} : { outputTokens }),
     ...(keyBudget === undefined ? {} : { budgetKey: keyBudget.key }),
   });
-  return outputTokens === undefined ? request : { ...request, maxOutputTokens: outputTokens };
+  return outputTokens === undefined ? request : mergeOwn(request, { maxOutputTokens: outputTokens });
 }
 
 function minimum(first: number | undefined, second: number | undefined): number | undefined {
@@ -176,7 +177,7 @@ async function askPrepareStep(run: RunInProgress, request: ModelRequest): Promis
   if (answer.system !== undefined && typeof answer.system !== 'string')
     throw new LlmAgentError('invalid_run_options', `prepareStep system must be text, got ${messageOf(answer.system)}`);
   const messages = answer.messages === undefined ? undefined : preparedMessages(answer.messages, request.messages);
-  return messages === undefined ? answer : { ...answer, messages };
+  return messages === undefined ? answer : mergeOwn(answer, { messages });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../outcome/merge-own';
 import { ModelResponse, ModelToolCall } from '../../model/model-types';
 import { ModelStreamEvent } from '../../model/model-stream';
 import { ToolOutcome } from '../../outcome/tool-outcome';
@@ -58,7 +59,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
 
   /** The run's options: the user's, with this stream's signal and event listener. */
   runOptions(options: LlmAgentRunOptions): LlmAgentRunOptions {
-    return { ...options, runId: this.runId, signal: this.signal, onEvent: (event) => this.runnerEvent(event) };
+    return mergeOwn(options, { runId: this.runId, signal: this.signal, onEvent: (event) => this.runnerEvent(event) });
   }
 
   /** Sets the run's body; it starts on the first `next()` or `result`. */

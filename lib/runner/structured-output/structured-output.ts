@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../outcome/merge-own';
 import { JsonSchema } from '../../contract/json-schema';
 import { LlmTool } from '../../contract/llm-tool';
 import { buildClassSchema } from '../../reflect/build-class-schema';
@@ -150,7 +151,7 @@ function compileUncached(output: unknown, policy: StructuredOutputPolicy): Compi
     schema: compiled.tool.inputSchema,
     ...(policy.description === undefined ? {} : { description: policy.description }),
   });
-  return { ...compiled, format };
+  return mergeOwn(compiled, { format });
 }
 
 /** The decoded answer, with the nulls that stand for "absent" dropped when asked. */

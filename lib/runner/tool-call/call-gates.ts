@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../outcome/merge-own';
 import { requiredCapabilities } from '../../contract/compile-descriptor';
 import { NO_CAPABILITIES } from '../../contract/defaults';
 import { ToolDescriptor } from '../../contract/tool-descriptor';
@@ -58,7 +59,7 @@ export function validateArgumentsGate(
   // absent.
   const decoded =
     raw.ok && call.nullsAreAbsent === true
-      ? { ...raw, value: dropAbsentNulls(raw.value, descriptor.inputSchema) }
+      ? mergeOwn(raw, { value: dropAbsentNulls(raw.value, descriptor.inputSchema) })
       : raw;
   const issues = decoded.ok ? compileInputValidator(descriptor.inputSchema)(decoded.value) : decoded.issues;
   if (decoded.ok && issues.length === 0) {

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../../outcome/merge-own';
 import type { ModelUsage } from '../../../model/model-types';
 import type {
   BudgetExhaustion,
@@ -122,7 +123,7 @@ export class RunBudgetLedger {
       wallMs,
     };
     const report = { limits: this.limits, spent, remaining: this.remaining(nowMs) };
-    return this.exhausted === undefined ? report : { ...report, exhausted: this.exhausted };
+    return this.exhausted === undefined ? report : mergeOwn(report, { exhausted: this.exhausted });
   }
 
   /** What each limit still allows, net of the reservation in flight; never below 0. */

@@ -1,3 +1,4 @@
+import { mergeOwn } from '../../../outcome/merge-own';
 import { standardFailure, ToolOutcome } from '../../../outcome/tool-outcome';
 import type { ToolCallRequest } from '../../run-options';
 import type { RunInProgress } from '../../run-state';
@@ -63,7 +64,7 @@ export async function guardAfterOutcome(
     run.options.toolGuardrails?.[request.toolName]?.after,
   );
   if (guardrails.length === 0) return {};
-  const context = { ...contextOf(run, request), outcome };
+  const context = mergeOwn(contextOf(run, request), { outcome });
   const decided = await decideInOrder(steps, run, 'tool_after', guardrails, context, callOf(request));
   const shown = refusalOf(steps, run, request, decided, 'ran; its output was withheld');
   return shown === undefined ? {} : { modelOutcome: shown };
