@@ -1,5 +1,5 @@
 import type * as OtelApi from '@opentelemetry/api';
-import type { Attributes, Context, HrTime, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import { ToolDescriptor } from '../contract/tool-descriptor';
 import { ModelResponse } from '../model/model-types';
 import { ToolOutcome } from '../outcome/tool-outcome';
@@ -9,7 +9,7 @@ import { TelemetryInstruments } from './telemetry-instruments';
 import { TELEMETRY_NAMES } from './telemetry-attributes';
 import { TelemetryOptions } from './telemetry-options';
 import { recordToolSpanEvent } from './tool-span-events';
-import { errorCodeOf, errorTypeOf, hrNow, safeJson } from './telemetry-values';
+import { errorCodeOf, errorTypeOf, safeJson } from './telemetry-values';
 import { callKey } from '../durable/rules/value-rules';
 
 /** What a tracker shares with every run of one telemetry. */
@@ -291,12 +291,14 @@ export class RunTracker {
       span.setStatus({ code: this.shared.api.SpanStatusCode.ERROR, message: event.outcome.error?.message });
     }
     // The projection of this outcome is reported right after this event, in the same synchronous
-    // step: the span ends a microtask later (at the time of this event) so it carries the report.
-    const endTime: HrTime = hrNow();
+    // step: the span ends a microtask later so it carries the report. Its end time is the SDK's own, as
+    // for every other span: a time read from another clock (`performance.now()` against the SDK's clock
+    // anchored to `Date.now()`) drifts by milliseconds in a long-lived process, and a call's span could
+    // end before the span of the child run it holds.
     queueMicrotask(() => {
       if (this.tools.get(key) !== span) return;
       this.tools.delete(key);
-      span.end(endTime);
+      span.end();
     });
   }
 

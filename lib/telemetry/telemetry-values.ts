@@ -1,4 +1,4 @@
-import type { Attributes, HrTime } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { ToolOutcome } from '../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../projection/tool-output-projection-result';
 import { HeartbeatProgress } from '../providers/tool-invocation';
@@ -49,10 +49,4 @@ export function safeJson(value: unknown): string {
   } catch {
     return '"[unserializable]"';
   }
-}
-
-/** The wall-clock time now, as OpenTelemetry's `[seconds, nanoseconds]`. */
-export function hrNow(): HrTime {
-  const ms = performance.timeOrigin + performance.now();
-  return [Math.floor(ms / 1000), Math.floor((ms % 1000) * 1e6)];
 }

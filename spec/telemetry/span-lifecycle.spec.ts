@@ -145,3 +145,30 @@ describe('wuwe/telemetry: no span is left open, and no late event opens one', ()
     expect(recorder.named('execute_tool slow')).toHaveLength(1);
   });
 });
+
+describe("wuwe/telemetry: every span's times come from the SDK's clock", () => {
+  it("a call's span ends after it starts and inside its run's span, even when the wall clock and performance.now() disagree", async () => {
+    // The SDK starts a span at Date.now() and measures its duration with performance.now(); performance.timeOrigin plus
+    // performance.now() drifts from Date.now() in a long-lived process. Here by 60 s, from the start of the run.
+    const realNow = performance.now.bind(performance);
+    const drift = jest.spyOn(performance, 'now').mockImplementation(() => realNow() + 60_000);
+    try {
+      const provider = new FunctionProvider().add('lookup', () => 'found');
+      const model = new ScriptedModelClient([
+        { toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] },
+        { text: 'done' },
+      ]);
+      await new LlmAgentRunner(model, provider).complete('go', telemetry.runOptions());
+      await sleep(0);
+    } finally {
+      drift.mockRestore();
+    }
+    const nanos = ([seconds, ns]: readonly [number, number]): number => seconds * 1e9 + ns;
+    const [call] = recorder.named('execute_tool lookup');
+    const [run] = recorder.named('invoke_agent');
+    if (call === undefined || run === undefined) throw new Error('the run and its call were not traced');
+    expect(nanos(call.endTime)).toBeGreaterThanOrEqual(nanos(call.startTime));
+    expect(nanos(call.endTime)).toBeLessThanOrEqual(nanos(run.endTime));
+    expect(nanos(call.startTime)).toBeGreaterThanOrEqual(nanos(run.startTime));
+  });
+});
