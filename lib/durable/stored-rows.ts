@@ -211,6 +211,26 @@ export interface RunRows {
   lease?: LeaseRow;
 }
 
+/** What a store's `createRun` transaction wrote: the run's row, its chain entries, and its lease if created leased. */
+export interface CreatedRunRows {
+  readonly row: RunRow;
+  readonly entries: RecordChainEntry[];
+  readonly lease?: LeaseRow;
+}
+
+/**
+ * The rows of a run created leased to `workerId` until `expiresAtMs`, as `acquireLease` leaves them: the lease row, and
+ * the run's fencing token raised once (the store raises it in the same transaction).
+ */
+export function leasedAtCreation(
+  created: Omit<CreatedRunRows, 'lease'>,
+  workerId: string,
+  expiresAtMs: number,
+): CreatedRunRows {
+  const row = { ...created.row, fencing_token: Number(created.row.fencing_token) + 1 };
+  return { row, entries: created.entries, lease: { worker_id: workerId, expires_at_ms: expiresAtMs } };
+}
+
 /**
  * The record of a run just created from `row` with the message texts `messages` (and `lease`, when it was created
  * leased): no calls, audits or approvals.

@@ -2,7 +2,6 @@ import { ChatMessage } from '../../model/model-types';
 import { AgentRunRecord, AgentRunStatus } from '../agent-run-record';
 import { approvalDraft, messageDrafts, messagesReplacedDraft, runDraft } from '../chain/chain-entities';
 import { runOfRow } from '../chain/run-of-row';
-import type { RecordChainEntry } from '../chain/record-chain';
 import {
   AppendMessagesOptions,
   CreateRunOptions,
@@ -13,7 +12,7 @@ import {
 import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
 import { checkId, checkStatus } from '../rules/value-rules';
-import { approvalFromRow, LeaseRow, newRunRecord, RunRow } from '../stored-rows';
+import { approvalFromRow, CreatedRunRows, leasedAtCreation, newRunRecord, RunRow } from '../stored-rows';
 import { executorOn } from './postgres-executor';
 import { PostgresSqlExecutor } from './postgres-run-store-options';
 import { insertPostgresProjection } from './postgres-projection-writes';
@@ -32,33 +31,29 @@ export async function createPostgresRun(
   alsoInTransaction: (db: PostgresSqlExecutor) => Promise<void>,
 ): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
-  const { row, entries, lease } = await session.transaction<CreatedPostgresRun>(
-    { runId: run.runId },
-    async (client) => {
-      const inserted = await client.query<RunRow>(session.statements.insertRun, [
-        run.runId,
-        run.status,
-        run.metadataJson,
-        session.now(),
-      ]);
-      if (inserted.rowCount !== 1)
-        throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
-      const [created] = inserted.rows;
-      await session.insertMessages(client, run.runId, 0, run.messageTexts);
-      const chained = await session.appendChain(client, run.runId, created, [
-        runDraft('run_created', runOfRow(created)),
-        ...messageDrafts(run.messageTexts, 0),
-      ]);
-      await alsoInTransaction(executorOn(client));
-      if (run.lease === undefined) return { row: created, entries: chained };
-      // Leased as `acquireLease` would: nobody else can hold a lease of a run this transaction creates.
-      const expiresAtMs = session.nowMs() + run.lease.ttlMs;
-      await client.query(session.statements.acquireLease, [run.runId, run.lease.workerId, expiresAtMs, 0]);
-      await client.query(session.statements.raiseFencingToken, [run.runId]);
-      const lease = { worker_id: run.lease.workerId, expires_at_ms: expiresAtMs };
-      return { row: { ...created, fencing_token: Number(created.fencing_token) + 1 }, entries: chained, lease };
-    },
-  );
+  const { row, entries, lease } = await session.transaction<CreatedRunRows>({ runId: run.runId }, async (client) => {
+    const inserted = await client.query<RunRow>(session.statements.insertRun, [
+      run.runId,
+      run.status,
+      run.metadataJson,
+      session.now(),
+    ]);
+    if (inserted.rowCount !== 1)
+      throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
+    const [created] = inserted.rows;
+    await session.insertMessages(client, run.runId, 0, run.messageTexts);
+    const chained = await session.appendChain(client, run.runId, created, [
+      runDraft('run_created', runOfRow(created)),
+      ...messageDrafts(run.messageTexts, 0),
+    ]);
+    await alsoInTransaction(executorOn(client));
+    if (run.lease === undefined) return { row: created, entries: chained };
+    // Leased as `acquireLease` would: nobody else can hold a lease of a run this transaction creates.
+    const expiresAtMs = session.nowMs() + run.lease.ttlMs;
+    await client.query(session.statements.acquireLease, [run.runId, run.lease.workerId, expiresAtMs, 0]);
+    await client.query(session.statements.raiseFencingToken, [run.runId]);
+    return leasedAtCreation({ row: created, entries: chained }, run.lease.workerId, expiresAtMs);
+  });
   await session.chainer.notify(run.runId, entries);
   return newRunRecord(row, run.messageTexts, lease);
 }
@@ -121,11 +116,4 @@ export async function setPostgresStatus(
     const released = await client.query(session.statements.releaseLease, [runId, releaseBy]);
     return { leaseReleased: released.rowCount === 1 };
   });
-}
-
-/** What the transaction of `createPostgresRun` wrote: the run's row, its chain entries and its lease. */
-interface CreatedPostgresRun {
-  readonly row: RunRow;
-  readonly entries: RecordChainEntry[];
-  readonly lease?: LeaseRow;
 }

@@ -2,7 +2,6 @@ import { ChatMessage } from '../../model/model-types';
 import { AgentRunRecord, AgentRunStatus } from '../agent-run-record';
 import { approvalDraft, messageDrafts, messagesReplacedDraft, runDraft } from '../chain/chain-entities';
 import { runOfRow } from '../chain/run-of-row';
-import type { RecordChainEntry } from '../chain/record-chain';
 import {
   AppendMessagesOptions,
   CreateRunOptions,
@@ -13,7 +12,7 @@ import {
 import { RunStoreError } from '../run-store-error';
 import { checkNewRun, serializeMessages } from '../rules/run-rules';
 import { checkId, checkStatus } from '../rules/value-rules';
-import { approvalFromRow, LeaseRow, newRunRecord, RunRow } from '../stored-rows';
+import { approvalFromRow, CreatedRunRows, leasedAtCreation, newRunRecord } from '../stored-rows';
 import { insertSqliteProjection } from './sqlite-projection-writes';
 import { SqliteRunSession } from './sqlite-run-session';
 
@@ -26,7 +25,7 @@ import { SqliteRunSession } from './sqlite-run-session';
 export async function createSqliteRun(session: SqliteRunSession, options: CreateRunOptions): Promise<AgentRunRecord> {
   const run = checkNewRun(options);
   const statements = session.statements;
-  const { row, entries, lease } = session.transaction<CreatedSqliteRun>({ runId: run.runId }, () => {
+  const { row, entries, lease } = session.transaction<CreatedRunRows>({ runId: run.runId }, () => {
     if (statements.exists('runExists', run.runId))
       throw new RunStoreError('run_exists', 'A run with this id exists', { runId: run.runId });
     statements.run('insertRun', run.runId, run.status, run.metadataJson, session.now());
@@ -39,8 +38,7 @@ export async function createSqliteRun(session: SqliteRunSession, options: Create
     const expiresAtMs = session.nowMs() + run.lease.ttlMs;
     statements.run('acquireLease', run.runId, run.lease.workerId, expiresAtMs, 0);
     statements.run('raiseFencingToken', run.runId);
-    const lease = { worker_id: run.lease.workerId, expires_at_ms: expiresAtMs };
-    return { row: { ...created, fencing_token: Number(created.fencing_token) + 1 }, entries: chained, lease };
+    return leasedAtCreation({ row: created, entries: chained }, run.lease.workerId, expiresAtMs);
   });
   await session.chainer.notify(run.runId, entries);
   return newRunRecord(row, run.messageTexts, lease);
@@ -98,11 +96,4 @@ export async function setSqliteStatus(
       chain.push(approvalDraft('approval_cancelled', approvalFromRow({ ...row, state: 'cancelled' })));
     return { leaseReleased: releaseBy !== undefined && statements.run('releaseLease', runId, releaseBy) === 1 };
   });
-}
-
-/** What the transaction of `createSqliteRun` wrote: the run's row, its chain entries and its lease. */
-interface CreatedSqliteRun {
-  readonly row: RunRow;
-  readonly entries: RecordChainEntry[];
-  readonly lease?: LeaseRow;
 }
