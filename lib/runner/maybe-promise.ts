@@ -27,7 +27,11 @@ export function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal | u
   return new Promise<T>((resolve, reject) => {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on unchanged
     const onAbort = (): void => reject(abortReason(signal));
-    if (signal.aborted) return onAbort();
+    if (signal.aborted) {
+      // Given up at once, the promise is still observed: its later rejection must not end the process.
+      Promise.resolve(promise).then(undefined, () => undefined);
+      return onAbort();
+    }
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(promise).then(
       (value) => {

@@ -8,28 +8,12 @@ import { RunLeaseRequest, RunStore, RunWriteOptions } from '../../durable/run-st
 import type { ToolOutputProjectionInput } from '../../durable/agent-run-record';
 import { RunStoreError } from '../../durable/run-store-error';
 import { ChatMessage } from '../../model/model-types';
-import { standardFailure, toolFailure, ToolOutcome } from '../../outcome/tool-outcome';
+import { ToolOutcome } from '../../outcome/tool-outcome';
 import { ToolOutputProjectionReport } from '../../projection/tool-output-projection-result';
 import { AbortGrace } from './abort-grace';
+import { CallBeginning, conflictRefusal, StoredApproval, unknownOutcome } from './call-beginning';
 import { isModelResponse } from '../turn-messages';
 import { ToolApprovalDecision, ToolCallRequest } from '../run-options';
-
-/** What the durable record says about a call that is about to run. */
-export type CallBeginning =
-  /** Nothing ran before: execute it. */
-  | { readonly kind: 'execute' }
-  /** Its outcome was admitted before (in this or an earlier process): reuse it, execute nothing. */
-  | { readonly kind: 'reuse'; readonly outcome: ToolOutcome; readonly attempts: number }
-  /** It started before but was never admitted and is not idempotent: report, never re-run. */
-  | { readonly kind: 'unknown'; readonly outcome: ToolOutcome; readonly attempts: number }
-  /** The record refuses it (an idempotency key or call id bound to other arguments): execute nothing. */
-  | { readonly kind: 'refuse'; readonly outcome: ToolOutcome };
-
-/** A stored approval state for a call. */
-export type StoredApproval =
-  | { readonly state: 'pending' }
-  | { readonly state: 'approved' }
-  | { readonly state: 'denied'; readonly reason?: string };
 
 /**
  * Writes a run to a {@link RunStore} as it goes: messages, the start of every call before it runs,
@@ -185,16 +169,8 @@ export class RunRecorder {
         ),
       );
     } catch (error) {
-      if (RunStoreError.isInstance(error) && (error.code === 'idempotency_conflict' || error.code === 'call_conflict'))
-        return {
-          kind: 'refuse',
-          outcome: toolFailure({
-            code: 'conflict',
-            category: 'conflict',
-            retryable: false,
-            message: `${error.message}; nothing was executed`,
-          }),
-        };
+      const refused = conflictRefusal(error);
+      if (refused !== undefined) return refused;
       throw error;
     }
     if (started.created) return { kind: 'execute' };
@@ -207,10 +183,7 @@ export class RunRecorder {
       (await resumesChildRun(this.store, this.runId, request.callId, idempotencyKey))
     )
       return { kind: 'execute' };
-    const outcome = standardFailure(
-      'outcome_unknown',
-      `'${request.toolName}' started before an interruption and its outcome was never recorded; it is not idempotent, so it was not run again. Check its effect before retrying.`,
-    );
+    const outcome = unknownOutcome(request.toolName);
     this.fence();
     await this.settle(
       this.store.admitOutcome(this.runId, request.callId, outcome, call.attempts, {

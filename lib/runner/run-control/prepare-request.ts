@@ -166,14 +166,7 @@ async function askPrepareStep(run: RunInProgress, request: ModelRequest): Promis
       'invalid_run_options',
       `prepareStep must answer an object or nothing, got ${messageOf(answer)}`,
     );
-  const unknown = Reflect.ownKeys(answer).filter(
-    (key) => !(PREPARED_STEP_KEYS as readonly PropertyKey[]).includes(key),
-  );
-  if (unknown.length > 0)
-    throw new LlmAgentError(
-      'invalid_run_options',
-      `prepareStep answered unknown keys ${unknown.map((key) => JSON.stringify(String(key))).join(', ')} (known: ${PREPARED_STEP_KEYS.join(', ')})`,
-    );
+  answer = answerRead(answer);
   if (answer.system !== undefined && typeof answer.system !== 'string')
     throw new LlmAgentError('invalid_run_options', `prepareStep system must be text, got ${messageOf(answer.system)}`);
   const messages = answer.messages === undefined ? undefined : preparedMessages(answer.messages, request.messages);
@@ -203,4 +196,32 @@ function estimatedInputTokens(run: RunInProgress, request: ModelRequest): number
   const text = JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools });
   const estimate = estimator.estimateTokens(text);
   return Number.isFinite(estimate) && estimate >= 0 ? Math.ceil(estimate) : 0;
+}
+
+/**
+ * A copy of a `prepareStep` answer, its keys listed and each known one read once (the checks and the request then use
+ * the copy): `invalid_run_options` for an unknown key, `run_hook_failed` when the answer cannot be read (a throwing
+ * getter, a hostile proxy).
+ */
+function answerRead(answer: PreparedStep): PreparedStep {
+  let keys: PropertyKey[];
+  const copy: Record<string, unknown> = {};
+  try {
+    keys = Reflect.ownKeys(answer);
+    for (const key of PREPARED_STEP_KEYS) {
+      const value: unknown = answer[key];
+      if (value !== undefined) copy[key] = value;
+    }
+  } catch (error) {
+    throw new LlmAgentError('run_hook_failed', `prepareStep's answer could not be read: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  const unknown = keys.filter((key) => !(PREPARED_STEP_KEYS as readonly PropertyKey[]).includes(key));
+  if (unknown.length > 0)
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `prepareStep answered unknown keys ${unknown.map((key) => JSON.stringify(String(key))).join(', ')} (known: ${PREPARED_STEP_KEYS.join(', ')})`,
+    );
+  return copy;
 }

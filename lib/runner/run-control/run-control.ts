@@ -7,7 +7,7 @@ import { checkBudget } from './budget/check-budget';
 import { KeyBudget, newKeyBudget } from './budget/key-budget';
 import type { BudgetExhaustion, ModelPrice } from './budget/run-budget';
 import type { ToolChoice } from './tool-control';
-import { checkGuardrailOptions } from './guardrails/check-guardrails';
+import { checkedGuardrails, RunGuardrails } from './guardrails/check-guardrails';
 import { GuardrailRunState, newGuardrailRunState } from './guardrails/guardrail-stop';
 import type { ToolCallCounts } from './tool-call-limit';
 
@@ -22,6 +22,8 @@ export interface RunControl {
   readonly ledger?: RunBudgetLedger;
   /** The decisions of the run's guardrails that stop it, and its parallel input guardrails. */
   readonly guardrails: GuardrailRunState;
+  /** The run's guardrails as checked when it started (read once; the options are not read again). */
+  readonly configuredGuardrails: RunGuardrails;
   /** The calls of each tool let through so far (the contracts' `maxCalls`). */
   readonly toolCallCounts: ToolCallCounts;
   /** The price of the run's model, from `modelPrices`. */
@@ -53,9 +55,9 @@ export function newRunControl(
   const activeTools = checkActiveTools(options.activeTools, toolNames, 'activeTools');
   if (options.toolChoice !== undefined)
     checkToolChoice(options.toolChoice, model, offeredTools(activeTools ?? toolNames, finalAnswerTool), 'toolChoice');
-  const price = checkBudget(options.budget, options.modelPrices, model.modelName);
-  const ledger = options.budget === undefined ? undefined : new RunBudgetLedger(options.budget, price, nowMs);
-  checkGuardrailOptions(options, toolNames);
+  const { budget, price } = checkBudget(options.budget, options.modelPrices, model.modelName);
+  const ledger = budget === undefined ? undefined : new RunBudgetLedger(budget, price, nowMs);
+  const configuredGuardrails = checkedGuardrails(options, toolNames);
   const keyBudget = newKeyBudget(options);
   return {
     toolNames,
@@ -65,6 +67,7 @@ export function newRunControl(
     ...(price === undefined ? {} : { price }),
     ...(keyBudget === undefined ? {} : { keyBudget }),
     guardrails: newGuardrailRunState(),
+    configuredGuardrails,
     toolCallCounts: new Map(),
   };
 }

@@ -17,27 +17,6 @@ export type GuardrailOutcome =
   | { readonly kind: 'reject' | 'tripwire'; readonly decision: GuardrailDecision }
   | { readonly kind: 'aborted' };
 
-const OPTION_KEYS = new Set(['before', 'after', 'check']);
-
-/**
- * The guardrails of one option as a list with names: a named one's `name`, the function's name (not one inferred
- * from the keys `before`, `after`, `check`), else `<kind>#<index>`.
- * The option was checked before the run started (`checkGuardrailOptions`). @internal
- */
-export function resolveGuardrails<Context>(kind: GuardrailKind, option: unknown): ResolvedGuardrail<Context>[] {
-  if (option === undefined) return [];
-  const list: readonly unknown[] = Array.isArray(option) ? option : [option];
-  return list.map((entry, index) => {
-    const named = typeof entry === 'function' ? { check: entry } : (entry as Record<string, unknown>);
-    const check = named.check as GuardrailFunction<Context>;
-    // A function's name inferred from the option key it was written under (`before: () => ...`) names nothing.
-    const functionName = OPTION_KEYS.has(check.name) ? '' : check.name;
-    const name =
-      typeof named.name === 'string' && named.name.length > 0 ? named.name : functionName || `${kind}#${index}`;
-    return { name, check, runInParallel: named.runInParallel === true };
-  });
-}
-
 /**
  * Asks the guardrails one after another and answers at the first that does not allow. Each decision is reported
  * (`guardrail_decided`). A guardrail that throws, rejects or answers something that is not a verdict trips the run
@@ -77,6 +56,7 @@ export function decideAtOnce<Context>(
     for (const guard of guardrails)
       void Promise.resolve(callHook(() => guard.check(context), run.options.signal)).then((answer) => {
         if (settled) return;
+        // decisionOf never throws (a verdict whose fields cannot be read trips the run), so every guardrail settles.
         const outcome = decisionOf(steps, run, kind, guard.name, answer, undefined);
         pending--;
         if (outcome.kind !== 'allow' || pending === 0) {
@@ -111,10 +91,18 @@ function decisionOf(
   return verdict.kind === 'allow' ? { kind: 'allow' } : { kind: verdict.kind, decision };
 }
 
-/** `value` as a verdict; undefined when it is malformed (a reject without a message, a tripwire without reason). */
+/**
+ * `value` as a verdict, its fields read once into a copy; undefined when it is malformed (a reject without a message, a
+ * tripwire without reason) or its fields cannot be read (a throwing getter, a hostile proxy).
+ */
 function checkedVerdict(value: unknown): GuardrailVerdict | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { kind, message, reason } = value as Record<string, unknown>;
+  let kind: unknown, message: unknown, reason: unknown;
+  try {
+    ({ kind, message, reason } = value as Record<string, unknown>);
+  } catch {
+    return undefined;
+  }
   if (kind === 'allow') return { kind };
   if (kind === 'reject' && typeof message === 'string' && message.length > 0) return { kind, message };
   if (kind === 'tripwire' && typeof reason === 'string') return { kind, reason };

@@ -3,7 +3,7 @@ import { standardFailure } from '../../../outcome/tool-outcome';
 import type { RunInProgress } from '../../run-state';
 import { assistantMessagesOf } from '../../turn-messages';
 import type { StepContext } from '../../tool-call/step-context';
-import { decideAtOnce, decideInOrder, resolveGuardrails } from './decide-guardrails';
+import { decideAtOnce, decideInOrder } from './decide-guardrails';
 import { applyGuardrailStop } from './guardrail-stop';
 import type { InputGuardrailContext } from './guardrail-types';
 
@@ -14,7 +14,7 @@ import type { InputGuardrailContext } from './guardrail-types';
  * while the first model request is in flight (see {@link requestUnderInputGuardrails}). @internal
  */
 export async function guardInput(steps: StepContext, run: RunInProgress, input: readonly ChatMessage[]): Promise<void> {
-  const guardrails = resolveGuardrails<InputGuardrailContext>('input', run.options.inputGuardrails);
+  const guardrails = run.control?.configuredGuardrails.input ?? [];
   const state = run.control?.guardrails;
   if (guardrails.length === 0 || state === undefined) return;
   const context: InputGuardrailContext = {

@@ -1,6 +1,6 @@
 import type { RunInProgress } from '../../run-state';
 import type { StepContext } from '../../tool-call/step-context';
-import { decideInOrder, resolveGuardrails } from './decide-guardrails';
+import { decideInOrder } from './decide-guardrails';
 import { applyGuardrailStop } from './guardrail-stop';
 import type { OutputGuardrailContext } from './guardrail-types';
 
@@ -11,7 +11,7 @@ import type { OutputGuardrailContext } from './guardrail-types';
  * again); a tripwire stops the run (`guardrail_tripped`). Answers undefined when the answer stands. @internal
  */
 export async function outputGuardrailFeedback(steps: StepContext, run: RunInProgress): Promise<string | undefined> {
-  const guardrails = resolveGuardrails<OutputGuardrailContext>('output', run.options.outputGuardrails);
+  const guardrails = run.control?.configuredGuardrails.output ?? [];
   if (guardrails.length === 0 || run.stopReason !== 'end_turn') return undefined;
   const { output } = run;
   if (output !== undefined && output.accepted === undefined) return undefined;

@@ -5,13 +5,14 @@ import type { RunInProgress } from '../../run-state';
 import { Gate, PASS, refuse } from '../../tool-call/call-gates';
 import type { StepContext } from '../../tool-call/step-context';
 import { toolCallLimitGate } from '../tool-call-limit';
-import { decideInOrder, GuardrailOutcome, resolveGuardrails } from './decide-guardrails';
+import { decideInOrder, GuardrailOutcome } from './decide-guardrails';
 import { stopForGuardrail } from './guardrail-stop';
-import type { ToolAfterGuardrailContext, ToolBeforeGuardrailContext } from './guardrail-types';
+import type { ToolBeforeGuardrailContext } from './guardrail-types';
 
 /**
- * Step 6a: the tool's `before` guardrails (`toolGuardrails[toolName].before`), asked after every admission check
- * (validation, capabilities, authorization, approval, precondition) and before dispatch. A reject refuses the call
+ * Step 6a: the tool's `before` guardrails (`toolGuardrails[toolName].before`, as checked when the run started),
+ * asked after every admission check (validation, capabilities, authorization, approval, precondition) and before
+ * dispatch. A reject refuses the call
  * with `guardrail_rejected` (the model reads the guardrail's message); a tripwire refuses it with
  * `guardrail_tripped` and stops the run; the run's abort while one is pending refuses it `cancelled`. @internal
  */
@@ -20,11 +21,8 @@ export async function guardBeforeDispatch(
   run: RunInProgress,
   request: ToolCallRequest,
 ): Promise<Gate<void>> {
-  const guardrails = resolveGuardrails<ToolBeforeGuardrailContext>(
-    'tool_before',
-    run.options.toolGuardrails?.[request.toolName]?.before,
-  );
-  if (guardrails.length === 0) return PASS;
+  const guardrails = run.control?.configuredGuardrails.toolBefore.get(request.toolName);
+  if (guardrails === undefined) return PASS;
   const outcome = await decideInOrder(steps, run, 'tool_before', guardrails, contextOf(run, request), callOf(request));
   const shown = refusalOf(steps, run, request, outcome, 'was not run');
   return shown === undefined ? PASS : refuse(shown);
@@ -59,11 +57,8 @@ export async function guardAfterOutcome(
   request: ToolCallRequest,
   outcome: ToolOutcome,
 ): Promise<{ readonly modelOutcome?: ToolOutcome }> {
-  const guardrails = resolveGuardrails<ToolAfterGuardrailContext>(
-    'tool_after',
-    run.options.toolGuardrails?.[request.toolName]?.after,
-  );
-  if (guardrails.length === 0) return {};
+  const guardrails = run.control?.configuredGuardrails.toolAfter.get(request.toolName);
+  if (guardrails === undefined) return {};
   const context = mergeOwn(contextOf(run, request), { outcome });
   const decided = await decideInOrder(steps, run, 'tool_after', guardrails, context, callOf(request));
   const shown = refusalOf(steps, run, request, decided, 'ran; its output was withheld');
