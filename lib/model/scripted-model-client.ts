@@ -193,7 +193,11 @@ function untilAborted(
   if (!(reply instanceof Promise)) return reply;
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(new ScriptedModelError('aborted', 'the request was aborted'));
-    if (signal.aborted) return onAbort();
+    if (signal.aborted) {
+      // Given up at once, the reply is still observed: its later rejection must not end the process.
+      reply.then(undefined, () => undefined);
+      return onAbort();
+    }
     signal.addEventListener('abort', onAbort, { once: true });
     reply.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });

@@ -55,3 +55,29 @@ describe('bindTools', () => {
     expect(model.requests[0].tools.map((tool) => tool.name)).toEqual(['first', 'Reflected', 'last']);
   });
 });
+
+describe('a scripted turn given up because its request was aborted', () => {
+  it('is still observed: its later rejection is no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', listener);
+    try {
+      const controller = new AbortController();
+      const client = new ScriptedModelClient([
+        () => {
+          controller.abort();
+          return new Promise((_, reject) => setTimeout(() => reject(new Error('late failure')), 10));
+        },
+      ]);
+      await expect(client.step({ messages: [], tools: [], signal: controller.signal })).rejects.toMatchObject({
+        code: 'aborted',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
