@@ -10,7 +10,10 @@ import { TELEMETRY_NAMES } from './telemetry-attributes';
 import { TelemetryOptions } from './telemetry-options';
 import { recordToolSpanEvent } from './tool-span-events';
 import { errorCodeOf, errorTypeOf, safeJson } from './telemetry-values';
+import { countTokens, countToolEvent, recordToolDuration } from './run-tracker-metrics';
+import { recordChatResponse, runFinishedAttributes, toolSpanAttributes } from './run-span-attributes';
 import { callKey } from '../durable/rules/value-rules';
+import { SpanClock, treeClock } from './span-clock';
 
 /** What a tracker shares with every run of one telemetry. */
 export interface TrackerShared {
@@ -22,10 +25,14 @@ export interface TrackerShared {
 
 type ChildEvent = Extract<LlmAgentEvent, { type: 'agent_event' }>;
 
-/** Where the run span of a child run's tracker goes: under the agent tool call's span, named after the tool. */
+/**
+ * Where the run span of a child run's tracker goes: under the agent tool call's span, named after the tool, on the
+ * clock of its root run.
+ */
 interface ChildRunPlacement {
   readonly parent: Context;
   readonly agentName: string;
+  readonly clock: SpanClock;
 }
 
 type TrackedCallEvent = Extract<LlmAgentEvent, { callId: string; toolName: string }>;
@@ -58,10 +65,15 @@ export class RunTracker {
   /** The trackers of the child runs of this run's agent tool calls, by child run id. */
   private readonly children = new Map<string, RunTracker>();
 
+  /** The clock of every span of this run's tree (see {@link treeClock}). */
+  private readonly clock: SpanClock;
+
   constructor(
     private readonly shared: TrackerShared,
     private readonly placement?: ChildRunPlacement,
-  ) {}
+  ) {
+    this.clock = placement?.clock ?? treeClock();
+  }
 
   /** Handles one runner event. */
   onEvent(event: LlmAgentEvent): void {
@@ -122,7 +134,7 @@ export class RunTracker {
       span.setAttribute(TELEMETRY_NAMES.errorType, type);
       span.setStatus({ code: this.shared.api.SpanStatusCode.ERROR, message });
       if (error instanceof Error) span.recordException(error);
-      span.end();
+      span.end(this.clock());
     }
     this.closeRun();
   }
@@ -149,7 +161,7 @@ export class RunTracker {
       const { api } = this.shared;
       const call = this.tools.get(callKey(link.turn, link.callId));
       const parent = call === undefined ? this.parent() : api.trace.setSpan(this.parent(), call);
-      child = new RunTracker(this.shared, { parent, agentName: link.toolName });
+      child = new RunTracker(this.shared, { parent, agentName: link.toolName, clock: this.clock });
       this.children.set(link.childRunId, child);
     }
     child.onEvent(
@@ -170,7 +182,7 @@ export class RunTracker {
     if (agentName !== undefined) attributes[TELEMETRY_NAMES.agentName] = agentName;
     const name = agentName === undefined ? 'invoke_agent' : `invoke_agent ${agentName}`;
     const parent = this.placement?.parent ?? api.context.active();
-    this.run = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, parent);
+    this.run = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL, attributes, startTime: this.clock() }, parent);
     this.runContext = api.trace.setSpan(parent, this.run);
   }
 
@@ -180,56 +192,34 @@ export class RunTracker {
     if (options.requestModel !== undefined) attributes[TELEMETRY_NAMES.requestModel] = options.requestModel;
     if (options.providerName !== undefined) attributes[TELEMETRY_NAMES.providerName] = options.providerName;
     const name = options.requestModel === undefined ? 'chat' : `chat ${options.requestModel}`;
-    this.chat?.end();
+    this.chat?.end(this.clock());
     if (this.closed) return;
-    this.chat = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, this.parent());
+    this.chat = tracer.startSpan(
+      name,
+      { kind: api.SpanKind.CLIENT, attributes, startTime: this.clock() },
+      this.parent(),
+    );
   }
 
   private finishChat(response: ModelResponse): void {
     const span = this.chat;
     if (span === undefined) return;
-    const { inputTokens, outputTokens } = response.usage;
-    if (span.isRecording()) {
-      span.setAttributes({
-        [TELEMETRY_NAMES.finishReasons]: [response.stopReason],
-        [TELEMETRY_NAMES.inputTokens]: inputTokens,
-        [TELEMETRY_NAMES.outputTokens]: outputTokens,
-      });
-      if (response.model !== undefined) {
-        span.setAttribute(TELEMETRY_NAMES.responseModel, response.model);
-        if (this.shared.options.requestModel === undefined)
-          span.setAttribute(TELEMETRY_NAMES.requestModel, response.model);
-      }
-      if (this.shared.options.recordContent === true)
-        span.setAttribute(
-          TELEMETRY_NAMES.outputMessages,
-          safeJson([{ role: 'assistant', text: response.text, toolCalls: response.toolCalls }]),
-        );
-    }
-    const { tokens } = this.shared.instruments;
-    tokens.add(inputTokens, tokenAttributes('input', response.model));
-    tokens.add(outputTokens, tokenAttributes('output', response.model));
-    span.end();
+    if (span.isRecording()) recordChatResponse(span, response, this.shared.options);
+    countTokens(this.shared.instruments, response);
+    span.end(this.clock());
     this.chat = undefined;
   }
 
   private finishRun(event: Extract<LlmAgentEvent, { type: 'run_finished' }>): void {
     const span = this.run;
-    for (const tool of this.tools.values()) tool.end();
-    this.chat?.end();
+    const now = this.clock();
+    for (const tool of this.tools.values()) tool.end(now);
+    this.chat?.end(now);
     this.closeRun();
     if (span === undefined) return;
     span.setAttribute(TELEMETRY_NAMES.stopReason, event.stopReason);
-    const attributes: Attributes = {};
-    const { budgetRemaining, keyBudgetRemaining } = event;
-    if (budgetRemaining?.maxCostUsd !== undefined)
-      attributes[TELEMETRY_NAMES.budgetRemainingUsd] = budgetRemaining.maxCostUsd;
-    if (budgetRemaining?.maxTotalTokens !== undefined)
-      attributes[TELEMETRY_NAMES.budgetRemainingTokens] = budgetRemaining.maxTotalTokens;
-    if (keyBudgetRemaining?.maxCostUsd !== undefined)
-      attributes[TELEMETRY_NAMES.keyBudgetRemainingUsd] = keyBudgetRemaining.maxCostUsd;
-    span.setAttributes(attributes);
-    span.end();
+    span.setAttributes(runFinishedAttributes(event));
+    span.end(now);
   }
 
   /** The limit that stopped the run, on its span. */
@@ -243,18 +233,10 @@ export class RunTracker {
   private onToolEvent(event: TrackedCallEvent): void {
     // Metrics are counted whether or not the trace is sampled; span events and attributes only on a recorded span.
     const { instruments } = this.shared;
-    if (event.type === 'tool_retry')
-      instruments.retries.add(1, {
-        [TELEMETRY_NAMES.toolName]: event.toolName,
-        [TELEMETRY_NAMES.errorType]: errorCodeOf(event.failure),
-      });
-    else if (event.type === 'tool_timeout')
-      instruments.timeouts.add(1, { [TELEMETRY_NAMES.toolName]: event.toolName, 'wuwe.timeout.limit': event.limit });
-    else if (event.type === 'tool_output_truncated')
-      instruments.truncations.add(1, { [TELEMETRY_NAMES.toolName]: event.toolName });
+    countToolEvent(instruments, event);
     const span = this.toolSpan(event);
     if (span === undefined) {
-      if (event.type === 'tool_call_finished') this.recordDuration(event);
+      if (event.type === 'tool_call_finished') recordToolDuration(instruments, event);
       instruments.lateEvents.add(1, {
         [TELEMETRY_NAMES.event]: event.type,
         [TELEMETRY_NAMES.toolName]: event.toolName,
@@ -265,24 +247,14 @@ export class RunTracker {
     if (span.isRecording()) recordToolSpanEvent(span, event, this.shared.options.recordContent === true);
   }
 
-  /** The call's duration metric, by tool and outcome code. */
-  private recordDuration(event: FinishedEvent): void {
-    const errorType = event.outcome.ok ? undefined : errorCodeOf(event.outcome);
-    const metricAttributes: Attributes =
-      errorType === undefined
-        ? { [TELEMETRY_NAMES.toolName]: event.toolName }
-        : { [TELEMETRY_NAMES.toolName]: event.toolName, [TELEMETRY_NAMES.errorType]: errorType };
-    this.shared.instruments.toolDuration.record(event.durationMs / 1000, metricAttributes);
-  }
-
   private finishTool(span: Span, event: FinishedEvent): void {
-    this.recordDuration(event);
+    recordToolDuration(this.shared.instruments, event);
     const errorType = event.outcome.ok ? undefined : errorCodeOf(event.outcome);
     const key = callKey(event.turn, event.callId);
     this.endedTools.add(key);
     if (!span.isRecording()) {
       this.tools.delete(key);
-      span.end();
+      span.end(this.clock());
       return;
     }
     span.setAttribute(TELEMETRY_NAMES.attempts, event.attempts);
@@ -291,14 +263,11 @@ export class RunTracker {
       span.setStatus({ code: this.shared.api.SpanStatusCode.ERROR, message: event.outcome.error?.message });
     }
     // The projection of this outcome is reported right after this event, in the same synchronous
-    // step: the span ends a microtask later so it carries the report. Its end time is the SDK's own, as
-    // for every other span: a time read from another clock (`performance.now()` against the SDK's clock
-    // anchored to `Date.now()`) drifts by milliseconds in a long-lived process, and a call's span could
-    // end before the span of the child run it holds.
+    // step: the span ends a microtask later so it carries the report.
     queueMicrotask(() => {
       if (this.tools.get(key) !== span) return;
       this.tools.delete(key);
-      span.end();
+      span.end(this.clock());
     });
   }
 
@@ -313,16 +282,10 @@ export class RunTracker {
       if (this.closed || (this.endedTools.has(key) && event.type !== 'tool_call_started')) return undefined;
       this.endedTools.delete(key);
       const { api, tracer } = this.shared;
-      const attributes: Attributes = {
-        [TELEMETRY_NAMES.operationName]: 'execute_tool',
-        [TELEMETRY_NAMES.toolName]: event.toolName,
-        [TELEMETRY_NAMES.toolCallId]: event.callId,
-        [TELEMETRY_NAMES.toolCallTurn]: event.turn,
-        [TELEMETRY_NAMES.toolType]: 'function',
-      };
+      const attributes = toolSpanAttributes(event);
       span = tracer.startSpan(
         `execute_tool ${event.toolName}`,
-        { kind: api.SpanKind.INTERNAL, attributes },
+        { kind: api.SpanKind.INTERNAL, attributes, startTime: this.clock() },
         this.parent(),
       );
       this.tools.set(key, span);
@@ -333,15 +296,4 @@ export class RunTracker {
   private parent(): Context {
     return this.runContext ?? this.shared.api.context.active();
   }
-}
-
-/**
- * The attributes of a token count: its type and the response's model. Assigned one by one: on Node 20 an object
- * literal that spreads another and adds a computed key costs microseconds, once per model step.
- */
-function tokenAttributes(type: 'input' | 'output', model: string | undefined): Attributes {
-  const attributes: Attributes = {};
-  if (model !== undefined) attributes[TELEMETRY_NAMES.responseModel] = model;
-  attributes[TELEMETRY_NAMES.tokenType] = type;
-  return attributes;
 }
