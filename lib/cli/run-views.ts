@@ -1,9 +1,9 @@
 import { AgentRunRecord, AgentRunStatus, ApprovalState, RunLease } from '../durable/agent-run-record';
-import { canonicalArgumentsSha256 } from '../durable/canonical-arguments';
-import { ChatMessage, ModelToolCall } from '../model/model-types';
+import { ChatMessage } from '../model/model-types';
 import { JsonObject, JsonValue } from '../outcome/json-value';
 import type { RecordChain } from '../durable/chain/record-chain';
 import { CallHashes, callHashes, RecordChainView, recordChainView } from './record-hash-views';
+import { argumentsOf, hashOf, modelCalls } from './record-call-arguments';
 import { GuardrailNotice, guardrailNoticeOf } from '../runner/run-control/guardrails/guardrail-stop';
 
 /** One row of `wuwe runs list`. */
@@ -130,35 +130,6 @@ export function runListRow(record: AgentRunRecord): RunListRow {
   };
 }
 
-/**
- * The arguments of a call as recorded in the run (store record first, then the model's message), decoded; `turn` picks
- * among calls that share the id.
- */
-export function argumentsOf(record: AgentRunRecord, callId: string, turn?: number): JsonValue | undefined {
-  const stored = record.toolCalls.find((call) => call.callId === callId && (turn === undefined || call.turn === turn));
-  if (stored) return stored.arguments;
-  const call = modelCalls(record.messages).find(
-    (candidate) => candidate.call.id === callId && (turn === undefined || candidate.turn === turn),
-  )?.call;
-  if (!call) return undefined;
-  if (typeof call.arguments !== 'string') return call.arguments;
-  try {
-    return JSON.parse(call.arguments) as JsonValue;
-  } catch {
-    return call.arguments;
-  }
-}
-
-/** The canonical SHA-256 of `value`, or undefined when it has no canonical JSON form. */
-export function hashOf(value: JsonValue | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return canonicalArgumentsSha256(value);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every approval of a record, with the arguments it is bound to. */
 export function approvalViews(record: AgentRunRecord): ApprovalView[] {
   return record.approvals.map((approval) => {
@@ -232,18 +203,6 @@ function guardrailOf(record: AgentRunRecord): { guardrail?: GuardrailNotice } {
 /** The key of a call within a run: its turn and its id. */
 function callKey(turn: number, callId: string): string {
   return `${turn}\u0000${callId}`;
-}
-
-/** Every call the model asked for, in order, with its turn (the ordinal of the assistant message carrying it). */
-function modelCalls(messages: readonly ChatMessage[]): { readonly turn: number; readonly call: ModelToolCall }[] {
-  const calls: { turn: number; call: ModelToolCall }[] = [];
-  let turn = 0;
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    turn++;
-    for (const call of message.toolCalls) calls.push({ turn, call });
-  }
-  return calls;
 }
 
 /**

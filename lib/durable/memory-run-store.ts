@@ -9,11 +9,11 @@ import {
   ToolOutputProjectionInput,
   ToolOutputProjectionRecord,
 } from './agent-run-record';
-import { callKey, checkAttempts, checkId, checkStatus, checkTtl, checkTurn, isoTime } from './rules/value-rules';
+import { checkAttempts, checkId, checkStatus, checkTtl, isoTime } from './rules/value-rules';
 import { checkFence, checkNewRun, serializeMessages } from './rules/run-rules';
 import { checkIdempotentArguments } from './rules/call-rules';
 import { admitMemoryOutcome, attemptMemoryCall, auditMemoryProjection, startMemoryCall } from './memory-call-writes';
-import { approvalNotFound, checkApprovalRequest, checkDecision } from './rules/approval-rules';
+import { decideMemoryApproval, requestMemoryApproval } from './memory-approval-writes';
 import {
   AppendMessagesOptions,
   ApprovalDecision,
@@ -28,29 +28,15 @@ import {
   SetStatusResult,
 } from './run-store';
 import { RunStoreError } from './run-store-error';
-import {
-  approvalFromRow,
-  callFromRow,
-  CallRow,
-  chainedRecordFromRows,
-  newRunRecord,
-  projectionFromRow,
-  summaryFromRow,
-} from './stored-rows';
+import { approvalFromRow, callFromRow, CallRow, newRunRecord } from './stored-rows';
 import { ChainDraft } from './chain/chain-digest';
-import { approvalDraft, messageDrafts, messagesReplacedDraft, projectionDraft, runDraft } from './chain/chain-entities';
+import { messageDrafts, messagesReplacedDraft, runDraft } from './chain/chain-entities';
 import { ChainedRunRecord, RecordChainOptions } from './chain/record-chain';
 import { runOfRow } from './chain/run-of-row';
-import {
-  cancelPendingApprovals,
-  chainRowOf,
-  decideApprovalRow,
-  checkedMemoryProjection,
-  MemoryRunRows,
-  newMemoryRun,
-  pendingApprovalRow,
-} from './memory-run-rows';
+import { chainRowOf, MemoryRunRows, newMemoryRun } from './memory-run-rows';
+import { chainedMemoryRecord, memoryRunSummaries } from './memory-run-reads';
 import { acquireMemoryLease, releaseMemoryLease, renewMemoryLease } from './memory-leases';
+import { appendMemoryMessages, setMemoryStatus } from './memory-run-writes';
 import { RecordChainer } from './chain/record-chainer';
 import type { JsonObject } from '../outcome/json-value';
 import { MemoryRunEvents } from './run-events/memory-run-events';
@@ -116,26 +102,13 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     this.open();
     const state = this.runs.get(runId);
     if (!state) return undefined;
-    return chainedRecordFromRows(
-      {
-        run: state.run,
-        messages: state.messages,
-        calls: [...state.calls.values()],
-        projections: [...state.projections.values()],
-        approvals: [...state.approvals.values()],
-        chain: state.chain,
-        lease: state.lease,
-      },
-      true,
-    );
+    return chainedMemoryRecord(state);
   }
 
   /** {@inheritDoc RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
     this.open();
-    return [...this.runs.values()]
-      .filter((state) => status === undefined || state.run.status === status)
-      .map((state) => summaryFromRow(state.run));
+    return memoryRunSummaries(this.runs.values(), status);
   }
 
   /** {@inheritDoc RunStore.appendMessages} */
@@ -145,19 +118,7 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     options: AppendMessagesOptions = {},
   ): Promise<void> {
     const state = this.state(runId, options);
-    const texts = serializeMessages(runId, messages, options.origin ?? 'other', options.origins);
-    // Every check before any change: the messages and their projection audits are stored together or not at all.
-    const audits = (options.projections ?? []).map((projection) =>
-      checkedMemoryProjection(state, projection, isoTime(this.clock), texts),
-    );
-    for (const audit of audits)
-      if (audit.row) state.projections.set(callKey(Number(audit.row.turn), audit.row.call_id), audit.row);
-    const first = state.messages.length;
-    state.messages.push(...texts);
-    await this.commit(state, [
-      ...audits.filter((audit) => audit.row).map((audit) => projectionDraft(projectionFromRow(audit.row!, runId))),
-      ...messageDrafts(texts, first),
-    ]);
+    await this.commit(state, appendMemoryMessages(state, messages, options, this.clock));
   }
 
   /** {@inheritDoc RunStore.saveMessages} */
@@ -173,14 +134,9 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     const releaseBy = options?.releaseLease;
     if (releaseBy !== undefined) checkId(releaseBy, 'releaseLease');
     const state = this.state(runId, options);
-    state.run.status = status;
-    const drafts: ChainDraft[] = [runDraft('status_changed', runOfRow(state.run))];
-    if (status === 'cancelled')
-      for (const approval of cancelPendingApprovals(state))
-        drafts.push(approvalDraft('approval_cancelled', approvalFromRow(approval)));
-    const leaseReleased = releaseBy !== undefined && releaseMemoryLease(state, releaseBy);
+    const { result, drafts } = setMemoryStatus(state, status, releaseBy);
     await this.commit(state, drafts);
-    return { leaseReleased };
+    return result;
   }
 
   /** {@inheritDoc RunStore.recordCallStarted} */
@@ -245,14 +201,9 @@ export class MemoryRunStore implements RunStore, RunEventLog {
   /** {@inheritDoc RunStore.requestApproval} */
   async requestApproval(runId: string, request: ApprovalRequest, options?: RunWriteOptions): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const turn = checkTurn(request.turn);
-    const stored = state.approvals.get(callKey(turn, request.callId));
-    checkApprovalRequest(runId, request, stored && approvalFromRow(stored));
-    if (stored) return approvalFromRow(stored);
-    const row = pendingApprovalRow(request, isoTime(this.clock), turn);
-    state.approvals.set(callKey(turn, request.callId), row);
-    await this.commit(state, [approvalDraft('approval_requested', approvalFromRow(row))]);
-    return approvalFromRow(row);
+    const { result, drafts } = requestMemoryApproval(state, request, this.clock);
+    if (drafts.length > 0) await this.commit(state, drafts);
+    return approvalFromRow(result);
   }
 
   /** {@inheritDoc RunStore.decideApproval} */
@@ -263,13 +214,9 @@ export class MemoryRunStore implements RunStore, RunEventLog {
     options?: CallWriteOptions,
   ): Promise<ApprovalRecord> {
     const state = this.state(runId, options);
-    const turn = checkTurn(options?.turn);
-    const row = state.approvals.get(callKey(turn, callId));
-    if (row === undefined) throw approvalNotFound(runId, callId, turn, [...state.approvals.values()]);
-    if (!checkDecision(runId, callId, row && approvalFromRow(row), decision)) return approvalFromRow(row);
-    decideApprovalRow(row, decision, isoTime(this.clock));
-    await this.commit(state, [approvalDraft('approval_decided', approvalFromRow(row))]);
-    return approvalFromRow(row);
+    const { result, drafts } = decideMemoryApproval(state, callId, decision, options?.turn, this.clock);
+    if (drafts.length > 0) await this.commit(state, drafts);
+    return approvalFromRow(result);
   }
 
   /** {@inheritDoc RunStore.acquireLease} */

@@ -23,7 +23,7 @@ export { toolProviderOfModule } from './tool-module';
 export { parseWuweMcpArguments, loadToolModule, runWuweMcp, serveToolModule } from './wuwe-mcp';
 export type { WuweMcpCommand, ServeToolModuleIo } from './wuwe-mcp';
 export { McpToolProvider } from './mcp-tool-provider';
-export type { McpToolProviderOptions } from './mcp-tool-provider';
+export type { McpToolProviderOptions } from './mcp-tool-provider-options';
 export { DEFAULT_MCP_TOOL_LIST_LIMITS } from './mcp-tool-list-limits';
 export type { McpToolListLimits } from './mcp-tool-list-limits';
 export type { McpRefusedTool, McpToolRefusalCode } from './mcp-tool-list';

@@ -6,33 +6,15 @@ import { MissingDependencyError } from '../errors/optional-dependency';
 import { standardFailure, toolFailure, ToolOutcome } from '../outcome/tool-outcome';
 import { ToolInvocation } from '../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities, ToolsChangedListener } from '../providers/tool-provider';
-import { formatIssues } from '../tools/tool-argument-error';
-import { compileOutputValidator } from '../validation/schema-validator';
 import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
 import { stricterDeclaration } from './changed-declaration';
 import { outcomeFromMcpResult } from './mcp-call-outcome';
-import { connectMcpServer, McpConnection, McpServerOptions } from './mcp-server-connection';
+import { checkedAgainstCurrentDeclaration, lostConnectionOutcome } from './mcp-provider-outcomes';
+import { connectMcpServer, McpConnection } from './mcp-server-connection';
 import { McpSetupError } from './mcp-setup-error';
-import { McpToolContractOptions } from './mcp-tool-descriptor';
 import { McpRefusedTool, readToolList, sameTools, ToolList, ToolListReading } from './mcp-tool-list';
-import { McpToolListLimits, resolveMcpToolListLimits } from './mcp-tool-list-limits';
-
-/** Options of {@link McpToolProvider.connect}. */
-export interface McpToolProviderOptions extends McpToolContractOptions {
-  /** The server: a child process (`stdio`) or an endpoint (`http`). */
-  readonly server: McpServerOptions;
-  /** Name of the server in descriptor metadata and messages. @default the name the server announces */
-  readonly name?: string;
-  /**
-   * The server must answer the handshake within this time, and then its whole tool list within this
-   * time again; on `connect` and on every restart. A server that does not is given up (a child is
-   * stopped). Separate from the call deadline `timeoutMs`: starting a server often takes longer than a call.
-   * @default 30000
-   */
-  readonly connectTimeoutMs?: number;
-  /** Bounds on the tool list the server may send. @default {@link DEFAULT_MCP_TOOL_LIST_LIMITS} */
-  readonly limits?: McpToolListLimits;
-}
+import { resolveMcpToolListLimits } from './mcp-tool-list-limits';
+import { McpToolProviderOptions } from './mcp-tool-provider-options';
 
 /** The provider reports progress as heartbeats; nothing else. */
 const MCP_CAPABILITIES: ToolProviderCapabilities = Object.freeze({ ...NO_CAPABILITIES, heartbeat: true });
@@ -220,11 +202,12 @@ export class McpToolProvider implements ToolProvider {
         // The runner's deadline cancels first; the SDK's own (60 s) must not cut a longer contract short.
         timeout: invocation.descriptor.timeoutMs + 5_000,
       });
-      return this.checkedAgainstCurrentDeclaration(invocation, outcomeFromMcpResult(result));
+      const current = this.toolList.descriptors.find((descriptor) => descriptor.name === invocation.toolName);
+      return checkedAgainstCurrentDeclaration(invocation, current, this.serverName, outcomeFromMcpResult(result));
     } catch (error) {
       if (invocation.signal.aborted)
         return standardFailure('cancelled', `the call was cancelled on the MCP server '${this.serverName}'`);
-      if (connection.closed()) return this.lostConnectionOutcome(invocation, error);
+      if (connection.closed()) return lostConnectionOutcome(invocation, this.serverName, error);
       return toolFailure({
         code: 'tool_error',
         category: 'internal',
@@ -242,43 +225,6 @@ export class McpToolProvider implements ToolProvider {
     const connection = this.connection;
     this.connection = undefined;
     await connection?.client.close();
-  }
-
-  /**
-   * The outcome, checked against the output schema the server declares now when it is not the one of the
-   * invocation's descriptor (a runner built from an earlier listing, before `list_changed` or a restart): the
-   * runner validates against its own descriptor, so an output that breaks only the current declaration would
-   * otherwise reach the model unvalidated. A violation is an `output_validation` failure.
-   */
-  private checkedAgainstCurrentDeclaration(invocation: ToolInvocation, outcome: ToolOutcome): ToolOutcome {
-    const current = this.toolList.descriptors.find((descriptor) => descriptor.name === invocation.toolName);
-    const schema = current?.outputSchema;
-    if (current === invocation.descriptor) return outcome;
-    if (!outcome.ok || schema === undefined || current!.outputValidation === 'disabled') return outcome;
-    if (JSON.stringify(schema) === JSON.stringify(invocation.descriptor.outputSchema)) return outcome;
-    const issues =
-      outcome.data === undefined
-        ? [{ pointer: '', message: 'the tool returned no structured data', keyword: 'type' }]
-        : compileOutputValidator(schema)(outcome.data);
-    if (issues.length === 0) return outcome;
-    return toolFailure({
-      code: 'output_validation',
-      category: 'validation',
-      retryable: false,
-      message: `the output of '${invocation.toolName}' does not match the output schema the MCP server '${this.serverName}' declares now: ${formatIssues(issues)}`,
-      details: { issues: issues.map(({ pointer, message, keyword }) => ({ pointer, message, keyword })) },
-    });
-  }
-
-  private lostConnectionOutcome(invocation: ToolInvocation, error: unknown): ToolOutcome {
-    const message = `the MCP server '${this.serverName}' went away during the call (${messageOf(error)}); it is started again on the next call`;
-    const safe =
-      invocation.descriptor.sideEffect === 'read' ||
-      invocation.descriptor.sideEffect === 'none' ||
-      invocation.descriptor.idempotency === 'idempotent';
-    return safe
-      ? standardFailure('unavailable', message)
-      : standardFailure('outcome_unknown', `${message}; whether '${invocation.toolName}' took effect is unknown`);
   }
 
   /** The open connection, or a new one when the server went away (one restart for concurrent calls). */

@@ -9,9 +9,9 @@ import { JsonObject } from '../outcome/json-value';
 import { ToolProvider } from '../providers/tool-provider';
 import { LlmAgentRunner } from '../runner/llm-agent-runner';
 import { LlmAgentRunOptions, ToolApprovalDecision, ToolCallRequest } from '../runner/run-options';
-import { LlmAgentEvent } from '../runner/runner-events';
 import { McpSdkTypesModule, loadMcpSdk } from './load-mcp-sdk';
 import { isJsonObject, toMcpCallToolResult } from './mcp-call-result';
+import { ProgressForwarder } from './mcp-progress-forwarder';
 import { mcpToolAnnotations, OpenWorldPolicy } from './tool-annotations';
 import { hasErrorMarker } from '../errors/error-marker';
 
@@ -262,40 +262,5 @@ export class McpToolServer {
       ...(objectOutput ? { outputSchema: outputSchema as McpTool['outputSchema'] } : {}),
       annotations: mcpToolAnnotations(descriptor, this.options.openWorld),
     };
-  }
-}
-
-/**
- * Turns the heartbeats of one call into `notifications/progress` (when the client sent a progress
- * token): `progress` counts the heartbeats (it must increase), the message carries the fraction done
- * and the tool's status text.
- */
-class ProgressForwarder {
-  private count = 0;
-  private readonly pending: Promise<void>[] = [];
-
-  constructor(
-    private readonly callId: string,
-    private readonly context: McpRequestContext,
-  ) {}
-
-  forward(event: LlmAgentEvent): void {
-    const progressToken = this.context._meta?.progressToken;
-    if (event.type !== 'tool_heartbeat' || event.callId !== this.callId || progressToken === undefined) return;
-    this.count++;
-    const message = event.progress?.message;
-    const fraction = event.progress?.fraction;
-    const text =
-      fraction === undefined ? message : `${Math.round(fraction * 100)}%${message === undefined ? '' : ` ${message}`}`;
-    const sent = this.context.sendNotification({
-      method: 'notifications/progress',
-      params: { progressToken, progress: this.count, ...(text === undefined ? {} : { message: text }) },
-    });
-    this.pending.push(sent.catch(() => undefined));
-  }
-
-  /** Resolves when every notification sent so far has been written. */
-  async flushed(): Promise<void> {
-    await Promise.all(this.pending);
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { newRunId } from '../runner/new-run-id';
-import type { AgentRunRecord } from '../durable/agent-run-record';
 import { PostgresRunStore } from '../durable/postgres/postgres-run-store';
 import { PostgresSqlExecutor } from '../durable/postgres/postgres-run-store-options';
 import type { RunStore } from '../durable/run-store';
@@ -13,6 +12,7 @@ import { agentOf, isFinal } from './queued-run-metadata';
 import { queuedRootOf } from './queued-root';
 import { checkEnqueueRequest } from './check-enqueue-request';
 import { QueueStatements, queueStatements } from './queue-statements';
+import { loadQueuedRecord, sharesDatabaseWithStore } from './queue-store-reads';
 import { RunQueueError } from './run-queue-error';
 import { ResolvedRunQueueOptions, resolveRunQueueOptions, RunQueueOptions } from './run-queue-options';
 import {
@@ -78,7 +78,8 @@ export class RunQueue {
     let queue = new RunQueue(resolved, jobs, false);
     try {
       await queue.sql(queue.statements.createCancellations, []);
-      if (await queue.sharesDatabaseWithStore()) queue = new RunQueue(resolved, jobs, true);
+      if (await sharesDatabaseWithStore(queue.store, jobs, queue.statements))
+        queue = new RunQueue(resolved, jobs, true);
     } catch (error) {
       await jobs.stop().catch(() => undefined);
       throw error;
@@ -147,7 +148,7 @@ export class RunQueue {
    */
   async cancel(runId: string): Promise<RunCancellation> {
     this.checkOpen();
-    const record = await this.loadRecord(runId);
+    const record = await loadQueuedRecord(this.store, runId);
     if (isFinal(record)) return { runId, result: 'finished', status: record.status };
     await this.sql(this.statements.requestCancellation, [runId]);
     const waiting = await this.sql(this.statements.waitingJobsOfRun, [this.options.name, runId]);
@@ -168,7 +169,7 @@ export class RunQueue {
       });
     } catch (error) {
       if (RunStoreError.isInstance(error) && error.code === 'lease_held')
-        return { runId, result: 'cancelling', status: (await this.loadRecord(runId)).status };
+        return { runId, result: 'cancelling', status: (await loadQueuedRecord(this.store, runId)).status };
       throw error;
     }
   }
@@ -202,7 +203,7 @@ export class RunQueue {
    */
   async decideApproval(runId: string, callId: string, decision: QueueApprovalDecision): Promise<QueueApprovalResult> {
     this.checkOpen();
-    const record = await this.loadRecord(runId);
+    const record = await loadQueuedRecord(this.store, runId);
     // A call id can repeat across turns: the latest turn's request is the one the run waits for.
     const request = record.approvals
       .filter((approval) => approval.callId === callId)
@@ -235,7 +236,7 @@ export class RunQueue {
    */
   async resumeAfterApproval(runId: string): Promise<boolean> {
     this.checkOpen();
-    const record = await this.loadRecord(runId);
+    const record = await loadQueuedRecord(this.store, runId);
     if (record.status !== 'awaiting_approval' || record.approvals.some((approval) => approval.state === 'pending'))
       return false;
     const root = await queuedRootOf(this.store, record);
@@ -260,7 +261,11 @@ export class RunQueue {
     const rows = await this.sql(this.statements.deadLettersOfRun, [this.deadLetterName, runId]);
     if (rows.length === 0) return false;
     await this.jobs.cancelDeadLetters(rows.map((row) => String(row.id)));
-    await this.send({ runId, agent: agentOf(await this.loadRecord(runId)), reason: 'dead_letter_retried' });
+    await this.send({
+      runId,
+      agent: agentOf(await loadQueuedRecord(this.store, runId)),
+      reason: 'dead_letter_retried',
+    });
     return true;
   }
 
@@ -282,31 +287,6 @@ export class RunQueue {
   /** Throws `queue_closed` after `close()`. @internal */
   checkOpen(): void {
     if (this.closed) throw new RunQueueError('queue_closed', 'the run queue was closed');
-  }
-
-  /**
-   * Whether the store is a `PostgresRunStore` on this queue's database: a probe row written through the
-   * queue's connection must be visible through the store's. Any failure means no.
-   */
-  private async sharesDatabaseWithStore(): Promise<boolean> {
-    const store = this.store;
-    if (!PostgresRunStore.isInstance(store)) return false;
-    const probe = `wuwe-probe:${randomUUID()}`;
-    try {
-      await this.sql(this.statements.requestCancellation, [probe]);
-      const rows = await store.readWith((db) => db.executeSql(this.statements.cancelledAmong, [[probe]]));
-      return rows.rows.length === 1;
-    } catch {
-      return false;
-    } finally {
-      await this.sql(this.statements.forgetCancellation, [probe]).catch(() => undefined);
-    }
-  }
-
-  private async loadRecord(runId: string): Promise<AgentRunRecord> {
-    const record = await this.store.loadRun(runId);
-    if (record === undefined) throw new RunQueueError('run_not_found', `no stored run '${runId}'`, { runId });
-    return record;
   }
 
   private async sql(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {

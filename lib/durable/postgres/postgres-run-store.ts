@@ -1,7 +1,5 @@
-import type * as PgModule from 'pg';
 import type { Pool } from 'pg';
 import { hasErrorMarker } from '../../errors/error-marker';
-import { loadOptionalDependency } from '../../errors/optional-dependency';
 import { ChatMessage } from '../../model/model-types';
 import { ToolOutcome } from '../../outcome/tool-outcome';
 import {
@@ -15,7 +13,6 @@ import {
 } from '../agent-run-record';
 import { ChainedRunRecord } from '../chain/record-chain';
 import { RecordChainer } from '../chain/record-chainer';
-import { checkTimeout } from '../rules/value-rules';
 import {
   AppendMessagesOptions,
   ApprovalDecision,
@@ -31,8 +28,6 @@ import {
 } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkReadableStore } from '../schema-version';
-import { RunStoreStatementRows } from '../sql/run-store-statements';
-import { chainedRecordFromRows, summaryFromRow } from '../stored-rows';
 import { decidePostgresApproval, requestPostgresApproval } from './postgres-approval-writes';
 import {
   admitPostgresOutcome,
@@ -43,8 +38,10 @@ import {
 import { acquirePostgresLease, releasePostgresLease, renewPostgresLease } from './postgres-leases';
 import { insertPostgresProjection } from './postgres-projection-writes';
 import { executorOn } from './postgres-executor';
+import { ownedPostgresPool } from './postgres-owned-pool';
 import { PostgresRunStoreOptions, PostgresSqlExecutor } from './postgres-run-store-options';
 import { PostgresRunSession } from './postgres-run-session';
+import { listPostgresRuns, readPostgresRun } from './postgres-run-reads';
 import {
   appendPostgresMessages,
   createPostgresRun,
@@ -71,8 +68,9 @@ const POSTGRES_RUN_STORE = Symbol.for('wuwe.PostgresRunStore');
  * `INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`. A connection lost mid-transaction rolls back on the
  * server and surfaces as `store_unavailable`. Tables are named `wuwe_*`; other tables in the schema are left alone.
  * `pg` is an optional peer dependency, loaded on the first `open` (`MissingDependencyError` when it is not installed).
- * The SQL of each concern lives beside it: `postgres-run-writes.ts`, `postgres-call-writes.ts`,
- * `postgres-approval-writes.ts`, `postgres-projection-writes.ts`, `postgres-leases.ts`, `postgres-schema.ts`.
+ * The SQL of each concern lives beside it: `postgres-run-reads.ts`, `postgres-run-writes.ts`,
+ * `postgres-call-writes.ts`, `postgres-approval-writes.ts`, `postgres-projection-writes.ts`, `postgres-leases.ts`,
+ * `postgres-schema.ts`.
  */
 export class PostgresRunStore implements RunStore, RunEventLog {
   /** Marks a `PostgresRunStore` of any copy of the package (see {@link PostgresRunStore.isInstance}). */
@@ -106,18 +104,7 @@ export class PostgresRunStore implements RunStore, RunEventLog {
       throw new RunStoreError('record_invalid', 'PostgresRunStore needs a pool or a connectionString');
     const chainer = new RecordChainer(options);
     const ownsPool = !options.pool;
-    let pool = options.pool as Pool | undefined;
-    if (!pool) {
-      const pg = loadOptionalDependency<typeof PgModule>('pg', 'PostgresRunStore');
-      pool = new pg.Pool({
-        connectionString: options.connectionString,
-        max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: checkTimeout(options.connectTimeoutMs ?? 10_000, 'connectTimeoutMs'),
-        ...(options.readOnly === true ? { options: '-c default_transaction_read_only=on' } : {}),
-      });
-      // An idle client whose server connection drops emits 'error' on the pool; without a listener the process dies.
-      pool.on('error', () => undefined);
-    }
+    const pool = ownsPool ? ownedPostgresPool(options) : (options.pool as Pool);
     const quoted = `"${schema}"`;
     const session = new PostgresRunSession(pool, ownsPool, quoted, options.clock ?? Date.now, chainer);
     try {
@@ -171,32 +158,12 @@ export class PostgresRunStore implements RunStore, RunEventLog {
 
   /** {@inheritDoc wuwe!RunStore.exportRun} */
   async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
-    const session = this.session;
-    return session.read({ runId }, async (client) => {
-      const run = (await session.select(client, 'selectRun', runId))[0];
-      if (!run) return undefined;
-      return chainedRecordFromRows(
-        {
-          run,
-          messages: (await session.select(client, 'selectMessages', runId)).map((row) => row.message_json),
-          calls: await session.select(client, 'selectCalls', runId),
-          projections: await session.select(client, 'selectProjections', runId),
-          approvals: await session.select(client, 'selectApprovals', runId),
-          chain: await session.select(client, 'selectChain', runId),
-          lease: (await session.select(client, 'selectLease', runId))[0],
-        },
-        true,
-      );
-    });
+    return readPostgresRun(this.session, runId);
   }
 
   /** {@inheritDoc wuwe!RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
-    const rows =
-      status === undefined
-        ? await this.session.query({}, 'listRuns', [])
-        : await this.session.query({}, 'listRunsByStatus', [status]);
-    return (rows as RunStoreStatementRows['listRuns'][]).map(summaryFromRow);
+    return listPostgresRuns(this.session, status);
   }
 
   /** {@inheritDoc wuwe!RunStore.appendMessages} */

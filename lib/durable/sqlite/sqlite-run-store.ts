@@ -31,7 +31,6 @@ import {
 } from '../run-store';
 import { RunStoreError } from '../run-store-error';
 import { checkReadableStore } from '../schema-version';
-import { chainedRecordFromRows, summaryFromRow } from '../stored-rows';
 import { decideSqliteApproval, requestSqliteApproval } from './sqlite-approval-writes';
 import {
   admitSqliteOutcome,
@@ -45,6 +44,7 @@ import type { BudgetKeyStore } from '../budget/budget-keys';
 import { SqliteBudgetKeys, SQLITE_BUDGET_KEY_TABLES } from './sqlite-budget-keys';
 import { SqliteRunStoreOptions } from './sqlite-run-store-options';
 import { SqliteRunSession } from './sqlite-run-session';
+import { listSqliteRuns, readSqliteRun } from './sqlite-run-reads';
 import { appendSqliteMessages, createSqliteRun, saveSqliteMessages, setSqliteStatus } from './sqlite-run-writes';
 import { identifySqliteFile, openSqliteSchema } from './sqlite-schema';
 import type { JsonObject } from '../../outcome/json-value';
@@ -62,8 +62,8 @@ import { DEFAULT_SQLITE_EVENT_POLL_INTERVAL_MS, SqliteRunEvents } from './sqlite
  * Opening creates the schema or checks it, and throws a {@link RunStoreError} for a foreign, damaged or newer file.
  * `better-sqlite3` is an optional peer dependency, loaded when the first store is constructed
  * (`MissingDependencyError` when it is not installed). The SQL of each concern lives beside it:
- * `sqlite-run-writes.ts`, `sqlite-call-writes.ts`, `sqlite-approval-writes.ts`, `sqlite-projection-writes.ts`,
- * `sqlite-schema.ts`.
+ * `sqlite-run-reads.ts`, `sqlite-run-writes.ts`, `sqlite-call-writes.ts`, `sqlite-approval-writes.ts`,
+ * `sqlite-projection-writes.ts`, `sqlite-schema.ts`.
  */
 export class SqliteRunStore implements RunStore, RunEventLog {
   /** The database file this store uses. */
@@ -122,23 +122,7 @@ export class SqliteRunStore implements RunStore, RunEventLog {
 
   /** {@inheritDoc wuwe!RunStore.exportRun} */
   async exportRun(runId: string): Promise<ChainedRunRecord | undefined> {
-    const statements = this.session.statements;
-    return this.session.read({ runId }, () => {
-      const run = statements.select('selectRun', runId)[0];
-      if (!run) return undefined;
-      return chainedRecordFromRows(
-        {
-          run,
-          messages: statements.select('selectMessages', runId).map((row) => row.message_json),
-          calls: statements.select('selectCalls', runId),
-          projections: statements.select('selectProjections', runId),
-          approvals: statements.select('selectApprovals', runId),
-          chain: statements.select('selectChain', runId),
-          lease: statements.select('selectLease', runId)[0],
-        },
-        true,
-      );
-    });
+    return readSqliteRun(this.session, runId);
   }
 
   /** {@inheritDoc durable!RunEventLog.appendRunEvents} */
@@ -164,12 +148,7 @@ export class SqliteRunStore implements RunStore, RunEventLog {
 
   /** {@inheritDoc wuwe!RunStore.listRuns} */
   async listRuns(status?: AgentRunStatus): Promise<readonly RunSummary[]> {
-    const statements = this.session.statements;
-    return this.session.read({}, () =>
-      (status === undefined ? statements.select('listRuns') : statements.select('listRunsByStatus', status)).map(
-        summaryFromRow,
-      ),
-    );
+    return listSqliteRuns(this.session, status);
   }
 
   /** {@inheritDoc wuwe!RunStore.appendMessages} */

@@ -7,6 +7,7 @@ import { LlmAgentRunResult } from '../run-result';
 import { LlmAgentEvent } from '../runner-events';
 import { LlmAgentRunStream, LlmAgentStreamEvent } from './stream-events';
 import { DEFAULT_STREAM_BUFFER_POLICY } from './stream-buffer-policy';
+import { abortReasonOf, waitWhile } from './stream-producer-wait';
 import {
   finishedCallEvent,
   notRunCallEvent,
@@ -246,18 +247,7 @@ export class RunStreamChannel implements LlmAgentRunStream {
    */
   private waitForRoom(): Promise<void> | undefined {
     if (!this.mustWait()) return undefined;
-    return (async () => {
-      while (this.mustWait()) {
-        await new Promise<void>((resolve) => {
-          const release = (): void => {
-            this.signal.removeEventListener('abort', release);
-            resolve();
-          };
-          this.roomWaiters.push(release);
-          this.signal.addEventListener('abort', release, { once: true });
-        });
-      }
-    })();
+    return waitWhile(() => this.mustWait(), this.roomWaiters, this.signal);
   }
 
   private mustWait(): boolean {
@@ -302,9 +292,4 @@ export class RunStreamChannel implements LlmAgentRunStream {
     this.wake = undefined;
     wake?.();
   }
-}
-
-/** The reason an aborted signal carries, or an `AbortError` when it carries none. */
-function abortReasonOf(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
