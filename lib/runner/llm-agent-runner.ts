@@ -120,7 +120,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   ): Promise<LlmAgentRunResult<Call, StructuredOutputOf<S>>>;
   complete(input: LlmAgentRunInput, options?: LlmAgentRunOptions): Promise<LlmAgentRunResult<Call>>;
   async complete(input: LlmAgentRunInput, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
-    if ((options.keepEvents ?? this.defaults.keepEvents) !== undefined)
+    if (options.keepEvents !== undefined || this.defaults.keepEvents !== undefined)
       return (await drainedResult(this.stream(input, options))) as LlmAgentRunResult<Call>;
     const messages = inputMessages(input);
     // the calls are those of the provider `Tools` was inferred from
@@ -177,7 +177,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
   async resume(runId: string, options: LlmAgentRunOptions = {}): Promise<LlmAgentRunResult<Call>> {
     const store = options.store ?? this.defaults.store;
     if (store === undefined) throw new LlmAgentError('invalid_run_options', 'resume() needs a store');
-    if ((options.keepEvents ?? this.defaults.keepEvents) !== undefined)
+    if (options.keepEvents !== undefined || this.defaults.keepEvents !== undefined)
       return (await drainedResult(this.resumeStream(runId, options))) as LlmAgentRunResult<Call>;
     // Whether the run exists; its chain is verified once, by the leased read the resume continues from.
     if ((await store.exportRun(runId)) === undefined)

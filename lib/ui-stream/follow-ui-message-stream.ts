@@ -1,8 +1,9 @@
 import type { RunStore } from '../durable/run-store';
-import { followRun, FINAL_RUN_EVENT_TYPES } from '../durable/run-events/follow-run';
+import { followRun } from '../durable/run-events/follow-run';
 import { FollowRunError } from '../durable/run-events/follow-run-error';
-import { hasRunEventLog, KeptRunEvent, RunEventLog } from '../durable/run-events/run-event-log';
+import type { KeptRunEvent } from '../durable/run-events/run-event-log';
 import type { LlmAgentStreamEvent } from '../runner/stream/stream-events';
+import { ChunkCursor, deliveredOf, planFollow } from './follow-plan';
 import { keyOfSigning } from './ui-approval-id';
 import { UIChunkTranslator } from './ui-chunk-translator';
 import type { WuweUIMessageChunk } from './ui-message-types';
@@ -20,58 +21,20 @@ export interface FollowUIMessageStreamOptions extends ToUIMessageStreamOptions {
    * The id of the last chunk the client got (the SSE `Last-Event-ID` header): the stream continues right after it.
    * Without it the stream replays the run's current stream (its events since its last final event) from its start,
    * as the AI SDK's `resume` expects (`resumeStreamIsReplay`). `'0:0'` starts at the first kept event (the run's
-   * first stream, finished or not).
+   * first stream, finished or not). Any other value must be an id this stream issued: one naming an event past the
+   * last one the store issued for the run, or a chunk that event never had, is refused (`invalid_cursor`).
    */
   readonly lastEventId?: string | null;
+  /**
+   * Instead of `lastEventId`: the stream starts with the kept event after this one, with all of its chunks (as after
+   * the last chunk of kept event `afterEvent`): what a host that knows a kept event id (from `readRunEvents`), and
+   * not the SSE id of its last chunk, starts a stream with. An event id the store issued for the run, or 0 (from the
+   * first kept event); one past the run's last event id is refused (`invalid_cursor`), and so is giving both options
+   * (`invalid_options`).
+   */
+  readonly afterEvent?: number;
   /** Ends the stream when it aborts. */
   readonly signal?: AbortSignal;
-}
-
-/** Where a followed stream starts: after which kept event, and the chunks already delivered. */
-interface FollowPlan {
-  readonly after: number;
-  readonly delivered?: { readonly event: number; readonly chunk: number };
-  /**
-   * No event was kept after the cursor's and the run can have no next stream (it is neither running nor waiting for
-   * approval): a client that has all of its last stream is told there is nothing to follow, instead of waiting for a
-   * stream that never comes.
-   */
-  readonly ended?: boolean;
-}
-
-/** The statuses of a run that has a stream still to come: the current one, or the one its resume tells. */
-const STREAMING_STATUSES: ReadonlySet<string> = new Set(['running', 'awaiting_approval']);
-
-/**
- * Where following `runId` starts, or `undefined` when there is nothing to follow: no cursor, the run's kept events
- * end with a final event and the run is not running (a host answers `204`). With a cursor, whether the run ended.
- * @throws {@link FollowRunError} `no_event_log`, `invalid_cursor`.
- * @internal
- */
-export async function planFollow(
-  store: RunStore,
-  runId: string,
-  lastEventId: string | null | undefined,
-): Promise<FollowPlan | undefined> {
-  if (!hasRunEventLog(store))
-    throw new FollowRunError('no_event_log', runId, 'the store keeps no run events (it is not a RunEventLog)');
-  const delivered = lastEventId === undefined || lastEventId === null ? undefined : cursorOf(runId, lastEventId);
-  const kept = await keptTypes(store, runId, delivered?.event);
-  const finals = kept.filter((event) => FINAL_RUN_EVENT_TYPES.has(event.type));
-  if (delivered !== undefined) {
-    const before = finals.filter((event) => event.id < delivered.event).at(-1);
-    // The run's status is read only when no event follows the cursor's: with one, there is more to follow anyway.
-    const later = await store.readRunEvents(runId, { after: delivered.event, limit: 1 });
-    const status = later.length === 0 ? (await store.loadRun(runId))?.status : 'running';
-    return { after: before?.id ?? 0, delivered, ended: status === undefined || !STREAMING_STATUSES.has(status) };
-  }
-  const last = kept.at(-1);
-  if (last !== undefined && FINAL_RUN_EVENT_TYPES.has(last.type)) {
-    const record = await store.loadRun(runId);
-    if (record?.status !== 'running') return undefined;
-    return { after: last.id };
-  }
-  return { after: finals.at(-1)?.id ?? 0 };
 }
 
 /**
@@ -82,8 +45,13 @@ export async function planFollow(
  * all of the last stream of a run that ended (completed, stopped, failed, cancelled) gets `undefined`: nothing to
  * follow; for a run waiting for approval or running, the stream goes on with the run's next stream.
  *
- * @throws {@link durable!FollowRunError} (`no_event_log`, `invalid_cursor`, `events_dropped`) and
- *   {@link UIStreamError} `invalid_options`, before the stream starts.
+ * The cursor is checked before the stream starts, against what the store holds: the kept events up to the cursor's
+ * are read and translated again (they are the current stream's, so at most one stream's worth), which tells how
+ * many chunks the cursor's event has.
+ *
+ * @throws {@link durable!FollowRunError} (`no_event_log`, `invalid_cursor`, `events_dropped`),
+ *   {@link wuwe!RunStoreError} `run_not_found` and {@link UIStreamError} `invalid_options`, before the stream
+ *   starts.
  */
 export async function followUIMessageStream(
   store: RunStore,
@@ -91,24 +59,44 @@ export async function followUIMessageStream(
   options: FollowUIMessageStreamOptions = {},
 ): Promise<ReadableStream<FollowedUIChunk> | undefined> {
   if (options.approvals !== undefined) keyOfSigning(options.approvals);
-  const plan = await planFollow(store, runId, options.lastEventId);
+  const plan = await planFollow(store, runId, deliveredOf(runId, options));
   if (plan === undefined) return undefined;
-  const { lastEventId: _lastEventId, signal, ...translation } = options;
+  const { lastEventId: _lastEventId, afterEvent: _afterEvent, signal, ...translation } = options;
   const follow = (after: number): AsyncGenerator<KeptRunEvent, void, undefined> =>
     followRun(store, runId, { after, ...(signal === undefined ? {} : { signal }) });
   let translator = new UIChunkTranslator(runId, translation);
   let events = follow(plan.after);
-  let lastId = plan.after;
+  const { delivered } = plan;
+  let rolled: Rolled = { lastId: plan.after, pending: [] };
+  if (delivered !== undefined && delivered.event > 0)
+    rolled = await rollTo(runId, delivered, events, translator).catch(async (error: unknown) => {
+      await events.return(undefined);
+      throw error;
+    });
+  let { lastId, pending } = rolled;
+  if (plan.ended === true) {
+    // Nothing was kept after the cursor's event and the run has no next stream: only the rest of that event.
+    await events.return(undefined);
+    return pending.length === 0 ? undefined : streamOf(pending);
+  }
   let told = false;
-  const stream = new ReadableStream<FollowedUIChunk>(
+  let followedOn = false;
+  return new ReadableStream<FollowedUIChunk>(
     {
       async pull(controller) {
+        if (pending.length > 0) {
+          for (const entry of pending) controller.enqueue(entry);
+          pending = [];
+          told = true;
+          return;
+        }
         for (;;) {
           const next = await events.next();
           if (next.done === true) {
-            // The client had the whole of that stream (its final event included): follow the run's next one.
-            const followOn = !told && plan.delivered !== undefined && lastId <= plan.delivered.event;
-            if (followOn && plan.ended !== true && signal?.aborted !== true) {
+            // The client had the whole of that stream (its final event included): follow the run's next one, once.
+            const followOn = !told && !followedOn && delivered !== undefined && lastId <= delivered.event;
+            if (followOn && signal?.aborted !== true) {
+              followedOn = true;
               translator = new UIChunkTranslator(runId, translation);
               events = follow(lastId);
               continue;
@@ -119,18 +107,8 @@ export async function followUIMessageStream(
           const { id } = next.value;
           lastId = id;
           const chunks = await chunksOfKept(translator, next.value);
-          let enqueued = 0;
-          chunks.forEach((chunk, index) => {
-            const { delivered } = plan;
-            if (
-              delivered !== undefined &&
-              (id < delivered.event || (id === delivered.event && index <= delivered.chunk))
-            )
-              return;
-            controller.enqueue({ id: `${id}:${index}`, chunk });
-            enqueued += 1;
-          });
-          if (enqueued === 0) continue;
+          if (chunks.length === 0) continue;
+          chunks.forEach((chunk, index) => controller.enqueue({ id: `${id}:${index}`, chunk }));
           told = true;
           return;
         }
@@ -141,29 +119,64 @@ export async function followUIMessageStream(
     },
     { highWaterMark: 1 },
   );
-  return plan.ended === true ? nonEmpty(stream) : stream;
+}
+
+/** Where a followed stream is once rolled to the cursor: its last event read, the chunks still to tell of it. */
+interface Rolled {
+  readonly lastId: number;
+  readonly pending: FollowedUIChunk[];
 }
 
 /**
- * `stream`, or `undefined` when it holds no chunk. Only for a run that ended: its stream reads kept events only, so
- * the first read does not wait.
+ * Reads and translates the kept events up to the cursor's (the client has their chunks), so the stream goes on from
+ * the cursor with the translator where it was; answers the chunks of that event after the cursor's. Each of those
+ * events is kept (`planFollow` found one at or after the cursor, and there is no final event between `after` and
+ * it): no read waits.
+ * @throws {@link FollowRunError} `invalid_cursor` for a chunk index the cursor's event does not have;
+ *   `events_dropped` when retention dropped the events right after the cursor.
  */
-async function nonEmpty(stream: ReadableStream<FollowedUIChunk>): Promise<ReadableStream<FollowedUIChunk> | undefined> {
-  const reader = stream.getReader();
-  const first = await reader.read();
-  if (first.done) return undefined;
-  return new ReadableStream<FollowedUIChunk>(
-    {
-      start: (controller) => controller.enqueue(first.value),
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
+async function rollTo(
+  runId: string,
+  delivered: ChunkCursor,
+  events: AsyncGenerator<KeptRunEvent, void, undefined>,
+  translator: UIChunkTranslator,
+): Promise<Rolled> {
+  let lastId = 0;
+  for (let first = true; ; first = false) {
+    const next = await events.next();
+    // Only when the follower's signal aborted: the stream ends at its first read.
+    if (next.done === true) return { lastId, pending: [] };
+    const kept = next.value;
+    lastId = kept.id;
+    if (first && kept.id > delivered.event + 1)
+      throw new FollowRunError(
+        'events_dropped',
+        runId,
+        `the events of run '${runId}' after ${delivered.event} up to ${kept.id - 1} were dropped (retention): following on would leave a gap`,
+      );
+    const chunks = await chunksOfKept(translator, kept);
+    if (kept.id < delivered.event) continue;
+    // The cursor's own event, or (retention dropped it) the one right after it, whose chunks are all new.
+    const from = kept.id > delivered.event ? 0 : delivered.chunk === undefined ? chunks.length : delivered.chunk + 1;
+    if (kept.id === delivered.event && delivered.chunk !== undefined && delivered.chunk >= chunks.length)
+      throw new FollowRunError(
+        'invalid_cursor',
+        runId,
+        `'${delivered.event}:${delivered.chunk}' names chunk ${delivered.chunk} of event ${delivered.event}, which has ${chunks.length}: the stream never issued it`,
+      );
+    const pending = chunks.slice(from).map((chunk, index) => ({ id: `${kept.id}:${from + index}`, chunk }));
+    return { lastId, pending };
+  }
+}
+
+/** A stream of `chunks`, then its end. */
+function streamOf(chunks: readonly FollowedUIChunk[]): ReadableStream<FollowedUIChunk> {
+  return new ReadableStream<FollowedUIChunk>({
+    start(controller) {
+      for (const entry of chunks) controller.enqueue(entry);
+      controller.close();
     },
-    { highWaterMark: 1 },
-  );
+  });
 }
 
 /** The chunks of one kept event: a stream event, or the error a run failed with. */
@@ -173,32 +186,4 @@ function chunksOfKept(translator: UIChunkTranslator, kept: KeptRunEvent): Promis
   const text =
     typeof error.code === 'string' ? `the run failed: ${error.name ?? 'Error'} (${error.code})` : 'the run failed';
   return Promise.resolve(translator.failureChunks(error, text));
-}
-
-/** The id and type of each kept event of `runId` (up to `through`, when given). */
-async function keptTypes(
-  store: RunEventLog,
-  runId: string,
-  through: number | undefined,
-): Promise<{ id: number; type: string }[]> {
-  const kept: { id: number; type: string }[] = [];
-  for (let after = 0; ;) {
-    const events = await store.readRunEvents(runId, { after, limit: 1000 });
-    for (const { id, event } of events) if (through === undefined || id <= through) kept.push({ id, type: event.type });
-    if (events.length < 1000) return kept;
-    after = events[events.length - 1].id;
-    if (through !== undefined && after >= through) return kept;
-  }
-}
-
-/** The kept event id and chunk index of an SSE id this stream issued. */
-function cursorOf(runId: string, lastEventId: string): { event: number; chunk: number } {
-  const match = /^([0-9]{1,15}):([0-9]{1,6})$/.exec(lastEventId.trim());
-  if (match === null)
-    throw new FollowRunError(
-      'invalid_cursor',
-      runId,
-      `'${lastEventId.slice(0, 40)}' is not an event id of this stream`,
-    );
-  return { event: Number(match[1]), chunk: Number(match[2]) };
 }

@@ -26,8 +26,8 @@ export interface ChatRun {
   readonly resumedAfter?: number;
 }
 
-/** A cursor past every chunk of kept event `id`: the stream starts with the next event. */
-const pastEvent = (id: number): string => `${id}:999999`;
+/** Where a followed stream starts: after an SSE id it issued (`lastEventId`), or after a whole kept event. */
+type FollowFrom = { readonly lastEventId?: string } | { readonly afterEvent: number };
 
 /** The chats' runs: starts and resumes runs, and answers their followed UI message streams. */
 export class ChatRuns {
@@ -70,7 +70,7 @@ export class ChatRuns {
    * stream's `start` chunk names the assistant message (the run id), so a replay replaces that message.
    */
   async followNew(run: ChatRun, response: ServerResponse): Promise<void> {
-    const cursor = run.continues === undefined ? '0:0' : pastEvent(run.resumedAfter ?? 0);
+    const cursor = run.continues === undefined ? { lastEventId: '0:0' } : { afterEvent: run.resumedAfter ?? 0 };
     return pipe(await followRunResponse(this.store, run.runId, this.options(run, cursor)), response);
   }
 
@@ -85,21 +85,29 @@ export class ChatRuns {
     if (run === undefined) return pipe(new Response(null, { status: 204 }), response);
     const resumedAfter = run.resumedAfter ?? 0;
     if (run.continues === undefined || (lastEventId !== undefined && eventOf(lastEventId) > resumedAfter))
-      return pipe(await followRunResponse(this.store, run.runId, this.options(run, lastEventId)), response);
+      return pipe(await followRunResponse(this.store, run.runId, this.options(run, { lastEventId })), response);
     // The rest of the stream that asked for approval, told after the approval was decided: its requests are told as
     // errors (no pending approval is left to sign), and the resumed stream tells those calls by their outputs.
     const first = (
-      await followUIMessageStream(this.store, run.runId, this.options({ runId: run.runId }, lastEventId ?? '0:0'))
+      await followUIMessageStream(
+        this.store,
+        run.runId,
+        this.options({ runId: run.runId }, { lastEventId: lastEventId ?? '0:0' }),
+      )
     )?.pipeThrough(askingStreamOnly(resumedAfter));
-    const resumed = await followUIMessageStream(this.store, run.runId, this.options(run, pastEvent(resumedAfter)));
+    const resumed = await followUIMessageStream(this.store, run.runId, this.options(run, { afterEvent: resumedAfter }));
     return pipeChunks([first, resumed], response);
   }
 
   /** The follow options of `run`: its message id on its first stream, the approval it continues on the next. */
-  private options(run: ChatRun, lastEventId: string | undefined) {
+  private options(run: ChatRun, from: FollowFrom) {
     return {
       approvals: this.approvals,
-      ...(lastEventId === undefined ? {} : { lastEventId }),
+      ...('afterEvent' in from
+        ? { afterEvent: from.afterEvent }
+        : from.lastEventId === undefined
+          ? {}
+          : { lastEventId: from.lastEventId }),
       ...(run.continues !== undefined ? { continues: run.continues } : { messageId: run.runId }),
     };
   }

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readUIMessageStream } from 'ai';
-import { MemoryRunStore, RunStore } from '../../lib';
+import { LlmAgentError, MemoryRunStore, RunStore } from '../../lib';
 import { SqliteRunStore } from '../../lib/durable/sqlite';
 import { FollowRunError, followRun, KeptRunEvent, RunEventLog } from '../../lib/durable';
 import { followRunResponse, followUIMessageStream, toUIMessageStream, WuweUIMessage } from '../../lib/ui-stream';
-import { buildRunner } from '../../samples/08-ui-stream/agent';
+import { buildRunner, executions } from '../../samples/08-ui-stream/agent';
 
 jest.setTimeout(60_000);
 
@@ -186,6 +186,31 @@ describe('keepEvents options', () => {
       buildRunner().complete('hi', { store: new MemoryRunStore(), keepEvents: { maxPerRun: 0 } }),
     ).rejects.toMatchObject({ code: 'invalid_run_options' });
   });
+
+  it('refuses a keepEvents that is not a policy object, before anything runs', async () => {
+    for (const keepEvents of ['x', 5, true, [], () => ({}), null]) {
+      const store = new MemoryRunStore();
+      const ran = executions.lookup + executions.refund;
+      const refused = await buildRunner()
+        .complete('Refund order A-1', { store, keepEvents: keepEvents as never })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(LlmAgentError.isInstance(refused) && refused.code).toBe('invalid_run_options');
+      expect((refused as Error).message).toMatch(/`keepEvents` must be a policy object/);
+      expect(await store.listRuns()).toEqual([]);
+      expect(executions.lookup + executions.refund).toBe(ran);
+    }
+    // stream(): refused at the call, as the other run options are.
+    let thrown: unknown;
+    try {
+      buildRunner().stream('hi', { store: new MemoryRunStore(), keepEvents: null as never });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(LlmAgentError.isInstance(thrown) && thrown.code).toBe('invalid_run_options');
+  }, 10_000);
 });
 
 describe('a followed run and a slow reader', () => {

@@ -7,7 +7,9 @@ import { WuweError } from '../../errors/wuwe-error';
  * - `no_event_log`: the store keeps no run events (it lacks the `RunEventLog` methods).
  * - `events_dropped`: the events right after the follower's last id were dropped by retention (`maxPerRun`):
  *   following on would leave a gap.
- * - `invalid_cursor`: `after` is not a whole number >= 0 (or, for a UI stream, not an event id this host issued).
+ * - `invalid_cursor`: `after` is not a whole number >= 0, or is past the last event id the store has issued for the
+ *   run; for a UI stream, `lastEventId` is not an SSE id the stream issued (not a string, not `<event id>:<chunk
+ *   index>`, an event past the run's last one, or a chunk index that event does not have).
  */
 export type FollowRunErrorCode = 'no_event_log' | 'events_dropped' | 'invalid_cursor';
 

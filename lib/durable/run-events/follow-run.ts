@@ -1,10 +1,14 @@
 import type { RunStore } from '../run-store';
 import { RunStoreError } from '../run-store-error';
+import { readFromCursor } from './follow-cursor';
 import { FollowRunError } from './follow-run-error';
-import { hasRunEventLog, KeptRunEvent } from './run-event-log';
+import { hasRunEventLog, KeptRunEvent, readBoundsOf } from './run-event-log';
 
 /** The `type`s of the events a run's stream ends with: its result, or the error it failed with. */
 export const FINAL_RUN_EVENT_TYPES: ReadonlySet<string> = new Set(['run_finished', 'run_failed']);
+
+/** The statuses of a run that can have no next stream: it cannot be resumed. */
+const ENDED_FOR_GOOD: ReadonlySet<string> = new Set(['completed', 'cancelled']);
 
 /** Options of {@link followRun}. */
 export interface FollowRunOptions {
@@ -22,12 +26,18 @@ export interface FollowRunOptions {
  * `eventPollIntervalMs`) and yields them as they are appended, until the run's final event (`run_finished` or
  * `run_failed`) has been yielded, or `signal` aborts. Each event once, none skipped: a follower that reconnects with
  * the id of the last event it got misses nothing and sees nothing twice. A run suspended for approval ends its
- * stream with `run_finished` (`awaiting_approval`); follow again after that id to see its resumed stream.
+ * stream with `run_finished` (`awaiting_approval`); follow again after that id to see its resumed stream. After the
+ * final event of a run that ended for good (`completed`, `cancelled`: it cannot be resumed), or from 0 on such a
+ * run with no kept events, the iteration ends at once: no event will come.
+ *
+ * `after` is checked against the store when the iteration starts: an id past the last one the store has issued for
+ * the run was never issued, and is refused (`invalid_cursor`) instead of waited for.
  *
  * Pulled: the store is read only when the consumer asks for more, `batchSize` events at a time.
  *
  * @throws {@link FollowRunError} `no_event_log`, `events_dropped` (retention dropped events after `after`),
- *   `invalid_cursor`; {@link RunStoreError} `run_not_found` for a run the store does not have.
+ *   `invalid_cursor` (not a whole number >= 0, or past the run's last event id); {@link RunStoreError}
+ *   `run_not_found` for a run the store does not have.
  */
 export async function* followRun(
   store: RunStore,
@@ -39,12 +49,17 @@ export async function* followRun(
   let cursor = options.after ?? 0;
   if (!Number.isSafeInteger(cursor) || cursor < 0)
     throw new FollowRunError('invalid_cursor', runId, `after must be a whole number >= 0, got ${String(cursor)}`);
-  const limit = options.batchSize ?? 256;
+  const { limit } = readBoundsOf({ limit: options.batchSize ?? 256 });
   const { signal } = options;
   const aborted = (): boolean => signal?.aborted === true;
-  if ((await store.exportRun(runId)) === undefined) throw new RunStoreError('run_not_found', 'No such run', { runId });
-  while (!aborted()) {
-    const events = await store.readRunEvents(runId, { after: cursor, limit });
+  // The status is read before the events: a run that ended for good gets no event after that read.
+  const record = await store.exportRun(runId);
+  if (record === undefined) throw new RunStoreError('run_not_found', 'No such run', { runId });
+  const first = await readFromCursor(store, runId, cursor, limit, `after ${cursor}`);
+  const atEnd = cursor === 0 || (first.at !== undefined && FINAL_RUN_EVENT_TYPES.has(first.at.event.type));
+  if (first.events.length === 0 && atEnd && ENDED_FOR_GOOD.has(record.status)) return;
+  for (let read: readonly KeptRunEvent[] | undefined = first.events; !aborted(); read = undefined) {
+    const events = read ?? (await store.readRunEvents(runId, { after: cursor, limit }));
     if (events.length > 0 && cursor > 0 && events[0].id !== cursor + 1)
       throw new FollowRunError(
         'events_dropped',

@@ -1,3 +1,4 @@
+import { messageOf } from '../../errors/message-of';
 import type { JsonObject } from '../../outcome/json-value';
 import { RunStoreError } from '../run-store-error';
 
@@ -36,8 +37,11 @@ export interface ReadRunEventsOptions {
 export interface RunEventLog {
   /**
    * Appends `events` to run `runId`'s events in one transaction, each with the next id, then drops the oldest
-   * beyond `maxPerRun`; returns the id of the last one appended. Followers waiting on the run are woken.
-   * @throws {@link wuwe!RunStoreError} `run_not_found`, `record_invalid` for a bad `maxPerRun`, `store_closed`.
+   * beyond `maxPerRun`; returns the id of the last one appended. Followers waiting on the run are woken. Each event
+   * must serialize (`JSON.stringify`) to the text of a JSON object with a string `type`, the form it is read back in;
+   * when one does not, nothing of the batch is written.
+   * @throws {@link wuwe!RunStoreError} `run_not_found`, `record_invalid` (an event that does not serialize to such
+   *   a text, or a bad `maxPerRun`), `store_closed`.
    */
   appendRunEvents(runId: string, events: readonly JsonObject[], options: AppendRunEventsOptions): Promise<number>;
   /** The kept events of `runId` after `options.after`, oldest first (none for an unknown run). */
@@ -65,8 +69,9 @@ export function hasRunEventLog(store: unknown): store is RunEventLog {
 }
 
 /**
- * The checked arguments of an append: the events as JSON text, the retention bound.
- * @throws {@link RunStoreError} `record_invalid`.
+ * The checked arguments of an append: the events as JSON text, the retention bound. Each text is one a read gives
+ * back as a kept event (a JSON object with a string `type`), so an event appended never breaks the run's log.
+ * @throws {@link RunStoreError} `record_invalid`, before anything is written.
  * @internal
  */
 export function checkedAppend(
@@ -79,12 +84,38 @@ export function checkedAppend(
     throw new RunStoreError('record_invalid', `maxPerRun must be a whole number >= 1, got ${String(maxPerRun)}`, {
       runId,
     });
-  const texts = events.map((event) => {
-    if (typeof event !== 'object' || event === null || typeof event.type !== 'string')
-      throw new RunStoreError('record_invalid', 'a run event must be a JSON object with a `type`', { runId });
-    return JSON.stringify(event);
-  });
-  return { texts, maxPerRun };
+  if (!Array.isArray(events))
+    throw new RunStoreError('record_invalid', 'the run events to append must be an array', { runId });
+  return { texts: events.map((event: unknown, index) => eventText(runId, event, index)), maxPerRun };
+}
+
+/** The JSON text of the event at `index` of an append, read back to check it is a kept event's. */
+function eventText(runId: string, event: unknown, index: number): string {
+  const refused = (why: string, cause?: unknown): RunStoreError =>
+    new RunStoreError('record_invalid', `run event ${index} cannot be kept: ${why}`, {
+      runId,
+      ...(cause === undefined ? {} : { cause }),
+    });
+  if (typeof event !== 'object' || event === null) throw refused('it is not a JSON object with a `type`');
+  let text: unknown;
+  try {
+    text = JSON.stringify(event);
+  } catch (error) {
+    throw refused(`it does not serialize to JSON (${messageOf(error)})`, error);
+  }
+  if (typeof text !== 'string') throw refused('it serializes to no JSON text');
+  if (!isKeptEventJson(JSON.parse(text))) throw refused('its JSON text is not a JSON object with a string `type`');
+  return text;
+}
+
+/** True for the JSON value of a kept event: an object with a string `type`. */
+function isKeptEventJson(value: unknown): value is KeptRunEvent['event'] {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { type?: unknown }).type === 'string'
+  );
 }
 
 /** The read bounds of {@link RunEventLog.readRunEvents}, checked. @internal */
@@ -98,17 +129,30 @@ export function readBoundsOf(options: ReadRunEventsOptions = {}): { after: numbe
   return { after, limit };
 }
 
-/** A kept event of a stored row. @internal */
+/**
+ * A kept event of a stored row.
+ * @throws {@link RunStoreError} `record_invalid` for a row whose text is not a JSON object with a string `type`
+ *   (written outside the store).
+ * @internal
+ */
 export function keptEventOfRow(row: {
   event_id: number | string;
   event_json: string;
   recorded_at: string;
 }): KeptRunEvent {
-  return {
-    id: Number(row.event_id),
-    event: JSON.parse(row.event_json) as KeptRunEvent['event'],
-    recordedAt: row.recorded_at,
-  };
+  const id = Number(row.event_id);
+  let event: unknown;
+  try {
+    event = JSON.parse(row.event_json);
+  } catch {
+    event = undefined;
+  }
+  if (!isKeptEventJson(event))
+    throw new RunStoreError(
+      'record_invalid',
+      `the stored run event ${id} is not the JSON text of an object with a string \`type\``,
+    );
+  return { id, event, recordedAt: row.recorded_at };
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. @internal */

@@ -33,7 +33,8 @@ export interface ResolvedKeepRunEvents {
 
 /**
  * The resolved policy of a run's options, or `undefined` when events are not kept.
- * @throws {@link LlmAgentError} `invalid_run_options` without a store that keeps events, or for a bad `maxPerRun`.
+ * @throws {@link LlmAgentError} `invalid_run_options` for a policy that is not an object, without a store that keeps
+ *   events, or for a bad `maxPerRun`.
  * @internal
  */
 export function resolveKeepEvents(
@@ -41,6 +42,11 @@ export function resolveKeepEvents(
   store: RunStore | undefined,
 ): ResolvedKeepRunEvents | undefined {
   if (policy === undefined) return undefined;
+  if (typeof policy !== 'object' || policy === null || Array.isArray(policy))
+    throw new LlmAgentError(
+      'invalid_run_options',
+      `\`keepEvents\` must be a policy object (\`{}\` for the defaults), got ${policy === null ? 'null' : Array.isArray(policy) ? 'an array' : `a ${typeof policy}`}`,
+    );
   const maxPerRun = policy.maxPerRun ?? DEFAULT_KEEP_RUN_EVENTS_POLICY.maxPerRun;
   if (!Number.isSafeInteger(maxPerRun) || maxPerRun < 1)
     throw new LlmAgentError(

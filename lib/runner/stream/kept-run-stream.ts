@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../outcome/json-value';
+import { RunStoreError } from '../../durable/run-store-error';
 import { WuweError } from '../../errors/wuwe-error';
 import { messageOf } from '../../errors/message-of';
 import type { LlmAgentRunResult } from '../run-result';
@@ -12,6 +13,10 @@ import type { ResolvedKeepRunEvents } from './keep-events-policy';
  */
 export class KeptRunStream implements LlmAgentRunStream {
   readonly runId: string;
+  /** Events of a run not created yet, written with the next append (see `append`). */
+  private held: JsonObject[] = [];
+  /** True once an append succeeded: the run exists, and a refusal is an error. */
+  private appended = false;
 
   constructor(
     private readonly inner: LlmAgentRunStream,
@@ -49,7 +54,10 @@ export class KeptRunStream implements LlmAgentRunStream {
       await this.append(runFailedEvent(this.runId, error)).catch(() => undefined);
       throw error;
     }
-    if (next.done === true) return next;
+    if (next.done === true) {
+      await this.append(undefined);
+      return next;
+    }
     try {
       await this.append(keptEventOf(next.value));
     } catch (error) {
@@ -63,8 +71,25 @@ export class KeptRunStream implements LlmAgentRunStream {
     return (await this.inner.return?.()) ?? { done: true, value: undefined };
   }
 
-  private async append(event: JsonObject): Promise<void> {
-    await this.keep.log.appendRunEvents(this.runId, [event], { maxPerRun: this.keep.maxPerRun });
+  /**
+   * Appends `event` after the events held so far. A new run's first events (`run_started`) come before the run's
+   * `createRun` has committed, which on a store that writes asynchronously (PostgreSQL) it has not yet when they are
+   * handed on: until one append succeeded, an append the store refuses as `run_not_found` is held and written with
+   * the next event (in order), never dropped; once the stream ends, what is still held is written or its error thrown.
+   */
+  private async append(event: JsonObject | undefined): Promise<void> {
+    const events = event === undefined ? this.held : [...this.held, event];
+    if (events.length === 0) return;
+    try {
+      await this.keep.log.appendRunEvents(this.runId, events, { maxPerRun: this.keep.maxPerRun });
+    } catch (error) {
+      if (event === undefined || this.appended || !RunStoreError.isInstance(error) || error.code !== 'run_not_found')
+        throw error;
+      this.held = events;
+      return;
+    }
+    this.held = [];
+    this.appended = true;
   }
 }
 
