@@ -15,7 +15,7 @@ import ts from 'typescript';
  * - no two classes, interfaces or type aliases of `lib/` share a name.
  */
 const root = join(__dirname, '../..');
-const MAX_LINES = 350;
+const MAX_LINES = 300;
 
 /** Files allowed above {@link MAX_LINES}, each with its reason. */
 const LONG_FILES: Readonly<Record<string, string>> = {
