@@ -39,7 +39,9 @@ export interface AgentToolOptions {
   readonly outputPolicy?: StructuredOutputPolicy;
   /**
    * Tightens the contract derived from the child's tools (see {@link deriveAgentContract}); a weaker value is
-   * refused (`AgentToolError` `contract_loosened`).
+   * refused (`AgentToolError` `contract_loosened`). Only `sideEffect`, `idempotency` and `approval`: any other key
+   * (`maxCalls` too), an own `__proto__` key, a value that is no string or options that are no plain object are
+   * refused as `@Contract` refuses them (`ToolContractError` `invalid_contract`; see {@link tightenContract}).
    */
   readonly contract?: Partial<AgentToolContract>;
   /** The hard deadline of one call: the child run is cancelled when it passes. @default 30000 */

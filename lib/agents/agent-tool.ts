@@ -35,7 +35,8 @@ const CAPABILITIES: ToolProviderCapabilities = Object.freeze({
  * child run of `runner` and answers with the child's final answer.
  *
  * - The contract is derived from the child's tools ({@link deriveAgentContract}); `options.contract` may tighten it,
- *   never loosen it (`AgentToolError` `contract_loosened`, thrown here).
+ *   never loosen it (`AgentToolError` `contract_loosened`, thrown here); a key it does not have is refused
+ *   (`ToolContractError` `invalid_contract`, as `@Contract` refuses one).
  * - In a parent run with a store, the child run is durable in the same store: its id derived from the parent run and
  *   the call ({@link childRunIdOf}), its metadata `parentRunId`, `parentCallId` and `agent` (see {@link childRunsOf}).
  *   A child that waits for an approval suspends the parent's call, and the parent run ends `awaiting_approval`;

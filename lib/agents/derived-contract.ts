@@ -1,4 +1,5 @@
 import { APPROVAL_ORDER, IDEMPOTENCY_ORDER, SIDE_EFFECT_ORDER } from '../contract/contract-order';
+import { ToolContractError } from '../contract/tool-contract-error';
 import { ToolApprovalMode, ToolDescriptor, ToolIdempotency, ToolSideEffect } from '../contract/tool-descriptor';
 import { AgentToolError } from './agent-tool-error';
 
@@ -36,16 +37,28 @@ export function deriveAgentContract(childTools: readonly ToolDescriptor[]): Agen
   };
 }
 
+/** The keys an agent tool's `contract` may have: the derived fields, which it may tighten. */
+const AGENT_CONTRACT_KEYS: readonly string[] = [
+  'sideEffect',
+  'idempotency',
+  'approval',
+] satisfies readonly (keyof AgentToolContract)[];
+
 /**
  * The derived contract tightened by the host's choices. A choice weaker than the derived one (a `read` agent whose
  * child can write, `idempotent` for a child with a non-idempotent tool, `never` for one that asks) is refused with
- * {@link AgentToolError} `contract_loosened`.
+ * {@link AgentToolError} `contract_loosened`; a string outside a field's vocabulary with `invalid_agent_tool`.
+ * Options `@Contract` would refuse are refused as it does (`ToolContractError` `invalid_contract`, listing each
+ * problem): options that are no plain object (an array, a class instance, an object inheriting its fields), a key
+ * other than `sideEffect`, `idempotency` and `approval` (a typo, a `ToolContractOptions` key such as `maxCalls` that
+ * an agent tool does not take, an own `__proto__` key from JSON, a symbol), a value that is no string.
  */
 export function tightenContract(
   name: string,
   derived: AgentToolContract,
-  asked: Partial<AgentToolContract> = {},
+  options: Partial<AgentToolContract> = {},
 ): AgentToolContract {
+  const asked = checkedContract(name, options);
   return {
     sideEffect: tightened(name, 'sideEffect', SIDE_EFFECT_ORDER, derived.sideEffect, asked.sideEffect),
     idempotency: tightened(name, 'idempotency', IDEMPOTENCY_ORDER, derived.idempotency, asked.idempotency),
@@ -69,4 +82,36 @@ function tightened<T extends string>(
       `agent tool '${name}': ${field} '${asked}' is weaker than '${derived}', derived from the child's tools; a host may tighten an agent tool's contract, never loosen it`,
     );
   return asked;
+}
+
+/** The fields of an agent tool's contract options, its keys and the types of its values checked. */
+function checkedContract(name: string, options: unknown): Partial<AgentToolContract> {
+  if (!isPlainObject(options))
+    throw new ToolContractError('invalid_contract', name, [
+      "an agent tool's contract options must be a plain object (no array, no class instance, nothing inherited)",
+    ]);
+  const fields = options as Record<string, unknown>;
+  const problems = Reflect.ownKeys(options).flatMap((key) => {
+    if (typeof key !== 'string' || !AGENT_CONTRACT_KEYS.includes(key))
+      return [
+        `unknown contract option '${String(key)}' (an agent tool's contract takes ${AGENT_CONTRACT_KEYS.join(', ')})`,
+      ];
+    const value = fields[key];
+    return value === undefined || typeof value === 'string' ? [] : [`${key} must be a string`];
+  });
+  if (problems.length > 0) throw new ToolContractError('invalid_contract', name, problems);
+  // Own fields only: a field on Object.prototype is never read as the host's choice.
+  const own = (key: keyof AgentToolContract): unknown =>
+    Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : undefined;
+  return {
+    sideEffect: own('sideEffect') as ToolSideEffect | undefined,
+    idempotency: own('idempotency') as ToolIdempotency | undefined,
+    approval: own('approval') as ToolApprovalMode | undefined,
+  };
+}
+
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }

@@ -29,3 +29,4 @@ export type {
 export { HandoffError } from '../runner/handoff/handoff-error';
 export type { HandoffErrorCode } from '../runner/handoff/handoff-error';
 export { handoffsOf } from '../runner/handoff/handoff-entries';
+export type { HandoffRecord } from '../runner/handoff/handoff-replay';

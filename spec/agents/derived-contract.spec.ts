@@ -1,4 +1,4 @@
-import { LlmAgentRunner, ScriptedModelClient } from '../../lib';
+import { LlmAgentRunner, ScriptedModelClient, ToolContractError } from '../../lib';
 import { AgentToolError } from '../../lib/agents';
 import { countingTools } from './agent-tree';
 import { makeTempDir } from '../durable/temp-dir';
@@ -76,4 +76,30 @@ describe('the contract of an agent tool is derived from its child tools', () => 
       runner.asTool({ name: 'x', description: 'x', contract: { sideEffect: '__proto__' as never } }),
     ).toThrow(expect.objectContaining({ code: 'invalid_agent_tool' }));
   });
+
+  it.each([
+    ['a ToolContractOptions key an agent tool does not take', { maxCalls: 1 }, "unknown contract option 'maxCalls'"],
+    ['a typo beside a known key', { approval: 'always', aproval: 'never' }, "unknown contract option 'aproval'"],
+    ['an own __proto__ key (from JSON)', JSON.parse('{"__proto__":{"sideEffect":"none"}}'), "'__proto__'"],
+    ['a symbol key', { [Symbol('evil')]: 1 }, "unknown contract option 'Symbol(evil)'"],
+    ['options that are no object', 'always', 'must be a plain object'],
+    ['null', null, 'must be a plain object'],
+    ['an array', [], 'must be a plain object'],
+    ['a value that is no string', { sideEffect: 5 }, 'sideEffect must be a string'],
+    ['an object inheriting its fields', Object.create({ sideEffect: 'none', approval: 'never' }), 'nothing inherited'],
+  ])(
+    'contract options with %s are refused as @Contract refuses them (ToolContractError invalid_contract)',
+    (_name, contract, message) => {
+      const runner = runnerWith({ purge: { sideEffect: 'destructive' } });
+      let thrown: unknown;
+      try {
+        runner.asTool({ name: 'helper', description: 'Helps.', contract: contract as never });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ToolContractError.isInstance(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'invalid_contract', toolName: 'helper' });
+      expect((thrown as Error).message).toContain(message);
+    },
+  );
 });

@@ -9,7 +9,11 @@ export type HandoffErrorCode =
    * that is not an `LlmAgentRunner`, an `inputFilter` that is not a function.
    */
   | 'invalid_handoff'
-  /** A resumed run is held by an agent that the resuming runner's handoffs do not reach (or reach twice). */
+  /**
+   * A resumed run started on an agent (its metadata's `entryAgent`) that the resuming runner's handoffs do not reach
+   * (or reach twice), so its transfers cannot be replayed; a handoff target that cannot be read; `handoffsOf` given a
+   * runner that is no `LlmAgentRunner`.
+   */
   | 'handoff_not_found'
   /** A handoff's `inputFilter` threw or answered something that is not a message list; no request was sent. */
   | 'input_filter_failed';

@@ -3,11 +3,10 @@ import { InMemoryMemory } from '../../model/memory';
 import type { ChatMessage } from '../../model/model-types';
 import type { RunInProgress } from '../run-state';
 import type { StepContext } from '../tool-call/step-context';
-import { HandoffEntry } from './handoff';
 import { agentOfSteps, HandoffAgent, ResolvedHandoff, targetAgentOf } from './handoff-agents';
-import { handoffsOf } from './handoff-entries';
 import { HandoffError } from './handoff-error';
-import { handoffOfOutcome } from './transfer-tools';
+import { ENTRY_AGENT_KEY, replayConfigured } from './handoff-replay';
+import { transferOf } from './transfer-tools';
 
 /** The agent that holds a run after a handoff. @internal */
 export interface ActiveHandoff {
@@ -29,8 +28,9 @@ export function activeSteps(run: RunInProgress, steps: StepContext): StepContext
 
 /**
  * After a turn's Tool messages are recorded: when a call of the turn was a transfer of the agent holding the run
- * (admitted, its Tool message recorded), the run continues with the target: its steps (model, tools), its `system`,
- * `activeTools` and `toolChoice`; a `handoff` event is sent. The first such call of the turn counts. @internal
+ * (admitted, its Tool message recorded; see `transferOf`: a handoff configured on the holder, from the holder), the
+ * run continues with the target: its steps (model, tools), its `system`, `activeTools` and `toolChoice`; a `handoff`
+ * event is sent. The first such call of the turn counts. A resume replays the record by the same test. @internal
  */
 export function applyTurnHandoff(steps: StepContext, run: RunInProgress): void {
   const holder = run.handoff?.agent ?? agentOfSteps(steps);
@@ -39,24 +39,14 @@ export function applyTurnHandoff(steps: StepContext, run: RunInProgress): void {
   const answered = answeredCallIds(run.messages);
   for (const call of run.toolCalls) {
     if (call.turn !== run.turn || !answered.has(call.callId)) continue;
-    const edge = holder.handoffs.find((candidate) => candidate.toolName === call.toolName);
-    const recorded = handoffOfOutcome(call.outcome);
-    if (edge === undefined || recorded?.to !== edge.name) continue;
+    const transfer = transferOf(holder, call.toolName, call.outcome);
+    if (transfer === undefined) continue;
+    const { edge, from } = transfer;
     hand(run, edge, targetAgentOf(edge), run.turn);
-    steps.emit(run, {
-      type: 'handoff',
-      runId: run.runId,
-      turn: run.turn,
-      callId: call.callId,
-      from: recorded.from,
-      to: edge.name,
-    });
+    steps.emit(run, { type: 'handoff', runId: run.runId, turn: run.turn, callId: call.callId, from, to: edge.name });
     return;
   }
 }
-
-/** The run metadata key naming the runner a run started on (its `name`), for a resume to find it. */
-export const ENTRY_AGENT_KEY = 'entryAgent';
 
 /** The metadata a new run of a named runner is created with: its name (`entryAgent`). @internal */
 export function entryAgentMetadata(steps: StepContext): { readonly [ENTRY_AGENT_KEY]: string } | undefined {
@@ -65,29 +55,26 @@ export function entryAgentMetadata(steps: StepContext): { readonly [ENTRY_AGENT_
 }
 
 /**
- * On resume, before the pending calls run: the run continues with the agent holding it, the one its last recorded
- * handoff names (before any handoff, the runner it started on: its metadata's `entryAgent`), found among the handoffs
- * reachable from the resuming runner (itself included); `HandoffError` `handoff_not_found` when none (or two
- * different runners) has that name. A run that names no agent is continued by the resuming runner. @internal
+ * On resume, before the pending calls run: the run continues with the agent holding it, found by replaying the
+ * record's transfers from the runner it started on (its metadata's `entryAgent`, among the runners reachable from
+ * the resuming runner, itself included) along the handoffs configured on each holder, as the live run made them
+ * (`replayConfigured`): a call that was not a transfer of its holder (an ordinary tool whose outcome looks like one)
+ * hands nothing over. `HandoffError` `handoff_not_found` when the resuming runner does not reach the entry agent
+ * (or reaches two different runners of that name). A run that names no agent is replayed from the resuming runner.
+ * @internal
  */
 export function restoreHandoff(steps: StepContext, run: RunInProgress, record: AgentRunRecord | undefined): void {
   if (record === undefined) return;
-  const last: HandoffEntry | undefined = handoffsOf(record).at(-1);
-  const entry = record.metadata?.[ENTRY_AGENT_KEY];
-  const holder = last?.to ?? (typeof entry === 'string' ? entry : undefined);
-  if (holder === undefined) return;
   const start = agentOfSteps(steps);
-  const found = start === undefined ? [] : reachable(start, holder);
-  if (found.length !== 1)
-    throw new HandoffError(
-      'handoff_not_found',
-      found.length === 0
-        ? `run '${run.runId}' is held by agent '${holder}', which is not this runner and which its handoffs do not reach; resume it with a runner that reaches it`
-        : `run '${run.runId}' is held by agent '${holder}', and this runner's handoffs reach two different runners of that name`,
-    );
-  const [{ agent, edge }] = found;
-  if (edge === undefined) return; // the resuming runner holds the run
-  hand(run, edge, agent, last?.turn ?? 0);
+  if (start === undefined) {
+    const entry = record.metadata?.[ENTRY_AGENT_KEY];
+    if (typeof entry === 'string')
+      throw new HandoffError('handoff_not_found', `run '${run.runId}' started on agent '${entry}', not this runner`);
+    return;
+  }
+  const { holding, turn } = replayConfigured(start, record);
+  if (holding.edge === undefined) return; // the resuming runner holds the run
+  hand(run, holding.edge, holding.agent, turn);
 }
 
 /**
@@ -146,29 +133,6 @@ function answeredCallIds(messages: readonly ChatMessage[]): ReadonlySet<string> 
     if (message.role === 'tool') ids.add(message.toolCallId);
   }
   return ids;
-}
-
-/** The agents named `name` reachable from `start` (itself, without an edge, when its own name is `name`). */
-function reachable(
-  start: HandoffAgent,
-  name: string,
-): { readonly agent: HandoffAgent; readonly edge?: ResolvedHandoff }[] {
-  const found = new Map<HandoffAgent, ResolvedHandoff | undefined>();
-  if (start.name === name) found.set(start, undefined);
-  const seen = new Set<HandoffAgent>([start]);
-  const queue = [start];
-  while (queue.length > 0) {
-    const agent = queue.shift() as HandoffAgent;
-    for (const edge of agent.handoffs) {
-      const target = targetAgentOf(edge);
-      if (edge.name === name && !found.has(target)) found.set(target, edge);
-      if (!seen.has(target)) {
-        seen.add(target);
-        queue.push(target);
-      }
-    }
-  }
-  return [...found].map(([agent, edge]) => ({ agent, ...(edge === undefined ? {} : { edge }) }));
 }
 
 function isMessage(value: unknown): boolean {

@@ -8,7 +8,7 @@ import { composeToolProviders } from '../../providers/composite-tool-provider';
 import { ToolInvocation } from '../../providers/tool-invocation';
 import { ToolProvider, ToolProviderCapabilities } from '../../providers/tool-provider';
 import { HandoffEntry } from './handoff';
-import { ResolvedHandoff } from './handoff-agents';
+import type { HandoffAgent, ResolvedHandoff } from './handoff-agents';
 
 /** The key of a transfer outcome's `metadata` that records the handoff (`{ from, to }`; never sent to the model). */
 export const HANDOFF_METADATA_KEY = 'handoff';
@@ -73,8 +73,7 @@ class TransferToolProvider implements ToolProvider {
         retryable: false,
         message: `only one transfer a turn: this turn already hands the conversation to ${taken}`,
       });
-    const recorded: JsonObject = { from: this.from, to };
-    return { ok: true, text: `Transferred to ${to}`, metadata: { [HANDOFF_METADATA_KEY]: recorded } };
+    return transferOutcomeOf(this.from, to);
   }
 }
 
@@ -91,6 +90,53 @@ function claimTransfer(run: RunInProgress | undefined, callId: string, to: strin
   if (claim !== undefined && claim.turn === run.turn && claim.callId !== callId) return claim.to;
   claims.set(run, { turn: run.turn, callId, to });
   return undefined;
+}
+
+/** The outcome of a transfer from `from` to `to`, exactly as a transfer tool answers it. */
+function transferOutcomeOf(from: string, to: string): ToolOutcome {
+  const recorded: JsonObject = { from, to };
+  return { ok: true, text: `Transferred to ${to}`, metadata: { [HANDOFF_METADATA_KEY]: recorded } };
+}
+
+/**
+ * Whether a call is a transfer of `holder`, the agent holding the run when it was made: one of the handoffs
+ * configured on that runner has `toolName` as its transfer tool, and the outcome records a handoff from the holder
+ * (`from`, its name) to that handoff (`to`, its name). The answer is the handoff and the holder's name; any other
+ * call, whatever its name or outcome, is an ordinary call. The live run and a resume's replay ask this. @internal
+ */
+export function transferOf(
+  holder: HandoffAgent,
+  toolName: string,
+  outcome: ToolOutcome | undefined,
+): { readonly edge: ResolvedHandoff; readonly from: string } | undefined {
+  const recorded = handoffOfOutcome(outcome);
+  if (recorded === undefined || holder.name === undefined || recorded.from !== holder.name) return undefined;
+  const edge = holder.handoffs.find((candidate) => candidate.toolName === toolName && candidate.name === recorded.to);
+  return edge === undefined ? undefined : { edge, from: holder.name };
+}
+
+/**
+ * Whether an outcome is exactly what a transfer tool answers for a transfer from `from` to `to` (its text, its
+ * `metadata.handoff` and nothing else), and the call's arguments the none a transfer tool takes. @internal
+ */
+export function looksLikeTransfer(outcome: ToolOutcome | undefined, args: unknown, from: string, to: string): boolean {
+  return (
+    outcome !== undefined &&
+    isEmptyObject(args) &&
+    JSON.stringify(sortedKeys(outcome)) === JSON.stringify(sortedKeys(transferOutcomeOf(from, to)))
+  );
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Reflect.ownKeys(value).length === 0;
+}
+
+/** A JSON value with the keys of every object sorted, for a comparison that ignores key order. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, entry]) => [key, sortedKeys(entry)]));
 }
 
 /** The handoff an admitted transfer outcome records, when it is one. @internal */
