@@ -1,16 +1,8 @@
-import {
-  AGENT_RUN_RECORD_SCHEMA_VERSION,
-  AGENT_RUN_STATUSES,
-  AgentRunRecord,
-  MessageOrigin,
-  RunLease,
-} from './agent-run-record';
-import { toolMessagePartsProblem } from '../model/tool-message-parts';
+import { AGENT_RUN_RECORD_SCHEMA_VERSION, AgentRunRecord, MessageOrigin, RunLease } from './agent-run-record';
 import { firstTurnOfCallIds } from './call-turns';
 import { RunStoreError } from './run-store-error';
 import { checkSchemaVersion } from './schema-version';
-
-const MESSAGE_ORIGINS: readonly MessageOrigin[] = ['model', 'other', 'unrecorded'];
+import { recordShapeProblem } from './record-shape';
 
 /**
  * Reads an {@link AgentRunRecord} from its JSON text or decoded value, e.g. an exported record or a fixture,
@@ -20,7 +12,9 @@ const MESSAGE_ORIGINS: readonly MessageOrigin[] = ['model', 'other', 'unrecorded
  * `unrecorded` for every message.
  *
  * Throws `schema_version_mismatch` for a version this build does not know (a newer one included) and
- * `record_invalid` when the value does not have a record's shape.
+ * `record_invalid`, naming what is wrong, when the value does not have a record's shape: a field the chain hashes or
+ * the runner reads of another type (in any message, call, projection audit or approval), or nesting deeper than
+ * `MAX_RECORD_DEPTH` (see `recordShapeProblem`). The shape is checked before anything walks or hashes the value.
  */
 export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   let value: unknown = input;
@@ -34,10 +28,11 @@ export function parseAgentRunRecord(input: unknown): AgentRunRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new RunStoreError('record_invalid', 'The record is not an object');
   const record = value as Record<string, unknown>;
-  checkSchemaVersion(record.schemaVersion);
+  // A list is never a version, and turning a deep one into a number would recurse through it.
+  checkSchemaVersion(Array.isArray(record.schemaVersion) ? 'a list' : record.schemaVersion);
   const runId = typeof record.runId === 'string' ? record.runId : undefined;
-  const problem = findShapeProblem(record);
-  if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem}`, { runId });
+  const problem = recordShapeProblem(record);
+  if (problem) throw new RunStoreError('record_invalid', `The record is malformed: ${problem.reason}`, { runId });
   const messageOrigins =
     (record.messageOrigins as readonly MessageOrigin[] | undefined) ??
     (record.messages as unknown[]).map((): MessageOrigin => 'unrecorded');
@@ -98,40 +93,4 @@ function withTurns(record: AgentRunRecord): AgentRunRecord {
     toolOutputProjections: loose.toolOutputProjections.map(turned),
     approvals: loose.approvals.map(turned),
   } as unknown as AgentRunRecord;
-}
-
-function findShapeProblem(record: Record<string, unknown>): string | undefined {
-  if (typeof record.runId !== 'string' || record.runId === '') return 'runId must be a non-empty string';
-  if (!AGENT_RUN_STATUSES.includes(record.status as never)) return `unknown status ${JSON.stringify(record.status)}`;
-  for (const key of ['messages', 'toolCalls', 'toolOutputProjections', 'approvals']) {
-    if (!Array.isArray(record[key])) return `${key} must be an array`;
-  }
-  for (const key of ['createdAt', 'updatedAt']) {
-    if (typeof record[key] !== 'string') return `${key} must be an ISO 8601 string`;
-  }
-  for (const [index, message] of (record.messages as Record<string, unknown>[]).entries()) {
-    const problem = message?.role === 'tool' ? toolMessagePartsProblem(message.parts) : undefined;
-    if (problem !== undefined) return `message ${index}: ${problem}`;
-  }
-  const origins = record.messageOrigins;
-  if (origins !== undefined) {
-    if (!Array.isArray(origins) || origins.length !== (record.messages as unknown[]).length)
-      return 'messageOrigins must be an array with one origin per message';
-    const unknown = origins.find((origin) => !MESSAGE_ORIGINS.includes(origin as never));
-    if (unknown !== undefined) return `unknown message origin ${JSON.stringify(unknown)}`;
-  }
-  for (const call of record.toolCalls as Record<string, unknown>[]) {
-    if (
-      typeof call?.callId !== 'string' ||
-      typeof call.toolName !== 'string' ||
-      typeof call.argumentsSha256 !== 'string'
-    ) {
-      return 'every tool call needs callId, toolName and argumentsSha256';
-    }
-    if (call.status !== 'started' && call.status !== 'admitted')
-      return `call ${call.callId} has unknown status ${JSON.stringify(call.status)}`;
-    if ((call.status === 'admitted') !== (typeof call.outcomeJson === 'string'))
-      return `call ${call.callId}: an admitted call, and only one, has outcomeJson`;
-  }
-  return undefined;
 }

@@ -110,6 +110,53 @@ describe('wuwe audit', () => {
     );
   });
 
+  it('answers a stored run whose metadata nests 20,000 levels deep with a verdict naming the run, not a crash', async () => {
+    const path = copyOfClean('deep-metadata.db');
+    edit(path, 'UPDATE wuwe_runs SET metadata_json = ?', `{"deep":${'['.repeat(20_000)}${']'.repeat(20_000)}}`);
+    const verify = await runCli(['audit', 'verify', runId, '--store', `sqlite:${path}`, '--json'], dir.path);
+    expect(verify).toMatchObject({ code: 1, stderr: '' });
+    expect(JSON.parse(verify.stdout)).toEqual({
+      runId,
+      ok: false,
+      // The run's latest entry: its metadata is part of what the run's entries hash.
+      entry: { index: expect.any(Number), kind: 'status_changed', subject: 'run' },
+      reason: 'the record is malformed: metadata nests deeper than the 272 levels a record may have',
+    });
+  });
+
+  it.each<[string, (lines: string[]) => void, RegExp]>([
+    [
+      'approvals: [null]',
+      (lines) => (lines[1] = JSON.stringify({ ...JSON.parse(lines[1]), approvals: [null] })),
+      /malformed: approval 0 must be an object/,
+    ],
+    [
+      'metadata nested 20,000 levels deep',
+      (lines) =>
+        (lines[1] = lines[1].replace(/^\{/, `{"metadata":{"deep":${'['.repeat(20_000)}${']'.repeat(20_000)}},`)),
+      /malformed: metadata nests deeper than/,
+    ],
+    [
+      'a header naming another run',
+      (lines) => (lines[0] = JSON.stringify({ ...JSON.parse(lines[0]), runId: 'another-run' })),
+      /header names run "another-run"/,
+    ],
+  ])('refuses an export with %s as record_invalid, naming what is wrong', async (name, change, message) => {
+    const file = `malformed-${name.replace(/\W+/g, '-')}.jsonl`;
+    expect(
+      (await runCli(['audit', 'export', runId, '--store', `sqlite:${cleanPath}`, '--out', file], dir.path)).code,
+    ).toBe(0);
+    const lines = readFileSync(join(dir.path, file), 'utf8').split('\n');
+    change(lines);
+    writeFileSync(join(dir.path, file), lines.join('\n'));
+    const verify = await runCli(['audit', 'verify', '--file', file, '--json'], dir.path);
+    expect(verify).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse(verify.stderr).error).toMatchObject({
+      code: 'record_invalid',
+      message: expect.stringMatching(message),
+    });
+  });
+
   it('prints the bad entry with its terminal text escaped', async () => {
     const path = copyOfClean('escape-edited.db');
     edit(

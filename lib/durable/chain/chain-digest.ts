@@ -19,14 +19,25 @@ export interface RecordKeyRing {
   readonly byId: ReadonlyMap<string, RecordKey>;
 }
 
-/** The key ring of a store or verify option; throws `record_invalid` for an empty id, a short key or a repeated id. */
+/**
+ * The key ring of a store or verify option: a key `{ id, key }` (`key` a string or a Uint8Array of at least 16
+ * bytes) or a list of them. Throws `record_invalid` for anything else (a key that is not an object, an empty id, a
+ * missing or mistyped `key`, a short key, a repeated id); the message never quotes a secret.
+ */
 export function recordKeyRing(option: RecordKeyOption | undefined): RecordKeyRing {
   const keys =
     option === undefined ? [] : Array.isArray(option) ? (option as readonly RecordKey[]) : [option as RecordKey];
   const byId = new Map<string, RecordKey>();
   for (const key of keys) {
-    if (typeof key?.id !== 'string' || key.id === '')
+    if (typeof key !== 'object' || key === null || Array.isArray(key))
+      throw new RunStoreError('record_invalid', 'A record key must be an object { id, key }');
+    if (typeof key.id !== 'string' || key.id === '')
       throw new RunStoreError('record_invalid', 'A record key needs a non-empty id');
+    if (typeof key.key !== 'string' && !isUint8Array(key.key))
+      throw new RunStoreError(
+        'record_invalid',
+        `Record key '${key.id}' needs \`key\`: a string or a Uint8Array of at least 16 bytes`,
+      );
     if (keyBytes(key).length < 16)
       throw new RunStoreError('record_invalid', `Record key '${key.id}' is shorter than 16 bytes`);
     if (byId.has(key.id)) throw new RunStoreError('record_invalid', `Record key id '${key.id}' appears twice`);
@@ -117,6 +128,11 @@ export function chainEntries(
     entries.push({ ...unsigned, digest: head });
   });
   return entries;
+}
+
+/** True for a Uint8Array (a Buffer included), of this realm or another. */
+function isUint8Array(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array || Object.prototype.toString.call(value) === '[object Uint8Array]';
 }
 
 function keyBytes(key: RecordKey): Buffer {

@@ -8,6 +8,7 @@ import type {
   ToolOutputProjectionRecord,
 } from '../agent-run-record';
 import { loadCanonicalize } from '../load-canonicalize';
+import { RunStoreError } from '../run-store-error';
 import { splitOrigin } from '../message-origins';
 import type { JsonValue } from '../../outcome/json-value';
 import type { ChainDraft } from './chain-digest';
@@ -19,9 +20,25 @@ import type { RecordEntryKind } from './record-chain';
  * surrogates are hashed in their escaped JSON form, which is unambiguous.
  */
 
-/** Lowercase hex SHA-256 of the canonical JSON of `value`. */
+/**
+ * Lowercase hex SHA-256 of the canonical JSON of `value`. A value `canonicalize` cannot serialize (a BigInt, or
+ * nesting deep enough to exhaust the stack: a verified record's shape is checked first, see `recordShapeProblem`,
+ * so this only guards a write) throws `record_invalid`, never a raw error.
+ */
 export function canonicalSha256(value: unknown): string {
-  return hash('sha256', loadCanonicalize()(value) ?? 'null', 'hex');
+  let text: string | undefined;
+  try {
+    text = loadCanonicalize()(value);
+  } catch (error) {
+    throw new RunStoreError(
+      'record_invalid',
+      'A part of the record has no canonical JSON form, so it cannot be hashed',
+      {
+        cause: error,
+      },
+    );
+  }
+  return hash('sha256', text ?? 'null', 'hex');
 }
 
 /** The subject of a call, projection or approval: its kind, turn and call id. */

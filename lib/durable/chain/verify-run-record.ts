@@ -4,6 +4,8 @@ import { RunStoreError } from '../run-store-error';
 import { approvalLineageProblem } from './approval-lineage';
 import { ChainDraft, entryDigest, RecordKeyRing, recordKeyRing } from './chain-digest';
 import { callSubject, recordDrafts, toolContentSha256 } from './chain-entities';
+import { chainShapeProblem, isEntryKind } from './chain-shape';
+import { RecordShapeProblem, recordShapeProblem } from '../record-shape';
 import type { ChainedRunRecord, RecordChainEntry, RecordEntryKind, RecordKeyOption } from './record-chain';
 
 /** Options of {@link verifyRunRecord}. */
@@ -39,18 +41,30 @@ type Problem = {
 };
 
 /**
- * Checks a record against its chain: every entry's digest (SHA-256, or HMAC-SHA-256 under the key it names),
- * the links from entry to entry, the head, that every part of the record (run, messages, calls, projection
- * audits, approvals) is the one its latest entry hashed (messages at their position), that every
- * projection audit describes its stored Tool message (text and every image), and that every decided approval
- * carries its decision. Returns the first bad entry instead of throwing; runs offline, on a record from any store.
+ * Checks a record against its chain: first the shape of the chain and of the record (every field the chain hashes
+ * or the runner reads has its type, nothing nests deeper than `MAX_RECORD_DEPTH`: see `recordShapeProblem`), before
+ * anything is hashed; then every entry's digest (SHA-256, or HMAC-SHA-256 under the key it names), the links from
+ * entry to entry, the head, that every part of the record (run, messages, calls, projection audits, approvals) is the
+ * one its latest entry hashed (messages at their position), that every projection audit describes its stored Tool
+ * message (text and every image), and that every decided approval carries its decision. Runs offline, on a record
+ * from any store.
+ *
+ * Returns the first bad entry instead of throwing, for any object: a malformed chain or record is `{ ok: false }`
+ * naming the entry at fault (the malformed entry, or the latest entry of the malformed part, or the chain's length
+ * for a part with no entry) with a reason starting `the record is malformed` or `the entry at position`. Throws
+ * {@link RunStoreError} `record_invalid` only for what is no record at all (a value that is not an object, an
+ * array included) and for malformed `keys` (see `recordKeyRing`).
  */
 export function verifyRunRecord(record: ChainedRunRecord, options: VerifyRunRecordOptions = {}): RunRecordVerification {
-  const entries = Array.isArray(record.chain?.entries) ? record.chain.entries : [];
-  const problem =
-    linkProblem(record.runId, entries, record.chain?.head, recordKeyRing(options.keys)) ??
-    contentProblem(record, entries);
+  const ring = recordKeyRing(options.keys);
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    throw new RunStoreError(
+      'record_invalid',
+      `verifyRunRecord needs a run record with its chain (an object), not ${record === null ? 'null' : Array.isArray(record) ? 'a list' : `a ${typeof record}`}`,
+    );
+  const problem = recordProblem(record, ring);
   if (problem) return { ok: false, entry: problem.entry, reason: problem.reason };
+  const entries = record.chain.entries;
   const migratedEntries = entries.filter((entry) => entry.source === 'migration').length;
   return {
     ok: true,
@@ -65,9 +79,7 @@ export function verifyRunRecord(record: ChainedRunRecord, options: VerifyRunReco
  * `record_key_missing` when an entry is signed with a key the ring lacks.
  */
 export function assertRunRecordVerified(record: ChainedRunRecord, ring: RecordKeyRing): void {
-  const problem =
-    linkProblem(record.runId, record.chain.entries, record.chain.head, ring) ??
-    contentProblem(record, record.chain.entries);
+  const problem = recordProblem(record, ring);
   if (!problem) return;
   const { entry, reason, missingKeyId } = problem;
   if (missingKeyId !== undefined)
@@ -94,6 +106,41 @@ export function assertRunRecordVerified(record: ChainedRunRecord, ring: RecordKe
   );
 }
 
+/** A record's first problem: its chain's shape, its own shape (nothing is hashed before both pass), links, content. */
+function recordProblem(record: ChainedRunRecord, ring: RecordKeyRing): Problem | undefined {
+  const chainShape = chainShapeProblem(record.chain);
+  if (chainShape) return { entry: malformedEntry(record.chain, chainShape.position), reason: chainShape.reason };
+  const entries = record.chain.entries;
+  const shape = recordShapeProblem(record as unknown as Record<string, unknown>);
+  if (shape) return { entry: entryOfPart(entries, shape), reason: `the record is malformed: ${shape.reason}` };
+  return linkProblem(record.runId, entries, record.chain.head, ring) ?? contentProblem(record, entries);
+}
+
+/** The entry at `position` of a chain that may be malformed, with what of its kind and subject can be read. */
+function malformedEntry(chain: unknown, position: number): BadRecordEntry {
+  const entries = (chain as { entries?: unknown } | null | undefined)?.entries;
+  const entry = (Array.isArray(entries) ? entries[position] : undefined) as Record<string, unknown> | null | undefined;
+  const kind = entry?.kind;
+  const subject = entry?.subject;
+  return {
+    index: position,
+    kind: isEntryKind(kind) ? kind : 'run_created',
+    subject: typeof subject === 'string' ? subject : 'run',
+  };
+}
+
+/** The latest entry that wrote a malformed part, or the chain's length when none did. */
+function entryOfPart(entries: readonly RecordChainEntry[], shape: RecordShapeProblem): BadRecordEntry {
+  const message = shape.subject.startsWith('message:');
+  for (let position = entries.length - 1; position >= 0; position--) {
+    const entry = entries[position];
+    if (entry.subject === shape.subject) return { index: entry.index, kind: entry.kind, subject: entry.subject };
+    // A replacement of the conversation ends what earlier message entries wrote.
+    if (message && entry.kind === 'messages_replaced') break;
+  }
+  return { index: entries.length, kind: shape.kind, subject: shape.subject };
+}
+
 function linkProblem(
   runId: string,
   entries: readonly RecordChainEntry[],
@@ -102,17 +149,14 @@ function linkProblem(
 ): Problem | undefined {
   let previous: string | undefined;
   for (const [position, entry] of entries.entries()) {
+    // `chainShapeProblem` passed: every entry has its fields' types.
     const at = (reason: string, missingKeyId?: string): Problem => ({
-      entry: { index: position, kind: entry?.kind, subject: entry?.subject },
+      entry: { index: position, kind: entry.kind, subject: entry.subject },
       reason,
       ...(missingKeyId === undefined ? {} : { missingKeyId }),
     });
-    if (typeof entry !== 'object' || entry === null || entry.index !== position)
-      return at(
-        `the entry at position ${position} has index ${String(entry?.index)} (an entry was removed, inserted or moved)`,
-      );
-    if (entry.source !== 'write' && entry.source !== 'migration')
-      return at(`unknown source ${JSON.stringify(entry.source)}`);
+    if (entry.index !== position)
+      return at(`the entry at position ${position} has index ${entry.index} (an entry was removed, inserted or moved)`);
     const key = entry.keyId === undefined ? undefined : ring.byId.get(entry.keyId);
     if (entry.keyId !== undefined && key === undefined)
       return at(`it is signed with key '${entry.keyId}', which was not given`, String(entry.keyId));

@@ -2,7 +2,8 @@ import { newRunId } from '../../runner/new-run-id';
 import { CreateRunOptions, RunLeaseRequest, RunWriteOptions } from '../run-store';
 import { AgentRunStatus } from '../agent-run-record';
 import { RunStoreError } from '../run-store-error';
-import { toolMessagePartsProblem } from '../../model/tool-message-parts';
+import { messageShapeProblem } from '../record-message-shape';
+import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../record-shape';
 import { ChatMessage } from '../../model/model-types';
 import { ORIGIN_KEY, WrittenMessageOrigin } from '../message-origins';
 import { checkId, checkStatus, checkTtl } from './value-rules';
@@ -62,18 +63,23 @@ export function checkFence(runId: string, currentToken: number | string, options
 }
 
 /**
- * The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form,
- * or a Tool message with malformed `parts` (a store never writes what it would refuse to load).
+ * The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form, a message
+ * of a shape a load refuses (`messageShapeProblem`), or a value nested deeper than a record may be
+ * ({@link MAX_RECORD_DEPTH}): a store never writes what it would refuse to load.
  */
 export function serializeJson(runId: string, values: readonly unknown[], what: string): string[] {
   return values.map((value) => {
-    const role =
-      what === 'message' && typeof value === 'object' && value !== null
-        ? (value as { role?: unknown }).role
-        : undefined;
-    const problem = role === 'tool' ? toolMessagePartsProblem((value as { parts?: unknown }).parts) : undefined;
+    const problem = what === 'message' ? messageShapeProblem(value) : undefined;
     if (problem !== undefined)
-      throw new RunStoreError('record_invalid', `A tool message is malformed: ${problem}`, { runId });
+      throw new RunStoreError('record_invalid', `A message is malformed: ${problem}`, { runId });
+    if (nestsDeeperThan(value, MAX_RECORD_DEPTH - 2))
+      throw new RunStoreError(
+        'record_invalid',
+        `A ${what} nests deeper than the ${MAX_RECORD_DEPTH} levels a record may have`,
+        {
+          runId,
+        },
+      );
     let text: string | undefined;
     try {
       text = JSON.stringify(value);
