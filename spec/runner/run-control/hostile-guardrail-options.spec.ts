@@ -48,7 +48,7 @@ async function run(options: LlmAgentRunOptions, provider = send()) {
     { text: 'done' },
   ]);
   const settled = await new LlmAgentRunner(model, provider).complete('Go', options).then(
-    (result) => ({ stopReason: result.stopReason as string }),
+    (result) => ({ stopReason: result.stopReason }),
     (error: unknown) => ({ error: error as { name: string; code: string } }),
   );
   return { settled, ran: provider.calls.length };
@@ -117,7 +117,7 @@ describe('guardrail and budget options are read once, when the run starts', () =
     const inherited = Object.create({ send: { before: () => guardrail.tripwire('no') } }) as object;
     const symbol = { [Symbol('send')]: { before: () => guardrail.tripwire('no') } };
     for (const toolGuardrails of [hidden, inherited, symbol]) {
-      const { settled, ran } = await run({ toolGuardrails: toolGuardrails as never });
+      const { settled, ran } = await run({ toolGuardrails: toolGuardrails });
       expect(settled).toEqual({ error: expect.objectContaining({ code: 'invalid_run_options' }) });
       expect(ran).toBe(0);
     }
