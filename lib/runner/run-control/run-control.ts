@@ -10,6 +10,7 @@ import type { ToolChoice } from './tool-control';
 import { checkedGuardrails, RunGuardrails } from './guardrails/check-guardrails';
 import { GuardrailRunState, newGuardrailRunState } from './guardrails/guardrail-stop';
 import type { ToolCallCounts } from './tool-call-limit';
+import type { StopCondition } from './stop-conditions';
 
 /** The run-control state of one run: the tools of the current step and the budget's ledger. @internal */
 export interface RunControl {
@@ -24,6 +25,8 @@ export interface RunControl {
   readonly guardrails: GuardrailRunState;
   /** The run's guardrails as checked when it started (read once; the options are not read again). */
   readonly configuredGuardrails: RunGuardrails;
+  /** The run's `stopWhen` conditions as checked when it started. */
+  readonly stopConditions: readonly StopCondition[];
   /** The calls of each tool let through so far (the contracts' `maxCalls`). */
   readonly toolCallCounts: ToolCallCounts;
   /** The price of the run's model, from `modelPrices`. */
@@ -49,7 +52,11 @@ export function newRunControl(
   const { prepareStep, stopWhen } = options;
   if (prepareStep !== undefined && typeof prepareStep !== 'function')
     throw new LlmAgentError('invalid_run_options', `prepareStep must be a function, got ${messageOf(prepareStep)}`);
-  const conditions: readonly unknown[] = Array.isArray(stopWhen) ? stopWhen : stopWhen === undefined ? [] : [stopWhen];
+  const conditions: readonly unknown[] = Array.isArray(stopWhen)
+    ? Array.from(stopWhen as readonly unknown[])
+    : stopWhen === undefined
+      ? []
+      : [stopWhen];
   if (!conditions.every((condition) => typeof condition === 'function'))
     throw new LlmAgentError('invalid_run_options', 'stopWhen must be a function or an array of functions');
   const activeTools = checkActiveTools(options.activeTools, toolNames, 'activeTools');
@@ -68,6 +75,7 @@ export function newRunControl(
     ...(keyBudget === undefined ? {} : { keyBudget }),
     guardrails: newGuardrailRunState(),
     configuredGuardrails,
+    stopConditions: conditions as readonly StopCondition[],
     toolCallCounts: new Map(),
   };
 }

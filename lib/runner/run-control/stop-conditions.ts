@@ -38,9 +38,8 @@ export function hasToolCall(toolName: string): StopCondition {
  * `run.turn`). Not asked after a step that set a stop reason itself. @internal
  */
 export function stopConditionHolds(run: RunInProgress): boolean {
-  const { stopWhen } = run.options;
-  if (stopWhen === undefined) return false;
-  const conditions: readonly StopCondition[] = typeof stopWhen === 'function' ? [stopWhen] : stopWhen;
+  // The conditions as checked when the run started: an array changed since changes nothing.
+  const conditions = run.control?.stopConditions ?? [];
   if (conditions.length === 0) return false;
   const state: StopConditionState = {
     runId: run.runId,

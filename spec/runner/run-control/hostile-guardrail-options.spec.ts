@@ -210,3 +210,17 @@ describe('a prepareStep answer that cannot be read', () => {
     }
   });
 });
+
+describe('stopWhen is read once', () => {
+  it('conditions changed after the check (a non-function pushed, the checked one removed) change nothing', async () => {
+    const stopWhen: unknown[] = [() => true];
+    const { settled, ran } = await run({
+      stopWhen: stopWhen as never,
+      onEvent: (event) => {
+        if (event.type === 'tool_call_started') stopWhen.splice(0, 1, 'not a function');
+      },
+    });
+    expect(settled).toEqual({ stopReason: 'stop_condition' });
+    expect(ran).toBe(1);
+  });
+});
