@@ -18,6 +18,11 @@ export interface FollowRunOptions {
   readonly signal?: AbortSignal;
   /** How many events one read takes. @default 256 */
   readonly batchSize?: number;
+  /**
+   * While waiting for events, how often the run's status is read again, so a follower ends once the run ended for
+   * good without a final event (a run waiting for approval cancelled from another process). @default 5000
+   */
+  readonly statusCheckMs?: number;
 }
 
 /**
@@ -51,6 +56,13 @@ export async function* followRun(
     throw new FollowRunError('invalid_cursor', runId, `after must be a whole number >= 0, got ${String(cursor)}`);
   const { limit } = readBoundsOf({ limit: options.batchSize ?? 256 });
   const { signal } = options;
+  const statusCheckMs = options.statusCheckMs ?? 5000;
+  if (!(typeof statusCheckMs === 'number' && statusCheckMs > 0 && statusCheckMs <= 2 ** 31 - 1))
+    throw new RunStoreError(
+      'record_invalid',
+      `statusCheckMs must be a positive number of milliseconds, got ${String(statusCheckMs)}`,
+      { runId },
+    );
   const aborted = (): boolean => signal?.aborted === true;
   // The status is read before the events: a run that ended for good gets no event after that read.
   const record = await store.exportRun(runId);
@@ -58,8 +70,11 @@ export async function* followRun(
   const first = await readFromCursor(store, runId, cursor, limit, `after ${cursor}`);
   const atEnd = cursor === 0 || (first.at !== undefined && FINAL_RUN_EVENT_TYPES.has(first.at.event.type));
   if (first.events.length === 0 && atEnd && ENDED_FOR_GOOD.has(record.status)) return;
-  for (let read: readonly KeptRunEvent[] | undefined = first.events; !aborted(); read = undefined) {
+  let read: readonly KeptRunEvent[] | undefined = first.events;
+  let statusReadAt = Date.now();
+  while (!aborted()) {
     const events = read ?? (await store.readRunEvents(runId, { after: cursor, limit }));
+    read = undefined;
     if (events.length > 0 && cursor > 0 && events[0].id !== cursor + 1)
       throw new FollowRunError(
         'events_dropped',
@@ -72,6 +87,20 @@ export async function* followRun(
       yield kept;
       if (FINAL_RUN_EVENT_TYPES.has(kept.event.type)) return;
     }
-    if (events.length < limit) await store.waitForRunEvents(runId, cursor, signal);
+    if (events.length >= limit) continue;
+    await store.waitForRunEvents(runId, cursor, waitSignal(signal, statusCheckMs));
+    if (aborted() || Date.now() - statusReadAt < statusCheckMs) continue;
+    // At most every statusCheckMs: a run that ended for good without a final event (cancelled while it waited for
+    // approval) ends the follow. The status is read before the events, as at the start.
+    statusReadAt = Date.now();
+    if (!ENDED_FOR_GOOD.has((await store.exportRun(runId))?.status ?? 'cancelled')) continue;
+    read = await store.readRunEvents(runId, { after: cursor, limit });
+    if (read.length === 0) return;
   }
+}
+
+/** The signal a wait takes: the follower's, and a timeout after which the status is read again. */
+function waitSignal(signal: AbortSignal | undefined, ms: number): AbortSignal {
+  const timeout = AbortSignal.timeout(ms);
+  return signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
 }
