@@ -48,9 +48,15 @@ export function recordShapeProblem(record: Record<string, unknown>): RecordShape
     (record.metadata !== undefined && !isObject(record.metadata) ? run('metadata must be an object') : undefined) ??
     leaseProblem(record.lease) ??
     messagesProblem(record.messages as unknown[], record.messageOrigins) ??
-    callsProblem(record.toolCalls as unknown[]) ??
-    projectionsProblem(record.toolOutputProjections as unknown[]) ??
-    approvalsProblem(record.approvals as unknown[])
+    partsProblem(record.toolCalls as unknown[], 'call', 'toolCalls', 'call_started', callProblem) ??
+    partsProblem(
+      record.toolOutputProjections as unknown[],
+      'projection',
+      'toolOutputProjections',
+      'projection_audited',
+      projectionProblem,
+    ) ??
+    partsProblem(record.approvals as unknown[], 'approval', 'approvals', 'approval_requested', approvalProblem)
   );
 }
 
@@ -189,11 +195,17 @@ function isOptionalString(value: unknown): boolean {
   return value === undefined || typeof value === 'string';
 }
 
-function callsProblem(calls: readonly unknown[]): RecordShapeProblem | undefined {
-  for (const [index, call] of calls.entries()) {
-    const reason = callProblem(call, index);
-    if (reason !== undefined)
-      return { subject: subjectOf('call', 'toolCalls', index, call), kind: 'call_started', reason };
+/** The first of a list of calls, projection audits or approvals that `problemOf` finds wrong, as its chain subject. */
+function partsProblem(
+  items: readonly unknown[],
+  part: 'call' | 'projection' | 'approval',
+  key: string,
+  kind: RecordEntryKind,
+  problemOf: (item: unknown, index: number) => string | undefined,
+): RecordShapeProblem | undefined {
+  for (const [index, item] of items.entries()) {
+    const reason = problemOf(item, index);
+    if (reason !== undefined) return { subject: subjectOf(part, key, index, item), kind, reason };
   }
   return undefined;
 }
@@ -219,19 +231,6 @@ function callProblem(call: unknown, index: number): string | undefined {
   return undefined;
 }
 
-function projectionsProblem(projections: readonly unknown[]): RecordShapeProblem | undefined {
-  for (const [index, projection] of projections.entries()) {
-    const reason = projectionProblem(projection, index);
-    if (reason !== undefined)
-      return {
-        subject: subjectOf('projection', 'toolOutputProjections', index, projection),
-        kind: 'projection_audited',
-        reason,
-      };
-  }
-  return undefined;
-}
-
 function projectionProblem(projection: unknown, index: number): string | undefined {
   if (!isObject(projection)) return `projection audit ${index} must be an object`;
   const { callId, toolName, projectedSha256, turn, contentSha256, messageIndex } = projection;
@@ -244,19 +243,6 @@ function projectionProblem(projection: unknown, index: number): string | undefin
     return `${name}: messageIndex must be a message's index`;
   if (!isObject(projection.report)) return `${name}: report must be an object`;
   if (typeof projection.recordedAt !== 'string') return `${name}: recordedAt must be an ISO 8601 string`;
-  return undefined;
-}
-
-function approvalsProblem(approvals: readonly unknown[]): RecordShapeProblem | undefined {
-  for (const [index, approval] of approvals.entries()) {
-    const reason = approvalProblem(approval, index);
-    if (reason !== undefined)
-      return {
-        subject: subjectOf('approval', 'approvals', index, approval),
-        kind: 'approval_requested',
-        reason,
-      };
-  }
   return undefined;
 }
 

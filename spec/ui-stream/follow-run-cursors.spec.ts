@@ -79,7 +79,8 @@ async function recordedRun(
   if (status !== 'running') await store.setStatus(runId, status);
 }
 
-describe.each([
+/** The stores that keep events in this process's files and memory. */
+const LOCAL_STORES: [string, () => Promise<EventStore>][] = [
   ['MemoryRunStore', async (): Promise<EventStore> => new MemoryRunStore()],
   [
     'SqliteRunStore',
@@ -89,6 +90,10 @@ describe.each([
         eventPollIntervalMs: 5,
       }),
   ],
+];
+
+describe.each([
+  ...LOCAL_STORES,
   [
     'PostgresRunStore',
     async (): Promise<EventStore> =>
@@ -276,42 +281,35 @@ describe('a cursor whose next events were dropped by retention', () => {
   );
 });
 
-describe.each([
-  ['MemoryRunStore', async (): Promise<EventStore> => new MemoryRunStore()],
-  [
-    'SqliteRunStore',
-    async (): Promise<EventStore> =>
-      new SqliteRunStore({
-        path: join(temp.path, `${Math.random().toString(36).slice(2)}.db`),
-        eventPollIntervalMs: 5,
-      }),
-  ],
-])('a follower waiting on %s for a run that is then cancelled without a final event', (_name, open) => {
-  it(
-    'ends once it reads the status again, instead of waiting for a stream that never comes',
-    async () => {
-      const store = await open();
-      await recordedRun(store, 'waiting', doneEvents, 'awaiting_approval');
-      const last = (await store.readRunEvents('waiting')).at(-1)!.id;
-      const followed: unknown[] = [];
-      const following = (async () => {
-        for await (const kept of followRun(store, 'waiting', { after: last, statusCheckMs: 50 })) followed.push(kept);
-        return 'ended';
-      })();
-      expect(await within(following, 200)).toBe(PENDING);
-      await store.setStatus('waiting', 'cancelled');
-      expect(await within(following, 2_000)).toBe('ended');
-      expect(followed).toEqual([]);
-      await store.close();
-    },
-    SHORT,
-  );
+describe.each(LOCAL_STORES)(
+  'a follower waiting on %s for a run that is then cancelled without a final event',
+  (_name, open) => {
+    it(
+      'ends once it reads the status again, instead of waiting for a stream that never comes',
+      async () => {
+        const store = await open();
+        await recordedRun(store, 'waiting', doneEvents, 'awaiting_approval');
+        const last = (await store.readRunEvents('waiting')).at(-1)!.id;
+        const followed: unknown[] = [];
+        const following = (async () => {
+          for await (const kept of followRun(store, 'waiting', { after: last, statusCheckMs: 50 })) followed.push(kept);
+          return 'ended';
+        })();
+        expect(await within(following, 200)).toBe(PENDING);
+        await store.setStatus('waiting', 'cancelled');
+        expect(await within(following, 2_000)).toBe('ended');
+        expect(followed).toEqual([]);
+        await store.close();
+      },
+      SHORT,
+    );
 
-  it('refuses a statusCheckMs that is not a positive number of milliseconds', async () => {
-    const store = await open();
-    await recordedRun(store, 'r', doneEvents, 'completed');
-    for (const statusCheckMs of [0, -1, Number.NaN, '5' as never])
-      await expect(followRun(store, 'r', { statusCheckMs }).next()).rejects.toMatchObject({ code: 'record_invalid' });
-    await store.close();
-  });
-});
+    it('refuses a statusCheckMs that is not a positive number of milliseconds', async () => {
+      const store = await open();
+      await recordedRun(store, 'r', doneEvents, 'completed');
+      for (const statusCheckMs of [0, -1, Number.NaN, '5' as never])
+        await expect(followRun(store, 'r', { statusCheckMs }).next()).rejects.toMatchObject({ code: 'record_invalid' });
+      await store.close();
+    });
+  },
+);
