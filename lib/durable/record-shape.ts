@@ -1,3 +1,4 @@
+import { MAX_RESULT_DEPTH } from '../tools/to-tool-outcome';
 import { AGENT_RUN_STATUSES, MessageOrigin } from './agent-run-record';
 import type { RecordEntryKind } from './chain/record-chain';
 import { describe, isObject, messageShapeProblem } from './record-message-shape';
@@ -13,7 +14,7 @@ const LISTS = ['messages', 'toolCalls', 'toolOutputProjections', 'approvals'] as
  * hand edit, or host metadata nested that deep) is refused before anything hashes it: the `canonicalize` package
  * recurses, and overflows the stack a few thousand levels down.
  */
-export const MAX_RECORD_DEPTH = 256 + 16;
+export const MAX_RECORD_DEPTH = MAX_RESULT_DEPTH + 16;
 
 /** What {@link recordShapeProblem} found: the part of the record at fault and why. */
 export interface RecordShapeProblem {

@@ -15,7 +15,14 @@ import { copyPlainJson, guardJsonValue } from '../validation/guard-json-value';
 import { ToolArgumentError, formatIssues } from './tool-argument-error';
 import { ToolFailureError } from './tool-failure-error';
 
-const RESULT_LIMITS = { maxDepth: 256, maxBytes: Number.MAX_SAFE_INTEGER, maxElements: Number.MAX_SAFE_INTEGER };
+/** The deepest a tool's result may nest (arrays and objects): deeper is a `tool_error`. @internal */
+export const MAX_RESULT_DEPTH = 256;
+
+const RESULT_LIMITS = {
+  maxDepth: MAX_RESULT_DEPTH,
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  maxElements: Number.MAX_SAFE_INTEGER,
+};
 
 /**
  * Serializes what a tool returned. The rule: a tool returns a string (a text success), a JSON value
