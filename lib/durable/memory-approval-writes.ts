@@ -1,7 +1,7 @@
 import { approvalDraft } from './chain/chain-entities';
 import { MemoryCallWrite } from './memory-call-writes';
 import { decideApprovalRow, MemoryRunRows, pendingApprovalRow } from './memory-run-rows';
-import { approvalNotFound, checkApprovalRequest, checkDecision } from './rules/approval-rules';
+import { approvalNotFound, checkApprovalRequest, checkDecision, checkedDecision } from './rules/approval-rules';
 import { callKey, checkTurn, isoTime } from './rules/value-rules';
 import { ApprovalDecision, ApprovalRequest } from './run-store';
 import { ApprovalRow, approvalFromRow } from './stored-rows';
@@ -35,6 +35,7 @@ export function decideMemoryApproval(
   clock: () => number,
 ): MemoryCallWrite<ApprovalRow> {
   const runId = rows.run.run_id;
+  decision = checkedDecision(runId, callId, decision);
   const turn = checkTurn(turnOption);
   const row = rows.approvals.get(callKey(turn, callId));
   if (row === undefined) throw approvalNotFound(runId, callId, turn, [...rows.approvals.values()]);

@@ -212,15 +212,19 @@ export class RunQueue {
       throw new RunQueueError('approval_not_pending', `run '${runId}' has no approval request for call '${callId}'`, {
         runId,
       });
+    if (typeof decision !== 'object' || decision === null)
+      throw new RunQueueError('invalid_queue_options', 'an approval decision must be an object', { runId });
+    // Each field read once; the store checks their types (`record_invalid`: `approved` must be a boolean).
+    const { approved, argumentsSha256, decidedBy, reason } = decision;
     const approval = await this.store.decideApproval(
       runId,
       callId,
       {
-        approved: decision.approved,
+        approved,
         toolName: request.toolName,
-        argumentsSha256: decision.argumentsSha256 ?? request.argumentsSha256,
-        ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
-        ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+        argumentsSha256: argumentsSha256 ?? request.argumentsSha256,
+        ...(decidedBy === undefined ? {} : { decidedBy }),
+        ...(reason === undefined ? {} : { reason }),
       },
       { turn: request.turn },
     );

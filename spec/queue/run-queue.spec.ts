@@ -156,6 +156,18 @@ describePostgres('RunQueue: cancel, approvals, dead letters, drain, expiry', () 
     await expect(
       f.queue.decideApproval(runId, 'call_1', { approved: true, argumentsSha256: '0'.repeat(64) }),
     ).rejects.toMatchObject({ code: 'approval_mismatch' });
+    // A decision that is not one decides nothing: a truthy string is no approval, a non-object is refused.
+    for (const approved of ['false', 'no', {}, 1])
+      await expect(f.queue.decideApproval(runId, 'call_1', { approved } as never)).rejects.toMatchObject({
+        name: 'RunStoreError',
+        code: 'record_invalid',
+      });
+    await expect(f.queue.decideApproval(runId, 'call_1', null as never)).rejects.toMatchObject({
+      name: 'RunQueueError',
+      code: 'invalid_queue_options',
+    });
+    expect(await statusOf(f, runId)).toBe('awaiting_approval');
+    expect(await f.ledger(runId)).toEqual([]);
     const decided = await f.queue.decideApproval(runId, 'call_1', { approved: true, decidedBy: 'ops' });
     expect(decided).toMatchObject({ approval: { state: 'approved', decidedBy: 'ops' }, resumeEnqueued: true });
     await waitFor(async () => (await statusOf(f, runId)) === 'completed', 30_000, 'completed after approval');

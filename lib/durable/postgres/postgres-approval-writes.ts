@@ -1,7 +1,7 @@
 import { ApprovalRecord } from '../agent-run-record';
 import { approvalDraft } from '../chain/chain-entities';
 import { ApprovalDecision, ApprovalRequest, CallWriteOptions, RunWriteOptions } from '../run-store';
-import { approvalNotFound, checkApprovalRequest, checkDecision } from '../rules/approval-rules';
+import { approvalNotFound, checkApprovalRequest, checkDecision, checkedDecision } from '../rules/approval-rules';
 import { checkTurn } from '../rules/value-rules';
 import { approvalDecisionParameters, approvalRequestParameters } from '../sql/run-store-parameters';
 import { RunStoreStatementRows } from '../sql/run-store-statements';
@@ -39,6 +39,7 @@ export async function decidePostgresApproval(
   decision: ApprovalDecision,
   options?: CallWriteOptions,
 ): Promise<ApprovalRecord> {
+  decision = checkedDecision(runId, callId, decision);
   const turn = checkTurn(options?.turn);
   return session.write({ runId, callId }, options, async (client, chain) => {
     const stored = (await session.lockedRows(client, 'lockApproval', runId, callId, turn))[0];

@@ -52,6 +52,42 @@ export function approvalNotFound(
 }
 
 /**
+ * A copy of a decision with every field read once and checked: `approved` a boolean (a string such as `'false'` is
+ * no decision, never a truthy approval), `toolName` and `argumentsSha256` strings, `decidedBy` absent or a non-empty
+ * string, `reason` absent or a string. Throws `record_invalid` for anything else (a getter that throws included), and
+ * nothing is written.
+ */
+export function checkedDecision(runId: string, callId: string, decision: unknown): ApprovalDecision {
+  const invalid = (why: string): RunStoreError =>
+    new RunStoreError('record_invalid', `The approval decision is malformed: ${why}; nothing was decided`, {
+      runId,
+      callId,
+    });
+  if (typeof decision !== 'object' || decision === null) throw invalid('it is not an object');
+  let fields: Record<string, unknown>;
+  try {
+    const { approved, toolName, argumentsSha256, decidedBy, reason } = decision as Record<string, unknown>;
+    fields = { approved, toolName, argumentsSha256, decidedBy, reason };
+  } catch (error) {
+    throw invalid(`its fields cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const { approved, toolName, argumentsSha256, decidedBy, reason } = fields;
+  if (typeof approved !== 'boolean') throw invalid('approved must be true or false');
+  if (typeof toolName !== 'string' || typeof argumentsSha256 !== 'string')
+    throw invalid('toolName and argumentsSha256 must be strings');
+  if (decidedBy !== undefined && decidedBy !== null && (typeof decidedBy !== 'string' || decidedBy === ''))
+    throw invalid('decidedBy must be a non-empty string');
+  if (reason !== undefined && reason !== null && typeof reason !== 'string') throw invalid('reason must be text');
+  return Object.freeze({
+    approved,
+    toolName,
+    argumentsSha256,
+    ...(typeof decidedBy === 'string' ? { decidedBy } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+  });
+}
+
+/**
  * Checks a decision against the stored approval. Returns true when it must be written, false when the same
  * decision is already stored. Throws `approval_not_found` or `approval_mismatch`.
  */

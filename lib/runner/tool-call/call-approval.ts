@@ -39,8 +39,8 @@ async function decideApproval(steps: StepContext, run: RunInProgress, request: T
       const answer = await callHook(() => handler(request), run.options.signal);
       if (answer.kind === 'aborted')
         return refuse(standardFailure('cancelled', 'the run was aborted while the call waited for approval'));
-      const valid = answer.kind === 'value' && isApprovalDecision(answer.value);
-      if (!valid)
+      const read = answer.kind === 'value' ? approvalDecisionOf(answer.value) : undefined;
+      if (read === undefined)
         steps.hookFailed(
           run,
           request,
@@ -49,7 +49,7 @@ async function decideApproval(steps: StepContext, run: RunInProgress, request: T
             ? answer.error
             : new TypeError('the approval handler returned no { approved: boolean } decision'),
         );
-      decision = valid ? answer.value : { approved: false, reason: 'the approval handler failed' };
+      decision = read ?? { approved: false, reason: 'the approval handler failed' };
     }
     await run.recorder?.recordDecision(request, decision);
   }
@@ -63,7 +63,24 @@ async function decideApproval(steps: StepContext, run: RunInProgress, request: T
   );
 }
 
-/** True for an object with a boolean `approved`, as an approval handler must answer. */
-function isApprovalDecision(value: unknown): value is ToolApprovalDecision {
-  return typeof value === 'object' && value !== null && typeof (value as { approved?: unknown }).approved === 'boolean';
+/**
+ * A handler's answer as a decision, each field read once into a copy (what is checked is what is recorded and
+ * obeyed): an object with a boolean `approved`, a text `reason` and `decidedBy` when present; undefined for anything
+ * else, a getter that throws included (the call is then denied).
+ */
+function approvalDecisionOf(value: unknown): ToolApprovalDecision | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    const { approved, reason, decidedBy } = value as Record<string, unknown>;
+    if (typeof approved !== 'boolean') return undefined;
+    if (reason !== undefined && typeof reason !== 'string') return undefined;
+    if (decidedBy !== undefined && typeof decidedBy !== 'string') return undefined;
+    return {
+      approved,
+      ...(reason === undefined ? {} : { reason }),
+      ...(decidedBy === undefined ? {} : { decidedBy }),
+    };
+  } catch {
+    return undefined;
+  }
 }
