@@ -41,6 +41,8 @@ import {
   checkPreconditionGate,
   declaredCapabilitiesGate,
   Gate,
+  isWellFormedCall,
+  malformedCallRefusal,
   neededCapabilityNames,
   refuse,
   validateArgumentsGate,
@@ -224,6 +226,7 @@ export class LlmAgentRunner<Tools = unknown, Call extends ToolCallResult = ToolC
    */
   protected async executeToolCall(run: RunInProgress, call: ModelToolCall): Promise<ToolCallResult> {
     const start = { call, startedAt: run.clock.now(), idempotencyKey: this.idempotencyKeyOf(run, call) };
+    if (!isWellFormedCall(call)) return stopToolCall(this.steps, run, start, malformedCallRefusal(call));
     // 1. The tool must exist.
     const resolved = checkedGate(this.resolveTool(run, call), 'resolveTool');
     if (resolved.kind !== 'continue') return stopToolCall(this.steps, run, start, resolved);

@@ -1,3 +1,4 @@
+import { messageOf } from '../errors/message-of';
 import { mergeOwn } from '../outcome/merge-own';
 import { AgentRunRecord } from '../durable/agent-run-record';
 import { ToolDescriptor } from '../contract/tool-descriptor';
@@ -70,10 +71,11 @@ export async function invokeOneCall(
   const { turn = 1, ...runOptions } = options;
   if (!Number.isSafeInteger(turn) || turn < 1)
     throw new LlmAgentError('invalid_run_options', `turn must be a positive integer, got ${String(turn)}`);
+  const checked = hostCall(call);
   const run = start(runOptions);
   run.turn = turn;
   try {
-    const result = await steps.executeToolCall(run, call);
+    const result = await steps.executeToolCall(run, checked);
     if (result.admitted === true && result.projection !== undefined)
       await run.recorder?.recordProjection(
         result.callId,
@@ -86,6 +88,37 @@ export async function invokeOneCall(
   } finally {
     steps.emit(run, { type: 'run_finished', runId: run.runId, stopReason: 'other' });
   }
+}
+
+/**
+ * A host's call for `invokeToolCall`, each field read once into a plain copy (every step then reads the copy, so a
+ * getter cannot name one tool to the checks and another to the dispatch): a non-empty, well-formed `id`, a string
+ * `name`, `arguments` as JSON text or an object. `LlmAgentError` `invalid_input` for anything else; nothing runs.
+ */
+function hostCall(call: unknown): ModelToolCall {
+  const invalid = (why: string): LlmAgentError =>
+    new LlmAgentError('invalid_input', `invokeToolCall needs a tool call { id, name, arguments }: ${why}`);
+  if (typeof call !== 'object' || call === null) throw invalid('got no object');
+  let fields: Record<string, unknown>;
+  try {
+    const { id, name, arguments: args, nullsAreAbsent } = call as Record<string, unknown>;
+    fields = { id, name, args, nullsAreAbsent };
+  } catch (error) {
+    throw invalid(`its fields cannot be read (${messageOf(error)})`);
+  }
+  const { id, name, args, nullsAreAbsent } = fields;
+  if (typeof id !== 'string' || id === '' || !id.isWellFormed()) throw invalid('`id` must be a non-empty string');
+  if (typeof name !== 'string' || !name.isWellFormed()) throw invalid('`name` must be a string');
+  if (typeof args !== 'string' && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    throw invalid('`arguments` must be JSON text or an object');
+  if (nullsAreAbsent !== undefined && typeof nullsAreAbsent !== 'boolean')
+    throw invalid('`nullsAreAbsent` must be a boolean');
+  return {
+    id,
+    name,
+    arguments: args as ModelToolCall['arguments'],
+    ...(nullsAreAbsent === undefined ? {} : { nullsAreAbsent }),
+  };
 }
 
 /**

@@ -33,6 +33,7 @@ describe.each(stores)('a decision that is not one, on %s', (_name, open) => {
       },
       { ...base, approved: true, reason: 5 },
       { ...base, approved: true, decidedBy: '' },
+      { ...base, approved: true, decidedBy: 'a\ud800' },
       { approved: true, toolName: 7, argumentsSha256: request.argumentsSha256 },
     ];
     for (const decision of decisions)

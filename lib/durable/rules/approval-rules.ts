@@ -77,6 +77,9 @@ export function checkedDecision(runId: string, callId: string, decision: unknown
     throw invalid('toolName and argumentsSha256 must be strings');
   if (decidedBy !== undefined && decidedBy !== null && (typeof decidedBy !== 'string' || decidedBy === ''))
     throw invalid('decidedBy must be a non-empty string');
+  if (typeof decidedBy === 'string' && !decidedBy.isWellFormed())
+    throw invalid('decidedBy may not hold a lone surrogate');
+  if (typeof callId !== 'string' || !callId.isWellFormed()) throw invalid('the call id may not hold a lone surrogate');
   if (reason !== undefined && reason !== null && typeof reason !== 'string') throw invalid('reason must be text');
   return Object.freeze({
     approved,

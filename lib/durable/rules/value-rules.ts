@@ -14,10 +14,19 @@ export function checkStatus(status: AgentRunStatus): void {
     throw new RunStoreError('record_invalid', `Unknown run status '${String(status)}'`);
 }
 
-/** Throws `record_invalid` unless `value` is a non-empty string. */
+/**
+ * Throws `record_invalid` unless `value` is a non-empty, well-formed string: an id with a lone surrogate would be
+ * keyed, hashed (UTF-8) and stored (SQLite, PostgreSQL) as U+FFFD, so two different ids would name one record.
+ */
 export function checkId(value: unknown, what: string): void {
   if (typeof value !== 'string' || value.length === 0)
     throw new RunStoreError('record_invalid', `${what} must be a non-empty string`);
+  checkWellFormed(value, what);
+}
+
+/** Throws `record_invalid` when `value` holds a lone surrogate (it is not well-formed UTF-16). */
+export function checkWellFormed(value: string, what: string): void {
+  if (!value.isWellFormed()) throw new RunStoreError('record_invalid', `${what} may not hold a lone surrogate`);
 }
 
 /**

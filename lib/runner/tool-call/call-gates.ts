@@ -37,6 +37,28 @@ export function refuse(outcome: ToolOutcome): GateStop {
   return { kind: 'refuse', outcome };
 }
 
+/**
+ * Whether a model call's `id` and `name` are well-formed UTF-16. An id with a lone surrogate is hashed (the
+ * idempotency key) and stored as U+FFFD, so two different ids would name one call: `executeToolCall` refuses such a
+ * call ({@link malformedCallRefusal}) before anything runs or is written for it.
+ */
+export function isWellFormedCall(call: ModelToolCall): boolean {
+  return call.id.isWellFormed() && call.name.isWellFormed();
+}
+
+/** The refusal (`invalid_tool_call`, nothing runs) of a call that is not {@link isWellFormedCall}. */
+export function malformedCallRefusal(call: ModelToolCall): GateStop {
+  const field = call.id.isWellFormed() ? 'name' : 'id';
+  return refuse(
+    toolFailure({
+      code: 'invalid_tool_call',
+      category: 'validation',
+      retryable: false,
+      message: `the tool call's ${field} may not hold a lone surrogate; this call was not run`,
+    }),
+  );
+}
+
 /** The `resolveTool` step as `LlmAgentRunner` defines it (documented there). */
 export function resolveToolGate(
   descriptors: ReadonlyMap<string, ToolDescriptor>,
