@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordKey } from '../durable/chain/record-chain';
 import { recordKeyRing } from '../durable/chain/chain-digest';
@@ -15,26 +15,26 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 /** A key file is a few keys, not a data file. */
 const MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * Read-only, and without blocking: opening a FIFO that has no writer would otherwise wait forever. Symbolic links
+ * are followed (a mounted secret is often a link to the file); what is checked is the file the descriptor opened.
+ * `O_NONBLOCK` changes nothing for a regular file; Windows has no such flag (nor FIFOs).
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Reads the record keys of `--key-file`: a JSON file holding one key `{ "id": "...", "key": "...", "encoding": "base64"
  * }`
  * or an array of them (a key ring: every key verifies). `encoding` is `utf8` (the default: `key` is the text
  * secret, as a store's `recordKey` takes it), `hex` or `base64`; the ring then passes the store's own rules
- * (at least 16 bytes a key, unique ids). A missing file is `not_found`; anything else wrong is a `usage` {@link
- * CliError} whose message
- * never quotes the key.
+ * (at least 16 bytes a key, unique ids). The file must be a regular file (a symbolic link to one is followed) of
+ * at most 1 MiB: a FIFO, a device, a socket or a directory is refused before anything is read from it. A missing
+ * or unreadable file is `not_found`; anything else wrong is a `usage` {@link CliError} whose message never quotes
+ * the key.
  */
 export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
   const file = resolve(cwd, path);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError('not_found', `cannot read the key file ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  if (Buffer.byteLength(text) > MAX_FILE_BYTES)
-    throw new CliError('usage', `the key file ${file} is larger than ${MAX_FILE_BYTES} bytes`);
+  const text = readKeyFileText(file);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -52,6 +52,73 @@ export function readRecordKeyFile(cwd: string, path: string): RecordKey[] {
     throw new CliError('usage', `${file}: ${messageOf(error)}`);
   }
   return keys;
+}
+
+/**
+ * The text of the key file, read through one descriptor: opened without blocking, its type and size taken from
+ * that descriptor (no check of one file then read of another), at most {@link MAX_FILE_BYTES} + 1 bytes read from
+ * it (a file growing after the check stays bounded), closed whatever happens. Anything but a regular file (a FIFO,
+ * a device, a socket, a directory) and a file over the limit are `usage` errors; a file that cannot be opened or
+ * read is `not_found`.
+ */
+function readKeyFileText(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (error) {
+    // A socket cannot be opened at all (ENXIO): say what it is rather than only that it cannot be read.
+    const kind = kindOfPath(file);
+    if (kind !== undefined) throw notARegularFile(file, kind);
+    throw cannotRead(file, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    const kind = kindOf(stats);
+    if (kind !== undefined) throw notARegularFile(file, kind);
+    if (stats.size > MAX_FILE_BYTES) throw tooLarge(file);
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_FILE_BYTES) throw tooLarge(file);
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    if (CliError.isInstance(error)) throw error;
+    throw cannotRead(file, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const cannotRead = (file: string, error: unknown): CliError =>
+  new CliError('not_found', `cannot read the key file ${file}: ${(error as Error).message}`, { cause: error });
+const tooLarge = (file: string): CliError =>
+  new CliError('usage', `the key file ${file} is larger than ${MAX_FILE_BYTES} bytes`);
+const notARegularFile = (file: string, kind: string): CliError =>
+  new CliError('usage', `the key file ${file} is ${kind}, not a regular file`);
+
+/** What `stats` describes when it is not a regular file (`undefined` when it is one). */
+function kindOf(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isDirectory()) return 'a directory';
+  return 'an unknown kind of file';
+}
+
+/** What a path that could not be opened is, when it exists and is not a regular file; only to word the error. */
+function kindOfPath(file: string): string | undefined {
+  try {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return stats === undefined ? undefined : kindOf(stats);
+  } catch {
+    return undefined;
+  }
 }
 
 /** One key of the file, or a `usage` error saying what is wrong with it (`where` names it). */
