@@ -65,39 +65,19 @@ export function checkFence(runId: string, currentToken: number | string, options
 /**
  * The JSON texts of messages (or any host JSON). Throws `record_invalid` for a value with no JSON form, a message
  * of a shape a load refuses (`messageShapeProblem`), or a value nested deeper than a record may be
- * ({@link MAX_RECORD_DEPTH}): a store never writes what it would refuse to load.
+ * ({@link MAX_RECORD_DEPTH}): a store never writes what it would refuse to load. What is checked is the JSON value
+ * the text holds (read back from it), so a `toJSON` or a getter cannot show the check one message and the store
+ * another.
  */
 export function serializeJson(runId: string, values: readonly unknown[], what: string): string[] {
-  return values.map((value) => {
-    const problem = what === 'message' ? messageShapeProblem(value) : undefined;
-    if (problem !== undefined)
-      throw new RunStoreError('record_invalid', `A message is malformed: ${problem}`, { runId });
-    if (nestsDeeperThan(value, MAX_RECORD_DEPTH - 2))
-      throw new RunStoreError(
-        'record_invalid',
-        `A ${what} nests deeper than the ${MAX_RECORD_DEPTH} levels a record may have`,
-        {
-          runId,
-        },
-      );
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(value);
-    } catch (error) {
-      throw new RunStoreError('record_invalid', `A ${what} is not JSON-serializable: ${(error as Error).message}`, {
-        runId,
-        cause: error,
-      });
-    }
-    if (typeof text !== 'string') throw new RunStoreError('record_invalid', `A ${what} has no JSON form`, { runId });
-    return text;
-  });
+  return values.map((value) => textOf(runId, plainJson(runId, value, what), what));
 }
 
 /**
  * The JSON texts of messages, each carrying its origin (see {@link ORIGIN_KEY}): `origin`, or the origin `origins`
- * gives it (one per message). Throws `record_invalid` as {@link serializeJson} does, and for `origins` that are not
- * one `model` or `other` per message.
+ * gives it (one per message). The origin is set on the message's plain JSON value, after any `toJSON` ran: a
+ * message cannot carry an origin of its own (a caller's message claiming to be a model response). Throws
+ * `record_invalid` as {@link serializeJson} does, and for `origins` that are not one `model` or `other` per message.
  */
 export function serializeMessages(
   runId: string,
@@ -106,15 +86,44 @@ export function serializeMessages(
   origins?: readonly WrittenMessageOrigin[],
 ): string[] {
   if (origins !== undefined) checkOrigins(runId, messages.length, origins);
-  return serializeJson(
-    runId,
-    messages.map((message, index) =>
-      typeof message === 'object' && message !== null
-        ? { ...message, [ORIGIN_KEY]: origins === undefined ? origin : origins[index] }
-        : message,
-    ),
-    'message',
-  );
+  return messages.map((message, index) => {
+    const plain = plainJson(runId, message, 'message');
+    const stored =
+      typeof plain === 'object' && plain !== null && !Array.isArray(plain)
+        ? { ...plain, [ORIGIN_KEY]: origins === undefined ? origin : origins[index] }
+        : plain;
+    return textOf(runId, stored, 'message');
+  });
+}
+
+/** `value` as the plain JSON value its JSON text holds (any `toJSON` and getter run once, here). */
+function plainJson(runId: string, value: unknown, what: string): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new RunStoreError('record_invalid', `A ${what} is not JSON-serializable: ${(error as Error).message}`, {
+      runId,
+      cause: error,
+    });
+  }
+  if (typeof text !== 'string') throw new RunStoreError('record_invalid', `A ${what} has no JSON form`, { runId });
+  return JSON.parse(text) as unknown;
+}
+
+/** The text of a plain JSON value, once it passed the checks of what a load accepts. */
+function textOf(runId: string, plain: unknown, what: string): string {
+  const problem = what === 'message' ? messageShapeProblem(plain) : undefined;
+  if (problem !== undefined) throw new RunStoreError('record_invalid', `A message is malformed: ${problem}`, { runId });
+  if (nestsDeeperThan(plain, MAX_RECORD_DEPTH - 2))
+    throw new RunStoreError(
+      'record_invalid',
+      `A ${what} nests deeper than the ${MAX_RECORD_DEPTH} levels a record may have`,
+      {
+        runId,
+      },
+    );
+  return JSON.stringify(plain);
 }
 
 /** `origins` is a list of one written origin per message. Throws `record_invalid`. */
