@@ -1,7 +1,7 @@
 import { ApprovalDecision, ApprovalRequest } from '../run-store';
 import { ApprovalRecord } from '../agent-run-record';
 import { RunStoreError } from '../run-store-error';
-import { checkId, checkTurn, isSha256Hex } from './value-rules';
+import { checkId, checkTurn, checkWellFormed, isSha256Hex } from './value-rules';
 
 /** The rules of approval requests and decisions that every {@link RunStore} applies the same way. */
 
@@ -77,9 +77,8 @@ export function checkedDecision(runId: string, callId: string, decision: unknown
     throw invalid('toolName and argumentsSha256 must be strings');
   if (decidedBy !== undefined && decidedBy !== null && (typeof decidedBy !== 'string' || decidedBy === ''))
     throw invalid('decidedBy must be a non-empty string');
-  if (typeof decidedBy === 'string' && !decidedBy.isWellFormed())
-    throw invalid('decidedBy may not hold a lone surrogate');
-  if (typeof callId !== 'string' || !callId.isWellFormed()) throw invalid('the call id may not hold a lone surrogate');
+  if (typeof decidedBy === 'string') checkWellFormed(decidedBy, 'decidedBy');
+  checkId(callId, 'callId');
   if (reason !== undefined && reason !== null && typeof reason !== 'string') throw invalid('reason must be text');
   return Object.freeze({
     approved,

@@ -70,7 +70,11 @@ export function checkFence(runId: string, currentToken: number | string, options
  * another.
  */
 export function serializeJson(runId: string, values: readonly unknown[], what: string): string[] {
-  return values.map((value) => textOf(runId, plainJson(runId, value, what), what));
+  return values.map((value) => {
+    const { text, plain } = plainJson(runId, value, what);
+    checkWritable(runId, plain, what);
+    return text;
+  });
 }
 
 /**
@@ -87,17 +91,14 @@ export function serializeMessages(
 ): string[] {
   if (origins !== undefined) checkOrigins(runId, messages.length, origins);
   return messages.map((message, index) => {
-    const plain = plainJson(runId, message, 'message');
-    const stored =
-      typeof plain === 'object' && plain !== null && !Array.isArray(plain)
-        ? { ...plain, [ORIGIN_KEY]: origins === undefined ? origin : origins[index] }
-        : plain;
-    return textOf(runId, stored, 'message');
+    const { plain } = plainJson(runId, message, 'message');
+    checkWritable(runId, plain, 'message');
+    return JSON.stringify({ ...(plain as object), [ORIGIN_KEY]: origins === undefined ? origin : origins[index] });
   });
 }
 
-/** `value` as the plain JSON value its JSON text holds (any `toJSON` and getter run once, here). */
-function plainJson(runId: string, value: unknown, what: string): unknown {
+/** `value`'s JSON text, and the plain JSON value that text holds (any `toJSON` and getter run once, here). */
+function plainJson(runId: string, value: unknown, what: string): { readonly text: string; readonly plain: unknown } {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -108,11 +109,11 @@ function plainJson(runId: string, value: unknown, what: string): unknown {
     });
   }
   if (typeof text !== 'string') throw new RunStoreError('record_invalid', `A ${what} has no JSON form`, { runId });
-  return JSON.parse(text) as unknown;
+  return { text, plain: JSON.parse(text) as unknown };
 }
 
-/** The text of a plain JSON value, once it passed the checks of what a load accepts. */
-function textOf(runId: string, plain: unknown, what: string): string {
+/** Throws `record_invalid` unless a load accepts `plain`: a message of a known shape, nested no deeper than allowed. */
+function checkWritable(runId: string, plain: unknown, what: string): void {
   const problem = what === 'message' ? messageShapeProblem(plain) : undefined;
   if (problem !== undefined) throw new RunStoreError('record_invalid', `A message is malformed: ${problem}`, { runId });
   if (nestsDeeperThan(plain, MAX_RECORD_DEPTH - 2))
@@ -123,7 +124,6 @@ function textOf(runId: string, plain: unknown, what: string): string {
         runId,
       },
     );
-  return JSON.stringify(plain);
 }
 
 /** `origins` is a list of one written origin per message. Throws `record_invalid`. */
